@@ -1,0 +1,43 @@
+# Quick start: `make play` (set up and start the app) and `make test` (set up and run every test).
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+EXTRAS := dev,rl,bench,postgres
+
+.PHONY: setup play test lint typecheck pytest bench system-deps clean
+
+setup: $(STAMP) system-deps
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[$(EXTRAS)]'
+	touch $(STAMP)
+
+# Debian packages the tests use: Chromium for the browser tests, PostgreSQL for the
+# storage tests. Installed when missing and when we may (root); otherwise the
+# tests that need them say so and skip.
+system-deps:
+	@bash scripts/system-deps.sh
+
+play: setup
+	$(VENV)/bin/kingdoms dominion play
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/ruff format --check src tests bench
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy --strict -p kingdoms.core -p kingdoms.bots
+
+pytest: $(STAMP)
+	$(VENV)/bin/pytest -n 2 --dist loadfile
+
+test: setup lint typecheck pytest
+
+bench: setup
+	$(PY) bench/dominion_bigmoney.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

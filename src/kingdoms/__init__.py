@@ -1,0 +1,36 @@
+"""kingdoms — play, simulate and study Dominion and Kingdomino.
+
+The public entry points live in :mod:`kingdoms.core`::
+
+    >>> import kingdoms
+    >>> state = kingdoms.new_game("dominion", players=2, seed=7)
+    >>> state.current_player in (0, 1)
+    True
+"""
+
+from kingdoms.core import (
+    TERMINAL,
+    GameRecord,
+    IllegalAction,
+    KingdomsError,
+    State,
+    available_games,
+    get_game,
+    load_game,
+    new_game,
+    save_game,
+)
+
+__all__ = [
+    "TERMINAL",
+    "GameRecord",
+    "IllegalAction",
+    "KingdomsError",
+    "State",
+    "available_games",
+    "get_game",
+    "load_game",
+    "new_game",
+    "save_game",
+]
+__version__ = "0.1.0"

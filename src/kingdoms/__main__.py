@@ -1,0 +1,3 @@
+from kingdoms.cli import main
+
+main()

@@ -1,0 +1,104 @@
+"""The bot protocol and the bot registry.
+
+A bot gets only what its seat may see — ``state.view(seat)`` — plus the list
+of legal actions and a random generator of its own, and answers one action::
+
+    action = bot.act(view, legal_actions, rng)
+
+Bots are named by a *spec*: a name and optional parameters, e.g.
+``"big-money"``, ``"mcts:time=0.5"`` or ``"mcts:iterations=2000,playout=greedy"``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, Protocol, runtime_checkable
+
+from kingdoms.core.errors import InvalidConfig
+
+View = Mapping[str, Any]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything with a ``name`` and an ``act`` method is a bot."""
+
+    name: str
+
+    def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int: ...
+
+
+class RandomBot:
+    """Uniformly random over the legal actions (for testing and as a baseline)."""
+
+    name = "random"
+
+    def __init__(self, **params: Any) -> None:
+        if params:
+            raise InvalidConfig(f"bot 'random' takes no parameters, got {sorted(params)}")
+
+    def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
+        return legal_actions[rng.randrange(len(legal_actions))]
+
+
+GENERIC_BOTS: Mapping[str, str] = MappingProxyType(
+    {
+        "random": "kingdoms.bots.base:RandomBot",
+    }
+)
+
+
+def _coerce(value: str) -> Any:
+    low = value.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"mcts:time=0.5,playout=greedy"`` -> ``("mcts", {"time": 0.5, "playout": "greedy"})``."""
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, Any] = {}
+    if rest:
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            if not eq or not key.strip():
+                raise InvalidConfig(f"bad bot parameter {part!r} in {spec!r}; use key=value")
+            params[key.strip().replace("-", "_")] = _coerce(value.strip())
+    return name.strip(), params
+
+
+def bot_names(game: str) -> list[str]:
+    """Bot names available for ``game``."""
+    from kingdoms.core.registry import get_game
+
+    return sorted({**GENERIC_BOTS, **get_game(game).bot_names()})
+
+
+def make_bot(game: str, spec: str) -> Bot:
+    """Build the bot named by ``spec`` for ``game``; unknown names list the valid ones."""
+    from kingdoms.core.registry import get_game
+
+    name, params = parse_bot_spec(spec)
+    targets = {**GENERIC_BOTS, **get_game(game).bot_names()}
+    if name not in targets:
+        raise InvalidConfig(f"unknown {game} bot {name!r}; available: {', '.join(sorted(targets))}")
+    module, _, attr = targets[name].partition(":")
+    factory = getattr(importlib.import_module(module), attr)
+    try:
+        bot = factory(**params)
+    except TypeError as err:
+        raise InvalidConfig(f"bad parameters for bot {name!r}: {err}") from err
+    if not isinstance(bot, Bot):
+        raise InvalidConfig(f"{targets[name]} does not make a bot")
+    return bot

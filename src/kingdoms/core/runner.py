@@ -1,0 +1,61 @@
+"""Play a game to the end with bots in every seat (the simulator's inner loop)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from kingdoms.core.errors import IllegalAction
+from kingdoms.core.registry import new_game
+from kingdoms.core.state import State
+
+if TYPE_CHECKING:
+    from kingdoms.bots.base import Bot
+
+DEFAULT_MAX_STEPS = 100_000
+
+
+def seat_rngs(seed: int, players: int) -> list[random.Random]:
+    """One generator per seat, derived from the game seed (bots never share the game's)."""
+    return [random.Random(f"{seed}:seat:{p}") for p in range(players)]
+
+
+def play_out(
+    state: State,
+    bots: Sequence[Bot],
+    rngs: Sequence[random.Random] | None = None,
+    *,
+    checked: bool = False,
+    max_steps: int = DEFAULT_MAX_STEPS,
+) -> State:
+    """Let ``bots[seat]`` decide for every seat until the game ends. Returns ``state``."""
+    if rngs is None:
+        rngs = seat_rngs(state.config.seed, state.num_players)
+    for _ in range(max_steps):
+        player = state.current_player
+        if player < 0:
+            return state
+        legal = state.legal_actions()
+        action = bots[player].act(state.view(player), legal, rngs[player])
+        if checked:
+            if action not in legal:
+                raise IllegalAction(f"bot {bots[player].name!r} chose illegal action {action!r}")
+            state.apply_checked(action)
+        else:
+            state.apply(action)
+    raise IllegalAction(f"game did not end within {max_steps} actions")
+
+
+def run_game(
+    game: str,
+    bots: Sequence[Bot],
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    *,
+    log: bool = False,
+) -> State:
+    """A whole game of ``game`` between ``bots`` (seat order as given)."""
+    state = new_game(game, players=len(bots), seed=seed, options=options)
+    state.logging = log
+    return play_out(state, bots)

@@ -1,0 +1,47 @@
+"""Message catalogs (gettext ``.po`` files read with Babel) for en, pl and cs.
+
+>>> from kingdoms.i18n import translator
+>>> translator("en")("Buy phase")
+'Buy phase'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from importlib import resources
+
+from babel.messages.pofile import read_po
+
+from kingdoms.core.errors import InvalidConfig
+
+LANGUAGES = ("en", "pl", "cs")
+DEFAULT_LANGUAGE = "en"
+
+
+def check_language(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise InvalidConfig(f"unknown language {lang!r}; available: {', '.join(LANGUAGES)}")
+    return lang
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    """msgid -> translation for ``lang`` (English is the identity)."""
+    check_language(lang)
+    if lang == DEFAULT_LANGUAGE:
+        return {}
+    path = resources.files("kingdoms.i18n").joinpath("locale", f"{lang}.po")
+    with path.open("rb") as fh:
+        cat = read_po(fh, locale=lang)
+    out: dict[str, str] = {}
+    for msg in cat:
+        if msg.id and isinstance(msg.id, str) and isinstance(msg.string, str) and msg.string:
+            out[msg.id] = msg.string
+    return out
+
+
+def translator(lang: str) -> Callable[[str], str]:
+    """A gettext-style function for ``lang``: ``_("Buy phase")``; unknown ids pass through."""
+    table = catalog(lang)
+    return lambda msgid: table.get(msgid, msgid)
