@@ -37,6 +37,8 @@ class Game(abc.ABC):
     max_players: int
     score_name: str = "score"
     """What the sim report calls a seat's final number (``vp``, ``score``)."""
+    supports_first_player: bool = False
+    """True if the option ``first_player`` (a seat) fixes who starts."""
 
     @abc.abstractmethod
     def normalize_options(

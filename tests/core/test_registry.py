@@ -1,0 +1,56 @@
+"""The game registry and configuration validation."""
+
+from __future__ import annotations
+
+import pytest
+
+from kingdoms.core import InvalidConfig, available_games, get_game, new_game
+
+
+def test_both_games_are_registered() -> None:
+    """new_game works the same way for Dominion and Kingdomino."""
+    assert {"dominion", "kingdomino"} <= set(available_games())
+
+
+def test_unknown_game_lists_the_valid_names() -> None:
+    with pytest.raises(InvalidConfig, match=r"unknown game 'chess'.*dominion.*kingdomino"):
+        new_game("chess")
+
+
+def test_player_count_outside_range_is_rejected(game_name: str) -> None:
+    game = get_game(game_name)
+    for bad in (game.min_players - 1, game.max_players + 1):
+        with pytest.raises(InvalidConfig, match="players"):
+            new_game(game_name, players=bad, seed=1)
+
+
+def test_negative_seed_is_rejected(game_name: str) -> None:
+    with pytest.raises(InvalidConfig, match="seed"):
+        new_game(game_name, players=2, seed=-5)
+
+
+def test_same_seed_same_game(game_name: str) -> None:
+    """Determinism: a configuration and seed fix the game."""
+    a = new_game(game_name, players=2, seed=99)
+    b = new_game(game_name, players=2, seed=99)
+    assert a.fingerprint() == b.fingerprint()
+    for _ in range(30):
+        if a.is_terminal():
+            break
+        action = a.legal_actions()[-1]
+        a.apply(action)
+        b.apply(action)
+    assert a.fingerprint() == b.fingerprint()
+
+
+def test_normalized_options_are_stable(game_name: str) -> None:
+    """Normalizing stored options again changes nothing (records replay the same game)."""
+    game = get_game(game_name)
+    config = game.config(players=3, seed=5)
+    again = game.normalize_options(dict(config.options), 3, 5)
+    assert again == dict(config.options)
+
+
+def test_random_seed_is_chosen_and_recorded(game_name: str) -> None:
+    state = new_game(game_name, players=2)
+    assert isinstance(state.config.seed, int) and state.config.seed >= 0
