@@ -1,0 +1,28 @@
+"""The examples in the public API's docstrings run as tests."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import kingdoms
+
+SKIP_PREFIXES = ("kingdoms.server", "kingdoms.web", "kingdoms.cli", "kingdoms.__main__")
+
+
+def _modules() -> list[str]:
+    names = ["kingdoms"]
+    for info in pkgutil.walk_packages(kingdoms.__path__, "kingdoms."):
+        if not info.name.startswith(SKIP_PREFIXES):
+            names.append(info.name)
+    return sorted(names)
+
+
+@pytest.mark.parametrize("name", _modules())
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, verbose=False)
+    assert result.failed == 0, f"{result.failed} docstring example(s) failed in {name}"
