@@ -1,0 +1,159 @@
+"""Dominion bots: buy rules, the default policy, and whole games with the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from kingdoms.bots.dominion import BOTS
+from kingdoms.bots.dominion.policy import Decision, Option, choose
+from kingdoms.bots.dominion.strategy import (
+    BIG_MONEY,
+    BIG_MONEY_ULTIMATE,
+    SMITHY_BM,
+    WITCH_BM,
+    Situation,
+)
+
+
+def _engine() -> None:
+    pytest.importorskip("kingdoms.dominion.game", reason="Dominion engine not present")
+
+
+START = {"copper": 7, "estate": 3}
+FULL2 = {
+    "copper": 46,
+    "silver": 40,
+    "gold": 30,
+    "estate": 8,
+    "duchy": 8,
+    "province": 8,
+    "curse": 10,
+    "smithy": 10,
+    "witch": 10,
+}
+
+
+def sit(coins: int, owned: dict[str, int] | None = None, **supply: int) -> Situation:
+    return Situation(coins=coins, owned=owned or dict(START), supply={**FULL2, **supply})
+
+
+# -- buy rules ----------------------------------------------------------------------
+
+
+def test_big_money_buys_only_money_and_provinces() -> None:
+    assert BIG_MONEY.choose(sit(8)) == "province"
+    assert BIG_MONEY.choose(sit(7)) == "gold"
+    assert BIG_MONEY.choose(sit(5)) == "silver"
+    assert BIG_MONEY.choose(sit(2)) is None
+    assert BIG_MONEY.choose(sit(8, province=1, duchy=0)) == "province"
+    assert BIG_MONEY.choose(sit(5, province=1)) == "silver"
+    assert BIG_MONEY.wanted() == {"province", "gold", "silver"}
+
+
+def test_big_money_skips_empty_piles() -> None:
+    assert BIG_MONEY.choose(sit(9, province=0)) == "gold"
+    assert BIG_MONEY.choose(sit(9, province=0, gold=0)) == "silver"
+
+
+def test_big_money_ultimate_rules() -> None:
+    rich = {"copper": 7, "silver": 4, "gold": 2, "estate": 3}  # 7 + 8 + 6 = 21 > 18
+    poor = {"copper": 7, "silver": 3, "gold": 1, "estate": 3}  # 7 + 6 + 3 = 16
+    assert BIG_MONEY_ULTIMATE.choose(sit(8, rich)) == "province"
+    assert BIG_MONEY_ULTIMATE.choose(sit(8, poor)) == "gold"
+    assert BIG_MONEY_ULTIMATE.choose(sit(8, poor, province=4)) == "duchy"
+    assert BIG_MONEY_ULTIMATE.choose(sit(5, poor, province=4)) == "duchy"
+    assert BIG_MONEY_ULTIMATE.choose(sit(2, poor, province=2)) == "estate"
+    assert BIG_MONEY_ULTIMATE.choose(sit(2, poor, province=3)) is None
+    assert BIG_MONEY_ULTIMATE.choose(sit(6, poor, province=6)) == "gold"
+    assert BIG_MONEY_ULTIMATE.choose(sit(5, poor, province=6)) == "duchy"
+    assert BIG_MONEY_ULTIMATE.choose(sit(5, poor, province=7)) == "silver"
+    assert BIG_MONEY_ULTIMATE.choose(sit(4, poor, province=2)) == "estate"
+
+
+def test_smithy_rules() -> None:
+    owned = {"copper": 7, "estate": 3}  # 7 treasures: 7/11 > 0 smithies -> buy one
+    assert SMITHY_BM.choose(sit(4, owned)) == "smithy"
+    owned1 = {"copper": 7, "estate": 3, "smithy": 1}
+    assert SMITHY_BM.choose(sit(4, owned1)) == "silver"
+    many = {"copper": 7, "silver": 8, "gold": 8, "smithy": 2}  # 23 treasures: 23/11 > 2
+    assert SMITHY_BM.choose(sit(4, many)) == "smithy"
+    assert SMITHY_BM.choose(sit(8, many)) == "province"  # 7 + 16 + 24 > 15
+    assert SMITHY_BM.choose(sit(8, owned1)) == "gold"  # 7 <= 15
+    assert SMITHY_BM.choose(sit(5, owned1, province=6)) == "duchy"
+    assert SMITHY_BM.choose(sit(3, owned1, province=2)) == "estate"
+    assert SMITHY_BM.play == ("smithy",)
+
+
+def test_witch_rules() -> None:
+    assert WITCH_BM.choose(sit(5)) == "witch"
+    one = {**START, "witch": 1}
+    assert WITCH_BM.choose(sit(5, one)) == "witch"
+    two = {**START, "witch": 2}
+    assert WITCH_BM.choose(sit(5, two)) == "silver"
+    assert WITCH_BM.choose(sit(6, one)) == "gold"
+    assert WITCH_BM.choose(sit(8, two)) == "gold"  # no Gold owned yet
+    assert WITCH_BM.choose(sit(8, {**two, "gold": 1})) == "province"
+    assert WITCH_BM.choose(sit(5, two, province=5)) == "duchy"
+    assert WITCH_BM.choose(sit(2, two, province=2)) == "estate"
+    assert WITCH_BM.choose(sit(5, two, witch=0)) == "silver"
+
+
+# -- default policy -----------------------------------------------------------------
+
+
+def test_policy_militia_discards_victory_then_cheapest() -> None:
+    opts = [
+        Option(0, "discard", "gold"),
+        Option(1, "discard", "copper"),
+        Option(2, "discard", "silver"),
+    ]
+    assert choose(Decision(kind="discard", source="militia"), opts) == 1
+    opts.append(Option(3, "discard", "province"))
+    assert choose(Decision(kind="discard", source="militia"), opts) == 3
+
+
+def test_policy_moat_reveals_and_cellar_discards_victory_only() -> None:
+    assert choose(Decision(source="moat"), [Option(0, "no"), Option(1, "reveal", "moat")]) == 1
+    cellar = Decision(kind="discard", source="cellar")
+    opts = [Option(0, "done"), Option(1, "discard", "copper"), Option(2, "discard", "estate")]
+    assert choose(cellar, opts) == 2
+    assert choose(cellar, opts[:2]) == 0
+
+
+def test_policy_chapel_and_gains() -> None:
+    chapel = Decision(kind="trash", source="chapel", total_money=7)
+    opts = [Option(0, "done"), Option(1, "trash", "silver"), Option(2, "trash", "estate")]
+    assert choose(chapel, opts) == 2
+    assert choose(chapel, opts[:2]) == 0
+    gain = Decision(kind="gain", source="workshop")
+    opts = [Option(5, "gain", "silver"), Option(6, "gain", "curse"), Option(7, "gain", "estate")]
+    assert choose(gain, opts) == 5
+    mine = Decision(kind="trash", source="mine")
+    assert choose(mine, [Option(0, "trash", "copper"), Option(1, "trash", "silver")]) == 1
+
+
+def test_policy_spy_and_unknown_decisions() -> None:
+    mine = Decision(source="spy", about=0, me=0)
+    theirs = Decision(source="spy", about=1, me=0)
+    opts_gold = [Option(0, "keep", "gold"), Option(1, "discard", "gold")]
+    opts_estate = [Option(0, "keep", "estate"), Option(1, "discard", "estate")]
+    assert choose(mine, opts_gold) == 0
+    assert choose(mine, opts_estate) == 1
+    assert choose(theirs, opts_gold) == 1
+    assert choose(theirs, opts_estate) == 0
+    weird = [Option(4, "frobnicate", None), Option(9, "frobnicate", "x")]
+    assert choose(Decision(kind="???"), weird) == 4
+
+
+def test_registry_names() -> None:
+    _engine()
+    assert set(BOTS) == {"big-money", "big-money-ultimate", "smithy", "witch"}
+    import importlib
+
+    for target in BOTS.values():
+        module, _, attr = target.partition(":")
+        cls = getattr(importlib.import_module(module), attr)
+        assert cls().name in BOTS
+
+
+# -- with the engine ----------------------------------------------------------------
