@@ -157,3 +157,159 @@ def test_registry_names() -> None:
 
 
 # -- with the engine ----------------------------------------------------------------
+
+
+# -- with the engine ----------------------------------------------------------------
+
+BOT_NAMES = ("big-money", "big-money-ultimate", "smithy", "witch")
+
+
+def _money(owned: dict[str, int]) -> int:
+    return owned.get("copper", 0) + 2 * owned.get("silver", 0) + 3 * owned.get("gold", 0)
+
+
+def _expected_buy(name: str, view: dict[str, object]) -> str | None:
+    """The buy rules written out again, straight over the view (a reference)."""
+    coins = int(view["coins"])  # type: ignore[call-overload]
+    supply = {p["card"]: p["count"] for p in view["supply"]}  # type: ignore[attr-defined]
+    costs = {p["card"]: p["cost"][0] for p in view["supply"]}  # type: ignore[attr-defined]
+    owned = view["players"][view["player"]]["owned"]  # type: ignore[index]
+    prov = supply["province"]
+    treasures = sum(n for c, n in owned.items() if c in ("copper", "silver", "gold", "potion"))
+    rules: list[tuple[str, bool]]
+    if name == "big-money":
+        rules = [("province", True), ("gold", True), ("silver", True)]
+    elif name == "big-money-ultimate":
+        rules = [
+            ("province", _money(owned) > 18),
+            ("duchy", prov <= 4),
+            ("estate", prov <= 2),
+            ("gold", True),
+            ("duchy", prov <= 6),
+            ("silver", True),
+        ]
+    elif name == "smithy":
+        rules = [
+            ("province", _money(owned) > 15),
+            ("duchy", prov <= 4),
+            ("estate", prov <= 2),
+            ("gold", True),
+            ("duchy", prov <= 6),
+            ("smithy", owned.get("smithy", 0) < treasures / 11),
+            ("silver", True),
+        ]
+    else:
+        rules = [
+            ("province", owned.get("gold", 0) > 0),
+            ("duchy", prov <= 5),
+            ("estate", prov <= 2),
+            ("witch", owned.get("witch", 0) < 1),
+            ("gold", True),
+            ("witch", owned.get("witch", 0) < 2),
+            ("silver", True),
+        ]
+    for card, ok in rules:
+        if ok and supply.get(card, 0) > 0 and costs[card] <= coins:
+            return card
+    return None
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_buys_follow_the_rules_in_seeded_games(name: str) -> None:
+    _engine()
+    from kingdoms.bots import make_bot
+    from kingdoms.core import new_game
+    from kingdoms.core.runner import seat_rngs
+    from kingdoms.dominion import actions as A
+    from kingdoms.dominion.data import CARDS
+
+    bot = make_bot("dominion", name)
+    checked = 0
+    for seed in range(6):
+        state = new_game("dominion", 2, seed, {"kingdom": "First Game"})
+        if name == "witch":
+            state = new_game("dominion", 2, seed, {"kingdom": "Size Distortion"})
+        rngs = seat_rngs(seed, 2)
+        while not state.is_terminal():
+            p = state.current_player
+            legal = state.legal_actions()
+            view = state.view(p)
+            action = bot.act(view, legal, rngs[p])
+            assert action in legal
+            if view["decision"] is None and view["phase"] == "buy":
+                kind, card = A.decode(action)
+                if kind == A.BUY:
+                    assert CARDS[card].id == _expected_buy(name, view), (seed, view["coins"])
+                    checked += 1
+                elif A.A_ALL_TREASURES not in legal:
+                    assert action == A.A_END_PHASE
+                    assert _expected_buy(name, view) is None
+            if view["decision"] is None and view["phase"] == "action":
+                kind, card = A.decode(action)
+                assert kind == A.PLAY, "bots play an Action whenever they can"
+            state.apply_checked(action)
+    assert checked > 50
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_every_bot_finishes_random_kingdoms(name: str) -> None:
+    _engine()
+    from kingdoms.bots import make_bot
+    from kingdoms.core import new_game
+    from kingdoms.core.runner import play_out
+    from kingdoms.dominion.kingdom import SETS
+
+    bots = [make_bot("dominion", name) for _ in range(6)]
+    for seed in range(200):
+        players = 2 + seed % 5
+        state = new_game("dominion", players, 1000 + seed, {"sets": list(SETS)})
+        state.logging = False
+        play_out(state, bots[:players], checked=True)
+        assert state.is_terminal()
+
+
+def test_mixed_bots_in_every_recommended_kingdom() -> None:
+    _engine()
+    from kingdoms.bots import make_bot
+    from kingdoms.core import new_game
+    from kingdoms.core.runner import play_out
+    from kingdoms.dominion.kingdom import RECOMMENDED
+
+    bots = [make_bot("dominion", n) for n in BOT_NAMES]
+    for seed, names in enumerate(RECOMMENDED):
+        for players in (2, 4):
+            state = new_game("dominion", players, seed, {"kingdom": names[0]})
+            play_out(state, bots[:players], checked=True)
+            assert state.outcome() is not None
+
+
+def _wins(a: str, b: str, games: int, kingdom: str) -> tuple[int, int]:
+    from kingdoms.bots import make_bot
+    from kingdoms.core import new_game
+    from kingdoms.core.runner import play_out
+
+    bot_a, bot_b = make_bot("dominion", a), make_bot("dominion", b)
+    wins = [0, 0]
+    for seed in range(games):
+        swap = seed % 2 == 1
+        state = new_game("dominion", 2, 50_000 + seed, {"kingdom": kingdom})
+        state.logging = False
+        play_out(state, [bot_b, bot_a] if swap else [bot_a, bot_b])
+        out = state.outcome()
+        assert out is not None
+        if len(out.winners) == 1:
+            seat = out.winners[0]
+            wins[(seat == 0) == swap] += 1
+    return wins[0], wins[1]
+
+
+def test_big_money_ultimate_beats_big_money() -> None:
+    _engine()
+    ultimate, plain = _wins("big-money-ultimate", "big-money", 300, "First Game")
+    assert ultimate > plain, (ultimate, plain)
+
+
+def test_witch_beats_big_money_ultimate() -> None:
+    _engine()
+    witch, ultimate = _wins("witch", "big-money-ultimate", 300, "Size Distortion")
+    assert witch > ultimate, (witch, ultimate)
