@@ -13,7 +13,7 @@ from typing import Any
 
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion import adapter
-from kingdoms.bots.dominion.policy import BUY, DONE, PLAY, PLAY_TREASURES, choose
+from kingdoms.bots.dominion.policy import choose
 from kingdoms.bots.dominion.strategy import (
     BIG_MONEY,
     BIG_MONEY_ULTIMATE,
@@ -23,7 +23,11 @@ from kingdoms.bots.dominion.strategy import (
 )
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.dominion.actions import A_ALL_TREASURES as _ALL_TREASURES
-from kingdoms.dominion.data import IS_ACTION, NUM_CARDS
+from kingdoms.dominion.actions import A_END_PHASE as _END_PHASE
+from kingdoms.dominion.actions import BUY as _BUY_KIND
+from kingdoms.dominion.data import BY_ID, IS_ACTION, NUM_CARDS
+
+_BUY0 = _BUY_KIND * NUM_CARDS
 
 
 class StrategyBot:
@@ -39,21 +43,21 @@ class StrategyBot:
     def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
         if len(legal_actions) == 1:
             return legal_actions[0]
-        if _ALL_TREASURES in legal_actions and not any(
-            a < NUM_CARDS and IS_ACTION[a] for a in legal_actions
-        ):
-            return _ALL_TREASURES
+        if view.get("decision") is None:
+            # Turn decisions (no card asking): the fast path.
+            if _ALL_TREASURES in legal_actions and not any(
+                a < NUM_CARDS and IS_ACTION[a] for a in legal_actions
+            ):
+                return _ALL_TREASURES
+            if view.get("phase") == "buy":
+                want = self.strategy.choose(adapter.situation(view))
+                if want is not None:
+                    action = _BUY0 + BY_ID[want]
+                    if action in legal_actions:
+                        return action
+                if _END_PHASE in legal_actions:
+                    return _END_PHASE
         options = adapter.decode(view, legal_actions)
-        verbs = {o.verb for o in options}
-        if BUY in verbs and not (PLAY in verbs or PLAY_TREASURES in verbs):
-            situation = adapter.situation(view)
-            want = self.strategy.choose(situation)
-            for o in options:
-                if o.verb == BUY and o.card == want:
-                    return o.action
-            for o in options:
-                if o.verb == DONE:
-                    return o.action
         decision = adapter.decision(view, self.strategy.play, options)
         return choose(decision, options)
 
