@@ -34,7 +34,7 @@ def test_adventurer_shuffles_without_revealed_cards() -> None:
 
 
 def test_bureaucrat() -> None:
-    """§3.2 Bureaucrat: Silver on own deck; victims topdeck a Victory card (their choice) or reveal."""
+    """§3.2 Bureaucrat: Silver on own deck; victims topdeck a Victory card of their choice."""
     s = make(
         3,
         ALL_1E,
@@ -262,7 +262,7 @@ def test_spy_self_first_then_others() -> None:
 
 
 def test_thief() -> None:
-    """§3.20 Thief: victim reveals 2, thief picks the Treasure to trash, may gain it; rest discarded."""
+    """§3.20 Thief: reveal 2, thief picks the Treasure to trash, may gain it; rest discarded."""
     s = make(kingdom=ALL_1E, hands={0: ["thief"]}, decks={1: ["silver", "gold", "estate"]})
     do(s, "play Thief")
     assert sorted(legal(s)) == ["trash Gold", "trash Silver"]
