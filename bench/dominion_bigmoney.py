@@ -76,6 +76,31 @@ def measure(run_one: Callable[[int], None], seconds: float) -> tuple[int, float]
             return games, now - start
 
 
+def measure_interleaved(
+    runners: list[Callable[[int], None]], seconds: float, slice_s: float = 0.25
+) -> list[tuple[int, float]]:
+    """Like :func:`measure` for several engines, alternating short time slices so
+    that a change in machine load affects every engine alike."""
+    for run_one in runners:
+        run_one(0)
+    games = [0] * len(runners)
+    spent = [0.0] * len(runners)
+    while min(spent) < seconds:
+        for i, run_one in enumerate(runners):
+            if spent[i] >= seconds:
+                continue
+            start = time.perf_counter()
+            end = start + min(slice_s, seconds - spent[i])
+            while True:
+                run_one(games[i] + 1)
+                games[i] += 1
+                now = time.perf_counter()
+                if now >= end:
+                    break
+            spent[i] += now - start
+    return list(zip(games, spent, strict=True))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="time budget per engine")
@@ -96,17 +121,15 @@ def main(argv: list[str] | None = None) -> int:
         stats.sort_stats("cumulative").print_stats(args.top)
         return 0
 
-    n_ours, t_ours = measure(ours, args.seconds)
-    rate_ours = n_ours / t_ours
-    print(f"kingdoms big-money mirror: {n_ours} games in {t_ours:.2f}s = {rate_ours:.1f} games/s")
-
     try:
         theirs = pyminion_runner(args.seed)
     except ImportError as err:
         print(f"pyminion not installed ({err}); install the 'bench' extra")
         return 1
-    n_theirs, t_theirs = measure(theirs, args.seconds)
+    (n_ours, t_ours), (n_theirs, t_theirs) = measure_interleaved([ours, theirs], args.seconds)
+    rate_ours = n_ours / t_ours
     rate_theirs = n_theirs / t_theirs
+    print(f"kingdoms big-money mirror: {n_ours} games in {t_ours:.2f}s = {rate_ours:.1f} games/s")
     print(
         f"pyminion 0.4.0 BigMoney mirror: {n_theirs} games in {t_theirs:.2f}s "
         f"= {rate_theirs:.1f} games/s"

@@ -125,10 +125,16 @@ def supply(view: Mapping[str, Any]) -> dict[str, int]:
 
 
 def situation(view: Mapping[str, Any]) -> Situation:
+    """The buy situation of the deciding seat (hot path: plain indexing)."""
+    try:
+        own = view["players"][view["player"]]["owned"]
+        sup = {pile["card"]: pile["count"] for pile in view["supply"]}
+    except (KeyError, IndexError, TypeError):
+        own, sup = owned(view), supply(view)
     return Situation(
         coins=int(view.get("coins", 0)),
-        owned=owned(view),
-        supply=supply(view),
+        owned=own,
+        supply=sup,
         costs=COSTS,
         potion_costs=POTION_COSTS,
         potions=int(view.get("potions", 0)),

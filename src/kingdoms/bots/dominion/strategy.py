@@ -73,7 +73,12 @@ class Situation:
     def total_money(self) -> int:
         """Coin value of all Treasures the seat owns."""
         values = self.treasure_values or COIN_VALUE
-        return sum(values.get(c, 0) * n for c, n in self.owned.items())
+        total = 0
+        for c, n in self.owned.items():
+            v = values.get(c)
+            if v:
+                total += v * n
+        return total
 
     def treasures(self) -> int:
         """Number of Treasure cards the seat owns."""
