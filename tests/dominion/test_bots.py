@@ -313,3 +313,100 @@ def test_witch_beats_big_money_ultimate() -> None:
     _engine()
     witch, ultimate = _wins("witch", "big-money-ultimate", 300, "Size Distortion")
     assert witch > ultimate, (witch, ultimate)
+
+
+# -- the default policy inside real positions ------------------------------------------
+
+KINGDOM = [
+    "militia", "moat", "spy", "thief", "library",
+    "chapel", "throne_room", "remodel", "mine", "workshop",
+]  # fmt: skip
+
+
+def _answers(state: object, seat: int, bot_name: str = "big-money") -> str:
+    import random
+
+    from kingdoms.bots import make_bot
+
+    bot = make_bot("dominion", bot_name)
+    legal = state.legal_actions()  # type: ignore[attr-defined]
+    assert state.current_player == seat  # type: ignore[attr-defined]
+    action = bot.act(state.view(seat), legal, random.Random(0))  # type: ignore[attr-defined]
+    assert action in legal
+    return str(state.action_to_str(action))  # type: ignore[attr-defined]
+
+
+def _scenario(**kw: object) -> object:
+    from kingdoms.dominion.state import DominionState
+
+    return DominionState.scenario(2, KINGDOM, turn=0, **kw)  # type: ignore[arg-type]
+
+
+def _do(state: object, text: str) -> None:
+    state.apply_checked(state.parse_action(text))  # type: ignore[attr-defined]
+
+
+def test_policy_militia_victim_discards_victory_then_copper() -> None:
+    _engine()
+    st = _scenario(
+        hands={0: ["militia", *["copper"] * 4], 1: ["gold", "silver", "copper", "estate", "gold"]}
+    )
+    _do(st, "play Militia")
+    assert _answers(st, 1) == "discard Estate"
+    _do(st, "discard Estate")
+    assert _answers(st, 1) == "discard Copper"
+
+
+def test_policy_moat_is_revealed() -> None:
+    _engine()
+    st = _scenario(hands={0: ["militia", *["copper"] * 4], 1: ["moat", *["copper"] * 4]})
+    _do(st, "play Militia")
+    assert _answers(st, 1) == "reveal Moat"
+
+
+def test_policy_chapel_trashes_curses_and_estates() -> None:
+    _engine()
+    st = _scenario(hands={0: ["chapel", "estate", "curse", "gold", "silver"]})
+    _do(st, "play Chapel")
+    first = _answers(st, 0)
+    assert first in ("trash Curse", "trash Estate")
+    _do(st, first)
+    second = _answers(st, 0)
+    assert second in ("trash Curse", "trash Estate") and second != first
+    _do(st, second)
+    assert _answers(st, 0) == "done"
+
+
+def test_policy_throne_room_and_gains() -> None:
+    _engine()
+    st = _scenario(hands={0: ["throne_room", "workshop", "copper", "copper", "copper"]})
+    _do(st, "play Throne Room")
+    assert _answers(st, 0) == "play Workshop twice"
+    _do(st, "play Workshop twice")
+    gain = _answers(st, 0)  # the best card costing up to 4: one of the 4-cost cards
+    assert gain in {f"gain {c}" for c in ("Militia", "Spy", "Thief", "Throne Room", "Remodel")}
+
+
+def test_policy_mine_upgrades_silver_to_gold() -> None:
+    _engine()
+    st = _scenario(hands={0: ["mine", "copper", "silver", "estate", "estate"]})
+    _do(st, "play Mine")
+    assert _answers(st, 0) == "trash Silver"
+    _do(st, "trash Silver")
+    assert _answers(st, 0) == "gain Gold"
+
+
+def test_policy_spy_and_thief() -> None:
+    _engine()
+    st = _scenario(
+        hands={0: ["spy", "thief", "copper", "copper", "copper"]},
+        decks={0: ["gold", "estate", "copper"], 1: ["gold", "silver", "copper"]},
+    )
+    _do(st, "play Spy")
+    texts = []
+    while st.current_player == 0 and st.view(0)["decision"] is not None:  # type: ignore[attr-defined]
+        t = _answers(st, 0)
+        texts.append(t)
+        _do(st, t)
+    # own top card (Estate after Spy's draw of Gold) is discarded, the opponent's Gold too
+    assert "discard Estate" in texts and "discard Gold" in texts, texts

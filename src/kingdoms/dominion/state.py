@@ -98,6 +98,31 @@ class DominionState(State):
 
     game_name = "dominion"
 
+    hands: list[list[int]]
+    decks: list[list[int]]
+    discards: list[list[int]]
+    in_play: list[list[int]]
+    aside: list[list[int]]
+    trash: list[int]
+    stack: list[Frame]
+    stolen: list[int]
+    moved: list[int]
+    immune: list[bool]
+    turns: list[int]
+    supply: list[int]
+    piles: list[int]
+    totals: list[int]
+    actions: int
+    buys: int
+    coins: int
+    potions: int
+    bought: bool
+    phase: int
+    turn: int
+    edition: int
+    next_play_id: int
+    ended_by: str
+
     # -- construction ---------------------------------------------------------------
     def __init__(self, config: GameConfig) -> None:
         self._init_core(config)
