@@ -105,7 +105,7 @@ class Screen:
         c.print(f"[bold]{_('Trash')}:[/bold] {self.cards(view.get('trash'))}")
         for q, entry in enumerate(players):
             mark = "»" if q == turn else " "
-            who = f"{_('Player')} {q + 1}" + (" (you)" if q == seat else "")
+            who = f"{_('Player')} {q + 1}" + (f" ({_('you')})" if q == seat else "")
             c.print(
                 f"{mark} [bold]{who}[/bold]: {_('Hand')} {entry.get('hand_size', '?')}, "
                 f"{_('Deck')} {entry.get('deck_size', '?')}, "
@@ -257,7 +257,7 @@ def play(players: int | None, bots: str, kingdom: str | None, lang: str, seed: i
         seat_bots = [None, *(make_bot("dominion", s) for s in specs)]
     except KingdomsError as err:
         raise click.ClickException(str(err)) from err
-    console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
+    console = Console(file=sys.stdout, highlight=False)
     stdin = sys.stdin
     code = run(state, seat_bots, lang, stdin, console)
     sys.exit(code) if code else None
