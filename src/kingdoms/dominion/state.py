@@ -464,27 +464,22 @@ class DominionState(State):
         hand = self.hands[self.turn]
         out: list[int] = []
         if self.phase == ACTION_PHASE:
-            seen = set()
-            for c in hand:
-                if IS_ACTION[c] and c not in seen:
-                    seen.add(c)
-            out = sorted(seen)  # PLAY kind is 0
+            out = sorted({c for c in hand if IS_ACTION[c]})  # PLAY kind is 0
             out.append(A.A_END_PHASE)
             return out
         if not self.bought:
-            seen = set()
-            for c in hand:
-                if IS_TREASURE[c]:
-                    seen.add(c)
-            if seen:
-                out = sorted(seen)
+            treasures = {c for c in hand if IS_TREASURE[c]}
+            if treasures:
+                out = sorted(treasures)
                 out.append(A.A_ALL_TREASURES)
         if self.buys > 0:
             base = A.BUY * NUM_CARDS
             coins, potions, supply = self.coins, self.potions, self.supply
-            for c in self.piles:
-                if supply[c] > 0 and COIN_COST[c] <= coins and POTION_COST[c] <= potions:
-                    out.append(base + c)
+            out += [
+                base + c
+                for c in self.piles
+                if supply[c] and COIN_COST[c] <= coins and POTION_COST[c] <= potions
+            ]
         out.append(A.A_END_PHASE)
         return out
 
