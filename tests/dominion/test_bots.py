@@ -262,7 +262,8 @@ def test_every_bot_finishes_random_kingdoms(name: str) -> None:
     bots = [make_bot("dominion", name) for _ in range(6)]
     for seed in range(200):
         players = 2 + seed % 5
-        state = new_game("dominion", players, 1000 + seed, {"sets": list(SETS)})
+        options = {"sets": list(SETS), "base_edition": 1 + seed // 100}
+        state = new_game("dominion", players, 1000 + seed, options)
         state.logging = False
         play_out(state, bots[:players], checked=True)
         assert state.is_terminal()
@@ -410,3 +411,27 @@ def test_policy_spy_and_thief() -> None:
         _do(st, t)
     # own top card (Estate after Spy's draw of Gold) is discarded, the opponent's Gold too
     assert "discard Estate" in texts and "discard Gold" in texts, texts
+
+
+def test_policy_thief_takes_gold() -> None:
+    _engine()
+    st = _scenario(
+        hands={0: ["thief", "copper", "copper", "copper", "copper"]},
+        decks={1: ["gold", "copper", "estate"]},
+    )
+    _do(st, "play Thief")
+    texts = []
+    while st.current_player == 0 and st.view(0)["decision"] is not None:  # type: ignore[attr-defined]
+        t = _answers(st, 0)
+        texts.append(t)
+        _do(st, t)
+    assert "trash Gold" in texts and "gain Gold" in texts, texts
+
+
+def test_game_lists_the_bots() -> None:
+    _engine()
+    from kingdoms.bots import bot_names
+    from kingdoms.dominion.game import GAME
+
+    assert dict(GAME.bot_names()) == dict(BOTS)
+    assert set(BOTS) <= set(bot_names("dominion"))
