@@ -58,3 +58,55 @@ def test_three_players_and_bot_list() -> None:
         "1\n" * 50 + "q\n",
     )
     assert "Goodbye." in out
+
+
+class _BotAtTheKeyboard:
+    """A stdin whose answers are a bot's choices, typed as option names."""
+
+    def __init__(self, state: object, lang: str) -> None:
+        import random
+
+        from kingdoms.bots import make_bot
+
+        self.state = state
+        self.lang = lang
+        self.bot = make_bot("dominion", "smithy")
+        self.rng = random.Random(1)
+        self.lines = 0
+
+    def isatty(self) -> bool:
+        return False
+
+    def readline(self) -> str:
+        st = self.state
+        action = self.bot.act(st.view(0), st.legal_actions(), self.rng)  # type: ignore[attr-defined]
+        self.lines += 1
+        return st.action_to_str(action, self.lang) + "\n"  # type: ignore[attr-defined]
+
+
+def test_whole_game_answered_by_name_in_czech() -> None:
+    import io
+
+    from rich.console import Console
+
+    from kingdoms.bots import make_bot
+    from kingdoms.cli.dominion import run
+    from kingdoms.core import new_game
+
+    state = new_game("dominion", 3, 21, {"kingdom": "Village Square"})
+    keyboard = _BotAtTheKeyboard(state, "cs")
+    out = io.StringIO()
+    bots = [None, make_bot("dominion", "big-money"), make_bot("dominion", "witch")]
+    code = run(state, bots, "cs", keyboard, Console(file=out, width=100))  # type: ignore[arg-type]
+    assert code == 0
+    assert state.is_terminal()
+    assert keyboard.lines > 20
+    text = out.getvalue()
+    assert "Konec hry" in text and "Provincie" in text
+    assert "Nerozumím" not in text  # every typed name was understood
+
+
+def test_unknown_bot_is_an_error() -> None:
+    result = CliRunner().invoke(dominion, ["play", "--bots", "nope"], input="q\n")
+    assert result.exit_code != 0
+    assert "unknown dominion bot 'nope'" in result.output
