@@ -250,3 +250,72 @@ def test_events_and_text() -> None:
         s.event_to_str({"type": "play", "player": 0, "card": "smithy"}, "pl")
         == "gracz 1 zagrywa Kuźnia"
     )
+
+
+def test_determinize_keeps_cards_pending_decisions_need() -> None:
+    """A determinized state stays playable: a pending Moat / Bureaucrat choice keeps its cards."""
+    kingdom = [
+        "bureaucrat",
+        "moat",
+        "cellar",
+        "chapel",
+        "feast",
+        "market",
+        "mine",
+        "spy",
+        "thief",
+        "witch",
+    ]
+    s = make(kingdom=kingdom, hands={0: ["bureaucrat"], 1: ["moat", "estate", "duchy", "copper"]})
+    do(s, "play Bureaucrat")
+    for seed in range(10):
+        det = s.determinize(0, random.Random(seed))
+        assert det.legal_actions() == s.legal_actions()
+    do(s, "don't reveal")
+    for seed in range(10):
+        det = s.determinize(0, random.Random(seed))
+        assert sorted(det.describe_legal()) == ["put Duchy on deck", "put Estate on deck"]
+
+
+def test_moat_each_play_of_throne_roomed_attack() -> None:
+    """§3.15: Moat may be revealed for each play of a Throne-Roomed Attack."""
+    kingdom = [
+        "militia",
+        "moat",
+        "throne_room",
+        "chapel",
+        "feast",
+        "market",
+        "mine",
+        "spy",
+        "thief",
+        "witch",
+    ]
+    s = make(kingdom=kingdom, hands={0: ["throne_room", "militia"], 1: ["moat"] + ["copper"] * 5})
+    do(s, "play Throne Room", "play Militia twice", "reveal Moat", "don't reveal")
+    do(s, "discard Copper", "discard Copper", "discard Copper")
+    assert len(s.hands[1]) == 3 and s.coins == 4
+
+
+def test_spy_empty_deck_and_discard_reveals_nothing() -> None:
+    """§3.19: with deck and discard empty there is nothing to reveal."""
+    kingdom = [
+        "spy",
+        "moat",
+        "throne_room",
+        "chapel",
+        "feast",
+        "market",
+        "mine",
+        "militia",
+        "thief",
+        "witch",
+    ]
+    s = make(
+        kingdom=kingdom,
+        hands={0: ["spy"]},
+        decks={0: ["copper", "estate"], 1: []},
+        discards={1: []},
+    )
+    do(s, "play Spy", "discard Estate")
+    assert s.stack == [] and s.phase == 1

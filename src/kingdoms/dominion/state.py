@@ -27,6 +27,7 @@ from kingdoms.dominion.data import (
     ESTATE,
     IS_ACTION,
     IS_TREASURE,
+    IS_VICTORY,
     NUM_CARDS,
     POTION,
     POTION_COST,
@@ -39,6 +40,7 @@ PHASE_NAMES = ("action", "buy", "over")
 Frame = tuple[str, int, int, int, int]
 
 GARDENS = BY_ID["gardens"]
+MOAT = BY_ID["moat"]
 TREASURE_COINS = [0] * NUM_CARDS
 TREASURE_COINS[COPPER] = 1
 TREASURE_COINS[BY_ID["silver"]] = 2
@@ -570,14 +572,24 @@ class DominionState(State):
             if q == player:
                 rng.shuffle(new.decks[q])
                 continue
+            # cards a pending decision of q shows q has in hand stay there
+            hand = new.hands[q]
             keep: list[int] = []
             for fr in self.stack:
-                if fr[0] == "library" and fr[1] == q:
-                    keep.append(fr[3])
-            hand = new.hands[q]
-            for c in keep:
-                if c in hand:
-                    hand.remove(c)
+                if fr[1] != q:
+                    continue
+                if fr[0] == "library":
+                    wanted = [fr[3]]
+                elif fr[0] == "moat":
+                    wanted = [MOAT]
+                elif fr[0] == "bureaucrat":
+                    wanted = [c for c in hand if IS_VICTORY[c]]
+                else:
+                    continue
+                for c in wanted:
+                    if c in hand:
+                        hand.remove(c)
+                        keep.append(c)
             pool = hand + new.decks[q]
             rng.shuffle(pool)
             k = len(hand)
