@@ -27,6 +27,18 @@
     }
 
 Other players' hands and every deck order are never in a view.
+
+Decision kinds (``decision.kind``; answers are the legal actions, one pick at a time):
+``moat`` (yes = reveal Moat / no), ``cellar`` (choose a card to discard, done),
+``chapel`` (choose a card to trash, up to 4, done), ``chancellor`` (yes = discard deck),
+``gain`` (gain a supply card within the limit; Workshop, Feast, Remodel, Mine),
+``library`` (yes = set the drawn Action aside / no = keep), ``militia`` (discard one;
+repeated down to 3), ``mine`` / ``remodel`` (choose a card to trash), ``moneylender``
+(2nd edition: yes = trash a Copper), ``bureaucrat`` (the victim picks a Victory card to
+put on the deck), ``spy`` (the Spy player: yes = discard the revealed card / no = put
+it back), ``thief_trash`` (the Thief player picks the Treasure to trash),
+``thief_gain`` (choose a trashed Treasure to gain, done), ``throne`` (choose the
+Action to play twice; 2nd edition also done).
 """
 
 from __future__ import annotations
