@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.dominion.helpers import ALL_1E, OTHERS, deck_top_first, do, ids, legal, make
+from tests.dominion.helpers import ALL_1E, FIRST_GAME, OTHERS, deck_top_first, do, ids, legal, make
 
 
 def test_adventurer_reveals_until_two_treasures() -> None:
@@ -365,3 +365,46 @@ def test_moat_not_revealed_militia_applies() -> None:
     s = make(hands={0: ["militia"], 1: ["moat", "estate", "copper", "copper", "silver"]})
     do(s, "play Militia", "don't reveal", "discard Estate", "discard Copper")
     assert len(s.hands[1]) == 3
+
+
+def test_library_stops_when_out_of_cards() -> None:
+    """§3.11: if deck and discard run out Library stops with fewer than 7 cards."""
+    s = make(
+        kingdom=["library", *OTHERS[:9]],
+        hands={0: ["library", "copper"]},
+        decks={0: ["silver"]},
+        discards={0: ["gold"]},
+    )
+    do(s, "play Library")
+    assert sorted(ids(s.hands[0])) == ["copper", "gold", "silver"]
+
+
+def test_cellar_chapel_remodel_cannot_pick_themselves() -> None:
+    """§3.3/§3.5/§3.17: the played card is in play, so it cannot be discarded or trashed."""
+    for name in ("cellar", "chapel", "remodel"):
+        s = make(kingdom=["chapel", *FIRST_GAME[:9]], hands={0: [name, "estate"]})
+        do(s, f"play {name.capitalize()}")
+        assert all(name.capitalize() not in t for t in legal(s))
+
+
+def test_mine_gained_treasure_playable_this_turn() -> None:
+    """§3.14: the Treasure gained by Mine goes to hand and can be played this turn."""
+    s = make(hands={0: ["mine", "silver"]})
+    do(s, "play Mine", "trash Silver", "gain Gold", "play Gold")
+    assert s.coins == 3
+
+
+def test_thief_reshuffles_for_second_card() -> None:
+    """§3.20: one card left → reveal it, shuffle, reveal another."""
+    s = make(kingdom=ALL_1E, hands={0: ["thief"]}, decks={1: ["estate"]}, discards={1: ["silver"]})
+    do(s, "play Thief")
+    assert ids(s.trash) == ["silver"]
+    do(s, "done")
+    assert ids(s.discards[1]) == ["estate"]
+
+
+def test_council_room_others_shuffle() -> None:
+    """§3.6: other players must draw, shuffling if needed."""
+    s = make(kingdom=OTHERS, hands={0: ["council_room"]}, decks={1: []}, discards={1: ["gold"]})
+    do(s, "play Council Room")
+    assert ids(s.hands[1])[-1] == "gold"
