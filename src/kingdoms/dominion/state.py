@@ -23,7 +23,6 @@ from kingdoms.dominion.data import (
     COIN_COST,
     COPPER,
     CURSE,
-    DUCHY,
     ESTATE,
     IS_ACTION,
     IS_TREASURE,
@@ -31,22 +30,19 @@ from kingdoms.dominion.data import (
     NUM_CARDS,
     POTION,
     POTION_COST,
-    PROVINCE,
 )
+from kingdoms.dominion.rules import end_reason, score, winners
 
 ACTION_PHASE, BUY_PHASE, OVER = 0, 1, 2
 PHASE_NAMES = ("action", "buy", "over")
 
 Frame = tuple[str, int, int, int, int]
 
-GARDENS = BY_ID["gardens"]
 MOAT = BY_ID["moat"]
 TREASURE_COINS = [0] * NUM_CARDS
 TREASURE_COINS[COPPER] = 1
 TREASURE_COINS[BY_ID["silver"]] = 2
 TREASURE_COINS[BY_ID["gold"]] = 3
-VP = [0] * NUM_CARDS
-VP[ESTATE], VP[DUCHY], VP[PROVINCE], VP[CURSE] = 1, 3, 6, -1
 
 # decision code -> options description (see cards.base for the answers)
 DECISIONS = frozenset(
@@ -425,24 +421,13 @@ class DominionState(State):
         return sum(1 for c in self.piles if supply[c] == 0)
 
     def game_end_reason(self) -> str:
-        if self.supply[PROVINCE] == 0:
-            return "provinces"
-        if self.empty_piles() >= (3 if self.num_players <= 4 else 4):
-            return "piles"
-        return ""
+        return end_reason(self.supply, self.piles, self.num_players)
 
     def owned(self, p: int) -> list[int]:
         return self.hands[p] + self.decks[p] + self.discards[p] + self.in_play[p] + self.aside[p]
 
     def vp_of(self, p: int) -> int:
-        cards = self.owned(p)
-        total = 0
-        for c in cards:
-            total += VP[c]
-        gardens = cards.count(GARDENS)
-        if gardens:
-            total += gardens * (len(cards) // 10)
-        return total
+        return score(self.owned(p))
 
     def vp(self) -> list[int]:
         return [self.vp_of(p) for p in range(self.num_players)]
@@ -539,13 +524,9 @@ class DominionState(State):
         if self.phase != OVER:
             return None
         vp = self.vp()
-        best = max(vp)
-        tied = [p for p in range(self.num_players) if vp[p] == best]
-        fewest = min(self.turns[p] for p in tied)
-        winners = tuple(p for p in tied if self.turns[p] == fewest)
         return Outcome(
             scores=tuple(float(v) for v in vp),
-            winners=winners,
+            winners=winners(vp, self.turns),
             details={"turns": list(self.turns), "vp": vp, "ended_by": self.ended_by},
         )
 
