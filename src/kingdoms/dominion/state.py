@@ -3,8 +3,9 @@
 The stack holds tuples ``(code, who, src, a, b)``.  Codes in
 :data:`DECISIONS` are pending decisions (``who`` decides); every other code is
 a pending task that :meth:`DominionState._run` executes.  Card effects are in
-:mod:`kingdoms.dominion.cards`; the turn rules (phases, buying, clean-up, end of
-game, scoring) are in this module.
+:mod:`kingdoms.dominion.cards`, zone primitives (draw, gain, trash, Attack/Moat
+plumbing) in :mod:`kingdoms.dominion.effects`, scoring / end of game / tie-break in
+:mod:`kingdoms.dominion.rules`; the turn (phases, buying, clean-up) is in this module.
 """
 
 from __future__ import annotations
