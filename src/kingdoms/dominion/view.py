@@ -43,13 +43,12 @@ Action to play twice; 2nd edition also done).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from kingdoms.core.state import JSONDict
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.data import BY_ID, CARDS, NUM_CARDS
+from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, NUM_CARDS, POTION_COST
 from kingdoms.i18n import translator
 
 if TYPE_CHECKING:
@@ -58,8 +57,11 @@ if TYPE_CHECKING:
 PHASES = ("action", "buy", "over")
 
 
+IDS = tuple(c.id for c in CARDS)
+
+
 def make_view(st: DominionState, player: int) -> JSONDict:
-    ids = [c.id for c in CARDS]
+    ids = IDS
     decision: JSONDict | None = None
     if st.stack:
         fr = st.stack[-1]
@@ -72,11 +74,13 @@ def make_view(st: DominionState, player: int) -> JSONDict:
             "max": 1,
         }
         if fr[1] == player:
-            decision["options"] = [st.action_to_str(a) for a in st.legal_actions()]
-            decision["actions"] = st.legal_actions()
+            legal = st.legal_actions()
+            decision["options"] = [st.action_to_str(a) for a in legal]
+            decision["actions"] = legal
     players = []
     for q in range(st.num_players):
         disc = st.discards[q]
+        owned = st.owned(q)
         players.append(
             {
                 "hand_size": len(st.hands[q]),
@@ -86,10 +90,11 @@ def make_view(st: DominionState, player: int) -> JSONDict:
                 "in_play": [ids[c] for c in st.in_play[q]],
                 "set_aside": [ids[c] for c in st.aside[q]],
                 "turns": st.turns[q],
-                "owned": {ids[c]: n for c, n in sorted(Counter(st.owned(q)).items())},
+                "owned": {ids[c]: owned.count(c) for c in sorted(set(owned))},
             }
         )
-    out = st.outcome()
+    out = st.outcome() if st.phase == 2 else None
+    supply = st.supply
     return {
         "game": "dominion",
         "player": player,
@@ -102,7 +107,8 @@ def make_view(st: DominionState, player: int) -> JSONDict:
         "coins": st.coins,
         "potions": st.potions,
         "supply": [
-            {"card": ids[c], "count": st.supply[c], "cost": list(CARDS[c].cost)} for c in st.piles
+            {"card": ids[c], "count": supply[c], "cost": [COIN_COST[c], POTION_COST[c]]}
+            for c in st.piles
         ],
         "kingdom": list(st.config.options["kingdom"]),
         "trash": [ids[c] for c in st.trash],
