@@ -1,0 +1,233 @@
+"""The default decision policy every Dominion bot uses for what its strategy
+does not cover (playing Actions, attacks, reactions, trashing, gaining, …).
+
+It works on decoded options (:class:`Option`: action int, verb, card id) and
+a :class:`Decision` (who asks, with which card, what the seat holds).  Every
+option gets a score; the best wins and ties go to the earliest legal action,
+so the policy is deterministic and never fails: an unknown decision still gets
+a legal, sensible answer.
+
+>>> opts = [Option(0, "done"), Option(1, "discard", "copper"), Option(2, "discard", "estate")]
+>>> choose(Decision(kind="discard", source="militia"), opts)
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+# Verbs the adapter normalises the engine's action kinds to.
+PLAY, BUY, GAIN, TRASH, DISCARD, KEEP = "play", "buy", "gain", "trash", "discard", "keep"
+REVEAL, SET_ASIDE, TOPDECK, YES, NO, DONE = "reveal", "set_aside", "topdeck", "yes", "no", "done"
+PLAY_TREASURES = "play_treasures"
+
+# Types of the cards, by id (fallback when the view does not say).
+_TREASURES = {"copper": 1, "silver": 2, "gold": 3, "potion": 0, "philosophers_stone": 0}
+_VICTORY = {"estate", "duchy", "province", "gardens", "vineyard"}
+_JUNK = {"curse": 100, "estate": 90, "vineyard": 85, "gardens": 85, "duchy": 80, "province": 80}
+# Action cards that give +Actions: play these before terminal ones.
+_NON_TERMINAL = {
+    "village": 9,
+    "festival": 8,
+    "laboratory": 8,
+    "market": 8,
+    "cellar": 3,
+    "throne_room": 6,
+    "golem": 5,
+    "university": 5,
+    "alchemist": 7,
+    "apothecary": 7,
+    "familiar": 7,
+    "scrying_pool": 7,
+    "herbalist": 4,
+    "merchant": 7,
+    "poacher": 6,
+    "sentry": 6,
+    "harbinger": 6,
+    "vassal": 2,
+    "spy": 5,
+    "peddler": 8,
+}
+_GOOD_TREASURE = {"gold": 3, "philosophers_stone": 2, "silver": 2, "potion": 1}
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    action: int
+    verb: str
+    card: str | None = None
+
+
+@dataclass(slots=True)
+class Decision:
+    """The context of one decision, as far as the view shows it."""
+
+    kind: str = ""
+    """The engine's name for the decision (normalised to lower case)."""
+    source: str | None = None
+    """Id of the card that asked (``"militia"``, ``"chapel"``…), if known."""
+    about: int | None = None
+    """Seat whose card the decision is about (Spy, Thief), if known."""
+    me: int = 0
+    actions: int = 1
+    provinces_left: int = 8
+    total_money: int = 7
+    costs: Mapping[str, int] = field(default_factory=dict)
+    types: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    prefer_play: Sequence[str] = ()
+    """Action cards the strategy wants played first."""
+
+
+def _cost(d: Decision, card: str | None) -> int:
+    if card is None:
+        return 0
+    c = d.costs.get(card)
+    if c is not None:
+        return c
+    from kingdoms.bots.dominion.strategy import BASIC_COST
+
+    return BASIC_COST.get(card, 4)
+
+
+def _is(d: Decision, card: str | None, kind: str) -> bool:
+    if card is None:
+        return False
+    types = d.types.get(card)
+    if types is not None:
+        return kind in types
+    if kind == "treasure":
+        return card in _TREASURES
+    if kind == "victory":
+        return card in _VICTORY
+    if kind == "curse":
+        return card == "curse"
+    if kind == "action":
+        return card not in _TREASURES and card not in _VICTORY and card != "curse"
+    return False
+
+
+def junk(d: Decision, card: str | None) -> float:
+    """How much the seat wants to be rid of ``card`` (high: discard/trash first)."""
+    if card is None:
+        return 0.0
+    if card in _JUNK:
+        return _JUNK[card]
+    if _is(d, card, "curse"):
+        return 100
+    if _is(d, card, "victory") and not _is(d, card, "action") and not _is(d, card, "treasure"):
+        return 85
+    if card == "copper":
+        return 50
+    return 40 - _cost(d, card)
+
+
+def gain_value(d: Decision, card: str | None) -> float:
+    """How much the seat wants to gain ``card``."""
+    if card is None:
+        return -1.0
+    if _is(d, card, "curse"):
+        return -50
+    cost = _cost(d, card)
+    if card == "province":
+        return 100
+    if _is(d, card, "victory"):
+        # Duchy late in the game, else victory cards are weak gains.
+        if card == "duchy" and d.provinces_left <= 5:
+            return 60
+        if card == "estate" and d.provinces_left <= 2:
+            return 40
+        return cost * 0.5
+    if card == "copper":
+        return 0.5
+    return cost * 2 + (1 if _is(d, card, "treasure") else 0)
+
+
+def _chapel_trash(d: Decision, card: str | None) -> float:
+    if card is None:
+        return 0.0
+    if _is(d, card, "curse"):
+        return 100
+    if card == "estate":
+        return 80 if d.provinces_left > 2 else -10
+    if card == "copper":
+        return 30 if d.total_money > 6 else -10
+    return -10  # keep everything else
+
+
+def score(d: Decision, opt: Option) -> float:
+    """The policy's preference for one option (higher is better)."""
+    verb, card = opt.verb, opt.card
+    src = d.source or ""
+    kind = d.kind
+    if verb == PLAY_TREASURES:
+        return 50
+    if verb == PLAY:
+        if card is None:
+            return 1
+        if _is(d, card, "treasure") and not _is(d, card, "action"):
+            return 40
+        if card in d.prefer_play:
+            return 70 + _NON_TERMINAL.get(card, 0)
+        base = 60 + _NON_TERMINAL.get(card, 0)
+        if card == "cellar":
+            base -= 5
+        return base
+    if verb in (BUY, GAIN):
+        v = gain_value(d, card)
+        if src == "mine" or "mine" in kind:
+            v = (_GOOD_TREASURE.get(card or "", 0) * 10) if _is(d, card, "treasure") else v
+        if src == "thief":
+            return 10 if card in ("gold", "silver", "philosophers_stone", "potion") else -5
+        return v
+    if verb == TRASH:
+        if src == "chapel":
+            return _chapel_trash(d, card)
+        if src == "mine":
+            # Upgrade the best Treasure that can still improve (Silver -> Gold first).
+            return {"silver": 10, "copper": 8, "potion": 6}.get(card or "", 1)
+        if src == "thief":
+            # Opponent's Treasure: trash the best one.
+            return _GOOD_TREASURE.get(card or "", 0) * 10 + 1
+        if src == "moneylender":
+            return 10 if card == "copper" else 0
+        if src == "remodel" and card == "gold" and d.provinces_left <= 6:
+            return 200
+        return junk(d, card)
+    if verb == DISCARD:
+        if src == "spy" and d.about is not None and d.about != d.me:
+            # Opponent's top card: discard it if it is good for them.
+            return 10 if junk(d, card) < 50 else -10
+        if src == "spy":
+            return 10 if junk(d, card) >= 50 else -10
+        if src in ("cellar", "vassal", "sentry", "poacher", "harbinger"):
+            return 10 if junk(d, card) >= 80 else -10
+        return junk(d, card)
+    if verb == KEEP:
+        if src == "spy" and d.about is not None and d.about != d.me:
+            return 0
+        return 0
+    if verb == TOPDECK:
+        return 100 - junk(d, card)
+    if verb in (REVEAL, YES):
+        if src == "library" or "library" in kind:
+            return 10 if d.actions <= 0 else -10
+        return 10
+    if verb == SET_ASIDE:
+        return 10 if d.actions <= 0 else -10
+    if verb == NO:
+        return 0
+    if verb == DONE:
+        return 0
+    return -1
+
+
+def choose(d: Decision, options: Sequence[Option]) -> int:
+    """The action of the best option (earliest on ties)."""
+    best = options[0].action
+    best_score = float("-inf")
+    for opt in options:
+        s = score(d, opt)
+        if s > best_score:
+            best, best_score = opt.action, s
+    return best

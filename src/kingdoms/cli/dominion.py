@@ -1,0 +1,263 @@
+"""``kingdoms dominion play``: Dominion in the terminal against bots.
+
+The human is seat 0; bots fill the other seats.  Each decision lists numbered
+options; answer with a number or (a prefix of) the option's text.  ``q`` quits,
+``save FILE`` saves the game so far.  Works with stdin as a pipe.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import IO, Any
+
+import click
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from kingdoms.core.errors import KingdomsError, ParseError
+from kingdoms.core.registry import new_game
+from kingdoms.core.runner import seat_rngs
+from kingdoms.core.state import State
+from kingdoms.i18n import LANGUAGES, translator
+
+HUMAN = 0
+LOG_LINES = 14
+
+
+class _Quit(Exception):
+    pass
+
+
+def _names(value: Any) -> list[str]:
+    """Card ids from a view field: a list of ids, of dicts with an id, or an id -> count map."""
+    out: list[str] = []
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            if isinstance(v, int) and not isinstance(v, bool):
+                out.extend([str(k)] * v)
+            else:
+                out.append(str(k))
+    elif isinstance(value, list | tuple):
+        for item in value:
+            if isinstance(item, Mapping):
+                out.append(str(item.get("id", item.get("card", item.get("name", item)))))
+            else:
+                out.append(str(item))
+    return out
+
+
+class Screen:
+    """Draws the game for the human seat with rich."""
+
+    def __init__(self, console: Console, state: State, lang: str) -> None:
+        self.console = console
+        self.state = state
+        self.lang = lang
+        self._ = translator(lang)
+        self.card_name = self._card_namer()
+
+    def _card_namer(self) -> Callable[[str], str]:
+        from kingdoms.dominion.data import BY_ID, CARDS
+
+        lang = self.lang
+        return lambda cid: CARDS[BY_ID[cid]].name(lang) if cid in BY_ID else self._(cid)
+
+    def cards(self, value: Any) -> str:
+        ids = _names(value)
+        if not ids:
+            return "—"
+        counts: dict[str, int] = {}
+        for cid in ids:
+            counts[cid] = counts.get(cid, 0) + 1
+        return ", ".join(
+            (f"{n}× " if n > 1 else "") + self.card_name(cid) for cid, n in counts.items()
+        )
+
+    def draw(self, view: Mapping[str, Any], log: Sequence[str]) -> None:
+        _ = self._
+        c = self.console
+        seat = int(view.get("player", HUMAN))
+        players = view.get("players") or []
+        turn = int(view.get("turn", 0))
+        header = Text(_("Dominion"), style="bold")
+        header.append(f"  {_('Turn')}: {_('Player')} {turn + 1}")
+        c.rule(header)
+        table = Table(title=_("Supply"), header_style="bold", box=None, pad_edge=False)
+        groups = 3 if c.width >= 96 else 2
+        for _i in range(groups):
+            table.add_column(_("Card"))
+            table.add_column(_("Cost"), justify="right")
+            table.add_column(_("Left"), justify="right")
+        cells: list[str] = []
+        for pile in view.get("supply") or ():
+            coins, potions = [*pile.get("cost", [0, 0]), 0, 0][:2]
+            cost = f"{coins}" + ("P" if potions else "")
+            cells += [self.card_name(str(pile["card"])), cost, str(pile["count"])]
+        row = 3 * groups
+        while len(cells) % row:
+            cells.append("")
+        for i in range(0, len(cells), row):
+            table.add_row(*cells[i : i + row])
+        c.print(table)
+        c.print(f"[bold]{_('Trash')}:[/bold] {self.cards(view.get('trash'))}")
+        for q, entry in enumerate(players):
+            mark = "»" if q == turn else " "
+            who = f"{_('Player')} {q + 1}" + (f" ({_('you')})" if q == seat else "")
+            c.print(
+                f"{mark} [bold]{who}[/bold]: {_('Hand')} {entry.get('hand_size', '?')}, "
+                f"{_('Deck')} {entry.get('deck_size', '?')}, "
+                f"{_('Discard pile')} {entry.get('discard_size', '?')}; "
+                f"{_('In play')}: {self.cards(entry.get('in_play'))}"
+            )
+        c.print(
+            f"{_('Actions')}: {view.get('actions', 0)}  {_('Buys')}: {view.get('buys', 0)}  "
+            f"{_('Coins')}: {view.get('coins', 0)}"
+            + (f"  P: {view['potions']}" if view.get("potions") else "")
+        )
+        c.print(f"[bold]{_('Hand')}:[/bold] {self.cards(view.get('hand'))}")
+        if log:
+            c.print(Panel("\n".join(log), title=_("Log"), expand=True))
+
+
+def _read(stream: IO[str]) -> str:
+    line = stream.readline()
+    if line == "":
+        raise _Quit
+    return line.strip()
+
+
+def _outcome_lines(state: State, lang: str) -> list[str]:
+    _ = translator(lang)
+    out = state.outcome()
+    if out is None:
+        return []
+    lines = [f"{_('Player')} {p + 1}: {s:g} {_('VP')}" for p, s in enumerate(out.scores)]
+    winners = ", ".join(f"{_('Player')} {p + 1}" for p in out.winners)
+    label = _("Winners") if len(out.winners) > 1 else _("Winner")
+    lines.append(f"{label}: {winners}")
+    return lines
+
+
+def run(
+    state: State,
+    bots: Sequence[Any],
+    lang: str,
+    stdin: IO[str],
+    console: Console,
+) -> int:
+    """Play ``state`` to the end (human in seat 0). Returns the exit status."""
+    _ = translator(lang)
+    screen = Screen(console, state, lang)
+    rngs = seat_rngs(state.config.seed, state.num_players)
+    shown = 0
+    recent: list[str] = []
+    while not state.is_terminal():
+        player = state.current_player
+        legal = state.legal_actions()
+        if player != HUMAN:
+            bot = bots[player]
+            state.apply_checked(bot.act(state.view(player), legal, rngs[player]))
+            continue
+        events = state.log_for(HUMAN)
+        for ev in events[shown:]:
+            recent.append(state.event_to_str(ev, lang))
+        shown = len(events)
+        recent = recent[-LOG_LINES:]
+        screen.draw(state.view(HUMAN), recent)
+        labels = [state.action_to_str(a, lang) for a in legal]
+        for i, label in enumerate(labels, 1):
+            console.print(f"  [bold cyan]{i:>2}[/bold cyan]. {label}")
+        while True:
+            console.print(_("Your choice (number or name; q quits):"), end=" ")
+            try:
+                text = _read(stdin)
+            except _Quit:
+                console.print()
+                console.print(_("Goodbye."))
+                return 0
+            if not stdin.isatty():
+                console.print(text, highlight=False, markup=False)
+            if text.lower() in ("q", "quit", "exit"):
+                console.print(_("Goodbye."))
+                return 0
+            if text.lower().startswith("save "):
+                from kingdoms.core.record import save_game
+
+                path = text[5:].strip()
+                try:
+                    save_game(state, path, seats=["human", *[b.name for b in bots[1:]]])
+                except (OSError, KingdomsError) as err:
+                    console.print(f"[red]{_('Could not save')}: {err}[/red]")
+                else:
+                    console.print(f"{_('Saved to')} {path}")
+                continue
+            if text.isdigit():
+                n = int(text)
+                if 1 <= n <= len(legal):
+                    action = legal[n - 1]
+                    break
+                console.print(
+                    f"[red]{_('No such option')}: {n}. "
+                    f"{_('Answer a number from 1 to')} {len(legal)}.[/red]"
+                )
+                continue
+            try:
+                action = state.parse_action(text, lang)
+            except ParseError as err:
+                console.print(f"[red]{_('Not understood')}: {err}[/red]")
+                continue
+            break
+        state.apply_checked(action)
+    events = state.log_for(HUMAN)
+    tail = [state.event_to_str(ev, lang) for ev in events[shown:]][-LOG_LINES:]
+    if tail:
+        console.print(Panel("\n".join(tail), title=_("Log")))
+    console.rule(Text(_("Game over"), style="bold"))
+    for line in _outcome_lines(state, lang):
+        console.print(line)
+    return 0
+
+
+@click.group()
+def dominion() -> None:
+    """Dominion: play in the terminal."""
+
+
+@dominion.command()
+@click.option("--players", "-n", type=int, default=None, help="Number of players (2–6).")
+@click.option(
+    "--bots",
+    default="big-money",
+    show_default=True,
+    help="Comma-separated bot specs for seats 2, 3, …",
+)
+@click.option("--kingdom", default=None, help="A recommended set's name or comma-separated cards.")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--seed", type=int, default=None, help="Seed of the game (random if omitted).")
+def play(players: int | None, bots: str, kingdom: str | None, lang: str, seed: int | None) -> None:
+    """Play Dominion against bots (you are player 1)."""
+    from kingdoms.bots import make_bot
+
+    specs = [s.strip() for s in bots.split(",") if s.strip()] or ["big-money"]
+    if players is None:
+        players = len(specs) + 1
+    if players < 2:
+        raise click.BadParameter("at least 2 players", param_hint="--players")
+    while len(specs) < players - 1:
+        specs.append(specs[-1])
+    specs = specs[: players - 1]
+    options: dict[str, Any] = {}
+    if kingdom:
+        options["kingdom"] = kingdom
+    try:
+        state = new_game("dominion", players=players, seed=seed, options=options)
+        seat_bots = [None, *(make_bot("dominion", s) for s in specs)]
+    except KingdomsError as err:
+        raise click.ClickException(str(err)) from err
+    console = Console(file=sys.stdout, highlight=False)
+    stdin = sys.stdin
+    code = run(state, seat_bots, lang, stdin, console)
+    sys.exit(code) if code else None

@@ -1,0 +1,1 @@
+"""Dominion: the rules engine (base set, first edition by default)."""

@@ -1,0 +1,455 @@
+"""The basic cards and the 25 first-edition base-set kingdom cards."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from kingdoms.dominion import actions as A
+from kingdoms.dominion.data import (
+    BY_ID,
+    CARDS,
+    COIN_COST,
+    CURSE,
+    IS_ACTION,
+    IS_TREASURE,
+    IS_VICTORY,
+    NUM_CARDS,
+    POTION_COST,
+    SILVER,
+)
+
+if TYPE_CHECKING:
+    from kingdoms.dominion.state import DominionState, Frame
+
+Effect = Callable[["DominionState", int, int], None]
+Task = Callable[["DominionState", "Frame"], None]
+
+EFFECTS: dict[int, Effect] = {}
+TASKS: dict[str, Task] = {}
+ATTACKS: frozenset[int] = frozenset(c.index for c in CARDS if c.is_attack)
+
+MOAT = BY_ID["moat"]
+COPPER = BY_ID["copper"]
+MINE = BY_ID["mine"]
+FEAST = BY_ID["feast"]
+
+
+def card(cid: str) -> Callable[[Effect], Effect]:
+    def deco(fn: Effect) -> Effect:
+        EFFECTS[BY_ID[cid]] = fn
+        return fn
+
+    return deco
+
+
+def task(code: str) -> Callable[[Task], Task]:
+    def deco(fn: Task) -> Task:
+        TASKS[code] = fn
+        return fn
+
+    return deco
+
+
+def simple(cid: str, cards: int = 0, actions: int = 0, buys: int = 0, coins: int = 0) -> None:
+    def fn(st: DominionState, p: int, pid: int) -> None:
+        if cards:
+            st.draw(p, cards)
+        st.actions += actions
+        st.buys += buys
+        st.coins += coins
+
+    EFFECTS[BY_ID[cid]] = fn
+
+
+simple("festival", actions=2, buys=1, coins=2)
+simple("laboratory", cards=2, actions=1)
+simple("market", cards=1, actions=1, buys=1, coins=1)
+simple("moat", cards=2)
+simple("smithy", cards=3)
+simple("village", cards=1, actions=2)
+simple("woodcutter", buys=1, coins=2)
+
+
+def gain_options(st: DominionState, coins: int, potions: int, treasure_only: bool) -> list[int]:
+    supply = st.supply
+    return [
+        c
+        for c in st.piles
+        if supply[c] > 0
+        and COIN_COST[c] <= coins
+        and POTION_COST[c] <= potions
+        and (not treasure_only or IS_TREASURE[c])
+    ]
+
+
+def ask_gain(st: DominionState, p: int, src: int, coins: int, potions: int) -> None:
+    if gain_options(st, coins, potions, src == MINE):
+        st.push("gain", p, src, coins, potions)
+
+
+# -- tasks --------------------------------------------------------------------------
+@task("reset_immune")
+def _reset_immune(st: DominionState, fr: Frame) -> None:
+    for q in range(st.num_players):
+        st.immune[q] = False
+
+
+@task("moat_ask")
+def _moat_ask(st: DominionState, fr: Frame) -> None:
+    if MOAT in st.hands[fr[1]]:
+        st.push("moat", fr[1], fr[2])
+
+
+@task("effect")
+def _effect(st: DominionState, fr: Frame) -> None:
+    EFFECTS[fr[2]](st, fr[1], fr[3])
+
+
+@task("play")
+def _play(st: DominionState, fr: Frame) -> None:
+    st.play_card(fr[1], fr[2], fr[3])
+
+
+# -- Action cards -------------------------------------------------------------------
+@card("adventurer")
+def _adventurer(st: DominionState, p: int, pid: int) -> None:
+    aside = st.aside[p]
+    found: list[int] = []
+    revealed: list[int] = []
+    while len(found) < 2:
+        c = st.take_top(p)
+        if c < 0:
+            break
+        revealed.append(c)
+        if IS_TREASURE[c]:
+            found.append(c)
+        else:
+            aside.append(c)
+    st.reveal(p, revealed)
+    st.hands[p].extend(found)
+    for c in list(aside):
+        st.discard_from(p, aside, c)
+
+
+@card("bureaucrat")
+def _bureaucrat(st: DominionState, p: int, pid: int) -> None:
+    st.gain(p, SILVER, "deck")
+    for q in reversed(st.others(p)):
+        if not st.immune[q]:
+            st.push("bureaucrat_victim", q)
+
+
+@task("bureaucrat_victim")
+def _bureaucrat_victim(st: DominionState, fr: Frame) -> None:
+    q = fr[1]
+    hand = st.hands[q]
+    victories = sorted({c for c in hand if IS_VICTORY[c]})
+    if not victories:
+        st.reveal(q, hand)
+    elif len(victories) == 1:
+        _topdeck(st, q, victories[0])
+    else:
+        st.push("bureaucrat", q, BY_ID["bureaucrat"])
+
+
+def _topdeck(st: DominionState, q: int, c: int) -> None:
+    st.reveal(q, [c])
+    st.hands[q].remove(c)
+    st.decks[q].append(c)
+
+
+@card("cellar")
+def _cellar(st: DominionState, p: int, pid: int) -> None:
+    st.actions += 1
+    st.push("cellar", p, BY_ID["cellar"], 0)
+
+
+@card("chancellor")
+def _chancellor(st: DominionState, p: int, pid: int) -> None:
+    st.coins += 2
+    if st.decks[p]:
+        st.push("chancellor", p, BY_ID["chancellor"])
+
+
+@card("chapel")
+def _chapel(st: DominionState, p: int, pid: int) -> None:
+    if st.hands[p]:
+        st.push("chapel", p, BY_ID["chapel"], 0)
+
+
+@card("council_room")
+def _council_room(st: DominionState, p: int, pid: int) -> None:
+    st.draw(p, 4)
+    st.buys += 1
+    for q in st.others(p):
+        st.draw(q, 1)
+
+
+@card("feast")
+def _feast(st: DominionState, p: int, pid: int) -> None:
+    play = st.in_play[p]
+    if pid not in st.moved and FEAST in play:
+        st.moved.append(pid)
+        # trash the Feast this play refers to (the last one put into play)
+        idx = len(play) - 1 - play[::-1].index(FEAST)
+        del play[idx]
+        st.trash.append(FEAST)
+        if st.logging:
+            st._log("trash", p, card="feast")
+    ask_gain(st, p, FEAST, 5, 0)
+
+
+@card("library")
+def _library(st: DominionState, p: int, pid: int) -> None:
+    st.push("library_loop", p)
+
+
+@task("library_loop")
+def _library_loop(st: DominionState, fr: Frame) -> None:
+    p = fr[1]
+    hand = st.hands[p]
+    while len(hand) < 7:
+        if st.draw(p, 1) == 0:
+            break
+        c = hand[-1]
+        if IS_ACTION[c]:
+            st.push("library_loop", p)
+            st.push("library", p, BY_ID["library"], c)
+            return
+    aside = st.aside[p]
+    for c in list(aside):
+        st.discard_from(p, aside, c)
+
+
+@card("militia")
+def _militia(st: DominionState, p: int, pid: int) -> None:
+    st.coins += 2
+    for q in reversed(st.others(p)):
+        if not st.immune[q] and len(st.hands[q]) > 3:
+            st.push("militia", q, BY_ID["militia"])
+
+
+@card("mine")
+def _mine(st: DominionState, p: int, pid: int) -> None:
+    if any(IS_TREASURE[c] for c in st.hands[p]):
+        st.push("mine", p, MINE)
+
+
+@card("moneylender")
+def _moneylender(st: DominionState, p: int, pid: int) -> None:
+    if COPPER in st.hands[p]:
+        if st.edition == 1:
+            st.trash_from(p, st.hands[p], COPPER)
+            st.coins += 3
+        else:
+            st.push("moneylender", p, BY_ID["moneylender"])
+
+
+@card("remodel")
+def _remodel(st: DominionState, p: int, pid: int) -> None:
+    if st.hands[p]:
+        st.push("remodel", p, BY_ID["remodel"])
+
+
+@card("spy")
+def _spy(st: DominionState, p: int, pid: int) -> None:
+    st.draw(p, 1)
+    st.actions += 1
+    targets = [p] + [q for q in st.others(p) if not st.immune[q]]
+    for q in reversed(targets):
+        st.push("spy_reveal", p, 0, q)
+
+
+@task("spy_reveal")
+def _spy_reveal(st: DominionState, fr: Frame) -> None:
+    p, q = fr[1], fr[3]
+    c = st.take_top(q)
+    if c < 0:
+        return
+    st.aside[q].append(c)
+    st.reveal(q, [c])
+    st.push("spy", p, BY_ID["spy"], q, c)
+
+
+@card("thief")
+def _thief(st: DominionState, p: int, pid: int) -> None:
+    st.stolen.clear()
+    st.push("thief_gain_ask", p)
+    for q in reversed(st.others(p)):
+        if not st.immune[q]:
+            st.push("thief_victim", p, 0, q)
+
+
+@task("thief_victim")
+def _thief_victim(st: DominionState, fr: Frame) -> None:
+    p, q = fr[1], fr[3]
+    aside = st.aside[q]
+    for _ in range(2):
+        c = st.take_top(q)
+        if c < 0:
+            break
+        aside.append(c)
+    st.reveal(q, aside)
+    treasures = sorted({c for c in aside if IS_TREASURE[c]})
+    if len(treasures) > 1:
+        st.push("thief_trash", p, BY_ID["thief"], q)
+        return
+    if treasures:
+        _thief_take(st, p, q, treasures[0])
+    else:
+        for c in list(aside):
+            st.discard_from(q, aside, c)
+
+
+def _thief_take(st: DominionState, p: int, q: int, c: int) -> None:
+    aside = st.aside[q]
+    st.trash_from(q, aside, c)
+    st.stolen.append(c)
+    for d in list(aside):
+        st.discard_from(q, aside, d)
+
+
+@task("thief_gain_ask")
+def _thief_gain_ask(st: DominionState, fr: Frame) -> None:
+    if st.stolen:
+        st.push("thief_gain", fr[1], BY_ID["thief"])
+
+
+@card("throne_room")
+def _throne_room(st: DominionState, p: int, pid: int) -> None:
+    if any(IS_ACTION[c] for c in st.hands[p]):
+        st.push("throne", p, BY_ID["throne_room"])
+
+
+@card("witch")
+def _witch(st: DominionState, p: int, pid: int) -> None:
+    st.draw(p, 2)
+    for q in st.others(p):
+        if not st.immune[q]:
+            st.gain(q, CURSE)
+
+
+@card("workshop")
+def _workshop(st: DominionState, p: int, pid: int) -> None:
+    ask_gain(st, p, BY_ID["workshop"], 4, 0)
+
+
+IMPLEMENTED: frozenset[int] = frozenset(EFFECTS) | frozenset(
+    c.index for c in CARDS if c.set in ("basic",) or c.id == "gardens"
+)
+
+# -- decisions ----------------------------------------------------------------------
+CHOOSE0 = A.CHOOSE * NUM_CARDS
+GAIN0 = A.GAIN * NUM_CARDS
+
+
+def _hand_choices(hand: list[int], pred: Callable[[int], bool] | None = None) -> list[int]:
+    return [CHOOSE0 + c for c in sorted(set(hand)) if pred is None or pred(c)]
+
+
+def decision_actions(st: DominionState, fr: Frame) -> list[int]:
+    code, who = fr[0], fr[1]
+    hand = st.hands[who]
+    if code in ("moat", "chancellor", "library", "spy", "moneylender"):
+        return [A.A_YES, A.A_NO]
+    if code in ("cellar", "chapel"):
+        return [*_hand_choices(hand), A.A_DONE]
+    if code in ("militia", "remodel"):
+        return _hand_choices(hand)
+    if code == "bureaucrat":
+        return _hand_choices(hand, lambda c: IS_VICTORY[c])
+    if code == "mine":
+        out = _hand_choices(hand, lambda c: IS_TREASURE[c])
+        return [*out, A.A_DONE] if st.edition == 2 else out
+    if code == "throne":
+        out = _hand_choices(hand, lambda c: IS_ACTION[c])
+        return [*out, A.A_DONE] if st.edition == 2 else out
+    if code == "gain":
+        return [GAIN0 + c for c in gain_options(st, fr[3], fr[4], fr[2] == MINE)]
+    if code == "thief_trash":
+        return [CHOOSE0 + c for c in sorted({c for c in st.aside[fr[3]] if IS_TREASURE[c]})]
+    if code == "thief_gain":
+        return [*(CHOOSE0 + c for c in sorted(set(st.stolen))), A.A_DONE]
+    raise KeyError(code)
+
+
+def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    code, p = fr[0], fr[1]
+    hand = st.hands[p]
+    if code == "moat":
+        if kind == A.YES:
+            st.immune[p] = True
+            st.reveal(p, [MOAT])
+    elif code == "cellar":
+        if kind == A.DONE:
+            st.draw(p, fr[3])
+        else:
+            st.discard_from(p, hand, c)
+            st.push("cellar", p, fr[2], fr[3] + 1)
+    elif code == "chancellor":
+        if kind == A.YES:
+            deck = st.decks[p]
+            deck.reverse()
+            st.discards[p].extend(deck)
+            st.decks[p] = []
+            if st.logging:
+                st._log("deck_discarded", p, count=len(deck))
+    elif code == "chapel":
+        if kind != A.DONE:
+            st.trash_from(p, hand, c)
+            if fr[3] + 1 < 4 and hand:
+                st.push("chapel", p, fr[2], fr[3] + 1)
+    elif code == "gain":
+        st.gain(p, c, "hand" if fr[2] == MINE else "discard")
+    elif code == "library":
+        if kind == A.YES:
+            hand.remove(fr[3])
+            st.aside[p].append(fr[3])
+    elif code == "militia":
+        st.discard_from(p, hand, c)
+        if len(hand) > 3:
+            st.push("militia", p, fr[2])
+    elif code == "mine":
+        if kind != A.DONE:
+            st.trash_from(p, hand, c)
+            ask_gain(st, p, MINE, COIN_COST[c] + 3, POTION_COST[c])
+    elif code == "remodel":
+        st.trash_from(p, hand, c)
+        ask_gain(st, p, fr[2], COIN_COST[c] + 2, POTION_COST[c])
+    elif code == "moneylender":
+        if kind == A.YES:
+            st.trash_from(p, hand, COPPER)
+            st.coins += 3
+    elif code == "bureaucrat":
+        _topdeck(st, p, c)
+    elif code == "spy":
+        q, card_ = fr[3], fr[4]
+        aside = st.aside[q]
+        if kind == A.YES:
+            st.discard_from(q, aside, card_)
+        else:
+            aside.remove(card_)
+            st.decks[q].append(card_)
+    elif code == "thief_trash":
+        _thief_take(st, p, fr[3], c)
+    elif code == "thief_gain":
+        if kind != A.DONE:
+            st.trash.remove(c)
+            st.stolen.remove(c)
+            st.discards[p].append(c)
+            if st.logging:
+                st._log("gain", p, card=CARDS[c].id, to="discard", source="trash")
+            if st.stolen:
+                st.push("thief_gain", p, fr[2])
+        else:
+            st.stolen.clear()
+    elif code == "throne":
+        if kind != A.DONE:
+            hand.remove(c)
+            st.in_play[p].append(c)
+            pid = st.new_play_id()
+            st.push("play", p, c, pid)
+            st.push("play", p, c, pid)
+    else:
+        raise KeyError(code)

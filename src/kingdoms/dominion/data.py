@@ -1,0 +1,101 @@
+"""Card data: loads ``data/cards.csv`` (a copy of the shared card list).
+
+Cards are small ints: their row index in the CSV (``CARDS[i].index == i``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from importlib import resources
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    index: int
+    id: str
+    set: str
+    names: dict[str, str]
+    cost: tuple[int, int]
+    types: frozenset[str]
+    pile: str
+
+    def name(self, lang: str = "en") -> str:
+        return self.names.get(lang, self.names["en"])
+
+    @property
+    def is_action(self) -> bool:
+        return "Action" in self.types
+
+    @property
+    def is_treasure(self) -> bool:
+        return "Treasure" in self.types
+
+    @property
+    def is_victory(self) -> bool:
+        return "Victory" in self.types
+
+    @property
+    def is_attack(self) -> bool:
+        return "Attack" in self.types
+
+    @property
+    def is_kingdom(self) -> bool:
+        return self.set not in ("basic", "alchemy-basic")
+
+    def pile_size(self, players: int) -> int:
+        spec = self.pile
+        if spec == "60-7n":
+            return (60 if players <= 4 else 120) - 7 * players
+        if spec == "10(n-1)":
+            return 10 * (players - 1)
+        if "/" in spec:
+            parts = [int(x) for x in spec.split("/")]
+            if len(parts) == 2:
+                return parts[0] if players == 2 else parts[1]
+            return parts[0] if players == 2 else parts[1] if players <= 4 else parts[players - 3]
+        n = int(spec)
+        if self.id in ("silver", "gold") and players >= 5:
+            return 2 * n
+        return n
+
+
+def _load() -> tuple[Card, ...]:
+    text = resources.files("kingdoms.dominion").joinpath("data", "cards.csv").read_text("utf-8")
+    out = []
+    for i, row in enumerate(csv.DictReader(io.StringIO(text))):
+        out.append(
+            Card(
+                index=i,
+                id=row["id"],
+                set=row["set"],
+                names={"en": row["name_en"], "pl": row["name_pl"], "cs": row["name_cs"]},
+                cost=(int(row["coins"]), int(row["potions"])),
+                types=frozenset(row["types"].split("|")),
+                pile=row["pile"],
+            )
+        )
+    return tuple(out)
+
+
+CARDS: tuple[Card, ...] = _load()
+NUM_CARDS = len(CARDS)
+BY_ID: dict[str, int] = {c.id: c.index for c in CARDS}
+
+COPPER = BY_ID["copper"]
+SILVER = BY_ID["silver"]
+GOLD = BY_ID["gold"]
+ESTATE = BY_ID["estate"]
+DUCHY = BY_ID["duchy"]
+PROVINCE = BY_ID["province"]
+CURSE = BY_ID["curse"]
+POTION = BY_ID["potion"]
+BASIC_SUPPLY = (COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE)
+
+IS_ACTION = tuple(c.is_action for c in CARDS)
+IS_TREASURE = tuple(c.is_treasure for c in CARDS)
+IS_VICTORY = tuple(c.is_victory for c in CARDS)
+IS_ATTACK = tuple(c.is_attack for c in CARDS)
+COIN_COST = tuple(c.cost[0] for c in CARDS)
+POTION_COST = tuple(c.cost[1] for c in CARDS)

@@ -1,0 +1,141 @@
+"""Primitive effects on a player's zones: draw (shuffling only when needed), gain,
+trash, discard, reveal, and the play of a card with its Attack/Moat plumbing.
+
+A mixin of :class:`kingdoms.dominion.state.DominionState` (it owns no fields).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from kingdoms.core.events import Event
+from kingdoms.core.state import GameConfig
+from kingdoms.dominion.data import CARDS
+
+if TYPE_CHECKING:
+    from kingdoms.dominion.state import DominionState
+
+Frame = tuple[str, int, int, int, int]
+
+
+class Effects:
+    __slots__ = ()
+
+    config: GameConfig
+    rng: random.Random
+    logging: bool
+    log: list[Event]
+    hands: list[list[int]]
+    decks: list[list[int]]
+    discards: list[list[int]]
+    in_play: list[list[int]]
+    aside: list[list[int]]
+    trash: list[int]
+    supply: list[int]
+    piles: list[int]
+    stack: list[Frame]
+
+    def _log(self, type_: str, player: int | None, **data: Any) -> None:
+        self.log.append(Event(type_, player, data))
+
+    def shuffle(self, p: int) -> bool:
+        """Shuffle the discard pile into the (empty) deck; False if nothing to shuffle."""
+        disc = self.discards[p]
+        if not disc:
+            return False
+        self.rng.shuffle(disc)
+        self.decks[p] = disc + self.decks[p]
+        self.discards[p] = []
+        if self.logging:
+            self._log("shuffle", p, count=len(disc))
+        return True
+
+    def take_top(self, p: int) -> int:
+        """Remove and return the top card of p's deck (shuffling if needed), or -1."""
+        deck = self.decks[p]
+        if not deck:
+            if not self.shuffle(p):
+                return -1
+            deck = self.decks[p]
+        return deck.pop()
+
+    def draw(self, p: int, n: int, log: bool = True) -> int:
+        deck = self.decks[p]
+        hand = self.hands[p]
+        if len(deck) >= n:
+            drawn = deck[len(deck) - n :]
+            del deck[len(deck) - n :]
+            drawn.reverse()
+        else:
+            drawn = []
+            for _ in range(n):
+                c = self.take_top(p)
+                if c < 0:
+                    break
+                drawn.append(c)
+        hand.extend(drawn)
+        if log and self.logging and drawn:
+            self.log.append(
+                Event(
+                    "draw",
+                    p,
+                    {"count": len(drawn)},
+                    {"cards": [CARDS[c].id for c in drawn]},
+                    (p,),
+                )
+            )
+        return len(drawn)
+
+    def gain(self, p: int, c: int, dest: str = "discard") -> bool:
+        if self.supply[c] <= 0 or c not in self.piles:
+            return False
+        self.supply[c] -= 1
+        if dest == "hand":
+            self.hands[p].append(c)
+        elif dest == "deck":
+            self.decks[p].append(c)
+        else:
+            self.discards[p].append(c)
+        if self.logging:
+            self._log("gain", p, card=CARDS[c].id, to=dest)
+        return True
+
+    def trash_from(self, p: int, zone: list[int], c: int) -> None:
+        zone.remove(c)
+        self.trash.append(c)
+        if self.logging:
+            self._log("trash", p, card=CARDS[c].id)
+
+    def discard_from(self, p: int, zone: list[int], c: int) -> None:
+        zone.remove(c)
+        self.discards[p].append(c)
+        if self.logging:
+            self._log("discard", p, card=CARDS[c].id)
+
+    def reveal(self, p: int, cards: Sequence[int]) -> None:
+        if self.logging and cards:
+            self._log("reveal", p, cards=[CARDS[c].id for c in cards])
+
+    def others(self, p: int) -> list[int]:
+        """The other players in turn order, starting to p's left."""
+        n = self.config.players
+        return [(p + i) % n for i in range(1, n)]
+
+    def push(self, code: str, who: int, src: int = 0, a: int = 0, b: int = 0) -> None:
+        self.stack.append((code, who, src, a, b))
+
+    def play_card(self, p: int, c: int, play_id: int) -> None:
+        """Resolve one play of c (already in play): Attack reactions first."""
+        from kingdoms.dominion.cards import ATTACKS, EFFECTS
+
+        if self.logging:
+            self._log("play", p, card=CARDS[c].id)
+        if c in ATTACKS:
+            self.push("effect", p, c, play_id)
+            for q in reversed(self.others(p)):
+                self.push("moat_ask", q, c)
+            self.push("reset_immune", p)
+        else:
+            EFFECTS[c](cast("DominionState", self), p, play_id)

@@ -1,0 +1,69 @@
+"""The registered Dominion game (``get_game("dominion")``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from kingdoms.core.errors import InvalidConfig
+from kingdoms.core.registry import Game
+from kingdoms.core.state import GameConfig, State
+from kingdoms.dominion.actions import NUM_ACTIONS
+from kingdoms.dominion.kingdom import check_sets, resolve_kingdom
+from kingdoms.dominion.state import DominionState
+
+OPTIONS = ("kingdom", "sets", "base_edition", "alchemy_errata")
+
+
+class DominionGame(Game):
+    name = "dominion"
+    title = "Dominion"
+    min_players = 2
+    max_players = 6
+    score_name = "vp"
+
+    def normalize_options(
+        self, options: Mapping[str, Any], players: int, seed: int
+    ) -> dict[str, Any]:
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise InvalidConfig(f"unknown Dominion options {unknown}; known: {', '.join(OPTIONS)}")
+        sets = check_sets(options.get("sets"))
+        edition = options.get("base_edition", 1)
+        if edition not in (1, 2) or isinstance(edition, bool):
+            raise InvalidConfig(f"base_edition must be 1 or 2, not {edition!r}")
+        errata = options.get("alchemy_errata", False)
+        if not isinstance(errata, bool):
+            raise InvalidConfig(f"alchemy_errata must be true or false, not {errata!r}")
+        rng = random.Random(f"kingdom-{seed}")
+        kingdom = resolve_kingdom(options.get("kingdom"), sets, rng)
+        return {
+            "kingdom": kingdom,
+            "sets": sets,
+            "base_edition": edition,
+            "alchemy_errata": errata,
+        }
+
+    def create(self, config: GameConfig) -> State:
+        return DominionState(config)
+
+    def num_distinct_actions(self, config: GameConfig) -> int:
+        return NUM_ACTIONS
+
+    def bot_names(self) -> Mapping[str, str]:
+        try:
+            from kingdoms.bots.dominion import BOTS
+        except ImportError:
+            return {}
+        return dict(BOTS)
+
+    def summarize(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, DominionState)
+        return {
+            "turns": float(sum(state.turns)),
+            "three_pile_ending": state.ended_by == "piles",
+        }
+
+
+GAME = DominionGame()

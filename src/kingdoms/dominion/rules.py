@@ -1,0 +1,44 @@
+"""Game-level rules as pure functions: scoring, end of game, winners.
+
+The turn rules themselves (phases, buying, clean-up) live in
+:class:`kingdoms.dominion.state.DominionState`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kingdoms.dominion.data import BY_ID, CURSE, DUCHY, ESTATE, NUM_CARDS, PROVINCE
+
+GARDENS = BY_ID["gardens"]
+VP = [0] * NUM_CARDS
+VP[ESTATE], VP[DUCHY], VP[PROVINCE], VP[CURSE] = 1, 3, 6, -1
+
+
+def score(cards: Sequence[int]) -> int:
+    """Victory points of everything a player owns (Gardens: 1 VP per 10 cards)."""
+    total = 0
+    for c in cards:
+        total += VP[c]
+    gardens = cards.count(GARDENS)
+    if gardens:
+        total += gardens * (len(cards) // 10)
+    return total
+
+
+def end_reason(supply: Sequence[int], piles: Sequence[int], players: int) -> str:
+    """ "provinces", "piles" or "" (3 empty supply piles end it, 4 with 5–6 players)."""
+    if supply[PROVINCE] == 0:
+        return "provinces"
+    empty = sum(1 for c in piles if supply[c] == 0)
+    if empty >= (3 if players <= 4 else 4):
+        return "piles"
+    return ""
+
+
+def winners(vp: Sequence[int], turns: Sequence[int]) -> tuple[int, ...]:
+    """Most VP; among tied players fewer turns; still tied: a shared win."""
+    best = max(vp)
+    tied = [p for p in range(len(vp)) if vp[p] == best]
+    fewest = min(turns[p] for p in tied)
+    return tuple(p for p in tied if turns[p] == fewest)

@@ -1,0 +1,208 @@
+"""What a seat sees, and the text of actions and log events (en/pl/cs).
+
+``view(player)`` shape (all JSON)::
+
+    {
+      "game": "dominion",
+      "player": 1,                 # the seat this view is for
+      "phase": "action" | "buy" | "over",
+      "turn": 0,                   # whose turn it is
+      "to_move": 0,                # who must decide now (-1: game over)
+      "decision": null | {         # the pending mid-card decision, if any
+          "kind": "militia",       # frame kind; prompt key "decision.<kind>"
+          "prompt": "decision.militia",
+          "who": 1, "card": "militia",       # the seat deciding and the card that asked
+          "min": 1, "max": 1,
+          "options": ["copper", ...]  # only in the deciding seat's view (card ids)
+      },
+      "actions": 1, "buys": 1, "coins": 0, "potions": 0,
+      "supply": [{"card": "copper", "count": 46, "cost": [0, 0]}, ...],
+      "kingdom": ["cellar", ...],
+      "trash": ["copper", ...],
+      "players": [{"hand_size": 5, "deck_size": 5, "discard_size": 0,
+                   "discard_top": null | "copper", "in_play": [...],
+                   "set_aside": [...], "turns": 0, "owned": {"copper": 7, ...}}, ...],
+      "hand": ["copper", ...],     # this seat's own hand only
+      "outcome": null | {...}      # once the game is over
+    }
+
+Other players' hands and every deck order are never in a view.
+
+Decision kinds (``decision.kind``; answers are the legal actions, one pick at a time):
+``moat`` (yes = reveal Moat / no), ``cellar`` (choose a card to discard, done),
+``chapel`` (choose a card to trash, up to 4, done), ``chancellor`` (yes = discard deck),
+``gain`` (gain a supply card within the limit; Workshop, Feast, Remodel, Mine),
+``library`` (yes = set the drawn Action aside / no = keep), ``militia`` (discard one;
+repeated down to 3), ``mine`` / ``remodel`` (choose a card to trash), ``moneylender``
+(2nd edition: yes = trash a Copper), ``bureaucrat`` (the victim picks a Victory card to
+put on the deck), ``spy`` (the Spy player: yes = discard the revealed card / no = put
+it back), ``thief_trash`` (the Thief player picks the Treasure to trash),
+``thief_gain`` (choose a trashed Treasure to gain, done), ``throne`` (choose the
+Action to play twice; 2nd edition also done).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from kingdoms.core.state import JSONDict
+from kingdoms.dominion import actions as A
+from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, NUM_CARDS, POTION_COST
+from kingdoms.i18n import translator
+
+if TYPE_CHECKING:
+    from kingdoms.dominion.state import DominionState
+
+PHASES = ("action", "buy", "over")
+
+
+IDS = tuple(c.id for c in CARDS)
+
+
+def make_view(st: DominionState, player: int) -> JSONDict:
+    ids = IDS
+    decision: JSONDict | None = None
+    if st.stack:
+        fr = st.stack[-1]
+        decision = {
+            "kind": fr[0],
+            "prompt": f"decision.{fr[0]}",
+            "who": fr[1],
+            "card": ids[fr[2]] if fr[2] else None,
+            "min": 0 if A.A_DONE in st.legal_actions() else 1,
+            "max": 1,
+        }
+        if fr[1] == player:
+            legal = st.legal_actions()
+            decision["options"] = [st.action_to_str(a) for a in legal]
+            decision["actions"] = legal
+    players = []
+    for q in range(st.num_players):
+        disc = st.discards[q]
+        owned = st.owned(q)
+        players.append(
+            {
+                "hand_size": len(st.hands[q]),
+                "deck_size": len(st.decks[q]),
+                "discard_size": len(disc),
+                "discard_top": ids[disc[-1]] if disc else None,
+                "in_play": [ids[c] for c in st.in_play[q]],
+                "set_aside": [ids[c] for c in st.aside[q]],
+                "turns": st.turns[q],
+                "owned": {ids[c]: owned.count(c) for c in sorted(set(owned))},
+            }
+        )
+    out = st.outcome() if st.phase == 2 else None
+    supply = st.supply
+    return {
+        "game": "dominion",
+        "player": player,
+        "phase": PHASES[st.phase],
+        "turn": st.turn,
+        "to_move": st.current_player,
+        "decision": decision,
+        "actions": st.actions,
+        "buys": st.buys,
+        "coins": st.coins,
+        "potions": st.potions,
+        "supply": [
+            {"card": ids[c], "count": supply[c], "cost": [COIN_COST[c], POTION_COST[c]]}
+            for c in st.piles
+        ],
+        "kingdom": list(st.config.options["kingdom"]),
+        "trash": [ids[c] for c in st.trash],
+        "players": players,
+        "hand": sorted(ids[c] for c in st.hands[player]),
+        "outcome": out.to_json() if out else None,
+    }
+
+
+CHOOSE_VERB = {
+    "cellar": "discard {card}",
+    "militia": "discard {card}",
+    "chapel": "trash {card}",
+    "remodel": "trash {card}",
+    "mine": "trash {card}",
+    "thief_trash": "trash {card}",
+    "thief_gain": "gain {card}",
+    "throne": "play {card} twice",
+    "bureaucrat": "put {card} on deck",
+}
+YES_NO = {
+    "moat": ("reveal Moat", "don't reveal"),
+    "chancellor": ("discard deck", "keep deck"),
+    "library": ("set aside {card}", "keep {card}"),
+    "spy": ("discard {card}", "put back {card}"),
+    "moneylender": ("trash Copper", "keep Copper"),
+}
+
+
+def action_text(st: DominionState, action: int, lang: str = "en") -> str:
+    _ = translator(lang)
+    kind, c = divmod(action, NUM_CARDS)
+    name = CARDS[c].name(lang)
+    if kind == A.PLAY:
+        return _("play {card}").format(card=name)
+    if kind == A.BUY:
+        return _("buy {card}").format(card=name)
+    if kind == A.GAIN:
+        return _("gain {card}").format(card=name)
+    if kind == A.PLAY_ALL_TREASURES:
+        return _("play all treasures")
+    if kind == A.END_PHASE:
+        return _("end actions") if st.phase == 0 else _("end buys")
+    if kind == A.DONE:
+        return _("done")
+    fr = st.stack[-1] if st.stack else None
+    code = fr[0] if fr else ""
+    if kind == A.CHOOSE:
+        return _(CHOOSE_VERB.get(code, "choose {card}")).format(card=name)
+    if kind in (A.YES, A.NO) and code in YES_NO and fr is not None:
+        text = YES_NO[code][0 if kind == A.YES else 1]
+        card_name = ""
+        if code == "library":
+            card_name = CARDS[fr[3]].name(lang)
+        elif code == "spy":
+            card_name = CARDS[fr[4]].name(lang)
+        return _(text).format(card=card_name)
+    return _("yes") if kind == A.YES else _("no")
+
+
+EVENT_TEXT = {
+    "turn": "{who}: turn {number}",
+    "play": "{who} plays {card}",
+    "buy": "{who} buys {card}",
+    "gain": "{who} gains {card}",
+    "trash": "{who} trashes {card}",
+    "discard": "{who} discards {card}",
+    "reveal": "{who} reveals {cards}",
+    "draw": "{who} draws {count} cards",
+    "shuffle": "{who} shuffles",
+    "deck_discarded": "{who} puts their deck into the discard pile",
+    "end": "game over ({by})",
+}
+
+
+def _card_name(cid: str, lang: str) -> str:
+    return CARDS[BY_ID[cid]].name(lang) if cid in BY_ID else cid
+
+
+def event_text(event: Mapping[str, Any], lang: str = "en") -> str:
+    _ = translator(lang)
+    kind = str(event.get("type"))
+    who = _("player {n}").format(n=event["player"] + 1) if event.get("player") is not None else ""
+    template = EVENT_TEXT.get(kind)
+    if template is None:
+        return f"{who} {kind}".strip()
+    text = _(template).format(
+        who=who,
+        number=event.get("number", ""),
+        card=_card_name(str(event.get("card", "")), lang),
+        cards=", ".join(_card_name(c, lang) for c in event.get("cards", [])),
+        count=event.get("count", ""),
+        by=_(str(event.get("by", ""))),
+    )
+    if kind == "draw" and "cards" in event:
+        text += ": " + ", ".join(_card_name(c, lang) for c in event["cards"])
+    return text

@@ -1,0 +1,43 @@
+"""Scenario helpers: build a position and drive it by action text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kingdoms.dominion.data import CARDS
+from kingdoms.dominion.state import DominionState
+
+FIRST_GAME = [
+    "cellar", "market", "militia", "mine", "moat",
+    "remodel", "smithy", "village", "woodcutter", "workshop",
+]  # fmt: skip
+ALL_1E = [
+    "adventurer", "bureaucrat", "chancellor", "chapel", "feast",
+    "library", "moneylender", "spy", "thief", "throne_room",
+]  # fmt: skip
+OTHERS = [
+    "council_room", "festival", "gardens", "laboratory", "witch",
+    "moat", "militia", "remodel", "mine", "cellar",
+]  # fmt: skip
+
+
+def make(players: int = 2, kingdom: Sequence[str] | None = None, **kw: Any) -> DominionState:
+    return DominionState.scenario(players, list(kingdom or FIRST_GAME), **kw)
+
+
+def do(state: DominionState, *texts: str) -> None:
+    for t in texts:
+        state.apply_checked(state.parse_action(t))
+
+
+def ids(zone: Sequence[int]) -> list[str]:
+    return [CARDS[c].id for c in zone]
+
+
+def deck_top_first(state: DominionState, p: int) -> list[str]:
+    return ids(list(reversed(state.decks[p])))
+
+
+def legal(state: DominionState) -> list[str]:
+    return state.describe_legal()

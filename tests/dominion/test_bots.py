@@ -1,0 +1,437 @@
+"""Dominion bots: buy rules, the default policy, and whole games with the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from kingdoms.bots.dominion import BOTS
+from kingdoms.bots.dominion.policy import Decision, Option, choose
+from kingdoms.bots.dominion.strategy import (
+    BIG_MONEY,
+    BIG_MONEY_ULTIMATE,
+    SMITHY_BM,
+    WITCH_BM,
+    Situation,
+)
+
+
+def _engine() -> None:
+    pytest.importorskip("kingdoms.dominion.game", reason="Dominion engine not present")
+
+
+START = {"copper": 7, "estate": 3}
+FULL2 = {
+    "copper": 46,
+    "silver": 40,
+    "gold": 30,
+    "estate": 8,
+    "duchy": 8,
+    "province": 8,
+    "curse": 10,
+    "smithy": 10,
+    "witch": 10,
+}
+
+
+def sit(coins: int, owned: dict[str, int] | None = None, **supply: int) -> Situation:
+    return Situation(coins=coins, owned=owned or dict(START), supply={**FULL2, **supply})
+
+
+# -- buy rules ----------------------------------------------------------------------
+
+
+def test_big_money_buys_only_money_and_provinces() -> None:
+    assert BIG_MONEY.choose(sit(8)) == "province"
+    assert BIG_MONEY.choose(sit(7)) == "gold"
+    assert BIG_MONEY.choose(sit(5)) == "silver"
+    assert BIG_MONEY.choose(sit(2)) is None
+    assert BIG_MONEY.choose(sit(8, province=1, duchy=0)) == "province"
+    assert BIG_MONEY.choose(sit(5, province=1)) == "silver"
+    assert BIG_MONEY.wanted() == {"province", "gold", "silver"}
+
+
+def test_big_money_skips_empty_piles() -> None:
+    assert BIG_MONEY.choose(sit(9, province=0)) == "gold"
+    assert BIG_MONEY.choose(sit(9, province=0, gold=0)) == "silver"
+
+
+def test_big_money_ultimate_rules() -> None:
+    rich = {"copper": 7, "silver": 4, "gold": 2, "estate": 3}  # 7 + 8 + 6 = 21 > 18
+    poor = {"copper": 7, "silver": 3, "gold": 1, "estate": 3}  # 7 + 6 + 3 = 16
+    assert BIG_MONEY_ULTIMATE.choose(sit(8, rich)) == "province"
+    assert BIG_MONEY_ULTIMATE.choose(sit(8, poor)) == "gold"
+    assert BIG_MONEY_ULTIMATE.choose(sit(8, poor, province=4)) == "duchy"
+    assert BIG_MONEY_ULTIMATE.choose(sit(5, poor, province=4)) == "duchy"
+    assert BIG_MONEY_ULTIMATE.choose(sit(2, poor, province=2)) == "estate"
+    assert BIG_MONEY_ULTIMATE.choose(sit(2, poor, province=3)) is None
+    assert BIG_MONEY_ULTIMATE.choose(sit(6, poor, province=6)) == "gold"
+    assert BIG_MONEY_ULTIMATE.choose(sit(5, poor, province=6)) == "duchy"
+    assert BIG_MONEY_ULTIMATE.choose(sit(5, poor, province=7)) == "silver"
+    assert BIG_MONEY_ULTIMATE.choose(sit(4, poor, province=2)) == "estate"
+
+
+def test_smithy_rules() -> None:
+    owned = {"copper": 7, "estate": 3}  # 7 treasures: 7/11 > 0 smithies -> buy one
+    assert SMITHY_BM.choose(sit(4, owned)) == "smithy"
+    owned1 = {"copper": 7, "estate": 3, "smithy": 1}
+    assert SMITHY_BM.choose(sit(4, owned1)) == "silver"
+    many = {"copper": 7, "silver": 8, "gold": 8, "smithy": 2}  # 23 treasures: 23/11 > 2
+    assert SMITHY_BM.choose(sit(4, many)) == "smithy"
+    assert SMITHY_BM.choose(sit(8, many)) == "province"  # 7 + 16 + 24 > 15
+    assert SMITHY_BM.choose(sit(8, owned1)) == "gold"  # 7 <= 15
+    assert SMITHY_BM.choose(sit(5, owned1, province=6)) == "duchy"
+    assert SMITHY_BM.choose(sit(3, owned1, province=2)) == "estate"
+    assert SMITHY_BM.play == ("smithy",)
+
+
+def test_witch_rules() -> None:
+    assert WITCH_BM.choose(sit(5)) == "witch"
+    one = {**START, "witch": 1}
+    assert WITCH_BM.choose(sit(5, one)) == "witch"
+    two = {**START, "witch": 2}
+    assert WITCH_BM.choose(sit(5, two)) == "silver"
+    assert WITCH_BM.choose(sit(6, one)) == "gold"
+    assert WITCH_BM.choose(sit(8, two)) == "gold"  # no Gold owned yet
+    assert WITCH_BM.choose(sit(8, {**two, "gold": 1})) == "province"
+    assert WITCH_BM.choose(sit(5, two, province=5)) == "duchy"
+    assert WITCH_BM.choose(sit(2, two, province=2)) == "estate"
+    assert WITCH_BM.choose(sit(5, two, witch=0)) == "silver"
+
+
+# -- default policy -----------------------------------------------------------------
+
+
+def test_policy_militia_discards_victory_then_cheapest() -> None:
+    opts = [
+        Option(0, "discard", "gold"),
+        Option(1, "discard", "copper"),
+        Option(2, "discard", "silver"),
+    ]
+    assert choose(Decision(kind="discard", source="militia"), opts) == 1
+    opts.append(Option(3, "discard", "province"))
+    assert choose(Decision(kind="discard", source="militia"), opts) == 3
+
+
+def test_policy_moat_reveals_and_cellar_discards_victory_only() -> None:
+    assert choose(Decision(source="moat"), [Option(0, "no"), Option(1, "reveal", "moat")]) == 1
+    cellar = Decision(kind="discard", source="cellar")
+    opts = [Option(0, "done"), Option(1, "discard", "copper"), Option(2, "discard", "estate")]
+    assert choose(cellar, opts) == 2
+    assert choose(cellar, opts[:2]) == 0
+
+
+def test_policy_chapel_and_gains() -> None:
+    chapel = Decision(kind="trash", source="chapel", total_money=7)
+    opts = [Option(0, "done"), Option(1, "trash", "silver"), Option(2, "trash", "estate")]
+    assert choose(chapel, opts) == 2
+    assert choose(chapel, opts[:2]) == 0
+    gain = Decision(kind="gain", source="workshop")
+    opts = [Option(5, "gain", "silver"), Option(6, "gain", "curse"), Option(7, "gain", "estate")]
+    assert choose(gain, opts) == 5
+    mine = Decision(kind="trash", source="mine")
+    assert choose(mine, [Option(0, "trash", "copper"), Option(1, "trash", "silver")]) == 1
+
+
+def test_policy_spy_and_unknown_decisions() -> None:
+    mine = Decision(source="spy", about=0, me=0)
+    theirs = Decision(source="spy", about=1, me=0)
+    opts_gold = [Option(0, "keep", "gold"), Option(1, "discard", "gold")]
+    opts_estate = [Option(0, "keep", "estate"), Option(1, "discard", "estate")]
+    assert choose(mine, opts_gold) == 0
+    assert choose(mine, opts_estate) == 1
+    assert choose(theirs, opts_gold) == 1
+    assert choose(theirs, opts_estate) == 0
+    weird = [Option(4, "frobnicate", None), Option(9, "frobnicate", "x")]
+    assert choose(Decision(kind="???"), weird) == 4
+
+
+def test_registry_names() -> None:
+    _engine()
+    assert set(BOTS) == {"big-money", "big-money-ultimate", "smithy", "witch"}
+    import importlib
+
+    for target in BOTS.values():
+        module, _, attr = target.partition(":")
+        cls = getattr(importlib.import_module(module), attr)
+        assert cls().name in BOTS
+
+
+# -- with the engine ----------------------------------------------------------------
+
+
+# -- with the engine ----------------------------------------------------------------
+
+BOT_NAMES = ("big-money", "big-money-ultimate", "smithy", "witch")
+
+
+def _money(owned: dict[str, int]) -> int:
+    return owned.get("copper", 0) + 2 * owned.get("silver", 0) + 3 * owned.get("gold", 0)
+
+
+def _expected_buy(name: str, view: dict[str, object]) -> str | None:
+    """The buy rules written out again, straight over the view (a reference)."""
+    coins = int(view["coins"])  # type: ignore[call-overload]
+    supply = {p["card"]: p["count"] for p in view["supply"]}  # type: ignore[attr-defined]
+    costs = {p["card"]: p["cost"][0] for p in view["supply"]}  # type: ignore[attr-defined]
+    owned = view["players"][view["player"]]["owned"]  # type: ignore[index]
+    prov = supply["province"]
+    treasures = sum(n for c, n in owned.items() if c in ("copper", "silver", "gold", "potion"))
+    rules: list[tuple[str, bool]]
+    if name == "big-money":
+        rules = [("province", True), ("gold", True), ("silver", True)]
+    elif name == "big-money-ultimate":
+        rules = [
+            ("province", _money(owned) > 18),
+            ("duchy", prov <= 4),
+            ("estate", prov <= 2),
+            ("gold", True),
+            ("duchy", prov <= 6),
+            ("silver", True),
+        ]
+    elif name == "smithy":
+        rules = [
+            ("province", _money(owned) > 15),
+            ("duchy", prov <= 4),
+            ("estate", prov <= 2),
+            ("gold", True),
+            ("duchy", prov <= 6),
+            ("smithy", owned.get("smithy", 0) < treasures / 11),
+            ("silver", True),
+        ]
+    else:
+        rules = [
+            ("province", owned.get("gold", 0) > 0),
+            ("duchy", prov <= 5),
+            ("estate", prov <= 2),
+            ("witch", owned.get("witch", 0) < 1),
+            ("gold", True),
+            ("witch", owned.get("witch", 0) < 2),
+            ("silver", True),
+        ]
+    for card, ok in rules:
+        if ok and supply.get(card, 0) > 0 and costs[card] <= coins:
+            return card
+    return None
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_buys_follow_the_rules_in_seeded_games(name: str) -> None:
+    _engine()
+    from kingdoms.bots import make_bot
+    from kingdoms.core import new_game
+    from kingdoms.core.runner import seat_rngs
+    from kingdoms.dominion import actions as A
+    from kingdoms.dominion.data import CARDS
+
+    bot = make_bot("dominion", name)
+    checked = 0
+    for seed in range(6):
+        state = new_game("dominion", 2, seed, {"kingdom": "First Game"})
+        if name == "witch":
+            state = new_game("dominion", 2, seed, {"kingdom": "Size Distortion"})
+        rngs = seat_rngs(seed, 2)
+        while not state.is_terminal():
+            p = state.current_player
+            legal = state.legal_actions()
+            view = state.view(p)
+            action = bot.act(view, legal, rngs[p])
+            assert action in legal
+            if view["decision"] is None and view["phase"] == "buy":
+                kind, card = A.decode(action)
+                if kind == A.BUY:
+                    assert CARDS[card].id == _expected_buy(name, view), (seed, view["coins"])
+                    checked += 1
+                elif A.A_ALL_TREASURES not in legal:
+                    assert action == A.A_END_PHASE
+                    assert _expected_buy(name, view) is None
+            if view["decision"] is None and view["phase"] == "action":
+                kind, card = A.decode(action)
+                assert kind == A.PLAY, "bots play an Action whenever they can"
+            state.apply_checked(action)
+    assert checked > 50
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_every_bot_finishes_random_kingdoms(name: str) -> None:
+    _engine()
+    from kingdoms.bots import make_bot
+    from kingdoms.core import new_game
+    from kingdoms.core.runner import play_out
+    from kingdoms.dominion.kingdom import SETS
+
+    bots = [make_bot("dominion", name) for _ in range(6)]
+    for seed in range(200):
+        players = 2 + seed % 5
+        options = {"sets": list(SETS), "base_edition": 1 + seed // 100}
+        state = new_game("dominion", players, 1000 + seed, options)
+        state.logging = False
+        play_out(state, bots[:players], checked=True)
+        assert state.is_terminal()
+
+
+def test_mixed_bots_in_every_recommended_kingdom() -> None:
+    _engine()
+    from kingdoms.bots import make_bot
+    from kingdoms.core import new_game
+    from kingdoms.core.runner import play_out
+    from kingdoms.dominion.kingdom import RECOMMENDED
+
+    bots = [make_bot("dominion", n) for n in BOT_NAMES]
+    for seed, names in enumerate(RECOMMENDED):
+        for players in (2, 4):
+            state = new_game("dominion", players, seed, {"kingdom": names[0]})
+            play_out(state, bots[:players], checked=True)
+            assert state.outcome() is not None
+
+
+def _wins(a: str, b: str, games: int, kingdom: str) -> tuple[int, int]:
+    from kingdoms.bots import make_bot
+    from kingdoms.core import new_game
+    from kingdoms.core.runner import play_out
+
+    bot_a, bot_b = make_bot("dominion", a), make_bot("dominion", b)
+    wins = [0, 0]
+    for seed in range(games):
+        swap = seed % 2 == 1
+        state = new_game("dominion", 2, 50_000 + seed, {"kingdom": kingdom})
+        state.logging = False
+        play_out(state, [bot_b, bot_a] if swap else [bot_a, bot_b])
+        out = state.outcome()
+        assert out is not None
+        if len(out.winners) == 1:
+            seat = out.winners[0]
+            wins[(seat == 0) == swap] += 1
+    return wins[0], wins[1]
+
+
+def test_big_money_ultimate_beats_big_money() -> None:
+    _engine()
+    ultimate, plain = _wins("big-money-ultimate", "big-money", 300, "First Game")
+    assert ultimate > plain, (ultimate, plain)
+
+
+def test_witch_beats_big_money_ultimate() -> None:
+    _engine()
+    witch, ultimate = _wins("witch", "big-money-ultimate", 300, "Size Distortion")
+    assert witch > ultimate, (witch, ultimate)
+
+
+# -- the default policy inside real positions ------------------------------------------
+
+KINGDOM = [
+    "militia", "moat", "spy", "thief", "library",
+    "chapel", "throne_room", "remodel", "mine", "workshop",
+]  # fmt: skip
+
+
+def _answers(state: object, seat: int, bot_name: str = "big-money") -> str:
+    import random
+
+    from kingdoms.bots import make_bot
+
+    bot = make_bot("dominion", bot_name)
+    legal = state.legal_actions()  # type: ignore[attr-defined]
+    assert state.current_player == seat  # type: ignore[attr-defined]
+    action = bot.act(state.view(seat), legal, random.Random(0))  # type: ignore[attr-defined]
+    assert action in legal
+    return str(state.action_to_str(action))  # type: ignore[attr-defined]
+
+
+def _scenario(**kw: object) -> object:
+    from kingdoms.dominion.state import DominionState
+
+    return DominionState.scenario(2, KINGDOM, turn=0, **kw)  # type: ignore[arg-type]
+
+
+def _do(state: object, text: str) -> None:
+    state.apply_checked(state.parse_action(text))  # type: ignore[attr-defined]
+
+
+def test_policy_militia_victim_discards_victory_then_copper() -> None:
+    _engine()
+    st = _scenario(
+        hands={0: ["militia", *["copper"] * 4], 1: ["gold", "silver", "copper", "estate", "gold"]}
+    )
+    _do(st, "play Militia")
+    assert _answers(st, 1) == "discard Estate"
+    _do(st, "discard Estate")
+    assert _answers(st, 1) == "discard Copper"
+
+
+def test_policy_moat_is_revealed() -> None:
+    _engine()
+    st = _scenario(hands={0: ["militia", *["copper"] * 4], 1: ["moat", *["copper"] * 4]})
+    _do(st, "play Militia")
+    assert _answers(st, 1) == "reveal Moat"
+
+
+def test_policy_chapel_trashes_curses_and_estates() -> None:
+    _engine()
+    st = _scenario(hands={0: ["chapel", "estate", "curse", "gold", "silver"]})
+    _do(st, "play Chapel")
+    first = _answers(st, 0)
+    assert first in ("trash Curse", "trash Estate")
+    _do(st, first)
+    second = _answers(st, 0)
+    assert second in ("trash Curse", "trash Estate") and second != first
+    _do(st, second)
+    assert _answers(st, 0) == "done"
+
+
+def test_policy_throne_room_and_gains() -> None:
+    _engine()
+    st = _scenario(hands={0: ["throne_room", "workshop", "copper", "copper", "copper"]})
+    _do(st, "play Throne Room")
+    assert _answers(st, 0) == "play Workshop twice"
+    _do(st, "play Workshop twice")
+    gain = _answers(st, 0)  # the best card costing up to 4: one of the 4-cost cards
+    assert gain in {f"gain {c}" for c in ("Militia", "Spy", "Thief", "Throne Room", "Remodel")}
+
+
+def test_policy_mine_upgrades_silver_to_gold() -> None:
+    _engine()
+    st = _scenario(hands={0: ["mine", "copper", "silver", "estate", "estate"]})
+    _do(st, "play Mine")
+    assert _answers(st, 0) == "trash Silver"
+    _do(st, "trash Silver")
+    assert _answers(st, 0) == "gain Gold"
+
+
+def test_policy_spy_and_thief() -> None:
+    _engine()
+    st = _scenario(
+        hands={0: ["spy", "thief", "copper", "copper", "copper"]},
+        decks={0: ["gold", "estate", "copper"], 1: ["gold", "silver", "copper"]},
+    )
+    _do(st, "play Spy")
+    texts = []
+    while st.current_player == 0 and st.view(0)["decision"] is not None:  # type: ignore[attr-defined]
+        t = _answers(st, 0)
+        texts.append(t)
+        _do(st, t)
+    # own top card (Estate after Spy's draw of Gold) is discarded, the opponent's Gold too
+    assert "discard Estate" in texts and "discard Gold" in texts, texts
+
+
+def test_policy_thief_takes_gold() -> None:
+    _engine()
+    st = _scenario(
+        hands={0: ["thief", "copper", "copper", "copper", "copper"]},
+        decks={1: ["gold", "copper", "estate"]},
+    )
+    _do(st, "play Thief")
+    texts = []
+    while st.current_player == 0 and st.view(0)["decision"] is not None:  # type: ignore[attr-defined]
+        t = _answers(st, 0)
+        texts.append(t)
+        _do(st, t)
+    assert "trash Gold" in texts and "gain Gold" in texts, texts
+
+
+def test_game_lists_the_bots() -> None:
+    _engine()
+    from kingdoms.bots import bot_names
+    from kingdoms.dominion.game import GAME
+
+    assert dict(GAME.bot_names()) == dict(BOTS)
+    assert set(BOTS) <= set(bot_names("dominion"))
