@@ -90,8 +90,17 @@ def postgres_url() -> Iterator[str]:
     )
     try:
         subprocess.run(
-            [*prefix, str(bindir / "createdb"), "-h", "127.0.0.1", "-p", str(port),
-             "-U", "kingdoms", "kingdoms"],
+            [
+                *prefix,
+                str(bindir / "createdb"),
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "-U",
+                "kingdoms",
+                "kingdoms",
+            ],
             check=True,
             capture_output=True,
         )

@@ -149,9 +149,7 @@ def test_human_vs_bot_and_restart_recovery(tmp_path: Path) -> None:
 
     async def first() -> tuple[str, str, str]:
         gm = GameMaster(Storage(url), bot_delay=0)
-        table, tokens = gm.create_game(
-            "toy", [HUMANS[0], {"kind": "bot", "bot": "random"}], seed=3
-        )
+        table, tokens = gm.create_game("toy", [HUMANS[0], {"kind": "bot", "bot": "random"}], seed=3)
         inbox = Inbox()
         await gm.subscribe(table.id, [tokens[0]], inbox.send)
         await gm.act(table, (0,), {"action": PASS, "state_id": 0})

@@ -31,7 +31,10 @@ class ToyState(State):
         self._init_core(config)
         self.deck = [v for v in range(6) for _ in range(2 + config.players)]
         self.rng.shuffle(self.deck)
-        self.hands = [[self.deck.pop() for _ in range(int(config.options["hand"]))] for _ in range(config.players)]
+        self.hands = [
+            [self.deck.pop() for _ in range(int(config.options["hand"]))]
+            for _ in range(config.players)
+        ]
         self.played = [0] * config.players
         self.turn = 0
         for p, hand in enumerate(self.hands):
@@ -90,12 +93,17 @@ class ToyState(State):
         if not self.is_terminal():
             return None
         best = max(self.played)
-        return Outcome(tuple(float(s) for s in self.played),
-                       tuple(p for p, s in enumerate(self.played) if s == best))
+        return Outcome(
+            tuple(float(s) for s in self.played),
+            tuple(p for p, s in enumerate(self.played) if s == best),
+        )
 
     def action_to_str(self, action: int, lang: str = "en") -> str:
-        words = {"en": ("draw", "pass", "play"), "pl": ("dobierz", "pas", "zagraj"),
-                 "cs": ("lízni", "pas", "zahraj")}[lang]
+        words = {
+            "en": ("draw", "pass", "play"),
+            "pl": ("dobierz", "pas", "zagraj"),
+            "cs": ("lízni", "pas", "zahraj"),
+        }[lang]
         if action == DRAW:
             return words[0]
         if action == PASS:
@@ -103,8 +111,13 @@ class ToyState(State):
         return f"{words[2]} {action}"
 
     def snapshot(self) -> dict[str, Any]:
-        return {"deck": self.deck, "hands": self.hands, "played": self.played,
-                "turn": self.turn, "step": self.step}
+        return {
+            "deck": self.deck,
+            "hands": self.hands,
+            "played": self.played,
+            "turn": self.turn,
+            "step": self.step,
+        }
 
 
 class ToyGame(Game):
@@ -113,7 +126,9 @@ class ToyGame(Game):
     min_players = 2
     max_players = 4
 
-    def normalize_options(self, options: Mapping[str, Any], players: int, seed: int) -> dict[str, Any]:
+    def normalize_options(
+        self, options: Mapping[str, Any], players: int, seed: int
+    ) -> dict[str, Any]:
         unknown = set(options) - {"hand"}
         if unknown:
             raise InvalidConfig(f"unknown toy options: {sorted(unknown)}")

@@ -25,7 +25,7 @@ from kingdoms.bots.base import Bot, make_bot
 from kingdoms.core.errors import IllegalAction, InvalidConfig, KingdomsError, ParseError
 from kingdoms.core.record import GameRecord
 from kingdoms.core.registry import get_game
-from kingdoms.core.state import TERMINAL, GameConfig, State
+from kingdoms.core.state import GameConfig, State
 from kingdoms.i18n import LANGUAGES
 from kingdoms.server.storage import (
     STATUS_FINISHED,
@@ -505,7 +505,9 @@ class GameMaster:
             "status": stored.status
             if live is None
             else (STATUS_FINISHED if live.finished else STATUS_RUNNING),
-            "open_seats": [i for i, s in enumerate(seats) if s.get("kind") == HUMAN and not s.get("joined")],
+            "open_seats": [
+                i for i, s in enumerate(seats) if s.get("kind") == HUMAN and not s.get("joined")
+            ],
             "seats": public_seats(seats),
             "options": dict(stored.options),
             "step": live.state.step if live is not None else None,

@@ -1,0 +1,124 @@
+"""The ASGI application: lobby API, WebSocket play and the static browser client.
+
+>>> app = create_app("sqlite://", bot_delay=0)
+>>> sorted(r.path for r in app.routes if r.path.startswith("/api/games"))[:2]
+['/api/games', '/api/games']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.responses import FileResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from kingdoms.i18n import LANGUAGES
+from kingdoms.server import protocol
+from kingdoms.server.lobby import ROUTES
+from kingdoms.server.master import GameMaster, RequestError, Subscriber, Table
+from kingdoms.server.storage import Storage
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DB = "sqlite:///data/kingdoms.sqlite"
+
+
+def static_dir() -> Path:
+    return Path(str(resources.files("kingdoms.web").joinpath("static")))
+
+
+async def play_socket(ws: WebSocket) -> None:
+    """One browser connection to one game (one or several seats)."""
+    master: GameMaster = ws.app.state.master
+    await ws.accept()
+
+    async def send(msg: dict[str, Any]) -> None:
+        if ws.application_state == WebSocketState.CONNECTED:
+            await ws.send_text(json.dumps(msg, ensure_ascii=False))
+
+    table: Table | None = None
+    sub: Subscriber | None = None
+    try:
+        while True:
+            raw = await ws.receive_text()
+            ref = None
+            try:
+                msg = protocol.decode(raw)
+                ref = protocol.safe_ref(msg)
+                kind = msg["type"]
+                if kind == "ping":
+                    await send({"type": "pong"})
+                elif kind == "hello":
+                    if table is not None:
+                        raise RequestError("bad_message", "already said hello")
+                    lang = msg.get("lang") if msg.get("lang") in LANGUAGES else "en"
+                    table, sub = await master.subscribe(
+                        ws.path_params["game_id"], protocol.hello_tokens(msg), send, lang
+                    )
+                elif table is None or sub is None:
+                    raise RequestError("bad_message", "say hello with your seat token first")
+                elif kind == "action":
+                    step = await master.act(table, sub.seats, msg, sub.lang)
+                    await send({"type": "ack", "ref": ref, "state_id": step})
+                elif kind == "undo":
+                    step = await master.undo(table, sub.seats, msg)
+                    await send({"type": "ack", "ref": ref, "state_id": step})
+                elif kind == "lang":
+                    if msg.get("lang") not in LANGUAGES:
+                        raise RequestError("bad_message", f"lang must be one of {LANGUAGES}")
+                    sub.lang = msg["lang"]
+                    sub.log_sent.clear()
+                    async with table.lock:
+                        await master._push(table, [sub])
+            except RequestError as err:
+                await send(protocol.error(err, ref))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if table is not None and sub is not None:
+            master.unsubscribe(table, sub)
+
+
+def create_app(db_url: str = DEFAULT_DB, bot_delay: float = 0.3) -> Starlette:
+    """The web app over the database at ``db_url`` (SQLite file or PostgreSQL URL)."""
+    storage = Storage(db_url)
+    master = GameMaster(storage, bot_delay=bot_delay)
+    static = static_dir()
+
+    async def index(request: Any) -> Response:
+        return FileResponse(static / "index.html")
+
+    async def game_page(request: Any) -> Response:
+        return FileResponse(static / "game.html")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await master.start()
+        try:
+            yield
+        finally:
+            await master.stop()
+            storage.close()
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/game/{game_id}", game_page),
+            *ROUTES,
+            WebSocketRoute("/ws/{game_id}", play_socket),
+            Mount("/static", StaticFiles(directory=static), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.master = master
+    app.state.storage = storage
+    return app
