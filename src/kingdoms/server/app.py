@@ -60,7 +60,7 @@ async def play_socket(ws: WebSocket) -> None:
                 elif kind == "hello":
                     if table is not None:
                         raise RequestError("bad_message", "already said hello")
-                    lang = msg.get("lang") if msg.get("lang") in LANGUAGES else "en"
+                    lang = str(msg["lang"]) if msg.get("lang") in LANGUAGES else "en"
                     table, sub = await master.subscribe(
                         ws.path_params["game_id"], protocol.hello_tokens(msg), send, lang
                     )

@@ -37,7 +37,7 @@ def error_response(err: RequestError, status: int = 400) -> JSONResponse:
 
 
 def game_catalog() -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for name in available_games():
         try:
             game = get_game(name)
