@@ -246,3 +246,28 @@ def test_master_on_postgres(storage_url: str) -> None:
         assert gm2.get(table.id).state.fingerprint() == table.state.fingerprint()
 
     run(main())
+
+
+def test_a_failed_write_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kingdoms.server.storage import StorageError
+
+    async def main() -> None:
+        gm = GameMaster(Storage("sqlite://"), bot_delay=0)
+        table, tokens = gm.create_game("toy", HUMANS, seed=1)
+        inbox = Inbox()
+        await gm.subscribe(table.id, [tokens[0]], inbox.send)
+        before = table.state.fingerprint()
+        sent = len(inbox.messages)
+
+        def broken(*args: Any) -> None:
+            raise StorageError("disk full")
+
+        monkeypatch.setattr(gm.storage, "append_action", broken)
+        with pytest.raises(RequestError) as err:
+            await gm.act(table, (0,), {"action": PASS, "state_id": 0})
+        assert err.value.code == "storage"
+        assert table.state.fingerprint() == before and len(inbox.messages) == sent
+        monkeypatch.undo()
+        assert await gm.act(table, (0,), {"action": PASS, "state_id": 0}) == 1
+
+    run(main())

@@ -31,6 +31,7 @@ from kingdoms.server.storage import (
     STATUS_FINISHED,
     STATUS_RUNNING,
     Storage,
+    StorageError,
     StoredGame,
 )
 
@@ -232,7 +233,8 @@ class GameMaster:
             if s.get("kind") == BOT
         }
         table = Table(stored.id, state, stored.seats, stored.meta, bots)
-        self.tables[game_id] = table
+        if not table.finished:  # finished games never change: not kept in memory
+            self.tables[game_id] = table
         return table
 
     def get(self, game_id: str) -> Table:
@@ -279,6 +281,8 @@ class GameMaster:
     def unsubscribe(self, table: Table, sub: Subscriber) -> None:
         with contextlib.suppress(ValueError):
             table.subscribers.remove(sub)
+        if table.finished and not table.subscribers:
+            self.tables.pop(table.id, None)  # finished and unwatched: reload on demand
 
     def seat_message(self, table: Table, seat: int, sub: Subscriber) -> dict[str, Any]:
         """Everything one seat may know now (its view, its log, its choices)."""
@@ -386,7 +390,11 @@ class GameMaster:
             new.apply_checked(action)
         except IllegalAction as err:
             raise RequestError("illegal", str(err)) from err
-        self.storage.append_action(table.id, state.step, seat, action)
+        try:
+            self.storage.append_action(table.id, state.step, seat, action)
+        except StorageError as err:
+            log.error("game %s: %s", table.id, err)
+            raise RequestError("storage", "the action could not be saved; try again") from err
         if new.is_terminal():
             outcome = new.outcome()
             self.storage.set_status(
@@ -395,6 +403,8 @@ class GameMaster:
         table.state = new
         table.prev = (new.step, state)
         await self._push(table)
+        if new.is_terminal() and not table.subscribers:
+            self.tables.pop(table.id, None)
         self._schedule_bots(table)
 
     # -- undo -----------------------------------------------------------------------------
@@ -468,6 +478,14 @@ class GameMaster:
         table.bot_task = loop.create_task(self._run_bots(table))
 
     async def _run_bots(self, table: Table) -> None:
+        try:
+            await self._bot_loop(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # never let a bot failure pass silently
+            log.exception("bots stopped in game %s", table.id)
+
+    async def _bot_loop(self, table: Table) -> None:
         while not self._closing:
             state = table.state
             seat = state.current_player
