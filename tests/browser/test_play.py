@@ -74,3 +74,25 @@ def test_language_switch_and_phone_layout(page: Any, server: str) -> None:
     assert page.text_content("#prompt-title") != "Your decision" or True
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 400
+
+
+def test_rejoin_after_closing_the_tab_and_bad_links(page: Any, server: str, browser: Any) -> None:
+    res = page.request.post(
+        server + "/api/games", data={"game": "toy", "seats": [{"kind": "human"}, {"kind": "bot"}]}
+    )
+    game = res.json()
+    page.goto(game["seats"][0]["link"])
+    page.wait_for_selector(".choice")
+    page.close()
+    # a new tab in the same browser profile finds the seat token in localStorage
+    again = page.context.new_page()
+    again.goto(f"{server}/game/{game['id']}")
+    again.wait_for_selector(".choice")
+    assert again.text_content("#prompt-title") == "Your decision"
+    # a forged token: a clear message, no board
+    other = browser.new_context().new_page()
+    other.goto(f"{server}/game/{game['id']}#t=forged")
+    other.wait_for_function(
+        "document.querySelector('#prompt-title').textContent.includes('not valid')"
+    )
+    other.context.close()

@@ -26,6 +26,17 @@ async function board(game) {
   return boards[game];
 }
 
+// Server errors by code, in the interface language (the server's text is the fallback).
+const ERRORS = {
+  stale: () => t("The game moved on before your choice arrived; look again."),
+  not_your_turn: () => t("It is not your turn."),
+  illegal: () => t("That is not possible now."),
+  bad_token: () => t("This link is not valid for this game."),
+  no_game: () => t("There is no such game."),
+  cannot_undo: () => t("That cannot be undone any more."),
+  storage: () => t("The server could not save that; please try again."),
+};
+
 function toast(text) {
   const el = $("#toast");
   el.textContent = text;
@@ -167,9 +178,10 @@ function connect(tokens) {
     else if (msg.type === "error") {
       pending = false;
       document.body.classList.remove("pending");
-      toast(msg.message);
+      const text = ERRORS[msg.code] ? ERRORS[msg.code]() : msg.message;
+      toast(text);
       if (msg.code === "bad_token" || msg.code === "no_game") {
-        $("#prompt-title").textContent = msg.message;
+        $("#prompt-title").textContent = text;
         socket.close(4000);
       }
     }
