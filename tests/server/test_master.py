@@ -271,3 +271,36 @@ def test_a_failed_write_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None
         assert await gm.act(table, (0,), {"action": PASS, "state_id": 0}) == 1
 
     run(main())
+
+
+def test_racing_duplicate_actions_apply_once() -> None:
+    """Two tabs of the same seat send the same choice at once: one wins, one is stale."""
+
+    async def main() -> None:
+        gm = GameMaster(Storage("sqlite://"), bot_delay=0)
+        table, _tokens = gm.create_game("toy", HUMANS, seed=1)
+        msg = {"action": PASS, "state_id": 0}
+        results = await asyncio.gather(
+            *(gm.act(table, (0,), msg) for _ in range(5)), return_exceptions=True
+        )
+        assert results.count(1) == 1
+        assert all(isinstance(r, RequestError) and r.code == "stale" for r in results if r != 1)
+        assert gm.storage.load_game(table.id).actions == [PASS]  # type: ignore[union-attr]
+
+    run(main())
+
+
+def test_undo_then_bot_seat_next_and_restart_with_undone_action(tmp_path: Path) -> None:
+    """An undone action is gone from storage: a restart does not bring it back."""
+    url = f"sqlite:///{tmp_path}/k.sqlite"
+
+    async def main() -> str:
+        gm = GameMaster(Storage(url), bot_delay=0)
+        table, _tokens = gm.create_game("toy", HUMANS, seed=8)
+        await gm.act(table, (0,), {"action": PASS, "state_id": 0})
+        await gm.undo(table, (0,), {"state_id": 1})
+        return table.id
+
+    gid = run(main())
+    gm = GameMaster(Storage(url))
+    assert gm.get(gid).state.step == 0

@@ -350,6 +350,13 @@ class GameMaster:
         state = table.state
         if state.is_terminal():
             raise RequestError("finished", "the game is over")
+        state_id = message.get("state_id")
+        if type(state_id) is not int:
+            raise RequestError("bad_message", "'state_id' (the step you saw) must be an integer")
+        if state_id != state.step:
+            raise RequestError(
+                "stale", f"the game has moved on (step {state.step}, you saw {state_id})"
+            )
         wanted = message.get("seat")
         if wanted is not None:
             if type(wanted) is not int or wanted not in seats:
@@ -362,13 +369,6 @@ class GameMaster:
         if state.current_player != seat:
             raise RequestError(
                 "not_your_turn", f"it is player {state.current_player + 1}'s decision, not yours"
-            )
-        state_id = message.get("state_id")
-        if type(state_id) is not int:
-            raise RequestError("bad_message", "'state_id' (the step you saw) must be an integer")
-        if state_id != state.step:
-            raise RequestError(
-                "stale", f"the game has moved on (step {state.step}, you saw {state_id})"
             )
         return seat
 
