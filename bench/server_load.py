@@ -109,7 +109,10 @@ def run_bench(
     port = _free_port()
     server = uvicorn.Server(
         uvicorn.Config(
-            create_app(url, bot_delay=0), host="127.0.0.1", port=port, log_level="warning"
+            create_app(url, bot_delay=0, message_rate=None),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
         )
     )
     thread = threading.Thread(target=server.run, daemon=True)

@@ -96,3 +96,18 @@ def test_rejoin_after_closing_the_tab_and_bad_links(page: Any, server: str, brow
         "document.querySelector('#prompt-title').textContent.includes('not valid')"
     )
     other.context.close()
+
+
+def test_undo_button_takes_back_a_quiet_action(page: Any, server: str) -> None:
+    res = page.request.post(server + "/api/games", data={"game": "toy", "players": 2})
+    game = res.json()
+    page.goto(game["seats"][0]["link"])
+    page.wait_for_selector(".choice")
+    page.click(".choice >> text=pass")
+    page.wait_for_selector("body[data-step='1']")
+    assert page.text_content("#prompt-title").startswith("Waiting for")
+    page.wait_for_selector("#undo:not([hidden])")
+    page.keyboard.press("u")
+    page.wait_for_selector("body[data-step='0']")
+    page.wait_for_selector(".choice")
+    assert page.is_hidden("#undo")

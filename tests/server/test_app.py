@@ -90,6 +90,7 @@ def test_websocket_play_views_and_errors() -> None:
             (sb,) = _hello(b, t1, lang="pl")
             assert sa["seat"] == 0 and sa["legal"] and sb["legal"] == []
             assert any(x["text"] == "pass" for x in sa["legal"])
+            assert {"kind": "pass"} in [x["info"] for x in sa["legal"]]
             # bad input: an error to the sender only, nothing changes
             for bad in [
                 "{",
@@ -283,3 +284,15 @@ def test_socket_closing_midway_does_not_break_the_game() -> None:
             assert a.receive_json()["state_id"] == 1
         with pytest.raises(WebSocketDisconnect), client.websocket_connect("/nowhere"):
             pass
+
+
+def test_message_floods_are_slowed_down() -> None:
+    with _client() as client:
+        game = _create(client)
+        with client.websocket_connect(f"/ws/{game['id']}") as ws:
+            for _ in range(40):
+                ws.send_json({"type": "ping"})
+            replies = [ws.receive_json() for _ in range(40)]
+            codes = [r.get("code") for r in replies if r["type"] == "error"]
+            assert codes and set(codes) == {"slow_down"}
+            assert replies[0] == {"type": "pong"}

@@ -110,6 +110,14 @@ class ToyState(State):
             return words[1]
         return f"{words[2]} {action}"
 
+    def action_info(self, action: int) -> dict[str, Any]:
+        """Actions as data for the board (the optional hook the server passes on)."""
+        if action == DRAW:
+            return {"kind": "draw"}
+        if action == PASS:
+            return {"kind": "pass"}
+        return {"kind": "play", "card": action}
+
     def snapshot(self) -> dict[str, Any]:
         return {
             "deck": self.deck,

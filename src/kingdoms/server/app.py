@@ -47,11 +47,15 @@ async def play_socket(ws: WebSocket) -> None:
 
     table: Table | None = None
     sub: Subscriber | None = None
+    rate: float | None = ws.app.state.message_rate
+    limit = protocol.RateLimit(rate, 3 * rate) if rate else None
     try:
         while True:
             raw = await ws.receive_text()
             ref = None
             try:
+                if limit is not None:
+                    limit.check()
                 msg = protocol.decode(raw)
                 ref = protocol.safe_ref(msg)
                 kind = msg["type"]
@@ -88,8 +92,13 @@ async def play_socket(ws: WebSocket) -> None:
             master.unsubscribe(table, sub)
 
 
-def create_app(db_url: str = DEFAULT_DB, bot_delay: float = 0.3) -> Starlette:
-    """The web app over the database at ``db_url`` (SQLite file or PostgreSQL URL)."""
+def create_app(
+    db_url: str = DEFAULT_DB, bot_delay: float = 0.3, message_rate: float | None = 10.0
+) -> Starlette:
+    """The web app over the database at ``db_url`` (SQLite file or PostgreSQL URL).
+
+    ``bot_delay``: seconds a bot waits before acting; ``message_rate``: messages per
+    second one connection may send (bursts of three times that), ``None``: no limit."""
     storage = Storage(db_url)
     master = GameMaster(storage, bot_delay=bot_delay)
     static = static_dir()
@@ -121,4 +130,5 @@ def create_app(db_url: str = DEFAULT_DB, bot_delay: float = 0.3) -> Starlette:
     )
     app.state.master = master
     app.state.storage = storage
+    app.state.message_rate = message_rate
     return app

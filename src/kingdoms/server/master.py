@@ -311,8 +311,17 @@ class GameMaster:
             "can_undo": False,
         }
         if state.current_player == seat:
+            # Games may describe actions as data (``action_info(a)``, e.g. which card or
+            # which square) so that boards can make those things clickable: still no rules
+            # in the client, it only maps the server's legal actions onto the board.
+            info = getattr(state, "action_info", None)
             msg["legal"] = [
-                {"action": a, "text": state.action_to_str(a, lang)} for a in state.legal_actions()
+                {
+                    "action": a,
+                    "text": state.action_to_str(a, lang),
+                    **({"info": info(a)} if callable(info) else {}),
+                }
+                for a in state.legal_actions()
             ]
         if state.is_terminal():
             outcome = state.outcome()

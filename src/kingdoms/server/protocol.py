@@ -25,6 +25,7 @@ change nothing.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from kingdoms.server.master import RequestError
@@ -80,3 +81,20 @@ def safe_ref(msg: dict[str, Any]) -> Any:
     if isinstance(ref, int | str) and not isinstance(ref, bool) and len(str(ref)) <= 40:
         return ref
     return None
+
+
+class RateLimit:
+    """A token bucket per connection: ``burst`` messages at once, ``rate`` per second after."""
+
+    def __init__(self, rate: float = 10.0, burst: float = 30.0) -> None:
+        self.rate, self.burst = rate, burst
+        self.level = burst
+        self.last = time.monotonic()
+
+    def check(self) -> None:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.last) * self.rate)
+        self.last = now
+        if self.level < 1:
+            raise RequestError("slow_down", "too many messages; wait a moment")
+        self.level -= 1
