@@ -107,6 +107,10 @@ def test_websocket_play_views_and_errors() -> None:
                 assert err["type"] == "error" and err["message"], bad
             b.send_json({"type": "action", "action": PASS, "state_id": 0})
             assert b.receive_json()["code"] == "not_your_turn"
+            b.send_bytes(b"\xff\x00binary")
+            assert b.receive_json()["code"] == "bad_message"
+            b.send_bytes(b'{"type": "ping"}')
+            assert b.receive_json() == {"type": "pong"}
             a.send_json({"type": "action", "action": PASS, "state_id": 0, "ref": 1})
             pushed, ack = a.receive_json(), a.receive_json()
             assert pushed["type"] == "state" and pushed["state_id"] == 1

@@ -51,7 +51,12 @@ async def play_socket(ws: WebSocket) -> None:
     limit = protocol.RateLimit(rate, 3 * rate) if rate else None
     try:
         while True:
-            raw = await ws.receive_text()
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            raw = frame.get("text")
+            if raw is None and frame.get("bytes") is not None:
+                raw = frame["bytes"].decode("utf-8", errors="replace")
             ref = None
             try:
                 if limit is not None:

@@ -20,6 +20,13 @@ Server → client::
 ``seat`` in an action is needed only when one connection holds several seats
 (hot-seat) and the choice is ambiguous.  Errors go to the sender only and
 change nothing.
+
+>>> decode('{"type": "ping"}')
+{'type': 'ping'}
+>>> decode('{"type": "jump"}')
+Traceback (most recent call last):
+...
+kingdoms.server.master.RequestError: unknown message type 'jump'; expected one of hello, action, undo, lang, ping
 """
 
 from __future__ import annotations
