@@ -26,7 +26,7 @@ change nothing.
 >>> decode('{"type": "jump"}')
 Traceback (most recent call last):
 ...
-kingdoms.server.master.RequestError: unknown message type 'jump'; expected one of hello, action, undo, lang, ping
+kingdoms.server.master.RequestError: unknown message type 'jump'; expected one of hello, ...
 """
 
 from __future__ import annotations
