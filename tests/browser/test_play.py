@@ -111,3 +111,17 @@ def test_undo_button_takes_back_a_quiet_action(page: Any, server: str) -> None:
     page.wait_for_selector("body[data-step='0']")
     page.wait_for_selector(".choice")
     assert page.is_hidden("#undo")
+
+
+def test_generic_board_labels_seats(page: Any, server: str) -> None:
+    res = page.request.post(
+        server + "/api/games",
+        data={
+            "game": "toy",
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+        },
+    )
+    page.goto(res.json()["seats"][0]["link"])
+    page.wait_for_selector(".choice")
+    labels = page.eval_on_selector_all(".per-seat dt", "els => els.map(e => e.textContent)")
+    assert labels[:2] == ["Ann", "Bob"]
