@@ -7,10 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from toygame import DRAW, PASS
 
+from kingdoms.cli import main
 from kingdoms.core.record import GameRecord
 from kingdoms.server.app import create_app
 from kingdoms.server.lobby import OPENAPI
@@ -165,8 +167,8 @@ def test_a_seats_traffic_never_holds_another_seats_hand() -> None:
         del got
 
 
-def test_restart_recovery_over_the_same_sqlite_file(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'data' / 'k.sqlite'}"
+def test_restart_recovery_over_the_same_database(storage_url: str) -> None:
+    url = storage_url
     with _client(url) as client:
         game = _create(client, [HUMANS[0], {"kind": "bot"}], seed=7)
         gid, token = game["id"], game["seats"][0]["token"]
@@ -252,6 +254,12 @@ def test_finished_games_give_record_and_replay(tmp_path: Path) -> None:
         assert client.get(f"/api/games/{gid}/replay?step=999").status_code == 400
         assert client.get(f"/api/games/{gid}/replay?step=x").status_code == 400
         assert client.get("/api/games?status=finished").json()["games"][0]["id"] == gid
+        # the downloaded record is what `kingdoms replay FILE` reads
+        path = tmp_path / "game.json"
+        path.write_bytes(res.content)
+        out = CliRunner().invoke(main, ["replay", str(path), "--lang", "cs"])
+        assert out.exit_code == 0, out.output
+        assert "winner" in out.output
 
 
 def test_openapi_describes_every_route() -> None:
