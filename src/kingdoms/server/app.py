@@ -87,7 +87,7 @@ async def play_socket(ws: WebSocket) -> None:
                     sub.lang = msg["lang"]
                     sub.log_sent.clear()
                     async with table.lock:
-                        await master._push(table, [sub])
+                        await master.push(table, [sub])
             except RequestError as err:
                 await send(protocol.error(err, ref))
     except WebSocketDisconnect:

@@ -275,7 +275,7 @@ class GameMaster:
                 for s in newly:
                     table.seats[s]["joined"] = True
                 self.storage.update_seats(table.id, table.seats)
-            await self._push(table, [sub])
+            await self.push(table, [sub])
         return table, sub
 
     def unsubscribe(self, table: Table, sub: Subscriber) -> None:
@@ -330,12 +330,20 @@ class GameMaster:
             msg["can_undo"] = self.undo_refusal(table, seat) is None
         return msg
 
-    async def _push(self, table: Table, subs: Sequence[Subscriber] | None = None) -> None:
+    async def push(self, table: Table, subs: Sequence[Subscriber] | None = None) -> None:
+        """Send each subscriber (all by default) the current state of each of its seats.
+
+        Call with ``table.lock`` held."""
         targets = list(table.subscribers if subs is None else subs)
         for sub in targets:
             for seat in sub.seats:
                 try:
-                    await sub.send(self.seat_message(table, seat, sub))
+                    msg = self.seat_message(table, seat, sub)
+                except Exception:  # an engine bug: report it, keep the game and the socket
+                    log.exception("cannot build the view of seat %s in game %s", seat, table.id)
+                    msg = {"type": "error", "code": "server", "message": "internal error"}
+                try:
+                    await sub.send(msg)
                 except Exception:  # a closed connection must not stop the game
                     self.unsubscribe(table, sub)
                     break
@@ -411,7 +419,7 @@ class GameMaster:
             )
         table.state = new
         table.prev = (new.step, state)
-        await self._push(table)
+        await self.push(table)
         if new.is_terminal() and not table.subscribers:
             self.tables.pop(table.id, None)
         self._schedule_bots(table)
@@ -467,7 +475,7 @@ class GameMaster:
                     self.storage.truncate_actions(table.id, prev.step)
                     table.state = prev.clone()
                     table.prev = None
-                    await self._push(table)
+                    await self.push(table)
                     self._schedule_bots(table)
                     return table.state.step
                 reason = refusal
