@@ -86,7 +86,10 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="en-US")
+    # bypass_csp: Playwright's wait_for_function evaluates strings, which our CSP forbids
+    context = browser.new_context(
+        viewport={"width": 1200, "height": 900}, locale="en-US", bypass_csp=True
+    )
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -95,6 +98,9 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     rep = getattr(request.node, "rep_call", None)
     if rep is not None and rep.failed:
         ARTIFACTS.mkdir(exist_ok=True)
-        pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+        for i, open_page in enumerate(context.pages):
+            open_page.screenshot(
+                path=str(ARTIFACTS / f"{request.node.name}-{i}.png"), full_page=True
+            )
     context.close()
     assert not errors, f"JavaScript errors: {errors}"

@@ -33,6 +33,8 @@ def test_hot_seat_game_with_pass_the_device(page: Any, server: str) -> None:
     page.wait_for_selector("#pass-screen:not([hidden])")
     assert "Pass the device" in page.text_content("#pass-text")
     assert page.query_selector(".choice") is None
+    assert "Hidden until" in page.text_content("#board")
+    assert "hand" not in page.text_content("#board")  # the previous hand is gone
     page.keyboard.press("Enter")
     page.wait_for_selector("#pass-screen", state="hidden")
     page.wait_for_selector("body[data-step='1']")
@@ -90,7 +92,7 @@ def test_rejoin_after_closing_the_tab_and_bad_links(page: Any, server: str, brow
     again.wait_for_selector(".choice")
     assert again.text_content("#prompt-title") == "Your decision"
     # a forged token: a clear message, no board
-    other = browser.new_context().new_page()
+    other = browser.new_context(bypass_csp=True).new_page()
     other.goto(f"{server}/game/{game['id']}#t=forged")
     other.wait_for_function(
         "document.querySelector('#prompt-title').textContent.includes('not valid')"
@@ -125,3 +127,20 @@ def test_generic_board_labels_seats(page: Any, server: str) -> None:
     page.wait_for_selector(".choice")
     labels = page.eval_on_selector_all(".per-seat dt", "els => els.map(e => e.textContent)")
     assert labels[:2] == ["Ann", "Bob"]
+
+
+def test_the_client_runs_under_its_content_security_policy(browser: Any, server: str) -> None:
+    context = browser.new_context()  # no CSP bypass here
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    try:
+        _create_from_lobby(page, server, ["human", "bot"])
+        page.click("#play-here")
+        page.wait_for_selector(".choice")
+        page.click(".choice >> nth=-1")
+        page.wait_for_selector("body[data-step='2'] .choice")
+    finally:
+        context.close()
+    assert not problems, problems

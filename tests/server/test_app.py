@@ -278,7 +278,11 @@ def test_openapi_describes_every_route() -> None:
 
 def test_pages_and_messages() -> None:
     with _client() as client:
-        assert client.get("/").status_code == 200
+        page = client.get("/")
+        assert (
+            page.status_code == 200
+            and "default-src 'self'" in page.headers["content-security-policy"]
+        )
         assert client.get("/game/abc").status_code == 200
         assert client.get("/api/i18n/pl").json()["messages"]
         assert client.get("/api/i18n/xx").status_code == 404

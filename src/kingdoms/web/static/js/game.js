@@ -15,13 +15,11 @@ let pending = false;
 let retry = 500;
 const boards = {};
 
+const BOARDS = new Set(["dominion", "kingdomino"]); // js/boards/<game>.js; others: generic
+
 async function board(game) {
   if (!(game in boards)) {
-    try {
-      boards[game] = await import(`./boards/${game}.js`);
-    } catch {
-      boards[game] = await import("./boards/generic.js");
-    }
+    boards[game] = await import(BOARDS.has(game) ? `./boards/${game}.js` : "./boards/generic.js");
   }
   return boards[game];
 }
