@@ -304,3 +304,18 @@ def test_undo_then_bot_seat_next_and_restart_with_undone_action(tmp_path: Path) 
     gid = run(main())
     gm = GameMaster(Storage(url))
     assert gm.get(gid).state.step == 0
+
+
+def test_a_game_that_no_longer_replays_is_reported_not_fatal(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/k.sqlite"
+    store = Storage(url)
+    gm = GameMaster(store, bot_delay=0)
+    table, _ = gm.create_game("toy", HUMANS, seed=1)
+    good, _ = gm.create_game("toy", HUMANS, seed=2)
+    store.append_action(table.id, 0, 0, 99)  # not a legal action: the record is corrupt
+    fresh = GameMaster(Storage(url), bot_delay=0)
+    run(fresh.start())  # the server still starts; the good game resumes
+    assert good.id in fresh.tables and table.id not in fresh.tables
+    with pytest.raises(RequestError) as err:
+        fresh.get(table.id)
+    assert err.value.code == "broken_game"

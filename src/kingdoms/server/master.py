@@ -242,7 +242,11 @@ class GameMaster:
         if table is None:
             if not isinstance(game_id, str) or not game_id.isalnum() or len(game_id) > 40:
                 raise RequestError("no_game", "no such game")
-            table = self._load(game_id)
+            try:
+                table = self._load(game_id)
+            except KingdomsError as err:  # e.g. a record the current rules no longer accept
+                log.error("cannot load game %s: %s", game_id, err)
+                raise RequestError("broken_game", f"game {game_id!r} cannot be loaded") from err
             if table is None:
                 raise RequestError("no_game", f"no game {game_id!r}")
         return table
