@@ -33,6 +33,8 @@ def error_response(err: RequestError, status: int = 400) -> JSONResponse:
         status = 404
     elif err.code == "bad_token":
         status = 403
+    elif err.code == "broken_game":
+        status = 409
     return JSONResponse({"error": err.code, "message": str(err)}, status_code=status)
 
 
