@@ -15,7 +15,7 @@ from toygame import DRAW, PASS
 from kingdoms.cli import main
 from kingdoms.core.record import GameRecord
 from kingdoms.server.app import create_app
-from kingdoms.server.lobby import OPENAPI
+from kingdoms.server.openapi import OPENAPI
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 

@@ -13,9 +13,12 @@ import pytest
     [
         "kingdoms.server.storage",
         "kingdoms.server.master",
+        "kingdoms.server.table",
+        "kingdoms.server.undo",
         "kingdoms.server.protocol",
         "kingdoms.server.app",
         "kingdoms.server.lobby",
+        "kingdoms.server.openapi",
     ],
 )
 def test_docstring_examples(name: str) -> None:

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kingdoms.bots.base import Bot, make_bot
@@ -34,90 +32,21 @@ from kingdoms.server.storage import (
     StorageError,
     StoredGame,
 )
+from kingdoms.server.table import (
+    BOT,
+    HUMAN,
+    RequestError,
+    Sender,
+    Subscriber,
+    Table,
+    hash_token,
+    public_seats,
+)
+from kingdoms.server.undo import previous_state, undo_refusal
 
 log = logging.getLogger(__name__)
 
-HUMAN, BOT = "human", "bot"
-
-REVEALING_EVENTS = frozenset({"draw", "reveal", "shuffle", "look", "deal", "reshuffle"})
-"""Event types after which an action can no longer be taken back."""
-
-
-class RequestError(KingdomsError):
-    """A request the master refuses; ``code`` is machine-readable, the text is for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-Sender = Callable[[dict[str, Any]], Awaitable[None]]
-
-
-@dataclass(eq=False)
-class Subscriber:
-    """One connection watching some seats of one game (several seats: hot-seat)."""
-
-    seats: tuple[int, ...]
-    send: Sender
-    lang: str = "en"
-    log_sent: dict[int, int] = field(default_factory=dict)
-
-
-@dataclass(eq=False)
-class Table:
-    """A live game: its state, seats, bots and connections."""
-
-    id: str
-    state: State
-    seats: list[dict[str, Any]]
-    meta: dict[str, Any]
-    bots: dict[int, Bot]
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    subscribers: list[Subscriber] = field(default_factory=list)
-    bot_task: asyncio.Task[None] | None = None
-    prev: tuple[int, State] | None = None
-    """The state before the last action (keyed by the step it precedes), for undo."""
-
-    @property
-    def finished(self) -> bool:
-        return self.state.is_terminal()
-
-    def seat_of(self, token: str) -> int | None:
-        digest = hash_token(token)
-        for i, seat in enumerate(self.seats):
-            if seat.get("kind") == HUMAN and secrets.compare_digest(
-                seat.get("token_hash", ""), digest
-            ):
-                return i
-        return None
-
-    def record(self) -> GameRecord:
-        names = [str(s.get("name", f"Player {i + 1}")) for i, s in enumerate(self.seats)]
-        return GameRecord(
-            config=self.state.config,
-            actions=tuple(self.state.history),
-            seats=tuple(names),
-            meta={"server_game_id": self.id},
-        )
-
-
-def public_seats(seats: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The seat table without credentials."""
-    return [
-        {
-            "seat": i,
-            "name": s.get("name", f"Player {i + 1}"),
-            "kind": s.get("kind"),
-            **({"bot": s["bot"]} if s.get("kind") == BOT else {}),
-            "joined": bool(s.get("joined")) or s.get("kind") == BOT,
-        }
-        for i, s in enumerate(seats)
-    ]
+__all__ = ["GameMaster", "RequestError", "Subscriber", "Table", "public_seats"]
 
 
 class GameMaster:
@@ -430,35 +359,8 @@ class GameMaster:
 
     # -- undo -----------------------------------------------------------------------------
     def undo_refusal(self, table: Table, seat: int) -> str | None:
-        """Why ``seat`` may not take back the last action now (``None``: it may).
-
-        The rule: the last action was this seat's, the game is not over, and the
-        action revealed nothing new — it consumed no randomness (the RNG state is
-        unchanged) and logged no secret and no draw/reveal/shuffle event.  Since
-        the last action is the seat's own, nobody else has acted since."""
-        state = table.state
-        if state.is_terminal():
-            return "the game is over"
-        if state.step == 0:
-            return "nothing to undo"
-        prev = self._previous_state(table)
-        if prev.current_player != seat:
-            return "the last action was not yours"
-        if prev.rng.getstate() != state.rng.getstate():
-            return "that action used chance (cards were shuffled or drawn)"
-        for event in state.log[len(prev.log) :]:
-            if event.secret is not None or event.type in REVEALING_EVENTS:
-                return "that action revealed new information"
-        return None
-
-    def _previous_state(self, table: Table) -> State:
-        cached = table.prev
-        if cached is not None and cached[0] == table.state.step:
-            return cached[1]
-        prev = GameRecord(config=table.state.config, actions=tuple(table.state.history[:-1]))
-        state = prev.replay()
-        table.prev = (table.state.step, state)
-        return state
+        """Why ``seat`` may not take back the last action now (``None``: it may)."""
+        return undo_refusal(table, seat)
 
     async def undo(self, table: Table, seats: Sequence[int], message: Mapping[str, Any]) -> int:
         async with table.lock:
@@ -475,7 +377,7 @@ class GameMaster:
             for seat in candidates:
                 refusal = self.undo_refusal(table, seat)
                 if refusal is None:
-                    prev = self._previous_state(table)
+                    prev = previous_state(table)
                     self.storage.truncate_actions(table.id, prev.step)
                     table.state = prev.clone()
                     table.prev = None

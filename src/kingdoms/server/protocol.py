@@ -26,7 +26,7 @@ change nothing.
 >>> decode('{"type": "jump"}')
 Traceback (most recent call last):
 ...
-kingdoms.server.master.RequestError: unknown message type 'jump'; expected one of hello, ...
+kingdoms.server.table.RequestError: unknown message type 'jump'; expected one of hello, ...
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import json
 import time
 from typing import Any
 
-from kingdoms.server.master import RequestError
+from kingdoms.server.table import RequestError
 
 MAX_MESSAGE = 4096
 """Longest client message accepted, in characters."""
