@@ -20,8 +20,8 @@ from kingdoms.server.openapi import OPENAPI
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
 
-def _client(url: str = "sqlite://") -> TestClient:
-    return TestClient(create_app(url, bot_delay=0))
+def _client(url: str = "sqlite://", allow_seeds: bool = True) -> TestClient:
+    return TestClient(create_app(url, bot_delay=0, allow_seeds=allow_seeds))
 
 
 def _create(
@@ -312,3 +312,10 @@ def test_message_floods_are_slowed_down() -> None:
             codes = [r.get("code") for r in replies if r["type"] == "error"]
             assert codes and set(codes) == {"slow_down"}
             assert replies[0] == {"type": "pong"}
+
+
+def test_seeds_are_refused_unless_allowed() -> None:
+    with _client(allow_seeds=False) as client:
+        res = client.post("/api/games", json={"game": "toy", "players": 2, "seed": 5})
+        assert res.status_code == 400 and "seed" in res.json()["message"]
+        assert client.post("/api/games", json={"game": "toy", "players": 2}).status_code == 201

@@ -319,3 +319,30 @@ def test_a_game_that_no_longer_replays_is_reported_not_fatal(tmp_path: Path) -> 
     with pytest.raises(RequestError) as err:
         fresh.get(table.id)
     assert err.value.code == "broken_game"
+
+
+def test_bots_retry_when_the_database_hiccups(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kingdoms.server.storage import StorageError
+
+    async def main() -> None:
+        gm = GameMaster(Storage("sqlite://"), bot_delay=0)
+        gm.retry_delay = 0.01
+        real = gm.storage.append_action
+        failures = [3]
+
+        def flaky(*args: Any) -> None:
+            if failures[0] > 0:
+                failures[0] -= 1
+                raise StorageError("database is locked")
+            real(*args)
+
+        monkeypatch.setattr(gm.storage, "append_action", flaky)
+        table, _ = gm.create_game("toy", [{"kind": "bot"}] * 2, seed=1)
+        for _ in range(300):
+            if table.finished:
+                break
+            await asyncio.sleep(0.01)
+        assert table.finished and failures == [0]
+        assert gm.storage.load_game(table.id).actions == table.state.history  # type: ignore[union-attr]
+
+    run(main())

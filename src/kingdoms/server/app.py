@@ -106,12 +106,17 @@ async def play_socket(ws: WebSocket) -> None:
 
 
 def create_app(
-    db_url: str = DEFAULT_DB, bot_delay: float = 0.3, message_rate: float | None = 10.0
+    db_url: str = DEFAULT_DB,
+    bot_delay: float = 0.3,
+    message_rate: float | None = 10.0,
+    allow_seeds: bool = False,
 ) -> Starlette:
     """The web app over the database at ``db_url`` (SQLite file or PostgreSQL URL).
 
     ``bot_delay``: seconds a bot waits before acting; ``message_rate``: messages per
-    second one connection may send (bursts of three times that), ``None``: no limit."""
+    second one connection may send (bursts of three times that), ``None``: no limit;
+    ``allow_seeds``: accept a chosen seed when creating a game (tests, tournaments —
+    whoever knows the seed can foresee the shuffles)."""
     storage = Storage(db_url)
     master = GameMaster(storage, bot_delay=bot_delay)
     static = static_dir()
@@ -144,4 +149,5 @@ def create_app(
     app.state.master = master
     app.state.storage = storage
     app.state.message_rate = message_rate
+    app.state.allow_seeds = allow_seeds
     return app

@@ -89,8 +89,12 @@ async def create_game(request: Request) -> Response:
     options = data.get("options") or {}
     if not isinstance(options, dict):
         return error_response(RequestError("bad_config", "'options' must be an object"))
+    seed = data.get("seed")
+    if seed is not None and not request.app.state.allow_seeds:
+        # a player who knows the seed could foresee every shuffle
+        return error_response(RequestError("bad_config", "this server does not accept seeds"))
     try:
-        table, tokens = _master(request).create_game(game, seats, options, data.get("seed"))
+        table, tokens = _master(request).create_game(game, seats, options, seed)
     except RequestError as err:
         return error_response(err)
     base = str(request.base_url).rstrip("/")

@@ -55,6 +55,8 @@ class GameMaster:
     def __init__(self, storage: Storage, bot_delay: float = 0.3) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
+        self.retry_delay = 1.0
+        """Seconds a bot waits before trying again when its action could not be stored."""
         self.tables: dict[str, Table] = {}
         self._closing = False
 
@@ -425,15 +427,21 @@ class GameMaster:
             except Exception:
                 log.exception("bot %s failed in game %s; playing randomly", bot.name, table.id)
                 action = legal[rng.randrange(len(legal))]
+            retry = False
             async with table.lock:
                 if table.state.step != step:  # someone undid meanwhile: think again
                     continue
                 # while this task runs, _commit schedules no other: this loop goes on
                 try:
                     await self._commit(table, seat, action)
-                except RequestError:
-                    log.error("bot %s chose an illegal action in game %s", bot.name, table.id)
-                    await self._commit(table, seat, legal[0])
+                except RequestError as err:
+                    if err.code == "storage":
+                        retry = True  # the database is unwell: try again shortly
+                    else:
+                        log.error("bot %s chose an illegal action in game %s", bot.name, table.id)
+                        await self._commit(table, seat, legal[0])
+            if retry:
+                await asyncio.sleep(self.retry_delay)
 
     # -- summaries ------------------------------------------------------------------------
     def summary(self, stored: StoredGame) -> dict[str, Any]:

@@ -125,7 +125,10 @@ OPENAPI: dict[str, Any] = {
                     "players": {"type": "integer"},
                     "seats": {"type": "array", "items": {"$ref": "#/components/schemas/Seat"}},
                     "options": {"type": "object", "description": "game options (kingdom…)"},
-                    "seed": {"type": "integer"},
+                    "seed": {
+                        "type": "integer",
+                        "description": "only on servers started to allow seeds (tests)",
+                    },
                 },
             },
         }
