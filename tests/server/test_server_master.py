@@ -346,3 +346,32 @@ def test_bots_retry_when_the_database_hiccups(monkeypatch: pytest.MonkeyPatch) -
         assert gm.storage.load_game(table.id).actions == table.state.history  # type: ignore[union-attr]
 
     run(main())
+
+
+def test_bots_resume_after_a_restart_mid_game(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/k.sqlite"
+
+    async def first() -> tuple[str, int]:
+        gm = GameMaster(Storage(url), bot_delay=0.01)
+        table, _ = gm.create_game("toy", [{"kind": "bot"}] * 3, seed=4)
+        while table.state.step < 4:
+            await asyncio.sleep(0.005)
+        await gm.stop()  # the server goes down in the middle of the game
+        return table.id, table.state.step
+
+    gid, step = run(first())
+    assert 4 <= step < 12
+
+    async def second() -> None:
+        gm = GameMaster(Storage(url), bot_delay=0)
+        await gm.start()
+        table = gm.tables[gid]
+        assert table.state.step == step  # exactly where it was
+        for _ in range(300):
+            if table.finished:
+                break
+            await asyncio.sleep(0.01)
+        assert table.finished
+        assert gm.storage.load_game(gid).status == "finished"  # type: ignore[union-attr]
+
+    run(second())
