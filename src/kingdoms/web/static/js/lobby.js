@@ -154,6 +154,10 @@ async function main() {
   catalog = (await (await fetch("/api/catalog")).json()).games;
   const gameSel = $("#game");
   for (const g of catalog) gameSel.add(new Option(g.title, g.name));
+  if (!catalog.length) {
+    $("#create").disabled = true;
+    $("#create-error").textContent = t("No games are installed on this server.");
+  }
   gameSel.addEventListener("change", renderPlayers);
   $("#players").addEventListener("change", renderSeats);
   $("#create-form").addEventListener("submit", create);
