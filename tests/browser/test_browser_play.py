@@ -144,3 +144,11 @@ def test_the_client_runs_under_its_content_security_policy(browser: Any, server:
     finally:
         context.close()
     assert not problems, problems
+
+
+def test_watching_a_bots_only_game_shows_its_replay(page: Any, server: str) -> None:
+    _create_from_lobby(page, server, ["bot", "bot"])
+    page.click("#created a")  # "Bots only: watch the result"
+    page.wait_for_selector("#replay-controls:not([hidden])", timeout=15_000)
+    assert page.text_content("#prompt-title") == "Game over"
+    assert page.query_selector_all("#log li")

@@ -196,8 +196,10 @@ async function replay() {
   const info = await (await fetch(`/api/games/${gameId}`)).json();
   if (info.status !== "finished") {
     $("#prompt-title").textContent = info.message || t("This game is still being played; you have no seat in it.");
+    if (info.status === "running") setTimeout(replay, 2000); // show the replay once it ends
     return;
   }
+  $("#prompt-title").textContent = t("Game over");
   $("#replay-controls").hidden = false;
   const slider = $("#r-step");
   const seatSel = $("#r-seat");
