@@ -103,7 +103,7 @@ class StoredGame:
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA synchronous=FULL")  # acknowledged means on disk, even after a power cut
     cur.execute("PRAGMA busy_timeout=5000")
     cur.close()
 
