@@ -21,8 +21,10 @@ $(STAMP): pyproject.toml
 system-deps:
 	@bash scripts/system-deps.sh
 
+# The web app on http://localhost:8000/ with its games in ./data/kingdoms.sqlite.
 play: setup
-	$(VENV)/bin/kingdoms dominion play
+	@mkdir -p data
+	$(VENV)/bin/kingdoms serve --host 127.0.0.1 --port $${PORT:-8000} --db sqlite:///data/kingdoms.sqlite
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench

@@ -1,0 +1,153 @@
+"""The ASGI application: lobby API, WebSocket play and the static browser client.
+
+>>> app = create_app("sqlite://", bot_delay=0)
+>>> sorted(r.path for r in app.routes if r.path.startswith("/api/games"))[:2]
+['/api/games', '/api/games']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.responses import FileResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from kingdoms.i18n import LANGUAGES
+from kingdoms.server import protocol
+from kingdoms.server.lobby import ROUTES
+from kingdoms.server.master import GameMaster, RequestError, Subscriber, Table
+from kingdoms.server.storage import Storage
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DB = "sqlite:///data/kingdoms.sqlite"
+
+PAGE_HEADERS = {
+    # only our own scripts, styles and sockets; seat tokens never leave in a Referer
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
+    "img-src 'self' data:; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+def static_dir() -> Path:
+    return Path(str(resources.files("kingdoms.web").joinpath("static")))
+
+
+async def play_socket(ws: WebSocket) -> None:
+    """One browser connection to one game (one or several seats)."""
+    master: GameMaster = ws.app.state.master
+    await ws.accept()
+
+    async def send(msg: dict[str, Any]) -> None:
+        if ws.application_state == WebSocketState.CONNECTED:
+            await ws.send_text(json.dumps(msg, ensure_ascii=False))
+
+    table: Table | None = None
+    sub: Subscriber | None = None
+    rate: float | None = ws.app.state.message_rate
+    limit = protocol.RateLimit(rate, 3 * rate) if rate else None
+    try:
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            raw = frame.get("text")
+            if raw is None and frame.get("bytes") is not None:
+                raw = frame["bytes"].decode("utf-8", errors="replace")
+            ref = None
+            try:
+                if limit is not None:
+                    limit.check()
+                msg = protocol.decode(raw)
+                ref = protocol.safe_ref(msg)
+                kind = msg["type"]
+                if kind == "ping":
+                    await send({"type": "pong"})
+                elif kind == "hello":
+                    if table is not None:
+                        raise RequestError("bad_message", "already said hello")
+                    lang = str(msg["lang"]) if msg.get("lang") in LANGUAGES else "en"
+                    table, sub = await master.subscribe(
+                        ws.path_params["game_id"], protocol.hello_tokens(msg), send, lang
+                    )
+                elif table is None or sub is None:
+                    raise RequestError("bad_message", "say hello with your seat token first")
+                elif kind == "action":
+                    step = await master.act(table, sub.seats, msg, sub.lang)
+                    await send({"type": "ack", "ref": ref, "state_id": step})
+                elif kind == "undo":
+                    step = await master.undo(table, sub.seats, msg)
+                    await send({"type": "ack", "ref": ref, "state_id": step})
+                elif kind == "lang":
+                    if msg.get("lang") not in LANGUAGES:
+                        raise RequestError("bad_message", f"lang must be one of {LANGUAGES}")
+                    sub.lang = msg["lang"]
+                    sub.log_sent.clear()
+                    async with table.lock:
+                        await master.push(table, [sub])
+            except RequestError as err:
+                await send(protocol.error(err, ref))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if table is not None and sub is not None:
+            master.unsubscribe(table, sub)
+
+
+def create_app(
+    db_url: str = DEFAULT_DB,
+    bot_delay: float = 0.3,
+    message_rate: float | None = 10.0,
+    allow_seeds: bool = False,
+) -> Starlette:
+    """The web app over the database at ``db_url`` (SQLite file or PostgreSQL URL).
+
+    ``bot_delay``: seconds a bot waits before acting; ``message_rate``: messages per
+    second one connection may send (bursts of three times that), ``None``: no limit;
+    ``allow_seeds``: accept a chosen seed when creating a game (tests, tournaments —
+    whoever knows the seed can foresee the shuffles)."""
+    storage = Storage(db_url)
+    master = GameMaster(storage, bot_delay=bot_delay)
+    static = static_dir()
+
+    async def index(request: Any) -> Response:
+        return FileResponse(static / "index.html", headers=PAGE_HEADERS)
+
+    async def game_page(request: Any) -> Response:
+        return FileResponse(static / "game.html", headers=PAGE_HEADERS)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await master.start()
+        try:
+            yield
+        finally:
+            await master.stop()
+            storage.close()
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/game/{game_id}", game_page),
+            *ROUTES,
+            WebSocketRoute("/ws/{game_id}", play_socket),
+            Mount("/static", StaticFiles(directory=static), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.master = master
+    app.state.storage = storage
+    app.state.message_rate = message_rate
+    app.state.allow_seeds = allow_seeds
+    return app

@@ -1,0 +1,223 @@
+"""The lobby's HTTP JSON API: games on offer, creating, listing and finished records.
+
+Every endpoint is described in :data:`kingdoms.server.openapi.OPENAPI` (served at
+``/openapi.json``); a test keeps the description and the routes in sync.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from kingdoms.bots.base import bot_names
+from kingdoms.core.errors import KingdomsError
+from kingdoms.core.registry import available_games, get_game
+from kingdoms.i18n import LANGUAGES, catalog
+from kingdoms.server.master import GameMaster, RequestError, Table, public_seats
+from kingdoms.server.openapi import OPENAPI
+from kingdoms.server.storage import STATUS_FINISHED, STATUS_RUNNING
+
+MAX_BODY = 16_384
+
+
+def _master(request: Request) -> GameMaster:
+    master: GameMaster = request.app.state.master
+    return master
+
+
+def error_response(err: RequestError, status: int = 400) -> JSONResponse:
+    if err.code == "no_game":
+        status = 404
+    elif err.code == "bad_token":
+        status = 403
+    elif err.code == "broken_game":
+        status = 409
+    return JSONResponse({"error": err.code, "message": str(err)}, status_code=status)
+
+
+def game_catalog() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for name in available_games():
+        try:
+            game = get_game(name)
+            bots = bot_names(name)
+        except (ImportError, KingdomsError):  # a game not built into this install
+            continue
+        out.append(
+            {
+                "name": game.name,
+                "title": game.title,
+                "min_players": game.min_players,
+                "max_players": game.max_players,
+                "bots": bots,
+                "options": getattr(game, "lobby_options", lambda: {})(),
+            }
+        )
+    return out
+
+
+async def list_catalog(request: Request) -> Response:
+    """The games this server offers, with player counts, bots and options."""
+    return JSONResponse({"games": game_catalog(), "languages": list(LANGUAGES)})
+
+
+async def create_game(request: Request) -> Response:
+    """Create a game; returns one secret invite link per human seat."""
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        return error_response(RequestError("bad_config", "request too large"))
+    try:
+        data = json.loads(body or b"null")
+    except ValueError as err:
+        return error_response(RequestError("bad_config", f"body is not JSON: {err}"))
+    if not isinstance(data, dict):
+        return error_response(RequestError("bad_config", "body must be a JSON object"))
+    game, seats = data.get("game"), data.get("seats")
+    if not isinstance(game, str):
+        return error_response(RequestError("bad_config", "'game' must be a game name"))
+    players = data.get("players")
+    if seats is None and isinstance(players, int) and not isinstance(players, bool):
+        seats = [{"kind": "human"} for _ in range(min(max(players, 0), 16))]
+    if not isinstance(seats, list):
+        return error_response(RequestError("bad_config", "'seats' must be a list"))
+    if isinstance(players, int) and players != len(seats):
+        return error_response(RequestError("bad_config", "'players' and 'seats' disagree"))
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        return error_response(RequestError("bad_config", "'options' must be an object"))
+    seed = data.get("seed")
+    if seed is not None and not request.app.state.allow_seeds:
+        # a player who knows the seed could foresee every shuffle
+        return error_response(RequestError("bad_config", "this server does not accept seeds"))
+    try:
+        table, tokens = _master(request).create_game(game, seats, options, seed)
+    except RequestError as err:
+        return error_response(err)
+    base = str(request.base_url).rstrip("/")
+    out_seats = public_seats(table.seats)
+    for seat, token in zip(out_seats, tokens, strict=True):
+        if token is not None:
+            seat["token"] = token
+            seat["link"] = f"{base}/game/{table.id}#t={token}"
+    humans = [t for t in tokens if t is not None]
+    return JSONResponse(
+        {
+            "id": table.id,
+            "game": table.state.config.game,
+            "options": dict(table.state.config.options),
+            "seats": out_seats,
+            "hotseat_link": f"{base}/game/{table.id}#t={','.join(humans)}" if humans else None,
+        },
+        status_code=201,
+    )
+
+
+async def list_games(request: Request) -> Response:
+    """Games newest first; ``?status=running|finished``."""
+    status = request.query_params.get("status")
+    if status not in (None, STATUS_RUNNING, STATUS_FINISHED):
+        return error_response(RequestError("bad_query", "status must be running or finished"))
+    master = _master(request)
+    games = [master.summary(g) for g in master.storage.list_games(status)]
+    return JSONResponse({"games": games})
+
+
+def _table(request: Request) -> Table:
+    return _master(request).get(request.path_params["game_id"])
+
+
+async def get_game_info(request: Request) -> Response:
+    """One game's public summary (no secrets)."""
+    master = _master(request)
+    try:
+        table = _table(request)
+    except RequestError as err:
+        return error_response(err)
+    stored = master.storage.load_game(table.id)
+    if stored is None:
+        return error_response(RequestError("no_game", "no such game"))
+    return JSONResponse(master.summary(stored))
+
+
+def _finished(request: Request) -> Table:
+    table = _table(request)
+    if not table.finished:
+        raise RequestError("not_finished", "the record is available once the game is over")
+    return table
+
+
+async def get_record(request: Request) -> Response:
+    """The game record (JSON, readable by ``kingdoms replay``) of a finished game."""
+    try:
+        table = _finished(request)
+    except RequestError as err:
+        return error_response(err)
+    return Response(
+        table.record().dumps(),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="kingdoms-{table.id}.json"'},
+    )
+
+
+def _lang(request: Request) -> str:
+    lang = request.query_params.get("lang", "en")
+    return lang if lang in LANGUAGES else "en"
+
+
+async def get_replay(request: Request) -> Response:
+    """A finished game at step ``?step=n`` seen by ``?seat=k``: view and full log so far."""
+    try:
+        table = _finished(request)
+        step = int(request.query_params.get("step", table.state.step))
+        seat = int(request.query_params.get("seat", 0))
+    except RequestError as err:
+        return error_response(err)
+    except ValueError:
+        return error_response(RequestError("bad_query", "step and seat must be integers"))
+    if not 0 <= step <= table.state.step or not 0 <= seat < table.state.num_players:
+        return error_response(RequestError("bad_query", "step or seat out of range"))
+    lang = _lang(request)
+    state = table.record().replay(step)
+    events = state.log_for(None)
+    return JSONResponse(
+        {
+            "game_id": table.id,
+            "game": state.config.game,
+            "step": step,
+            "steps": table.state.step,
+            "seat": seat,
+            "current_player": state.current_player,
+            "view": state.view(seat),
+            "log": [{**e, "text": state.event_to_str(e, lang)} for e in events],
+            "seats": public_seats(table.seats),
+        }
+    )
+
+
+async def get_messages(request: Request) -> Response:
+    """The interface's message catalog for ``lang`` (msgid → text)."""
+    lang = request.path_params["lang"]
+    if lang not in LANGUAGES:
+        return error_response(RequestError("bad_query", f"unknown language {lang!r}"), 404)
+    return JSONResponse({"lang": lang, "messages": catalog(lang)})
+
+
+async def openapi(request: Request) -> Response:
+    """This API's OpenAPI description."""
+    return JSONResponse(OPENAPI)
+
+
+ROUTES = [
+    Route("/api/catalog", list_catalog, methods=["GET"]),
+    Route("/api/games", create_game, methods=["POST"]),
+    Route("/api/games", list_games, methods=["GET"]),
+    Route("/api/games/{game_id}", get_game_info, methods=["GET"]),
+    Route("/api/games/{game_id}/record", get_record, methods=["GET"]),
+    Route("/api/games/{game_id}/replay", get_replay, methods=["GET"]),
+    Route("/api/i18n/{lang}", get_messages, methods=["GET"]),
+    Route("/openapi.json", openapi, methods=["GET"]),
+]

@@ -1,0 +1,466 @@
+"""The authoritative game master: generic over every registered game.
+
+It owns the live games (``Table``), checks every request (credential, seat,
+turn, freshness, legality), applies the action to a clone, stores it, and only
+then swaps the clone in and pushes each seat its own view.  Bots seated in a
+game act here, in asyncio tasks, after a small visible delay.
+
+On start-up every unfinished game in storage is rebuilt by replaying its
+actions and its bots resume.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kingdoms.bots.base import Bot, make_bot
+from kingdoms.core.errors import IllegalAction, InvalidConfig, KingdomsError, ParseError
+from kingdoms.core.record import GameRecord
+from kingdoms.core.registry import get_game
+from kingdoms.core.state import GameConfig, State
+from kingdoms.i18n import LANGUAGES
+from kingdoms.server.storage import (
+    STATUS_FINISHED,
+    STATUS_RUNNING,
+    Storage,
+    StorageError,
+    StoredGame,
+)
+from kingdoms.server.table import (
+    BOT,
+    HUMAN,
+    RequestError,
+    Sender,
+    Subscriber,
+    Table,
+    hash_token,
+    public_seats,
+)
+from kingdoms.server.undo import previous_state, undo_refusal
+
+log = logging.getLogger(__name__)
+
+__all__ = ["GameMaster", "RequestError", "Subscriber", "Table", "public_seats"]
+
+
+class GameMaster:
+    """Runs every live game of one server process."""
+
+    def __init__(self, storage: Storage, bot_delay: float = 0.3) -> None:
+        self.storage = storage
+        self.bot_delay = bot_delay
+        self.retry_delay = 1.0
+        """Seconds a bot waits before trying again when its action could not be stored."""
+        self.tables: dict[str, Table] = {}
+        self._closing = False
+
+    # -- life cycle ---------------------------------------------------------------------
+    async def start(self) -> None:
+        """Rebuild every unfinished game and let its bots continue."""
+        for game_id in self.storage.unfinished_ids():
+            try:
+                table = self._load(game_id)
+            except KingdomsError as err:  # a game that no longer replays: keep the server up
+                log.error("cannot resume game %s: %s", game_id, err)
+                continue
+            if table is not None:
+                self._schedule_bots(table)
+
+    async def stop(self) -> None:
+        self._closing = True
+        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # -- creating and finding games -------------------------------------------------------
+    def create_game(
+        self,
+        game: str,
+        seats: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> tuple[Table, list[str | None]]:
+        """Start a game; returns the table and one fresh token per human seat (None for bots).
+
+        ``seats`` is a list of ``{"kind": "human"|"bot", "name": str, "bot": spec}``."""
+        try:
+            spec = get_game(game)
+        except InvalidConfig as err:
+            raise RequestError("bad_config", str(err)) from err
+        if not isinstance(seats, Sequence) or not seats:
+            raise RequestError("bad_config", "seats must be a non-empty list")
+        table_seats: list[dict[str, Any]] = []
+        tokens: list[str | None] = []
+        bots: dict[int, Bot] = {}
+        for i, seat in enumerate(seats):
+            if not isinstance(seat, Mapping):
+                raise RequestError("bad_config", f"seat {i + 1} must be an object")
+            kind = seat.get("kind", HUMAN)
+            name = seat.get("name") or f"Player {i + 1}"
+            if not isinstance(name, str) or len(name) > 40:
+                raise RequestError("bad_config", f"seat {i + 1}: name must be text (≤ 40)")
+            if kind == HUMAN:
+                token = secrets.token_urlsafe(18)
+                tokens.append(token)
+                table_seats.append(
+                    {"kind": HUMAN, "name": name, "token_hash": hash_token(token), "joined": False}
+                )
+            elif kind == BOT:
+                bot_spec = seat.get("bot") or "random"
+                if not isinstance(bot_spec, str):
+                    raise RequestError("bad_config", f"seat {i + 1}: bot must be a name")
+                try:
+                    bots[i] = make_bot(game, bot_spec)
+                except InvalidConfig as err:
+                    raise RequestError("bad_config", f"seat {i + 1}: {err}") from err
+                tokens.append(None)
+                table_seats.append({"kind": BOT, "name": name, "bot": bot_spec})
+            else:
+                raise RequestError(
+                    "bad_config", f"seat {i + 1}: kind must be 'human' or 'bot', not {kind!r}"
+                )
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise RequestError("bad_config", "seed must be an integer")
+        try:
+            config = spec.config(len(table_seats), seed, dict(options or {}))
+            state = spec.create(config)
+        except InvalidConfig as err:
+            raise RequestError("bad_config", str(err)) from err
+        game_id = secrets.token_hex(6)
+        stored = StoredGame(
+            id=game_id,
+            game=config.game,
+            players=config.players,
+            seed=config.seed,
+            options=dict(config.options),
+            seats=table_seats,
+            meta=dict(meta or {}),
+        )
+        self.storage.create_game(stored)
+        table = Table(game_id, state, table_seats, dict(meta or {}), bots)
+        self.tables[game_id] = table
+        self._schedule_bots(table)
+        return table, tokens
+
+    def _load(self, game_id: str) -> Table | None:
+        stored = self.storage.load_game(game_id)
+        if stored is None:
+            return None
+        config = GameConfig(stored.game, stored.players, stored.seed, stored.options)
+        state = GameRecord(config=config, actions=tuple(stored.actions)).replay()
+        bots = {
+            i: make_bot(stored.game, s.get("bot") or "random")
+            for i, s in enumerate(stored.seats)
+            if s.get("kind") == BOT
+        }
+        table = Table(stored.id, state, stored.seats, stored.meta, bots)
+        if not table.finished:  # finished games never change: not kept in memory
+            self.tables[game_id] = table
+        return table
+
+    def get(self, game_id: str) -> Table:
+        table = self.tables.get(game_id)
+        if table is None:
+            if not isinstance(game_id, str) or not game_id.isalnum() or len(game_id) > 40:
+                raise RequestError("no_game", "no such game")
+            try:
+                table = self._load(game_id)
+            except KingdomsError as err:  # e.g. a record the current rules no longer accept
+                log.error("cannot load game %s: %s", game_id, err)
+                raise RequestError("broken_game", f"game {game_id!r} cannot be loaded") from err
+            if table is None:
+                raise RequestError("no_game", f"no game {game_id!r}")
+        return table
+
+    def authenticate(self, table: Table, tokens: Sequence[str]) -> tuple[int, ...]:
+        if not tokens:
+            raise RequestError("bad_token", "a seat token is needed to play")
+        seats: list[int] = []
+        for token in tokens:
+            seat = table.seat_of(token) if isinstance(token, str) else None
+            if seat is None:
+                raise RequestError("bad_token", "this token does not belong to any seat")
+            if seat not in seats:
+                seats.append(seat)
+        return tuple(seats)
+
+    # -- connections ---------------------------------------------------------------------
+    async def subscribe(
+        self, game_id: str, tokens: Sequence[str], send: Sender, lang: str = "en"
+    ) -> tuple[Table, Subscriber]:
+        table = self.get(game_id)
+        seats = self.authenticate(table, tokens)
+        if lang not in LANGUAGES:
+            lang = "en"
+        sub = Subscriber(seats, send, lang)
+        async with table.lock:
+            table.subscribers.append(sub)
+            newly = [s for s in seats if not table.seats[s].get("joined")]
+            if newly:
+                for s in newly:
+                    table.seats[s]["joined"] = True
+                self.storage.update_seats(table.id, table.seats)
+            await self.push(table, [sub])
+        return table, sub
+
+    def unsubscribe(self, table: Table, sub: Subscriber) -> None:
+        with contextlib.suppress(ValueError):
+            table.subscribers.remove(sub)
+        if table.finished and not table.subscribers:
+            self.tables.pop(table.id, None)  # finished and unwatched: reload on demand
+
+    def seat_message(self, table: Table, seat: int, sub: Subscriber) -> dict[str, Any]:
+        """Everything one seat may know now (its view, its log, its choices)."""
+        state = table.state
+        full_log = state.log_for(seat)
+        start = sub.log_sent.get(seat, 0)
+        if start > len(full_log):  # an undo shortened the log: send it again
+            start = 0
+        sub.log_sent[seat] = len(full_log)
+        lang = sub.lang
+        msg: dict[str, Any] = {
+            "type": "state",
+            "game_id": table.id,
+            "game": state.config.game,
+            "seat": seat,
+            "state_id": state.step,
+            "current_player": state.current_player,
+            "finished": state.is_terminal(),
+            "seats": public_seats(table.seats),
+            "view": state.view(seat),
+            "log_start": start,
+            "log": [
+                {**event, "text": state.event_to_str(event, lang)} for event in full_log[start:]
+            ],
+            "legal": [],
+            "can_undo": False,
+        }
+        if state.current_player == seat:
+            # Games may describe actions as data (``action_info(a)``, e.g. which card or
+            # which square) so that boards can make those things clickable: still no rules
+            # in the client, it only maps the server's legal actions onto the board.
+            info = getattr(state, "action_info", None)
+            msg["legal"] = [
+                {
+                    "action": a,
+                    "text": state.action_to_str(a, lang),
+                    **({"info": info(a)} if callable(info) else {}),
+                }
+                for a in state.legal_actions()
+            ]
+        if state.is_terminal():
+            outcome = state.outcome()
+            msg["outcome"] = outcome.to_json() if outcome is not None else None
+        else:
+            msg["can_undo"] = self.undo_refusal(table, seat) is None
+        return msg
+
+    async def push(self, table: Table, subs: Sequence[Subscriber] | None = None) -> None:
+        """Send each subscriber (all by default) the current state of each of its seats.
+
+        Call with ``table.lock`` held."""
+        targets = list(table.subscribers if subs is None else subs)
+        for sub in targets:
+            for seat in sub.seats:
+                try:
+                    msg = self.seat_message(table, seat, sub)
+                except Exception:  # an engine bug: report it, keep the game and the socket
+                    log.exception("cannot build the view of seat %s in game %s", seat, table.id)
+                    msg = {"type": "error", "code": "server", "message": "internal error"}
+                try:
+                    await sub.send(msg)
+                except Exception:  # a closed connection must not stop the game
+                    self.unsubscribe(table, sub)
+                    break
+
+    # -- actions --------------------------------------------------------------------------
+    def _resolve_action(self, state: State, message: Mapping[str, Any], lang: str) -> int:
+        action = message.get("action")
+        text = message.get("text")
+        if action is not None:
+            if type(action) is not int:
+                raise RequestError("bad_message", "'action' must be an integer")
+            return action
+        if isinstance(text, str):
+            try:
+                return state.parse_action(text, lang)
+            except ParseError as err:
+                raise RequestError("illegal", str(err)) from err
+        raise RequestError("bad_message", "an action message needs 'action' (int) or 'text'")
+
+    def _check_turn(self, table: Table, seats: Sequence[int], message: Mapping[str, Any]) -> int:
+        state = table.state
+        if state.is_terminal():
+            raise RequestError("finished", "the game is over")
+        state_id = message.get("state_id")
+        if type(state_id) is not int:
+            raise RequestError("bad_message", "'state_id' (the step you saw) must be an integer")
+        if state_id != state.step:
+            raise RequestError(
+                "stale", f"the game has moved on (step {state.step}, you saw {state_id})"
+            )
+        wanted = message.get("seat")
+        if wanted is not None:
+            if type(wanted) is not int or wanted not in seats:
+                raise RequestError("wrong_seat", "you do not hold that seat")
+            seat = wanted
+        elif state.current_player in seats:
+            seat = state.current_player
+        else:
+            seat = seats[0]
+        if state.current_player != seat:
+            raise RequestError(
+                "not_your_turn", f"it is player {state.current_player + 1}'s decision, not yours"
+            )
+        return seat
+
+    async def act(
+        self, table: Table, seats: Sequence[int], message: Mapping[str, Any], lang: str = "en"
+    ) -> int:
+        """Check and carry out a player's action; returns the new state id."""
+        async with table.lock:
+            seat = self._check_turn(table, seats, message)
+            action = self._resolve_action(table.state, message, lang)
+            await self._commit(table, seat, action)
+            return table.state.step
+
+    async def _commit(self, table: Table, seat: int, action: int) -> None:
+        """Apply to a clone, persist, then publish (call with the table lock held)."""
+        state = table.state
+        new = state.clone()
+        try:
+            new.apply_checked(action)
+        except IllegalAction as err:
+            raise RequestError("illegal", str(err)) from err
+        try:
+            self.storage.append_action(table.id, state.step, seat, action)
+        except StorageError as err:
+            log.error("game %s: %s", table.id, err)
+            raise RequestError("storage", "the action could not be saved; try again") from err
+        if new.is_terminal():
+            outcome = new.outcome()
+            self.storage.set_status(
+                table.id, STATUS_FINISHED, None if outcome is None else outcome.to_json()
+            )
+        table.state = new
+        table.prev = (new.step, state)
+        await self.push(table)
+        if new.is_terminal() and not table.subscribers:
+            self.tables.pop(table.id, None)
+        self._schedule_bots(table)
+
+    # -- undo -----------------------------------------------------------------------------
+    def undo_refusal(self, table: Table, seat: int) -> str | None:
+        """Why ``seat`` may not take back the last action now (``None``: it may)."""
+        return undo_refusal(table, seat)
+
+    async def undo(self, table: Table, seats: Sequence[int], message: Mapping[str, Any]) -> int:
+        async with table.lock:
+            state_id = message.get("state_id")
+            if type(state_id) is not int:
+                raise RequestError("bad_message", "'state_id' must be an integer")
+            if state_id != table.state.step:
+                raise RequestError("stale", "the game has moved on")
+            wanted = message.get("seat")
+            candidates = [wanted] if wanted is not None else list(seats)
+            if wanted is not None and (type(wanted) is not int or wanted not in seats):
+                raise RequestError("wrong_seat", "you do not hold that seat")
+            reason = "nothing to undo"
+            for seat in candidates:
+                refusal = self.undo_refusal(table, seat)
+                if refusal is None:
+                    prev = previous_state(table)
+                    self.storage.truncate_actions(table.id, prev.step)
+                    table.state = prev.clone()
+                    table.prev = None
+                    await self.push(table)
+                    self._schedule_bots(table)
+                    return table.state.step
+                reason = refusal
+            raise RequestError("cannot_undo", f"cannot undo: {reason}")
+
+    # -- bots -----------------------------------------------------------------------------
+    def _schedule_bots(self, table: Table) -> None:
+        state = table.state
+        if self._closing or state.is_terminal() or state.current_player not in table.bots:
+            return
+        if table.bot_task is not None and not table.bot_task.done():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop yet (created outside the server): start() will schedule
+        table.bot_task = loop.create_task(self._run_bots(table))
+
+    async def _run_bots(self, table: Table) -> None:
+        try:
+            await self._bot_loop(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # never let a bot failure pass silently
+            log.exception("bots stopped in game %s", table.id)
+
+    async def _bot_loop(self, table: Table) -> None:
+        while not self._closing:
+            state = table.state
+            seat = state.current_player
+            if state.is_terminal() or seat not in table.bots:
+                return
+            if self.bot_delay > 0:
+                await asyncio.sleep(self.bot_delay)
+            step = state.step
+            view, legal = state.view(seat), state.legal_actions()
+            rng = random.Random(f"{state.config.seed}:{seat}:{step}")
+            bot = table.bots[seat]
+            try:
+                action = await asyncio.to_thread(bot.act, view, legal, rng)
+            except Exception:
+                log.exception("bot %s failed in game %s; playing randomly", bot.name, table.id)
+                action = legal[rng.randrange(len(legal))]
+            retry = False
+            async with table.lock:
+                if table.state.step != step:  # someone undid meanwhile: think again
+                    continue
+                # while this task runs, _commit schedules no other: this loop goes on
+                try:
+                    await self._commit(table, seat, action)
+                except RequestError as err:
+                    if err.code == "storage":
+                        retry = True  # the database is unwell: try again shortly
+                    else:
+                        log.error("bot %s chose an illegal action in game %s", bot.name, table.id)
+                        await self._commit(table, seat, legal[0])
+            if retry:
+                await asyncio.sleep(self.retry_delay)
+
+    # -- summaries ------------------------------------------------------------------------
+    def summary(self, stored: StoredGame) -> dict[str, Any]:
+        live = self.tables.get(stored.id)
+        seats = live.seats if live is not None else stored.seats
+        return {
+            "id": stored.id,
+            "game": stored.game,
+            "players": stored.players,
+            "status": stored.status
+            if live is None
+            else (STATUS_FINISHED if live.finished else STATUS_RUNNING),
+            "open_seats": [
+                i for i, s in enumerate(seats) if s.get("kind") == HUMAN and not s.get("joined")
+            ],
+            "seats": public_seats(seats),
+            "options": dict(stored.options),
+            "step": live.state.step if live is not None else None,
+            "outcome": stored.outcome,
+            "created": stored.created,
+            "updated": stored.updated,
+        }

@@ -1,0 +1,282 @@
+"""Where the server keeps its games: one interface, SQLite or PostgreSQL behind it.
+
+A stored game is its configuration (game, players, seed, normalized options),
+its seat table and the list of accepted actions.  That is enough to rebuild
+the exact state by replaying the actions (see :mod:`kingdoms.server.master`).
+
+>>> store = Storage("sqlite://")
+>>> store.create_game(StoredGame(id="g1", game="kingdomino", players=2, seed=5,
+...                              options={}, seats=[{"kind": "bot", "name": "b1"}]*2))
+>>> store.append_action("g1", 0, seat=1, action=7)
+>>> store.load_game("g1").actions
+[7]
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import StaticPool
+
+from kingdoms.core.errors import KingdomsError
+
+STATUS_RUNNING = "running"
+STATUS_FINISHED = "finished"
+STATUS_ABANDONED = "abandoned"
+
+metadata = MetaData()
+
+games_table = Table(
+    "games",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("seats", Text, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("outcome", Text, nullable=True),
+    Column("meta", Text, nullable=False, default="{}"),
+    Column("num_actions", Integer, nullable=False, default=0),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+actions_table = Table(
+    "actions",
+    metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", BigInteger, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+class StorageError(KingdomsError):
+    """The database refused a write (a conflicting action, an unknown game…)."""
+
+
+@dataclass(slots=True)
+class StoredGame:
+    """One game as the database holds it."""
+
+    id: str
+    game: str
+    players: int
+    seed: int
+    options: Mapping[str, Any]
+    seats: list[dict[str, Any]]
+    status: str = STATUS_RUNNING
+    outcome: dict[str, Any] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    actions: list[int] = field(default_factory=list)
+    created: float = 0.0
+    updated: float = 0.0
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")  # acknowledged means on disk, even after a power cut
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite files get WAL mode and their folder created."""
+    if url.startswith("sqlite"):
+        if url in ("sqlite://", "sqlite:///:memory:"):
+            engine = create_engine(
+                "sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool
+            )
+        else:
+            path = url.split(":///", 1)[1] if ":///" in url else ""
+            if path:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(url, connect_args={"check_same_thread": False})
+            event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Storage:
+    """Games and their actions in a SQL database (SQLite file or PostgreSQL URL).
+
+    Every write is its own committed transaction: when a method returns, the
+    data is on disk (this is what lets the server acknowledge an action only
+    after it is safe)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writes -----------------------------------------------------------------------
+    def create_game(self, game: StoredGame) -> None:
+        now = time.time()
+        game.created = game.created or now
+        game.updated = now
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(games_table).values(
+                        id=game.id,
+                        game=game.game,
+                        players=game.players,
+                        seed=game.seed,
+                        options=json.dumps(dict(game.options)),
+                        seats=json.dumps(game.seats),
+                        status=game.status,
+                        outcome=None if game.outcome is None else json.dumps(game.outcome),
+                        meta=json.dumps(game.meta),
+                        num_actions=len(game.actions),
+                        created=game.created,
+                        updated=game.updated,
+                    )
+                )
+                for i, action in enumerate(game.actions):
+                    conn.execute(
+                        insert(actions_table).values(
+                            game_id=game.id, idx=i, seat=-1, action=action, at=now
+                        )
+                    )
+        except IntegrityError as err:
+            raise StorageError(f"game {game.id!r} already exists") from err
+
+    def append_action(self, game_id: str, index: int, seat: int, action: int) -> None:
+        """Store action number ``index`` (0-based); it must be the next one."""
+        now = time.time()
+        try:
+            with self.engine.begin() as conn:
+                res = conn.execute(
+                    update(games_table)
+                    .where(games_table.c.id == game_id, games_table.c.num_actions == index)
+                    .values(num_actions=index + 1, updated=now)
+                )
+                if res.rowcount != 1:
+                    raise StorageError(
+                        f"cannot store action #{index} of game {game_id!r}: "
+                        "unknown game or not the next action"
+                    )
+                conn.execute(
+                    insert(actions_table).values(
+                        game_id=game_id, idx=index, seat=seat, action=action, at=now
+                    )
+                )
+        except IntegrityError as err:
+            raise StorageError(f"action #{index} of game {game_id!r} is already stored") from err
+
+    def truncate_actions(self, game_id: str, length: int) -> None:
+        """Drop every action from number ``length`` on (undo)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                delete(actions_table).where(
+                    actions_table.c.game_id == game_id, actions_table.c.idx >= length
+                )
+            )
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id)
+                .values(num_actions=length, updated=time.time())
+            )
+
+    def update_seats(self, game_id: str, seats: Sequence[Mapping[str, Any]]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id)
+                .values(seats=json.dumps(list(seats)), updated=time.time())
+            )
+
+    def set_status(
+        self, game_id: str, status: str, outcome: Mapping[str, Any] | None = None
+    ) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id)
+                .values(
+                    status=status,
+                    outcome=None if outcome is None else json.dumps(dict(outcome)),
+                    updated=time.time(),
+                )
+            )
+
+    # -- reads ------------------------------------------------------------------------
+    @staticmethod
+    def _row_to_game(row: Any, actions: list[int] | None = None) -> StoredGame:
+        return StoredGame(
+            id=row.id,
+            game=row.game,
+            players=row.players,
+            seed=row.seed,
+            options=json.loads(row.options),
+            seats=json.loads(row.seats),
+            status=row.status,
+            outcome=None if row.outcome is None else json.loads(row.outcome),
+            meta=json.loads(row.meta or "{}"),
+            actions=actions if actions is not None else [],
+            created=row.created,
+            updated=row.updated,
+        )
+
+    def load_game(self, game_id: str) -> StoredGame | None:
+        """The game with its actions in order, or ``None``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
+            if row is None:
+                return None
+            acts = conn.execute(
+                select(actions_table.c.action)
+                .where(actions_table.c.game_id == game_id)
+                .order_by(actions_table.c.idx)
+            ).all()
+        return self._row_to_game(row, [int(a.action) for a in acts])
+
+    def list_games(self, status: str | None = None, limit: int = 200) -> list[StoredGame]:
+        """Games newest first (without their actions), optionally of one status."""
+        query = select(games_table).order_by(games_table.c.updated.desc()).limit(limit)
+        if status is not None:
+            query = query.where(games_table.c.status == status)
+        with self.engine.connect() as conn:
+            return [self._row_to_game(r) for r in conn.execute(query).all()]
+
+    def unfinished_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games_table.c.id).where(games_table.c.status == STATUS_RUNNING)
+            ).all()
+        return [r.id for r in rows]
+
+    def count_games(self) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(games_table)).scalar_one())

@@ -1,0 +1,94 @@
+"""Live games and their seats: the master's data, credentials and request errors."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kingdoms.bots.base import Bot
+from kingdoms.core.errors import KingdomsError
+from kingdoms.core.record import GameRecord
+from kingdoms.core.state import State
+
+HUMAN, BOT = "human", "bot"
+
+
+class RequestError(KingdomsError):
+    """A request the master refuses; ``code`` is machine-readable, the text is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+Sender = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One connection watching some seats of one game (several seats: hot-seat)."""
+
+    seats: tuple[int, ...]
+    send: Sender
+    lang: str = "en"
+    log_sent: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class Table:
+    """A live game: its state, seats, bots and connections."""
+
+    id: str
+    state: State
+    seats: list[dict[str, Any]]
+    meta: dict[str, Any]
+    bots: dict[int, Bot]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    subscribers: list[Subscriber] = field(default_factory=list)
+    bot_task: asyncio.Task[None] | None = None
+    prev: tuple[int, State] | None = None
+    """The state before the last action (keyed by the step it precedes), for undo."""
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal()
+
+    def seat_of(self, token: str) -> int | None:
+        digest = hash_token(token)
+        for i, seat in enumerate(self.seats):
+            if seat.get("kind") == HUMAN and secrets.compare_digest(
+                seat.get("token_hash", ""), digest
+            ):
+                return i
+        return None
+
+    def record(self) -> GameRecord:
+        names = [str(s.get("name", f"Player {i + 1}")) for i, s in enumerate(self.seats)]
+        return GameRecord(
+            config=self.state.config,
+            actions=tuple(self.state.history),
+            seats=tuple(names),
+            meta={"server_game_id": self.id},
+        )
+
+
+def public_seats(seats: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The seat table without credentials."""
+    return [
+        {
+            "seat": i,
+            "name": s.get("name", f"Player {i + 1}"),
+            "kind": s.get("kind"),
+            **({"bot": s["bot"]} if s.get("kind") == BOT else {}),
+            "joined": bool(s.get("joined")) or s.get("kind") == BOT,
+        }
+        for i, s in enumerate(seats)
+    ]

@@ -1,0 +1,2 @@
+// The dominion board.  Until its own drawing lands it shows the generic board.
+export { render } from "./generic.js";

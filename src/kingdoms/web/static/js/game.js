@@ -1,0 +1,281 @@
+// The game page: one WebSocket for this browser's seats (several: hot-seat),
+// renders whatever the server sends.  No game rules here: the legal actions,
+// their texts and every view come from the server.
+import { $, clear, h } from "./dom.js";
+import { lang, languageSelect, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { rememberTokens, tokensFor } from "./store.js";
+
+const gameId = decodeURIComponent(location.pathname.split("/").pop());
+const states = {}; // seat -> latest state message
+const logs = {}; // seat -> full log (texts) as this seat sees it
+let shown = null; // the seat on screen
+let hidden = false; // pass-the-device screen up
+let socket = null;
+let pending = false;
+let retry = 500;
+const boards = {};
+
+const BOARDS = new Set(["dominion", "kingdomino"]); // js/boards/<game>.js; others: generic
+
+async function board(game) {
+  if (!(game in boards)) {
+    boards[game] = await import(BOARDS.has(game) ? `./boards/${game}.js` : "./boards/generic.js");
+  }
+  return boards[game];
+}
+
+// Server errors by code, in the interface language (the server's text is the fallback).
+const ERRORS = {
+  stale: () => t("The game moved on before your choice arrived; look again."),
+  not_your_turn: () => t("It is not your turn."),
+  illegal: () => t("That is not possible now."),
+  bad_token: () => t("This link is not valid for this game."),
+  no_game: () => t("There is no such game."),
+  cannot_undo: () => t("That cannot be undone any more."),
+  storage: () => t("The server could not save that; please try again."),
+};
+
+function toast(text) {
+  const el = $("#toast");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { el.hidden = true; }, 4000);
+}
+
+function tokensFromHash() {
+  const m = location.hash.match(/[#&]t=([^&]+)/);
+  return m ? decodeURIComponent(m[1]).split(",").filter(Boolean) : [];
+}
+
+function send(msg) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    toast(t("Not connected; reconnecting…"));
+    return false;
+  }
+  socket.send(JSON.stringify(msg));
+  return true;
+}
+
+export function act(seat, action) {
+  const st = states[seat];
+  if (pending || !st) return;
+  if (send({ type: "action", action, state_id: st.state_id, seat })) {
+    pending = true;
+    document.body.classList.add("pending");
+  }
+}
+
+function seatName(msg, seat) {
+  const s = (msg.seats || [])[seat];
+  return s ? s.name : t("Player {n}", { n: seat + 1 });
+}
+
+function chooseSeat() {
+  const mine = Object.keys(states).map(Number).sort((a, b) => a - b);
+  if (!mine.length) return null;
+  const cur = states[mine[0]].current_player;
+  if (mine.includes(cur)) return cur;
+  return shown !== null && mine.includes(shown) ? shown : mine[0];
+}
+
+function onState(msg) {
+  const seat = msg.seat;
+  const log = msg.log_start === 0 ? [] : (logs[seat] || []).slice(0, msg.log_start);
+  logs[seat] = log.concat(msg.log);
+  states[seat] = msg;
+  pending = false;
+  document.body.classList.remove("pending");
+  const next = chooseSeat();
+  const mySeats = Object.keys(states).length;
+  if (mySeats > 1 && shown !== null && next !== shown && !msg.finished) {
+    hidden = true;
+    $("#pass-text").textContent = t("Pass the device to {name}.", { name: seatName(msg, next) });
+  }
+  shown = next;
+  scheduleRender();
+}
+
+let renderQueued = false;
+function scheduleRender() {
+  if (renderQueued) return;
+  renderQueued = true;
+  queueMicrotask(() => { renderQueued = false; render(); });
+}
+
+async function render() {
+  $("#pass-screen").hidden = !hidden;
+  if (shown === null) return;
+  const msg = states[shown];
+  const ctx = {
+    t, lang: lang(), seat: shown, legal: msg.legal,
+    act: (action) => act(shown, action),
+    name: (seat) => seatName(msg, seat),
+  };
+  document.title = `kingdoms · ${msg.game}`;
+  $("#title").textContent = `${msg.game} · ${seatName(msg, shown)}`;
+  $("#status").textContent = msg.finished ? t("Game over") : t("Step {n}", { n: msg.state_id });
+  const boardEl = clear($("#board"));
+  if (hidden) {
+    boardEl.append(h("p", { class: "muted" }, t("Hidden until the next player is ready.")));
+  } else {
+    (await board(msg.game)).render(boardEl, msg, ctx);
+  }
+  renderPrompt(msg, ctx);
+  renderLog(logs[shown] || []);
+  $("#record-link").hidden = !msg.finished;
+  $("#record-link").href = `/api/games/${gameId}/record`;
+  document.body.dataset.ready = "1";
+  document.body.dataset.step = String(msg.state_id);
+}
+
+function renderPrompt(msg, ctx) {
+  const title = $("#prompt-title");
+  const box = clear($("#choices"));
+  if (msg.finished) {
+    const out = msg.outcome || { scores: [], winners: [] };
+    title.textContent = t("Game over");
+    box.append(h("ol", { class: "scores" }, out.scores.map((s, i) =>
+      h("li", { class: out.winners.includes(i) ? "winner" : "" },
+        `${seatName(msg, i)}: ${s}`, out.winners.includes(i) ? ` — ${t("winner")}` : ""))));
+  } else if (hidden) {
+    title.textContent = "";
+  } else if (msg.legal.length) {
+    title.textContent = t("Your decision");
+    msg.legal.forEach((choice, i) => {
+      box.append(h("button", {
+        class: "choice", dataset: { action: choice.action },
+        title: i < 9 ? t("Key {k}", { k: i + 1 }) : undefined,
+        onclick: () => ctx.act(choice.action),
+      }, i < 9 ? h("kbd", {}, String(i + 1)) : null, choice.text));
+    });
+  } else {
+    title.textContent = t("Waiting for {name}…", { name: seatName(msg, msg.current_player) });
+  }
+  $("#undo").hidden = !(msg.can_undo && !hidden);
+}
+
+function renderLog(entries) {
+  const ol = clear($("#log"));
+  const start = Math.max(0, entries.length - 200);
+  for (const e of entries.slice(start)) ol.append(h("li", { class: `ev-${e.type}` }, e.text));
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function connect(tokens) {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(gameId)}`);
+  socket.addEventListener("open", () => {
+    retry = 500;
+    for (const k of Object.keys(logs)) delete logs[k];
+    socket.send(JSON.stringify({ type: "hello", tokens, lang: lang() }));
+  });
+  socket.addEventListener("message", (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "state") onState(msg);
+    else if (msg.type === "error") {
+      pending = false;
+      document.body.classList.remove("pending");
+      const text = ERRORS[msg.code] ? ERRORS[msg.code]() : msg.message;
+      toast(text);
+      if (msg.code === "bad_token" || msg.code === "no_game") {
+        $("#prompt-title").textContent = text;
+        socket.close(4000);
+      }
+    }
+  });
+  socket.addEventListener("close", (ev) => {
+    if (ev.code === 4000) return;
+    setTimeout(() => connect(tokens), retry);
+    retry = Math.min(retry * 2, 8000);
+  });
+}
+
+async function replay() {
+  // A finished game: step through it; everything is open now.
+  const info = await (await fetch(`/api/games/${gameId}`)).json();
+  if (info.status !== "finished") {
+    $("#prompt-title").textContent = info.message || t("This game is still being played; you have no seat in it.");
+    if (info.status === "running") setTimeout(replay, 2000); // show the replay once it ends
+    return;
+  }
+  $("#prompt-title").textContent = t("Game over");
+  $("#replay-controls").hidden = false;
+  const slider = $("#r-step");
+  const seatSel = $("#r-seat");
+  info.seats.forEach((s, i) => seatSel.add(new Option(s.name, String(i))));
+  const show = async () => {
+    const res = await fetch(`/api/games/${gameId}/replay?step=${slider.value}&seat=${seatSel.value}&lang=${lang()}`);
+    const data = await res.json();
+    slider.max = String(data.steps);
+    $("#r-label").textContent = t("Step {n} of {m}", { n: data.step, m: data.steps });
+    const msg = { ...data, legal: [], state_id: data.step, finished: data.step === data.steps };
+    const boardEl = clear($("#board"));
+    (await board(data.game)).render(boardEl, msg, { t, lang: lang(), seat: data.seat, legal: [], act: () => {}, name: (i) => info.seats[i].name });
+    $("#title").textContent = `${data.game} · ${t("Replay")}`;
+    renderLog(data.log);
+    $("#record-link").hidden = false;
+    $("#record-link").href = `/api/games/${gameId}/record`;
+    document.body.dataset.ready = "1";
+  };
+  const go = (n) => { slider.value = String(Math.max(0, Math.min(Number(slider.max), n))); show(); };
+  slider.max = String(info.step ?? 0);
+  slider.value = slider.max;
+  slider.addEventListener("input", show);
+  seatSel.addEventListener("change", show);
+  $("#r-first").onclick = () => go(0);
+  $("#r-prev").onclick = () => go(Number(slider.value) - 1);
+  $("#r-next").onclick = () => go(Number(slider.value) + 1);
+  $("#r-last").onclick = () => go(Number(slider.max));
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "ArrowLeft") go(Number(slider.value) - 1);
+    if (ev.key === "ArrowRight") go(Number(slider.value) + 1);
+  });
+  await show();
+}
+
+function keys(ev) {
+  if (ev.target.matches("input, textarea, select")) return;
+  if (hidden && (ev.key === "Enter" || ev.key === " ")) {
+    ev.preventDefault();
+    $("#pass-ready").click();
+    return;
+  }
+  const msg = states[shown];
+  if (!msg || hidden) return;
+  if (/^[1-9]$/.test(ev.key) && msg.legal[Number(ev.key) - 1]) act(shown, msg.legal[Number(ev.key) - 1].action);
+  if ((ev.key === "u" || ev.key === "z") && msg.can_undo) $("#undo").click();
+}
+
+async function main() {
+  await loadLanguage(pickLanguage());
+  $("#lang-slot").append(languageSelect((l) => {
+    translatePage();
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      for (const k of Object.keys(logs)) delete logs[k];
+      send({ type: "lang", lang: l });
+    } else render();
+  }));
+  translatePage();
+  $("#pass-ready").addEventListener("click", () => { hidden = false; render(); });
+  $("#undo").addEventListener("click", () => {
+    const st = states[shown];
+    if (st) send({ type: "undo", state_id: st.state_id, seat: shown });
+  });
+  document.addEventListener("keydown", keys);
+  const fromHash = tokensFromHash();
+  const tabKey = `kingdoms:tab:${gameId}`;
+  if (fromHash.length) {
+    rememberTokens(gameId, fromHash);
+    sessionStorage.setItem(tabKey, JSON.stringify(fromHash)); // this tab plays these seats
+    history.replaceState(null, "", location.pathname); // keep the secret out of the address bar
+  }
+  let tokens = tokensFor(gameId);
+  try {
+    tokens = JSON.parse(sessionStorage.getItem(tabKey)) || tokens;
+  } catch {}
+  if (tokens.length && !location.hash.includes("replay")) connect(tokens);
+  else replay();
+}
+
+main();

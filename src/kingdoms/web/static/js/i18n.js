@@ -1,0 +1,52 @@
+// Interface messages: English msgids, translations from the server's catalogs.
+const KEY = "kingdoms:lang";
+const SUPPORTED = ["en", "pl", "cs"];
+let table = {};
+let current = "en";
+
+export function pickLanguage() {
+  const saved = localStorage.getItem(KEY);
+  if (SUPPORTED.includes(saved)) return saved;
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    const base = String(l).slice(0, 2).toLowerCase();
+    if (SUPPORTED.includes(base)) return base;
+  }
+  return "en";
+}
+
+export async function loadLanguage(lang) {
+  if (!SUPPORTED.includes(lang)) lang = "en";
+  const res = await fetch(`/api/i18n/${lang}`);
+  table = res.ok ? (await res.json()).messages : {};
+  current = lang;
+  localStorage.setItem(KEY, lang);
+  document.documentElement.lang = lang;
+  return lang;
+}
+
+export const lang = () => current;
+
+/** Translate a msgid; `{name}` placeholders are filled from `args`. */
+export function t(msgid, args = {}) {
+  const text = table[msgid] || msgid;
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m));
+}
+
+/** Translate every element carrying data-i18n (text) in `root`. */
+export function translatePage(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+}
+
+/** A <select> that switches the language; `onChange(lang)` re-renders. */
+export function languageSelect(onChange) {
+  const sel = document.createElement("select");
+  sel.id = "lang";
+  sel.setAttribute("aria-label", "Language");
+  for (const [code, name] of [["en", "English"], ["pl", "Polski"], ["cs", "Čeština"]]) {
+    const o = new Option(name, code, false, code === current);
+    sel.add(o);
+  }
+  sel.addEventListener("change", async () => onChange(await loadLanguage(sel.value)));
+  return sel;
+}

@@ -1,0 +1,169 @@
+// The lobby: create a game, list games, rejoin mine.
+import { $, clear, h } from "./dom.js";
+import { languageSelect, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { forget, myGames, rememberTokens } from "./store.js";
+
+let catalog = [];
+
+function currentGame() {
+  return catalog.find((g) => g.name === $("#game").value);
+}
+
+function renderPlayers() {
+  const game = currentGame();
+  const sel = clear($("#players"));
+  if (!game) return;
+  for (let n = game.min_players; n <= game.max_players; n++) sel.add(new Option(String(n), String(n)));
+  renderSeats();
+  renderOptions();
+}
+
+function renderSeats() {
+  const game = currentGame();
+  const box = $("#seats");
+  const old = [...box.querySelectorAll(".seat")].map((row) => ({
+    kind: row.querySelector(".kind").value,
+    bot: row.querySelector(".bot").value,
+    name: row.querySelector(".name").value,
+  }));
+  for (const row of box.querySelectorAll(".seat")) row.remove();
+  const n = Number($("#players").value || 0);
+  for (let i = 0; i < n; i++) {
+    const prev = old[i] || { kind: i === 0 ? "human" : "bot", bot: "", name: "" };
+    const kind = h("select", { class: "kind", "aria-label": t("Seat {n}", { n: i + 1 }) },
+      new Option(t("Human"), "human", false, prev.kind === "human"),
+      new Option(t("Bot"), "bot", false, prev.kind === "bot"));
+    const bot = h("select", { class: "bot", "aria-label": t("Bot") },
+      ...(game.bots || []).map((b) => new Option(b, b, false, b === prev.bot)));
+    const name = h("input", { class: "name", value: prev.name, maxlength: 40,
+      placeholder: t("Player {n}", { n: i + 1 }), "aria-label": t("Name") });
+    const sync = () => { bot.hidden = kind.value !== "bot"; };
+    kind.addEventListener("change", sync);
+    sync();
+    box.append(h("div", { class: "seat" }, h("span", { class: "seat-no" }, `${i + 1}.`), kind, bot, name));
+  }
+}
+
+function renderOptions() {
+  // Options a game describes for the lobby: {key: {label, choices: [[value, label]...]}}.
+  const box = clear($("#game-options"));
+  const opts = (currentGame() || {}).options || {};
+  for (const [key, spec] of Object.entries(opts)) {
+    const sel = h("select", { dataset: { option: key } },
+      ...(spec.choices || []).map(([v, label]) => new Option(t(label), JSON.stringify(v))));
+    box.append(h("label", {}, h("span", {}, t(spec.label || key)), " ", sel));
+  }
+}
+
+function collectOptions() {
+  let options = {};
+  const raw = $("#options-json").value.trim();
+  if (raw) options = JSON.parse(raw);
+  for (const sel of document.querySelectorAll("#game-options [data-option]")) {
+    options[sel.dataset.option] = JSON.parse(sel.value);
+  }
+  return options;
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  $("#create-error").textContent = "";
+  let options;
+  try {
+    options = collectOptions();
+  } catch (err) {
+    $("#create-error").textContent = t("Options are not valid JSON");
+    return;
+  }
+  const seats = [...document.querySelectorAll("#seats .seat")].map((row) => ({
+    kind: row.querySelector(".kind").value,
+    bot: row.querySelector(".kind").value === "bot" ? row.querySelector(".bot").value : undefined,
+    name: row.querySelector(".name").value.trim() || undefined,
+  }));
+  const res = await fetch("/api/games", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ game: $("#game").value, seats, options }),
+  });
+  const data = await res.json();
+  if (!res.ok) {
+    $("#create-error").textContent = data.message || t("Could not create the game");
+    return;
+  }
+  showCreated(data);
+  refresh();
+}
+
+function showCreated(game) {
+  const box = $("#created");
+  clear(box).hidden = false;
+  const humans = game.seats.filter((s) => s.token);
+  box.append(h("h3", {}, t("Game created")));
+  if (humans.length) {
+    box.append(h("p", {}, t("Send each player their own link (it is their key to the seat):")));
+    box.append(h("ul", { class: "links" }, humans.map((s) =>
+      h("li", {}, h("strong", {}, s.name), " ",
+        h("input", { readonly: true, value: s.link, class: "invite", onfocus: (e) => e.target.select() }),
+        " ", h("a", { href: s.link, class: "seat-link", target: "_blank",
+          onclick: () => rememberTokens(game.id, [s.token], { game: game.game }) }, t("Open"))))));
+    box.append(h("p", {}, h("a", { href: game.hotseat_link, class: "button primary", id: "play-here",
+      onclick: () => rememberTokens(game.id, humans.map((s) => s.token), { game: game.game }) },
+    humans.length > 1 ? t("Play all human seats here (hot-seat)") : t("Play here"))));
+  } else {
+    box.append(h("p", {}, h("a", { href: `/game/${game.id}#watch` }, t("Bots only: watch the result"))));
+  }
+}
+
+function gameLine(g, extra) {
+  const names = g.seats.map((s) => s.name + (s.kind === "bot" ? ` (${s.bot})` : "")).join(", ");
+  return h("li", { dataset: { id: g.id } }, h("span", { class: "tag" }, g.game), " ", names, " ", extra);
+}
+
+async function refresh() {
+  const [running, finished] = await Promise.all(
+    ["running", "finished"].map(async (st) => (await (await fetch(`/api/games?status=${st}`)).json()).games));
+  const mine = myGames();
+  const ul = clear($("#my-games"));
+  for (const g of running.filter((g) => mine[g.id])) {
+    ul.append(gameLine(g, h("a", { href: `/game/${g.id}`, class: "rejoin" }, t("Rejoin"))));
+  }
+  for (const id of Object.keys(mine)) {
+    if (!running.some((g) => g.id === id) && !finished.some((g) => g.id === id)) forget(id);
+  }
+  if (!ul.children.length) ul.append(h("li", { class: "muted" }, t("None yet")));
+  const run = clear($("#running-games"));
+  for (const g of running) {
+    const open = g.open_seats.length ? t("{n} open seats", { n: g.open_seats.length }) : t("in play");
+    run.append(gameLine(g, h("span", { class: "muted" }, open)));
+  }
+  if (!running.length) run.append(h("li", { class: "muted" }, t("None")));
+  const fin = clear($("#finished-games"));
+  for (const g of finished) {
+    fin.append(gameLine(g, [
+      h("a", { href: `/game/${g.id}#replay` }, t("Replay")), " ",
+      h("a", { href: `/api/games/${g.id}/record`, download: `kingdoms-${g.id}.json` }, t("Download record")),
+    ]));
+  }
+  if (!finished.length) fin.append(h("li", { class: "muted" }, t("None")));
+}
+
+async function main() {
+  await loadLanguage(pickLanguage());
+  $("#lang-slot").append(languageSelect(() => { translatePage(); renderPlayers(); refresh(); }));
+  translatePage();
+  catalog = (await (await fetch("/api/catalog")).json()).games;
+  const gameSel = $("#game");
+  for (const g of catalog) gameSel.add(new Option(g.title, g.name));
+  if (!catalog.length) {
+    $("#create").disabled = true;
+    $("#create-error").textContent = t("No games are installed on this server.");
+  }
+  gameSel.addEventListener("change", renderPlayers);
+  $("#players").addEventListener("change", renderSeats);
+  $("#create-form").addEventListener("submit", create);
+  renderPlayers();
+  await refresh();
+  document.body.dataset.ready = "1";
+}
+
+main();

@@ -1,0 +1,106 @@
+"""Browser tests: the app served by uvicorn in a thread, Debian's Chromium via Playwright."""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+
+from kingdoms.core import registry
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE.parent / "server"))  # the toy game
+ARTIFACTS = HERE.parents[1] / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Any:
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
+
+
+@pytest.fixture(autouse=True)
+def toy_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    games = {**registry._entry_points(), "toy": "toygame:GAME"}
+    monkeypatch.setattr(registry, "_entry_points", lambda: MappingProxyType(games))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def server(tmp_path: Path, toy_game: None) -> Iterator[str]:
+    """The app on a free port over a fresh SQLite file; yields its base URL."""
+    import uvicorn
+
+    from kingdoms.server.app import create_app
+
+    port = _free_port()
+    app = create_app(f"sqlite:///{tmp_path / 'k.sqlite'}", bot_delay=0.05)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's Chromium (/usr/bin/chromium) is not installed")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright (python) is not installed")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    # bypass_csp: Playwright's wait_for_function evaluates strings, which our CSP forbids
+    context = browser.new_context(
+        viewport={"width": 1200, "height": 900}, locale="en-US", bypass_csp=True
+    )
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.set_default_timeout(10_000)
+    yield pg
+    rep = getattr(request.node, "rep_call", None)
+    if rep is not None and rep.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        for i, open_page in enumerate(context.pages):
+            open_page.screenshot(
+                path=str(ARTIFACTS / f"{request.node.name}-{i}.png"), full_page=True
+            )
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"

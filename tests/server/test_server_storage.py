@@ -1,0 +1,83 @@
+"""The storage interface, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from kingdoms.server.storage import (
+    STATUS_FINISHED,
+    STATUS_RUNNING,
+    Storage,
+    StorageError,
+    StoredGame,
+)
+
+
+def _game(gid: str = "abc123") -> StoredGame:
+    return StoredGame(
+        id=gid,
+        game="toy",
+        players=2,
+        seed=2**40 + 3,
+        options={"hand": 3},
+        seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "name": "Bo", "bot": "random"}],
+    )
+
+
+def test_round_trip(storage_url: str) -> None:
+    store = Storage(storage_url)
+    store.create_game(_game())
+    for i, a in enumerate([5, 7, 2]):
+        store.append_action("abc123", i, seat=i % 2, action=a)
+    got = store.load_game("abc123")
+    assert got is not None
+    assert (got.game, got.players, got.seed, got.options) == ("toy", 2, 2**40 + 3, {"hand": 3})
+    assert got.seats[1]["bot"] == "random" and got.actions == [5, 7, 2]
+    assert got.status == STATUS_RUNNING and store.unfinished_ids() == ["abc123"]
+    assert store.load_game("nope") is None
+    store.close()
+
+
+def test_actions_must_come_in_order(storage_url: str) -> None:
+    store = Storage(storage_url)
+    store.create_game(_game())
+    store.append_action("abc123", 0, 0, 1)
+    with pytest.raises(StorageError):
+        store.append_action("abc123", 0, 0, 1)  # already stored
+    with pytest.raises(StorageError):
+        store.append_action("abc123", 5, 0, 1)  # a gap
+    with pytest.raises(StorageError):
+        store.append_action("other", 0, 0, 1)  # unknown game
+    with pytest.raises(StorageError):
+        store.create_game(_game())  # duplicate id
+    assert store.load_game("abc123").actions == [1]  # type: ignore[union-attr]
+
+
+def test_truncate_seats_and_status(storage_url: str) -> None:
+    store = Storage(storage_url)
+    store.create_game(_game())
+    for i in range(4):
+        store.append_action("abc123", i, 0, i)
+    store.truncate_actions("abc123", 3)
+    store.append_action("abc123", 3, 0, 9)
+    seats = [{"kind": "human", "name": "Ann", "joined": True}, {"kind": "bot", "name": "Bo"}]
+    store.update_seats("abc123", seats)
+    store.set_status("abc123", STATUS_FINISHED, {"scores": [1, 2], "winners": [1]})
+    got = store.load_game("abc123")
+    assert got is not None and got.actions == [0, 1, 2, 9] and got.seats == seats
+    assert got.status == STATUS_FINISHED and got.outcome == {"scores": [1, 2], "winners": [1]}
+    assert store.unfinished_ids() == []
+    assert [g.id for g in store.list_games(STATUS_FINISHED)] == ["abc123"]
+    assert store.list_games(STATUS_RUNNING) == []
+
+
+def test_data_survives_a_new_connection(storage_url: str) -> None:
+    store = Storage(storage_url)
+    store.create_game(_game("g1"))
+    store.create_game(_game("g2"))
+    store.append_action("g2", 0, 1, 4)
+    store.close()
+    again = Storage(storage_url)
+    assert again.count_games() == 2
+    assert again.load_game("g2").actions == [4]  # type: ignore[union-attr]
+    assert sorted(again.unfinished_ids()) == ["g1", "g2"]
