@@ -7,15 +7,16 @@ from pathlib import Path
 import pytest
 
 from kingdoms.dominion.data import BY_ID, CARDS
+from tests.conftest import shared_dir
 
 ROOT = Path(__file__).parents[2]
 PACKAGE_CSV = ROOT / "src" / "kingdoms" / "dominion" / "data" / "cards.csv"
 
 
 def _shared() -> Path | None:
-    for cand in (ROOT.parent / "shared", ROOT / ".." / "shared", ROOT.parent.parent / "shared"):
-        if (cand / "data" / "dominion_cards.csv").exists():
-            return cand / "data" / "dominion_cards.csv"
+    shared = shared_dir()
+    if shared is not None and (shared / "data" / "dominion_cards.csv").exists():
+        return shared / "data" / "dominion_cards.csv"
     return None
 
 
