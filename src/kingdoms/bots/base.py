@@ -47,6 +47,7 @@ class RandomBot:
 GENERIC_BOTS: Mapping[str, str] = MappingProxyType(
     {
         "random": "kingdoms.bots.base:RandomBot",
+        "mcts": "kingdoms.bots.mcts:MCTSBot",
     }
 )
 

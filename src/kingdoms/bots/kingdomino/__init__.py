@@ -1,0 +1,29 @@
+"""Kingdomino bots: ``greedy``, ``full-greedy`` (and the generic ``random`` and
+``mcts``, whose ``playout=greedy`` option uses :func:`playout_policy`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+from kingdoms.core.state import State
+
+BOTS: Mapping[str, str] = MappingProxyType(
+    {
+        "greedy": "kingdoms.bots.kingdomino.bots:GreedyBot",
+        "full-greedy": "kingdoms.bots.kingdomino.bots:FullGreedyBot",
+    }
+)
+
+
+def playout_policy(name: str) -> Callable[[State, random.Random], int] | None:
+    """Playout policies for MCTS: ``greedy``; None (the generic random one) otherwise."""
+    if name == "greedy":
+        from kingdoms.bots.kingdomino.bots import greedy_playout
+
+        return greedy_playout
+    return None
+
+
+__all__ = ["BOTS", "playout_policy"]

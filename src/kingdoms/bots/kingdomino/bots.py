@@ -1,0 +1,159 @@
+"""Greedy and full-greedy Kingdomino bots, and the greedy playout policy for MCTS.
+
+Bots see only their view.  They rebuild a state from it with the game's
+``state_from_view`` (the only hidden part, the order of undrawn dominoes, does
+not matter to a greedy choice) and judge candidate moves with the engine's
+bitmask kingdoms (:class:`kingdoms.kingdomino.board.Board`).
+
+* ``greedy`` — places its domino where it adds the most points now; drafts the
+  most valuable domino (highest number) left.
+* ``full-greedy`` — the agent of the CIG-2018 Kingdomino study: chooses the
+  placement of its current domino *and* the domino it drafts together, so that
+  the current one at its best spot plus the drafted one at its best spot
+  afterwards give the largest immediate score; moves that break the Middle
+  Kingdom (when that variant is on) or leave single-cell holes are avoided
+  whenever another move exists.  To stay fast, only the ``width`` most promising
+  placements of the current domino are paired with every draft.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from kingdoms.bots.base import View
+from kingdoms.core.errors import InvalidConfig
+from kingdoms.core.state import State
+from kingdoms.kingdomino.board import Board
+from kingdoms.kingdomino.game import GAME
+from kingdoms.kingdomino.state import CHOOSE, DISCARD, FIRST_PICKS, PICK, PLACE, KingdominoState
+from kingdoms.kingdomino.tiles import TILES, Domino
+
+
+def _state(view: View, rng: random.Random) -> KingdominoState:
+    st = GAME.state_from_view(view, rng)
+    assert isinstance(st, KingdominoState)
+    return st
+
+
+def _bonus(st: KingdominoState, board: Board) -> int:
+    """Variant bonuses as they would stand for ``board`` (Middle Kingdom)."""
+    return 10 if st.middle and board.is_middle(st.middle_rule) else 0
+
+
+def best_gain(board: Board, domino: Domino) -> int:
+    """The most points ``domino`` can add to ``board`` (0 if it cannot be placed)."""
+    best = 0
+    for code in board.legal_placements(domino):
+        g = board.gain(domino, code)
+        if g > best:
+            best = g
+    return best
+
+
+def greedy_place(st: KingdominoState, legal: Sequence[int], rng: random.Random) -> int:
+    """The placement adding the most points (ties: at random)."""
+    if legal[0] >= DISCARD:
+        return legal[0]
+    board = st.boards[st.current_player]
+    dom = TILES[st.acting_domino()]
+    best = -1
+    choices: list[int] = []
+    for code in legal:
+        g = board.gain(dom, code)
+        if g > best:
+            best, choices = g, [code]
+        elif g == best:
+            choices.append(code)
+    return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
+
+
+def greedy_pick(legal: Sequence[int]) -> int:
+    """The most valuable domino (the highest number) still free."""
+    return max(legal)
+
+
+def greedy_playout(state: State, rng: random.Random) -> int:
+    """Playout policy: greedy placements, most valuable drafts."""
+    assert isinstance(state, KingdominoState)
+    legal = state.legal_actions()
+    if state.phase == PLACE:
+        return greedy_place(state, legal, rng)
+    return greedy_pick(legal)
+
+
+class GreedyBot:
+    """Best immediate score for the current placement; drafts by domino value."""
+
+    name = "greedy"
+
+    def __init__(self, **params: Any) -> None:
+        if params:
+            raise InvalidConfig(f"bot 'greedy' takes no parameters, got {sorted(params)}")
+
+    def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
+        legal = list(legal_actions)
+        if len(legal) == 1:
+            return legal[0]
+        if legal[0] >= PICK:
+            return greedy_pick(legal)
+        return greedy_place(_state(view, rng), legal, rng)
+
+
+class FullGreedyBot:
+    """The full-greedy agent of the CIG-2018 study (see the module docstring)."""
+
+    name = "full-greedy"
+
+    def __init__(self, width: int = 12, **params: Any) -> None:
+        if params:
+            raise InvalidConfig(f"bot 'full-greedy' takes only 'width', got {sorted(params)}")
+        if not isinstance(width, int) or width < 1:
+            raise InvalidConfig(f"width must be a positive integer, not {width!r}")
+        self.width = width
+
+    def _ranked(
+        self, st: KingdominoState, board: Board, domino: Domino, codes: Sequence[int]
+    ) -> list[tuple[tuple[int, int, int], int, Board]]:
+        """Placements as (safety key, code, board after), best first."""
+        out = []
+        for code in codes:
+            after = board.copy()
+            after.place(domino, code)
+            safe_mk = 1 if not st.middle or after.is_middle(st.middle_rule) else 0
+            key = (safe_mk, -after.holes(), after.property_score() + _bonus(st, after))
+            out.append((key, code, after))
+        out.sort(key=lambda e: e[0], reverse=True)
+        return out
+
+    def _draft_value(self, st: KingdominoState, board: Board, number: int) -> tuple[int, int, int]:
+        domino = TILES[number]
+        codes = board.legal_placements(domino)
+        if not codes:
+            return (0, -board.holes() - 2, board.property_score() + _bonus(st, board))
+        best = self._ranked(st, board, domino, codes)[0][0]
+        return best
+
+    def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
+        legal = list(legal_actions)
+        if len(legal) == 1:
+            return legal[0]
+        st = _state(view, rng)
+        me = st.current_player
+        board = st.boards[me]
+        if st.phase in (CHOOSE, FIRST_PICKS):
+            scored = [(self._draft_value(st, board, a - PICK), a) for a in legal]
+            return max(scored)[1]
+        # placing: pair the most promising placements with every draft still open
+        dom = TILES[st.acting_domino()]
+        ranked = self._ranked(st, board, dom, legal)[: self.width]
+        drafts = [d for d, k in zip(st.next, st.next_kings, strict=True) if k < 0]
+        best_key: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None
+        best_code = ranked[0][1]
+        for key, code, after in ranked:
+            follow = max((self._draft_value(st, after, d) for d in drafts), default=key)
+            total = (min(key[0], follow[0]), follow[1] + key[1], follow[2])
+            if best_key is None or (total, key) > best_key:
+                best_key, best_code = (total, key), code
+        return best_code

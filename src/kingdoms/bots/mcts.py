@@ -1,0 +1,301 @@
+"""Game-agnostic Monte Carlo search that sees only its view.
+
+Every iteration the bot builds a full state from its view with
+``get_game(view["game"]).state_from_view(view, rng)`` (hidden parts sampled:
+a *determinization*), so it never uses information its seat cannot see.
+
+Two algorithms:
+
+* ``flat`` — flat Monte Carlo: playouts spread over the root actions with UCB1.
+* ``uct`` — information-set UCT (single observer): one tree keyed by action
+  sequences, a fresh determinization per iteration, and only actions legal in
+  that determinization are considered (UCB uses availability counts).
+
+Playouts are uniformly random or a named policy supplied by the game: the
+game's bot package (``kingdoms.bots.<game>``) may define
+``playout_policy(name) -> Callable[[State, random.Random], int] | None``.
+
+Rewards (``scoring``), from ``state.outcome().scores``:
+
+* ``win`` — 1 sole winner, 0.5 shared win, 0 otherwise;
+* ``score`` — own score divided by the best score at the table;
+* ``relative`` — own / (own + best opponent).
+
+Spec examples: ``mcts:time=1``, ``mcts:iterations=500,algorithm=uct,playout=greedy``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+import time as _time
+from collections.abc import Callable, Sequence
+
+from kingdoms.bots.base import View
+from kingdoms.core.errors import InvalidConfig
+from kingdoms.core.registry import get_game
+from kingdoms.core.state import State
+
+PlayoutPolicy = Callable[[State, random.Random], int]
+
+ALGORITHMS = ("flat", "uct")
+SCORINGS = ("win", "score", "relative")
+MAX_PLAYOUT_STEPS = 100_000
+
+
+def random_playout_policy(state: State, rng: random.Random) -> int:
+    """Uniformly random over ``state.legal_actions()``."""
+    legal = state.legal_actions()
+    return legal[rng.randrange(len(legal))]
+
+
+def game_playout_policy(game: str, name: str) -> PlayoutPolicy:
+    """The playout policy ``name`` for ``game``: the game's own (from
+    ``kingdoms.bots.<game>.playout_policy``) if it has one, else ``random``."""
+    policy: PlayoutPolicy | None = None
+    try:
+        module = importlib.import_module(f"kingdoms.bots.{game}")
+    except ImportError:
+        module = None
+    finder = getattr(module, "playout_policy", None) if module is not None else None
+    if finder is not None:
+        policy = finder(name)
+    if policy is None and name == "random":
+        policy = random_playout_policy
+    if policy is None:
+        raise InvalidConfig(f"no playout policy {name!r} for {game}; try 'random'")
+    return policy
+
+
+def rewards(scores: Sequence[float], winners: Sequence[int], scoring: str) -> list[float]:
+    """Per-seat reward in [0, 1] for a finished game."""
+    n = len(scores)
+    if scoring == "win":
+        if len(winners) == 1:
+            return [1.0 if p == winners[0] else 0.0 for p in range(n)]
+        return [0.5 if p in winners else 0.0 for p in range(n)]
+    if scoring == "score":
+        top = max(max(abs(s) for s in scores), 1e-9)
+        return [max(s, 0.0) / top for s in scores]
+    out = []
+    for p in range(n):
+        own = scores[p]
+        best = max((scores[q] for q in range(n) if q != p), default=0.0)
+        total = own + best
+        if own < 0 or best < 0 or total <= 0:
+            out.append(1.0 if own > best else 0.5 if own == best else 0.0)
+        else:
+            out.append(own / total)
+    return out
+
+
+class _Node:
+    __slots__ = ("avail", "children", "n", "w")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.n = 0
+        self.w = 0.0  # reward of the seat that chose the action leading here
+        self.avail = 0
+
+
+class MCTSBot:
+    """Monte Carlo search over determinizations built from the view."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        time: float | None = None,
+        iterations: int | None = None,
+        algorithm: str = "flat",
+        playout: str = "random",
+        scoring: str = "relative",
+        c: float | None = None,
+        seed: int | None = None,
+    ) -> None:
+        if algorithm not in ALGORITHMS:
+            raise InvalidConfig(f"algorithm must be one of {ALGORITHMS}, not {algorithm!r}")
+        if scoring not in SCORINGS:
+            raise InvalidConfig(f"scoring must be one of {SCORINGS}, not {scoring!r}")
+        if time is None and iterations is None:
+            time = 1.0
+        if time is not None and not time > 0:
+            raise InvalidConfig(f"time must be positive, not {time!r}")
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise InvalidConfig(f"iterations must be a positive integer, not {iterations!r}")
+        self.time = float(time) if time is not None else None
+        self.iterations = iterations
+        self.algorithm = algorithm
+        self.playout = str(playout)
+        self.scoring = scoring
+        self.c = float(c) if c is not None else (0.7 if algorithm == "uct" else 0.5)
+        self.seed = seed
+        self._rng = random.Random(seed) if seed is not None else None
+        self._policies: dict[str, PlayoutPolicy] = {}
+        self.last_iterations = 0
+        self.last_stats: dict[int, tuple[int, float]] = {}
+
+    # -- helpers --------------------------------------------------------------------
+    def _policy(self, game: str) -> PlayoutPolicy:
+        policy = self._policies.get(game)
+        if policy is None:
+            policy = game_playout_policy(game, self.playout)
+            self._policies[game] = policy
+        return policy
+
+    def _finish(self, state: State, policy: PlayoutPolicy, rng: random.Random) -> list[float]:
+        apply = state.apply
+        for _ in range(MAX_PLAYOUT_STEPS):
+            if state.current_player < 0:
+                break
+            apply(policy(state, rng))
+        out = state.outcome()
+        if out is None:
+            return [0.5] * state.num_players
+        return rewards(out.scores, out.winners, self.scoring)
+
+    def _budget(self) -> Callable[[int], bool]:
+        limit = self.iterations
+        deadline = _time.perf_counter() + self.time if self.time is not None else None
+
+        def more(done: int) -> bool:
+            if limit is not None and done >= limit:
+                return False
+            return deadline is None or done == 0 or _time.perf_counter() < deadline
+
+        return more
+
+    # -- the bot --------------------------------------------------------------------
+    def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
+        legal = list(legal_actions)
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        rng = self._rng if self._rng is not None else rng
+        game = get_game(str(view["game"]))
+        policy = self._policy(game.name)
+        # One state rebuilt from the view; every iteration resamples its hidden
+        # parts with ``determinize`` (cheaper than rebuilding from the view).
+        base = game.state_from_view(view, rng)
+        base.logging = False
+        me = base.current_player
+
+        def build(_view: View, r: random.Random) -> State:
+            return base.determinize(me, r)
+
+        if self.algorithm == "flat":
+            return self._flat(build, view, legal, policy, rng)
+        return self._uct(build, view, legal, policy, rng)
+
+    def _flat(
+        self,
+        build: Callable[[View, random.Random], State],
+        view: View,
+        legal: list[int],
+        policy: PlayoutPolicy,
+        rng: random.Random,
+    ) -> int:
+        k = len(legal)
+        n = [0] * k
+        w = [0.0] * k
+        order = list(range(k))
+        rng.shuffle(order)
+        more = self._budget()
+        c = self.c
+        done = 0
+        while more(done):
+            if done < k:
+                i = order[done]
+            else:
+                log_t = math.log(done)
+                best = -1.0
+                i = 0
+                for j in range(k):
+                    v = w[j] / n[j] + c * math.sqrt(log_t / n[j])
+                    if v > best:
+                        best, i = v, j
+            state = build(view, rng)
+            state.logging = False
+            me = state.current_player
+            state.apply(legal[i])
+            r = self._finish(state, policy, rng)
+            n[i] += 1
+            w[i] += r[me]
+            done += 1
+        self.last_iterations = done
+        self.last_stats = {legal[j]: (n[j], w[j]) for j in range(k)}
+        return self._pick(legal, n, w)
+
+    @staticmethod
+    def _pick(legal: list[int], n: list[int], w: list[float]) -> int:
+        # most visited, ties broken by mean reward, then by canonical order
+        best = 0
+        for j in range(1, len(legal)):
+            if n[j] > n[best] or (
+                n[j] == n[best] and n[j] > 0 and w[j] / n[j] > w[best] / max(n[best], 1)
+            ):
+                best = j
+        return legal[best]
+
+    def _uct(
+        self,
+        build: Callable[[View, random.Random], State],
+        view: View,
+        legal: list[int],
+        policy: PlayoutPolicy,
+        rng: random.Random,
+    ) -> int:
+        root = _Node()
+        more = self._budget()
+        c = self.c
+        done = 0
+        while more(done):
+            state = build(view, rng)
+            state.logging = False
+            node = root
+            path: list[tuple[_Node, int]] = []  # (child node, seat that chose it)
+            # selection / expansion
+            while state.current_player >= 0:
+                player = state.current_player
+                actions = legal if node is root else state.legal_actions()
+                children = node.children
+                untried = [a for a in actions if a not in children]
+                if untried:
+                    a = untried[rng.randrange(len(untried))]
+                    for b in actions:
+                        child = children.get(b)
+                        if child is not None:
+                            child.avail += 1
+                    child = _Node()
+                    child.avail = 1
+                    children[a] = child
+                    state.apply(a)
+                    path.append((child, player))
+                    break
+                best_v = -1.0
+                best_a = actions[0]
+                best_child: _Node | None = None
+                for b in actions:
+                    child = children[b]
+                    child.avail += 1
+                    v = child.w / child.n + c * math.sqrt(math.log(child.avail) / child.n)
+                    if v > best_v:
+                        best_v, best_a, best_child = v, b, child
+                assert best_child is not None
+                state.apply(best_a)
+                path.append((best_child, player))
+                node = best_child
+            r = self._finish(state, policy, rng)
+            root.n += 1
+            for child, player in path:
+                child.n += 1
+                child.w += r[player]
+            done += 1
+        self.last_iterations = done
+        stats = [root.children.get(a) for a in legal]
+        n = [s.n if s is not None else 0 for s in stats]
+        w = [s.w if s is not None else 0.0 for s in stats]
+        self.last_stats = {legal[j]: (n[j], w[j]) for j in range(len(legal))}
+        return self._pick(legal, n, w)

@@ -1,0 +1,136 @@
+"""The registered Kingdomino game (``get_game("kingdomino")``).
+
+Options (stored in the game record):
+
+* ``variants`` — any of ``middle-kingdom``, ``harmony``, ``dynasty``,
+  ``mighty-duel`` (2 players only);
+* ``middle_kingdom_rule`` — ``window`` (default: every square within the
+  5×5 / 7×7 window centred on the castle) or ``bbox`` (the castle is the exact
+  centre of the kingdom's bounding box).
+
+>>> from kingdoms.core import new_game
+>>> state = new_game("kingdomino", players=2, seed=1, options={"variants": ["mighty-duel"]})
+>>> state.view(0)["size"], state.view(0)["undrawn"]
+(7, 44)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from kingdoms.core.errors import InvalidConfig
+from kingdoms.core.registry import Game
+from kingdoms.core.state import GameConfig, State
+from kingdoms.kingdomino.board import Board
+from kingdoms.kingdomino.state import NUM_ACTIONS, PHASES, VARIANTS, KingdominoState
+from kingdoms.kingdomino.tiles import TILES
+
+OPTIONS = ("variants", "middle_kingdom_rule")
+MIDDLE_RULES = ("window", "bbox")
+
+
+class KingdominoGame(Game):
+    name = "kingdomino"
+    title = "Kingdomino"
+    min_players = 2
+    max_players = 4
+    score_name = "score"
+
+    def normalize_options(
+        self, options: Mapping[str, Any], players: int, seed: int
+    ) -> dict[str, Any]:
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise InvalidConfig(
+                f"unknown Kingdomino options {unknown}; known: {', '.join(OPTIONS)}"
+            )
+        raw = options.get("variants", [])
+        if isinstance(raw, str):
+            raw = [v.strip() for v in raw.split(",") if v.strip()]
+        if not isinstance(raw, list | tuple) or not all(isinstance(v, str) for v in raw):
+            raise InvalidConfig(f"variants must be a list of names, not {raw!r}")
+        bad = sorted(set(raw) - set(VARIANTS))
+        if bad:
+            raise InvalidConfig(f"unknown Kingdomino variants {bad}; known: {', '.join(VARIANTS)}")
+        variants = [v for v in VARIANTS if v in raw]
+        if "mighty-duel" in variants and players != 2:
+            raise InvalidConfig(f"Mighty Duel is for 2 players only, not {players}")
+        rule = options.get("middle_kingdom_rule", "window")
+        if rule not in MIDDLE_RULES:
+            raise InvalidConfig(
+                f"middle_kingdom_rule must be one of {', '.join(MIDDLE_RULES)}, not {rule!r}"
+            )
+        return {"variants": variants, "middle_kingdom_rule": rule}
+
+    def create(self, config: GameConfig) -> State:
+        return KingdominoState(config)
+
+    def num_distinct_actions(self, config: GameConfig) -> int:
+        return NUM_ACTIONS
+
+    def state_from_view(self, view: Mapping[str, Any], rng: random.Random) -> State:
+        """A full state matching ``view``; the undrawn dominoes are sampled from
+        those nobody has seen."""
+        n = int(view["players"])
+        options = self.normalize_options(dict(view["options"]), n, 0)
+        config = GameConfig(self.name, n, rng.randrange(2**31), options)
+        st = KingdominoState.__new__(KingdominoState)
+        st._init_core(config)
+        st.logging = False
+        variants = set(options["variants"])
+        st.middle = "middle-kingdom" in variants
+        st.harmony = "harmony" in variants
+        st.dynasty = "dynasty" in variants
+        st.mighty = "mighty-duel" in variants
+        st.middle_rule = options["middle_kingdom_rule"]
+        st.size = int(view["size"])
+        st.kings = 2 if n == 2 else 1
+        st.game_no = int(view["game_no"]) - 1
+        st.past = [[(r[0], r[1], r[2]) for r in g] for g in view["past_games"]]
+        st.first = int(view["first_player"])
+        st.boards = []
+        seen: set[int] = set()
+        for k in view["kingdoms"]:
+            b = Board(st.size)
+            for number, code in k["placed"]:
+                b.place(TILES[number], code)
+                seen.add(number)
+            for number in k["discarded"]:
+                b.discard(number)
+                seen.add(number)
+            st.boards.append(b)
+        st.current = [e["domino"] for e in view["current_line"]]
+        st.current_kings = [-1 if e["king"] is None else e["king"] for e in view["current_line"]]
+        st.next = [e["domino"] for e in view["next_line"]]
+        st.next_kings = [-1 if e["king"] is None else e["king"] for e in view["next_line"]]
+        seen.update(st.current)
+        seen.update(st.next)
+        st.phase = PHASES.index(view["phase"])
+        st.slot = int(view["line_done"])
+        st.round = int(view["round"]) - 1
+        st.pick_order = list(view["pick_order"])
+        st.pick_pos = int(view["picks_made"])
+        pool = [d for d in range(1, 49) if d not in seen]
+        rng.shuffle(pool)
+        k = int(view["undrawn"])
+        st.pile = pool[:k]
+        st.aside = sorted(pool[k:])
+        st.rng = random.Random(rng.random())
+        st._legal = None
+        return st
+
+    def bot_names(self) -> Mapping[str, str]:
+        try:
+            from kingdoms.bots.kingdomino import BOTS
+        except ImportError:
+            return {}
+        return dict(BOTS)
+
+    def summarize(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, KingdominoState)
+        return {"discards": sum(len(b.discarded) for b in state.boards)}
+
+
+GAME = KingdominoGame()

@@ -1,0 +1,494 @@
+"""The Kingdomino game state: lines, kings, kingdoms, turn order, variants.
+
+Module map of :mod:`kingdoms.kingdomino`:
+
+* ``tiles.py`` — the 48 dominoes (``data/tiles.csv``), terrain names;
+* ``board.py`` — one kingdom as bitmasks: legal placements, scoring, bonuses;
+* ``state.py`` — this module: setup, rounds, picks and placements, outcome;
+* ``text.py`` — action and log texts in English, Polish and Czech;
+* ``game.py`` — the registered game: options (variants), bots, ``state_from_view``.
+
+Actions (``NUM_ACTIONS`` in all):
+
+* ``0 .. 4*CELLS-1`` — place the acting king's domino (a placement code of
+  :mod:`.board`: direction × CELLS + cell of the left square);
+* ``DISCARD`` — discard it (legal only when no placement is);
+* ``PICK + n`` — put the acting king on domino ``n`` of the line being chosen from.
+
+A round: kings act in the order of their dominoes in the current line (lowest
+number first); each places (or discards) its domino, then picks in the next
+line.  The first picks (on the first line) follow a random king order; the last
+round only places.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Final
+
+from kingdoms.core.errors import InvalidConfig
+from kingdoms.core.events import Event
+from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, State
+from kingdoms.kingdomino.board import CELLS, Board, cell_at, xy
+from kingdoms.kingdomino.tiles import TERRAIN_NAMES, TERRAINS, TILES
+
+TERRAIN_NAMES_EN: Final = TERRAIN_NAMES["en"]
+
+DISCARD: Final = 4 * CELLS
+PICK: Final = DISCARD + 1
+NUM_ACTIONS: Final = PICK + 49
+
+FIRST_PICKS: Final = 0
+PLACE: Final = 1
+CHOOSE: Final = 2
+OVER: Final = 3
+PHASES: Final = ("first-picks", "place", "pick", "over")
+
+VARIANTS: Final = ("middle-kingdom", "harmony", "dynasty", "mighty-duel")
+GAMES_IN_DYNASTY: Final = 3
+
+
+def dominoes_used(players: int, mighty_duel: bool) -> int:
+    """24 with 2 players (48 in Mighty Duel), 36 with 3, 48 with 4."""
+    if mighty_duel:
+        return 48
+    return {2: 24, 3: 36, 4: 48}[players]
+
+
+class KingdominoState(State):
+    """A game (or a Dynasty match of three games) of Kingdomino."""
+
+    __slots__ = (
+        "_legal",
+        "aside",
+        "boards",
+        "current",
+        "current_kings",
+        "dynasty",
+        "first",
+        "game_no",
+        "harmony",
+        "kings",
+        "middle",
+        "middle_rule",
+        "mighty",
+        "next",
+        "next_kings",
+        "past",
+        "phase",
+        "pick_order",
+        "pick_pos",
+        "pile",
+        "round",
+        "size",
+        "slot",
+    )
+
+    game_name: ClassVar[str] = "kingdomino"
+
+    def __init__(self, config: GameConfig) -> None:
+        self._init_core(config)
+        opts = config.options
+        variants = set(opts.get("variants", ()))
+        self.middle = "middle-kingdom" in variants
+        self.harmony = "harmony" in variants
+        self.dynasty = "dynasty" in variants
+        self.mighty = "mighty-duel" in variants
+        self.middle_rule = str(opts.get("middle_kingdom_rule", "window"))
+        self.size = 7 if self.mighty else 5
+        n = config.players
+        self.kings = 2 if n == 2 else 1
+        self.game_no = 0
+        self.past: list[list[tuple[int, int, int]]] = []
+        """Per finished game of a Dynasty: per seat (score, largest property, crowns)."""
+        self._legal: list[int] | None = None
+        self._setup()
+        self.first = self.pick_order[0]
+        """The seat whose king was drawn first (for first-seat statistics)."""
+
+    # -- setup and flow -------------------------------------------------------------------
+    def _setup(self) -> None:
+        n = self.config.players
+        self.boards = [Board(self.size) for _ in range(n)]
+        numbers = list(range(1, 49))
+        self.rng.shuffle(numbers)
+        used = dominoes_used(n, self.mighty)
+        self.pile = numbers[:used]
+        self.aside = sorted(numbers[used:])
+        owners = [p for p in range(n) for _ in range(self.kings)]
+        self.rng.shuffle(owners)
+        self.pick_order = owners
+        self.pick_pos = 0
+        self.round = 0
+        self.slot = 0
+        self.current = self._draw()
+        self.current_kings = [-1] * len(self.current)
+        self.next: list[int] = []
+        self.next_kings: list[int] = []
+        self.phase = FIRST_PICKS
+        self._legal = None
+        self.emit(
+            Event(
+                "setup",
+                data={
+                    "game_no": self.game_no + 1,
+                    "line": list(self.current),
+                    "order": list(owners),
+                },
+            )
+        )
+
+    def _draw(self) -> list[int]:
+        k = len(self.pick_order)
+        if len(self.pile) < k:
+            return []
+        line = sorted(self.pile[-k:])
+        del self.pile[-k:]
+        return line
+
+    def _after_turn(self) -> None:
+        """The acting king is done: next king, next round, or the end."""
+        self.slot += 1
+        if self.slot < len(self.current):
+            self.phase = PLACE
+            return
+        if not self.next:
+            self._finish_game()
+            return
+        self.current, self.current_kings = self.next, self.next_kings
+        self.next = self._draw()
+        self.next_kings = [-1] * len(self.next)
+        self.slot = 0
+        self.round += 1
+        self.phase = PLACE
+        if self.logging:
+            self.emit(Event("round", data={"round": self.round + 1, "line": list(self.next)}))
+
+    def _finish_game(self) -> None:
+        results = [
+            (self.score(p), b.largest_property(), b.total_crowns())
+            for p, b in enumerate(self.boards)
+        ]
+        self.emit(
+            Event("game_end", data={"game_no": self.game_no + 1, "scores": [r[0] for r in results]})
+        )
+        if self.dynasty and self.game_no + 1 < GAMES_IN_DYNASTY:
+            self.past.append(results)
+            self.game_no += 1
+            self._setup()
+            return
+        self.phase = OVER
+
+    # -- the contract -------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        ph = self.phase
+        if ph in (PLACE, CHOOSE):
+            return self.current_kings[self.slot]
+        if ph == FIRST_PICKS:
+            return self.pick_order[self.pick_pos]
+        return TERMINAL
+
+    def acting_domino(self) -> int:
+        """The number of the domino the acting king stands on (0 outside a turn)."""
+        if self.phase in (PLACE, CHOOSE):
+            return self.current[self.slot]
+        return 0
+
+    def legal_actions(self) -> list[int]:
+        legal = self._legal
+        if legal is None:
+            ph = self.phase
+            if ph == PLACE:
+                owner = self.current_kings[self.slot]
+                legal = self.boards[owner].legal_placements(TILES[self.current[self.slot]])
+                if not legal:
+                    legal = [DISCARD]
+            elif ph == CHOOSE:
+                legal = [PICK + d for d, k in zip(self.next, self.next_kings, strict=True) if k < 0]
+            elif ph == FIRST_PICKS:
+                legal = [
+                    PICK + d for d, k in zip(self.current, self.current_kings, strict=True) if k < 0
+                ]
+            else:
+                legal = []
+            self._legal = legal
+        return legal.copy()
+
+    def _apply(self, action: int) -> None:
+        self._legal = None
+        ph = self.phase
+        if ph == PLACE:
+            owner = self.current_kings[self.slot]
+            number = self.current[self.slot]
+            board = self.boards[owner]
+            if action == DISCARD:
+                board.discard(number)
+                if self.logging:
+                    self.emit(Event("discard", owner, {"domino": number}))
+            else:
+                board.place(TILES[number], action)
+                if self.logging:
+                    d, a = divmod(action, CELLS)
+                    x, y = xy(a)
+                    self.emit(Event("place", owner, {"domino": number, "x": x, "y": y, "dir": d}))
+            if self.next:
+                self.phase = CHOOSE
+            else:
+                self._after_turn()
+        elif ph == CHOOSE:
+            number = action - PICK
+            owner = self.current_kings[self.slot]
+            self.next_kings[self.next.index(number)] = owner
+            if self.logging:
+                self.emit(Event("pick", owner, {"domino": number}))
+            self._after_turn()
+        elif ph == FIRST_PICKS:
+            number = action - PICK
+            owner = self.pick_order[self.pick_pos]
+            self.current_kings[self.current.index(number)] = owner
+            if self.logging:
+                self.emit(Event("pick", owner, {"domino": number}))
+            self.pick_pos += 1
+            if self.pick_pos == len(self.pick_order):
+                self.next = self._draw()
+                self.next_kings = [-1] * len(self.next)
+                self.phase = PLACE
+                self.slot = 0
+                if self.logging:
+                    self.emit(Event("round", data={"round": 1, "line": list(self.next)}))
+        else:
+            raise AssertionError("no action is possible: the game is over")
+
+    def clone(self) -> KingdominoState:
+        new = KingdominoState.__new__(KingdominoState)
+        new._copy_core(self)
+        new.aside = self.aside
+        new.boards = [b.copy() for b in self.boards]
+        new.current = self.current.copy()
+        new.current_kings = self.current_kings.copy()
+        new.game_no = self.game_no
+        new.harmony = self.harmony
+        new.kings = self.kings
+        new.middle = self.middle
+        new.middle_rule = self.middle_rule
+        new.next = self.next.copy()
+        new.next_kings = self.next_kings.copy()
+        new.past = self.past.copy()
+        new.phase = self.phase
+        new.pick_order = self.pick_order
+        new.pick_pos = self.pick_pos
+        new.pile = self.pile.copy()
+        new.round = self.round
+        new.size = self.size
+        new.slot = self.slot
+        new.dynasty = self.dynasty
+        new.first = self.first
+        new.mighty = self.mighty
+        new._legal = self._legal
+        return new
+
+    # -- scoring ----------------------------------------------------------------------
+    def bonuses(self, player: int) -> dict[str, int]:
+        """Variant bonuses the kingdom of ``player`` earns as it stands."""
+        b = self.boards[player]
+        out = {}
+        if self.middle:
+            out["middle_kingdom"] = 10 if b.is_middle(self.middle_rule) else 0
+        if self.harmony:
+            out["harmony"] = 5 if b.is_complete() else 0
+        return out
+
+    def score(self, player: int) -> int:
+        """The score of ``player``'s kingdom in the game being played (bonuses included)."""
+        return self.boards[player].property_score() + sum(self.bonuses(player).values())
+
+    def totals(self) -> list[int]:
+        """Dynasty totals (the current game included); the plain scores otherwise."""
+        n = self.config.players
+        return [sum(g[p][0] for g in self.past) + self.score(p) for p in range(n)]
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != OVER:
+            return None
+        n = self.config.players
+        now = [
+            (self.score(p), b.largest_property(), b.total_crowns())
+            for p, b in enumerate(self.boards)
+        ]
+        games = [*self.past, now]
+        keys = [tuple(sum(g[p][i] for g in games) for i in range(3)) for p in range(n)]
+        best = max(keys)
+        winners = tuple(p for p in range(n) if keys[p] == best)
+        details: dict[str, Any] = {
+            "breakdown": [self.breakdown(p) for p in range(n)],
+            "largest_property": [k[1] for k in keys],
+            "crowns": [k[2] for k in keys],
+            "first_player": self.first,
+        }
+        if self.dynasty:
+            details["games"] = [[g[p][0] for p in range(n)] for g in games]
+        return Outcome(tuple(float(k[0]) for k in keys), winners, details)
+
+    def breakdown(self, player: int) -> dict[str, Any]:
+        """Score details of ``player``'s kingdom: properties and bonuses."""
+        b = self.boards[player]
+        ranked = sorted(b.properties(), key=lambda p: (-p[1] * p[2], -p[1], p[0]))
+        props = [
+            {"terrain": TERRAINS[t], "squares": s, "crowns": c, "points": s * c}
+            for t, s, c in ranked
+        ]
+        return {
+            "properties": props,
+            "property_points": b.property_score(),
+            "bonuses": self.bonuses(player),
+            "score": self.score(player),
+            "discarded": list(b.discarded),
+        }
+
+    # -- views -----------------------------------------------------------------------
+    def _line(self, numbers: Sequence[int], kings: Sequence[int]) -> list[JSONDict]:
+        return [
+            {"domino": d, "king": k if k >= 0 else None}
+            for d, k in zip(numbers, kings, strict=True)
+        ]
+
+    def view(self, player: int) -> JSONDict:
+        """Everything is public except the order (and identity) of undrawn dominoes."""
+        n = self.config.players
+        line_done = self.slot if self.phase in (PLACE, CHOOSE) else 0
+        kingdoms = []
+        for p in range(n):
+            b = self.boards[p]
+            kingdoms.append(
+                {
+                    "cells": [[x, y, TERRAIN_NAMES_EN[t], c] for x, y, t, c in b.cells()],
+                    "placed": [list(pl) for pl in b.placed],
+                    "discarded": list(b.discarded),
+                    "score": self.score(p),
+                    "bonuses": self.bonuses(p),
+                    "largest_property": b.largest_property(),
+                    "crowns": b.total_crowns(),
+                }
+            )
+        return {
+            "game": "kingdomino",
+            "seat": player,
+            "players": n,
+            "options": dict(self.config.options),
+            "size": self.size,
+            "phase": PHASES[self.phase],
+            "to_move": self.current_player,
+            "round": self.round + 1,
+            "game_no": self.game_no + 1,
+            "games": GAMES_IN_DYNASTY if self.dynasty else 1,
+            "current_line": self._line(self.current, self.current_kings),
+            "next_line": self._line(self.next, self.next_kings),
+            "acting": self.acting_domino() or None,
+            "line_done": line_done,
+            "pick_order": list(self.pick_order),
+            "picks_made": self.pick_pos,
+            "first_player": self.first,
+            "undrawn": len(self.pile),
+            "set_aside": len(self.aside),
+            "kingdoms": kingdoms,
+            "past_games": [[list(r) for r in g] for g in self.past],
+            "totals": self.totals(),
+        }
+
+    def unseen(self) -> list[int]:
+        """Dominoes of this game nobody has seen: undrawn and set aside."""
+        return sorted([*self.pile, *self.aside])
+
+    def determinize(self, player: int, rng: random.Random) -> KingdominoState:
+        """Reshuffle the undrawn dominoes (drawn from everything unseen)."""
+        new = self.clone()
+        pool = self.unseen()
+        rng.shuffle(pool)
+        k = len(self.pile)
+        new.pile = pool[:k]
+        new.aside = sorted(pool[k:])
+        new.rng = random.Random(rng.random())
+        return new
+
+    def snapshot(self) -> JSONDict:
+        st = self.rng.getstate()
+        return {
+            "config": self.config.to_json(),
+            "rng": [st[0], list(st[1]), st[2]],
+            "phase": self.phase,
+            "round": self.round,
+            "slot": self.slot,
+            "game_no": self.game_no,
+            "pile": list(self.pile),
+            "aside": list(self.aside),
+            "current": list(self.current),
+            "current_kings": list(self.current_kings),
+            "next": list(self.next),
+            "next_kings": list(self.next_kings),
+            "pick_order": list(self.pick_order),
+            "pick_pos": self.pick_pos,
+            "first": self.first,
+            "boards": [b.snapshot() for b in self.boards],
+            "past": [[list(r) for r in g] for g in self.past],
+        }
+
+    def check_invariants(self) -> None:
+        from kingdoms.core.errors import InvariantViolation
+
+        seen: list[int] = [*self.pile, *self.aside, *self.current, *self.next]
+        for b in self.boards:
+            seen += [d for d, _ in b.placed]
+            seen += b.discarded
+        # dominoes of the current line that were already placed appear twice
+        done = self.current[: self.slot + (1 if self.phase == CHOOSE else 0)]
+        if self.phase == OVER:
+            done = list(self.current)
+        for d in done:
+            seen.remove(d)
+        if sorted(seen) != list(range(1, 49)):
+            raise InvariantViolation(f"dominoes created or lost: {sorted(seen)}")
+        for b in self.boards:
+            if b.occ.bit_count() != 1 + 2 * len(b.placed):
+                raise InvariantViolation("a kingdom's squares do not match its dominoes")
+            if b.maxx - b.minx >= b.size or b.maxy - b.miny >= b.size:
+                raise InvariantViolation("a kingdom outgrew its square")
+
+    # -- text ---------------------------------------------------------------------------
+    def action_to_str(self, action: int, lang: str = "en") -> str:
+        from kingdoms.kingdomino.text import action_text
+
+        return action_text(self, action, lang)
+
+    def event_to_str(self, event: Mapping[str, Any], lang: str = "en") -> str:
+        from kingdoms.kingdomino.text import event_text
+
+        return event_text(event, lang)
+
+    def action_info(self, action: int) -> JSONDict:
+        """An action as data, for boards that make squares and dominoes clickable."""
+        if action == DISCARD:
+            return {"kind": "discard", "domino": self.acting_domino()}
+        if action >= PICK:
+            return {"kind": "pick", "domino": action - PICK}
+        d, a = divmod(action, CELLS)
+        dom = TILES[self.acting_domino()]
+        x, y = xy(a)
+        from kingdoms.kingdomino.board import OFF
+
+        x2, y2 = xy(a + OFF[d])
+        return {
+            "kind": "place",
+            "domino": dom.number,
+            "x": x,
+            "y": y,
+            "dir": d,
+            "cells": [[x, y, *dom.left], [x2, y2, *dom.right]],
+        }
+
+    def placement_action(self, x: int, y: int, direction: int) -> int:
+        """The placement code with the left square on castle-relative ``(x, y)``."""
+        if direction not in range(4):
+            raise InvalidConfig(f"direction must be 0–3, not {direction!r}")
+        return direction * CELLS + cell_at(x, y)
