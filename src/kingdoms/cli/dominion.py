@@ -129,12 +129,12 @@ def _read(stream: IO[str]) -> str:
     return line.strip()
 
 
-def _outcome_lines(state: State, lang: str) -> list[str]:
+def _outcome_lines(state: State, lang: str, score_label: str = "VP") -> list[str]:
     _ = translator(lang)
     out = state.outcome()
     if out is None:
         return []
-    lines = [f"{_('Player')} {p + 1}: {s:g} {_('VP')}" for p, s in enumerate(out.scores)]
+    lines = [f"{_('Player')} {p + 1}: {s:g} {_(score_label)}" for p, s in enumerate(out.scores)]
     winners = ", ".join(f"{_('Player')} {p + 1}" for p in out.winners)
     label = _("Winners") if len(out.winners) > 1 else _("Winner")
     lines.append(f"{label}: {winners}")
@@ -147,10 +147,17 @@ def run(
     lang: str,
     stdin: IO[str],
     console: Console,
+    screen: Any = None,
+    score_label: str = "VP",
+    normalize: Callable[[State, str], str] | None = None,
 ) -> int:
-    """Play ``state`` to the end (human in seat 0). Returns the exit status."""
+    """Play ``state`` to the end (human in seat 0). Returns the exit status.
+
+    Any game can use this loop: ``screen`` draws its view (``draw(view, log)``;
+    Dominion's by default), ``normalize`` turns shorthand answers into action text."""
     _ = translator(lang)
-    screen = Screen(console, state, lang)
+    if screen is None:
+        screen = Screen(console, state, lang)
     rngs = seat_rngs(state.config.seed, state.num_players)
     shown = 0
     recent: list[str] = []
@@ -205,6 +212,8 @@ def run(
                 )
                 continue
             try:
+                if normalize is not None:
+                    text = normalize(state, text)
                 action = state.parse_action(text, lang)
             except ParseError as err:
                 console.print(f"[red]{_('Not understood')}: {err}[/red]")
@@ -216,7 +225,7 @@ def run(
     if tail:
         console.print(Panel("\n".join(tail), title=_("Log")))
     console.rule(Text(_("Game over"), style="bold"))
-    for line in _outcome_lines(state, lang):
+    for line in _outcome_lines(state, lang, score_label):
         console.print(line)
     return 0
 
