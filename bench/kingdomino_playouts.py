@@ -1,0 +1,155 @@
+"""Random 4-player Kingdomino playouts per second, on one core.
+
+Measures complete uniformly random 4-player games from the initial state
+through the public State API (``clone``, ``legal_actions``, ``apply``,
+``outcome`` — the path MCTS uses), side by side in the same run with a peer: a
+straightforward Python implementation of the same rules (kingdoms as
+``dict[(x, y)] -> square``, every cell and orientation tried, flood-fill
+scoring), included below.  Time slices of the two alternate so that machine
+noise hits both alike.
+
+    .venv/bin/python bench/kingdomino_playouts.py [--seconds 10]
+
+The last line is ``playouts_per_second: N``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from kingdoms.core import new_game
+from kingdoms.kingdomino.tiles import TILES
+
+STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+
+
+# -- the peer: a plain dict-based implementation of the same game ------------------------
+def _naive_legal(kingdom: dict[tuple[int, int], tuple[int, int]], number: int) -> list[tuple]:
+    dom = TILES[number]
+    xs = [x for x, _ in kingdom]
+    ys = [y for _, y in kingdom]
+    out = []
+    for x in range(max(xs) - 4, min(xs) + 5):
+        for y in range(max(ys) - 4, min(ys) + 5):
+            for dx, dy in STEPS:
+                a, b = (x, y), (x + dx, y + dy)
+                if a in kingdom or b in kingdom:
+                    continue
+                nx = [*xs, a[0], b[0]]
+                ny = [*ys, a[1], b[1]]
+                if max(nx) - min(nx) > 4 or max(ny) - min(ny) > 4:
+                    continue
+                ok = False
+                for cell, (t, _c) in ((a, dom.left), (b, dom.right)):
+                    for sx, sy in STEPS:
+                        sq = kingdom.get((cell[0] + sx, cell[1] + sy))
+                        if sq is not None and (sq[0] == 6 or sq[0] == t):
+                            ok = True
+                if ok:
+                    out.append((a, b))
+    return out
+
+
+def _naive_score(kingdom: dict[tuple[int, int], tuple[int, int]]) -> int:
+    seen: set[tuple[int, int]] = set()
+    total = 0
+    for cell, (t, _c) in kingdom.items():
+        if cell in seen or t == 6:
+            continue
+        seen.add(cell)
+        stack, size, crowns = [cell], 0, 0
+        while stack:
+            x, y = stack.pop()
+            size += 1
+            crowns += kingdom[(x, y)][1]
+            for dx, dy in STEPS:
+                nb = (x + dx, y + dy)
+                if nb not in seen and nb in kingdom and kingdom[nb][0] == t:
+                    seen.add(nb)
+                    stack.append(nb)
+        total += size * crowns
+    return total
+
+
+def naive_playout(rng: random.Random) -> list[int]:
+    numbers = list(range(1, 49))
+    rng.shuffle(numbers)
+    kingdoms: list[dict[tuple[int, int], tuple[int, int]]] = [{(0, 0): (6, 0)} for _ in range(4)]
+    order = [0, 1, 2, 3]
+    rng.shuffle(order)
+    line = sorted(numbers[:4])
+    pile = numbers[4:]
+    owners = [-1] * 4
+    for p in order:
+        free = [i for i in range(4) if owners[i] < 0]
+        owners[free[rng.randrange(len(free))]] = p
+    while True:
+        nxt = sorted(pile[:4])
+        pile = pile[4:]
+        nxt_owners = [-1] * len(nxt)
+        for i, number in enumerate(line):
+            p = owners[i]
+            moves = _naive_legal(kingdoms[p], number)
+            if moves:
+                a, b = moves[rng.randrange(len(moves))]
+                kingdoms[p][a] = TILES[number].left
+                kingdoms[p][b] = TILES[number].right
+            if nxt:
+                free = [j for j in range(len(nxt)) if nxt_owners[j] < 0]
+                nxt_owners[free[rng.randrange(len(free))]] = p
+        if not nxt:
+            break
+        line, owners = nxt, nxt_owners
+    return [_naive_score(k) for k in kingdoms]
+
+
+# -- ours -------------------------------------------------------------------------------
+def engine_playouts(seconds: float, rng: random.Random) -> int:
+    start = new_game("kingdomino", players=4, seed=rng.randrange(2**31))
+    start.logging = False
+    done = 0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        state = start.determinize(0, rng)  # a fresh shuffle each game, as MCTS does
+        while state.current_player >= 0:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        assert state.outcome() is not None
+        done += 1
+    return done
+
+
+def naive_playouts(seconds: float, rng: random.Random) -> int:
+    done = 0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        naive_playout(rng)
+        done += 1
+    return done
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="time for each side")
+    parser.add_argument("--slices", type=int, default=5)
+    args = parser.parse_args()
+    rng = random.Random(1)
+    ours = peer = 0
+    part = args.seconds / args.slices
+    for _ in range(args.slices):
+        ours += engine_playouts(part, rng)
+        peer += naive_playouts(part, rng)
+    ours_rate = ours / args.seconds
+    peer_rate = peer / args.seconds
+    print(f"naive dict-based peer: {peer_rate:,.0f} playouts/s")
+    print(f"kingdoms engine:       {ours_rate:,.0f} playouts/s")
+    print(
+        f"ratio: {ours_rate / peer_rate:.1f}x the peer; {ours_rate / 5100:.2f}x the 5,100/s target"
+    )
+    print(f"playouts_per_second: {ours_rate:.0f}")
+
+
+if __name__ == "__main__":
+    main()
