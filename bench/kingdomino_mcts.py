@@ -19,7 +19,7 @@ from kingdoms.bots.base import make_bot
 from kingdoms.core.registry import new_game
 from kingdoms.core.runner import play_out
 
-VARIANT_OPTIONS = {"middle_kingdom": True, "harmony": True}
+VARIANT_OPTIONS = {"variants": ["middle-kingdom", "harmony"]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--algorithm", default="flat", choices=["flat", "uct"])
     parser.add_argument("--scoring", default="relative", choices=["win", "score", "relative"])
     parser.add_argument("--c", type=float, default=None)
+    parser.add_argument("--width", type=int, default=None, help="root actions searched")
     parser.add_argument("--opponent", default="full-greedy")
     parser.add_argument("--seed", type=int, default=1000)
     args = parser.parse_args(argv)
@@ -39,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     spec = f"mcts:{budget},algorithm={args.algorithm},playout={args.playout},scoring={args.scoring}"
     if args.c is not None:
         spec += f",c={args.c}"
+    if args.width is not None:
+        spec += f",width={args.width}"
     print(f"# {spec} vs 3x {args.opponent}, 4 players, {VARIANT_OPTIONS}", flush=True)
     wins = 0
     margins: list[float] = []

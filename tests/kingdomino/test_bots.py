@@ -125,3 +125,19 @@ def test_mcts_beats_random_players() -> None:
         {"variants": ["middle-kingdom", "harmony"]},
     )
     assert rep.to_json()["wins"][0] >= 2
+
+
+def test_mcts_width_searches_only_the_best_ranked_root_actions() -> None:
+    """mcts width=k: only the k best actions by the full-greedy ranking are searched."""
+    from kingdoms.bots.kingdomino import rank_actions
+
+    st = _to_place(4, players=4)
+    legal = st.legal_actions()
+    assert len(legal) > 3
+    ranked = rank_actions(st, legal)
+    assert sorted(ranked) == sorted(legal)
+    bot = MCTSBot(iterations=30, playout="greedy", width=3, seed=2)
+    a = bot.act(st.view(st.current_player), legal, random.Random(0))
+    assert set(bot.last_stats) == set(ranked[:3]) and a in ranked[:3]
+    with pytest.raises(InvalidConfig, match="width"):
+        MCTSBot(width=0)

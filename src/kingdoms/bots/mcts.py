@@ -21,7 +21,12 @@ Rewards (``scoring``), from ``state.outcome().scores``:
 * ``score`` — own score divided by the best score at the table;
 * ``relative`` — own / (own + best opponent).
 
-Spec examples: ``mcts:time=1``, ``mcts:iterations=500,algorithm=uct,playout=greedy``.
+``width`` (optional) limits the search at the root to the ``width`` most promising
+actions, as ranked by the game's ``rank_actions(state, legal)`` (in its bot
+package) when it has one — a way to spend a small budget where it matters.
+
+Spec examples: ``mcts:time=1``, ``mcts:iterations=500,algorithm=uct,playout=greedy``,
+``mcts:time=1,width=8``.
 """
 
 from __future__ import annotations
@@ -66,6 +71,16 @@ def game_playout_policy(game: str, name: str) -> PlayoutPolicy:
     if policy is None:
         raise InvalidConfig(f"no playout policy {name!r} for {game}; try 'random'")
     return policy
+
+
+def game_ranker(game: str) -> Callable[[State, list[int]], list[int]] | None:
+    """The game's ``rank_actions(state, legal) -> legal, best first``, if it has one."""
+    try:
+        module = importlib.import_module(f"kingdoms.bots.{game}")
+    except ImportError:
+        return None
+    ranker = getattr(module, "rank_actions", None)
+    return ranker if callable(ranker) else None
 
 
 def rewards(scores: Sequence[float], winners: Sequence[int], scoring: str) -> list[float]:
@@ -114,6 +129,7 @@ class MCTSBot:
         scoring: str = "relative",
         c: float | None = None,
         seed: int | None = None,
+        width: int | None = None,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise InvalidConfig(f"algorithm must be one of {ALGORITHMS}, not {algorithm!r}")
@@ -125,6 +141,9 @@ class MCTSBot:
             raise InvalidConfig(f"time must be positive, not {time!r}")
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise InvalidConfig(f"iterations must be a positive integer, not {iterations!r}")
+        if width is not None and (not isinstance(width, int) or width < 1):
+            raise InvalidConfig(f"width must be a positive integer, not {width!r}")
+        self.width = width
         self.time = float(time) if time is not None else None
         self.iterations = iterations
         self.algorithm = algorithm
@@ -181,6 +200,12 @@ class MCTSBot:
         base = game.state_from_view(view, rng)
         base.logging = False
         me = base.current_player
+        if self.width is not None and len(legal) > self.width:
+            ranker = game_ranker(game.name)
+            if ranker is not None:
+                legal = ranker(base, legal)[: self.width]
+                if len(legal) == 1:
+                    return legal[0]
 
         def build(_view: View, r: random.Random) -> State:
             return base.determinize(me, r)

@@ -119,6 +119,7 @@ class Board:
 
     __slots__ = (
         "_score",
+        "_tscore",
         "adj",
         "crown",
         "discarded",
@@ -143,6 +144,8 @@ class Board:
         self.placed: list[tuple[int, int]] = []
         """(domino number, placement code) in the order placed."""
         self._score: tuple[int, int, int] | None = None
+        self._tscore: list[int] = [-1] * 6
+        """Points per terrain, -1 when not yet known (bots' move evaluation)."""
 
     def copy(self) -> Board:
         b = Board.__new__(Board)
@@ -155,6 +158,7 @@ class Board:
         b.discarded = self.discarded.copy()
         b.placed = self.placed.copy()
         b._score = self._score
+        b._tscore = self._tscore.copy()
         return b
 
     # -- placement ------------------------------------------------------------------
@@ -217,6 +221,8 @@ class Board:
                 self.maxy = y
         self.placed.append((domino.number, code))
         self._score = None
+        ts = self._tscore
+        ts[domino.left[0]] = ts[domino.right[0]] = -1
 
     def discard(self, number: int) -> None:
         self.discarded.append(number)
@@ -294,7 +300,10 @@ class Board:
     # -- evaluating a placement without making it (bots) ---------------------------------
     def terrain_score(self, t: int) -> int:
         """Points of the properties of terrain ``t``."""
-        return _terrain_score(self.terrain[t], self.crown)
+        v = self._tscore[t]
+        if v < 0:
+            v = self._tscore[t] = _terrain_score(self.terrain[t], self.crown)
+        return v
 
     def gain(self, domino: Domino, code: int) -> int:
         """How many property points placing ``domino`` by ``code`` would add."""
@@ -307,14 +316,12 @@ class Board:
             crown[k2 - 1] |= 1 << b
         terrain = self.terrain
         if t1 == t2:
-            return _terrain_score(terrain[t1] | 1 << a | 1 << b, crown) - _terrain_score(
-                terrain[t1], self.crown
-            )
+            return _terrain_score(terrain[t1] | 1 << a | 1 << b, crown) - self.terrain_score(t1)
         return (
             _terrain_score(terrain[t1] | 1 << a, crown)
-            - _terrain_score(terrain[t1], self.crown)
+            - self.terrain_score(t1)
             + _terrain_score(terrain[t2] | 1 << b, crown)
-            - _terrain_score(terrain[t2], self.crown)
+            - self.terrain_score(t2)
         )
 
     def holes(self) -> int:

@@ -26,4 +26,11 @@ def playout_policy(name: str) -> Callable[[State, random.Random], int] | None:
     return None
 
 
-__all__ = ["BOTS", "playout_policy"]
+def rank_actions(state: State, legal: list[int]) -> list[int]:
+    """Legal actions best first (full-greedy judgement): MCTS's ``width`` option."""
+    from kingdoms.bots.kingdomino.bots import rank_actions as rank
+
+    return rank(state, legal)
+
+
+__all__ = ["BOTS", "playout_policy", "rank_actions"]

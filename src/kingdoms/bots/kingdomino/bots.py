@@ -157,3 +157,16 @@ class FullGreedyBot:
             if best_key is None or (total, key) > best_key:
                 best_key, best_code = (total, key), code
         return best_code
+
+
+def rank_actions(state: State, legal: list[int]) -> list[int]:
+    """Legal actions best first by the full-greedy judgement (for MCTS ``width``)."""
+    assert isinstance(state, KingdominoState)
+    if len(legal) <= 1 or legal[0] == DISCARD:
+        return list(legal)
+    bot = FullGreedyBot()
+    board = state.boards[state.current_player]
+    if legal[0] >= PICK:
+        return sorted(legal, key=lambda a: bot._draft_value(state, board, a - PICK), reverse=True)
+    dom = TILES[state.acting_domino()]
+    return [code for _key, code, _after in bot._ranked(state, board, dom, legal)]
