@@ -36,6 +36,9 @@ class Effects:
     supply: list[int]
     piles: list[int]
     stack: list[Frame]
+    turn: int
+    controller: int
+    possessed_trash: list[int]
 
     def _log(self, type_: str, player: int | None, **data: Any) -> None:
         self.log.append(Event(type_, player, data))
@@ -88,9 +91,18 @@ class Effects:
             )
         return len(drawn)
 
+    def gainer(self, p: int) -> int:
+        """Who gains what ``p`` would gain: the possessor during a Possession turn."""
+        if p == self.turn and self.controller >= 0:
+            return self.controller
+        return p
+
     def gain(self, p: int, c: int, dest: str = "discard") -> bool:
         if self.supply[c] <= 0 or c not in self.piles:
             return False
+        if p == self.turn and self.controller >= 0:
+            # Possession: the possessor gains it, always into their discard pile
+            p, dest = self.controller, "discard"
         self.supply[c] -= 1
         if dest == "hand":
             self.hands[p].append(c)
@@ -104,7 +116,17 @@ class Effects:
 
     def trash_from(self, p: int, zone: list[int], c: int) -> None:
         zone.remove(c)
-        self.trash.append(c)
+        self.trash_card(p, c)
+
+    def trash_card(self, p: int, c: int) -> None:
+        """Trash ``c`` (already taken from its zone), which belongs to ``p``.
+
+        During a Possession turn the possessed player's own cards are set aside
+        instead and go back to their discard pile after Clean-up."""
+        if p == self.turn and self.controller >= 0:
+            self.possessed_trash.append(c)
+        else:
+            self.trash.append(c)
         if self.logging:
             self._log("trash", p, card=CARDS[c].id)
 

@@ -10,10 +10,10 @@ from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import Game
 from kingdoms.core.state import GameConfig, State
 from kingdoms.dominion.actions import NUM_ACTIONS
-from kingdoms.dominion.kingdom import check_sets, resolve_kingdom
+from kingdoms.dominion.kingdom import check_alchemy_cards, check_sets, resolve_kingdom
 from kingdoms.dominion.state import DominionState
 
-OPTIONS = ("kingdom", "sets", "base_edition", "alchemy_errata")
+OPTIONS = ("kingdom", "sets", "base_edition", "alchemy_errata", "alchemy_cards", "first_player")
 
 
 class DominionGame(Game):
@@ -22,6 +22,7 @@ class DominionGame(Game):
     min_players = 2
     max_players = 6
     score_name = "vp"
+    supports_first_player = True
 
     def normalize_options(
         self, options: Mapping[str, Any], players: int, seed: int
@@ -29,21 +30,34 @@ class DominionGame(Game):
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
             raise InvalidConfig(f"unknown Dominion options {unknown}; known: {', '.join(OPTIONS)}")
-        sets = check_sets(options.get("sets"))
         edition = options.get("base_edition", 1)
         if edition not in (1, 2) or isinstance(edition, bool):
             raise InvalidConfig(f"base_edition must be 1 or 2, not {edition!r}")
+        sets = check_sets(options.get("sets"), edition)
         errata = options.get("alchemy_errata", False)
         if not isinstance(errata, bool):
             raise InvalidConfig(f"alchemy_errata must be true or false, not {errata!r}")
+        alchemy = check_alchemy_cards(options.get("alchemy_cards"))
+        first = options.get("first_player")
+        if first is not None and (
+            not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players
+        ):
+            raise InvalidConfig(
+                f"first_player must be a seat from 0 to {players - 1}, not {first!r}"
+            )
         rng = random.Random(f"kingdom-{seed}")
-        kingdom = resolve_kingdom(options.get("kingdom"), sets, rng)
-        return {
+        kingdom = resolve_kingdom(options.get("kingdom"), sets, rng, alchemy)
+        out: dict[str, Any] = {
             "kingdom": kingdom,
             "sets": sets,
             "base_edition": edition,
             "alchemy_errata": errata,
         }
+        if alchemy is not None:
+            out["alchemy_cards"] = list(alchemy)
+        if first is not None:
+            out["first_player"] = first
+        return out
 
     def create(self, config: GameConfig) -> State:
         return DominionState(config)
@@ -61,7 +75,7 @@ class DominionGame(Game):
     def summarize(self, state: State) -> dict[str, Any]:
         assert isinstance(state, DominionState)
         return {
-            "turns": float(sum(state.turns)),
+            "turns": float(sum(state.turns)) / state.num_players,
             "three_pile_ending": state.ended_by == "piles",
         }
 

@@ -35,6 +35,19 @@ RECOMMENDED: dict[tuple[str, ...], list[str]] = {
         "bureaucrat", "cellar", "festival", "library", "market",
         "remodel", "smithy", "throne_room", "village", "woodcutter",
     ],
+    # Alchemy + base game (the Alchemy rulebook)
+    ("Forbidden Arts", "Zakazane sztuki", "Zakázané umění"): [
+        "apprentice", "familiar", "possession", "university", "cellar",
+        "council_room", "gardens", "laboratory", "thief", "throne_room",
+    ],
+    ("Potion Mixers", "Mieszacze mikstur", "Mastičkář"): [
+        "alchemist", "apothecary", "golem", "herbalist", "transmute",
+        "cellar", "chancellor", "festival", "militia", "smithy",
+    ],
+    ("Chemistry Lesson", "Lekcja chemii", "Hodina chemie"): [
+        "alchemist", "golem", "philosophers_stone", "university", "bureaucrat",
+        "market", "moat", "remodel", "witch", "woodcutter",
+    ],
 }  # fmt: skip
 
 
@@ -57,8 +70,39 @@ def valid_names() -> str:
     )
 
 
-def resolve_kingdom(value: Any, sets: Sequence[str], rng: random.Random) -> list[str]:
-    """Card ids of the 10 kingdom cards (sorted)."""
+def check_alchemy_cards(value: Any) -> tuple[int, int] | None:
+    """``alchemy_cards``: how many Alchemy cards a random kingdom gets — a number or
+    a range such as ``"3-5"`` (the rulebook's advice); None leaves it to chance."""
+    if value is None:
+        return None
+    lo = hi = -1
+    if isinstance(value, int) and not isinstance(value, bool):
+        lo = hi = value
+    elif isinstance(value, str):
+        parts = value.replace("–", "-").split("-")
+        if all(p.strip().isdigit() for p in parts) and len(parts) in (1, 2):
+            lo, hi = int(parts[0]), int(parts[-1])
+    elif (
+        isinstance(value, (list, tuple))
+        and len(value) == 2
+        and all(isinstance(v, int) for v in value)
+    ):
+        lo, hi = value
+    if not 0 <= lo <= hi <= 10:
+        raise InvalidConfig(
+            f"alchemy_cards must be a number or a range from 0 to 10 such as '3-5', not {value!r}"
+        )
+    return (lo, hi)
+
+
+def resolve_kingdom(
+    value: Any,
+    sets: Sequence[str],
+    rng: random.Random,
+    alchemy_cards: tuple[int, int] | None = None,
+) -> list[str]:
+    """Card ids of the 10 kingdom cards (sorted).  Random picks come from ``sets``;
+    ``alchemy_cards`` fixes how many of the kingdom are Alchemy cards."""
     if value is None or (isinstance(value, str) and _key(value) == "random"):
         names: list[str] = []
     elif isinstance(value, str) and _key(value) in _SET_NAMES:
@@ -92,15 +136,30 @@ def resolve_kingdom(value: Any, sets: Sequence[str], rng: random.Random) -> list
         if c.is_kingdom and c.set in sets and c.index in IMPLEMENTED and c.index not in chosen
     )
     missing = 10 - len(chosen)
+    if alchemy_cards is not None and missing:
+        have = sum(1 for c in chosen if CARDS[c].set == "alchemy")
+        alchemy = [c for c in pool if CARDS[c].set == "alchemy"]
+        other = [c for c in pool if CARDS[c].set != "alchemy"]
+        lo, hi = alchemy_cards
+        lo, hi = max(lo - have, 0), min(hi - have, missing, len(alchemy))
+        want = rng.randint(lo, hi) if lo <= hi else max(hi, 0)
+        if "alchemy" not in sets or len(other) < missing - want:
+            raise InvalidConfig(
+                f"cannot draw {alchemy_cards[0]}–{alchemy_cards[1]} Alchemy cards from sets "
+                f"{list(sets)} (include 'alchemy' and another set)"
+            )
+        chosen += rng.sample(alchemy, want) + rng.sample(other, missing - want)
+        return sorted(CARDS[c].id for c in chosen)
     if len(pool) < missing:
         raise InvalidConfig(f"sets {list(sets)} have too few implemented cards to fill the kingdom")
     chosen += rng.sample(pool, missing)
     return sorted(CARDS[c].id for c in chosen)
 
 
-def check_sets(value: Any) -> list[str]:
+def check_sets(value: Any, edition: int = 1) -> list[str]:
+    """The sets a random kingdom is drawn from (default: the base game of that edition)."""
     if value is None:
-        return list(DEFAULT_SETS)
+        return ["base", "base-2e"] if edition == 2 else list(DEFAULT_SETS)
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, (list, tuple)) or not all(isinstance(s, str) for s in value):

@@ -8,21 +8,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kingdoms.dominion.data import BY_ID, CURSE, DUCHY, ESTATE, NUM_CARDS, PROVINCE
+from kingdoms.dominion.data import BY_ID, CARDS, CURSE, DUCHY, ESTATE, NUM_CARDS, PROVINCE
 
 GARDENS = BY_ID["gardens"]
+VINEYARD = BY_ID["vineyard"]
+IS_ACTION_CARD = [c.is_action for c in CARDS]
 VP = [0] * NUM_CARDS
 VP[ESTATE], VP[DUCHY], VP[PROVINCE], VP[CURSE] = 1, 3, 6, -1
 
 
 def score(cards: Sequence[int]) -> int:
-    """Victory points of everything a player owns (Gardens: 1 VP per 10 cards)."""
+    """Victory points of everything a player owns (Gardens: 1 VP per 10 cards;
+    Vineyard: 1 VP per 3 Action cards)."""
     total = 0
     for c in cards:
         total += VP[c]
     gardens = cards.count(GARDENS)
     if gardens:
         total += gardens * (len(cards) // 10)
+    vineyards = cards.count(VINEYARD)
+    if vineyards:
+        actions = sum(1 for c in cards if IS_ACTION_CARD[c])
+        total += vineyards * (actions // 3)
     return total
 
 

@@ -34,8 +34,8 @@ from kingdoms.dominion.data import (
 from kingdoms.dominion.effects import Effects
 from kingdoms.dominion.rules import end_reason, score, winners
 
-ACTION_PHASE, BUY_PHASE, OVER = 0, 1, 2
-PHASE_NAMES = ("action", "buy", "over")
+ACTION_PHASE, BUY_PHASE, OVER, CLEANUP = 0, 1, 2, 3
+PHASE_NAMES = ("action", "buy", "over", "cleanup")
 
 Frame = tuple[str, int, int, int, int]
 
@@ -44,6 +44,8 @@ TREASURE_COINS = [0] * NUM_CARDS
 TREASURE_COINS[COPPER] = 1
 TREASURE_COINS[BY_ID["silver"]] = 2
 TREASURE_COINS[BY_ID["gold"]] = 3
+SILVER = BY_ID["silver"]
+PHILOSOPHERS_STONE = BY_ID["philosophers_stone"]
 
 # decision code -> options description (see cards.base for the answers)
 DECISIONS = frozenset(
@@ -63,6 +65,24 @@ DECISIONS = frozenset(
         "throne",
         "moneylender",
         "bureaucrat",
+        # second edition
+        "artisan",
+        "bandit",
+        "harbinger",
+        "poacher",
+        "sentry_trash",
+        "sentry_discard",
+        "sentry_order",
+        "vassal",
+        # Alchemy
+        "alchemist",
+        "apothecary",
+        "apprentice",
+        "golem",
+        "herbalist",
+        "scrying_pool",
+        "transmute",
+        "cleanup",
     }
 )
 
@@ -70,22 +90,36 @@ DECISIONS = frozenset(
 class DominionState(Effects, State):
     __slots__ = (
         "actions",
+        "alchemy_errata",
         "aside",
         "bought",
         "buys",
         "coins",
+        "controller",
+        "created",
         "decks",
+        "deferred",
         "discards",
         "edition",
         "ended_by",
+        "extra_queue",
+        "extra_turn",
+        "first",
         "hands",
+        "herbalists",
         "immune",
         "in_play",
+        "last_extra",
+        "looking",
+        "merchants",
         "moved",
         "next_play_id",
+        "normal_player",
         "phase",
         "piles",
+        "possessed_trash",
         "potions",
+        "silver_played",
         "stack",
         "stolen",
         "supply",
@@ -129,6 +163,7 @@ class DominionState(Effects, State):
         opts = config.options
         kingdom = [BY_ID[c] for c in opts["kingdom"]]
         self.edition = int(opts.get("base_edition", 1))
+        self.alchemy_errata = bool(opts.get("alchemy_errata", False))
         self.piles = sorted(set(_basic_piles(kingdom)) | set(kingdom))
         self.supply = [0] * NUM_CARDS
         for c in self.piles:
@@ -138,7 +173,19 @@ class DominionState(Effects, State):
         self.discards = [[] for _ in range(n)]
         self.in_play = [[] for _ in range(n)]
         self.aside = [[] for _ in range(n)]
+        self.looking: list[list[int]] = [[] for _ in range(n)]
         self.trash = []
+        self.merchants = self.herbalists = 0
+        self.silver_played = False
+        # Possession: who controls the current (extra) turn, and pending extra turns
+        self.controller = -1
+        self.extra_turn = False
+        self.normal_player = 0
+        self.last_extra = -1
+        self.created: list[tuple[int, int]] = []
+        self.extra_queue: list[tuple[int, int]] = []
+        self.deferred: list[tuple[int, int, int]] = []
+        self.possessed_trash: list[int] = []
         self.stack = []
         self.stolen = []
         self.moved = []
@@ -153,7 +200,9 @@ class DominionState(Effects, State):
         self.totals = self._counts()
         for p in range(n):
             self.draw(p, 5, log=False)
-        self.turn = self.rng.randrange(n)
+        first = opts.get("first_player")
+        self.turn = int(first) if first is not None else self.rng.randrange(n)
+        self.first = self.turn
         self.phase = ACTION_PHASE
         self.actions = self.buys = self.coins = self.potions = 0
         self.bought = False
@@ -172,6 +221,8 @@ class DominionState(Effects, State):
         turn: int = 0,
         seed: int = 0,
         base_edition: int = 1,
+        alchemy_errata: bool = False,
+        in_play: Mapping[int, Sequence[str]] | None = None,
     ) -> DominionState:
         """A test position: zones given by card ids (decks listed top card first).
 
@@ -180,12 +231,16 @@ class DominionState(Effects, State):
         """
         from kingdoms.dominion.game import GAME
 
-        opts = {"kingdom": list(kingdom) if kingdom else "First Game", "base_edition": base_edition}
+        opts = {
+            "kingdom": list(kingdom) if kingdom else "First Game",
+            "base_edition": base_edition,
+            "alchemy_errata": alchemy_errata,
+        }
         config = GAME.config(players, seed, opts)
         st = cls(config)
         st.logging = True
         st.log.clear()
-        for zone, given in ((st.hands, hands), (st.discards, discards)):
+        for zone, given in ((st.hands, hands), (st.discards, discards), (st.in_play, in_play)):
             for p, cards in (given or {}).items():
                 zone[p] = [BY_ID[c] for c in cards]
         for p, cards in (decks or {}).items():
@@ -193,7 +248,7 @@ class DominionState(Effects, State):
         for cid, count in (supply or {}).items():
             st.supply[BY_ID[cid]] = count
         st.totals = st._counts()
-        st.turn = turn
+        st.turn = st.first = turn
         st.stack.clear()
         st._start_turn(turn)
         return st
@@ -229,11 +284,34 @@ class DominionState(Effects, State):
         new.turn = self.turn
         new.turns = self.turns.copy()
         new.ended_by = self.ended_by
+        new.alchemy_errata = self.alchemy_errata
+        new.first = self.first
+        new.looking = [z.copy() for z in self.looking]
+        new.merchants = self.merchants
+        new.herbalists = self.herbalists
+        new.silver_played = self.silver_played
+        new.controller = self.controller
+        new.extra_turn = self.extra_turn
+        new.normal_player = self.normal_player
+        new.last_extra = self.last_extra
+        new.created = self.created.copy()
+        new.extra_queue = self.extra_queue.copy()
+        new.deferred = self.deferred.copy()
+        new.possessed_trash = self.possessed_trash.copy()
 
     # -- zones and primitive effects ------------------------------------------------
     def _counts(self) -> list[int]:
         counts = self.supply.copy()
-        for zones in (self.hands, self.decks, self.discards, self.in_play, self.aside):
+        for c in self.possessed_trash:
+            counts[c] += 1
+        for zones in (
+            self.hands,
+            self.decks,
+            self.discards,
+            self.in_play,
+            self.aside,
+            self.looking,
+        ):
             for z in zones:
                 for c in z:
                     counts[c] += 1
@@ -242,16 +320,27 @@ class DominionState(Effects, State):
         return counts
 
     # -- turn rules -----------------------------------------------------------------
-    def _start_turn(self, p: int) -> None:
+    def _start_turn(self, p: int, controller: int = -1) -> None:
+        """Start ``p``'s turn; ``controller`` >= 0 makes it an extra turn (Possession)
+        in which that player makes every decision of ``p``."""
         self.turn = p
+        self.controller = controller
+        self.extra_turn = controller >= 0
+        if not self.extra_turn:
+            self.normal_player = p
         self.phase = ACTION_PHASE
         self.actions = 1
         self.buys = 1
         self.coins = 0
         self.potions = 0
         self.bought = False
+        self.merchants = self.herbalists = 0
+        self.silver_played = False
         if self.logging:
-            self._log("turn", p, number=self.turns[p] + 1)
+            if controller >= 0:
+                self._log("turn", p, number=self.turns[p] + 1, possessed_by=controller)
+            else:
+                self._log("turn", p, number=self.turns[p] + 1)
         self._settle()
 
     def _settle(self) -> None:
@@ -284,18 +373,39 @@ class DominionState(Effects, State):
         self.next_play_id += 1
         return self.next_play_id
 
+    def treasure_value(self, p: int, c: int) -> None:
+        """Add what playing Treasure ``c`` produces (Potion: a potion; Philosopher's
+        Stone: $1 per 5 cards in deck + discard; Silver: Merchant bonus the first time)."""
+        if c == POTION:
+            self.potions += 1
+        elif c == PHILOSOPHERS_STONE:
+            self.coins += (len(self.decks[p]) + len(self.discards[p])) // 5
+        else:
+            self.coins += TREASURE_COINS[c]
+            if c == SILVER and not self.silver_played:
+                self.silver_played = True
+                self.coins += self.merchants
+
     def play_treasure(self, p: int, c: int) -> None:
         self.hands[p].remove(c)
         self.in_play[p].append(c)
-        if c == POTION:
-            self.potions += 1
-        else:
-            self.coins += TREASURE_COINS[c]
+        self.treasure_value(p, c)
         if self.logging:
             self._log("play", p, card=CARDS[c].id)
 
     def _end_turn(self) -> None:
+        """Clean-up.  Alchemist/Herbalist abilities may ask first (see
+        :func:`kingdoms.dominion.cards.alchemy.start_cleanup`); then
+        :meth:`finish_turn` discards, draws and passes the turn."""
+        from kingdoms.dominion.cards.alchemy import start_cleanup
+
         p = self.turn
+        self.phase = CLEANUP
+        self.push("cleanup_finish", p)
+        start_cleanup(self, p)
+        self._run()
+
+    def finish_turn(self, p: int) -> None:
         disc = self.discards[p]
         disc.extend(self.in_play[p])
         disc.extend(self.hands[p])
@@ -303,16 +413,53 @@ class DominionState(Effects, State):
         self.hands[p] = []
         self.moved.clear()
         self.draw(p, 5)
-        self.turns[p] += 1
+        if self.possessed_trash:
+            # trashed during a Possession turn: back to their owner after Clean-up
+            disc.extend(self.possessed_trash)
+            self.possessed_trash = []
+        if not self.extra_turn:
+            self.turns[p] += 1
         self.actions = self.buys = self.coins = self.potions = 0
         ended = self.game_end_reason()
         if ended:
             self.ended_by = ended
             self.phase = OVER
+            self.controller = -1
             if self.logging:
                 self._log("end", None, by=ended, vp=self.vp())
             return
-        self._start_turn((p + 1) % self.num_players)
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        """Pending Possession turns first (in the order played), then the next player.
+
+        Possessions played in a normal turn give their extra turns right after it;
+        ones played in an extra turn wait for the end of that player's next normal
+        turn.  With ``alchemy_errata`` no player takes two extra turns in a row."""
+        p = self.turn
+        if self.extra_turn:
+            self.deferred.extend((p, t, c) for t, c in self.created)
+            self.last_extra = p
+        else:
+            self.extra_queue.extend(self.created)
+            keep = []
+            for who, t, c in self.deferred:
+                if who == p:
+                    self.extra_queue.append((t, c))
+                else:
+                    keep.append((who, t, c))
+            self.deferred = keep
+            self.last_extra = -1
+        self.created = []
+        while self.extra_queue:
+            t, c = self.extra_queue.pop(0)
+            if self.alchemy_errata and t == self.last_extra:
+                if self.logging:
+                    self._log("extra_turn_skipped", t)
+                continue
+            self._start_turn(t, controller=c)
+            return
+        self._start_turn((self.normal_player + 1) % self.num_players)
 
     def empty_piles(self) -> int:
         supply = self.supply
@@ -322,7 +469,14 @@ class DominionState(Effects, State):
         return end_reason(self.supply, self.piles, self.num_players)
 
     def owned(self, p: int) -> list[int]:
-        return self.hands[p] + self.decks[p] + self.discards[p] + self.in_play[p] + self.aside[p]
+        return (
+            self.hands[p]
+            + self.decks[p]
+            + self.discards[p]
+            + self.in_play[p]
+            + self.aside[p]
+            + self.looking[p]
+        )
 
     def vp_of(self, p: int) -> int:
         return score(self.owned(p))
@@ -334,10 +488,13 @@ class DominionState(Effects, State):
     @property
     def current_player(self) -> int:
         if self.stack:
-            return self.stack[-1][1]
+            who = self.stack[-1][1]
+            if who == self.turn and self.controller >= 0:
+                return self.controller  # a possessed player's decisions
+            return who
         if self.phase == OVER:
             return TERMINAL
-        return self.turn
+        return self.controller if self.controller >= 0 else self.turn
 
     def legal_actions(self) -> list[int]:
         if self.stack:
@@ -392,10 +549,7 @@ class DominionState(Effects, State):
             for card in hand:
                 if IS_TREASURE[card]:
                     self.in_play[p].append(card)
-                    if card == POTION:
-                        self.potions += 1
-                    else:
-                        self.coins += TREASURE_COINS[card]
+                    self.treasure_value(p, card)
                     if self.logging:
                         self._log("play", p, card=CARDS[card].id)
                 else:
@@ -425,7 +579,12 @@ class DominionState(Effects, State):
         return Outcome(
             scores=tuple(float(v) for v in vp),
             winners=winners(vp, self.turns),
-            details={"turns": list(self.turns), "vp": vp, "ended_by": self.ended_by},
+            details={
+                "turns": list(self.turns),
+                "vp": vp,
+                "ended_by": self.ended_by,
+                "first_player": self.first,
+            },
         )
 
     def action_to_str(self, action: int, lang: str = "en") -> str:
@@ -448,7 +607,8 @@ class DominionState(Effects, State):
         rng2 = random.Random(rng.random())
         new.rng = rng2
         for q in range(self.num_players):
-            if q == player:
+            if q == player or (q == self.turn and self.controller == player):
+                # own hand (or the possessed player's, seen by the possessor): known
                 rng.shuffle(new.decks[q])
                 continue
             # cards a pending decision of q shows q has in hand stay there
@@ -469,11 +629,13 @@ class DominionState(Effects, State):
                     if c in hand:
                         hand.remove(c)
                         keep.append(c)
-            pool = hand + new.decks[q]
+            looking = new.looking[q]
+            pool = hand + new.decks[q] + looking
             rng.shuffle(pool)
-            k = len(hand)
+            k, m = len(hand), len(looking)
             new.hands[q] = pool[:k] + keep
-            new.decks[q] = pool[k:]
+            new.looking[q] = pool[k : k + m]
+            new.decks[q] = pool[k + m :]
         return new
 
     def snapshot(self) -> JSONDict:
@@ -504,6 +666,20 @@ class DominionState(Effects, State):
             "next_play_id": self.next_play_id,
             "ended_by": self.ended_by,
             "edition": self.edition,
+            "alchemy_errata": self.alchemy_errata,
+            "first": self.first,
+            "looking": self.looking,
+            "merchants": self.merchants,
+            "herbalists": self.herbalists,
+            "silver_played": self.silver_played,
+            "controller": self.controller,
+            "extra_turn": self.extra_turn,
+            "normal_player": self.normal_player,
+            "last_extra": self.last_extra,
+            "created": [list(x) for x in self.created],
+            "extra_queue": [list(x) for x in self.extra_queue],
+            "deferred": [list(x) for x in self.deferred],
+            "possessed_trash": self.possessed_trash,
         }
 
     def check_invariants(self) -> None:

@@ -52,9 +52,9 @@ from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, NUM_CARDS, POTION_CO
 from kingdoms.i18n import translator
 
 if TYPE_CHECKING:
-    from kingdoms.dominion.state import DominionState
+    from kingdoms.dominion.state import DominionState, Frame
 
-PHASES = ("action", "buy", "over")
+PHASES = ("action", "buy", "over", "cleanup")
 
 
 IDS = tuple(c.id for c in CARDS)
@@ -73,7 +73,11 @@ def make_view(st: DominionState, player: int) -> JSONDict:
             "min": 0 if A.A_DONE in st.legal_actions() else 1,
             "max": 1,
         }
-        if fr[1] == player:
+        subject = _subject(st, fr)
+        if subject is not None and (fr[0] != "library" or st.current_player == player):
+            # (Library's card was drawn into the hand: only its owner sees it)
+            decision["about"] = subject
+        if st.current_player == player:
             legal = st.legal_actions()
             decision["options"] = [st.action_to_str(a) for a in legal]
             decision["actions"] = legal
@@ -89,6 +93,7 @@ def make_view(st: DominionState, player: int) -> JSONDict:
                 "discard_top": ids[disc[-1]] if disc else None,
                 "in_play": [ids[c] for c in st.in_play[q]],
                 "set_aside": [ids[c] for c in st.aside[q]],
+                "looking_count": len(st.looking[q]),
                 "turns": st.turns[q],
                 "owned": {ids[c]: owned.count(c) for c in sorted(set(owned))},
             }
@@ -114,8 +119,38 @@ def make_view(st: DominionState, player: int) -> JSONDict:
         "trash": [ids[c] for c in st.trash],
         "players": players,
         "hand": sorted(ids[c] for c in st.hands[player]),
+        "looking": [ids[c] for c in st.looking[player]],
+        "possession": _possession(st, player),
         "outcome": out.to_json() if out else None,
     }
+
+
+_SUBJECT_CARD = {"library": 3, "spy": 4, "scrying_pool": 4, "vassal": 3}
+"""Decisions about one known card: frame field holding it."""
+
+
+def _subject(st: DominionState, fr: Frame) -> JSONDict | None:
+    """Whose card (and which) a decision is about, for a clear prompt."""
+    code = fr[0]
+    if code in ("spy", "scrying_pool"):
+        return {"player": fr[3], "card": IDS[fr[4]]}
+    if code in ("library", "vassal"):
+        return {"player": fr[1], "card": IDS[fr[3]]}
+    if code in ("thief_trash", "bandit"):
+        return {"player": fr[3]}
+    return None
+
+
+def _possession(st: DominionState, player: int) -> JSONDict | None:
+    """A Possession turn: who is possessed by whom; the possessor also sees what the
+    possessed player may see (their hand and the cards they are looking at)."""
+    if st.controller < 0:
+        return None
+    out: JSONDict = {"player": st.turn, "by": st.controller}
+    if player == st.controller and player != st.turn:
+        out["hand"] = sorted(IDS[c] for c in st.hands[st.turn])
+        out["looking"] = [IDS[c] for c in st.looking[st.turn]]
+    return out
 
 
 CHOOSE_VERB = {
@@ -128,6 +163,19 @@ CHOOSE_VERB = {
     "thief_gain": "gain {card}",
     "throne": "play {card} twice",
     "bureaucrat": "put {card} on deck",
+    "artisan": "put {card} on deck",
+    "harbinger": "put {card} on deck",
+    "herbalist": "put {card} on deck",
+    "bandit": "trash {card}",
+    "poacher": "discard {card}",
+    "sentry_trash": "trash {card}",
+    "sentry_discard": "discard {card}",
+    "sentry_order": "put {card} on top",
+    "transmute": "trash {card}",
+    "apprentice": "trash {card}",
+    "apothecary": "put back {card} now",
+    "golem": "play {card} first",
+    "cleanup": "discard {card} from play",
 }
 YES_NO = {
     "moat": ("reveal Moat", "don't reveal"),
@@ -135,6 +183,9 @@ YES_NO = {
     "library": ("set aside {card}", "keep {card}"),
     "spy": ("discard {card}", "put back {card}"),
     "moneylender": ("trash Copper", "keep Copper"),
+    "scrying_pool": ("discard {card}", "put back {card}"),
+    "vassal": ("play {card}", "don't play {card}"),
+    "alchemist": ("put Alchemist on deck", "discard Alchemist"),
 }
 
 
@@ -161,9 +212,9 @@ def action_text(st: DominionState, action: int, lang: str = "en") -> str:
     if kind in (A.YES, A.NO) and code in YES_NO and fr is not None:
         text = YES_NO[code][0 if kind == A.YES else 1]
         card_name = ""
-        if code == "library":
+        if code in ("library", "vassal"):
             card_name = CARDS[fr[3]].name(lang)
-        elif code == "spy":
+        elif code in ("spy", "scrying_pool"):
             card_name = CARDS[fr[4]].name(lang)
         return _(text).format(card=card_name)
     return _("yes") if kind == A.YES else _("no")
@@ -181,6 +232,9 @@ EVENT_TEXT = {
     "shuffle": "{who} shuffles",
     "deck_discarded": "{who} puts their deck into the discard pile",
     "end": "game over ({by})",
+    "topdeck": "{who} puts a card on their deck",
+    "possession": "{who} will possess the next player",
+    "extra_turn_skipped": "{who} takes no second extra turn in a row",
 }
 
 
@@ -203,6 +257,10 @@ def event_text(event: Mapping[str, Any], lang: str = "en") -> str:
         count=event.get("count", ""),
         by=_(str(event.get("by", ""))),
     )
+    if kind == "turn" and event.get("possessed_by") is not None:
+        text += " " + _("(possessed by player {n})").format(n=event["possessed_by"] + 1)
+    if kind == "topdeck" and event.get("card"):
+        text += ": " + _card_name(str(event["card"]), lang)
     if kind == "draw" and "cards" in event:
         text += ": " + ", ".join(_card_name(c, lang) for c in event["cards"])
     return text

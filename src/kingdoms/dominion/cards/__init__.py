@@ -1,20 +1,31 @@
 """Card registry: effect handlers keyed by card index (registered by card id).
 
-* ``EFFECTS[card](state, player, play_id)`` resolves one play of an Action card;
-* ``TASKS[code](state, frame)`` runs a pending task frame;
-* ``decision_actions(state, frame)`` / ``answer(state, frame, kind, card)`` handle
-  pending decision frames.
+* ``base.py`` — basic cards and the 25 first-edition kingdom cards;
+* ``second.py`` — the 7 second-edition kingdom cards;
+* ``alchemy.py`` — the 12 Alchemy kingdom cards and the Clean-up abilities.
+
+``EFFECTS[card](state, player, play_id)`` resolves one play of an Action card;
+``TASKS[code](state, frame)`` runs a pending task frame;
+``decision_actions(state, frame)`` / ``answer(state, frame, kind, card)`` handle
+pending decision frames.
 """
 
 from __future__ import annotations
 
+from kingdoms.dominion.cards import alchemy as alchemy
+from kingdoms.dominion.cards import second as second
 from kingdoms.dominion.cards.base import (
     ATTACKS,
     EFFECTS,
-    IMPLEMENTED,
     TASKS,
     answer,
     decision_actions,
 )
+from kingdoms.dominion.data import CARDS
+
+IMPLEMENTED: frozenset[int] = frozenset(EFFECTS) | frozenset(
+    c.index for c in CARDS if not c.is_action
+)
+"""Cards the engine plays: every Action with a handler, every Treasure and Victory card."""
 
 __all__ = ["ATTACKS", "EFFECTS", "IMPLEMENTED", "TASKS", "answer", "decision_actions"]

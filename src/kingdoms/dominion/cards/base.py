@@ -71,7 +71,17 @@ simple("village", cards=1, actions=2)
 simple("woodcutter", buys=1, coins=2)
 
 
-def gain_options(st: DominionState, coins: int, potions: int, treasure_only: bool) -> list[int]:
+ARTISAN = BY_ID["artisan"]
+UNIVERSITY = BY_ID["university"]
+GAIN_TO_HAND = frozenset({MINE, ARTISAN})
+"""Cards whose gain goes into the hand."""
+OPTIONAL_GAIN = frozenset({UNIVERSITY})
+"""Cards whose gain is optional ("you may gain")."""
+
+
+def gain_options(st: DominionState, coins: int, potions: int, src: int) -> list[int]:
+    """Supply cards costing at most (coins, potions) that ``src`` may gain: Mine only
+    Treasures, University only Actions.  Costs compare coins and potions separately."""
     supply = st.supply
     return [
         c
@@ -79,12 +89,13 @@ def gain_options(st: DominionState, coins: int, potions: int, treasure_only: boo
         if supply[c] > 0
         and COIN_COST[c] <= coins
         and POTION_COST[c] <= potions
-        and (not treasure_only or IS_TREASURE[c])
+        and (src != MINE or IS_TREASURE[c])
+        and (src != UNIVERSITY or IS_ACTION[c])
     ]
 
 
 def ask_gain(st: DominionState, p: int, src: int, coins: int, potions: int) -> None:
-    if gain_options(st, coins, potions, src == MINE):
+    if gain_options(st, coins, potions, src):
         st.push("gain", p, src, coins, potions)
 
 
@@ -194,9 +205,7 @@ def _feast(st: DominionState, p: int, pid: int) -> None:
         # trash the Feast this play refers to (the last one put into play)
         idx = len(play) - 1 - play[::-1].index(FEAST)
         del play[idx]
-        st.trash.append(FEAST)
-        if st.logging:
-            st._log("trash", p, card="feast")
+        st.trash_card(p, FEAST)
     ask_gain(st, p, FEAST, 5, 0)
 
 
@@ -335,10 +344,6 @@ def _workshop(st: DominionState, p: int, pid: int) -> None:
     ask_gain(st, p, BY_ID["workshop"], 4, 0)
 
 
-IMPLEMENTED: frozenset[int] = frozenset(EFFECTS) | frozenset(
-    c.index for c in CARDS if c.set in ("basic",) or c.id == "gardens"
-)
-
 # -- decisions ----------------------------------------------------------------------
 CHOOSE0 = A.CHOOSE * NUM_CARDS
 GAIN0 = A.GAIN * NUM_CARDS
@@ -348,8 +353,35 @@ def _hand_choices(hand: list[int], pred: Callable[[int], bool] | None = None) ->
     return [CHOOSE0 + c for c in sorted(set(hand)) if pred is None or pred(c)]
 
 
+DecisionActions = Callable[["DominionState", "Frame"], list[int]]
+Answer = Callable[["DominionState", "Frame", int, int], None]
+DECISION_ACTIONS: dict[str, DecisionActions] = {}
+"""Decisions of the other card modules: code -> legal actions."""
+ANSWERS: dict[str, Answer] = {}
+"""Decisions of the other card modules: code -> handler of the answer."""
+
+
+def decision(code: str) -> Callable[[DecisionActions], DecisionActions]:
+    def deco(fn: DecisionActions) -> DecisionActions:
+        DECISION_ACTIONS[code] = fn
+        return fn
+
+    return deco
+
+
+def answers(code: str) -> Callable[[Answer], Answer]:
+    def deco(fn: Answer) -> Answer:
+        ANSWERS[code] = fn
+        return fn
+
+    return deco
+
+
 def decision_actions(st: DominionState, fr: Frame) -> list[int]:
     code, who = fr[0], fr[1]
+    extra = DECISION_ACTIONS.get(code)
+    if extra is not None:
+        return extra(st, fr)
     hand = st.hands[who]
     if code in ("moat", "chancellor", "library", "spy", "moneylender"):
         return [A.A_YES, A.A_NO]
@@ -366,7 +398,8 @@ def decision_actions(st: DominionState, fr: Frame) -> list[int]:
         out = _hand_choices(hand, lambda c: IS_ACTION[c])
         return [*out, A.A_DONE] if st.edition == 2 else out
     if code == "gain":
-        return [GAIN0 + c for c in gain_options(st, fr[3], fr[4], fr[2] == MINE)]
+        out = [GAIN0 + c for c in gain_options(st, fr[3], fr[4], fr[2])]
+        return [*out, A.A_DONE] if fr[2] in OPTIONAL_GAIN else out
     if code == "thief_trash":
         return [CHOOSE0 + c for c in sorted({c for c in st.aside[fr[3]] if IS_TREASURE[c]})]
     if code == "thief_gain":
@@ -376,6 +409,10 @@ def decision_actions(st: DominionState, fr: Frame) -> list[int]:
 
 def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     code, p = fr[0], fr[1]
+    extra = ANSWERS.get(code)
+    if extra is not None:
+        extra(st, fr, kind, c)
+        return
     hand = st.hands[p]
     if code == "moat":
         if kind == A.YES:
@@ -401,7 +438,8 @@ def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
             if fr[3] + 1 < 4 and hand:
                 st.push("chapel", p, fr[2], fr[3] + 1)
     elif code == "gain":
-        st.gain(p, c, "hand" if fr[2] == MINE else "discard")
+        if kind != A.DONE:
+            st.gain(p, c, "hand" if fr[2] in GAIN_TO_HAND else "discard")
     elif code == "library":
         if kind == A.YES:
             hand.remove(fr[3])
@@ -437,7 +475,7 @@ def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
         if kind != A.DONE:
             st.trash.remove(c)
             st.stolen.remove(c)
-            st.discards[p].append(c)
+            st.discards[st.gainer(p)].append(c)
             if st.logging:
                 st._log("gain", p, card=CARDS[c].id, to="discard", source="trash")
             if st.stolen:

@@ -1,0 +1,386 @@
+"""The Alchemy kingdom cards (§5 of the card rulings) and the Clean-up abilities
+of Alchemist and Herbalist.
+
+Potion itself is a basic Treasure (its potion is counted in
+:meth:`DominionState.treasure_value`, as is Philosopher's Stone); Vineyard is
+scored in :mod:`kingdoms.dominion.rules`.  Possession's extra turns are run by the
+turn rules (:meth:`DominionState._next_turn`); its gains and trashes by
+:mod:`kingdoms.dominion.effects`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kingdoms.dominion import actions as A
+from kingdoms.dominion.cards.base import (
+    CHOOSE0,
+    _hand_choices,
+    answers,
+    ask_gain,
+    card,
+    decision,
+    task,
+)
+from kingdoms.dominion.data import (
+    BY_ID,
+    CARDS,
+    COIN_COST,
+    COPPER,
+    CURSE,
+    DUCHY,
+    GOLD,
+    IS_ACTION,
+    IS_TREASURE,
+    IS_VICTORY,
+    POTION,
+    POTION_COST,
+)
+
+if TYPE_CHECKING:
+    from kingdoms.dominion.state import DominionState, Frame
+
+ALCHEMIST = BY_ID["alchemist"]
+APOTHECARY = BY_ID["apothecary"]
+APPRENTICE = BY_ID["apprentice"]
+GOLEM = BY_ID["golem"]
+HERBALIST = BY_ID["herbalist"]
+SCRYING_POOL = BY_ID["scrying_pool"]
+TRANSMUTE = BY_ID["transmute"]
+UNIVERSITY = BY_ID["university"]
+
+
+def _choices(cards: list[int]) -> list[int]:
+    return [CHOOSE0 + c for c in sorted(set(cards))]
+
+
+@card("alchemist")
+def _alchemist(st: DominionState, p: int, pid: int) -> None:
+    st.draw(p, 2)
+    st.actions += 1
+
+
+@card("herbalist")
+def _herbalist(st: DominionState, p: int, pid: int) -> None:
+    st.buys += 1
+    st.coins += 1
+    st.herbalists += 1
+
+
+@card("university")
+def _university(st: DominionState, p: int, pid: int) -> None:
+    st.actions += 2
+    ask_gain(st, p, UNIVERSITY, 5, 0)
+
+
+@card("familiar")
+def _familiar(st: DominionState, p: int, pid: int) -> None:
+    st.draw(p, 1)
+    st.actions += 1
+    for q in st.others(p):
+        if not st.immune[q]:
+            st.gain(q, CURSE)
+
+
+@card("possession")
+def _possession(st: DominionState, p: int, pid: int) -> None:
+    """The player to the left takes an extra turn after this one, decided by ``p``."""
+    target = (p + 1) % st.num_players
+    st.created.append((target, p))
+    if st.logging:
+        st._log("possession", p, target=target)
+
+
+# -- Transmute: trash a card from hand; Action -> Duchy, Treasure -> Transmute, Victory -> Gold
+@card("transmute")
+def _transmute(st: DominionState, p: int, pid: int) -> None:
+    if st.hands[p]:
+        st.push("transmute", p, TRANSMUTE)
+
+
+@decision("transmute")
+def _transmute_options(st: DominionState, fr: Frame) -> list[int]:
+    return _hand_choices(st.hands[fr[1]])
+
+
+@answers("transmute")
+def _transmute_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    p = fr[1]
+    st.trash_from(p, st.hands[p], c)
+    if IS_ACTION[c]:
+        st.gain(p, DUCHY)
+    if IS_TREASURE[c]:
+        st.gain(p, TRANSMUTE)
+    if IS_VICTORY[c]:
+        st.gain(p, GOLD)
+
+
+# -- Apprentice: +1 Action; trash a card from hand: +1 Card per $1, +2 if it costs a potion
+@card("apprentice")
+def _apprentice(st: DominionState, p: int, pid: int) -> None:
+    st.actions += 1
+    if st.hands[p]:
+        st.push("apprentice", p, APPRENTICE)
+
+
+@decision("apprentice")
+def _apprentice_options(st: DominionState, fr: Frame) -> list[int]:
+    return _hand_choices(st.hands[fr[1]])
+
+
+@answers("apprentice")
+def _apprentice_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    p = fr[1]
+    st.trash_from(p, st.hands[p], c)
+    n = COIN_COST[c] + (2 if POTION_COST[c] else 0)
+    if n:
+        st.draw(p, n)
+
+
+# -- Apothecary: +1 Card +1 Action; reveal 4: Coppers and Potions to hand, the rest back
+@card("apothecary")
+def _apothecary(st: DominionState, p: int, pid: int) -> None:
+    st.draw(p, 1)
+    st.actions += 1
+    aside = st.aside[p]
+    revealed = []
+    for _ in range(4):
+        c = st.take_top(p)
+        if c < 0:
+            break
+        revealed.append(c)
+    st.reveal(p, revealed)
+    for c in revealed:
+        if c in (COPPER, POTION):
+            st.hands[p].append(c)
+        else:
+            aside.append(c)
+    _apothecary_next(st, p)
+
+
+def _apothecary_next(st: DominionState, p: int) -> None:
+    aside = st.aside[p]
+    if len(set(aside)) > 1:
+        st.push("apothecary", p, APOTHECARY)
+    else:
+        st.decks[p].extend(aside)
+        aside.clear()
+
+
+@decision("apothecary")
+def _apothecary_options(st: DominionState, fr: Frame) -> list[int]:
+    return _choices(st.aside[fr[1]])
+
+
+@answers("apothecary")
+def _apothecary_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    """Put ``c`` back onto the deck now (the last card put back ends on top)."""
+    p = fr[1]
+    st.aside[p].remove(c)
+    st.decks[p].append(c)
+    _apothecary_next(st, p)
+
+
+# -- Scrying Pool: +1 Action; each player's top card: you choose discard or put back;
+#    then reveal from your deck until a non-Action; all of those to your hand
+@card("scrying_pool")
+def _scrying_pool(st: DominionState, p: int, pid: int) -> None:
+    st.actions += 1
+    st.push("scry_draw", p)
+    targets = [p] + [q for q in st.others(p) if not st.immune[q]]
+    for q in reversed(targets):
+        st.push("scry_reveal", p, 0, q)
+
+
+@task("scry_reveal")
+def _scry_reveal(st: DominionState, fr: Frame) -> None:
+    p, q = fr[1], fr[3]
+    c = st.take_top(q)
+    if c < 0:
+        return
+    st.aside[q].append(c)
+    st.reveal(q, [c])
+    st.push("scrying_pool", p, SCRYING_POOL, q, c)
+
+
+@decision("scrying_pool")
+def _scrying_options(st: DominionState, fr: Frame) -> list[int]:
+    return [A.A_YES, A.A_NO]
+
+
+@answers("scrying_pool")
+def _scrying_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    """Yes: discard the revealed card; no: put it back."""
+    q, found = fr[3], fr[4]
+    aside = st.aside[q]
+    if kind == A.YES:
+        st.discard_from(q, aside, found)
+    else:
+        aside.remove(found)
+        st.decks[q].append(found)
+
+
+@task("scry_draw")
+def _scry_draw(st: DominionState, fr: Frame) -> None:
+    p = fr[1]
+    revealed = []
+    while True:
+        c = st.take_top(p)
+        if c < 0:
+            break
+        revealed.append(c)
+        if not IS_ACTION[c]:
+            break
+    st.reveal(p, revealed)
+    st.hands[p].extend(revealed)
+
+
+# -- Golem: reveal until 2 non-Golem Actions; discard the rest; play them in your order
+@card("golem")
+def _golem(st: DominionState, p: int, pid: int) -> None:
+    found: list[int] = []
+    others: list[int] = []
+    while len(found) < 2:
+        c = st.take_top(p)
+        if c < 0:
+            break
+        if IS_ACTION[c] and c != GOLEM:
+            found.append(c)
+        else:
+            others.append(c)
+    st.reveal(p, found + others)
+    st.discards[p].extend(others)
+    st.aside[p].extend(found)
+    if len(found) == 2 and found[0] != found[1]:
+        st.push("golem", p, GOLEM)
+    else:
+        for c in found:
+            st.push("golem_play", p, c)
+
+
+@decision("golem")
+def _golem_options(st: DominionState, fr: Frame) -> list[int]:
+    return _choices([c for c in st.aside[fr[1]] if IS_ACTION[c] and c != GOLEM])
+
+
+@answers("golem")
+def _golem_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    """``c`` is played first, then the other found card."""
+    p = fr[1]
+    other = next(d for d in st.aside[p] if d != c and IS_ACTION[d] and d != GOLEM)
+    st.push("golem_play", p, other)
+    st.push("golem_play", p, c)
+
+
+@task("golem_play")
+def _golem_play(st: DominionState, fr: Frame) -> None:
+    p, c = fr[1], fr[2]
+    aside = st.aside[p]
+    if c in aside:
+        aside.remove(c)
+        st.in_play[p].append(c)
+        st.play_card(p, c, st.new_play_id())
+
+
+# -- Clean-up: Alchemist and Herbalist --------------------------------------------------
+def start_cleanup(st: DominionState, p: int) -> None:
+    """Push the Clean-up decisions Alchemist and Herbalist may need (if any).
+
+    Printed wording: a card's ability triggers as it is discarded from play, so
+    the player picks the order cards leave play — asked only while the order can
+    still matter.  With ``alchemy_errata``: every Alchemist may be topdecked at the
+    start of Clean-up (if a Potion is in play), and each Herbalist play lets one
+    Treasure discarded from play go onto the deck."""
+    play = st.in_play[p]
+    if st.alchemy_errata:
+        if POTION in play:
+            for _ in range(play.count(ALCHEMIST)):
+                st.push("alchemist", p, ALCHEMIST, 1)
+        if st.herbalists:
+            st.push("herbalist_ask", p, 0, st.herbalists)
+        return
+    if _order_matters(play):
+        st.push("cleanup", p, 0)
+
+
+def _order_matters(play: list[int]) -> bool:
+    if ALCHEMIST in play and POTION in play:
+        return True
+    return HERBALIST in play and any(IS_TREASURE[c] for c in play)
+
+
+@decision("cleanup")
+def _cleanup_options(st: DominionState, fr: Frame) -> list[int]:
+    return [*_choices(st.in_play[fr[1]]), A.A_DONE]
+
+
+@answers("cleanup")
+def _cleanup_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    """Discard ``c`` from play next (done: the rest, in any order)."""
+    p = fr[1]
+    if kind == A.DONE:
+        return
+    play = st.in_play[p]
+    play.remove(c)
+    st.discards[p].append(c)
+    st.push("cleanup_next", p)
+    if c == ALCHEMIST and POTION in play:
+        st.push("alchemist", p, ALCHEMIST, 0)
+    elif c == HERBALIST and any(IS_TREASURE[d] for d in play):
+        st.push("herbalist", p, HERBALIST, 0, 1)
+
+
+@task("cleanup_next")
+def _cleanup_next(st: DominionState, fr: Frame) -> None:
+    if _order_matters(st.in_play[fr[1]]):
+        st.push("cleanup", fr[1], 0)
+
+
+@decision("alchemist")
+def _alchemist_options(st: DominionState, fr: Frame) -> list[int]:
+    return [A.A_YES, A.A_NO]
+
+
+@answers("alchemist")
+def _alchemist_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    """Yes: this Alchemist goes onto the deck (from play, or just discarded)."""
+    if kind != A.YES:
+        return
+    p = fr[1]
+    zone = st.in_play[p] if fr[3] else st.discards[p]
+    idx = len(zone) - 1 - zone[::-1].index(ALCHEMIST)
+    del zone[idx]
+    st.decks[p].append(ALCHEMIST)
+    if st.logging:
+        st._log("topdeck", p, card="alchemist")
+
+
+@task("herbalist_ask")
+def _herbalist_ask(st: DominionState, fr: Frame) -> None:
+    p, left = fr[1], fr[3]
+    if left > 0 and any(IS_TREASURE[c] for c in st.in_play[p]):
+        st.push("herbalist", p, HERBALIST, 0, left)
+
+
+@decision("herbalist")
+def _herbalist_options(st: DominionState, fr: Frame) -> list[int]:
+    return [*_choices([c for c in st.in_play[fr[1]] if IS_TREASURE[c]]), A.A_DONE]
+
+
+@answers("herbalist")
+def _herbalist_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    """Put the chosen Treasure from play onto the deck (done: none)."""
+    if kind == A.DONE:
+        return
+    p = fr[1]
+    st.in_play[p].remove(c)
+    st.decks[p].append(c)
+    if st.logging:
+        st._log("topdeck", p, card=CARDS[c].id)
+    if st.alchemy_errata:
+        st.push("herbalist_ask", p, 0, fr[4] - 1)
+
+
+@task("cleanup_finish")
+def _cleanup_finish(st: DominionState, fr: Frame) -> None:
+    st.finish_turn(fr[1])
