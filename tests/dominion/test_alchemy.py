@@ -172,7 +172,7 @@ def test_apprentice_draws_by_cost() -> None:
 def test_familiar_curses_moat_blocks_and_works_without_curses() -> None:
     """§5.4 Familiar: +1 Card +1 Action, others gain a Curse; Moat blocks; no Curses
     left: still draws."""
-    s = make(3, KC[:7] + ["familiar", "moat", "golem"], hands={0: ["familiar"], 1: ["moat"]})
+    s = make(3, [*KC[:7], "familiar", "moat", "golem"], hands={0: ["familiar"], 1: ["moat"]})
     do(s, "play Familiar", "reveal Moat")
     assert "curse" not in ids(s.discards[1])
     assert ids(s.discards[2]) == ["curse"]
@@ -223,7 +223,7 @@ def test_herbalist_printed_wording_one_topdeck_per_card() -> None:
     """§5.6 (printed): discarding a Herbalist from play lets one Treasure in play go on
     the deck; a Throne-Roomed Herbalist is still one card."""
     s = make(
-        kingdom=KB[:9] + ["herbalist"],
+        kingdom=[*KB[:9], "herbalist"],
         hands={0: ["throne_room", "herbalist", "gold", "silver"]},
         decks={0: ["estate"] * 8},
     )
@@ -238,7 +238,7 @@ def test_herbalist_printed_wording_one_topdeck_per_card() -> None:
 def test_herbalist_errata_one_topdeck_per_play() -> None:
     """§5.6 (2022 errata) / §6: Throne Room + Herbalist = up to 2 Treasures."""
     s = make(
-        kingdom=KB[:9] + ["herbalist"],
+        kingdom=[*KB[:9], "herbalist"],
         hands={0: ["throne_room", "herbalist", "gold", "silver"]},
         decks={0: ["estate"] * 8},
         alchemy_errata=True,
@@ -268,7 +268,7 @@ def test_scrying_pool_chooses_for_each_player_then_draws_until_non_action() -> N
     discard or put back; then reveal until a non-Action, all to hand."""
     s = make(
         3,
-        KA[:9] + ["village"],
+        [*KA[:9], "village"],
         hands={0: ["scrying_pool"], 1: ["copper"], 2: ["copper"]},
         decks={
             0: ["estate", "village", "university", "silver", "gold"],
@@ -286,7 +286,7 @@ def test_scrying_pool_chooses_for_each_player_then_draws_until_non_action() -> N
 
 def test_scrying_pool_skips_moat_players() -> None:
     s = make(
-        kingdom=KA[:9] + ["moat"],
+        kingdom=[*KA[:9], "moat"],
         hands={0: ["scrying_pool"], 1: ["moat"]},
         decks={0: ["copper"], 1: ["gold"]},
     )

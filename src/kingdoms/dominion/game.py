@@ -75,7 +75,7 @@ class DominionGame(Game):
     def summarize(self, state: State) -> dict[str, Any]:
         assert isinstance(state, DominionState)
         return {
-            "turns": float(sum(state.turns)) / state.num_players,
+            "turns": float(max(state.turns)),  # rounds: turns of the longest-playing seat
             "three_pile_ending": state.ended_by == "piles",
         }
 

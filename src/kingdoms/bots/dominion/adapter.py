@@ -75,11 +75,27 @@ _CHOOSE_VERB: Mapping[str, str] = {
     "thief_gain": GAIN,
     "throne": PLAY,
     "bureaucrat": TOPDECK,
+    "artisan": TOPDECK,
+    "harbinger": TOPDECK,
+    "herbalist": TOPDECK,
+    "bandit": TRASH,
+    "poacher": DISCARD,
+    "sentry_trash": TRASH,
+    "sentry_discard": DISCARD,
+    "sentry_order": TOPDECK,
+    "transmute": TRASH,
+    "apprentice": TRASH,
+    "apothecary": KEEP,
+    "golem": PLAY,
+    "cleanup": "cleanup",
 }
 _SOURCE: Mapping[str, str] = {
     "throne": "throne_room",
     "thief_trash": "thief",
     "thief_gain": "thief",
+    "sentry_trash": "sentry",
+    "sentry_discard": "sentry",
+    "sentry_order": "sentry",
 }
 _NAME_TO_ID: Mapping[str, str] = {c.names["en"].casefold(): c.id for c in CARDS}
 
@@ -154,6 +170,8 @@ def decode(view: Mapping[str, Any], legal: Sequence[int]) -> list[Option]:
     kind = str(frame.get("kind", ""))
     choose_verb = _CHOOSE_VERB.get(kind, "choose")
     texts: dict[int, str] = {}
+    about = frame.get("about")
+    about_card = about.get("card") if isinstance(about, Mapping) else None
     if kind in ("library", "spy"):
         acts, opts = frame.get("actions") or [], frame.get("options") or []
         texts = {a: t for a, t in zip(acts, opts, strict=False) if isinstance(t, str)}
@@ -170,6 +188,9 @@ def decode(view: Mapping[str, Any], legal: Sequence[int]) -> list[Option]:
                 verb = SET_ASIDE if verb == YES else KEEP
             elif kind == "spy":
                 card = _text_card(texts.get(a, ""))
+                verb = DISCARD if verb == YES else KEEP
+            elif kind == "scrying_pool":
+                card = about_card if isinstance(about_card, str) else None
                 verb = DISCARD if verb == YES else KEEP
         out.append(Option(a, verb, card))
     return out
@@ -202,6 +223,10 @@ def decision(
     if kind == "spy":
         card = next((o.card for o in options if o.card is not None), None)
         about = _spy_victim(view, card)
+    elif kind == "scrying_pool":
+        subject = frame.get("about")
+        if isinstance(subject, Mapping) and isinstance(subject.get("player"), int):
+            about = int(subject["player"])
     provinces = 8
     for pile in view.get("supply") or ():
         if pile["card"] == "province":

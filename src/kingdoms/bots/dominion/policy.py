@@ -162,6 +162,10 @@ def score(d: Decision, opt: Option) -> float:
     kind = d.kind
     if verb == PLAY_TREASURES:
         return 50
+    if verb == "cleanup":
+        # Clean-up order: Alchemists leave play before the Potion, Herbalists
+        # before the Treasures they can put back
+        return {"alchemist": 20, "herbalist": 15}.get(card or "", -5)
     if verb == PLAY:
         if card is None:
             return 1
@@ -193,12 +197,16 @@ def score(d: Decision, opt: Option) -> float:
             return 10 if card == "copper" else 0
         if src == "remodel" and card == "gold" and d.provinces_left <= 6:
             return 200
+        if src == "sentry":
+            return 10 if junk(d, card) >= 85 else -10
+        if src == "bandit":
+            return -_GOOD_TREASURE.get(card or "", 0)  # lose the least valuable
         return junk(d, card)
     if verb == DISCARD:
-        if src == "spy" and d.about is not None and d.about != d.me:
+        if src in ("spy", "scrying_pool") and d.about is not None and d.about != d.me:
             # Opponent's top card: discard it if it is good for them.
             return 10 if junk(d, card) < 50 else -10
-        if src == "spy":
+        if src in ("spy", "scrying_pool"):
             return 10 if junk(d, card) >= 50 else -10
         if src in ("cellar", "vassal", "sentry", "poacher", "harbinger"):
             return 10 if junk(d, card) >= 80 else -10
