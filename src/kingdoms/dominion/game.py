@@ -65,6 +65,16 @@ class DominionGame(Game):
     def num_distinct_actions(self, config: GameConfig) -> int:
         return NUM_ACTIONS
 
+    def lobby_options(self) -> dict[str, Any]:
+        from kingdoms.dominion.info import lobby_options
+
+        return lobby_options()
+
+    def client_data(self, lang: str) -> dict[str, Any]:
+        from kingdoms.dominion.info import card_catalog
+
+        return card_catalog(lang)
+
     def bot_names(self) -> Mapping[str, str]:
         try:
             from kingdoms.bots.dominion import BOTS

@@ -587,6 +587,12 @@ class DominionState(Effects, State):
             },
         )
 
+    def action_info(self, action: int) -> JSONDict:
+        """An action as data for boards: ``{"kind": "buy", "card": "gold"}``."""
+        from kingdoms.dominion.info import action_info
+
+        return action_info(self, action)
+
     def action_to_str(self, action: int, lang: str = "en") -> str:
         from kingdoms.dominion.view import action_text
 

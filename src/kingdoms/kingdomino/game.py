@@ -25,7 +25,7 @@ from kingdoms.core.registry import Game
 from kingdoms.core.state import GameConfig, State
 from kingdoms.kingdomino.board import Board
 from kingdoms.kingdomino.state import NUM_ACTIONS, PHASES, VARIANTS, KingdominoState
-from kingdoms.kingdomino.tiles import TILES
+from kingdoms.kingdomino.tiles import TERRAIN_NAMES, TERRAINS, TILES
 
 OPTIONS = ("variants", "middle_kingdom_rule")
 MIDDLE_RULES = ("window", "bbox")
@@ -120,6 +120,39 @@ class KingdominoGame(Game):
         st.rng = random.Random(rng.random())
         st._legal = None
         return st
+
+    def lobby_options(self) -> dict[str, Any]:
+        """What a lobby offers: variants (any combination) and the Middle Kingdom rule."""
+        return {
+            "variants": {
+                "label": "Variants",
+                "type": "flags",
+                "choices": [
+                    ["middle-kingdom", "Middle Kingdom (+10)"],
+                    ["harmony", "Harmony (+5)"],
+                    ["dynasty", "Dynasty (three games)"],
+                    ["mighty-duel", "Mighty Duel (2 players, 7×7)"],
+                ],
+            },
+            "middle_kingdom_rule": {
+                "label": "Middle Kingdom rule",
+                "choices": [
+                    ["window", "Every square within the square centred on the castle"],
+                    ["bbox", "Castle in the centre of the kingdom"],
+                ],
+            },
+        }
+
+    def client_data(self, lang: str) -> dict[str, Any]:
+        """Terrain names and the 48 dominoes for boards."""
+        names = TERRAIN_NAMES.get(lang, TERRAIN_NAMES["en"])
+        return {
+            "terrains": {TERRAIN_NAMES["en"][i]: names[i] for i in range(len(names))},
+            "dominoes": {
+                str(n): [[TERRAINS[d.left[0]], d.left[1]], [TERRAINS[d.right[0]], d.right[1]]]
+                for n, d in TILES.items()
+            },
+        }
 
     def bot_names(self) -> Mapping[str, str]:
         try:

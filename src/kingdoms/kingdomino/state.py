@@ -484,7 +484,10 @@ class KingdominoState(State):
             "x": x,
             "y": y,
             "dir": d,
-            "cells": [[x, y, *dom.left], [x2, y2, *dom.right]],
+            "cells": [
+                [x, y, TERRAINS[dom.left[0]], dom.left[1]],
+                [x2, y2, TERRAINS[dom.right[0]], dom.right[1]],
+            ],
         }
 
     def placement_action(self, x: int, y: int, direction: int) -> int:

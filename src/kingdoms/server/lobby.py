@@ -206,6 +206,19 @@ async def get_messages(request: Request) -> Response:
     return JSONResponse({"lang": lang, "messages": catalog(lang)})
 
 
+async def get_game_data(request: Request) -> Response:
+    """A game's static data for boards in ``lang`` (card names, costs, texts; tiles)."""
+    name, lang = request.path_params["game"], request.path_params["lang"]
+    if lang not in LANGUAGES:
+        return error_response(RequestError("bad_query", f"unknown language {lang!r}"), 404)
+    try:
+        game = get_game(name)
+    except KingdomsError as err:
+        return error_response(RequestError("no_game", str(err)), 404)
+    data = getattr(game, "client_data", None)
+    return JSONResponse(data(lang) if callable(data) else {})
+
+
 async def openapi(request: Request) -> Response:
     """This API's OpenAPI description."""
     return JSONResponse(OPENAPI)
@@ -213,6 +226,7 @@ async def openapi(request: Request) -> Response:
 
 ROUTES = [
     Route("/api/catalog", list_catalog, methods=["GET"]),
+    Route("/api/catalog/{game}/{lang}", get_game_data, methods=["GET"]),
     Route("/api/games", create_game, methods=["POST"]),
     Route("/api/games", list_games, methods=["GET"]),
     Route("/api/games/{game_id}", get_game_info, methods=["GET"]),

@@ -34,6 +34,19 @@ OPENAPI: dict[str, Any] = {
                 "responses": {"200": _resp("the catalog")},
             }
         },
+        "/api/catalog/{game}/{lang}": {
+            "get": {
+                "summary": "A game's data for boards in a language (cards, texts, tiles)",
+                "parameters": [
+                    {"name": "game", "in": "path", "required": True, "schema": {"type": "string"}},
+                    {"name": "lang", "in": "path", "required": True, "schema": {"type": "string"}},
+                ],
+                "responses": {
+                    "200": _resp("the data"),
+                    "404": _resp("unknown game or language", _ERROR),
+                },
+            }
+        },
         "/api/games": {
             "get": {
                 "summary": "List games, newest first",

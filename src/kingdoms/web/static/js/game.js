@@ -244,6 +244,11 @@ function keys(ev) {
   const msg = states[shown];
   if (!msg || hidden) return;
   if (/^[1-9]$/.test(ev.key) && msg.legal[Number(ev.key) - 1]) act(shown, msg.legal[Number(ev.key) - 1].action);
+  // common actions by letter: a = play all treasures, e = end the phase (games that
+  // describe their actions with these kinds)
+  const byKind = (kind) => msg.legal.find((l) => l.info && l.info.kind === kind);
+  const shortcut = { a: "play_all_treasures", e: "end_phase" }[ev.key];
+  if (shortcut && byKind(shortcut)) act(shown, byKind(shortcut).action);
   if ((ev.key === "u" || ev.key === "z") && msg.can_undo) $("#undo").click();
 }
 

@@ -45,13 +45,25 @@ function renderSeats() {
 }
 
 function renderOptions() {
-  // Options a game describes for the lobby: {key: {label, choices: [[value, label]...]}}.
+  // Options a game describes for the lobby: {key: {label, choices: [[value, label]...]}};
+  // "type": "flags" — several may be ticked (a list); "type": "text" — typed in, and
+  // "into" names the option it fills (e.g. Dominion cards into "kingdom").
   const box = clear($("#game-options"));
   const opts = (currentGame() || {}).options || {};
   for (const [key, spec] of Object.entries(opts)) {
-    const sel = h("select", { dataset: { option: key } },
-      ...(spec.choices || []).map(([v, label]) => new Option(t(label), JSON.stringify(v))));
-    box.append(h("label", {}, h("span", {}, t(spec.label || key)), " ", sel));
+    const label = h("span", {}, t(spec.label || key));
+    if (spec.type === "flags") {
+      box.append(h("fieldset", { class: "flags", dataset: { flags: key } }, h("legend", {}, label),
+        ...(spec.choices || []).map(([v, text]) => h("label", { class: "flag" },
+          h("input", { type: "checkbox", value: JSON.stringify(v) }), " ", t(text)))));
+    } else if (spec.type === "text") {
+      box.append(h("label", {}, label, " ",
+        h("input", { type: "text", class: "option-text", dataset: { text: spec.into || key } })));
+    } else {
+      const sel = h("select", { dataset: { option: key } },
+        ...(spec.choices || []).map(([v, text]) => new Option(t(text), JSON.stringify(v))));
+      box.append(h("label", {}, label, " ", sel));
+    }
   }
 }
 
@@ -60,7 +72,13 @@ function collectOptions() {
   const raw = $("#options-json").value.trim();
   if (raw) options = JSON.parse(raw);
   for (const sel of document.querySelectorAll("#game-options [data-option]")) {
-    options[sel.dataset.option] = JSON.parse(sel.value);
+    if (!(sel.dataset.option in options)) options[sel.dataset.option] = JSON.parse(sel.value);
+  }
+  for (const set of document.querySelectorAll("#game-options [data-flags]")) {
+    options[set.dataset.flags] = [...set.querySelectorAll("input:checked")].map((i) => JSON.parse(i.value));
+  }
+  for (const input of document.querySelectorAll("#game-options [data-text]")) {
+    if (input.value.trim()) options[input.dataset.text] = input.value.trim();
   }
   return options;
 }

@@ -1,2 +1,234 @@
-// The dominion board.  Until its own drawing lands it shows the generic board.
-export { render } from "./generic.js";
+// The Dominion board: supply, hand, play area, opponents, trash, the pending decision.
+// It draws the view and makes cards clickable only where a legal action names them
+// (legal[i].info = {kind, card}); every legal action is also a button in the panel.
+import { h } from "../dom.js";
+
+const data = {}; // lang -> {cards: {id: {name, cost, potions, types, text, set}}}
+const loading = {};
+
+function load(lang) {
+  if (!loading[lang]) {
+    loading[lang] = fetch(`/api/catalog/dominion/${lang}`).then((r) => r.json()).then((d) => { data[lang] = d.cards; });
+  }
+  return loading[lang];
+}
+
+// What each decision asks, as a prompt (msgids translated by the catalog).
+export const PROMPTS = {
+  moat: "An Attack is played: reveal Moat to be unaffected?",
+  cellar: "Cellar: discard cards, then draw as many (done to stop).",
+  chancellor: "Chancellor: put your deck into your discard pile?",
+  chapel: "Chapel: trash up to 4 cards (done to stop).",
+  gain: "Gain a card.",
+  library: "Library: set this Action card aside?",
+  militia: "Militia: discard down to 3 cards.",
+  mine: "Mine: trash a Treasure to upgrade it.",
+  remodel: "Remodel: trash a card.",
+  spy: "Spy: discard this card or put it back?",
+  thief_trash: "Thief: trash one of the revealed Treasures.",
+  thief_gain: "Thief: gain the trashed Treasures?",
+  throne: "Throne Room: choose an Action card to play twice.",
+  moneylender: "Moneylender: trash a Copper for +$3?",
+  bureaucrat: "Bureaucrat: put a Victory card onto your deck.",
+  artisan: "Artisan: put a card from your hand onto your deck.",
+  bandit: "Bandit: choose the Treasure to trash.",
+  harbinger: "Harbinger: put a card from your discard pile onto your deck?",
+  poacher: "Poacher: discard a card.",
+  sentry_trash: "Sentry: trash any of these cards.",
+  sentry_discard: "Sentry: discard any of these cards.",
+  sentry_order: "Sentry: which card goes on top?",
+  vassal: "Vassal: play the discarded Action card?",
+  alchemist: "Alchemist: put it onto your deck?",
+  apothecary: "Apothecary: put the cards back (the last one ends on top).",
+  apprentice: "Apprentice: trash a card to draw.",
+  golem: "Golem: which Action is played first?",
+  herbalist: "Herbalist: put a Treasure from play onto your deck?",
+  scrying_pool: "Scrying Pool: discard this card or put it back?",
+  transmute: "Transmute: trash a card.",
+  cleanup: "Clean-up: choose the card that leaves play next.",
+};
+
+// Where the cards a decision chooses from are (to make those clickable).
+const FROM_HAND = new Set(["cellar", "chapel", "militia", "mine", "remodel", "throne", "bureaucrat",
+  "artisan", "poacher", "transmute", "apprentice"]);
+const FROM_PLAY = new Set(["cleanup", "herbalist"]);
+const FROM_LOOK = new Set(["sentry_trash", "sentry_discard", "sentry_order"]);
+const FROM_ASIDE = new Set(["bandit", "apothecary", "golem"]);
+
+function groupOf(id, c) {
+  if (!c) return "Kingdom";
+  if (c.set === "basic" || c.set === "alchemy-basic") {
+    if (c.types.includes("Curse")) return "Curse";
+    if (c.types.includes("Victory")) return "Victory";
+    return "Treasure";
+  }
+  return "Kingdom";
+}
+
+function cost(c) {
+  if (!c) return "";
+  return `${c.cost}${c.potions ? "⚗" : ""}`;
+}
+
+function cardEl(id, cards, opts = {}) {
+  const c = cards[id];
+  const types = c ? c.types : [];
+  const el = h("div", {
+    class: ["dcard", ...types.map((t) => `type-${t.toLowerCase()}`), opts.action !== undefined ? "clickable" : ""].join(" "),
+    title: c ? `${c.name} — ${c.text}` : id,
+    dataset: { card: id, ...(opts.action !== undefined ? { action: String(opts.action) } : {}) },
+    tabindex: opts.action !== undefined ? "0" : undefined,
+    role: opts.action !== undefined ? "button" : undefined,
+    onclick: opts.action !== undefined ? () => opts.act(opts.action) : undefined,
+    onkeydown: opts.action !== undefined ? (ev) => { if (ev.key === "Enter") opts.act(opts.action); } : undefined,
+  },
+  h("span", { class: "dcard-cost" }, cost(c)),
+  h("span", { class: "dcard-name" }, c ? c.name : id),
+  h("span", { class: "dcard-types" }, types.join(" – ")),
+  opts.count !== undefined ? h("span", { class: "dcard-count" }, `×${opts.count}`) : null,
+  h("span", { class: "dcard-text" }, c ? c.text : ""));
+  return el;
+}
+
+// legal actions naming a card, by kind group
+function actionsFor(legal, kinds) {
+  const out = {};
+  for (const l of legal) {
+    const info = l.info || {};
+    if (info.card && kinds.includes(info.kind) && !(info.card in out)) out[info.card] = l.action;
+  }
+  return out;
+}
+
+function cardRow(ids, cards, clickable, act, counted = false) {
+  if (!ids.length) return h("span", { class: "muted" }, "–");
+  if (counted) {
+    const counts = {};
+    for (const id of ids) counts[id] = (counts[id] || 0) + 1;
+    return h("div", { class: "dcards" }, Object.entries(counts).map(([id, n]) =>
+      cardEl(id, cards, { count: n > 1 ? n : undefined, action: clickable[id], act })));
+  }
+  return h("div", { class: "dcards" }, ids.map((id) => cardEl(id, cards, { action: clickable[id], act })));
+}
+
+function names(ids, cards) {
+  return ids.map((id) => (cards[id] ? cards[id].name : id)).join(", ");
+}
+
+let last = null; // the latest render call: redrawn once its language's cards arrive
+
+export function render(el, msg, ctx) {
+  const cards = data[ctx.lang];
+  last = { el, msg, ctx };
+  if (!cards) {
+    el.append(h("p", { class: "muted" }, "…"));
+    load(ctx.lang).then(() => {
+      if (last && last.el === el && last.msg === msg && el.isConnected) {
+        el.textContent = "";
+        render(el, msg, ctx);
+      }
+    });
+    return;
+  }
+  const t = ctx.t;
+  const v = msg.view;
+  const me = ctx.seat;
+  const legal = ctx.legal || [];
+  const turn = v.turn;
+  const root = h("div", { class: "dominion" });
+
+  // status
+  const phase = { action: t("Action phase"), buy: t("Buy phase"), cleanup: t("Clean-up"), over: t("Game over") }[v.phase] || v.phase;
+  root.append(h("div", { class: "status panel", id: "d-status" },
+    h("strong", {}, t("Turn of {name}", { name: ctx.name(turn) })), " · ", phase, " · ",
+    h("span", { id: "d-actions" }, `${t("Actions")}: ${v.actions}`), " · ",
+    h("span", { id: "d-buys" }, `${t("Buys")}: ${v.buys}`), " · ",
+    h("span", { id: "d-coins" }, `${t("Coins")}: ${v.coins}`),
+    v.potions ? [" · ", h("span", { id: "d-potions" }, `${t("Potions")}: ${v.potions}`)] : null));
+  if (v.possession) {
+    root.append(h("div", { class: "panel possession" },
+      t("{name} is possessed by {by}: {by} makes every decision of this turn.",
+        { name: ctx.name(v.possession.player), by: ctx.name(v.possession.by) })));
+  }
+
+  // decision prompt
+  const d = v.decision;
+  if (d) {
+    const about = d.about;
+    const lines = [h("strong", {}, t(PROMPTS[d.kind] || "Decide."))];
+    if (about && about.card) {
+      lines.push(" ", t("{name}: {card}", { name: ctx.name(about.player), card: cards[about.card] ? cards[about.card].name : about.card }));
+    } else if (about) {
+      lines.push(" ", t("Cards of {name}", { name: ctx.name(about.player) }));
+    }
+    if (d.who !== me && d.who !== undefined) lines.push(" ", h("span", { class: "muted" }, t("Waiting for {name}…", { name: ctx.name(d.who) })));
+    root.append(h("div", { class: "panel decision", id: "d-decision" }, lines));
+  }
+
+  // supply
+  const buyable = actionsFor(legal, ["buy", "gain"]);
+  const groups = { Treasure: [], Victory: [], Curse: [], Kingdom: [] };
+  for (const pile of v.supply) groups[groupOf(pile.card, cards[pile.card])].push(pile);
+  const supply = h("div", { class: "panel supply", id: "d-supply" }, h("h2", {}, t("Supply")));
+  for (const [group, piles] of Object.entries(groups)) {
+    if (!piles.length) continue;
+    supply.append(h("div", { class: "pile-group" }, h("h3", {}, t(group)),
+      h("div", { class: "dcards" }, piles.map((p) => {
+        const el2 = cardEl(p.card, cards, { count: p.count, action: buyable[p.card], act: ctx.act });
+        if (!p.count) el2.classList.add("empty");
+        return el2;
+      }))));
+  }
+  root.append(supply);
+
+  // play area and own cards
+  const inPlay = (v.players[turn] || {}).in_play || [];
+  root.append(h("div", { class: "panel", id: "d-play" }, h("h2", {}, t("In play")),
+    cardRow(inPlay, cards, FROM_PLAY.has(d ? d.kind : null) ? actionsFor(legal, ["choose"]) : {}, ctx.act)));
+  const kind = d ? d.kind : null;
+  const chooser = d ? d.who : turn; // whose cards the legal actions concern
+  const pick = (set) => (set.has(kind) ? actionsFor(legal, ["choose"]) : {});
+  const handActs = { ...actionsFor(legal, ["play"]), ...pick(FROM_HAND) };
+  const possessedView = v.possession && v.possession.hand;
+  const ownActs = possessedView && chooser !== me ? {} : handActs;
+  const mine = v.players[me] || {};
+  root.append(h("div", { class: "panel hand", id: "d-hand" },
+    h("h2", {}, t("Your hand"), " ", h("span", { class: "muted" },
+      `${t("Deck")}: ${mine.deck_size} · ${t("Discard pile")}: ${mine.discard_size}`)),
+    cardRow(v.hand, cards, ownActs, ctx.act, true)));
+  const looking = v.looking || [];
+  if (looking.length) root.append(h("div", { class: "panel", id: "d-looking" }, h("h2", {}, t("You look at")), cardRow(looking, cards, pick(FROM_LOOK), ctx.act)));
+  const aside = mine.set_aside || [];
+  if (aside.length) root.append(h("div", { class: "panel", id: "d-aside" }, h("h2", {}, t("Set aside")), cardRow(aside, cards, pick(FROM_ASIDE), ctx.act)));
+  if (possessedView) {
+    const theirs = chooser === me ? {} : handActs;
+    root.append(h("div", { class: "panel", id: "d-possessed" },
+      h("h2", {}, t("Hand of {name}", { name: ctx.name(v.possession.player) })),
+      cardRow(v.possession.hand, cards, theirs, ctx.act, true),
+      v.possession.looking && v.possession.looking.length ? cardRow(v.possession.looking, cards, pick(FROM_LOOK), ctx.act) : null));
+  }
+
+  // opponents and trash
+  const others = h("div", { class: "panel", id: "d-players" }, h("h2", {}, t("Players")));
+  v.players.forEach((p, q) => {
+    if (q === me) return;
+    others.append(h("div", { class: "opponent", dataset: { seat: String(q) } },
+      h("strong", {}, ctx.name(q)), q === turn ? " ▶" : "", " — ",
+      `${t("Hand")}: ${p.hand_size} · ${t("Deck")}: ${p.deck_size} · ${t("Discard pile")}: ${p.discard_size}`,
+      p.discard_top ? ` (${names([p.discard_top], cards)})` : "",
+      p.set_aside.length ? ` · ${t("Set aside")}: ${names(p.set_aside, cards)}` : "",
+      q !== turn && p.in_play.length ? ` · ${t("In play")}: ${names(p.in_play, cards)}` : ""));
+  });
+  root.append(others);
+  root.append(h("div", { class: "panel", id: "d-trash" }, h("h2", {}, t("Trash")),
+    v.trash.length ? names(v.trash, cards) : h("span", { class: "muted" }, "–")));
+
+  // the end: points per player
+  if (v.outcome) {
+    const out = v.outcome;
+    root.append(h("div", { class: "panel", id: "d-outcome" }, h("h2", {}, t("Final score")),
+      h("ol", {}, out.scores.map((s, i) => h("li", { class: out.winners.includes(i) ? "winner" : "" },
+        `${ctx.name(i)}: ${s} ${t("VP")}`)))));
+  }
+  el.append(root);
+}

@@ -1,2 +1,167 @@
-// The kingdomino board.  Until its own drawing lands it shows the generic board.
-export { render } from "./generic.js";
+// The Kingdomino board: the current and next lines with kings, every kingdom as a grid.
+// Placing: click a highlighted square (a legal spot), rotate through the placements
+// that cover it (button or "r"), click again (or Enter, or "Place") to place.  Only the
+// server's legal actions are offered (legal[i].info = {kind: "place", cells: ...}).
+import { h } from "../dom.js";
+
+const data = {}; // lang -> {terrains, dominoes}
+const loading = {};
+let sel = null; // {step, key: "x,y", i}
+let current = null; // {el, msg, ctx} of the last render (for the keyboard)
+
+function load(lang) {
+  if (!loading[lang]) {
+    loading[lang] = fetch(`/api/catalog/kingdomino/${lang}`).then((r) => r.json()).then((d) => { data[lang] = d; });
+  }
+  return loading[lang];
+}
+
+function square(terrain, crowns, terrains, extra = "") {
+  return h("span", { class: `sq terrain-${terrain} ${extra}`, title: terrains[terrain] || terrain },
+    crowns ? "♛".repeat(crowns) : "");
+}
+
+function dominoEl(n, d, opts = {}) {
+  const [a, b] = d.dominoes[String(n)];
+  return h("span", {
+    class: ["domino", opts.action !== undefined ? "clickable" : "", opts.acting ? "acting" : ""].join(" "),
+    dataset: { domino: String(n), ...(opts.action !== undefined ? { action: String(opts.action) } : {}) },
+    title: `${n}`,
+    onclick: opts.action !== undefined ? () => opts.act(opts.action) : undefined,
+  }, square(a[0], a[1], d.terrains), square(b[0], b[1], d.terrains));
+}
+
+function lineEl(title, line, d, ctx, picks, acting, id) {
+  return h("div", { class: "kd-line panel", id },
+    h("h2", {}, title),
+    line.length ? h("ol", {}, line.map((e) => h("li", { class: "kd-slot" },
+      h("span", { class: "muted" }, String(e.domino).padStart(2, " ")),
+      dominoEl(e.domino, d, { action: picks[e.domino], act: ctx.act, acting: e.domino === acting }),
+      e.king !== null ? h("span", { class: `king seat-${e.king}` }, `♚ ${ctx.name(e.king)}`) : h("span", { class: "muted" }, "—"))))
+      : h("p", { class: "muted" }, ctx.t("None")));
+}
+
+function placements(legal) {
+  return legal.filter((l) => l.info && l.info.kind === "place");
+}
+
+function rerender() {
+  if (!current) return;
+  const { el, msg, ctx } = current;
+  el.textContent = "";
+  render(el, msg, ctx);
+}
+
+function candidatesAt(places, key) {
+  return places.filter((p) => p.info.cells.some(([x, y]) => `${x},${y}` === key));
+}
+
+function chosen(places) {
+  if (!sel) return null;
+  const c = candidatesAt(places, sel.key);
+  return c.length ? c[sel.i % c.length] : null;
+}
+
+function kingdomEl(v, q, d, ctx, places) {
+  const k = v.kingdoms[q];
+  const size = v.size;
+  const cells = {};
+  for (const [x, y, terrain, crowns] of k.cells) cells[`${x},${y}`] = [terrain, crowns];
+  const xs = k.cells.map((c) => c[0]);
+  const ys = k.cells.map((c) => c[1]);
+  const [x0, x1] = [Math.max(...xs) - (size - 1), Math.min(...xs) + (size - 1)];
+  const [y0, y1] = [Math.max(...ys) - (size - 1), Math.min(...ys) + (size - 1)];
+  const mine = places.length && q === ctx.seat;
+  const targets = new Set();
+  if (mine) for (const p of places) for (const [x, y] of p.info.cells) targets.add(`${x},${y}`);
+  const pick = mine ? chosen(places) : null;
+  const preview = {};
+  if (pick) for (const [x, y, terrain, crowns] of pick.info.cells) preview[`${x},${y}`] = [terrain, crowns];
+  const grid = h("div", { class: "kd-grid", style: { gridTemplateColumns: `repeat(${x1 - x0 + 1}, auto)` } });
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0; x <= x1; x++) {
+      const key = `${x},${y}`;
+      const have = cells[key] || preview[key];
+      const cls = ["kd-cell"];
+      if (have) cls.push(`terrain-${have[0]}`);
+      if (targets.has(key)) cls.push("target");
+      if (preview[key]) cls.push("preview");
+      grid.append(h("div", {
+        class: cls.join(" "),
+        dataset: { x: String(x), y: String(y) },
+        title: `${x},${y}`,
+        onclick: targets.has(key) ? () => {
+          if (sel && sel.key === key && pick) { ctx.act(pick.action); return; }
+          sel = { step: current.msg.state_id, key, i: 0 };
+          rerender();
+        } : undefined,
+      }, have ? h("span", { class: "crowns" }, have[0] === "castle" ? "♜" : "♛".repeat(have[1])) : ""));
+    }
+  }
+  const bonuses = Object.entries(k.bonuses || {}).filter(([, b]) => b).map(([name, b]) => `${ctx.t(name)} +${b}`);
+  return h("div", { class: "panel kd-kingdom", dataset: { seat: String(q) } },
+    h("h2", {}, h("span", { class: `king seat-${q}` }, ctx.name(q)), ` — ${k.score} ${ctx.t("points")}`,
+      bonuses.length ? h("span", { class: "muted" }, ` (${bonuses.join(", ")})`) : "",
+      k.discarded.length ? h("span", { class: "muted" }, ` · ${ctx.t("discarded")}: ${k.discarded.length}`) : ""),
+    grid);
+}
+
+export function render(el, msg, ctx) {
+  const d = data[ctx.lang];
+  current = { el, msg, ctx };
+  if (!d) {
+    el.append(h("p", { class: "muted" }, "…"));
+    load(ctx.lang).then(() => { if (el.isConnected && current && current.el === el) rerender(); });
+    return;
+  }
+  if (sel && sel.step !== msg.state_id) sel = null;
+  const t = ctx.t;
+  const v = msg.view;
+  const legal = ctx.legal || [];
+  const picks = {};
+  for (const l of legal) if (l.info && l.info.kind === "pick") picks[l.info.domino] = l.action;
+  const places = placements(legal);
+  const root = h("div", { class: "kingdomino" });
+  const head = [t("Round {n}", { n: v.round })];
+  if (v.games > 1) head.push(t("Game {n} of {m}", { n: v.game_no, m: v.games }));
+  head.push(t("Dominoes left to draw") + `: ${v.undrawn}`);
+  root.append(h("div", { class: "panel status", id: "k-status" }, head.join(" · ")));
+  const firstPicks = v.phase === "first-picks";
+  root.append(h("div", { class: "kd-lines" },
+    lineEl(t("Current line"), v.current_line, d, ctx, firstPicks ? picks : {}, v.acting, "k-current"),
+    lineEl(t("Next line"), v.next_line, d, ctx, firstPicks ? {} : picks, null, "k-next")));
+  if (places.length) {
+    const pick = chosen(places);
+    root.append(h("div", { class: "panel kd-tools", id: "k-tools" },
+      h("span", {}, t("Your domino")), dominoEl(v.acting, d, {}),
+      h("span", { class: "muted" }, pick ? t("Rotate with R; click the square again or press Enter to place.")
+        : t("Click a highlighted square.")),
+      h("button", { id: "k-rotate", disabled: !pick, onclick: () => { if (sel) { sel.i += 1; rerender(); } } }, t("Rotate")),
+      h("button", { id: "k-place", class: "primary", disabled: !pick, onclick: () => { if (pick) ctx.act(pick.action); } }, t("Place"))));
+  }
+  const order = [ctx.seat, ...v.kingdoms.map((_, q) => q).filter((q) => q !== ctx.seat)];
+  root.append(h("div", { class: "kd-kingdoms", id: "k-kingdoms" }, order.map((q) => kingdomEl(v, q, d, ctx, places))));
+  if (msg.finished && msg.outcome && msg.outcome.details && msg.outcome.details.breakdown) {
+    const bd = msg.outcome.details.breakdown;
+    root.append(h("div", { class: "panel kd-breakdown", id: "k-breakdown" }, h("h2", {}, t("Final scoring")),
+      h("table", { class: "grid-table" },
+        h("thead", {}, h("tr", {}, [t("Player"), t("Properties"), t("Bonuses"), t("Score")].map((x) => h("th", {}, x)))),
+        h("tbody", {}, bd.map((b, q) => h("tr", {},
+          h("td", {}, ctx.name(q)),
+          h("td", {}, b.properties.filter((p) => p.points).map((p) => `${d.terrains[p.terrain] || p.terrain} ${p.squares}×${p.crowns}=${p.points}`).join(", ") || "–"),
+          h("td", {}, Object.entries(b.bonuses).map(([name, x]) => `${t(name)} ${x}`).join(", ") || "–"),
+          h("td", {}, String(b.score))))))));
+  }
+  el.append(root);
+}
+
+document.addEventListener("keydown", (ev) => {
+  if (!current || ev.target.matches("input, textarea, select")) return;
+  const places = placements(current.ctx.legal || []);
+  if (!places.length || !sel) return;
+  if (ev.key === "r" || ev.key === "R") { sel.i += 1; rerender(); }
+  if (ev.key === "Enter") {
+    const pick = chosen(places);
+    if (pick) { ev.preventDefault(); current.ctx.act(pick.action); }
+  }
+});
