@@ -53,3 +53,15 @@ def test_pile_sizes(card: str, sizes: dict[int, int]) -> None:
     """Pile sizes for 2–6 players (dominion.md setup; cards §1.1 incl. 5–6 players)."""
     for n, size in sizes.items():
         assert CARDS[BY_ID[card]].pile_size(n) == size
+
+
+def test_every_card_has_a_text_in_every_language() -> None:
+    """Board card texts: one per card and language, in our own words."""
+    from kingdoms.dominion.info import card_catalog, texts
+
+    table = texts()
+    assert set(table) == {c.id for c in CARDS}
+    for cid, by_lang in table.items():
+        assert set(by_lang) == {"en", "pl", "cs"}
+        assert all(t.strip() for t in by_lang.values()), cid
+    assert card_catalog("pl")["cards"]["witch"]["text"].startswith("+2 karty")
