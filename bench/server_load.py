@@ -3,10 +3,14 @@
 Starts the app with uvicorn in this process (its own thread) over a fresh
 database, creates ``--games`` games with every seat human, and plays each one
 from a client that holds all its seats (hot-seat protocol), picking random
-legal actions.  Reports actions per second and the latency from sending an
-action to receiving its acknowledgement (which comes after it is stored).
+legal actions.  Reports actions per second, the latency from sending an
+action to receiving its acknowledgement (which comes after it is stored) at the
+50th/95th/99th percentiles, and the server process's memory per open game
+(resident memory grown while the games are created and their sockets opened,
+divided by the number of games).
 
-    python bench/server_load.py --game kingdomino --games 50 --actions 200
+    python bench/server_load.py --game dominion --games 200 --actions 100
+    python bench/server_load.py --game kingdomino --games 200
     python bench/server_load.py --db postgresql+psycopg://user@host/db
 """
 
@@ -37,7 +41,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def _play(base: str, game: dict[str, Any], max_actions: int, seed: int) -> list[float]:
+async def _play(
+    base: str, game: dict[str, Any], max_actions: int, seed: int, think: float = 0.0
+) -> list[float]:
     rng = random.Random(seed)
     tokens = [s["token"] for s in game["seats"] if "token" in s]
     latencies: list[float] = []
@@ -66,6 +72,9 @@ async def _play(base: str, game: dict[str, Any], max_actions: int, seed: int) ->
             if st is None or st["state_id"] != any_state["state_id"] or not st["legal"]:
                 continue
             choice = st["legal"][rng.randrange(len(st["legal"]))]["action"]
+            if think:
+                # a bot's visible pause (random, so that games do not move in lockstep)
+                await asyncio.sleep(think * (0.5 + rng.random()))
             sent_at = time.perf_counter()
             waiting = True
             await ws.send(
@@ -76,7 +85,17 @@ async def _play(base: str, game: dict[str, Any], max_actions: int, seed: int) ->
     return latencies
 
 
-async def _run(base: str, game: str, games: int, players: int, max_actions: int) -> dict[str, Any]:
+def rss_mb() -> float:
+    """Resident memory of this process in MB (Linux)."""
+    with open("/proc/self/statm") as fh:
+        pages = int(fh.read().split()[1])
+    return pages * 4096 / 2**20
+
+
+async def _run(
+    base: str, game: str, games: int, players: int, max_actions: int, think: float = 0.0
+) -> dict[str, Any]:
+    before = rss_mb()
     async with httpx.AsyncClient(base_url=base) as http:
         created = []
         for _ in range(games):
@@ -84,8 +103,11 @@ async def _run(base: str, game: str, games: int, players: int, max_actions: int)
             res.raise_for_status()
             created.append(res.json())
     start = time.perf_counter()
-    results = await asyncio.gather(*(_play(base, g, max_actions, i) for i, g in enumerate(created)))
+    results = await asyncio.gather(
+        *(_play(base, g, max_actions, i, think) for i, g in enumerate(created))
+    )
     wall = time.perf_counter() - start
+    peak = rss_mb()
     lat = sorted(x for r in results for x in r)
     if not lat:
         raise RuntimeError("no action was played")
@@ -96,12 +118,19 @@ async def _run(base: str, game: str, games: int, players: int, max_actions: int)
         "actions_per_second": round(len(lat) / wall, 1),
         "latency_ms_p50": round(1000 * statistics.median(lat), 2),
         "latency_ms_p95": round(1000 * lat[int(0.95 * (len(lat) - 1))], 2),
+        "latency_ms_p99": round(1000 * lat[int(0.99 * (len(lat) - 1))], 2),
         "latency_ms_max": round(1000 * lat[-1], 2),
+        "memory_mb_per_game": round((peak - before) / games, 3),
     }
 
 
 def run_bench(
-    game: str, games: int = 20, players: int = 2, max_actions: int = 200, db: str | None = None
+    game: str,
+    games: int = 20,
+    players: int = 2,
+    max_actions: int = 200,
+    db: str | None = None,
+    think: float = 0.0,
 ) -> dict[str, Any]:
     """Serve, play ``games`` games concurrently, stop; returns the measurements."""
     tmp = tempfile.TemporaryDirectory(prefix="kingdoms-bench-")
@@ -122,8 +151,10 @@ def run_bench(
             if server.started:
                 break
             time.sleep(0.01)
-        report = asyncio.run(_run(f"http://127.0.0.1:{port}", game, games, players, max_actions))
-        report.update(game=game, players=players, database=url.split(":", 1)[0])
+        report = asyncio.run(
+            _run(f"http://127.0.0.1:{port}", game, games, players, max_actions, think)
+        )
+        report.update(game=game, players=players, database=url.split(":", 1)[0], think=think)
         return report
     finally:
         server.should_exit = True
@@ -138,8 +169,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--actions", type=int, default=200, help="most actions per game")
     parser.add_argument("--db", default=None, help="database URL (default: a temp SQLite file)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean pause before each action, seconds (0: as fast as possible, saturating)",
+    )
     args = parser.parse_args()
-    report = run_bench(args.game, args.games, args.players, args.actions, args.db)
+    report = run_bench(args.game, args.games, args.players, args.actions, args.db, args.think)
     print(json.dumps(report, indent=1))
 
 
