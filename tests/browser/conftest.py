@@ -70,8 +70,10 @@ def server(tmp_path: Path, toy_game: None) -> Iterator[str]:
     thread.join(timeout=10)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # Module scope: Playwright's sync API keeps an event loop running while it is
+    # open, which would stop later tests in the same worker from using asyncio.run.
     if not CHROMIUM.exists():
         pytest.skip("Debian's Chromium (/usr/bin/chromium) is not installed")
     try:

@@ -103,7 +103,10 @@ function scheduleRender() {
   queueMicrotask(() => { renderQueued = false; render(); });
 }
 
+let renderGen = 0;
+
 async function render() {
+  const gen = ++renderGen;
   $("#pass-screen").hidden = !hidden;
   if (shown === null) return;
   const msg = states[shown];
@@ -115,11 +118,13 @@ async function render() {
   document.title = `kingdoms · ${msg.game}`;
   $("#title").textContent = `${msg.game} · ${seatName(msg, shown)}`;
   $("#status").textContent = msg.finished ? t("Game over") : t("Step {n}", { n: msg.state_id });
+  const mod = hidden ? null : await board(msg.game);
+  if (gen !== renderGen) return; // a newer render (e.g. the pass screen) took over
   const boardEl = clear($("#board"));
-  if (hidden) {
+  if (hidden || !mod) {
     boardEl.append(h("p", { class: "muted" }, t("Hidden until the next player is ready.")));
   } else {
-    (await board(msg.game)).render(boardEl, msg, ctx);
+    mod.render(boardEl, msg, ctx);
   }
   renderPrompt(msg, ctx);
   renderLog(logs[shown] || []);

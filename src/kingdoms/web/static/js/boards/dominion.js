@@ -121,9 +121,11 @@ export function render(el, msg, ctx) {
   const cards = data[ctx.lang];
   last = { el, msg, ctx };
   if (!cards) {
-    el.append(h("p", { class: "muted" }, "…"));
+    // draw once the cards arrive, unless something else was drawn here meanwhile
+    const placeholder = h("p", { class: "muted" }, "…");
+    el.append(placeholder);
     load(ctx.lang).then(() => {
-      if (last && last.el === el && last.msg === msg && el.isConnected) {
+      if (placeholder.isConnected && last && last.msg === msg) {
         el.textContent = "";
         render(el, msg, ctx);
       }

@@ -48,6 +48,8 @@ function placements(legal) {
 function rerender() {
   if (!current) return;
   const { el, msg, ctx } = current;
+  if (!el.querySelector(".kingdomino") && !el.querySelector(".muted")) return; // not ours now
+  if (el.textContent.includes(ctx.t("Hidden until the next player is ready."))) return;
   el.textContent = "";
   render(el, msg, ctx);
 }
@@ -110,8 +112,9 @@ export function render(el, msg, ctx) {
   const d = data[ctx.lang];
   current = { el, msg, ctx };
   if (!d) {
-    el.append(h("p", { class: "muted" }, "…"));
-    load(ctx.lang).then(() => { if (el.isConnected && current && current.el === el) rerender(); });
+    const placeholder = h("p", { class: "muted" }, "…");
+    el.append(placeholder);
+    load(ctx.lang).then(() => { if (placeholder.isConnected && current && current.msg === msg) rerender(); });
     return;
   }
   if (sel && sel.step !== msg.state_id) sel = null;
