@@ -151,8 +151,10 @@ def test_two_browsers_play_kingdomino_online(browser: Any, server: str) -> None:
 def test_hot_seat_dominion_hides_the_previous_hand(page: Any, server: str) -> None:
     _lobby(page, server, "dominion", ["human", "human"], kingdom='"First Game"')
     page.click("#play-here")
+    page.wait_for_selector("#d-hand, #pass-screen:not([hidden])")
+    if page.query_selector("#pass-screen:not([hidden])"):  # the second seat begins
+        page.keyboard.press("Enter")
     page.wait_for_selector("#d-hand")
-    first = page.text_content("#d-hand")
     for _ in range(20):
         if page.query_selector("#pass-screen:not([hidden])"):
             break
@@ -166,8 +168,7 @@ def test_hot_seat_dominion_hides_the_previous_hand(page: Any, server: str) -> No
     assert page.query_selector("#d-hand") is None  # the previous hand is gone
     assert "Hidden until" in page.text_content("#board")
     page.keyboard.press("Enter")
-    page.wait_for_selector("#d-hand")
-    assert page.text_content("#d-hand") != first or True  # the next player's own hand
+    page.wait_for_selector("#d-hand")  # the next player's own hand, once they are ready
 
 
 def test_polish_card_names(page: Any, server: str) -> None:
