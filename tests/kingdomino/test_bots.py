@@ -141,3 +141,43 @@ def test_mcts_width_searches_only_the_best_ranked_root_actions() -> None:
     assert set(bot.last_stats) == set(ranked[:3]) and a in ranked[:3]
     with pytest.raises(InvalidConfig, match="width"):
         MCTSBot(width=0)
+
+
+def test_move_evaluation_without_placing_matches_placing() -> None:
+    """holes_after / keeps_middle / gain predict exactly what a placement does."""
+    for seed in range(3):
+        st = game(2, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            if st.phase == PLACE and legal[0] < PICK and len(legal) > 1:
+                board = st.boards[st.current_player]
+                dom = TILES[st.acting_domino()]
+                for code in legal:
+                    after = board.copy()
+                    after.place(dom, code)
+                    assert board.holes_after(code) == after.holes()
+                    if board.is_middle():
+                        assert board.keeps_middle(code) == after.is_middle()
+                    assert board.gain(dom, code) == after.property_score() - board.property_score()
+            st.apply(legal[rng.randrange(len(legal))])
+
+
+def test_careful_playouts_score_more_than_greedy_ones() -> None:
+    """The careful playout policy keeps the bonuses greedy playouts throw away."""
+    from kingdoms.bots.kingdomino.bots import careful_playout
+
+    assert playout_policy("careful") is careful_playout
+    totals = {}
+    for policy in (greedy_playout, careful_playout):
+        total = 0.0
+        for seed in range(6):
+            st = game(4, seed=seed, variants=["middle-kingdom", "harmony"])
+            rng = random.Random(seed)
+            while not st.is_terminal():
+                st.apply(policy(st, rng))
+            outcome = st.outcome()
+            assert outcome is not None
+            total += sum(outcome.scores)
+        totals[policy.__name__] = total
+    assert totals["careful_playout"] > totals["greedy_playout"]

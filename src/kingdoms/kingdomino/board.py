@@ -324,6 +324,34 @@ class Board:
             - self.terrain_score(t2)
         )
 
+    def holes_after(self, code: int) -> int:
+        """:meth:`holes` as it would be after the placement ``code`` (not made)."""
+        a, b = placement_cells(code)
+        occ = self.occ | 1 << a | 1 << b
+        ax, bx, ay, by = a % W, b % W, a // W, b // W
+        minx = min(self.minx, ax, bx)
+        maxx = max(self.maxx, ax, bx)
+        miny = min(self.miny, ay, by)
+        maxy = max(self.maxy, ay, by)
+        n1 = self.size - 1
+        allowed = (
+            FULL
+            & ~occ
+            & XBAND[max(0, maxx - n1)][min(SIDE - 1, minx + n1)]
+            & YBAND[max(0, maxy - n1)][min(SIDE - 1, miny + n1)]
+        )
+        reach = allowed << 1 | allowed >> 1 | allowed << W | allowed >> W
+        return (allowed & ~reach).bit_count()
+
+    def keeps_middle(self, code: int) -> bool:
+        """Whether the placement ``code`` keeps every square in the window centred on
+        the castle (the Middle Kingdom's default rule)."""
+        h = (self.size - 1) // 2
+        for cell in placement_cells(code):
+            if abs(cell % W - CENTRE) > h or abs(cell // W - CENTRE) > h:
+                return False
+        return True
+
     def holes(self) -> int:
         """Empty cells that can still be part of the kingdom but that no domino
         can ever cover (no neighbour that can be covered either)."""

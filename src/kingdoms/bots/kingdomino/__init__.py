@@ -18,11 +18,16 @@ BOTS: Mapping[str, str] = MappingProxyType(
 
 
 def playout_policy(name: str) -> Callable[[State, random.Random], int] | None:
-    """Playout policies for MCTS: ``greedy``; None (the generic random one) otherwise."""
+    """Playout policies for MCTS: ``greedy`` (most points now) and ``careful`` (also
+    avoids breaking the Middle Kingdom and leaving holes); None (random) otherwise."""
     if name == "greedy":
         from kingdoms.bots.kingdomino.bots import greedy_playout
 
         return greedy_playout
+    if name == "careful":
+        from kingdoms.bots.kingdomino.bots import careful_playout
+
+        return careful_playout
     return None
 
 

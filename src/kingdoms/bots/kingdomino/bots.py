@@ -69,6 +69,37 @@ def greedy_place(st: KingdominoState, legal: Sequence[int], rng: random.Random) 
     return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
 
 
+def careful_place(st: KingdominoState, legal: Sequence[int], rng: random.Random) -> int:
+    """Greedy placement that also counts what a move costs later: breaking the Middle
+    Kingdom (when on) and single-cell holes (each a square that can never be filled)."""
+    if legal[0] >= DISCARD:
+        return legal[0]
+    board = st.boards[st.current_player]
+    dom = TILES[st.acting_domino()]
+    middle = st.middle and board.is_middle()
+    holes = board.holes()
+    best = -1e9
+    choices: list[int] = []
+    for code in legal:
+        g = board.gain(dom, code) - 2 * (board.holes_after(code) - holes)
+        if middle and not board.keeps_middle(code):
+            g -= 10
+        if g > best:
+            best, choices = g, [code]
+        elif g == best:
+            choices.append(code)
+    return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
+
+
+def careful_playout(state: State, rng: random.Random) -> int:
+    """Playout policy: careful placements (see :func:`careful_place`), best drafts."""
+    assert isinstance(state, KingdominoState)
+    legal = state.legal_actions()
+    if state.phase == PLACE:
+        return careful_place(state, legal, rng)
+    return greedy_pick(legal)
+
+
 def greedy_pick(legal: Sequence[int]) -> int:
     """The most valuable domino (the highest number) still free."""
     return max(legal)
