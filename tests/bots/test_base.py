@@ -37,3 +37,16 @@ def test_random_bot_rejects_parameters_and_picks_legal() -> None:
     rng = random.Random(1)
     picks = {RandomBot().act({}, [3, 5, 9], rng) for _ in range(100)}
     assert picks == {3, 5, 9}
+
+
+def test_search_bots_only_where_states_can_be_rebuilt_from_views() -> None:
+    """mcts needs Game.state_from_view: offered for Kingdomino, not for Dominion."""
+    import pytest
+
+    from kingdoms.bots.base import bot_names, make_bot
+    from kingdoms.core import InvalidConfig
+
+    assert "mcts" in bot_names("kingdomino")
+    assert "mcts" not in bot_names("dominion")
+    with pytest.raises(InvalidConfig, match="unknown dominion bot 'mcts'"):
+        make_bot("dominion", "mcts:time=1")

@@ -79,19 +79,29 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), params
 
 
-def bot_names(game: str) -> list[str]:
-    """Bot names available for ``game``."""
-    from kingdoms.core.registry import get_game
+SEARCH_BOTS = frozenset({"mcts"})
+"""Generic bots that search: they need ``Game.state_from_view``."""
 
-    return sorted({**GENERIC_BOTS, **get_game(game).bot_names()})
+
+def _targets(game: str) -> dict[str, str]:
+    from kingdoms.core.registry import Game, get_game
+
+    g = get_game(game)
+    searchable = type(g).state_from_view is not Game.state_from_view
+    generic = {k: v for k, v in GENERIC_BOTS.items() if searchable or k not in SEARCH_BOTS}
+    return {**generic, **g.bot_names()}
+
+
+def bot_names(game: str) -> list[str]:
+    """Bot names available for ``game`` (search bots only where the game can rebuild
+    states from a seat's view)."""
+    return sorted(_targets(game))
 
 
 def make_bot(game: str, spec: str) -> Bot:
     """Build the bot named by ``spec`` for ``game``; unknown names list the valid ones."""
-    from kingdoms.core.registry import get_game
-
     name, params = parse_bot_spec(spec)
-    targets = {**GENERIC_BOTS, **get_game(game).bot_names()}
+    targets = _targets(game)
     if name not in targets:
         raise InvalidConfig(f"unknown {game} bot {name!r}; available: {', '.join(sorted(targets))}")
     module, _, attr = targets[name].partition(":")
