@@ -118,6 +118,19 @@ class Screen:
             + (f"  P: {view['potions']}" if view.get("potions") else "")
         )
         c.print(f"[bold]{_('Hand')}:[/bold] {self.cards(view.get('hand'))}")
+        if view.get("looking"):
+            c.print(f"[bold]{_('You look at')}:[/bold] {self.cards(view['looking'])}")
+        possession = view.get("possession")
+        if possession:
+            who, by = possession["player"] + 1, possession["by"] + 1
+            c.print(
+                f"[magenta]{_('Player')} {who} ← {_('Player')} {by} ({_('Possession')})[/magenta]"
+            )
+            if "hand" in possession:
+                c.print(
+                    f"[bold]{_('Player')} {who} {_('Hand')}:[/bold] "
+                    f"{self.cards(possession['hand'])}"
+                )
         if log:
             c.print(Panel("\n".join(log), title=_("Log"), expand=True))
 
