@@ -124,7 +124,7 @@ class Screen:
         if possession:
             who, by = possession["player"] + 1, possession["by"] + 1
             c.print(
-                f"[magenta]{_('Player')} {who} ← {_('Player')} {by} ({_('Possession')})[/magenta]"
+                f"[magenta]{_('Player')} {who} ← {_('Player')} {by} ({_('extra turn under Possession')})[/magenta]"
             )
             if "hand" in possession:
                 c.print(
