@@ -123,9 +123,8 @@ class Screen:
         possession = view.get("possession")
         if possession:
             who, by = possession["player"] + 1, possession["by"] + 1
-            c.print(
-                f"[magenta]{_('Player')} {who} ← {_('Player')} {by} ({_('extra turn under Possession')})[/magenta]"
-            )
+            label = _("extra turn under Possession")
+            c.print(f"[magenta]{_('Player')} {who} ← {_('Player')} {by} ({label})[/magenta]")
             if "hand" in possession:
                 c.print(
                     f"[bold]{_('Player')} {who} {_('Hand')}:[/bold] "
