@@ -172,7 +172,15 @@ def test_hot_seat_dominion_hides_the_previous_hand(page: Any, server: str) -> No
 
 
 def test_polish_card_names(page: Any, server: str) -> None:
-    _lobby(page, server, "dominion", ["human", "bot"], kingdom='"First Game"')
+    _lobby(
+        page,
+        server,
+        "dominion",
+        ["human", "bot"],
+        kingdom='"First Game"',
+        base_edition="2",
+        alchemy_errata="true",
+    )
     page.click("#play-here")
     page.wait_for_selector("#d-supply .dcard[data-card='province']")
     page.select_option("#lang-slot select", "pl")
@@ -181,4 +189,8 @@ def test_polish_card_names(page: Any, server: str) -> None:
         "?.textContent === 'Prowincja'"
     )
     assert "Kuźnia" in page.text_content("#d-supply")
+    # the rules-version options chosen in the lobby are shown with the supply
+    assert page.text_content("#d-rules") == (
+        "karty podstawowe: 2. edycja; errata Alchemii: włączona"
+    )
     assert re.search(r"Zasoby", page.text_content("#board"))

@@ -110,3 +110,45 @@ def test_unknown_bot_is_an_error() -> None:
     result = CliRunner().invoke(dominion, ["play", "--bots", "nope"], input="q\n")
     assert result.exit_code != 0
     assert "unknown dominion bot 'nope'" in result.output
+
+
+def test_rules_options_shown_and_stored(tmp_path: pytest.TempPathFactory) -> None:
+    """Issue 3: --edition and --alchemy-errata are game options, stored in the record
+    and shown on the screen and in the log."""
+    path = tmp_path / "game.json"  # type: ignore[operator]
+    out = _play(
+        ["--kingdom", "Forbidden Arts", "--edition", "2", "--alchemy-errata", "--seed", "4"],
+        f"save {path}\nq\n",
+    )
+    assert "Rules: base cards: 2nd edition; Alchemy errata: on" in out
+    from kingdoms.core import load_game
+
+    state = load_game(path)
+    options = state.config.options
+    assert options["base_edition"] == 2 and options["alchemy_errata"] is True
+    assert "Possession" in out and "Potion" in out
+
+
+def test_random_kingdom_with_alchemy_cards() -> None:
+    from kingdoms.cli.dominion_options import game_options
+    from kingdoms.core import new_game
+    from kingdoms.dominion.data import BY_ID, CARDS
+
+    options = game_options(None, None, "2", False, "3-5")
+    sets = ["base", "base-2e", "alchemy"]
+    assert options == {"base_edition": 2, "alchemy_cards": "3-5", "sets": sets}
+    for seed in range(20):
+        state = new_game("dominion", players=2, seed=seed, options=options)
+        kingdom = state.config.options["kingdom"]
+        alchemy = sum(CARDS[BY_ID[c]].set == "alchemy" for c in kingdom)
+        assert 3 <= alchemy <= 5
+        assert not any(CARDS[BY_ID[c]].set == "base-1e" for c in kingdom)
+
+
+def test_bad_rules_flags_are_explained() -> None:
+    result = CliRunner().invoke(dominion, ["play", "--sets", "base,intrigue"], input="q\n")
+    assert result.exit_code != 0
+    assert "unknown set 'intrigue'" in result.output
+    result = CliRunner().invoke(dominion, ["play", "--alchemy-cards", "7-3"], input="q\n")
+    assert result.exit_code != 0
+    assert "alchemy_cards must be" in result.output

@@ -550,3 +550,33 @@ def test_options_are_in_the_record_and_the_log_shows_extra_turns() -> None:
     rec = st.record().to_json()
     assert rec["options"]["base_edition"] == 2
     assert rec["options"]["alchemy_errata"] is True
+
+
+@pytest.mark.parametrize(
+    ("lang", "edition", "errata", "text"),
+    [
+        ("en", 1, False, "(base cards: 1st edition; Alchemy errata: off)"),
+        ("pl", 2, True, "(karty podstawowe: 2. edycja; errata Alchemii: włączona)"),
+        ("cs", 2, False, "(základní karty: 2. edice; errata Alchymie: vypnuta)"),
+    ],
+)
+def test_options_are_shown_in_the_log_and_the_view(
+    lang: str, edition: int, errata: bool, text: str
+) -> None:
+    """The rules-version options open the log (with the kingdom) and are in every view."""
+    from kingdoms.dominion.data import BY_ID, CARDS
+    from kingdoms.dominion.view import event_text
+
+    st = new_game(
+        "dominion",
+        players=2,
+        seed=3,
+        options={"kingdom": "Forbidden Arts", "base_edition": edition, "alchemy_errata": errata},
+    )
+    first = st.log[0].visible_to(1)
+    assert first["type"] == "setup" and first["kingdom"] == st.config.options["kingdom"]
+    line = event_text(first, lang)
+    assert line.endswith(text)
+    assert CARDS[BY_ID["possession"]].name(lang) in line
+    for seat in range(2):
+        assert st.view(seat)["rules"] == {"base_edition": edition, "alchemy_errata": errata}

@@ -17,6 +17,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from kingdoms.cli.dominion_options import dominion_options, game_options
 from kingdoms.core.errors import KingdomsError, ParseError
 from kingdoms.core.registry import new_game
 from kingdoms.core.runner import seat_rngs
@@ -102,6 +103,14 @@ class Screen:
         for i in range(0, len(cells), row):
             table.add_row(*cells[i : i + row])
         c.print(table)
+        rules = view.get("rules")
+        if isinstance(rules, Mapping):
+            from kingdoms.dominion.view import rules_text
+
+            text = rules_text(
+                int(rules.get("base_edition", 1)), bool(rules.get("alchemy_errata")), self.lang
+            )
+            c.print(f"[dim]{_('Rules')}: {text}[/dim]")
         c.print(f"[bold]{_('Trash')}:[/bold] {self.cards(view.get('trash'))}")
         for q, entry in enumerate(players):
             mark = "»" if q == turn else " "
@@ -255,10 +264,10 @@ def dominion() -> None:
     show_default=True,
     help="Comma-separated bot specs for seats 2, 3, …",
 )
-@click.option("--kingdom", default=None, help="A recommended set's name or comma-separated cards.")
+@dominion_options
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
 @click.option("--seed", type=int, default=None, help="Seed of the game (random if omitted).")
-def play(players: int | None, bots: str, kingdom: str | None, lang: str, seed: int | None) -> None:
+def play(players: int | None, bots: str, lang: str, seed: int | None, **flags: Any) -> None:
     """Play Dominion against bots (you are player 1)."""
     from kingdoms.bots import make_bot
 
@@ -270,9 +279,7 @@ def play(players: int | None, bots: str, kingdom: str | None, lang: str, seed: i
     while len(specs) < players - 1:
         specs.append(specs[-1])
     specs = specs[: players - 1]
-    options: dict[str, Any] = {}
-    if kingdom:
-        options["kingdom"] = kingdom
+    options = game_options(**flags)
     try:
         state = new_game("dominion", players=players, seed=seed, options=options)
         seat_bots = [None, *(make_bot("dominion", s) for s in specs)]

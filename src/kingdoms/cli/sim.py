@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from kingdoms.cli.dominion_options import dominion_options, game_options
 from kingdoms.sim.runner import SimReport, default_workers, simulate
 
 
@@ -139,15 +140,7 @@ def sim() -> None:
 
 @sim.command("dominion")
 @_common
-@click.option("--kingdom", help="Recommended set name, or comma-separated card names.")
-@click.option(
-    "--edition",
-    type=click.Choice(["1", "2"]),
-    default="1",
-    show_default=True,
-    help="Base-card wording: 1 = first edition, 2 = second edition.",
-)
-@click.option("--alchemy-errata", is_flag=True, help="Use the 2022/2023 Alchemy errata.")
+@dominion_options
 def sim_dominion(
     bots: str,
     games: int,
@@ -155,16 +148,10 @@ def sim_dominion(
     as_json: bool,
     workers: int,
     chart: str | None,
-    kingdom: str | None,
-    edition: str,
-    alchemy_errata: bool,
+    **flags: Any,
 ) -> None:
     """Simulate Dominion games, e.g. --bots witch,big-money-ultimate -n 10000."""
-    options: dict[str, Any] = {"base_edition": int(edition)}
-    if kingdom:
-        options["kingdom"] = kingdom
-    if alchemy_errata:
-        options["alchemy_errata"] = True
+    options = game_options(**flags)
     _run("dominion", bots, games, seed, options, as_json, workers, chart)
 
 

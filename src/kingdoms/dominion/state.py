@@ -198,6 +198,14 @@ class DominionState(Effects, State):
             self.rng.shuffle(deck)
             self.decks[p] = deck
         self.totals = self._counts()
+        if self.logging:
+            self._log(
+                "setup",
+                None,
+                kingdom=list(opts["kingdom"]),
+                base_edition=self.edition,
+                alchemy_errata=self.alchemy_errata,
+            )
         for p in range(n):
             self.draw(p, 5, log=False)
         first = opts.get("first_player")

@@ -18,6 +18,7 @@
       "actions": 1, "buys": 1, "coins": 0, "potions": 0,
       "supply": [{"card": "copper", "count": 46, "cost": [0, 0]}, ...],
       "kingdom": ["cellar", ...],
+      "rules": {"base_edition": 1, "alchemy_errata": false},
       "trash": ["copper", ...],
       "players": [{"hand_size": 5, "deck_size": 5, "discard_size": 0,
                    "discard_top": null | "copper", "in_play": [...],
@@ -116,6 +117,7 @@ def make_view(st: DominionState, player: int) -> JSONDict:
             for c in st.piles
         ],
         "kingdom": list(st.config.options["kingdom"]),
+        "rules": {"base_edition": st.edition, "alchemy_errata": st.alchemy_errata},
         "trash": [ids[c] for c in st.trash],
         "players": players,
         "hand": sorted(ids[c] for c in st.hands[player]),
@@ -235,7 +237,20 @@ EVENT_TEXT = {
     "topdeck": "{who} puts a card on their deck",
     "possession": "{who} will possess the next player",
     "extra_turn_skipped": "{who} takes no second extra turn in a row",
+    "setup": "Kingdom: {cards}",
 }
+
+
+def rules_text(base_edition: int, alchemy_errata: bool, lang: str = "en") -> str:
+    """The game's rules-version options in words ("base cards: 1st edition; ...")."""
+    _ = translator(lang)
+    edition = _("1st edition") if base_edition == 1 else _("2nd edition")
+    errata = _("on") if alchemy_errata else _("off")
+    return (
+        _("base cards: {edition}").format(edition=edition)
+        + "; "
+        + _("Alchemy errata: {state}").format(state=errata)
+    )
 
 
 def _card_name(cid: str, lang: str) -> str:
@@ -253,10 +268,16 @@ def event_text(event: Mapping[str, Any], lang: str = "en") -> str:
         who=who,
         number=event.get("number", ""),
         card=_card_name(str(event.get("card", "")), lang),
-        cards=", ".join(_card_name(c, lang) for c in event.get("cards", [])),
+        cards=", ".join(_card_name(c, lang) for c in event.get("cards", event.get("kingdom", []))),
         count=event.get("count", ""),
         by=_(str(event.get("by", ""))),
     )
+    if kind == "setup":
+        text += (
+            " ("
+            + rules_text(int(event.get("base_edition", 1)), bool(event.get("alchemy_errata")), lang)
+            + ")"
+        )
     if kind == "turn" and event.get("possessed_by") is not None:
         text += " " + _("(possessed by player {n})").format(n=event["possessed_by"] + 1)
     if kind == "topdeck" and event.get("card"):

@@ -171,7 +171,11 @@ export function render(el, msg, ctx) {
   const buyable = actionsFor(legal, ["buy", "gain"]);
   const groups = { Treasure: [], Victory: [], Curse: [], Kingdom: [] };
   for (const pile of v.supply) groups[groupOf(pile.card, cards[pile.card])].push(pile);
-  const supply = h("div", { class: "panel supply", id: "d-supply" }, h("h2", {}, t("Supply")));
+  const rules = v.rules || {};
+  const rulesText = `${t("base cards: {edition}", { edition: t(rules.base_edition === 2 ? "2nd edition" : "1st edition") })}; ${
+    t("Alchemy errata: {state}", { state: t(rules.alchemy_errata ? "on" : "off") })}`;
+  const supply = h("div", { class: "panel supply", id: "d-supply" },
+    h("h2", {}, t("Supply"), " ", h("span", { class: "muted small", id: "d-rules" }, rulesText)));
   for (const [group, piles] of Object.entries(groups)) {
     if (!piles.length) continue;
     supply.append(h("div", { class: "pile-group" }, h("h3", {}, t(group)),
