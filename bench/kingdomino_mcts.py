@@ -3,7 +3,9 @@
 The reference (Gedda, Lagerkvist & Butler, CIG 2018): flat Monte Carlo with
 greedy playouts at 10 s per move won 74 % with a mean margin of +9.6.
 
-    .venv/bin/python bench/kingdomino_mcts.py --games 10 --time 1 --playout greedy
+    .venv/bin/python bench/kingdomino_mcts.py --games 24 --time 1
+
+(by default the ``mcts`` bot of Kingdomino: drafting playouts, width 6).
 
 Win = strictly highest score (no tie-break); margin = own score - best opponent's.
 """
@@ -27,11 +29,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--time", type=float, default=1.0, help="seconds per move")
     parser.add_argument("--iterations", type=int, default=None, help="instead of --time")
-    parser.add_argument("--playout", default="greedy")
+    parser.add_argument("--playout", default="drafting")
     parser.add_argument("--algorithm", default="flat", choices=["flat", "uct"])
     parser.add_argument("--scoring", default="relative", choices=["win", "score", "relative"])
     parser.add_argument("--c", type=float, default=None)
-    parser.add_argument("--width", type=int, default=None, help="root actions searched")
+    parser.add_argument("--width", type=int, default=6, help="root actions searched (0: all)")
     parser.add_argument("--opponent", default="full-greedy")
     parser.add_argument("--seed", type=int, default=1000)
     args = parser.parse_args(argv)
@@ -40,8 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     spec = f"mcts:{budget},algorithm={args.algorithm},playout={args.playout},scoring={args.scoring}"
     if args.c is not None:
         spec += f",c={args.c}"
-    if args.width is not None:
-        spec += f",width={args.width}"
+    spec += f",width={args.width}"
     print(f"# {spec} vs 3x {args.opponent}, 4 players, {VARIANT_OPTIONS}", flush=True)
     wins = 0
     margins: list[float] = []

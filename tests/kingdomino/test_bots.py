@@ -140,7 +140,8 @@ def test_mcts_width_searches_only_the_best_ranked_root_actions() -> None:
     a = bot.act(st.view(st.current_player), legal, random.Random(0))
     assert set(bot.last_stats) == set(ranked[:3]) and a in ranked[:3]
     with pytest.raises(InvalidConfig, match="width"):
-        MCTSBot(width=0)
+        MCTSBot(width=-1)
+    assert MCTSBot(width=0).width is None  # 0: every move is searched
 
 
 def test_move_evaluation_without_placing_matches_placing() -> None:
@@ -181,3 +182,46 @@ def test_careful_playouts_score_more_than_greedy_ones() -> None:
             total += sum(outcome.scores)
         totals[policy.__name__] = total
     assert totals["careful_playout"] > totals["greedy_playout"]
+
+
+def test_drafting_pick_takes_the_domino_worth_most_to_its_own_kingdom() -> None:
+    """drafting playouts draft the domino that adds most points now (checked by
+    placing every domino at every spot); ties go to the higher number."""
+    from kingdoms.bots.kingdomino.bots import drafting_pick, drafting_playout
+
+    assert playout_policy("drafting") is drafting_playout
+    checked = 0
+    for seed in range(4):
+        st = game(4, seed=seed, variants=["middle-kingdom", "harmony"])
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            if legal[0] >= PICK and len(legal) > 1:
+                board = st.boards[st.current_player]
+                worth = {}
+                for a in legal:
+                    dom = TILES[a - PICK]
+                    gains = []
+                    for code in board.legal_placements(dom):
+                        after = board.copy()
+                        after.place(dom, code)
+                        gains.append(after.property_score() - board.property_score())
+                    worth[a] = max(gains, default=-5)
+                best = max(worth.values())
+                assert drafting_pick(st, legal) == max(a for a in legal if worth[a] == best)
+                checked += 1
+            action = drafting_playout(st, rng)
+            assert action in legal
+            st.apply(action)
+    assert checked > 40
+
+
+def test_mcts_in_kingdomino_defaults_to_drafting_playouts_and_width_6() -> None:
+    """``mcts`` alone is the strong configuration; the spec still overrides it."""
+    bot = make_bot("kingdomino", "mcts:time=0.2")
+    assert isinstance(bot, MCTSBot)
+    assert (bot.playout, bot.width, bot.time) == ("drafting", 6, 0.2)
+    bot = make_bot("kingdomino", "mcts:playout=greedy,width=0")
+    assert isinstance(bot, MCTSBot)
+    assert (bot.playout, bot.width) == ("greedy", None)
+    assert MCTSBot().playout == "random"  # the game-agnostic class keeps its own defaults

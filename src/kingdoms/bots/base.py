@@ -98,12 +98,25 @@ def bot_names(game: str) -> list[str]:
     return sorted(_targets(game))
 
 
+def generic_defaults(game: str, name: str) -> dict[str, Any]:
+    """The game's own default parameters for the generic bot ``name`` (its bot
+    package's ``BOT_DEFAULTS``), e.g. the best playout policy for ``mcts``."""
+    try:
+        module = importlib.import_module(f"kingdoms.bots.{game}")
+    except ImportError:
+        return {}
+    defaults = getattr(module, "BOT_DEFAULTS", {})
+    return dict(defaults.get(name, {}))
+
+
 def make_bot(game: str, spec: str) -> Bot:
     """Build the bot named by ``spec`` for ``game``; unknown names list the valid ones."""
     name, params = parse_bot_spec(spec)
     targets = _targets(game)
     if name not in targets:
         raise InvalidConfig(f"unknown {game} bot {name!r}; available: {', '.join(sorted(targets))}")
+    if name in GENERIC_BOTS:
+        params = {**generic_defaults(game, name), **params}
     module, _, attr = targets[name].partition(":")
     factory = getattr(importlib.import_module(module), attr)
     try:

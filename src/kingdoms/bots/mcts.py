@@ -23,7 +23,12 @@ Rewards (``scoring``), from ``state.outcome().scores``:
 
 ``width`` (optional) limits the search at the root to the ``width`` most promising
 actions, as ranked by the game's ``rank_actions(state, legal)`` (in its bot
-package) when it has one — a way to spend a small budget where it matters.
+package) when it has one — a way to spend a small budget where it matters
+(``0`` or absent: no limit).
+
+A game's bot package may set better defaults for this bot in ``BOT_DEFAULTS``
+(Kingdomino: ``playout=drafting,width=6``); ``make_bot`` applies them under the
+parameters of the spec.
 
 Spec examples: ``mcts:time=1``, ``mcts:iterations=500,algorithm=uct,playout=greedy``,
 ``mcts:time=1,width=8``.
@@ -141,9 +146,9 @@ class MCTSBot:
             raise InvalidConfig(f"time must be positive, not {time!r}")
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise InvalidConfig(f"iterations must be a positive integer, not {iterations!r}")
-        if width is not None and (not isinstance(width, int) or width < 1):
-            raise InvalidConfig(f"width must be a positive integer, not {width!r}")
-        self.width = width
+        if width is not None and (not isinstance(width, int) or width < 0):
+            raise InvalidConfig(f"width must be a positive integer (0: no limit), not {width!r}")
+        self.width = width or None
         self.time = float(time) if time is not None else None
         self.iterations = iterations
         self.algorithm = algorithm

@@ -1,5 +1,6 @@
 """Kingdomino bots: ``greedy``, ``full-greedy`` (and the generic ``random`` and
-``mcts``, whose ``playout=greedy`` option uses :func:`playout_policy`)."""
+``mcts``, whose ``playout`` option uses :func:`playout_policy` and ``width`` option
+:func:`rank_actions`; :data:`BOT_DEFAULTS` makes ``mcts`` strong out of the box)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,17 @@ BOTS: Mapping[str, str] = MappingProxyType(
     }
 )
 
+BOT_DEFAULTS: Mapping[str, Mapping[str, object]] = MappingProxyType(
+    {"mcts": MappingProxyType({"playout": "drafting", "width": 6})}
+)
+"""Parameters of the generic bots in Kingdomino unless the spec says otherwise:
+``mcts`` = ``mcts:playout=drafting,width=6`` (``width=0`` searches every move)."""
+
 
 def playout_policy(name: str) -> Callable[[State, random.Random], int] | None:
-    """Playout policies for MCTS: ``greedy`` (most points now) and ``careful`` (also
-    avoids breaking the Middle Kingdom and leaving holes); None (random) otherwise."""
+    """Playout policies for MCTS: ``greedy`` (most points now), ``careful`` (also
+    avoids breaking the Middle Kingdom and leaving holes) and ``drafting`` (careful,
+    and drafts by value to the own kingdom); None (random) otherwise."""
     if name == "greedy":
         from kingdoms.bots.kingdomino.bots import greedy_playout
 
@@ -28,6 +36,10 @@ def playout_policy(name: str) -> Callable[[State, random.Random], int] | None:
         from kingdoms.bots.kingdomino.bots import careful_playout
 
         return careful_playout
+    if name == "drafting":
+        from kingdoms.bots.kingdomino.bots import drafting_playout
+
+        return drafting_playout
     return None
 
 
@@ -38,4 +50,4 @@ def rank_actions(state: State, legal: list[int]) -> list[int]:
     return rank(state, legal)
 
 
-__all__ = ["BOTS", "playout_policy", "rank_actions"]
+__all__ = ["BOTS", "BOT_DEFAULTS", "playout_policy", "rank_actions"]

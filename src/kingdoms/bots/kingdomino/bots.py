@@ -1,4 +1,4 @@
-"""Greedy and full-greedy Kingdomino bots, and the greedy playout policy for MCTS.
+"""Greedy and full-greedy Kingdomino bots, and the playout policies for MCTS.
 
 Bots see only their view.  They rebuild a state from it with the game's
 ``state_from_view`` (the only hidden part, the order of undrawn dominoes, does
@@ -14,6 +14,12 @@ bitmask kingdoms (:class:`kingdoms.kingdomino.board.Board`).
   Kingdom (when that variant is on) or leave single-cell holes are avoided
   whenever another move exists.  To stay fast, only the ``width`` most promising
   placements of the current domino are paired with every draft.
+
+Playout policies (``mcts:playout=NAME``): ``greedy`` (most points now, highest
+domino drafted), ``careful`` (greedy placements that also count breaking the
+Middle Kingdom and leaving holes) and ``drafting`` (careful placements, drafts by
+what each domino is worth to the drafter's own kingdom) — the strongest, and the
+default of ``mcts`` in Kingdomino.
 """
 
 from __future__ import annotations
@@ -42,14 +48,15 @@ def _bonus(st: KingdominoState, board: Board) -> int:
     return 10 if st.middle and board.is_middle(st.middle_rule) else 0
 
 
-def best_gain(board: Board, domino: Domino) -> int:
-    """The most points ``domino`` can add to ``board`` (0 if it cannot be placed)."""
-    best = 0
+def best_gain(board: Board, domino: Domino, unplaceable: int = 0) -> int:
+    """The most points ``domino`` can add to ``board`` (``unplaceable`` if it cannot
+    be placed)."""
+    best: int | None = None
     for code in board.legal_placements(domino):
         g = board.gain(domino, code)
-        if g > best:
+        if best is None or g > best:
             best = g
-    return best
+    return unplaceable if best is None else best
 
 
 def greedy_place(st: KingdominoState, legal: Sequence[int], rng: random.Random) -> int:
@@ -89,6 +96,32 @@ def careful_place(st: KingdominoState, legal: Sequence[int], rng: random.Random)
         elif g == best:
             choices.append(code)
     return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
+
+
+def drafting_pick(st: KingdominoState, legal: Sequence[int]) -> int:
+    """The domino worth most to the picker's own kingdom: the most points it can add
+    there now (:func:`best_gain`; -5 if it cannot be placed); ties go to the higher
+    number."""
+    if len(legal) == 1:
+        return legal[0]
+    board = st.boards[st.current_player]
+    best_v = -(10**9)
+    best_a = legal[0]
+    for a in legal:
+        v = best_gain(board, TILES[a - PICK], unplaceable=-5)
+        if v > best_v or (v == best_v and a > best_a):
+            best_v, best_a = v, a
+    return best_a
+
+
+def drafting_playout(state: State, rng: random.Random) -> int:
+    """Playout policy: careful placements (:func:`careful_place`) and drafts by what
+    the domino is worth to the drafter's own kingdom (:func:`drafting_pick`)."""
+    assert isinstance(state, KingdominoState)
+    legal = state.legal_actions()
+    if state.phase == PLACE:
+        return careful_place(state, legal, rng)
+    return drafting_pick(state, legal)
 
 
 def careful_playout(state: State, rng: random.Random) -> int:
