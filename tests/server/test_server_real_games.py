@@ -5,6 +5,7 @@ from __future__ import annotations
 from starlette.testclient import TestClient
 
 from kingdoms.core import new_game
+from kingdoms.dominion.data import BY_ID, CARDS
 from kingdoms.server.app import create_app
 
 
@@ -19,6 +20,7 @@ def test_catalog_offers_kingdoms_rules_versions_and_variants() -> None:
         kingdoms = [v for v, _ in dominion["kingdom"]["choices"]]
         assert "First Game" in kingdoms and "Forbidden Arts" in kingdoms and "random" in kingdoms
         assert [v for v, _ in dominion["base_edition"]["choices"]] == [1, 2]
+        assert "3-5" in [v for v, _ in dominion["alchemy_cards"]["choices"]]
         assert dominion["cards"]["type"] == "text" and dominion["cards"]["into"] == "kingdom"
         variants = games["kingdomino"]["options"]["variants"]
         assert variants["type"] == "flags"
@@ -46,6 +48,23 @@ def test_games_created_with_lobby_options() -> None:
         )
         assert res.status_code == 201, res.text
         assert "philosophers_stone" in res.json()["options"]["kingdom"]
+        # a random kingdom from base + Alchemy with 3-5 Alchemy cards, as the lobby offers
+        for seed_try in range(5):
+            res = client.post(
+                "/api/games",
+                json={
+                    "game": "dominion",
+                    "seats": seats,
+                    "options": {
+                        "kingdom": "random",
+                        "sets": ["base", "base-1e", "alchemy"],
+                        "alchemy_cards": "3-5",
+                    },
+                },
+            )
+            assert res.status_code == 201, res.text
+            kingdom = res.json()["options"]["kingdom"]
+            assert 3 <= sum(CARDS[BY_ID[c]].set == "alchemy" for c in kingdom) <= 5, seed_try
         res = client.post(
             "/api/games",
             json={

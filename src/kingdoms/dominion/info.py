@@ -98,6 +98,14 @@ def lobby_options() -> dict[str, Any]:
                 [["base", "base-1e", "base-2e", "alchemy"], "Everything"],
             ],
         },
+        "alchemy_cards": {
+            "label": "Alchemy cards in a random kingdom",
+            "choices": [
+                [None, "Any number"],
+                ["3-5", "3–5 (as the Alchemy rulebook advises)"],
+                ["0", "None"],
+            ],
+        },
         "base_edition": {
             "label": "Base card wording",
             "choices": [[1, "First edition"], [2, "Second edition"]],
