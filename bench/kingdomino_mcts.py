@@ -29,21 +29,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--time", type=float, default=1.0, help="seconds per move")
     parser.add_argument("--iterations", type=int, default=None, help="instead of --time")
-    parser.add_argument("--playout", default="drafting")
+    parser.add_argument("--playout", default=None, help="default: the game's (drafting)")
     parser.add_argument("--algorithm", default="flat", choices=["flat", "uct"])
     parser.add_argument("--scoring", default="relative", choices=["win", "score", "relative"])
     parser.add_argument("--c", type=float, default=None)
-    parser.add_argument("--width", type=int, default=6, help="root actions searched (0: all)")
+    parser.add_argument("--width", type=int, default=None, help="default: the game's (6); 0: all")
     parser.add_argument("--opponent", default="full-greedy")
     parser.add_argument("--seed", type=int, default=1000)
     args = parser.parse_args(argv)
 
     budget = f"iterations={args.iterations}" if args.iterations else f"time={args.time}"
-    spec = f"mcts:{budget},algorithm={args.algorithm},playout={args.playout},scoring={args.scoring}"
+    spec = f"mcts:{budget},algorithm={args.algorithm},scoring={args.scoring}"
+    if args.playout is not None:
+        spec += f",playout={args.playout}"
     if args.c is not None:
         spec += f",c={args.c}"
-    spec += f",width={args.width}"
-    print(f"# {spec} vs 3x {args.opponent}, 4 players, {VARIANT_OPTIONS}", flush=True)
+    if args.width is not None:
+        spec += f",width={args.width}"
+    probe = make_bot("kingdomino", spec)  # the game's defaults fill what the spec leaves out
+    used = f"playout={getattr(probe, 'playout', '?')}, width={getattr(probe, 'width', '?')}"
+    print(f"# {spec} ({used}) vs 3x {args.opponent}, 4 players, {VARIANT_OPTIONS}", flush=True)
     wins = 0
     margins: list[float] = []
     scores: list[float] = []

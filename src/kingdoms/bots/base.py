@@ -98,14 +98,21 @@ def bot_names(game: str) -> list[str]:
     return sorted(_targets(game))
 
 
-def generic_defaults(game: str, name: str) -> dict[str, Any]:
-    """The game's own default parameters for the generic bot ``name`` (its bot
-    package's ``BOT_DEFAULTS``), e.g. the best playout policy for ``mcts``."""
+def game_bot_hook(game: str, attr: str) -> Any:
+    """``attr`` of the game's bot package (``kingdoms.bots.<game>``), or None when
+    the package or the attribute does not exist: the games' hooks for generic bots
+    (``BOT_DEFAULTS``, ``playout_policy``, ``rank_actions``)."""
     try:
         module = importlib.import_module(f"kingdoms.bots.{game}")
     except ImportError:
-        return {}
-    defaults = getattr(module, "BOT_DEFAULTS", {})
+        return None
+    return getattr(module, attr, None)
+
+
+def generic_defaults(game: str, name: str) -> dict[str, Any]:
+    """The game's own default parameters for the generic bot ``name`` (its bot
+    package's ``BOT_DEFAULTS``), e.g. the best playout policy for ``mcts``."""
+    defaults = game_bot_hook(game, "BOT_DEFAULTS") or {}
     return dict(defaults.get(name, {}))
 
 

@@ -36,13 +36,12 @@ Spec examples: ``mcts:time=1``, ``mcts:iterations=500,algorithm=uct,playout=gree
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 import time as _time
 from collections.abc import Callable, Sequence
 
-from kingdoms.bots.base import View
+from kingdoms.bots.base import View, game_bot_hook
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import State
@@ -64,11 +63,7 @@ def game_playout_policy(game: str, name: str) -> PlayoutPolicy:
     """The playout policy ``name`` for ``game``: the game's own (from
     ``kingdoms.bots.<game>.playout_policy``) if it has one, else ``random``."""
     policy: PlayoutPolicy | None = None
-    try:
-        module = importlib.import_module(f"kingdoms.bots.{game}")
-    except ImportError:
-        module = None
-    finder = getattr(module, "playout_policy", None) if module is not None else None
+    finder = game_bot_hook(game, "playout_policy")
     if finder is not None:
         policy = finder(name)
     if policy is None and name == "random":
@@ -80,11 +75,7 @@ def game_playout_policy(game: str, name: str) -> PlayoutPolicy:
 
 def game_ranker(game: str) -> Callable[[State, list[int]], list[int]] | None:
     """The game's ``rank_actions(state, legal) -> legal, best first``, if it has one."""
-    try:
-        module = importlib.import_module(f"kingdoms.bots.{game}")
-    except ImportError:
-        return None
-    ranker = getattr(module, "rank_actions", None)
+    ranker = game_bot_hook(game, "rank_actions")
     return ranker if callable(ranker) else None
 
 

@@ -105,7 +105,7 @@ class Screen:
         c.print(table)
         rules = view.get("rules")
         if isinstance(rules, Mapping):
-            from kingdoms.dominion.view import rules_text
+            from kingdoms.dominion.view import rules_text  # not loaded for other games
 
             text = rules_text(
                 int(rules.get("base_edition", 1)), bool(rules.get("alchemy_errata")), self.lang

@@ -7,10 +7,7 @@ from typing import Any
 
 import click
 
-from kingdoms.dominion.kingdom import SETS
-
-OPTION_NAMES = ("kingdom", "sets", "edition", "alchemy_errata", "alchemy_cards")
-"""The keyword arguments :func:`dominion_options` adds to a command."""
+from kingdoms.dominion.kingdom import SETS, check_sets
 
 
 def dominion_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -71,7 +68,7 @@ def game_options(
     if alchemy_cards:
         options["alchemy_cards"] = alchemy_cards
         if chosen is None:
-            chosen = ["base", "base-2e"] if edition == "2" else ["base", "base-1e"]
+            chosen = check_sets(None, int(edition))  # the edition's default sets
         if "alchemy" not in chosen:
             chosen.append("alchemy")
     if chosen is not None:

@@ -261,6 +261,11 @@ def event_text(event: Mapping[str, Any], lang: str = "en") -> str:
     _ = translator(lang)
     kind = str(event.get("type"))
     who = _("player {n}").format(n=event["player"] + 1) if event.get("player") is not None else ""
+    if kind == "setup":
+        kingdom = ", ".join(_card_name(c, lang) for c in event.get("kingdom", []))
+        edition, errata = int(event.get("base_edition", 1)), bool(event.get("alchemy_errata"))
+        rules = rules_text(edition, errata, lang)
+        return _(EVENT_TEXT[kind]).format(cards=kingdom) + f" ({rules})"
     template = EVENT_TEXT.get(kind)
     if template is None:
         return f"{who} {kind}".strip()
@@ -268,16 +273,10 @@ def event_text(event: Mapping[str, Any], lang: str = "en") -> str:
         who=who,
         number=event.get("number", ""),
         card=_card_name(str(event.get("card", "")), lang),
-        cards=", ".join(_card_name(c, lang) for c in event.get("cards", event.get("kingdom", []))),
+        cards=", ".join(_card_name(c, lang) for c in event.get("cards", [])),
         count=event.get("count", ""),
         by=_(str(event.get("by", ""))),
     )
-    if kind == "setup":
-        text += (
-            " ("
-            + rules_text(int(event.get("base_edition", 1)), bool(event.get("alchemy_errata")), lang)
-            + ")"
-        )
     if kind == "turn" and event.get("possessed_by") is not None:
         text += " " + _("(possessed by player {n})").format(n=event["possessed_by"] + 1)
     if kind == "topdeck" and event.get("card"):
