@@ -20,6 +20,7 @@ import time
 from kingdoms.bots.base import make_bot
 from kingdoms.core.registry import new_game
 from kingdoms.core.runner import play_out
+from kingdoms.sim.stats import wilson_interval
 
 VARIANT_OPTIONS = {"variants": ["middle-kingdom", "harmony"]}
 
@@ -76,8 +77,12 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     n = len(margins)
+    lo, hi = wilson_interval(wins, n)
+    half = 1.96 * statistics.stdev(margins) / n**0.5 if n > 1 else float("nan")
+    mm = statistics.fmean(margins)
     print(
-        f"games {n}  win rate {wins / n:.1%}  mean margin {statistics.fmean(margins):+.2f}"
+        f"games {n}  win rate {wins / n:.1%} [95% CI {lo:.1%}–{hi:.1%}]"
+        f"  mean margin {mm:+.2f} [95% CI {mm - half:+.2f} to {mm + half:+.2f}]"
         f"  mean score {statistics.fmean(scores):.1f}"
         f"  ({time.perf_counter() - start:.0f}s)"
     )

@@ -8,7 +8,12 @@ import pytest
 
 from kingdoms.bots.base import make_bot
 from kingdoms.bots.kingdomino import playout_policy
-from kingdoms.bots.kingdomino.bots import FullGreedyBot, GreedyBot, greedy_playout
+from kingdoms.bots.kingdomino.bots import (
+    FullGreedyBot,
+    GreedyBot,
+    PlanningGreedyBot,
+    greedy_playout,
+)
 from kingdoms.bots.mcts import MCTSBot
 from kingdoms.core import InvalidConfig, get_game
 from kingdoms.kingdomino.state import PICK, PLACE, KingdominoState
@@ -28,11 +33,14 @@ def _to_place(seed: int = 2, players: int = 2) -> KingdominoState:
 
 def test_bots_are_listed_for_kingdomino() -> None:
     names = set(get_game("kingdomino").bot_names())
-    assert {"greedy", "full-greedy"} <= names
-    assert isinstance(make_bot("kingdomino", "full-greedy:width=4"), FullGreedyBot)
+    assert {"greedy", "full-greedy", "planning-greedy"} <= names
+    assert isinstance(make_bot("kingdomino", "full-greedy"), FullGreedyBot)
+    assert isinstance(make_bot("kingdomino", "planning-greedy:width=4"), PlanningGreedyBot)
     assert isinstance(make_bot("kingdomino", "mcts:iterations=5,playout=greedy"), MCTSBot)
     with pytest.raises(InvalidConfig, match="width"):
-        make_bot("kingdomino", "full-greedy:depth=3")
+        make_bot("kingdomino", "planning-greedy:depth=3")
+    with pytest.raises(InvalidConfig, match="no parameters"):
+        make_bot("kingdomino", "full-greedy:width=4")
 
 
 def test_greedy_places_for_the_largest_immediate_gain() -> None:
@@ -58,11 +66,11 @@ def test_greedy_drafts_the_most_valuable_domino() -> None:
     assert max(legal) - PICK == max(st.current)
 
 
-def test_full_greedy_avoids_single_cell_holes_and_breaking_the_middle() -> None:
-    """full-greedy: never leaves a hole or breaks Middle Kingdom when it need not."""
+def test_planning_greedy_avoids_single_cell_holes_and_breaking_the_middle() -> None:
+    """planning-greedy: never leaves a hole or breaks Middle Kingdom when it need not."""
     for seed in range(4):
         st = game(2, seed=seed, variants=["middle-kingdom"])
-        bot = FullGreedyBot()
+        bot = PlanningGreedyBot()
         rng = random.Random(seed)
         while not st.is_terminal():
             p = st.current_player

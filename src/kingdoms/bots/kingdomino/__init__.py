@@ -1,4 +1,4 @@
-"""Kingdomino bots: ``greedy``, ``full-greedy`` (and the generic ``random`` and
+"""Kingdomino bots: ``greedy``, ``full-greedy``, ``planning-greedy`` (and the generic ``random`` and
 ``mcts``, whose ``playout`` option uses :func:`playout_policy` and ``width`` option
 :func:`rank_actions`; :data:`BOT_DEFAULTS` makes ``mcts`` strong out of the box)."""
 
@@ -14,6 +14,7 @@ BOTS: Mapping[str, str] = MappingProxyType(
     {
         "greedy": "kingdoms.bots.kingdomino.bots:GreedyBot",
         "full-greedy": "kingdoms.bots.kingdomino.bots:FullGreedyBot",
+        "planning-greedy": "kingdoms.bots.kingdomino.bots:PlanningGreedyBot",
     }
 )
 
@@ -44,7 +45,7 @@ def playout_policy(name: str) -> Callable[[State, random.Random], int] | None:
 
 
 def rank_actions(state: State, legal: list[int]) -> list[int]:
-    """Legal actions best first (full-greedy judgement): MCTS's ``width`` option."""
+    """Legal actions best first (planning-greedy judgement): MCTS's ``width`` option."""
     from kingdoms.bots.kingdomino.bots import rank_actions as rank
 
     return rank(state, legal)

@@ -7,13 +7,16 @@ bitmask kingdoms (:class:`kingdoms.kingdomino.board.Board`).
 
 * ``greedy`` — places its domino where it adds the most points now; drafts the
   most valuable domino (highest number) left.
-* ``full-greedy`` — the agent of the CIG-2018 Kingdomino study: chooses the
-  placement of its current domino *and* the domino it drafts together, so that
-  the current one at its best spot plus the drafted one at its best spot
-  afterwards give the largest immediate score; moves that break the Middle
-  Kingdom (when that variant is on) or leave single-cell holes are avoided
-  whenever another move exists.  To stay fast, only the ``width`` most promising
-  placements of the current domino are paired with every draft.
+* ``full-greedy`` — the full-greedy agent of the CIG-2018 Kingdomino study
+  (Gedda, Lagerkvist & Butler), as that study defines it: see
+  :class:`FullGreedyBot`.
+* ``planning-greedy`` — chooses the placement of its current domino *and* the
+  domino it drafts together, so that the current one at its best spot plus the
+  drafted one at its best spot afterwards give the largest immediate score;
+  moves that break the Middle Kingdom (when that variant is on) or leave
+  single-cell holes are avoided whenever another move exists.  To stay fast,
+  only the ``width`` most promising placements of the current domino are paired
+  with every draft.  Its judgement ranks moves for MCTS's ``width`` option.
 
 Playout policies (``mcts:playout=NAME``): ``greedy`` (most points now, highest
 domino drafted), ``careful`` (greedy placements that also count breaking the
@@ -31,7 +34,7 @@ from typing import Any
 from kingdoms.bots.base import View
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.state import State
-from kingdoms.kingdomino.board import Board
+from kingdoms.kingdomino.board import CENTRE, Board, W, cell_at, placement_cells
 from kingdoms.kingdomino.game import GAME
 from kingdoms.kingdomino.state import CHOOSE, DISCARD, FIRST_PICKS, PICK, PLACE, KingdominoState
 from kingdoms.kingdomino.tiles import TILES, Domino
@@ -165,14 +168,14 @@ class GreedyBot:
         return greedy_place(_state(view, rng), legal, rng)
 
 
-class FullGreedyBot:
-    """The full-greedy agent of the CIG-2018 study (see the module docstring)."""
+class PlanningGreedyBot:
+    """Placement and draft judged together (see the module docstring)."""
 
-    name = "full-greedy"
+    name = "planning-greedy"
 
     def __init__(self, width: int = 12, **params: Any) -> None:
         if params:
-            raise InvalidConfig(f"bot 'full-greedy' takes only 'width', got {sorted(params)}")
+            raise InvalidConfig(f"bot 'planning-greedy' takes only 'width', got {sorted(params)}")
         if not isinstance(width, int) or width < 1:
             raise InvalidConfig(f"width must be a positive integer, not {width!r}")
         self.width = width
@@ -224,13 +227,159 @@ class FullGreedyBot:
 
 
 def rank_actions(state: State, legal: list[int]) -> list[int]:
-    """Legal actions best first by the full-greedy judgement (for MCTS ``width``)."""
+    """Legal actions best first by the planning-greedy judgement (for MCTS ``width``)."""
     assert isinstance(state, KingdominoState)
     if len(legal) <= 1 or legal[0] == DISCARD:
         return list(legal)
-    bot = FullGreedyBot()
+    bot = PlanningGreedyBot()
     board = state.boards[state.current_player]
     if legal[0] >= PICK:
         return sorted(legal, key=lambda a: bot._draft_value(state, board, a - PICK), reverse=True)
     dom = TILES[state.acting_domino()]
     return [code for _key, code, _after in bot._ranked(state, board, dom, legal)]
+
+
+# -- the study's full-greedy ------------------------------------------------------------
+def _window(size: int) -> int:
+    """Cells of the size×size square centred on the castle."""
+    h = (size - 1) // 2
+    return sum(
+        1 << cell_at(x, y) for x in range(-h, h + 1) for y in range(-h, h + 1) if (x, y) != (0, 0)
+    )
+
+
+_WINDOWS = {5: _window(5), 7: _window(7)}
+
+
+def _cells_mask(code: int) -> int:
+    a, b = placement_cells(code)
+    return 1 << a | 1 << b
+
+
+def study_holes(occ: int, size: int) -> int:
+    """Single-square holes as the study counts them: empty squares of the window
+    centred on the castle whose four neighbours are each taken (a domino or the
+    castle) or outside that window."""
+    empty = _WINDOWS[size] & ~occ
+    reach = empty << 1 | empty >> 1 | empty << W | empty >> W
+    return (empty & ~reach).bit_count()
+
+
+def most_crowns_on_a_square(legal: Sequence[int]) -> list[int]:
+    """The picks whose domino has the most crowns on one of its two squares."""
+    best = max(max(TILES[a - PICK].left[1], TILES[a - PICK].right[1]) for a in legal)
+    return [a for a in legal if max(TILES[a - PICK].left[1], TILES[a - PICK].right[1]) == best]
+
+
+class FullGreedyBot:
+    """The full-greedy agent of the CIG-2018 Kingdomino study, as it defines it.
+
+    A turn of the study is one move: place the domino taken last round and pick
+    one in the new line.  Full-greedy looks one domino further: for every such
+    move it places the picked domino too, in every legal way, and judges each
+    resulting kingdom by, in this order,
+
+    1. the kingdom stays inside the square centred on the castle (Middle Kingdom
+       kept) — dropped as a criterion when no move keeps it;
+    2. no single-square hole (:func:`study_holes`) — likewise dropped when every
+       move leaves one;
+    3. the score of the kingdom (properties and the variant bonuses of the game).
+
+    It plays one of the best moves at random.  Where the study's agent has no
+    kingdom to judge it falls back as the study's does:
+
+    * nothing to place (the first picks) or an empty kingdom (its first
+      placement): a random placement and a pick among the dominoes with the most
+      crowns on one square;
+    * no picked domino can be placed after any placement (the last round has
+      nothing to pick): every move is judged on the kingdom as it was, so all
+      tie and the placement is random.
+
+    Our turn is two actions (place, then pick): the placement is that of a best
+    move drawn at random, and the pick is drawn among the best moves that begin
+    with the placement made, so each best move is played with equal chance.
+    """
+
+    name = "full-greedy"
+
+    def __init__(self, **params: Any) -> None:
+        if params:
+            raise InvalidConfig(f"bot 'full-greedy' takes no parameters, got {sorted(params)}")
+
+    @staticmethod
+    def _judge(st: KingdominoState, board: Board, number: int, code: int) -> tuple[int, int, int]:
+        """(Middle Kingdom kept, no hole, score) of ``board`` with ``number`` placed by
+        ``code`` (the placement is not made)."""
+        occ = board.occ | _cells_mask(code)
+        size = board.size
+        inside = board.is_middle("window") and board.keeps_middle(code)
+        score = board.property_score() + board.gain(TILES[number], code)
+        if st.middle and (inside if st.middle_rule == "window" else _bbox_middle(board, code)):
+            score += 10
+        if st.harmony and not board.discarded and occ.bit_count() == size * size:
+            score += 5
+        return (1 if inside else 0, 0 if study_holes(occ, size) else 1, score)
+
+    def _best_moves(
+        self, st: KingdominoState, board: Board, placements: Sequence[int | None]
+    ) -> list[tuple[int | None, int | None]]:
+        """The best (placement, pick) moves; ``None`` for a discard or for no pick."""
+        acting = st.acting_domino()
+        free = [d for d, k in zip(st.next, st.next_kings, strict=True) if k < 0]
+        best: tuple[int, int, int] | None = None
+        moves: list[tuple[int | None, int | None]] = []
+        for p in placements:
+            after = board
+            if p is not None:
+                after = board.copy()
+                after.place(TILES[acting], p)
+            for d in free:
+                for q in after.legal_placements(TILES[d]):
+                    key = self._judge(st, after, d, q)
+                    if best is None or key > best:
+                        best, moves = key, [(p, d)]
+                    elif key == best and (not moves or moves[-1] != (p, d)):
+                        moves.append((p, d))
+        if not moves:  # no kingdom to judge: every move ties
+            picks: list[int | None] = list(free) if free else [None]
+            moves = [(p, d) for p in placements for d in picks]
+        return moves
+
+    def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
+        legal = list(legal_actions)
+        if len(legal) == 1:
+            return legal[0]
+        st = _state(view, rng)
+        me = st.current_player
+        board = st.boards[me]
+        acting = st.acting_domino()
+        if st.phase == FIRST_PICKS:
+            choices = most_crowns_on_a_square(legal)
+            return choices[rng.randrange(len(choices))]
+        if st.phase == PLACE:
+            if not board.placed:
+                return legal[rng.randrange(len(legal))]
+            placements: list[int | None] = [None] if legal == [DISCARD] else list(legal)
+            moves = self._best_moves(st, board, placements)
+            p = moves[rng.randrange(len(moves))][0]
+            return DISCARD if p is None else p
+        # the pick, with this turn's placement made
+        before = [pl for pl in board.placed if pl[0] != acting]
+        if not before:
+            choices = most_crowns_on_a_square(legal)
+            return choices[rng.randrange(len(choices))]
+        moves = self._best_moves(st, board, [None])
+        picks = [PICK + d for _p, d in moves if d is not None and PICK + d in legal]
+        if not picks:
+            picks = legal
+        return picks[rng.randrange(len(picks))]
+
+
+def _bbox_middle(board: Board, code: int) -> bool:
+    """Whether the castle is the centre of the bounding box after ``code``."""
+    xs = [board.minx, board.maxx]
+    ys = [board.miny, board.maxy]
+    for cell in placement_cells(code):
+        xs.append(cell % W)
+        ys.append(cell // W)
+    return min(xs) + max(xs) == 2 * CENTRE and min(ys) + max(ys) == 2 * CENTRE
