@@ -72,7 +72,7 @@ class KingdominoGame(Game):
 
     def state_from_view(self, view: Mapping[str, Any], rng: random.Random) -> State:
         """A full state matching ``view``; the undrawn dominoes are sampled from
-        those nobody has seen."""
+        those nobody has seen and the kings not drawn yet are put in a random order."""
         n = int(view["players"])
         options = self.normalize_options(dict(view["options"]), n, 0)
         config = GameConfig(self.name, n, rng.randrange(2**31), options)
@@ -110,8 +110,13 @@ class KingdominoGame(Game):
         st.phase = PHASES.index(view["phase"])
         st.slot = int(view["line_done"])
         st.round = int(view["round"]) - 1
-        st.pick_order = list(view["pick_order"])
+        st.pick_order = [int(p) for p in view["pick_order"]]
         st.pick_pos = int(view["picks_made"])
+        hand = [p for p in range(n) for _ in range(st.kings)]
+        for p in st.pick_order:
+            hand.remove(p)
+        rng.shuffle(hand)  # the kings not drawn yet, in an order nobody knows
+        st.pick_order += hand
         pool = [d for d in range(1, 49) if d not in seen]
         rng.shuffle(pool)
         k = int(view["undrawn"])

@@ -17,8 +17,11 @@ Actions (``NUM_ACTIONS`` in all):
 
 A round: kings act in the order of their dominoes in the current line (lowest
 number first); each places (or discards) its domino, then picks in the next
-line.  The first picks (on the first line) follow a random king order; the last
-round only places.
+line.  The first picks (on the first line) follow a random king order: the
+kings are drawn from a hand one at a time and each king picks as it comes out,
+so only the king drawn next is ever known (the order is shuffled at setup, as it
+always was, and kept hidden until each king is drawn).  The last round only
+places.
 """
 
 from __future__ import annotations
@@ -134,7 +137,7 @@ class KingdominoState(State):
                 data={
                     "game_no": self.game_no + 1,
                     "line": list(self.current),
-                    "order": list(owners),
+                    "first": owners[0],
                 },
             )
         )
@@ -387,7 +390,7 @@ class KingdominoState(State):
             "next_line": self._line(self.next, self.next_kings),
             "acting": self.acting_domino() or None,
             "line_done": line_done,
-            "pick_order": list(self.pick_order),
+            "pick_order": self.kings_drawn(),
             "picks_made": self.pick_pos,
             "first_player": self.first,
             "undrawn": len(self.pile),
@@ -397,18 +400,31 @@ class KingdominoState(State):
             "totals": self.totals(),
         }
 
+    def kings_drawn(self) -> list[int]:
+        """The owners of the kings drawn so far for the first picks, in order: the
+        king to pick now is the last one; the rest of the hand is unknown."""
+        if self.phase == FIRST_PICKS:
+            return list(self.pick_order[: self.pick_pos + 1])
+        return list(self.pick_order)
+
     def unseen(self) -> list[int]:
         """Dominoes of this game nobody has seen: undrawn and set aside."""
         return sorted([*self.pile, *self.aside])
 
     def determinize(self, player: int, rng: random.Random) -> KingdominoState:
-        """Reshuffle the undrawn dominoes (drawn from everything unseen)."""
+        """Reshuffle the undrawn dominoes (drawn from everything unseen) and, during
+        the first picks, the kings not drawn yet."""
         new = self.clone()
         pool = self.unseen()
         rng.shuffle(pool)
         k = len(self.pile)
         new.pile = pool[:k]
         new.aside = sorted(pool[k:])
+        if self.phase == FIRST_PICKS:
+            cut = self.pick_pos + 1
+            rest = self.pick_order[cut:]
+            rng.shuffle(rest)
+            new.pick_order = self.pick_order[:cut] + rest
         new.rng = random.Random(rng.random())
         return new
 
@@ -427,7 +443,7 @@ class KingdominoState(State):
             "current_kings": list(self.current_kings),
             "next": list(self.next),
             "next_kings": list(self.next_kings),
-            "pick_order": list(self.pick_order),
+            "pick_order": self.kings_drawn(),
             "pick_pos": self.pick_pos,
             "first": self.first,
             "boards": [b.snapshot() for b in self.boards],
