@@ -56,6 +56,8 @@ class Table:
     bot_task: asyncio.Task[None] | None = None
     prev: tuple[int, State] | None = None
     """The state before the last action (keyed by the step it precedes), for undo."""
+    prev_reveal: tuple[State, str | None] | None = None
+    """Whether the last action revealed anything (keyed by the ``prev`` state object)."""
 
     @property
     def finished(self) -> bool:

@@ -1,33 +1,27 @@
 """Taking back an action: when it is allowed, and the state before it.
 
-The rule: a seat may take back the last action if it was that seat's own,
-the game is not over, and the action revealed nothing new — it consumed no
-randomness (the RNG state is unchanged: nothing was shuffled or drawn at
-random) and logged no secret and no draw/reveal/shuffle event.  Since the
-last action is the seat's own, nobody else has acted since; other seats may
-have *seen* it (e.g. a card played from hand), which is public information
-and changes nothing for them.  Examples in Dominion: buying a card or ending
-the action phase can be undone; playing Smithy (draws) or ending the turn
-(clean-up draws a new hand) cannot.
+The rule: a seat may take back the last action if it was that seat's own, the
+game is not over, and the action revealed nothing — the rule of
+:func:`kingdoms.core.reveal.step_reveal`, derived from the views and the same for
+every game: no randomness was used, and what the step showed every seat would have
+been the same whatever the acting seat could not see.  Since the last action is
+the seat's own, nobody else has acted since.  Examples in Dominion: buying a card
+or ending the action phase can be undone; playing Smithy (draws), Vassal (turns
+the top card of the deck face up) or ending the turn (clean-up draws a new hand)
+cannot.  In Kingdomino a placement or a pick can be undone unless it brought out a
+new line or drew the next king of the first picks.
 """
 
 from __future__ import annotations
 
 from kingdoms.core.record import GameRecord
+from kingdoms.core.reveal import step_reveal
 from kingdoms.core.state import State
 from kingdoms.server.table import Table
 
-REVEALING_EVENTS = frozenset({"draw", "reveal", "shuffle", "look", "deal", "reshuffle"})
-"""Event types after which an action can no longer be taken back."""
-
 
 def undo_refusal(table: Table, seat: int) -> str | None:
-    """Why ``seat`` may not take back the last action now (``None``: it may).
-
-    The rule: the last action was this seat's, the game is not over, and the
-    action revealed nothing new — it consumed no randomness (the RNG state is
-    unchanged) and logged no secret and no draw/reveal/shuffle event.  Since
-    the last action is the seat's own, nobody else has acted since."""
+    """Why ``seat`` may not take back the last action now (``None``: it may)."""
     state = table.state
     if state.is_terminal():
         return "the game is over"
@@ -36,12 +30,12 @@ def undo_refusal(table: Table, seat: int) -> str | None:
     prev = previous_state(table)
     if prev.current_player != seat:
         return "the last action was not yours"
-    if prev.rng.getstate() != state.rng.getstate():
-        return "that action used chance (cards were shuffled or drawn)"
-    for event in state.log[len(prev.log) :]:
-        if event.secret is not None or event.type in REVEALING_EVENTS:
-            return "that action revealed new information"
-    return None
+    cached = table.prev_reveal
+    if cached is not None and cached[0] is prev:
+        return cached[1]
+    verdict = step_reveal(prev, state.history[-1], state)
+    table.prev_reveal = (prev, verdict)
+    return verdict
 
 
 def previous_state(table: Table) -> State:

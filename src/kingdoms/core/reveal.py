@@ -1,0 +1,119 @@
+"""Did a step reveal anything?  The rule behind taking an action back.
+
+A step (``before`` → ``action`` → ``after``) is *final* once it showed some seat
+something the acting seat could not know when it chose: then taking it back would
+let the acting seat choose again knowing more.  The rule is derived from the views
+alone, the same for every game:
+
+1. the step consumed randomness (the state's RNG moved: a shuffle, a random draw) —
+   final;
+2. otherwise the step revealed nothing iff what it showed every seat — how the
+   seat's view changed and the new log events as that seat receives them — is the
+   same whatever the parts hidden from the acting seat were: the pre-step state is
+   determinized for the acting seat (everything it cannot see resampled)
+   ``samples`` times, the same action is applied to each, and for every seat the
+   change of its view and its new log events must come out exactly as in the real
+   game.  (The change, not the whole view: another seat's own hand is hidden from
+   the acting seat and differs in every determinization, steps that do not touch
+   it included.)
+
+A card turned face up from a hidden deck is caught by 2 even though no RNG is used
+(the resampled decks have other cards on top), and so is a new Kingdomino line or
+the next king drawn for the first picks.  What the acting seat already knew (a card
+played from its own hand) is the same in every determinization, so showing it to
+the others is not a reveal: they have not acted since, and only the acting seat may
+take the step back.  A step whose outcome was already certain (the last dominoes of
+the pile, whatever order) reveals nothing and stays undoable.
+
+The check samples: if the revealed thing had the same value in every sample it is
+missed.  The chance of that is at most ``p ** samples`` where ``p`` is the largest
+probability, as the acting seat saw it, of what was shown (a deck of 19 Coppers and
+one Estate: 0.95 ** 64 ≈ 4 %, a 50/50 unknown: 5e-20); the determinizations are
+seeded by the game and step, so a verdict never changes between two asks.
+
+>>> from kingdoms.core import new_game
+>>> state = new_game("kingdomino", players=2, seed=3)
+>>> before = state.clone()
+>>> action = state.legal_actions()[0]
+>>> state.apply(action)
+>>> step_reveal(before, action, state)  # the next king to pick is drawn from the hand
+'that action revealed new information'
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from kingdoms.core.errors import KingdomsError
+from kingdoms.core.state import Action, State
+
+REVEALED = "that action revealed new information"
+
+SAMPLES = 64
+"""Determinizations tried per step (a step that reveals something stops at the first
+that differs; one that reveals nothing pays all of them)."""
+
+
+_GONE = "<gone>"
+
+
+def _diff(old: Any, new: Any, path: tuple[Any, ...], out: dict[tuple[Any, ...], Any]) -> None:
+    if old == new:
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for k in old.keys() | new.keys():
+            _diff(old.get(k, _GONE), new.get(k, _GONE), (*path, k), out)
+    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            _diff(a, b, (*path, i), out)
+    else:
+        out[path] = new
+
+
+def view_change(old: Any, new: Any) -> dict[tuple[Any, ...], Any]:
+    """How the JSON data ``old`` became ``new``: the new value at every path that
+    differs (a list that changed length counts as one new value).
+
+    >>> view_change({"a": 1, "b": [1, 2]}, {"a": 1, "b": [1, 3], "c": None})
+    {('b', 1): 3, ('c',): None}
+    """
+    out: dict[tuple[Any, ...], Any] = {}
+    _diff(old, new, (), out)
+    return dict(sorted(out.items(), key=repr))
+
+
+def step_reveal(before: State, action: Action, after: State, samples: int = SAMPLES) -> str | None:
+    """Why the step ``before`` → ``action`` → ``after`` is final (``None``: it revealed
+    nothing, see the module docstring).  ``before`` is left unchanged."""
+    if before.rng.getstate() != after.rng.getstate():
+        return "that action used chance (cards were shuffled or drawn)"
+    actor = before.current_player
+    seats = range(after.num_players)
+    start = len(before.log)
+    real_views = [after.view(s) for s in seats]
+    real_logs = [[e.visible_to(s) for e in after.log[start:]] for s in seats]
+    real_changes: dict[int, dict[tuple[Any, ...], Any]] = {}
+    rng = random.Random(f"reveal:{before.config.seed}:{before.step}:{action}")
+    for _ in range(samples):
+        alt_before = before.determinize(actor, random.Random(rng.random()))
+        alt_before.logging = before.logging
+        alt = alt_before.clone()
+        try:
+            alt.apply_checked(action)
+        except KingdomsError:
+            return REVEALED
+        for s in seats:
+            if [e.visible_to(s) for e in alt.log[start:]] != real_logs[s]:
+                return REVEALED
+            view = alt.view(s)
+            if view == real_views[s]:
+                continue  # what s sees after is the same whatever the actor could not see
+            if s not in real_changes:
+                real_changes[s] = view_change(before.view(s), real_views[s])
+            if view_change(alt_before.view(s), view) != real_changes[s]:
+                return REVEALED
+    return None
+
+
+__all__ = ["SAMPLES", "step_reveal", "view_change"]

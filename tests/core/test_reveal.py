@@ -1,0 +1,137 @@
+"""The undo rule derived from the views (:mod:`kingdoms.core.reveal`), proved over
+random games of both games: in Kingdomino against an exact account of what each step
+shows, in Dominion against many more independent determinizations."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kingdoms.core import new_game
+from kingdoms.core.reveal import REVEALED, step_reveal, view_change
+from kingdoms.core.state import State
+from kingdoms.kingdomino.state import FIRST_PICKS, KingdominoState
+
+CHANCE = "that action used chance (cards were shuffled or drawn)"
+
+
+def kingdomino_expected(before: KingdominoState, after: KingdominoState) -> str | None:
+    """What a Kingdomino step shows, worked out from the rules: a new game of a Dynasty
+    is shuffled; a new line shows dominoes unless the unseen ones were exactly that
+    line; a first pick draws the next king unless the kings left all have one owner."""
+    if after.game_no != before.game_no:
+        return CHANCE
+    first_line = before.phase == FIRST_PICKS and after.phase != FIRST_PICKS
+    new_line = bool(after.next) and (first_line or after.round != before.round)
+    if new_line and len(before.pile) + len(before.aside) > len(after.next):
+        return REVEALED
+    drawing = before.phase == FIRST_PICKS and after.phase == FIRST_PICKS
+    if drawing and len(set(before.pick_order[before.pick_pos + 1 :])) > 1:
+        return REVEALED
+    return None
+
+
+@settings(max_examples=4, deadline=None)
+@given(
+    players=st.integers(2, 4),
+    seed=st.integers(0, 10**6),
+    variants=st.sets(st.sampled_from(["middle-kingdom", "harmony", "dynasty"])),
+)
+def test_kingdomino_steps_are_final_exactly_when_they_show_something(
+    players: int, seed: int, variants: set[str]
+) -> None:
+    state = new_game(
+        "kingdomino", players=players, seed=seed, options={"variants": sorted(variants)}
+    )
+    assert isinstance(state, KingdominoState)
+    rng = random.Random(seed)
+    kinds = set()
+    while not state.is_terminal():
+        before = state.clone()
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        state.apply(action)
+        expected = kingdomino_expected(before, state)
+        assert step_reveal(before, action, state) == expected, (before.phase, action)
+        kinds.add(expected)
+    assert REVEALED in kinds and None in kinds
+
+
+def test_the_last_line_of_a_four_player_game_reveals_nothing() -> None:
+    """With 4 players every domino is used: the last line is the last four, whatever
+    their order, so bringing it out shows nothing."""
+    state = new_game("kingdomino", players=4, seed=5)
+    assert isinstance(state, KingdominoState)
+    rng = random.Random(5)
+    while len(state.pile) > 0 or not state.next:
+        before = state.clone()
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        state.apply(action)
+        if not state.pile and state.next and before.pile:
+            assert step_reveal(before, action, state) is None
+            return
+    raise AssertionError("the last line never came out")
+
+
+def test_a_new_line_in_a_two_player_game_is_final() -> None:
+    """Issue scenario: the last pick of the first round brings out the next line."""
+    state = new_game("kingdomino", players=2, seed=9)
+    assert isinstance(state, KingdominoState)
+    while True:
+        before = state.clone()
+        action = state.legal_actions()[0]
+        state.apply(action)
+        if before.phase == FIRST_PICKS and state.phase != FIRST_PICKS:
+            assert state.next
+            assert step_reveal(before, action, state) == REVEALED
+            return
+
+
+def _independent_check(before: State, action: int, after: State, samples: int) -> bool:
+    """Every seat's view after the step and every new log event come out the same on
+    ``samples`` fresh determinizations for the actor (ignoring what each other seat
+    already saw of its own: compared as changes)."""
+    actor = before.current_player
+    start = len(before.log)
+    rng = random.Random(12345)
+    for _ in range(samples):
+        alt_before = before.determinize(actor, random.Random(rng.random()))
+        alt = alt_before.clone()
+        alt.apply_checked(action)
+        for s in range(after.num_players):
+            if [e.visible_to(s) for e in alt.log[start:]] != [
+                e.visible_to(s) for e in after.log[start:]
+            ]:
+                return False
+            if view_change(alt_before.view(s), alt.view(s)) != view_change(
+                before.view(s), after.view(s)
+            ):
+                return False
+    return True
+
+
+@settings(max_examples=3, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 10**6))
+def test_dominion_steps_left_undoable_show_nothing_on_fresh_samples(
+    players: int, seed: int
+) -> None:
+    state = new_game("dominion", players=players, seed=seed)
+    rng = random.Random(seed)
+    verdicts = set()
+    for _ in range(80):
+        if state.is_terminal():
+            break
+        before = state.clone()
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        state.apply(action)
+        verdict = step_reveal(before, action, state)
+        verdicts.add(verdict)
+        if before.rng.getstate() != state.rng.getstate():
+            assert verdict == CHANCE
+        if verdict is None:
+            assert _independent_check(before, action, state, 96)
+    assert None in verdicts and REVEALED in verdicts

@@ -1,0 +1,80 @@
+"""Undo in real games through the game master: refused once a step showed anything
+(a new Kingdomino line, the next king of the first picks), allowed otherwise."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from kingdoms.kingdomino.state import FIRST_PICKS, PICK, KingdominoState
+from kingdoms.server.master import GameMaster
+from kingdoms.server.storage import Storage
+from kingdoms.server.table import RequestError
+
+HUMANS = [{"kind": "human"}] * 4
+
+
+class Inbox:
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        self.messages.append(msg)
+
+
+def test_kingdomino_undo_is_refused_once_a_new_line_is_out() -> None:
+    async def main() -> None:
+        gm = GameMaster(Storage("sqlite://"), bot_delay=0)
+        table, tokens = gm.create_game("kingdomino", HUMANS, {}, seed=3)
+        inboxes = [Inbox() for _ in range(4)]
+        for p in range(4):
+            await gm.subscribe(table.id, [tokens[p]], inboxes[p].send)  # type: ignore[list-item]
+        # the first picks: each draws the next king, which shows something unless only
+        # one owner's kings were left in the hand; the last one brings out a line
+        state = table.state
+        assert isinstance(state, KingdominoState)
+        refused = 0
+        while state.phase == FIRST_PICKS:
+            seat = state.current_player
+            left = set(state.pick_order[state.pick_pos + 1 :])
+            last = state.pick_pos + 1 == len(state.pick_order)
+            await gm.act(
+                table, (seat,), {"action": state.legal_actions()[0], "state_id": state.step}
+            )
+            state = table.state
+            assert isinstance(state, KingdominoState)
+            shows = len(left) > 1 or last
+            assert inboxes[seat].messages[-1]["can_undo"] is not shows
+            if shows:
+                refused += 1
+                with pytest.raises(RequestError) as err:
+                    await gm.undo(table, (seat,), {"state_id": state.step})
+                assert err.value.code == "cannot_undo" and "revealed" in str(err.value)
+        assert refused == 3  # 4 kings: the third pick draws the one king left
+        assert state.next  # the last first pick brought out the next line
+        # a placement shows nothing: it can be taken back
+        seat = state.current_player
+        step = state.step
+        await gm.act(table, (seat,), {"action": state.legal_actions()[0], "state_id": step})
+        assert inboxes[seat].messages[-1]["can_undo"] is True
+        assert await gm.undo(table, (seat,), {"state_id": step + 1}) == step
+        # play the round out: the pick of the last king brings out a new line
+        while True:
+            state = table.state
+            assert isinstance(state, KingdominoState)
+            seat, rnd = state.current_player, state.round
+            action = state.legal_actions()[0]
+            await gm.act(table, (seat,), {"action": action, "state_id": state.step})
+            after = table.state
+            assert isinstance(after, KingdominoState)
+            if after.round != rnd:
+                assert action >= PICK
+                assert inboxes[seat].messages[-1]["can_undo"] is False
+                with pytest.raises(RequestError):
+                    await gm.undo(table, (seat,), {"state_id": after.step})
+                return
+            assert inboxes[seat].messages[-1]["can_undo"] is True
+
+    asyncio.run(main())
