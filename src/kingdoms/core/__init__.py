@@ -8,6 +8,7 @@
 
 from kingdoms.core.errors import (
     IllegalAction,
+    InvalidArgument,
     InvalidConfig,
     InvariantViolation,
     KingdomsError,
@@ -27,6 +28,7 @@ __all__ = [
     "GameConfig",
     "GameRecord",
     "IllegalAction",
+    "InvalidArgument",
     "InvalidConfig",
     "InvariantViolation",
     "KingdomsError",

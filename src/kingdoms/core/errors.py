@@ -15,6 +15,11 @@ class InvalidConfig(KingdomsError):
     """Bad game settings: unknown game, card, option, player count, kingdom…"""
 
 
+class InvalidArgument(KingdomsError):
+    """A public call given something that does not exist: a seat, a square, an
+    action code, a malformed view.  Nothing is changed."""
+
+
 class RecordError(KingdomsError):
     """A saved game or game record that is corrupt, tampered with or unreadable."""
 

@@ -87,6 +87,8 @@ class Game(abc.ABC):
             seed = int.from_bytes(os.urandom(6), "big")
         if not isinstance(seed, int) or seed < 0:
             raise InvalidConfig(f"seed must be a non-negative integer, not {seed!r}")
+        if options is not None and not isinstance(options, Mapping):
+            raise InvalidConfig(f"{self.title} options must be a mapping, not {options!r}")
         opts = self.normalize_options(dict(options or {}), players, seed)
         return GameConfig(game=self.name, players=players, seed=seed, options=opts)
 

@@ -20,7 +20,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from kingdoms.core.errors import InvalidConfig
+from kingdoms.core.errors import InvalidArgument, InvalidConfig
 from kingdoms.core.registry import Game
 from kingdoms.core.state import GameConfig, State
 from kingdoms.kingdomino.board import Board
@@ -41,6 +41,8 @@ class KingdominoGame(Game):
     def normalize_options(
         self, options: Mapping[str, Any], players: int, seed: int
     ) -> dict[str, Any]:
+        if not isinstance(options, Mapping):
+            raise InvalidConfig(f"Kingdomino options must be a mapping, not {options!r}")
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
             raise InvalidConfig(
@@ -72,8 +74,23 @@ class KingdominoGame(Game):
 
     def state_from_view(self, view: Mapping[str, Any], rng: random.Random) -> State:
         """A full state matching ``view``; the undrawn dominoes are sampled from
-        those nobody has seen and the kings not drawn yet are put in a random order."""
-        n = int(view["players"])
+        those nobody has seen and the kings not drawn yet are put in a random order.
+        A view that is not one of Kingdomino raises :class:`InvalidArgument`."""
+        try:
+            return self._state_from_view(view, rng)
+        except InvalidConfig as err:
+            raise InvalidArgument(f"not a Kingdomino view: {err}") from err
+        except KeyError as err:
+            raise InvalidArgument(f"not a Kingdomino view: no field {err}") from err
+        except (IndexError, TypeError, ValueError, AttributeError) as err:
+            raise InvalidArgument(f"not a Kingdomino view: {type(err).__name__}: {err}") from err
+
+    def _state_from_view(self, view: Mapping[str, Any], rng: random.Random) -> State:
+        if not isinstance(view, Mapping) or view.get("game") != self.name:
+            raise InvalidArgument("not a Kingdomino view")
+        n = view.get("players")
+        if type(n) is not int or not self.min_players <= n <= self.max_players:
+            raise InvalidArgument(f"view field 'players' must be 2–4, not {n!r}")
         options = self.normalize_options(dict(view["options"]), n, 0)
         config = GameConfig(self.name, n, rng.randrange(2**31), options)
         st = KingdominoState.__new__(KingdominoState)
@@ -95,6 +112,8 @@ class KingdominoGame(Game):
         for k in view["kingdoms"]:
             b = Board(st.size)
             for number, code in k["placed"]:
+                if code not in b.legal_placements(TILES[number]):
+                    raise InvalidArgument(f"domino {number} cannot lie at {code} in that kingdom")
                 b.place(TILES[number], code)
                 seen.add(number)
             for number in k["discarded"]:
@@ -107,6 +126,10 @@ class KingdominoGame(Game):
         st.next_kings = [-1 if e["king"] is None else e["king"] for e in view["next_line"]]
         seen.update(st.current)
         seen.update(st.next)
+        if view["phase"] not in PHASES:
+            raise InvalidArgument(
+                f"view field 'phase' must be one of {PHASES}, not {view['phase']!r}"
+            )
         st.phase = PHASES.index(view["phase"])
         st.slot = int(view["line_done"])
         st.round = int(view["round"]) - 1

@@ -30,10 +30,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
 
-from kingdoms.core.errors import InvalidConfig
+from kingdoms.core.errors import IllegalAction, InvalidArgument
 from kingdoms.core.events import Event
 from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, State
-from kingdoms.kingdomino.board import CELLS, Board, cell_at, xy
+from kingdoms.kingdomino.board import CELLS, CENTRE, Board, cell_at, placement_cells, xy
 from kingdoms.kingdomino.tiles import TERRAIN_NAMES, TERRAINS, TILES
 
 TERRAIN_NAMES_EN: Final = TERRAIN_NAMES["en"]
@@ -199,6 +199,27 @@ class KingdominoState(State):
             return self.current[self.slot]
         return 0
 
+    def check_seat(self, player: object) -> int:
+        """``player`` if it is a seat of this game, else :class:`InvalidArgument`."""
+        n = self.config.players
+        if type(player) is not int or not 0 <= player < n:
+            raise InvalidArgument(f"no seat {player!r} in a {n}-player game (seats 0–{n - 1})")
+        return player
+
+    def check_action(self, action: object) -> int:
+        """``action`` if it is an action code of Kingdomino that names a domino now,
+        else :class:`InvalidArgument`."""
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            raise InvalidArgument(
+                f"{action!r} is not a Kingdomino action (codes are 0–{NUM_ACTIONS - 1})"
+            )
+        if action >= PICK:
+            if action - PICK not in TILES:
+                raise InvalidArgument(f"there is no domino {action - PICK}")
+        elif not self.acting_domino():
+            raise InvalidArgument("no king is placing a domino now")
+        return action
+
     def legal_actions(self) -> list[int]:
         legal = self._legal
         if legal is None:
@@ -295,7 +316,7 @@ class KingdominoState(State):
     # -- scoring ----------------------------------------------------------------------
     def bonuses(self, player: int) -> dict[str, int]:
         """Variant bonuses the kingdom of ``player`` earns as it stands."""
-        b = self.boards[player]
+        b = self.boards[self.check_seat(player)]
         out = {}
         if self.middle:
             out["middle_kingdom"] = 10 if b.is_middle(self.middle_rule) else 0
@@ -305,7 +326,8 @@ class KingdominoState(State):
 
     def score(self, player: int) -> int:
         """The score of ``player``'s kingdom in the game being played (bonuses included)."""
-        return self.boards[player].property_score() + sum(self.bonuses(player).values())
+        bonus = sum(self.bonuses(player).values())  # checks the seat
+        return self.boards[player].property_score() + bonus
 
     def totals(self) -> list[int]:
         """Dynasty totals (the current game included); the plain scores otherwise."""
@@ -336,7 +358,7 @@ class KingdominoState(State):
 
     def breakdown(self, player: int) -> dict[str, Any]:
         """Score details of ``player``'s kingdom: properties and bonuses."""
-        b = self.boards[player]
+        b = self.boards[self.check_seat(player)]
         ranked = sorted(b.properties(), key=lambda p: (-p[1] * p[2], -p[1], p[0]))
         props = [
             {"terrain": TERRAINS[t], "squares": s, "crowns": c, "points": s * c}
@@ -358,7 +380,9 @@ class KingdominoState(State):
         ]
 
     def view(self, player: int) -> JSONDict:
-        """Everything is public except the order (and identity) of undrawn dominoes."""
+        """Everything is public except the order (and identity) of undrawn dominoes
+        and the kings not drawn yet for the first picks."""
+        self.check_seat(player)
         n = self.config.players
         line_done = self.slot if self.phase in (PLACE, CHOOSE) else 0
         kingdoms = []
@@ -414,6 +438,7 @@ class KingdominoState(State):
     def determinize(self, player: int, rng: random.Random) -> KingdominoState:
         """Reshuffle the undrawn dominoes (drawn from everything unseen) and, during
         the first picks, the kings not drawn yet."""
+        self.check_seat(player)
         new = self.clone()
         pool = self.unseen()
         rng.shuffle(pool)
@@ -475,7 +500,7 @@ class KingdominoState(State):
     def action_to_str(self, action: int, lang: str = "en") -> str:
         from kingdoms.kingdomino.text import action_text
 
-        return action_text(self, action, lang)
+        return action_text(self, self.check_action(action), lang)
 
     def event_to_str(self, event: Mapping[str, Any], lang: str = "en") -> str:
         from kingdoms.kingdomino.text import event_text
@@ -484,6 +509,7 @@ class KingdominoState(State):
 
     def action_info(self, action: int) -> JSONDict:
         """An action as data, for boards that make squares and dominoes clickable."""
+        self.check_action(action)
         if action == DISCARD:
             return {"kind": "discard", "domino": self.acting_domino()}
         if action >= PICK:
@@ -507,7 +533,30 @@ class KingdominoState(State):
         }
 
     def placement_action(self, x: int, y: int, direction: int) -> int:
-        """The placement code with the left square on castle-relative ``(x, y)``."""
+        """The placement code with the left square on castle-relative ``(x, y)`` and
+        the right square towards ``direction`` (0 right, 1 down, 2 left, 3 up).
+
+        >>> from kingdoms.core import new_game
+        >>> state = new_game("kingdomino", players=2, seed=1)
+        >>> state.placement_action(0, 1, 0) == state.placement_action(1, 1, 2) - 2 * CELLS - 1
+        True
+        >>> state.placement_action(9, 9, 0)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        kingdoms.core.errors.IllegalAction: no square (9, 9): a kingdom reaches at most 6 ...
+        """
+        for name, value in (("x", x), ("y", y), ("direction", direction)):
+            if type(value) is not int:
+                raise IllegalAction(f"{name} must be an integer, not {value!r}")
         if direction not in range(4):
-            raise InvalidConfig(f"direction must be 0–3, not {direction!r}")
-        return direction * CELLS + cell_at(x, y)
+            raise IllegalAction(f"direction must be 0–3 (right, down, left, up), not {direction}")
+        if not (-CENTRE <= x <= CENTRE and -CENTRE <= y <= CENTRE):
+            raise IllegalAction(
+                f"no square ({x}, {y}): a kingdom reaches at most {CENTRE} squares from the castle"
+            )
+        code = direction * CELLS + cell_at(x, y)
+        x2, y2 = xy(placement_cells(code)[1])
+        if abs(x2) > CENTRE or abs(y2) > CENTRE:
+            raise IllegalAction(
+                f"the other square ({x2}, {y2}) would be more than {CENTRE} squares from the castle"
+            )
+        return code
