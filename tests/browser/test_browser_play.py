@@ -73,7 +73,10 @@ def test_language_switch_and_phone_layout(page: Any, server: str) -> None:
     page.wait_for_selector(".choice")
     page.select_option("#lang", "pl")
     page.wait_for_selector(".choice >> text=pas")
-    assert page.text_content("#prompt-title") != "Your decision" or True
+    page.wait_for_function(
+        "document.querySelector('#prompt-title').textContent !== 'Your decision'"
+    )
+    assert page.text_content("#prompt-title") == "Twoja decyzja"
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 400
 

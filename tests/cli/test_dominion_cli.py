@@ -44,12 +44,18 @@ def test_eof_quits_cleanly_and_czech_works() -> None:
 
 def test_answer_by_name_and_save(tmp_path: pytest.TempPathFactory) -> None:
     path = tmp_path / "game.json"  # type: ignore[operator]
-    out = _play(["--kingdom", "First Game", "--seed", "9"], f"save {path}\nq\n")
+    out = _play(["--kingdom", "First Game", "--seed", "9"], f"play all treasures\nsave {path}\nq\n")
     assert "Saved to" in out
-    from kingdoms.core import load_game
+    from kingdoms.core import load_record
 
-    state = load_game(path)
-    assert state.step == 0 or not state.is_terminal()
+    record = load_record(path)
+    state = record.replay()
+    # the file holds the game where it was saved: just after the answer given by name
+    before = record.replay(len(record.actions) - 1)
+    assert before.current_player == 0
+    assert before.action_to_str(record.actions[-1]) == "play all treasures"
+    assert state.current_player == 0 and not state.is_terminal()
+    assert not any(t.startswith("play ") for t in state.describe_legal())
 
 
 def test_three_players_and_bot_list() -> None:

@@ -69,9 +69,11 @@ def test_cellar() -> None:
     s = make(
         hands={0: ["cellar", "estate", "estate", "copper"]}, decks={0: ["gold", "silver", "copper"]}
     )
-    do(s, "play Cellar", "discard Estate", "discard Estate", "done")
+    do(s, "play Cellar")
+    assert s.actions == 1  # one Action spent on Cellar, one given back by it
+    do(s, "discard Estate", "discard Estate", "done")
     assert sorted(ids(s.hands[0])) == ["copper", "gold", "silver"]
-    assert s.actions == 0 or s.phase == 1
+    assert ids(s.discards[0]) == ["estate", "estate"]
 
 
 def test_cellar_draw_shuffles_discards_in() -> None:
