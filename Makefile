@@ -41,6 +41,7 @@ test: setup lint typecheck pytest
 bench: setup
 	$(PY) bench/dominion_bigmoney.py
 	$(PY) bench/kingdomino_playouts.py
+	$(PY) bench/kingdomino_full_greedy.py
 	$(PY) bench/server_load.py --game dominion --games 200 --actions 40 --think 1
 
 clean:
