@@ -580,3 +580,40 @@ def test_options_are_shown_in_the_log_and_the_view(
     assert CARDS[BY_ID["possession"]].name(lang) in line
     for seat in range(2):
         assert st.view(seat)["rules"] == {"base_edition": edition, "alchemy_errata": errata}
+
+
+@pytest.mark.parametrize("trasher", ["chapel", "remodel", "mine", "moneylender", "transmute"])
+def test_possession_trash_comes_back_when_clean_up_reshuffles(trasher: str) -> None:
+    """§5.8: cards the possessed player trashes come back to their discard pile after
+    Clean-up, also when the Clean-up draw shuffles the discard pile into a new deck."""
+    kingdom = [
+        "possession", "chapel", "remodel", "mine", "moneylender",
+        "transmute", "witch", "moat", "throne_room", "golem",
+    ]  # fmt: skip
+    s = make(
+        kingdom=kingdom,
+        hands={0: ["possession"], 1: [trasher, "copper", "silver", "estate"]},
+        decks={0: ["copper"] * 5, 1: ["estate"]},
+        discards={1: ["estate", "copper", "copper", "copper", "copper"]},
+    )
+    _possess(s, "end buys")
+    assert s.turn == 1 and s.extra_turn
+    total = len(s.owned(1))
+    play = {
+        "chapel": ["play Chapel", "trash Copper", "done"],
+        "remodel": ["play Remodel", "trash Copper", "gain Curse"],
+        "mine": ["play Mine", "trash Copper", "gain Silver"],
+        "moneylender": ["play Moneylender"],
+        "transmute": ["play Transmute", "trash Copper"],
+    }[trasher]
+    do(s, *play)
+    assert ids(s.possessed_trash) == ["copper"]
+    if "end actions" in legal(s):
+        do(s, "end actions")
+    do(s, "end buys")
+    assert not s.extra_turn and s.possessed_trash == []
+    assert s.trash == []
+    s.check_invariants()
+    assert "copper" in ids(s.discards[1])
+    # the possessed player keeps every card they had (gains went to the possessor)
+    assert len(s.owned(1)) == total

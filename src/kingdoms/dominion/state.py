@@ -423,7 +423,8 @@ class DominionState(Effects, State):
         self.draw(p, 5)
         if self.possessed_trash:
             # trashed during a Possession turn: back to their owner after Clean-up
-            disc.extend(self.possessed_trash)
+            # (into the discard pile as it is now: the draw may have shuffled it away)
+            self.discards[p].extend(self.possessed_trash)
             self.possessed_trash = []
         if not self.extra_turn:
             self.turns[p] += 1
