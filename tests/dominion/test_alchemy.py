@@ -617,3 +617,73 @@ def test_possession_trash_comes_back_when_clean_up_reshuffles(trasher: str) -> N
     assert "copper" in ids(s.discards[1])
     # the possessed player keeps every card they had (gains went to the possessor)
     assert len(s.owned(1)) == total
+
+
+# -- Golem's found cards belong to Golem, not to a shared set-aside zone ------------------
+GOLEM_KINGDOM = [
+    "golem", "library", "adventurer", "apothecary", "scrying_pool",
+    "throne_room", "village", "laboratory", "market", "smithy",
+]  # fmt: skip
+GOLEM_PAIRINGS = {
+    # first found card -> (deck under the two found cards, top first; answers after it)
+    "library": (["smithy"] + ["copper"] * 6, ["set aside Smithy"]),
+    "adventurer": (["estate", "copper", "smithy", "copper", "gold"], []),
+    "apothecary": (["copper", "estate", "smithy", "potion", "gold"], ["put back Estate now"]),
+    "scrying_pool": (["copper", "estate", "gold"], ["put back Copper"]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("first", sorted(GOLEM_PAIRINGS))
+@pytest.mark.parametrize("order", ["found first", "found second"])
+def test_golem_second_card_is_played_whatever_the_first_sets_aside(first: str, order: str) -> None:
+    """§5.5: both found cards are played.  A found Library, Adventurer, Apothecary or
+    Scrying Pool sets cards aside and then discards or puts back what it set aside:
+    Golem's other card is not among them."""
+    under, answers = GOLEM_PAIRINGS[first]
+    s = make(
+        kingdom=GOLEM_KINGDOM,
+        hands={0: ["golem"]},
+        decks={0: [first, "village", *under]},
+    )
+    name = {"library": "Library", "adventurer": "Adventurer"}.get(first)
+    name = name or {"apothecary": "Apothecary", "scrying_pool": "Scrying Pool"}[first]
+    do(s, "play Golem")
+    if order == "found first":
+        do(s, f"play {name} first", *answers)
+    else:
+        do(s, "play Village first")
+    while s.stack:  # whatever the cards still ask
+        do(s, legal(s)[0])
+    s.check_invariants()
+    assert sorted(ids(s.in_play[0])) == sorted(["golem", first, "village"])
+    assert s.aside[0] == [] and s.set_aside_of(0) == []
+
+
+def test_golem_played_by_a_found_throne_room_keeps_the_outer_golems_card() -> None:
+    """§5.5 with Golem itself: Golem finds Throne Room and Village; the Throne Room plays
+    a Golem from the hand twice.  Each Golem offers only what it found, and the first
+    Golem's Village is still played at the end."""
+    s = make(
+        kingdom=GOLEM_KINGDOM,
+        hands={0: ["golem", "golem"]},
+        decks={
+            0: ["throne_room", "village", "laboratory", "market"]
+            + ["copper"] * 3  # drawn by Laboratory and Market
+            + ["smithy", "library"]
+            + ["copper"] * 12
+        },
+    )
+    do(s, "play Golem", "play Throne Room first", "play Golem twice")
+    assert sorted(legal(s)) == ["play Laboratory first", "play Market first"]
+    assert ids(s.set_aside_of(0)) == ["village", "laboratory", "market"]
+    do(s, "play Laboratory first")
+    assert sorted(legal(s)) == ["play Library first", "play Smithy first"]
+    do(s, "play Smithy first")
+    while s.stack:
+        do(s, legal(s)[0])
+    s.check_invariants()
+    played = ids(s.in_play[0])
+    assert sorted(played) == sorted(
+        ["golem", "throne_room", "golem", "village", "laboratory", "market", "smithy", "library"]
+    )
+    assert s.set_aside_of(0) == []

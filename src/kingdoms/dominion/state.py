@@ -325,7 +325,25 @@ class DominionState(Effects, State):
                     counts[c] += 1
         for c in self.trash:
             counts[c] += 1
+        for p in range(self.num_players):
+            for c in self.held_by_frames(p):
+                counts[c] += 1
         return counts
+
+    def held_by_frames(self, p: int) -> list[int]:
+        """Cards of ``p`` set aside by a pending effect that holds them in its frame."""
+        from kingdoms.dominion.cards import HELD
+
+        out: list[int] = []
+        for fr in self.stack:
+            fields = HELD.get(fr[0])
+            if fields is not None and fr[1] == p:
+                out.extend(int(fr[i]) for i in fields)
+        return out
+
+    def set_aside_of(self, p: int) -> list[int]:
+        """Every card ``p`` has set aside: the shared zone and the frames' cards."""
+        return self.aside[p] + self.held_by_frames(p)
 
     # -- turn rules -----------------------------------------------------------------
     def _start_turn(self, p: int, controller: int = -1) -> None:
@@ -485,6 +503,7 @@ class DominionState(Effects, State):
             + self.in_play[p]
             + self.aside[p]
             + self.looking[p]
+            + self.held_by_frames(p)
         )
 
     def vp_of(self, p: int) -> int:

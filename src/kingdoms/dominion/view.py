@@ -93,7 +93,7 @@ def make_view(st: DominionState, player: int) -> JSONDict:
                 "discard_size": len(disc),
                 "discard_top": ids[disc[-1]] if disc else None,
                 "in_play": [ids[c] for c in st.in_play[q]],
-                "set_aside": [ids[c] for c in st.aside[q]],
+                "set_aside": [ids[c] for c in st.set_aside_of(q)],
                 "looking_count": len(st.looking[q]),
                 "turns": st.turns[q],
                 "owned": {ids[c]: owned.count(c) for c in sorted(set(owned))},

@@ -17,6 +17,7 @@ from kingdoms.dominion.cards import second as second
 from kingdoms.dominion.cards.base import (
     ATTACKS,
     EFFECTS,
+    HELD,
     TASKS,
     answer,
     decision_actions,
@@ -28,4 +29,4 @@ IMPLEMENTED: frozenset[int] = frozenset(EFFECTS) | frozenset(
 )
 """Cards the engine plays: every Action with a handler, every Treasure and Victory card."""
 
-__all__ = ["ATTACKS", "EFFECTS", "IMPLEMENTED", "TASKS", "answer", "decision_actions"]
+__all__ = ["ATTACKS", "EFFECTS", "HELD", "IMPLEMENTED", "TASKS", "answer", "decision_actions"]

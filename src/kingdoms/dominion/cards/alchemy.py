@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.base import (
     CHOOSE0,
+    HELD,
     _hand_choices,
     answers,
     ask_gain,
@@ -235,7 +236,9 @@ def _scry_draw(st: DominionState, fr: Frame) -> None:
     st.hands[p].extend(revealed)
 
 
-# -- Golem: reveal until 2 non-Golem Actions; discard the rest; play them in your order
+# -- Golem: reveal until 2 non-Golem Actions; discard the rest; play them in your order.
+#    The found cards are held by Golem's own frames (fields listed in HELD), not by the
+#    shared set-aside zone that Library, Adventurer, Apothecary... empty when they finish.
 @card("golem")
 def _golem(st: DominionState, p: int, pid: int) -> None:
     found: list[int] = []
@@ -250,9 +253,8 @@ def _golem(st: DominionState, p: int, pid: int) -> None:
             others.append(c)
     st.reveal(p, found + others)
     st.discards[p].extend(others)
-    st.aside[p].extend(found)
     if len(found) == 2 and found[0] != found[1]:
-        st.push("golem", p, GOLEM)
+        st.push("golem", p, GOLEM, found[0], found[1])
     else:
         for c in found:
             st.push("golem_play", p, c)
@@ -260,14 +262,14 @@ def _golem(st: DominionState, p: int, pid: int) -> None:
 
 @decision("golem")
 def _golem_options(st: DominionState, fr: Frame) -> list[int]:
-    return _choices([c for c in st.aside[fr[1]] if IS_ACTION[c] and c != GOLEM])
+    return _choices([fr[3], fr[4]])
 
 
 @answers("golem")
 def _golem_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """``c`` is played first, then the other found card."""
     p = fr[1]
-    other = next(d for d in st.aside[p] if d != c and IS_ACTION[d] and d != GOLEM)
+    other = fr[4] if c == fr[3] else fr[3]
     st.push("golem_play", p, other)
     st.push("golem_play", p, c)
 
@@ -275,11 +277,12 @@ def _golem_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
 @task("golem_play")
 def _golem_play(st: DominionState, fr: Frame) -> None:
     p, c = fr[1], fr[2]
-    aside = st.aside[p]
-    if c in aside:
-        aside.remove(c)
-        st.in_play[p].append(c)
-        st.play_card(p, c, st.new_play_id())
+    st.in_play[p].append(c)
+    st.play_card(p, c, st.new_play_id())
+
+
+HELD["golem"] = (3, 4)
+HELD["golem_play"] = (2,)
 
 
 # -- Clean-up: Alchemist and Herbalist --------------------------------------------------

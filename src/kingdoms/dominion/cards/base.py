@@ -28,6 +28,10 @@ Task = Callable[["DominionState", "Frame"], None]
 EFFECTS: dict[int, Effect] = {}
 TASKS: dict[str, Task] = {}
 ATTACKS: frozenset[int] = frozenset(c.index for c in CARDS if c.is_attack)
+HELD: dict[str, tuple[int, ...]] = {}
+"""Frames that hold set-aside cards of their deciding player: code -> frame fields
+holding a card id.  Such cards belong to the effect that set them aside (its frame),
+so no other card's effect can take them; they count as that player's set-aside cards."""
 
 MOAT = BY_ID["moat"]
 COPPER = BY_ID["copper"]
