@@ -42,7 +42,10 @@ def action_info(st: DominionState, action: int) -> dict[str, Any]:
     if kind not in _NO_CARD:
         out["card"] = CARDS[c].id
     if st.stack:
+        from kingdoms.dominion.decisions import purpose_of
+
         out["decision"] = st.stack[-1][0]
+        out["purpose"] = purpose_of(st.stack[-1])
     return out
 
 

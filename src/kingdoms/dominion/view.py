@@ -9,11 +9,20 @@
       "turn": 0,                   # whose turn it is
       "to_move": 0,                # who must decide now (-1: game over)
       "decision": null | {         # the pending mid-card decision, if any
-          "kind": "militia",       # frame kind; prompt key "decision.<kind>"
-          "prompt": "decision.militia",
+          "kind": "choose_cards",  # choose_cards | choose_pile | order | yes_no
+          "purpose": "militia.discard",      # <card id>.<verb>
+          "prompt": "Militia: discard down to 3 cards.",  # English msgid (catalogs)
+          "zone": "hand",          # where the offered cards are (hand, play, set_aside,
+                                   # looking, trash, discard, deck, supply)
+          "whose": 1,              # the seat whose cards are offered
+          "code": "militia",       # the engine's frame code
           "who": 1, "card": "militia",       # the seat deciding and the card that asked
-          "min": 1, "max": 1,
-          "options": ["copper", ...]  # only in the deciding seat's view (card ids)
+          "min": 1, "max": 1,      # picks in this step (0: "done" is allowed)
+          "about": {"player": 0, "card": "gold"},  # what it is about, if one card/seat
+          # only in the deciding seat's view:
+          "choices": [{"action": 182, "answer": "card", "card": "copper"}, ...],
+          "actions": [182, ...],   # the legal actions, as in choices
+          "options": ["discard Copper", ...]  # their texts
       },
       "actions": 1, "buys": 1, "coins": 0, "potions": 0,
       "supply": [{"card": "copper", "count": 46, "cost": [0, 0]}, ...],
@@ -29,17 +38,8 @@
 
 Other players' hands and every deck order are never in a view.
 
-Decision kinds (``decision.kind``; answers are the legal actions, one pick at a time):
-``moat`` (yes = reveal Moat / no), ``cellar`` (choose a card to discard, done),
-``chapel`` (choose a card to trash, up to 4, done), ``chancellor`` (yes = discard deck),
-``gain`` (gain a supply card within the limit; Workshop, Feast, Remodel, Mine),
-``library`` (yes = set the drawn Action aside / no = keep), ``militia`` (discard one;
-repeated down to 3), ``mine`` / ``remodel`` (choose a card to trash), ``moneylender``
-(2nd edition: yes = trash a Copper), ``bureaucrat`` (the victim picks a Victory card to
-put on the deck), ``spy`` (the Spy player: yes = discard the revealed card / no = put
-it back), ``thief_trash`` (the Thief player picks the Treasure to trash),
-``thief_gain`` (choose a trashed Treasure to gain, done), ``throne`` (choose the
-Action to play twice; 2nd edition also done).
+Decision kinds, purposes, zones and prompts: :mod:`kingdoms.dominion.decisions`
+(answers are the legal actions, one pick at a time).
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 from kingdoms.core.state import JSONDict
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, NUM_CARDS, POTION_COST
+from kingdoms.dominion.decisions import describe
 from kingdoms.i18n import translator
 
 if TYPE_CHECKING:
@@ -66,20 +67,21 @@ def make_view(st: DominionState, player: int) -> JSONDict:
     decision: JSONDict | None = None
     if st.stack:
         fr = st.stack[-1]
-        decision = {
-            "kind": fr[0],
-            "prompt": f"decision.{fr[0]}",
-            "who": fr[1],
-            "card": ids[fr[2]] if fr[2] else None,
-            "min": 0 if A.A_DONE in st.legal_actions() else 1,
-            "max": 1,
-        }
+        mine = st.current_player == player
+        legal = st.legal_actions()
+        decision = describe(st, fr, legal if mine else None)
+        decision.update(
+            code=fr[0],
+            who=fr[1],
+            card=ids[fr[2]] if fr[2] else None,
+            min=0 if A.A_DONE in legal else 1,
+            max=1,
+        )
         subject = _subject(st, fr)
-        if subject is not None and (fr[0] != "library" or st.current_player == player):
+        if subject is not None and (fr[0] != "library" or mine):
             # (Library's card was drawn into the hand: only its owner sees it)
             decision["about"] = subject
-        if st.current_player == player:
-            legal = st.legal_actions()
+        if mine:
             decision["options"] = [st.action_to_str(a) for a in legal]
             decision["actions"] = legal
     players = []

@@ -1,0 +1,122 @@
+"""Decisions as data: every decision has a kind, a purpose and its texts in en/pl/cs;
+the deciding seat's view carries them structured (no text to parse)."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from rich.console import Console
+
+from kingdoms.bots.dominion import adapter
+from kingdoms.bots.dominion.policy import choose
+from kingdoms.cli.dominion import Screen
+from kingdoms.dominion.data import BY_ID, CARDS
+from kingdoms.dominion.decisions import GAINERS, KINDS, SPECS, purposes
+from kingdoms.dominion.state import DECISIONS
+from kingdoms.dominion.view import CHOOSE_VERB, YES_NO
+from kingdoms.i18n import catalog
+from tests.dominion.helpers import do, make
+
+PURPOSE = re.compile(r"^[a-z_]+\.[a-z_]+$")
+
+
+def test_every_decision_has_a_kind_and_a_purpose() -> None:
+    assert set(SPECS) == set(DECISIONS)
+    for code, spec in SPECS.items():
+        assert spec.kind in KINDS, code
+    for purpose in purposes():
+        assert PURPOSE.match(purpose), purpose
+        card = purpose.split(".")[0]
+        # a card id of data/cards.csv (Clean-up is the one decision of a phase)
+        assert card in BY_ID or card == "cleanup", purpose
+    for card in GAINERS:
+        assert CARDS[BY_ID[card]].is_kingdom
+
+
+@pytest.mark.parametrize("lang", ["pl", "cs"])
+def test_every_decision_prompt_and_option_text_is_translated(lang: str) -> None:
+    """Every decision purpose has its prompt, every decision kind its option texts, in
+    Polish and Czech (English is the msgid itself)."""
+    cat = catalog(lang)
+    missing = [s.prompt for s in SPECS.values() if not cat.get(s.prompt)]
+    for code, verb in CHOOSE_VERB.items():
+        if not cat.get(verb):
+            missing.append(f"{code}: {verb}")
+    for code, pair in YES_NO.items():
+        missing += [f"{code}: {t}" for t in pair if not cat.get(t)]
+    for generic in ("choose {card}", "gain {card}", "done", "yes", "no", "Decide."):
+        if not cat.get(generic):
+            missing.append(generic)
+    assert missing == []
+
+
+def test_every_card_has_a_name_and_text_in_every_language() -> None:
+    from kingdoms.dominion.info import texts
+
+    table = texts()
+    for card in CARDS:
+        for lang in ("en", "pl", "cs"):
+            assert card.names.get(lang), (card.id, lang)
+            assert table[card.id][lang].strip(), (card.id, lang)
+
+
+def test_militia_decision_in_the_view_is_structured_and_private() -> None:
+    s = make(hands={0: ["militia"], 1: ["copper", "copper", "estate", "silver", "gold"]})
+    do(s, "play Militia")
+    mine, theirs = s.view(1)["decision"], s.view(0)["decision"]
+    assert mine["kind"] == "choose_cards" and mine["purpose"] == "militia.discard"
+    assert mine["zone"] == "hand" and mine["whose"] == 1 and mine["who"] == 1
+    assert mine["prompt"] == "Militia: discard down to 3 cards."
+    picks = {c["card"] for c in mine["choices"]}
+    assert picks == {"copper", "estate", "silver", "gold"}
+    assert {c["answer"] for c in mine["choices"]} == {"card"}
+    assert [c["action"] for c in mine["choices"]] == s.legal_actions()
+    # the attacker sees the question, not the victim's hand
+    assert theirs["purpose"] == "militia.discard" and "choices" not in theirs
+
+
+def test_library_yes_no_names_its_card_as_data_and_the_bot_reads_it() -> None:
+    s = make(
+        kingdom=[
+            *("library", "village", "cellar", "market", "militia"),
+            *("mine", "moat", "remodel", "smithy", "workshop"),
+        ],
+        hands={0: ["library", "copper"]},
+        decks={0: ["village", "copper", "copper", "copper", "copper", "copper"]},
+    )
+    do(s, "play Library")
+    d = s.view(0)["decision"]
+    assert d["kind"] == "yes_no" and d["purpose"] == "library.set_aside"
+    assert {(c["answer"], c["card"]) for c in d["choices"]} == {
+        ("yes", "village"),
+        ("no", "village"),
+    }
+    options = adapter.decode(s.view(0), s.legal_actions())
+    assert {(o.verb, o.card) for o in options} == {("set_aside", "village"), ("keep", "village")}
+    # no Actions left to play: the default policy sets the Village aside
+    assert choose(adapter.decision(s.view(0), (), options), options) == s.legal_actions()[0]
+    assert "village" not in str(s.view(1)["decision"])  # drawn into a hidden hand
+
+
+def test_gain_purpose_names_the_card_that_gains() -> None:
+    s = make(hands={0: ["workshop"]})
+    do(s, "play Workshop")
+    d = s.view(0)["decision"]
+    assert d["kind"] == "choose_pile" and d["purpose"] == "workshop.gain"
+    assert {c["answer"] for c in d["choices"]} == {"pile"}
+    assert "silver" in {c["card"] for c in d["choices"]}
+    info = s.action_info(s.legal_actions()[0])
+    assert info["purpose"] == "workshop.gain"
+
+
+def test_terminal_shows_any_decision_prompt_translated() -> None:
+    s = make(hands={0: ["cellar", "copper", "estate"]})
+    do(s, "play Cellar")
+    out = io.StringIO()
+    screen = Screen(Console(file=out, width=120, color_system=None), s, "pl")
+    screen.draw(s.view(0), [])
+    assert (
+        catalog("pl")["Cellar: discard cards, then draw as many (done to stop)."] in out.getvalue()
+    )
