@@ -156,9 +156,9 @@ GAINERS: tuple[str, ...] = (
 
 
 def purpose_of(fr: Frame) -> str:
-    spec = SPECS[fr[0]]
-    if fr[0] == "gain":
-        return f"{CARDS[fr[2]].id}.gain"
+    spec = SPECS[fr.code]
+    if fr.code == "gain":
+        return f"{CARDS[fr.card].id}.gain"
     return spec.purpose
 
 
@@ -173,16 +173,16 @@ def describe(st: DominionState, fr: Frame, legal: list[int] | None) -> JSONDict:
     seat whose cards it offers and — with ``legal`` (the deciding seat only) — its
     choices as data: ``{"action": int, "answer": "card"|"pile"|"yes"|"no"|"done",
     "card": id|None}`` (for yes/no, the card the question is about)."""
-    spec = SPECS[fr[0]]
+    spec = SPECS[fr.code]
     out: JSONDict = {
         "kind": spec.kind,
         "purpose": purpose_of(fr),
         "prompt": spec.prompt,
         "zone": spec.zone,
-        "whose": int(fr[spec.whose]) if spec.whose >= 0 else fr[1],
+        "whose": fr.field(spec.whose) if spec.whose >= 0 else fr.who,
     }
     if legal is not None:
-        subject = CARDS[int(fr[spec.subject])].id if spec.subject >= 0 else None
+        subject = CARDS[fr.field(spec.subject)].id if spec.subject >= 0 else None
         choices = []
         for a in legal:
             kind, c = divmod(a, NUM_CARDS)

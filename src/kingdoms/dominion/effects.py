@@ -17,7 +17,7 @@ from kingdoms.dominion.data import CARDS
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
 
-Frame = tuple[str, int, int, int, int]
+from kingdoms.dominion.frames import Frame
 
 
 class Effects:
@@ -146,7 +146,11 @@ class Effects:
         return [(p + i) % n for i in range(1, n)]
 
     def push(self, code: str, who: int, src: int = 0, a: int = 0, b: int = 0) -> None:
-        self.stack.append((code, who, src, a, b))
+        self.stack.append(Frame(code, who, src, a, b))
+
+    def then(self, *frames: Frame) -> None:
+        """Schedule ``frames`` to run in the order given, before anything pending."""
+        self.stack.extend(reversed(frames))
 
     def play_card(self, p: int, c: int, play_id: int) -> None:
         """Resolve one play of c (already in play): Attack reactions first."""
@@ -155,9 +159,10 @@ class Effects:
         if self.logging:
             self._log("play", p, card=CARDS[c].id)
         if c in ATTACKS:
-            self.push("effect", p, c, play_id)
-            for q in reversed(self.others(p)):
-                self.push("moat_ask", q, c)
-            self.push("reset_immune", p)
+            self.then(
+                Frame("reset_immune", p),
+                *(Frame("moat_ask", q, c) for q in self.others(p)),
+                Frame("effect", p, c, play_id),
+            )
         else:
             EFFECTS[c](cast("DominionState", self), p, play_id)

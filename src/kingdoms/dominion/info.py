@@ -44,7 +44,7 @@ def action_info(st: DominionState, action: int) -> dict[str, Any]:
     if st.stack:
         from kingdoms.dominion.decisions import purpose_of
 
-        out["decision"] = st.stack[-1][0]
+        out["decision"] = st.stack[-1].code
         out["purpose"] = purpose_of(st.stack[-1])
     return out
 

@@ -1,8 +1,9 @@
 """DominionState: the whole game, decisions as a stack of small frames.
 
-The stack holds tuples ``(code, who, src, a, b)``.  Codes in
-:data:`DECISIONS` are pending decisions (``who`` decides); every other code is
-a pending task that :meth:`DominionState._run` executes.  Card effects are in
+The stack holds :class:`~kingdoms.dominion.frames.Frame` objects (code, who, card,
+a, b).  Codes in :data:`DECISIONS` are pending decisions (``who`` decides; their kind
+and purpose: :mod:`kingdoms.dominion.decisions`); every other code is a pending task
+that :meth:`DominionState._run` executes.  Card effects are in
 :mod:`kingdoms.dominion.cards`, zone primitives (draw, gain, trash, Attack/Moat
 plumbing) in :mod:`kingdoms.dominion.effects`, scoring / end of game / tie-break in
 :mod:`kingdoms.dominion.rules`; the turn (phases, buying, clean-up) is in this module.
@@ -32,12 +33,13 @@ from kingdoms.dominion.data import (
     POTION_COST,
 )
 from kingdoms.dominion.effects import Effects
+from kingdoms.dominion.frames import Frame
 from kingdoms.dominion.rules import end_reason, score, winners
 
 ACTION_PHASE, BUY_PHASE, OVER, CLEANUP = 0, 1, 2, 3
 PHASE_NAMES = ("action", "buy", "over", "cleanup")
 
-Frame = tuple[str, int, int, int, int]
+__all__ = ["DECISIONS", "DominionState", "Frame"]
 
 MOAT = BY_ID["moat"]
 TREASURE_COINS = [0] * NUM_CARDS
@@ -336,9 +338,9 @@ class DominionState(Effects, State):
 
         out: list[int] = []
         for fr in self.stack:
-            fields = HELD.get(fr[0])
-            if fields is not None and fr[1] == p:
-                out.extend(int(fr[i]) for i in fields)
+            fields = HELD.get(fr.code)
+            if fields is not None and fr.who == p:
+                out.extend(fr.field(i) for i in fields)
         return out
 
     def set_aside_of(self, p: int) -> list[int]:
@@ -390,10 +392,10 @@ class DominionState(Effects, State):
         stack = self.stack
         while stack:
             top = stack[-1]
-            if top[0] in DECISIONS:
+            if top.code in DECISIONS:
                 return
             stack.pop()
-            TASKS[top[0]](self, top)
+            TASKS[top.code](self, top)
 
     def new_play_id(self) -> int:
         self.next_play_id += 1
@@ -516,7 +518,7 @@ class DominionState(Effects, State):
     @property
     def current_player(self) -> int:
         if self.stack:
-            who = self.stack[-1][1]
+            who = self.stack[-1].who
             if who == self.turn and self.controller >= 0:
                 return self.controller  # a possessed player's decisions
             return who
@@ -649,13 +651,13 @@ class DominionState(Effects, State):
             hand = new.hands[q]
             keep: list[int] = []
             for fr in self.stack:
-                if fr[1] != q:
+                if fr.who != q:
                     continue
-                if fr[0] == "library":
-                    wanted = [fr[3]]
-                elif fr[0] == "moat":
+                if fr.code == "library":
+                    wanted = [fr.a]
+                elif fr.code == "moat":
                     wanted = [MOAT]
-                elif fr[0] == "bureaucrat":
+                elif fr.code == "bureaucrat":
                     wanted = [c for c in hand if IS_VICTORY[c]]
                 else:
                     continue
@@ -692,7 +694,7 @@ class DominionState(Effects, State):
             "discards": self.discards,
             "in_play": self.in_play,
             "aside": self.aside,
-            "stack": [list(f) for f in self.stack],
+            "stack": [f.to_json() for f in self.stack],
             "stolen": self.stolen,
             "moved": self.moved,
             "immune": self.immune,

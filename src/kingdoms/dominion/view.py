@@ -71,14 +71,14 @@ def make_view(st: DominionState, player: int) -> JSONDict:
         legal = st.legal_actions()
         decision = describe(st, fr, legal if mine else None)
         decision.update(
-            code=fr[0],
-            who=fr[1],
-            card=ids[fr[2]] if fr[2] else None,
+            code=fr.code,
+            who=fr.who,
+            card=ids[fr.card] if fr.card else None,
             min=0 if A.A_DONE in legal else 1,
             max=1,
         )
         subject = _subject(st, fr)
-        if subject is not None and (fr[0] != "library" or mine):
+        if subject is not None and (fr.code != "library" or mine):
             # (Library's card was drawn into the hand: only its owner sees it)
             decision["about"] = subject
         if mine:
@@ -135,13 +135,13 @@ _SUBJECT_CARD = {"library": 3, "spy": 4, "scrying_pool": 4, "vassal": 3}
 
 def _subject(st: DominionState, fr: Frame) -> JSONDict | None:
     """Whose card (and which) a decision is about, for a clear prompt."""
-    code = fr[0]
+    code = fr.code
     if code in ("spy", "scrying_pool"):
-        return {"player": fr[3], "card": IDS[fr[4]]}
+        return {"player": fr.a, "card": IDS[fr.b]}
     if code in ("library", "vassal"):
-        return {"player": fr[1], "card": IDS[fr[3]]}
+        return {"player": fr.who, "card": IDS[fr.a]}
     if code in ("thief_trash", "bandit"):
-        return {"player": fr[3]}
+        return {"player": fr.a}
     return None
 
 
@@ -210,16 +210,16 @@ def action_text(st: DominionState, action: int, lang: str = "en") -> str:
     if kind == A.DONE:
         return _("done")
     fr = st.stack[-1] if st.stack else None
-    code = fr[0] if fr else ""
+    code = fr.code if fr else ""
     if kind == A.CHOOSE:
         return _(CHOOSE_VERB.get(code, "choose {card}")).format(card=name)
     if kind in (A.YES, A.NO) and code in YES_NO and fr is not None:
         text = YES_NO[code][0 if kind == A.YES else 1]
         card_name = ""
         if code in ("library", "vassal"):
-            card_name = CARDS[fr[3]].name(lang)
+            card_name = CARDS[fr.a].name(lang)
         elif code in ("spy", "scrying_pool"):
-            card_name = CARDS[fr[4]].name(lang)
+            card_name = CARDS[fr.b].name(lang)
         return _(text).format(card=card_name)
     return _("yes") if kind == A.YES else _("no")
 

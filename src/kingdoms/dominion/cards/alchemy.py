@@ -37,9 +37,10 @@ from kingdoms.dominion.data import (
     POTION,
     POTION_COST,
 )
+from kingdoms.dominion.frames import Frame
 
 if TYPE_CHECKING:
-    from kingdoms.dominion.state import DominionState, Frame
+    from kingdoms.dominion.state import DominionState
 
 ALCHEMIST = BY_ID["alchemist"]
 APOTHECARY = BY_ID["apothecary"]
@@ -101,12 +102,12 @@ def _transmute(st: DominionState, p: int, pid: int) -> None:
 
 @decision("transmute")
 def _transmute_options(st: DominionState, fr: Frame) -> list[int]:
-    return _hand_choices(st.hands[fr[1]])
+    return _hand_choices(st.hands[fr.who])
 
 
 @answers("transmute")
 def _transmute_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p = fr[1]
+    p = fr.who
     st.trash_from(p, st.hands[p], c)
     if IS_ACTION[c]:
         st.gain(p, DUCHY)
@@ -126,12 +127,12 @@ def _apprentice(st: DominionState, p: int, pid: int) -> None:
 
 @decision("apprentice")
 def _apprentice_options(st: DominionState, fr: Frame) -> list[int]:
-    return _hand_choices(st.hands[fr[1]])
+    return _hand_choices(st.hands[fr.who])
 
 
 @answers("apprentice")
 def _apprentice_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p = fr[1]
+    p = fr.who
     st.trash_from(p, st.hands[p], c)
     n = COIN_COST[c] + (2 if POTION_COST[c] else 0)
     if n:
@@ -170,13 +171,13 @@ def _apothecary_next(st: DominionState, p: int) -> None:
 
 @decision("apothecary")
 def _apothecary_options(st: DominionState, fr: Frame) -> list[int]:
-    return _choices(st.aside[fr[1]])
+    return _choices(st.aside[fr.who])
 
 
 @answers("apothecary")
 def _apothecary_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """Put ``c`` back onto the deck now (the last card put back ends on top)."""
-    p = fr[1]
+    p = fr.who
     st.aside[p].remove(c)
     st.decks[p].append(c)
     _apothecary_next(st, p)
@@ -187,15 +188,13 @@ def _apothecary_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
 @card("scrying_pool")
 def _scrying_pool(st: DominionState, p: int, pid: int) -> None:
     st.actions += 1
-    st.push("scry_draw", p)
     targets = [p] + [q for q in st.others(p) if not st.immune[q]]
-    for q in reversed(targets):
-        st.push("scry_reveal", p, 0, q)
+    st.then(*(Frame("scry_reveal", p, 0, q) for q in targets), Frame("scry_draw", p))
 
 
 @task("scry_reveal")
 def _scry_reveal(st: DominionState, fr: Frame) -> None:
-    p, q = fr[1], fr[3]
+    p, q = fr.who, fr.a
     c = st.take_top(q)
     if c < 0:
         return
@@ -212,7 +211,7 @@ def _scrying_options(st: DominionState, fr: Frame) -> list[int]:
 @answers("scrying_pool")
 def _scrying_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """Yes: discard the revealed card; no: put it back."""
-    q, found = fr[3], fr[4]
+    q, found = fr.a, fr.b
     aside = st.aside[q]
     if kind == A.YES:
         st.discard_from(q, aside, found)
@@ -223,7 +222,7 @@ def _scrying_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
 
 @task("scry_draw")
 def _scry_draw(st: DominionState, fr: Frame) -> None:
-    p = fr[1]
+    p = fr.who
     revealed = []
     while True:
         c = st.take_top(p)
@@ -262,21 +261,20 @@ def _golem(st: DominionState, p: int, pid: int) -> None:
 
 @decision("golem")
 def _golem_options(st: DominionState, fr: Frame) -> list[int]:
-    return _choices([fr[3], fr[4]])
+    return _choices([fr.a, fr.b])
 
 
 @answers("golem")
 def _golem_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """``c`` is played first, then the other found card."""
-    p = fr[1]
-    other = fr[4] if c == fr[3] else fr[3]
-    st.push("golem_play", p, other)
-    st.push("golem_play", p, c)
+    p = fr.who
+    other = fr.b if c == fr.a else fr.a
+    st.then(Frame("golem_play", p, c), Frame("golem_play", p, other))
 
 
 @task("golem_play")
 def _golem_play(st: DominionState, fr: Frame) -> None:
-    p, c = fr[1], fr[2]
+    p, c = fr.who, fr.card
     st.in_play[p].append(c)
     st.play_card(p, c, st.new_play_id())
 
@@ -314,13 +312,13 @@ def _order_matters(play: list[int]) -> bool:
 
 @decision("cleanup")
 def _cleanup_options(st: DominionState, fr: Frame) -> list[int]:
-    return [*_choices(st.in_play[fr[1]]), A.A_DONE]
+    return [*_choices(st.in_play[fr.who]), A.A_DONE]
 
 
 @answers("cleanup")
 def _cleanup_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """Discard ``c`` from play next (done: the rest, in any order)."""
-    p = fr[1]
+    p = fr.who
     if kind == A.DONE:
         return
     play = st.in_play[p]
@@ -335,8 +333,8 @@ def _cleanup_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
 
 @task("cleanup_next")
 def _cleanup_next(st: DominionState, fr: Frame) -> None:
-    if _order_matters(st.in_play[fr[1]]):
-        st.push("cleanup", fr[1], 0)
+    if _order_matters(st.in_play[fr.who]):
+        st.push("cleanup", fr.who, 0)
 
 
 @decision("alchemist")
@@ -349,8 +347,8 @@ def _alchemist_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """Yes: this Alchemist goes onto the deck (from play, or just discarded)."""
     if kind != A.YES:
         return
-    p = fr[1]
-    zone = st.in_play[p] if fr[3] else st.discards[p]
+    p = fr.who
+    zone = st.in_play[p] if fr.a else st.discards[p]
     idx = len(zone) - 1 - zone[::-1].index(ALCHEMIST)
     del zone[idx]
     st.decks[p].append(ALCHEMIST)
@@ -360,14 +358,14 @@ def _alchemist_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
 
 @task("herbalist_ask")
 def _herbalist_ask(st: DominionState, fr: Frame) -> None:
-    p, left = fr[1], fr[3]
+    p, left = fr.who, fr.a
     if left > 0 and any(IS_TREASURE[c] for c in st.in_play[p]):
         st.push("herbalist", p, HERBALIST, 0, left)
 
 
 @decision("herbalist")
 def _herbalist_options(st: DominionState, fr: Frame) -> list[int]:
-    return [*_choices([c for c in st.in_play[fr[1]] if IS_TREASURE[c]]), A.A_DONE]
+    return [*_choices([c for c in st.in_play[fr.who] if IS_TREASURE[c]]), A.A_DONE]
 
 
 @answers("herbalist")
@@ -375,15 +373,15 @@ def _herbalist_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """Put the chosen Treasure from play onto the deck (done: none)."""
     if kind == A.DONE:
         return
-    p = fr[1]
+    p = fr.who
     st.in_play[p].remove(c)
     st.decks[p].append(c)
     if st.logging:
         st._log("topdeck", p, card=CARDS[c].id)
     if st.alchemy_errata:
-        st.push("herbalist_ask", p, 0, fr[4] - 1)
+        st.push("herbalist_ask", p, 0, fr.b - 1)
 
 
 @task("cleanup_finish")
 def _cleanup_finish(st: DominionState, fr: Frame) -> None:
-    st.finish_turn(fr[1])
+    st.finish_turn(fr.who)

@@ -18,9 +18,10 @@ from kingdoms.dominion.data import (
     POTION_COST,
     SILVER,
 )
+from kingdoms.dominion.frames import Frame
 
 if TYPE_CHECKING:
-    from kingdoms.dominion.state import DominionState, Frame
+    from kingdoms.dominion.state import DominionState
 
 Effect = Callable[["DominionState", int, int], None]
 Task = Callable[["DominionState", "Frame"], None]
@@ -112,18 +113,18 @@ def _reset_immune(st: DominionState, fr: Frame) -> None:
 
 @task("moat_ask")
 def _moat_ask(st: DominionState, fr: Frame) -> None:
-    if MOAT in st.hands[fr[1]]:
-        st.push("moat", fr[1], fr[2])
+    if MOAT in st.hands[fr.who]:
+        st.push("moat", fr.who, fr.card)
 
 
 @task("effect")
 def _effect(st: DominionState, fr: Frame) -> None:
-    EFFECTS[fr[2]](st, fr[1], fr[3])
+    EFFECTS[fr.card](st, fr.who, fr.a)
 
 
 @task("play")
 def _play(st: DominionState, fr: Frame) -> None:
-    st.play_card(fr[1], fr[2], fr[3])
+    st.play_card(fr.who, fr.card, fr.a)
 
 
 # -- Action cards -------------------------------------------------------------------
@@ -150,14 +151,12 @@ def _adventurer(st: DominionState, p: int, pid: int) -> None:
 @card("bureaucrat")
 def _bureaucrat(st: DominionState, p: int, pid: int) -> None:
     st.gain(p, SILVER, "deck")
-    for q in reversed(st.others(p)):
-        if not st.immune[q]:
-            st.push("bureaucrat_victim", q)
+    st.then(*(Frame("bureaucrat_victim", q) for q in st.others(p) if not st.immune[q]))
 
 
 @task("bureaucrat_victim")
 def _bureaucrat_victim(st: DominionState, fr: Frame) -> None:
-    q = fr[1]
+    q = fr.who
     hand = st.hands[q]
     victories = sorted({c for c in hand if IS_VICTORY[c]})
     if not victories:
@@ -220,7 +219,7 @@ def _library(st: DominionState, p: int, pid: int) -> None:
 
 @task("library_loop")
 def _library_loop(st: DominionState, fr: Frame) -> None:
-    p = fr[1]
+    p = fr.who
     hand = st.hands[p]
     while len(hand) < 7:
         if st.draw(p, 1) == 0:
@@ -238,9 +237,8 @@ def _library_loop(st: DominionState, fr: Frame) -> None:
 @card("militia")
 def _militia(st: DominionState, p: int, pid: int) -> None:
     st.coins += 2
-    for q in reversed(st.others(p)):
-        if not st.immune[q] and len(st.hands[q]) > 3:
-            st.push("militia", q, BY_ID["militia"])
+    victims = [q for q in st.others(p) if not st.immune[q] and len(st.hands[q]) > 3]
+    st.then(*(Frame("militia", q, BY_ID["militia"]) for q in victims))
 
 
 @card("mine")
@@ -270,13 +268,12 @@ def _spy(st: DominionState, p: int, pid: int) -> None:
     st.draw(p, 1)
     st.actions += 1
     targets = [p] + [q for q in st.others(p) if not st.immune[q]]
-    for q in reversed(targets):
-        st.push("spy_reveal", p, 0, q)
+    st.then(*(Frame("spy_reveal", p, 0, q) for q in targets))
 
 
 @task("spy_reveal")
 def _spy_reveal(st: DominionState, fr: Frame) -> None:
-    p, q = fr[1], fr[3]
+    p, q = fr.who, fr.a
     c = st.take_top(q)
     if c < 0:
         return
@@ -288,15 +285,13 @@ def _spy_reveal(st: DominionState, fr: Frame) -> None:
 @card("thief")
 def _thief(st: DominionState, p: int, pid: int) -> None:
     st.stolen.clear()
-    st.push("thief_gain_ask", p)
-    for q in reversed(st.others(p)):
-        if not st.immune[q]:
-            st.push("thief_victim", p, 0, q)
+    victims = [Frame("thief_victim", p, 0, q) for q in st.others(p) if not st.immune[q]]
+    st.then(*victims, Frame("thief_gain_ask", p))
 
 
 @task("thief_victim")
 def _thief_victim(st: DominionState, fr: Frame) -> None:
-    p, q = fr[1], fr[3]
+    p, q = fr.who, fr.a
     aside = st.aside[q]
     for _ in range(2):
         c = st.take_top(q)
@@ -326,7 +321,7 @@ def _thief_take(st: DominionState, p: int, q: int, c: int) -> None:
 @task("thief_gain_ask")
 def _thief_gain_ask(st: DominionState, fr: Frame) -> None:
     if st.stolen:
-        st.push("thief_gain", fr[1], BY_ID["thief"])
+        st.push("thief_gain", fr.who, BY_ID["thief"])
 
 
 @card("throne_room")
@@ -382,7 +377,7 @@ def answers(code: str) -> Callable[[Answer], Answer]:
 
 
 def decision_actions(st: DominionState, fr: Frame) -> list[int]:
-    code, who = fr[0], fr[1]
+    code, who = fr.code, fr.who
     extra = DECISION_ACTIONS.get(code)
     if extra is not None:
         return extra(st, fr)
@@ -402,17 +397,17 @@ def decision_actions(st: DominionState, fr: Frame) -> list[int]:
         out = _hand_choices(hand, lambda c: IS_ACTION[c])
         return [*out, A.A_DONE] if st.edition == 2 else out
     if code == "gain":
-        out = [GAIN0 + c for c in gain_options(st, fr[3], fr[4], fr[2])]
-        return [*out, A.A_DONE] if fr[2] in OPTIONAL_GAIN else out
+        out = [GAIN0 + c for c in gain_options(st, fr.a, fr.b, fr.card)]
+        return [*out, A.A_DONE] if fr.card in OPTIONAL_GAIN else out
     if code == "thief_trash":
-        return [CHOOSE0 + c for c in sorted({c for c in st.aside[fr[3]] if IS_TREASURE[c]})]
+        return [CHOOSE0 + c for c in sorted({c for c in st.aside[fr.a] if IS_TREASURE[c]})]
     if code == "thief_gain":
         return [*(CHOOSE0 + c for c in sorted(set(st.stolen))), A.A_DONE]
     raise KeyError(code)
 
 
 def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    code, p = fr[0], fr[1]
+    code, p = fr.code, fr.who
     extra = ANSWERS.get(code)
     if extra is not None:
         extra(st, fr, kind, c)
@@ -424,10 +419,10 @@ def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
             st.reveal(p, [MOAT])
     elif code == "cellar":
         if kind == A.DONE:
-            st.draw(p, fr[3])
+            st.draw(p, fr.a)
         else:
             st.discard_from(p, hand, c)
-            st.push("cellar", p, fr[2], fr[3] + 1)
+            st.push("cellar", p, fr.card, fr.a + 1)
     elif code == "chancellor":
         if kind == A.YES:
             deck = st.decks[p]
@@ -439,26 +434,26 @@ def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     elif code == "chapel":
         if kind != A.DONE:
             st.trash_from(p, hand, c)
-            if fr[3] + 1 < 4 and hand:
-                st.push("chapel", p, fr[2], fr[3] + 1)
+            if fr.a + 1 < 4 and hand:
+                st.push("chapel", p, fr.card, fr.a + 1)
     elif code == "gain":
         if kind != A.DONE:
-            st.gain(p, c, "hand" if fr[2] in GAIN_TO_HAND else "discard")
+            st.gain(p, c, "hand" if fr.card in GAIN_TO_HAND else "discard")
     elif code == "library":
         if kind == A.YES:
-            hand.remove(fr[3])
-            st.aside[p].append(fr[3])
+            hand.remove(fr.a)
+            st.aside[p].append(fr.a)
     elif code == "militia":
         st.discard_from(p, hand, c)
         if len(hand) > 3:
-            st.push("militia", p, fr[2])
+            st.push("militia", p, fr.card)
     elif code == "mine":
         if kind != A.DONE:
             st.trash_from(p, hand, c)
             ask_gain(st, p, MINE, COIN_COST[c] + 3, POTION_COST[c])
     elif code == "remodel":
         st.trash_from(p, hand, c)
-        ask_gain(st, p, fr[2], COIN_COST[c] + 2, POTION_COST[c])
+        ask_gain(st, p, fr.card, COIN_COST[c] + 2, POTION_COST[c])
     elif code == "moneylender":
         if kind == A.YES:
             st.trash_from(p, hand, COPPER)
@@ -466,7 +461,7 @@ def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     elif code == "bureaucrat":
         _topdeck(st, p, c)
     elif code == "spy":
-        q, card_ = fr[3], fr[4]
+        q, card_ = fr.a, fr.b
         aside = st.aside[q]
         if kind == A.YES:
             st.discard_from(q, aside, card_)
@@ -474,7 +469,7 @@ def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
             aside.remove(card_)
             st.decks[q].append(card_)
     elif code == "thief_trash":
-        _thief_take(st, p, fr[3], c)
+        _thief_take(st, p, fr.a, c)
     elif code == "thief_gain":
         if kind != A.DONE:
             st.trash.remove(c)
@@ -483,7 +478,7 @@ def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
             if st.logging:
                 st._log("gain", p, card=CARDS[c].id, to="discard", source="trash")
             if st.stolen:
-                st.push("thief_gain", p, fr[2])
+                st.push("thief_gain", p, fr.card)
         else:
             st.stolen.clear()
     elif code == "throne":

@@ -16,9 +16,10 @@ from kingdoms.dominion.cards.base import (
     task,
 )
 from kingdoms.dominion.data import BY_ID, COPPER, GOLD, IS_ACTION, IS_TREASURE
+from kingdoms.dominion.frames import Frame
 
 if TYPE_CHECKING:
-    from kingdoms.dominion.state import DominionState, Frame
+    from kingdoms.dominion.state import DominionState
 
 ARTISAN = BY_ID["artisan"]
 BANDIT = BY_ID["bandit"]
@@ -41,18 +42,18 @@ def _artisan(st: DominionState, p: int, pid: int) -> None:
 
 @task("artisan_put")
 def _artisan_put(st: DominionState, fr: Frame) -> None:
-    if st.hands[fr[1]]:
-        st.push("artisan", fr[1], ARTISAN)
+    if st.hands[fr.who]:
+        st.push("artisan", fr.who, ARTISAN)
 
 
 @decision("artisan")
 def _artisan_options(st: DominionState, fr: Frame) -> list[int]:
-    return _hand_choices(st.hands[fr[1]])
+    return _hand_choices(st.hands[fr.who])
 
 
 @answers("artisan")
 def _artisan_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p = fr[1]
+    p = fr.who
     st.hands[p].remove(c)
     st.decks[p].append(c)
     if st.logging:
@@ -63,14 +64,12 @@ def _artisan_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
 @card("bandit")
 def _bandit(st: DominionState, p: int, pid: int) -> None:
     st.gain(p, GOLD)
-    for q in reversed(st.others(p)):
-        if not st.immune[q]:
-            st.push("bandit_victim", p, 0, q)
+    st.then(*(Frame("bandit_victim", p, 0, q) for q in st.others(p) if not st.immune[q]))
 
 
 @task("bandit_victim")
 def _bandit_victim(st: DominionState, fr: Frame) -> None:
-    q = fr[3]
+    q = fr.a
     aside = st.aside[q]
     for _ in range(2):
         c = st.take_top(q)
@@ -97,12 +96,12 @@ def _bandit_trash(st: DominionState, q: int, c: int) -> None:
 
 @decision("bandit")
 def _bandit_options(st: DominionState, fr: Frame) -> list[int]:
-    return _choices([c for c in st.aside[fr[3]] if IS_TREASURE[c] and c != COPPER])
+    return _choices([c for c in st.aside[fr.a] if IS_TREASURE[c] and c != COPPER])
 
 
 @answers("bandit")
 def _bandit_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    _bandit_trash(st, fr[3], c)
+    _bandit_trash(st, fr.a, c)
 
 
 # -- Harbinger: +1 Card +1 Action; may put a card from the discard pile onto the deck
@@ -116,14 +115,14 @@ def _harbinger(st: DominionState, p: int, pid: int) -> None:
 
 @decision("harbinger")
 def _harbinger_options(st: DominionState, fr: Frame) -> list[int]:
-    return [*_choices(st.discards[fr[1]]), A.A_DONE]
+    return [*_choices(st.discards[fr.who]), A.A_DONE]
 
 
 @answers("harbinger")
 def _harbinger_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     if kind == A.DONE:
         return
-    p = fr[1]
+    p = fr.who
     disc = st.discards[p]
     idx = len(disc) - 1 - disc[::-1].index(c)
     del disc[idx]
@@ -160,15 +159,15 @@ def _poacher(st: DominionState, p: int, pid: int) -> None:
 
 @decision("poacher")
 def _poacher_options(st: DominionState, fr: Frame) -> list[int]:
-    return _hand_choices(st.hands[fr[1]])
+    return _hand_choices(st.hands[fr.who])
 
 
 @answers("poacher")
 def _poacher_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p = fr[1]
+    p = fr.who
     st.discard_from(p, st.hands[p], c)
-    if fr[3] > 1 and st.hands[p]:
-        st.push("poacher", p, POACHER, fr[3] - 1)
+    if fr.a > 1 and st.hands[p]:
+        st.push("poacher", p, POACHER, fr.a - 1)
 
 
 # -- Sentry: +1 Card +1 Action; look at the top 2: trash, discard, put back in any order
@@ -191,14 +190,14 @@ def _sentry(st: DominionState, p: int, pid: int) -> None:
 
 @decision("sentry_trash")
 def _sentry_trash_options(st: DominionState, fr: Frame) -> list[int]:
-    return [*_choices(st.looking[fr[1]]), A.A_DONE]
+    return [*_choices(st.looking[fr.who]), A.A_DONE]
 
 
 @answers("sentry_trash")
 def _sentry_trash_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     if kind == A.DONE:
         return
-    p = fr[1]
+    p = fr.who
     st.trash_from(p, st.looking[p], c)
     if st.looking[p]:
         st.push("sentry_trash", p, SENTRY)
@@ -206,20 +205,20 @@ def _sentry_trash_answer(st: DominionState, fr: Frame, kind: int, c: int) -> Non
 
 @task("sentry_discard_ask")
 def _sentry_discard_ask(st: DominionState, fr: Frame) -> None:
-    if st.looking[fr[1]]:
-        st.push("sentry_discard", fr[1], SENTRY)
+    if st.looking[fr.who]:
+        st.push("sentry_discard", fr.who, SENTRY)
 
 
 @decision("sentry_discard")
 def _sentry_discard_options(st: DominionState, fr: Frame) -> list[int]:
-    return [*_choices(st.looking[fr[1]]), A.A_DONE]
+    return [*_choices(st.looking[fr.who]), A.A_DONE]
 
 
 @answers("sentry_discard")
 def _sentry_discard_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     if kind == A.DONE:
         return
-    p = fr[1]
+    p = fr.who
     st.discard_from(p, st.looking[p], c)
     if st.looking[p]:
         st.push("sentry_discard", p, SENTRY)
@@ -227,7 +226,7 @@ def _sentry_discard_answer(st: DominionState, fr: Frame, kind: int, c: int) -> N
 
 @task("sentry_back")
 def _sentry_back(st: DominionState, fr: Frame) -> None:
-    p = fr[1]
+    p = fr.who
     looking = st.looking[p]
     if len(looking) == 2 and looking[0] != looking[1]:
         st.push("sentry_order", p, SENTRY)
@@ -238,13 +237,13 @@ def _sentry_back(st: DominionState, fr: Frame) -> None:
 
 @decision("sentry_order")
 def _sentry_order_options(st: DominionState, fr: Frame) -> list[int]:
-    return _choices(st.looking[fr[1]])
+    return _choices(st.looking[fr.who])
 
 
 @answers("sentry_order")
 def _sentry_order_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """The chosen card goes back on top; the other under it."""
-    p = fr[1]
+    p = fr.who
     looking = st.looking[p]
     looking.remove(c)
     st.decks[p].extend(looking)
@@ -273,7 +272,7 @@ def _vassal_options(st: DominionState, fr: Frame) -> list[int]:
 
 @answers("vassal")
 def _vassal_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p, found = fr[1], fr[3]
+    p, found = fr.who, fr.a
     disc = st.discards[p]
     if kind == A.YES and disc and disc[-1] == found:
         disc.pop()
