@@ -44,110 +44,251 @@ ANSWERS = {A.CHOOSE: "card", A.GAIN: "pile", A.YES: "yes", A.NO: "no", A.DONE: "
 class DecisionSpec:
     kind: str
     purpose: str
-    """``<card id>.<verb>``; for ``gain`` the card is the frame's source card."""
+    """``<card id>.<verb>``; ``*.<verb>``: the card is the frame's card (the one that
+    asked), for decisions that steps shared by several cards declare."""
     prompt: str
     zone: str = "hand"
     subject: int = -1
     """Frame field holding the card a yes/no question is about (-1: none)."""
     whose: int = -1
     """Frame field holding the seat whose cards are offered (-1: the decider)."""
+    pick: str = "choose {card}"
+    """Option text (msgid) of picking a card."""
+    yes: str = "yes"
+    no: str = "no"
+    """Option texts (msgids) of a yes/no question (``{card}``: its subject)."""
 
     @property
     def verb(self) -> str:
         return self.purpose.split(".", 1)[1]
 
 
+SPECS: dict[str, DecisionSpec] = {}
+"""Frame code -> its decision.  Filled by :func:`register` where the decision is
+declared: next to the card or the step that asks it."""
+
+
+PROMPTS: dict[str, str] = {}
+"""Purpose -> prompt, for decisions of shared steps (declared with each card)."""
+
+
+def register(code: str, spec: DecisionSpec) -> DecisionSpec:
+    if code in SPECS and SPECS[code] != spec:
+        raise ValueError(f"decision {code!r} declared twice")
+    SPECS[code] = spec
+    return spec
+
+
 def _s(
-    kind: str, purpose: str, prompt: str, zone: str = "hand", subject: int = -1, whose: int = -1
-) -> DecisionSpec:
-    return DecisionSpec(kind, purpose, prompt, zone, subject, whose)
+    code: str,
+    kind: str,
+    purpose: str,
+    prompt: str,
+    zone: str = "hand",
+    subject: int = -1,
+    whose: int = -1,
+    pick: str = "choose {card}",
+    yes: str = "yes",
+    no: str = "no",
+) -> None:
+    register(code, DecisionSpec(kind, purpose, prompt, zone, subject, whose, pick, yes, no))
 
 
-SPECS: dict[str, DecisionSpec] = {
-    # base set
-    "moat": _s(YES_NO, "moat.reveal", "An Attack is played: reveal Moat to be unaffected?"),
-    "cellar": _s(
-        CHOOSE_CARDS, "cellar.discard", "Cellar: discard cards, then draw as many (done to stop)."
-    ),
-    "chancellor": _s(
-        YES_NO,
-        "chancellor.discard_deck",
-        "Chancellor: put your deck into your discard pile?",
-        "deck",
-    ),
-    "chapel": _s(CHOOSE_CARDS, "chapel.trash", "Chapel: trash up to 4 cards (done to stop)."),
-    "gain": _s(CHOOSE_PILE, "*.gain", "Gain a card.", "supply"),
-    "library": _s(YES_NO, "library.set_aside", "Library: set this Action card aside?", subject=3),
-    "militia": _s(CHOOSE_CARDS, "militia.discard", "Militia: discard down to 3 cards."),
-    "mine": _s(CHOOSE_CARDS, "mine.trash", "Mine: trash a Treasure to upgrade it."),
-    "remodel": _s(CHOOSE_CARDS, "remodel.trash", "Remodel: trash a card."),
-    "spy": _s(YES_NO, "spy.discard", "Spy: discard this card or put it back?", "set_aside", 4, 3),
-    "thief_trash": _s(
-        CHOOSE_CARDS,
-        "thief.trash",
-        "Thief: trash one of the revealed Treasures.",
-        "set_aside",
-        whose=3,
-    ),
-    "thief_gain": _s(CHOOSE_CARDS, "thief.gain", "Thief: gain the trashed Treasures?", "trash"),
-    "throne": _s(
-        CHOOSE_CARDS, "throne_room.play", "Throne Room: choose an Action card to play twice."
-    ),
-    "moneylender": _s(YES_NO, "moneylender.trash", "Moneylender: trash a Copper for +$3?"),
-    "bureaucrat": _s(
-        CHOOSE_CARDS, "bureaucrat.topdeck", "Bureaucrat: put a Victory card onto your deck."
-    ),
-    # second edition
-    "artisan": _s(
-        CHOOSE_CARDS, "artisan.topdeck", "Artisan: put a card from your hand onto your deck."
-    ),
-    "bandit": _s(
-        CHOOSE_CARDS, "bandit.trash", "Bandit: choose the Treasure to trash.", "set_aside"
-    ),
-    "harbinger": _s(
-        CHOOSE_CARDS,
-        "harbinger.topdeck",
-        "Harbinger: put a card from your discard pile onto your deck?",
-        "discard",
-    ),
-    "poacher": _s(CHOOSE_CARDS, "poacher.discard", "Poacher: discard a card."),
-    "sentry_trash": _s(
-        CHOOSE_CARDS, "sentry.trash", "Sentry: trash any of these cards.", "looking"
-    ),
-    "sentry_discard": _s(
-        CHOOSE_CARDS, "sentry.discard", "Sentry: discard any of these cards.", "looking"
-    ),
-    "sentry_order": _s(ORDER, "sentry.order", "Sentry: which card goes on top?", "looking"),
-    "vassal": _s(YES_NO, "vassal.play", "Vassal: play the discarded Action card?", "discard", 3),
-    # Alchemy
-    "alchemist": _s(YES_NO, "alchemist.topdeck", "Alchemist: put it onto your deck?", "play"),
-    "apothecary": _s(
-        ORDER,
-        "apothecary.order",
-        "Apothecary: put the cards back (the last one ends on top).",
-        "set_aside",
-    ),
-    "apprentice": _s(CHOOSE_CARDS, "apprentice.trash", "Apprentice: trash a card to draw."),
-    "golem": _s(ORDER, "golem.order", "Golem: which Action is played first?", "set_aside"),
-    "herbalist": _s(
-        CHOOSE_CARDS,
-        "herbalist.topdeck",
-        "Herbalist: put a Treasure from play onto your deck?",
-        "play",
-    ),
-    "scrying_pool": _s(
-        YES_NO,
-        "scrying_pool.discard",
-        "Scrying Pool: discard this card or put it back?",
-        "set_aside",
-        4,
-        3,
-    ),
-    "transmute": _s(CHOOSE_CARDS, "transmute.trash", "Transmute: trash a card."),
-    "cleanup": _s(
-        ORDER, "cleanup.order", "Clean-up: choose the card that leaves play next.", "play"
-    ),
-}
+TRASH, DISCARD, TOPDECK = "trash {card}", "discard {card}", "put {card} on deck"
+
+# base set
+_s(
+    "moat",
+    YES_NO,
+    "moat.reveal",
+    "An Attack is played: reveal Moat to be unaffected?",
+    yes="reveal Moat",
+    no="don't reveal",
+)
+_s(
+    "chancellor",
+    YES_NO,
+    "chancellor.discard_deck",
+    "Chancellor: put your deck into your discard pile?",
+    "deck",
+    yes="discard deck",
+    no="keep deck",
+)
+_s(
+    "library",
+    YES_NO,
+    "library.set_aside",
+    "Library: set this Action card aside?",
+    subject=3,
+    yes="set aside {card}",
+    no="keep {card}",
+)
+_s("mine", CHOOSE_CARDS, "mine.trash", "Mine: trash a Treasure to upgrade it.", pick=TRASH)
+_s("remodel", CHOOSE_CARDS, "remodel.trash", "Remodel: trash a card.", pick=TRASH)
+_s(
+    "spy",
+    YES_NO,
+    "spy.discard",
+    "Spy: discard this card or put it back?",
+    "set_aside",
+    4,
+    3,
+    yes="discard {card}",
+    no="put back {card}",
+)
+_s(
+    "thief_trash",
+    CHOOSE_CARDS,
+    "thief.trash",
+    "Thief: trash one of the revealed Treasures.",
+    "set_aside",
+    whose=3,
+    pick=TRASH,
+)
+_s(
+    "thief_gain",
+    CHOOSE_CARDS,
+    "thief.gain",
+    "Thief: gain the trashed Treasures?",
+    "trash",
+    pick="gain {card}",
+)
+_s(
+    "throne",
+    CHOOSE_CARDS,
+    "throne_room.play",
+    "Throne Room: choose an Action card to play twice.",
+    pick="play {card} twice",
+)
+_s(
+    "moneylender",
+    YES_NO,
+    "moneylender.trash",
+    "Moneylender: trash a Copper for +$3?",
+    yes="trash Copper",
+    no="keep Copper",
+)
+_s(
+    "bureaucrat",
+    CHOOSE_CARDS,
+    "bureaucrat.topdeck",
+    "Bureaucrat: put a Victory card onto your deck.",
+    pick=TOPDECK,
+)
+# second edition
+_s(
+    "artisan",
+    CHOOSE_CARDS,
+    "artisan.topdeck",
+    "Artisan: put a card from your hand onto your deck.",
+    pick=TOPDECK,
+)
+_s(
+    "bandit",
+    CHOOSE_CARDS,
+    "bandit.trash",
+    "Bandit: choose the Treasure to trash.",
+    "set_aside",
+    pick=TRASH,
+)
+_s(
+    "harbinger",
+    CHOOSE_CARDS,
+    "harbinger.topdeck",
+    "Harbinger: put a card from your discard pile onto your deck?",
+    "discard",
+    pick=TOPDECK,
+)
+_s("poacher", CHOOSE_CARDS, "poacher.discard", "Poacher: discard a card.", pick=DISCARD)
+_s(
+    "sentry_trash",
+    CHOOSE_CARDS,
+    "sentry.trash",
+    "Sentry: trash any of these cards.",
+    "looking",
+    pick=TRASH,
+)
+_s(
+    "sentry_discard",
+    CHOOSE_CARDS,
+    "sentry.discard",
+    "Sentry: discard any of these cards.",
+    "looking",
+    pick=DISCARD,
+)
+_s(
+    "sentry_order",
+    ORDER,
+    "sentry.order",
+    "Sentry: which card goes on top?",
+    "looking",
+    pick="put {card} on top",
+)
+_s(
+    "vassal",
+    YES_NO,
+    "vassal.play",
+    "Vassal: play the discarded Action card?",
+    "discard",
+    3,
+    yes="play {card}",
+    no="don't play {card}",
+)
+# Alchemy
+_s(
+    "alchemist",
+    YES_NO,
+    "alchemist.topdeck",
+    "Alchemist: put it onto your deck?",
+    "play",
+    yes="put Alchemist on deck",
+    no="discard Alchemist",
+)
+_s(
+    "apothecary",
+    ORDER,
+    "apothecary.order",
+    "Apothecary: put the cards back (the last one ends on top).",
+    "set_aside",
+    pick="put back {card} now",
+)
+_s("apprentice", CHOOSE_CARDS, "apprentice.trash", "Apprentice: trash a card to draw.", pick=TRASH)
+_s(
+    "golem",
+    ORDER,
+    "golem.order",
+    "Golem: which Action is played first?",
+    "set_aside",
+    pick="play {card} first",
+)
+_s(
+    "herbalist",
+    CHOOSE_CARDS,
+    "herbalist.topdeck",
+    "Herbalist: put a Treasure from play onto your deck?",
+    "play",
+    pick=TOPDECK,
+)
+_s(
+    "scrying_pool",
+    YES_NO,
+    "scrying_pool.discard",
+    "Scrying Pool: discard this card or put it back?",
+    "set_aside",
+    4,
+    3,
+    yes="discard {card}",
+    no="put back {card}",
+)
+_s("transmute", CHOOSE_CARDS, "transmute.trash", "Transmute: trash a card.", pick=TRASH)
+_s(
+    "cleanup",
+    ORDER,
+    "cleanup.order",
+    "Clean-up: choose the card that leaves play next.",
+    "play",
+    pick="discard {card} from play",
+)
 
 GAINERS: tuple[str, ...] = (
     "workshop", "feast", "remodel", "mine", "university", "artisan",
@@ -156,16 +297,20 @@ GAINERS: tuple[str, ...] = (
 
 
 def purpose_of(fr: Frame) -> str:
-    spec = SPECS[fr.code]
-    if fr.code == "gain":
-        return f"{CARDS[fr.card].id}.gain"
-    return spec.purpose
+    purpose = SPECS[fr.code].purpose
+    if purpose.startswith("*."):
+        return CARDS[fr.card].id + purpose[1:]
+    return purpose
 
 
 def purposes() -> list[str]:
     """Every purpose a decision can have."""
-    out = [s.purpose for s in SPECS.values() if not s.purpose.startswith("*")]
-    return sorted(out + [f"{c}.gain" for c in GAINERS])
+    out = {s.purpose for s in SPECS.values() if not s.purpose.startswith("*")}
+    from kingdoms.dominion.cards import DECLARED
+
+    for decl in DECLARED.values():
+        out.update(decl.purposes())
+    return sorted(out | {f"{c}.gain" for c in GAINERS})
 
 
 def describe(st: DominionState, fr: Frame, legal: list[int] | None) -> JSONDict:
@@ -174,10 +319,11 @@ def describe(st: DominionState, fr: Frame, legal: list[int] | None) -> JSONDict:
     choices as data: ``{"action": int, "answer": "card"|"pile"|"yes"|"no"|"done",
     "card": id|None}`` (for yes/no, the card the question is about)."""
     spec = SPECS[fr.code]
+    purpose = purpose_of(fr)
     out: JSONDict = {
         "kind": spec.kind,
-        "purpose": purpose_of(fr),
-        "prompt": spec.prompt,
+        "purpose": purpose,
+        "prompt": PROMPTS.get(purpose, spec.prompt),
         "zone": spec.zone,
         "whose": fr.field(spec.whose) if spec.whose >= 0 else fr.who,
     }

@@ -32,6 +32,7 @@ from kingdoms.dominion.data import (
     POTION,
     POTION_COST,
 )
+from kingdoms.dominion.decisions import SPECS
 from kingdoms.dominion.effects import Effects
 from kingdoms.dominion.frames import Frame
 from kingdoms.dominion.rules import end_reason, score, winners
@@ -49,44 +50,8 @@ TREASURE_COINS[BY_ID["gold"]] = 3
 SILVER = BY_ID["silver"]
 PHILOSOPHERS_STONE = BY_ID["philosophers_stone"]
 
-# decision code -> options description (see cards.base for the answers)
-DECISIONS = frozenset(
-    {
-        "moat",
-        "cellar",
-        "chancellor",
-        "chapel",
-        "gain",
-        "library",
-        "militia",
-        "mine",
-        "remodel",
-        "spy",
-        "thief_trash",
-        "thief_gain",
-        "throne",
-        "moneylender",
-        "bureaucrat",
-        # second edition
-        "artisan",
-        "bandit",
-        "harbinger",
-        "poacher",
-        "sentry_trash",
-        "sentry_discard",
-        "sentry_order",
-        "vassal",
-        # Alchemy
-        "alchemist",
-        "apothecary",
-        "apprentice",
-        "golem",
-        "herbalist",
-        "scrying_pool",
-        "transmute",
-        "cleanup",
-    }
-)
+DECISIONS = SPECS
+"""Frame code -> its decision (filled where each decision is declared)."""
 
 
 class DominionState(Effects, State):
@@ -389,10 +354,11 @@ class DominionState(Effects, State):
     def _run(self) -> None:
         from kingdoms.dominion.cards import TASKS
 
+        decisions = DECISIONS
         stack = self.stack
         while stack:
             top = stack[-1]
-            if top.code in DECISIONS:
+            if top.code in decisions:
                 return
             stack.pop()
             TASKS[top.code](self, top)

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 from kingdoms.core.state import JSONDict
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, NUM_CARDS, POTION_COST
-from kingdoms.dominion.decisions import describe
+from kingdoms.dominion.decisions import SPECS, describe
 from kingdoms.i18n import translator
 
 if TYPE_CHECKING:
@@ -157,42 +157,6 @@ def _possession(st: DominionState, player: int) -> JSONDict | None:
     return out
 
 
-CHOOSE_VERB = {
-    "cellar": "discard {card}",
-    "militia": "discard {card}",
-    "chapel": "trash {card}",
-    "remodel": "trash {card}",
-    "mine": "trash {card}",
-    "thief_trash": "trash {card}",
-    "thief_gain": "gain {card}",
-    "throne": "play {card} twice",
-    "bureaucrat": "put {card} on deck",
-    "artisan": "put {card} on deck",
-    "harbinger": "put {card} on deck",
-    "herbalist": "put {card} on deck",
-    "bandit": "trash {card}",
-    "poacher": "discard {card}",
-    "sentry_trash": "trash {card}",
-    "sentry_discard": "discard {card}",
-    "sentry_order": "put {card} on top",
-    "transmute": "trash {card}",
-    "apprentice": "trash {card}",
-    "apothecary": "put back {card} now",
-    "golem": "play {card} first",
-    "cleanup": "discard {card} from play",
-}
-YES_NO = {
-    "moat": ("reveal Moat", "don't reveal"),
-    "chancellor": ("discard deck", "keep deck"),
-    "library": ("set aside {card}", "keep {card}"),
-    "spy": ("discard {card}", "put back {card}"),
-    "moneylender": ("trash Copper", "keep Copper"),
-    "scrying_pool": ("discard {card}", "put back {card}"),
-    "vassal": ("play {card}", "don't play {card}"),
-    "alchemist": ("put Alchemist on deck", "discard Alchemist"),
-}
-
-
 def action_text(st: DominionState, action: int, lang: str = "en") -> str:
     _ = translator(lang)
     kind, c = divmod(action, NUM_CARDS)
@@ -209,19 +173,14 @@ def action_text(st: DominionState, action: int, lang: str = "en") -> str:
         return _("end actions") if st.phase == 0 else _("end buys")
     if kind == A.DONE:
         return _("done")
-    fr = st.stack[-1] if st.stack else None
-    code = fr.code if fr else ""
+    spec = SPECS.get(st.stack[-1].code) if st.stack else None
+    if spec is None:
+        return _("choose {card}").format(card=name) if kind == A.CHOOSE else _(A.KIND_NAMES[kind])
     if kind == A.CHOOSE:
-        return _(CHOOSE_VERB.get(code, "choose {card}")).format(card=name)
-    if kind in (A.YES, A.NO) and code in YES_NO and fr is not None:
-        text = YES_NO[code][0 if kind == A.YES else 1]
-        card_name = ""
-        if code in ("library", "vassal"):
-            card_name = CARDS[fr.a].name(lang)
-        elif code in ("spy", "scrying_pool"):
-            card_name = CARDS[fr.b].name(lang)
-        return _(text).format(card=card_name)
-    return _("yes") if kind == A.YES else _("no")
+        return _(spec.pick).format(card=name)
+    subject = st.stack[-1].field(spec.subject) if spec.subject >= 0 else -1
+    text = spec.yes if kind == A.YES else spec.no
+    return _(text).format(card=CARDS[subject].name(lang) if subject >= 0 else "")
 
 
 EVENT_TEXT = {

@@ -6,15 +6,29 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
+from kingdoms.dominion.cards.declare import declare
+from kingdoms.dominion.cards.registry import EFFECTS, card, task
+from kingdoms.dominion.cards.steps import (
+    ANSWERS,
+    CHOOSE0,
+    DECISION_ACTIONS,
+    DiscardAnyThenDraw,
+    EachOtherDiscardsDownTo,
+    EachOtherDraws,
+    EachOtherGains,
+    GainUpTo,
+    Plus,
+    TrashUpTo,
+    ask_gain,
+)
+from kingdoms.dominion.cards.steps import hand_choices as _hand_choices
 from kingdoms.dominion.data import (
     BY_ID,
     CARDS,
     COIN_COST,
-    CURSE,
     IS_ACTION,
     IS_TREASURE,
     IS_VICTORY,
-    NUM_CARDS,
     POTION_COST,
     SILVER,
 )
@@ -23,11 +37,6 @@ from kingdoms.dominion.frames import Frame
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
 
-Effect = Callable[["DominionState", int, int], None]
-Task = Callable[["DominionState", "Frame"], None]
-
-EFFECTS: dict[int, Effect] = {}
-TASKS: dict[str, Task] = {}
 ATTACKS: frozenset[int] = frozenset(c.index for c in CARDS if c.is_attack)
 HELD: dict[str, tuple[int, ...]] = {}
 """Frames that hold set-aside cards of their deciding player: code -> frame fields
@@ -40,68 +49,56 @@ MINE = BY_ID["mine"]
 FEAST = BY_ID["feast"]
 
 
-def card(cid: str) -> Callable[[Effect], Effect]:
-    def deco(fn: Effect) -> Effect:
-        EFFECTS[BY_ID[cid]] = fn
-        return fn
-
-    return deco
-
-
-def task(code: str) -> Callable[[Task], Task]:
-    def deco(fn: Task) -> Task:
-        TASKS[code] = fn
-        return fn
-
-    return deco
-
-
-def simple(cid: str, cards: int = 0, actions: int = 0, buys: int = 0, coins: int = 0) -> None:
-    def fn(st: DominionState, p: int, pid: int) -> None:
-        if cards:
-            st.draw(p, cards)
-        st.actions += actions
-        st.buys += buys
-        st.coins += coins
-
-    EFFECTS[BY_ID[cid]] = fn
-
-
-simple("festival", actions=2, buys=1, coins=2)
-simple("laboratory", cards=2, actions=1)
-simple("market", cards=1, actions=1, buys=1, coins=1)
-simple("moat", cards=2)
-simple("smithy", cards=3)
-simple("village", cards=1, actions=2)
-simple("woodcutter", buys=1, coins=2)
-
-
-ARTISAN = BY_ID["artisan"]
-UNIVERSITY = BY_ID["university"]
-GAIN_TO_HAND = frozenset({MINE, ARTISAN})
-"""Cards whose gain goes into the hand."""
-OPTIONAL_GAIN = frozenset({UNIVERSITY})
-"""Cards whose gain is optional ("you may gain")."""
-
-
-def gain_options(st: DominionState, coins: int, potions: int, src: int) -> list[int]:
-    """Supply cards costing at most (coins, potions) that ``src`` may gain: Mine only
-    Treasures, University only Actions.  Costs compare coins and potions separately."""
-    supply = st.supply
-    return [
-        c
-        for c in st.piles
-        if supply[c] > 0
-        and COIN_COST[c] <= coins
-        and POTION_COST[c] <= potions
-        and (src != MINE or IS_TREASURE[c])
-        and (src != UNIVERSITY or IS_ACTION[c])
-    ]
-
-
-def ask_gain(st: DominionState, p: int, src: int, coins: int, potions: int) -> None:
-    if gain_options(st, coins, potions, src):
-        st.push("gain", p, src, coins, potions)
+# -- declared cards: facts, steps, prompts ---------------------------------------------
+ACTION = ("Action",)
+ATTACK = ("Action", "Attack")
+declare("festival", cost=5, types=ACTION, card_set="base", steps=[Plus(0, 2, 1, 2)])
+declare("laboratory", cost=5, types=ACTION, card_set="base", steps=[Plus(cards=2, actions=1)])
+declare("market", cost=5, types=ACTION, card_set="base", steps=[Plus(1, 1, 1, 1)])
+declare("moat", cost=2, types=("Action", "Reaction"), card_set="base", steps=[Plus(cards=2)])
+declare("smithy", cost=4, types=ACTION, card_set="base", steps=[Plus(cards=3)])
+declare("village", cost=3, types=ACTION, card_set="base", steps=[Plus(cards=1, actions=2)])
+declare("woodcutter", cost=3, types=ACTION, card_set="base-1e", steps=[Plus(buys=1, coins=2)])
+declare(
+    "cellar",
+    cost=2,
+    types=ACTION,
+    card_set="base",
+    steps=[Plus(actions=1), DiscardAnyThenDraw()],
+    prompts={"discard": "Cellar: discard cards, then draw as many (done to stop)."},
+)
+declare(
+    "chapel",
+    cost=2,
+    types=ACTION,
+    card_set="base",
+    steps=[TrashUpTo(4)],
+    prompts={"trash": "Chapel: trash up to 4 cards (done to stop)."},
+)
+declare(
+    "workshop",
+    cost=3,
+    types=ACTION,
+    card_set="base",
+    steps=[GainUpTo(4)],
+    prompts={"gain": "Gain a card."},
+)
+declare(
+    "militia",
+    cost=4,
+    types=ATTACK,
+    card_set="base",
+    steps=[Plus(coins=2), EachOtherDiscardsDownTo(3)],
+    prompts={"discard": "Militia: discard down to 3 cards."},
+)
+declare("witch", cost=5, types=ATTACK, card_set="base", steps=[Plus(2), EachOtherGains("curse")])
+declare(
+    "council_room",
+    cost=5,
+    types=ACTION,
+    card_set="base",
+    steps=[Plus(cards=4, buys=1), EachOtherDraws(1)],
+)
 
 
 # -- tasks --------------------------------------------------------------------------
@@ -173,31 +170,11 @@ def _topdeck(st: DominionState, q: int, c: int) -> None:
     st.decks[q].append(c)
 
 
-@card("cellar")
-def _cellar(st: DominionState, p: int, pid: int) -> None:
-    st.actions += 1
-    st.push("cellar", p, BY_ID["cellar"], 0)
-
-
 @card("chancellor")
 def _chancellor(st: DominionState, p: int, pid: int) -> None:
     st.coins += 2
     if st.decks[p]:
         st.push("chancellor", p, BY_ID["chancellor"])
-
-
-@card("chapel")
-def _chapel(st: DominionState, p: int, pid: int) -> None:
-    if st.hands[p]:
-        st.push("chapel", p, BY_ID["chapel"], 0)
-
-
-@card("council_room")
-def _council_room(st: DominionState, p: int, pid: int) -> None:
-    st.draw(p, 4)
-    st.buys += 1
-    for q in st.others(p):
-        st.draw(q, 1)
 
 
 @card("feast")
@@ -232,13 +209,6 @@ def _library_loop(st: DominionState, fr: Frame) -> None:
     aside = st.aside[p]
     for c in list(aside):
         st.discard_from(p, aside, c)
-
-
-@card("militia")
-def _militia(st: DominionState, p: int, pid: int) -> None:
-    st.coins += 2
-    victims = [q for q in st.others(p) if not st.immune[q] and len(st.hands[q]) > 3]
-    st.then(*(Frame("militia", q, BY_ID["militia"]) for q in victims))
 
 
 @card("mine")
@@ -330,34 +300,9 @@ def _throne_room(st: DominionState, p: int, pid: int) -> None:
         st.push("throne", p, BY_ID["throne_room"])
 
 
-@card("witch")
-def _witch(st: DominionState, p: int, pid: int) -> None:
-    st.draw(p, 2)
-    for q in st.others(p):
-        if not st.immune[q]:
-            st.gain(q, CURSE)
-
-
-@card("workshop")
-def _workshop(st: DominionState, p: int, pid: int) -> None:
-    ask_gain(st, p, BY_ID["workshop"], 4, 0)
-
-
 # -- decisions ----------------------------------------------------------------------
-CHOOSE0 = A.CHOOSE * NUM_CARDS
-GAIN0 = A.GAIN * NUM_CARDS
-
-
-def _hand_choices(hand: list[int], pred: Callable[[int], bool] | None = None) -> list[int]:
-    return [CHOOSE0 + c for c in sorted(set(hand)) if pred is None or pred(c)]
-
-
 DecisionActions = Callable[["DominionState", "Frame"], list[int]]
 Answer = Callable[["DominionState", "Frame", int, int], None]
-DECISION_ACTIONS: dict[str, DecisionActions] = {}
-"""Decisions of the other card modules: code -> legal actions."""
-ANSWERS: dict[str, Answer] = {}
-"""Decisions of the other card modules: code -> handler of the answer."""
 
 
 def decision(code: str) -> Callable[[DecisionActions], DecisionActions]:
@@ -384,9 +329,7 @@ def decision_actions(st: DominionState, fr: Frame) -> list[int]:
     hand = st.hands[who]
     if code in ("moat", "chancellor", "library", "spy", "moneylender"):
         return [A.A_YES, A.A_NO]
-    if code in ("cellar", "chapel"):
-        return [*_hand_choices(hand), A.A_DONE]
-    if code in ("militia", "remodel"):
+    if code == "remodel":
         return _hand_choices(hand)
     if code == "bureaucrat":
         return _hand_choices(hand, lambda c: IS_VICTORY[c])
@@ -396,9 +339,6 @@ def decision_actions(st: DominionState, fr: Frame) -> list[int]:
     if code == "throne":
         out = _hand_choices(hand, lambda c: IS_ACTION[c])
         return [*out, A.A_DONE] if st.edition == 2 else out
-    if code == "gain":
-        out = [GAIN0 + c for c in gain_options(st, fr.a, fr.b, fr.card)]
-        return [*out, A.A_DONE] if fr.card in OPTIONAL_GAIN else out
     if code == "thief_trash":
         return [CHOOSE0 + c for c in sorted({c for c in st.aside[fr.a] if IS_TREASURE[c]})]
     if code == "thief_gain":
@@ -417,12 +357,6 @@ def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
         if kind == A.YES:
             st.immune[p] = True
             st.reveal(p, [MOAT])
-    elif code == "cellar":
-        if kind == A.DONE:
-            st.draw(p, fr.a)
-        else:
-            st.discard_from(p, hand, c)
-            st.push("cellar", p, fr.card, fr.a + 1)
     elif code == "chancellor":
         if kind == A.YES:
             deck = st.decks[p]
@@ -431,22 +365,10 @@ def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
             st.decks[p] = []
             if st.logging:
                 st._log("deck_discarded", p, count=len(deck))
-    elif code == "chapel":
-        if kind != A.DONE:
-            st.trash_from(p, hand, c)
-            if fr.a + 1 < 4 and hand:
-                st.push("chapel", p, fr.card, fr.a + 1)
-    elif code == "gain":
-        if kind != A.DONE:
-            st.gain(p, c, "hand" if fr.card in GAIN_TO_HAND else "discard")
     elif code == "library":
         if kind == A.YES:
             hand.remove(fr.a)
             st.aside[p].append(fr.a)
-    elif code == "militia":
-        st.discard_from(p, hand, c)
-        if len(hand) > 3:
-            st.push("militia", p, fr.card)
     elif code == "mine":
         if kind != A.DONE:
             st.trash_from(p, hand, c)
