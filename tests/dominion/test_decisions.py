@@ -16,7 +16,7 @@ from kingdoms.dominion.cards.steps import ANSWERS, DECISION_ACTIONS
 from kingdoms.dominion.data import BY_ID, CARDS
 from kingdoms.dominion.decisions import GAINERS, KINDS, PROMPTS, SPECS, YES_NO, purposes
 from kingdoms.i18n import catalog
-from tests.dominion.helpers import do, make
+from tests.dominion.helpers import FIRST_GAME, do, make
 
 PURPOSE = re.compile(r"^[a-z_]+\.[a-z_]+$")
 
@@ -119,3 +119,71 @@ def test_terminal_shows_any_decision_prompt_translated() -> None:
     assert (
         catalog("pl")["Cellar: discard cards, then draw as many (done to stop)."] in out.getvalue()
     )
+
+
+def test_every_declared_card_matches_the_shared_card_list() -> None:
+    """Each declaration's facts (cost in coins and potions, types, set) are those of
+    shared/data/dominion_cards.csv."""
+    import csv
+
+    from kingdoms.dominion.cards import DECLARED
+    from tests.conftest import shared_dir
+
+    shared = shared_dir()
+    path = shared / "data" / "dominion_cards.csv" if shared is not None else None
+    if path is None or not path.exists():
+        pytest.skip("shared/data/dominion_cards.csv not found next to the repository")
+    rows = {r["id"]: r for r in csv.DictReader(path.open(encoding="utf-8"))}
+    assert len(DECLARED) >= 13
+    for cid, decl in DECLARED.items():
+        row = rows[cid]
+        assert (decl.cost, decl.potions) == (int(row["coins"]), int(row["potions"])), cid
+        assert decl.types == frozenset(row["types"].split("|")), cid
+        assert decl.set == row["set"], cid
+
+
+def test_a_declaration_that_contradicts_the_card_list_is_refused() -> None:
+    from kingdoms.dominion.cards.declare import DeclarationError, declare
+    from kingdoms.dominion.cards.steps import Plus, TrashUpTo
+
+    with pytest.raises(DeclarationError, match="does not match"):
+        declare("smithy", cost=3, types=("Action",), card_set="base", steps=[Plus(cards=3)])
+    with pytest.raises(DeclarationError, match="not in the card list"):
+        declare("peddler", cost=8, types=("Action",), card_set="prosperity", steps=[])
+    with pytest.raises(DeclarationError, match="prompts"):
+        declare("chapel", cost=2, types=("Action",), card_set="base", steps=[TrashUpTo(4)])
+
+
+def test_steps_after_a_decision_wait_for_it() -> None:
+    """A step after one that asks a decision runs once the decision is answered (a
+    Chapel redeclared, for this test only, as "trash up to 2 cards, then +1 Card
+    and +$2")."""
+    from kingdoms.dominion.cards import DECLARED, EFFECTS
+    from kingdoms.dominion.cards.declare import declare
+    from kingdoms.dominion.cards.steps import Plus, TrashUpTo
+
+    chapel = BY_ID["chapel"]
+    saved = DECLARED["chapel"], EFFECTS[chapel]
+    try:
+        declare(
+            "chapel",
+            cost=2,
+            types=("Action",),
+            card_set="base",
+            steps=[TrashUpTo(2), Plus(cards=1, coins=2)],
+            prompts={"trash": "Chapel: trash up to 4 cards (done to stop)."},
+        )
+        s = make(
+            kingdom=["chapel", *FIRST_GAME[1:]],
+            hands={0: ["chapel", "estate", "estate", "copper"]},
+            decks={0: ["gold"]},
+        )
+        do(s, "play Chapel")
+        assert s.coins == 0 and len(s.hands[0]) == 3  # the +$2 and +1 Card wait
+        do(s, "trash Estate")
+        assert s.coins == 0
+        do(s, "trash Estate")  # the second (last) trash ends the decision
+        assert s.coins == 2 and sorted(s.hands[0]) == sorted([BY_ID["copper"], BY_ID["gold"]])
+        assert not s.stack
+    finally:
+        DECLARED["chapel"], EFFECTS[chapel] = saved
