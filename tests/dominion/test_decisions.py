@@ -12,7 +12,7 @@ from rich.console import Console
 from kingdoms.bots.dominion import adapter
 from kingdoms.bots.dominion.policy import choose
 from kingdoms.cli.dominion import Screen
-from kingdoms.dominion.cards.steps import ANSWERS, DECISION_ACTIONS
+from kingdoms.dominion.cards.registry import ANSWERS, DECISION_ACTIONS
 from kingdoms.dominion.data import BY_ID, CARDS
 from kingdoms.dominion.decisions import GAINERS, KINDS, PROMPTS, SPECS, YES_NO, purposes
 from kingdoms.i18n import catalog

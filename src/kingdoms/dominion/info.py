@@ -21,17 +21,7 @@ from kingdoms.dominion.data import CARDS, NUM_CARDS
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
 
-KINDS = (
-    "play",
-    "buy",
-    "choose",
-    "gain",
-    "done",
-    "yes",
-    "no",
-    "play_all_treasures",
-    "end_phase",
-)
+KINDS = tuple(name.replace(" ", "_") for name in A.KIND_NAMES)
 _NO_CARD = frozenset({A.DONE, A.YES, A.NO, A.PLAY_ALL_TREASURES, A.END_PHASE})
 
 

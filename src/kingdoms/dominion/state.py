@@ -98,19 +98,10 @@ class DominionState(Effects, State):
 
     game_name = "dominion"
 
-    hands: list[list[int]]
-    decks: list[list[int]]
-    discards: list[list[int]]
-    in_play: list[list[int]]
-    aside: list[list[int]]
-    trash: list[int]
-    stack: list[Frame]
     stolen: list[int]
     moved: list[int]
     immune: list[bool]
     turns: list[int]
-    supply: list[int]
-    piles: list[int]
     totals: list[int]
     actions: int
     buys: int
@@ -118,7 +109,6 @@ class DominionState(Effects, State):
     potions: int
     bought: bool
     phase: int
-    turn: int
     edition: int
     next_play_id: int
     ended_by: str
@@ -299,6 +289,8 @@ class DominionState(Effects, State):
 
     def held_by_frames(self, p: int) -> list[int]:
         """Cards of ``p`` set aside by a pending effect that holds them in its frame."""
+        if not self.stack:
+            return []
         from kingdoms.dominion.cards import HELD
 
         out: list[int] = []
@@ -310,6 +302,8 @@ class DominionState(Effects, State):
 
     def set_aside_of(self, p: int) -> list[int]:
         """Every card ``p`` has set aside: the shared zone and the frames' cards."""
+        if not self.stack:
+            return self.aside[p]
         return self.aside[p] + self.held_by_frames(p)
 
     # -- turn rules -----------------------------------------------------------------
@@ -395,8 +389,13 @@ class DominionState(Effects, State):
 
         p = self.turn
         self.phase = CLEANUP
-        self.push("cleanup_finish", p)
+        stack = self.stack
+        depth = len(stack)
         start_cleanup(self, p)
+        if len(stack) == depth:
+            self.finish_turn(p)  # nothing to ask
+            return
+        stack.insert(depth, Frame("cleanup_finish", p))
         self._run()
 
     def finish_turn(self, p: int) -> None:
@@ -471,7 +470,7 @@ class DominionState(Effects, State):
             + self.in_play[p]
             + self.aside[p]
             + self.looking[p]
-            + self.held_by_frames(p)
+            + (self.held_by_frames(p) if self.stack else [])
         )
 
     def vp_of(self, p: int) -> int:

@@ -13,12 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.cards.base import (
-    HELD,
-    answers,
-    decision,
-)
-from kingdoms.dominion.cards.registry import card, task
+from kingdoms.dominion.cards.base import HELD
+from kingdoms.dominion.cards.registry import answers, card, decision, task
 from kingdoms.dominion.cards.steps import CHOOSE0, ask_gain
 from kingdoms.dominion.cards.steps import hand_choices as _hand_choices
 from kingdoms.dominion.data import (

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.declare import declare
-from kingdoms.dominion.cards.registry import EFFECTS, card, task
-from kingdoms.dominion.cards.steps import (
+from kingdoms.dominion.cards.registry import (
     ANSWERS,
-    CHOOSE0,
     DECISION_ACTIONS,
+    EFFECTS,
+    card,
+    task,
+)
+from kingdoms.dominion.cards.steps import (
+    CHOOSE0,
     DiscardAnyThenDraw,
     EachOtherDiscardsDownTo,
     EachOtherDraws,
@@ -301,26 +304,6 @@ def _throne_room(st: DominionState, p: int, pid: int) -> None:
 
 
 # -- decisions ----------------------------------------------------------------------
-DecisionActions = Callable[["DominionState", "Frame"], list[int]]
-Answer = Callable[["DominionState", "Frame", int, int], None]
-
-
-def decision(code: str) -> Callable[[DecisionActions], DecisionActions]:
-    def deco(fn: DecisionActions) -> DecisionActions:
-        DECISION_ACTIONS[code] = fn
-        return fn
-
-    return deco
-
-
-def answers(code: str) -> Callable[[Answer], Answer]:
-    def deco(fn: Answer) -> Answer:
-        ANSWERS[code] = fn
-        return fn
-
-    return deco
-
-
 def decision_actions(st: DominionState, fr: Frame) -> list[int]:
     code, who = fr.code, fr.who
     extra = DECISION_ACTIONS.get(code)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
+from kingdoms.dominion.cards.registry import ANSWERS, DECISION_ACTIONS, Answer, Options
 from kingdoms.dominion.data import BY_ID, COIN_COST, IS_ACTION, IS_TREASURE, NUM_CARDS, POTION_COST
 from kingdoms.dominion.decisions import CHOOSE_CARDS, CHOOSE_PILE, DecisionSpec, register
 
@@ -24,13 +25,6 @@ if TYPE_CHECKING:
 
 CHOOSE0 = A.CHOOSE * NUM_CARDS
 GAIN0 = A.GAIN * NUM_CARDS
-
-Options = Callable[["DominionState", "Frame"], list[int]]
-Answer = Callable[["DominionState", "Frame", int, int], None]
-DECISION_ACTIONS: dict[str, Options] = {}
-"""Decision code -> its legal actions."""
-ANSWERS: dict[str, Answer] = {}
-"""Decision code -> what an answer does."""
 
 
 def asks(code: str, spec: DecisionSpec, options: Options, answer: Answer) -> None:
