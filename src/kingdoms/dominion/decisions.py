@@ -124,18 +124,6 @@ _s(
     no="keep {card}",
 )
 _s("mine", CHOOSE_CARDS, "mine.trash", "Mine: trash a Treasure to upgrade it.", pick=TRASH)
-_s("remodel", CHOOSE_CARDS, "remodel.trash", "Remodel: trash a card.", pick=TRASH)
-_s(
-    "spy",
-    YES_NO,
-    "spy.discard",
-    "Spy: discard this card or put it back?",
-    "set_aside",
-    4,
-    3,
-    yes="discard {card}",
-    no="put back {card}",
-)
 _s(
     "thief_trash",
     CHOOSE_CARDS,
@@ -189,6 +177,7 @@ _s(
     "bandit.trash",
     "Bandit: choose the Treasure to trash.",
     "set_aside",
+    whose=3,
     pick=TRASH,
 )
 _s(
@@ -252,7 +241,6 @@ _s(
     "set_aside",
     pick="put back {card} now",
 )
-_s("apprentice", CHOOSE_CARDS, "apprentice.trash", "Apprentice: trash a card to draw.", pick=TRASH)
 _s(
     "golem",
     ORDER,
@@ -269,18 +257,6 @@ _s(
     "play",
     pick=TOPDECK,
 )
-_s(
-    "scrying_pool",
-    YES_NO,
-    "scrying_pool.discard",
-    "Scrying Pool: discard this card or put it back?",
-    "set_aside",
-    4,
-    3,
-    yes="discard {card}",
-    no="put back {card}",
-)
-_s("transmute", CHOOSE_CARDS, "transmute.trash", "Transmute: trash a card.", pick=TRASH)
 _s(
     "cleanup",
     ORDER,

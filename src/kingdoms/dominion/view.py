@@ -78,8 +78,8 @@ def make_view(st: DominionState, player: int) -> JSONDict:
             max=1,
         )
         subject = _subject(st, fr)
-        if subject is not None and (fr.code != "library" or mine):
-            # (Library's card was drawn into the hand: only its owner sees it)
+        if subject is not None and (SPECS[fr.code].zone != "hand" or mine):
+            # (a card about to enter the hand, as Library's: only its owner sees it)
             decision["about"] = subject
         if mine:
             decision["options"] = [st.action_to_str(a) for a in legal]
@@ -129,19 +129,14 @@ def make_view(st: DominionState, player: int) -> JSONDict:
     }
 
 
-_SUBJECT_CARD = {"library": 3, "spy": 4, "scrying_pool": 4, "vassal": 3}
-"""Decisions about one known card: frame field holding it."""
-
-
 def _subject(st: DominionState, fr: Frame) -> JSONDict | None:
     """Whose card (and which) a decision is about, for a clear prompt."""
-    code = fr.code
-    if code in ("spy", "scrying_pool"):
-        return {"player": fr.a, "card": IDS[fr.b]}
-    if code in ("library", "vassal"):
-        return {"player": fr.who, "card": IDS[fr.a]}
-    if code in ("thief_trash", "bandit"):
-        return {"player": fr.a}
+    spec = SPECS[fr.code]
+    whose = fr.field(spec.whose) if spec.whose >= 0 else fr.who
+    if spec.subject >= 0:
+        return {"player": whose, "card": IDS[fr.field(spec.subject)]}
+    if spec.whose >= 0:
+        return {"player": whose}
     return None
 
 

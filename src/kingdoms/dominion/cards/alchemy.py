@@ -14,9 +14,16 @@ from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.base import HELD
+from kingdoms.dominion.cards.declare import declare
 from kingdoms.dominion.cards.registry import answers, card, decision, task
-from kingdoms.dominion.cards.steps import CHOOSE0, ask_gain
-from kingdoms.dominion.cards.steps import hand_choices as _hand_choices
+from kingdoms.dominion.cards.steps import (
+    CHOOSE0,
+    Plus,
+    RevealTopEach,
+    Step,
+    TrashOneFromHand,
+    ask_gain,
+)
 from kingdoms.dominion.data import (
     BY_ID,
     CARDS,
@@ -88,21 +95,7 @@ def _possession(st: DominionState, p: int, pid: int) -> None:
 
 
 # -- Transmute: trash a card from hand; Action -> Duchy, Treasure -> Transmute, Victory -> Gold
-@card("transmute")
-def _transmute(st: DominionState, p: int, pid: int) -> None:
-    if st.hands[p]:
-        st.push("transmute", p, TRANSMUTE)
-
-
-@decision("transmute")
-def _transmute_options(st: DominionState, fr: Frame) -> list[int]:
-    return _hand_choices(st.hands[fr.who])
-
-
-@answers("transmute")
-def _transmute_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p = fr.who
-    st.trash_from(p, st.hands[p], c)
+def _transmute_gains(st: DominionState, p: int, card: int, c: int) -> None:
     if IS_ACTION[c]:
         st.gain(p, DUCHY)
     if IS_TREASURE[c]:
@@ -111,26 +104,32 @@ def _transmute_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
         st.gain(p, GOLD)
 
 
+declare(
+    "transmute",
+    cost=0,
+    potions=1,
+    types=("Action",),
+    card_set="alchemy",
+    steps=[TrashOneFromHand(then=_transmute_gains)],
+    prompts={"trash": "Transmute: trash a card."},
+)
+
+
 # -- Apprentice: +1 Action; trash a card from hand: +1 Card per $1, +2 if it costs a potion
-@card("apprentice")
-def _apprentice(st: DominionState, p: int, pid: int) -> None:
-    st.actions += 1
-    if st.hands[p]:
-        st.push("apprentice", p, APPRENTICE)
-
-
-@decision("apprentice")
-def _apprentice_options(st: DominionState, fr: Frame) -> list[int]:
-    return _hand_choices(st.hands[fr.who])
-
-
-@answers("apprentice")
-def _apprentice_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p = fr.who
-    st.trash_from(p, st.hands[p], c)
+def _apprentice_draws(st: DominionState, p: int, card: int, c: int) -> None:
     n = COIN_COST[c] + (2 if POTION_COST[c] else 0)
     if n:
         st.draw(p, n)
+
+
+declare(
+    "apprentice",
+    cost=5,
+    types=("Action",),
+    card_set="alchemy",
+    steps=[Plus(actions=1), TrashOneFromHand(then=_apprentice_draws)],
+    prompts={"trash": "Apprentice: trash a card to draw."},
+)
 
 
 # -- Apothecary: +1 Card +1 Action; reveal 4: Coppers and Potions to hand, the rest back
@@ -179,54 +178,29 @@ def _apothecary_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
 
 # -- Scrying Pool: +1 Action; each player's top card: you choose discard or put back;
 #    then reveal from your deck until a non-Action; all of those to your hand
-@card("scrying_pool")
-def _scrying_pool(st: DominionState, p: int, pid: int) -> None:
-    st.actions += 1
-    targets = [p] + [q for q in st.others(p) if not st.immune[q]]
-    st.then(*(Frame("scry_reveal", p, 0, q) for q in targets), Frame("scry_draw", p))
+class RevealUntilNonActionToHand(Step):
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        revealed = []
+        while True:
+            c = st.take_top(p)
+            if c < 0:
+                break
+            revealed.append(c)
+            if not IS_ACTION[c]:
+                break
+        st.reveal(p, revealed)
+        st.hands[p].extend(revealed)
 
 
-@task("scry_reveal")
-def _scry_reveal(st: DominionState, fr: Frame) -> None:
-    p, q = fr.who, fr.a
-    c = st.take_top(q)
-    if c < 0:
-        return
-    st.aside[q].append(c)
-    st.reveal(q, [c])
-    st.push("scrying_pool", p, SCRYING_POOL, q, c)
-
-
-@decision("scrying_pool")
-def _scrying_options(st: DominionState, fr: Frame) -> list[int]:
-    return [A.A_YES, A.A_NO]
-
-
-@answers("scrying_pool")
-def _scrying_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    """Yes: discard the revealed card; no: put it back."""
-    q, found = fr.a, fr.b
-    aside = st.aside[q]
-    if kind == A.YES:
-        st.discard_from(q, aside, found)
-    else:
-        aside.remove(found)
-        st.decks[q].append(found)
-
-
-@task("scry_draw")
-def _scry_draw(st: DominionState, fr: Frame) -> None:
-    p = fr.who
-    revealed = []
-    while True:
-        c = st.take_top(p)
-        if c < 0:
-            break
-        revealed.append(c)
-        if not IS_ACTION[c]:
-            break
-    st.reveal(p, revealed)
-    st.hands[p].extend(revealed)
+declare(
+    "scrying_pool",
+    cost=2,
+    potions=1,
+    types=("Action", "Attack"),
+    card_set="alchemy",
+    steps=[Plus(actions=1), RevealTopEach(), RevealUntilNonActionToHand()],
+    prompts={"discard": "Scrying Pool: discard this card or put it back?"},
+)
 
 
 # -- Golem: reveal until 2 non-Golem Actions; discard the rest; play them in your order.

@@ -21,8 +21,11 @@ from kingdoms.dominion.cards.steps import (
     EachOtherGains,
     GainUpTo,
     Plus,
+    RevealTopEach,
+    TrashOneFromHand,
     TrashUpTo,
     ask_gain,
+    gain_costing_more,
 )
 from kingdoms.dominion.cards.steps import hand_choices as _hand_choices
 from kingdoms.dominion.data import (
@@ -95,6 +98,22 @@ declare(
     prompts={"discard": "Militia: discard down to 3 cards."},
 )
 declare("witch", cost=5, types=ATTACK, card_set="base", steps=[Plus(2), EachOtherGains("curse")])
+declare(
+    "remodel",
+    cost=4,
+    types=ACTION,
+    card_set="base",
+    steps=[TrashOneFromHand(then=gain_costing_more(2))],
+    prompts={"trash": "Remodel: trash a card."},
+)
+declare(
+    "spy",
+    cost=4,
+    types=ATTACK,
+    card_set="base-1e",
+    steps=[Plus(cards=1, actions=1), RevealTopEach()],
+    prompts={"discard": "Spy: discard this card or put it back?"},
+)
 declare(
     "council_room",
     cost=5,
@@ -230,31 +249,6 @@ def _moneylender(st: DominionState, p: int, pid: int) -> None:
             st.push("moneylender", p, BY_ID["moneylender"])
 
 
-@card("remodel")
-def _remodel(st: DominionState, p: int, pid: int) -> None:
-    if st.hands[p]:
-        st.push("remodel", p, BY_ID["remodel"])
-
-
-@card("spy")
-def _spy(st: DominionState, p: int, pid: int) -> None:
-    st.draw(p, 1)
-    st.actions += 1
-    targets = [p] + [q for q in st.others(p) if not st.immune[q]]
-    st.then(*(Frame("spy_reveal", p, 0, q) for q in targets))
-
-
-@task("spy_reveal")
-def _spy_reveal(st: DominionState, fr: Frame) -> None:
-    p, q = fr.who, fr.a
-    c = st.take_top(q)
-    if c < 0:
-        return
-    st.aside[q].append(c)
-    st.reveal(q, [c])
-    st.push("spy", p, BY_ID["spy"], q, c)
-
-
 @card("thief")
 def _thief(st: DominionState, p: int, pid: int) -> None:
     st.stolen.clear()
@@ -310,10 +304,8 @@ def decision_actions(st: DominionState, fr: Frame) -> list[int]:
     if extra is not None:
         return extra(st, fr)
     hand = st.hands[who]
-    if code in ("moat", "chancellor", "library", "spy", "moneylender"):
+    if code in ("moat", "chancellor", "library", "moneylender"):
         return [A.A_YES, A.A_NO]
-    if code == "remodel":
-        return _hand_choices(hand)
     if code == "bureaucrat":
         return _hand_choices(hand, lambda c: IS_VICTORY[c])
     if code == "mine":
@@ -356,23 +348,12 @@ def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
         if kind != A.DONE:
             st.trash_from(p, hand, c)
             ask_gain(st, p, MINE, COIN_COST[c] + 3, POTION_COST[c])
-    elif code == "remodel":
-        st.trash_from(p, hand, c)
-        ask_gain(st, p, fr.card, COIN_COST[c] + 2, POTION_COST[c])
     elif code == "moneylender":
         if kind == A.YES:
             st.trash_from(p, hand, COPPER)
             st.coins += 3
     elif code == "bureaucrat":
         _topdeck(st, p, c)
-    elif code == "spy":
-        q, card_ = fr.a, fr.b
-        aside = st.aside[q]
-        if kind == A.YES:
-            st.discard_from(q, aside, card_)
-        else:
-            aside.remove(card_)
-            st.decks[q].append(card_)
     elif code == "thief_trash":
         _thief_take(st, p, fr.a, c)
     elif code == "thief_gain":

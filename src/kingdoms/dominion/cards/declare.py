@@ -77,6 +77,8 @@ def declare(
     for verb, prompt in prompts.items():
         PROMPTS[f"{cid}.{verb}"] = prompt
     index = BY_ID[cid]
+    for step in decl.steps:
+        step.bind(index)
     todo = decl.steps
     if len(todo) == 1:
         only = todo[0]

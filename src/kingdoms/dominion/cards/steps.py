@@ -15,9 +15,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.cards.registry import ANSWERS, DECISION_ACTIONS, Answer, Options
+from kingdoms.dominion.cards.registry import ANSWERS, DECISION_ACTIONS, TASKS, Answer, Options
 from kingdoms.dominion.data import BY_ID, COIN_COST, IS_ACTION, IS_TREASURE, NUM_CARDS, POTION_COST
-from kingdoms.dominion.decisions import CHOOSE_CARDS, CHOOSE_PILE, DecisionSpec, register
+from kingdoms.dominion.decisions import CHOOSE_CARDS, CHOOSE_PILE, YES_NO, DecisionSpec, register
 
 if TYPE_CHECKING:
     from kingdoms.dominion.frames import Frame
@@ -46,6 +46,9 @@ class Step:
 
     def run(self, st: DominionState, p: int, card: int) -> None:
         raise NotImplementedError
+
+    def bind(self, card: int) -> None:
+        """Called once when card ``card`` is declared with this step."""
 
 
 class Plus(Step):
@@ -238,3 +241,102 @@ class EachOtherDraws(Step):
     def run(self, st: DominionState, p: int, card: int) -> None:
         for q in st.others(p):
             st.draw(q, self.n)
+
+
+# -- reveal each player's top card; the player chooses: discard it or put it back ---------
+class RevealTopEach(Step):
+    """The player, then each other player (not protected), reveals the top card of
+    their deck; the player chooses for each: discard it or put it back (Spy,
+    Scrying Pool)."""
+
+    verb = "discard"
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        from kingdoms.dominion.frames import Frame
+
+        targets = [p] + [q for q in st.others(p) if not st.immune[q]]
+        st.then(*(Frame("reveal_top", p, card, q) for q in targets))
+
+
+def _reveal_top(st: DominionState, fr: Frame) -> None:
+    q = fr.a
+    c = st.take_top(q)
+    if c < 0:
+        return
+    st.aside[q].append(c)
+    st.reveal(q, [c])
+    st.push("discard_or_back", fr.who, fr.card, q, c)
+
+
+def _discard_or_back_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    """Yes: discard the revealed card; no: put it back."""
+    q, found = fr.a, fr.b
+    aside = st.aside[q]
+    if kind == A.YES:
+        st.discard_from(q, aside, found)
+    else:
+        aside.remove(found)
+        st.decks[q].append(found)
+
+
+TASKS["reveal_top"] = _reveal_top
+asks(
+    "discard_or_back",
+    DecisionSpec(
+        YES_NO,
+        "*.discard",
+        "Spy: discard this card or put it back?",
+        "set_aside",
+        subject=4,
+        whose=3,
+        yes="discard {card}",
+        no="put back {card}",
+    ),
+    lambda st, fr: [A.A_YES, A.A_NO],
+    _discard_or_back_answer,
+)
+
+
+# -- trash a card from the hand, then something depending on it ---------------------------
+Then = Callable[["DominionState", int, int, int], None]
+AFTER_TRASH: dict[int, Then] = {}
+"""Card index -> what follows the trash of card ``c`` by player ``p``: ``fn(st, p, card, c)``."""
+
+
+class TrashOneFromHand(Step):
+    """Trash a card from the hand (if any), then ``then(st, p, card, trashed)``
+    (Remodel, Transmute, Apprentice)."""
+
+    verb = "trash"
+
+    def __init__(self, then: Then) -> None:
+        self.then = then
+
+    def bind(self, card: int) -> None:
+        AFTER_TRASH[card] = self.then
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        if st.hands[p]:
+            st.push("trash_one", p, card)
+
+
+def _trash_one_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    st.trash_from(fr.who, st.hands[fr.who], c)
+    AFTER_TRASH[fr.card](st, fr.who, fr.card, c)
+
+
+asks(
+    "trash_one",
+    DecisionSpec(CHOOSE_CARDS, "*.trash", "Remodel: trash a card.", pick="trash {card}"),
+    lambda st, fr: hand_choices(st.hands[fr.who]),
+    _trash_one_answer,
+)
+
+
+def gain_costing_more(more: int) -> Then:
+    """The follow-up "gain a card costing up to $``more`` more than the trashed one"."""
+
+    def then(st: DominionState, p: int, card: int, c: int) -> None:
+        ask_gain(st, p, card, COIN_COST[c] + more, POTION_COST[c])
+
+    return then
