@@ -136,6 +136,24 @@ class Effects:
         if self.logging:
             self._log("discard", p, card=CARDS[c].id)
 
+    def reveal_top(self, p: int, n: int, into: list[int]) -> list[int]:
+        """Reveal up to ``n`` cards from the top of p's deck (shuffling if needed) and
+        put them into ``into`` (a set-aside zone); returns them."""
+        out = []
+        for _ in range(n):
+            c = self.take_top(p)
+            if c < 0:
+                break
+            out.append(c)
+        into.extend(out)
+        self.reveal(p, out)
+        return out
+
+    def discard_all(self, p: int, zone: list[int]) -> None:
+        """Discard every card of ``zone`` (p's), one by one."""
+        for c in list(zone):
+            self.discard_from(p, zone, c)
+
     def reveal(self, p: int, cards: Sequence[int]) -> None:
         if self.logging and cards:
             self._log("reveal", p, cards=[CARDS[c].id for c in cards])

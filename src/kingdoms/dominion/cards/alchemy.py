@@ -138,18 +138,10 @@ def _apothecary(st: DominionState, p: int, pid: int) -> None:
     st.draw(p, 1)
     st.actions += 1
     aside = st.aside[p]
-    revealed = []
-    for _ in range(4):
-        c = st.take_top(p)
-        if c < 0:
-            break
-        revealed.append(c)
-    st.reveal(p, revealed)
-    for c in revealed:
+    for c in st.reveal_top(p, 4, aside):
         if c in (COPPER, POTION):
+            aside.remove(c)
             st.hands[p].append(c)
-        else:
-            aside.append(c)
     _apothecary_next(st, p)
 
 

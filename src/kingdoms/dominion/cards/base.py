@@ -260,12 +260,7 @@ def _thief(st: DominionState, p: int, pid: int) -> None:
 def _thief_victim(st: DominionState, fr: Frame) -> None:
     p, q = fr.who, fr.a
     aside = st.aside[q]
-    for _ in range(2):
-        c = st.take_top(q)
-        if c < 0:
-            break
-        aside.append(c)
-    st.reveal(q, aside)
+    st.reveal_top(q, 2, aside)
     treasures = sorted({c for c in aside if IS_TREASURE[c]})
     if len(treasures) > 1:
         st.push("thief_trash", p, BY_ID["thief"], q)
@@ -273,16 +268,14 @@ def _thief_victim(st: DominionState, fr: Frame) -> None:
     if treasures:
         _thief_take(st, p, q, treasures[0])
     else:
-        for c in list(aside):
-            st.discard_from(q, aside, c)
+        st.discard_all(q, aside)
 
 
 def _thief_take(st: DominionState, p: int, q: int, c: int) -> None:
     aside = st.aside[q]
     st.trash_from(q, aside, c)
     st.stolen.append(c)
-    for d in list(aside):
-        st.discard_from(q, aside, d)
+    st.discard_all(q, aside)
 
 
 @task("thief_gain_ask")

@@ -65,27 +65,20 @@ def _bandit(st: DominionState, p: int, pid: int) -> None:
 def _bandit_victim(st: DominionState, fr: Frame) -> None:
     q = fr.a
     aside = st.aside[q]
-    for _ in range(2):
-        c = st.take_top(q)
-        if c < 0:
-            break
-        aside.append(c)
-    st.reveal(q, aside)
+    st.reveal_top(q, 2, aside)
     targets = sorted({c for c in aside if IS_TREASURE[c] and c != COPPER})
     if len(targets) > 1:
         st.push("bandit", q, BANDIT, q)  # the victim chooses
     elif targets:
         _bandit_trash(st, q, targets[0])
     else:
-        for c in list(aside):
-            st.discard_from(q, aside, c)
+        st.discard_all(q, aside)
 
 
 def _bandit_trash(st: DominionState, q: int, c: int) -> None:
     aside = st.aside[q]
     st.trash_from(q, aside, c)
-    for d in list(aside):
-        st.discard_from(q, aside, d)
+    st.discard_all(q, aside)
 
 
 @decision("bandit")
@@ -182,40 +175,34 @@ def _sentry(st: DominionState, p: int, pid: int) -> None:
     st.push("sentry_trash", p, SENTRY)
 
 
-@decision("sentry_trash")
-def _sentry_trash_options(st: DominionState, fr: Frame) -> list[int]:
-    return [*_choices(st.looking[fr.who]), A.A_DONE]
+def _sentry_pick(code: str, trash: bool) -> None:
+    """Sentry's "trash any" and "discard any" of the cards looked at (done stops)."""
+
+    @decision(code)
+    def _options(st: DominionState, fr: Frame) -> list[int]:
+        return [*_choices(st.looking[fr.who]), A.A_DONE]
+
+    @answers(code)
+    def _answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+        if kind == A.DONE:
+            return
+        p, looking = fr.who, st.looking[fr.who]
+        if trash:
+            st.trash_from(p, looking, c)
+        else:
+            st.discard_from(p, looking, c)
+        if looking:
+            st.push(code, p, SENTRY)
 
 
-@answers("sentry_trash")
-def _sentry_trash_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    if kind == A.DONE:
-        return
-    p = fr.who
-    st.trash_from(p, st.looking[p], c)
-    if st.looking[p]:
-        st.push("sentry_trash", p, SENTRY)
+_sentry_pick("sentry_trash", trash=True)
+_sentry_pick("sentry_discard", trash=False)
 
 
 @task("sentry_discard_ask")
 def _sentry_discard_ask(st: DominionState, fr: Frame) -> None:
     if st.looking[fr.who]:
         st.push("sentry_discard", fr.who, SENTRY)
-
-
-@decision("sentry_discard")
-def _sentry_discard_options(st: DominionState, fr: Frame) -> list[int]:
-    return [*_choices(st.looking[fr.who]), A.A_DONE]
-
-
-@answers("sentry_discard")
-def _sentry_discard_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    if kind == A.DONE:
-        return
-    p = fr.who
-    st.discard_from(p, st.looking[p], c)
-    if st.looking[p]:
-        st.push("sentry_discard", p, SENTRY)
 
 
 @task("sentry_back")
