@@ -64,6 +64,16 @@ class Effects:
             deck = self.decks[p]
         return deck.pop()
 
+    def take_top_n(self, p: int, n: int) -> list[int]:
+        """Remove up to ``n`` cards from the top of p's deck (shuffling if needed)."""
+        out = []
+        for _ in range(n):
+            c = self.take_top(p)
+            if c < 0:
+                break
+            out.append(c)
+        return out
+
     def draw(self, p: int, n: int, log: bool = True) -> int:
         deck = self.decks[p]
         hand = self.hands[p]
@@ -72,12 +82,7 @@ class Effects:
             del deck[len(deck) - n :]
             drawn.reverse()
         else:
-            drawn = []
-            for _ in range(n):
-                c = self.take_top(p)
-                if c < 0:
-                    break
-                drawn.append(c)
+            drawn = self.take_top_n(p, n)
         hand.extend(drawn)
         if log and self.logging and drawn:
             self.log.append(
@@ -139,12 +144,7 @@ class Effects:
     def reveal_top(self, p: int, n: int, into: list[int]) -> list[int]:
         """Reveal up to ``n`` cards from the top of p's deck (shuffling if needed) and
         put them into ``into`` (a set-aside zone); returns them."""
-        out = []
-        for _ in range(n):
-            c = self.take_top(p)
-            if c < 0:
-                break
-            out.append(c)
+        out = self.take_top_n(p, n)
         into.extend(out)
         self.reveal(p, out)
         return out
