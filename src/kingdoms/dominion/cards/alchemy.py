@@ -18,18 +18,18 @@ from kingdoms.dominion.cards.declare import declare
 from kingdoms.dominion.cards.registry import answers, card, decision, task
 from kingdoms.dominion.cards.steps import (
     CHOOSE0,
+    EachOtherGains,
+    GainUpTo,
     Plus,
     RevealTopEach,
     Step,
     TrashOneFromHand,
-    ask_gain,
 )
 from kingdoms.dominion.data import (
     BY_ID,
     CARDS,
     COIN_COST,
     COPPER,
-    CURSE,
     DUCHY,
     GOLD,
     IS_ACTION,
@@ -57,10 +57,24 @@ def _choices(cards: list[int]) -> list[int]:
     return [CHOOSE0 + c for c in sorted(set(cards))]
 
 
-@card("alchemist")
-def _alchemist(st: DominionState, p: int, pid: int) -> None:
-    st.draw(p, 2)
-    st.actions += 1
+declare("alchemist", cost=3, potions=1, types=("Action",), card_set="alchemy", steps=[Plus(2, 1)])
+declare(
+    "familiar",
+    cost=3,
+    potions=1,
+    types=("Action", "Attack"),
+    card_set="alchemy",
+    steps=[Plus(1, 1), EachOtherGains("curse")],
+)
+declare(
+    "university",
+    cost=2,
+    potions=1,
+    types=("Action",),
+    card_set="alchemy",
+    steps=[Plus(actions=2), GainUpTo(5)],  # an Action card (see gain_options), or none
+    prompts={"gain": "Gain a card."},
+)
 
 
 @card("herbalist")
@@ -68,21 +82,6 @@ def _herbalist(st: DominionState, p: int, pid: int) -> None:
     st.buys += 1
     st.coins += 1
     st.herbalists += 1
-
-
-@card("university")
-def _university(st: DominionState, p: int, pid: int) -> None:
-    st.actions += 2
-    ask_gain(st, p, UNIVERSITY, 5, 0)
-
-
-@card("familiar")
-def _familiar(st: DominionState, p: int, pid: int) -> None:
-    st.draw(p, 1)
-    st.actions += 1
-    for q in st.others(p):
-        if not st.immune[q]:
-            st.gain(q, CURSE)
 
 
 @card("possession")
