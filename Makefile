@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 EXTRAS := dev,rl,bench,postgres
 
-.PHONY: setup play test lint typecheck pytest bench system-deps clean
+.PHONY: setup play test lint typecheck pytest bench soak system-deps clean
 
 setup: $(STAMP) system-deps
 
@@ -43,6 +43,10 @@ bench: setup
 	$(PY) bench/kingdomino_playouts.py
 	$(PY) bench/kingdomino_full_greedy.py
 	$(PY) bench/server_load.py --game dominion --games 200 --actions 40 --think 1
+
+# Dominion card conservation over 100,000 random games (SOAK_GAMES, SOAK_WORKERS).
+soak: setup
+	$(PY) bench/dominion_soak.py --games $${SOAK_GAMES:-100000} --workers $${SOAK_WORKERS:-2}
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

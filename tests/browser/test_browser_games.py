@@ -194,3 +194,46 @@ def test_polish_card_names(page: Any, server: str) -> None:
         "karty podstawowe: 2. edycja; errata Alchemii: włączona"
     )
     assert re.search(r"Zasoby", page.text_content("#board"))
+
+
+def test_dominion_card_decision_renders_from_its_kind_and_zone(page: Any, server: str) -> None:
+    """A card's question (Cellar) shows its prompt from the view and makes the cards of
+    its zone (the hand) clickable; clicking one answers it — no per-card client code."""
+    _lobby(page, server, "dominion", ["human", "bot"], kingdom='"First Game"')
+    page.click("#play-here")
+    page.wait_for_selector("body[data-ready]")
+    page.wait_for_selector("#d-supply")
+    for _ in range(200):
+        page.wait_for_selector(".choice, .scores")
+        decision = page.query_selector("#d-decision")
+        if decision and "Cellar" in (decision.text_content() or ""):
+            break
+        step = _step(page)
+        cellar = page.query_selector("#d-hand .dcard.clickable[data-card='cellar']")
+        buy = page.query_selector("#d-supply .dcard.clickable[data-card='cellar']")
+        if cellar:
+            cellar.click()
+        elif buy:
+            buy.click()
+        elif page.query_selector(".choice >> text=play all treasures"):
+            page.keyboard.press("a")
+        else:
+            page.click(".choice >> nth=-1")
+        _wait_change(page, step)
+    else:
+        pytest.fail("never reached a Cellar decision")
+    text = page.text_content("#d-decision") or ""
+    assert "Cellar: discard cards, then draw as many (done to stop)." in text
+    hand = page.query_selector_all("#d-hand .dcard.clickable")
+    assert hand  # the hand is the decision's zone: its cards are the choices
+
+    def discard_size() -> int:
+        found = re.search(r"Discard pile: (\d+)", page.text_content("#d-hand h2") or "")
+        assert found
+        return int(found.group(1))
+
+    before = discard_size()
+    step = _step(page)
+    hand[0].click()
+    _wait_change(page, step)
+    assert discard_size() == before + 1  # the clicked card was discarded

@@ -580,3 +580,110 @@ def test_options_are_shown_in_the_log_and_the_view(
     assert CARDS[BY_ID["possession"]].name(lang) in line
     for seat in range(2):
         assert st.view(seat)["rules"] == {"base_edition": edition, "alchemy_errata": errata}
+
+
+@pytest.mark.parametrize("trasher", ["chapel", "remodel", "mine", "moneylender", "transmute"])
+def test_possession_trash_comes_back_when_clean_up_reshuffles(trasher: str) -> None:
+    """§5.8: cards the possessed player trashes come back to their discard pile after
+    Clean-up, also when the Clean-up draw shuffles the discard pile into a new deck."""
+    kingdom = [
+        "possession", "chapel", "remodel", "mine", "moneylender",
+        "transmute", "witch", "moat", "throne_room", "golem",
+    ]  # fmt: skip
+    s = make(
+        kingdom=kingdom,
+        hands={0: ["possession"], 1: [trasher, "copper", "silver", "estate"]},
+        decks={0: ["copper"] * 5, 1: ["estate"]},
+        discards={1: ["estate", "copper", "copper", "copper", "copper"]},
+    )
+    _possess(s, "end buys")
+    assert s.turn == 1 and s.extra_turn
+    total = len(s.owned(1))
+    play = {
+        "chapel": ["play Chapel", "trash Copper", "done"],
+        "remodel": ["play Remodel", "trash Copper", "gain Curse"],
+        "mine": ["play Mine", "trash Copper", "gain Silver"],
+        "moneylender": ["play Moneylender"],
+        "transmute": ["play Transmute", "trash Copper"],
+    }[trasher]
+    do(s, *play)
+    assert ids(s.possessed_trash) == ["copper"]
+    if "end actions" in legal(s):
+        do(s, "end actions")
+    do(s, "end buys")
+    assert not s.extra_turn and s.possessed_trash == []
+    assert s.trash == []
+    s.check_invariants()
+    assert "copper" in ids(s.discards[1])
+    # the possessed player keeps every card they had (gains went to the possessor)
+    assert len(s.owned(1)) == total
+
+
+# -- Golem's found cards belong to Golem, not to a shared set-aside zone ------------------
+GOLEM_KINGDOM = [
+    "golem", "library", "adventurer", "apothecary", "scrying_pool",
+    "throne_room", "village", "laboratory", "market", "smithy",
+]  # fmt: skip
+GOLEM_PAIRINGS = {
+    # first found card -> (deck under the two found cards, top first; answers after it)
+    "library": (["smithy"] + ["copper"] * 6, ["set aside Smithy"]),
+    "adventurer": (["estate", "copper", "smithy", "copper", "gold"], []),
+    "apothecary": (["copper", "estate", "smithy", "potion", "gold"], ["put back Estate now"]),
+    "scrying_pool": (["copper", "estate", "gold"], ["put back Copper"]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("first", sorted(GOLEM_PAIRINGS))
+@pytest.mark.parametrize("order", ["found first", "found second"])
+def test_golem_second_card_is_played_whatever_the_first_sets_aside(first: str, order: str) -> None:
+    """§5.5: both found cards are played.  A found Library, Adventurer, Apothecary or
+    Scrying Pool sets cards aside and then discards or puts back what it set aside:
+    Golem's other card is not among them."""
+    under, answers = GOLEM_PAIRINGS[first]
+    s = make(
+        kingdom=GOLEM_KINGDOM,
+        hands={0: ["golem"]},
+        decks={0: [first, "village", *under]},
+    )
+    name = {"library": "Library", "adventurer": "Adventurer"}.get(first)
+    name = name or {"apothecary": "Apothecary", "scrying_pool": "Scrying Pool"}[first]
+    do(s, "play Golem")
+    if order == "found first":
+        do(s, f"play {name} first", *answers)
+    else:
+        do(s, "play Village first")
+    while s.stack:  # whatever the cards still ask
+        do(s, legal(s)[0])
+    s.check_invariants()
+    assert sorted(ids(s.in_play[0])) == sorted(["golem", first, "village"])
+    assert s.aside[0] == [] and s.set_aside_of(0) == []
+
+
+def test_golem_played_by_a_found_throne_room_keeps_the_outer_golems_card() -> None:
+    """§5.5 with Golem itself: Golem finds Throne Room and Village; the Throne Room plays
+    a Golem from the hand twice.  Each Golem offers only what it found, and the first
+    Golem's Village is still played at the end."""
+    s = make(
+        kingdom=GOLEM_KINGDOM,
+        hands={0: ["golem", "golem"]},
+        decks={
+            0: ["throne_room", "village", "laboratory", "market"]
+            + ["copper"] * 3  # drawn by Laboratory and Market
+            + ["smithy", "library"]
+            + ["copper"] * 12
+        },
+    )
+    do(s, "play Golem", "play Throne Room first", "play Golem twice")
+    assert sorted(legal(s)) == ["play Laboratory first", "play Market first"]
+    assert ids(s.set_aside_of(0)) == ["village", "laboratory", "market"]
+    do(s, "play Laboratory first")
+    assert sorted(legal(s)) == ["play Library first", "play Smithy first"]
+    do(s, "play Smithy first")
+    while s.stack:
+        do(s, legal(s)[0])
+    s.check_invariants()
+    played = ids(s.in_play[0])
+    assert sorted(played) == sorted(
+        ["golem", "throne_room", "golem", "village", "laboratory", "market", "smithy", "library"]
+    )
+    assert s.set_aside_of(0) == []

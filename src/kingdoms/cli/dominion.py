@@ -139,6 +139,16 @@ class Screen:
                     f"[bold]{_('Player')} {who} {_('Hand')}:[/bold] "
                     f"{self.cards(possession['hand'])}"
                 )
+        decision = view.get("decision")
+        if isinstance(decision, Mapping) and decision.get("prompt"):
+            # any card's question, from its structured decision (prompt msgid, subject)
+            line = f"[bold yellow]{_(str(decision['prompt']))}[/bold yellow]"
+            about = decision.get("about")
+            if isinstance(about, Mapping) and about.get("card"):
+                line += (
+                    f" ({_('Player')} {int(about['player']) + 1}: {self.cards([about['card']])})"
+                )
+            c.print(line)
         if log:
             c.print(Panel("\n".join(log), title=_("Log"), expand=True))
 

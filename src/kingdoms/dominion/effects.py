@@ -17,7 +17,7 @@ from kingdoms.dominion.data import CARDS
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
 
-Frame = tuple[str, int, int, int, int]
+from kingdoms.dominion.frames import Frame
 
 
 class Effects:
@@ -64,6 +64,16 @@ class Effects:
             deck = self.decks[p]
         return deck.pop()
 
+    def take_top_n(self, p: int, n: int) -> list[int]:
+        """Remove up to ``n`` cards from the top of p's deck (shuffling if needed)."""
+        out = []
+        for _ in range(n):
+            c = self.take_top(p)
+            if c < 0:
+                break
+            out.append(c)
+        return out
+
     def draw(self, p: int, n: int, log: bool = True) -> int:
         deck = self.decks[p]
         hand = self.hands[p]
@@ -72,12 +82,7 @@ class Effects:
             del deck[len(deck) - n :]
             drawn.reverse()
         else:
-            drawn = []
-            for _ in range(n):
-                c = self.take_top(p)
-                if c < 0:
-                    break
-                drawn.append(c)
+            drawn = self.take_top_n(p, n)
         hand.extend(drawn)
         if log and self.logging and drawn:
             self.log.append(
@@ -136,6 +141,19 @@ class Effects:
         if self.logging:
             self._log("discard", p, card=CARDS[c].id)
 
+    def reveal_top(self, p: int, n: int, into: list[int]) -> list[int]:
+        """Reveal up to ``n`` cards from the top of p's deck (shuffling if needed) and
+        put them into ``into`` (a set-aside zone); returns them."""
+        out = self.take_top_n(p, n)
+        into.extend(out)
+        self.reveal(p, out)
+        return out
+
+    def discard_all(self, p: int, zone: list[int]) -> None:
+        """Discard every card of ``zone`` (p's), one by one."""
+        for c in list(zone):
+            self.discard_from(p, zone, c)
+
     def reveal(self, p: int, cards: Sequence[int]) -> None:
         if self.logging and cards:
             self._log("reveal", p, cards=[CARDS[c].id for c in cards])
@@ -146,7 +164,11 @@ class Effects:
         return [(p + i) % n for i in range(1, n)]
 
     def push(self, code: str, who: int, src: int = 0, a: int = 0, b: int = 0) -> None:
-        self.stack.append((code, who, src, a, b))
+        self.stack.append(Frame(code, who, src, a, b))
+
+    def then(self, *frames: Frame) -> None:
+        """Schedule ``frames`` to run in the order given, before anything pending."""
+        self.stack.extend(reversed(frames))
 
     def play_card(self, p: int, c: int, play_id: int) -> None:
         """Resolve one play of c (already in play): Attack reactions first."""
@@ -155,9 +177,10 @@ class Effects:
         if self.logging:
             self._log("play", p, card=CARDS[c].id)
         if c in ATTACKS:
-            self.push("effect", p, c, play_id)
-            for q in reversed(self.others(p)):
-                self.push("moat_ask", q, c)
-            self.push("reset_immune", p)
+            self.then(
+                Frame("reset_immune", p),
+                *(Frame("moat_ask", q, c) for q in self.others(p)),
+                Frame("effect", p, c, play_id),
+            )
         else:
             EFFECTS[c](cast("DominionState", self), p, play_id)

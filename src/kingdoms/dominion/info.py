@@ -21,17 +21,7 @@ from kingdoms.dominion.data import CARDS, NUM_CARDS
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
 
-KINDS = (
-    "play",
-    "buy",
-    "choose",
-    "gain",
-    "done",
-    "yes",
-    "no",
-    "play_all_treasures",
-    "end_phase",
-)
+KINDS = tuple(name.replace(" ", "_") for name in A.KIND_NAMES)
 _NO_CARD = frozenset({A.DONE, A.YES, A.NO, A.PLAY_ALL_TREASURES, A.END_PHASE})
 
 
@@ -42,7 +32,10 @@ def action_info(st: DominionState, action: int) -> dict[str, Any]:
     if kind not in _NO_CARD:
         out["card"] = CARDS[c].id
     if st.stack:
-        out["decision"] = st.stack[-1][0]
+        from kingdoms.dominion.decisions import purpose_of
+
+        out["decision"] = st.stack[-1].code
+        out["purpose"] = purpose_of(st.stack[-1])
     return out
 
 

@@ -1,8 +1,9 @@
 """DominionState: the whole game, decisions as a stack of small frames.
 
-The stack holds tuples ``(code, who, src, a, b)``.  Codes in
-:data:`DECISIONS` are pending decisions (``who`` decides); every other code is
-a pending task that :meth:`DominionState._run` executes.  Card effects are in
+The stack holds :class:`~kingdoms.dominion.frames.Frame` objects (code, who, card,
+a, b).  Codes in :data:`DECISIONS` are pending decisions (``who`` decides; their kind
+and purpose: :mod:`kingdoms.dominion.decisions`); every other code is a pending task
+that :meth:`DominionState._run` executes.  Card effects are in
 :mod:`kingdoms.dominion.cards`, zone primitives (draw, gain, trash, Attack/Moat
 plumbing) in :mod:`kingdoms.dominion.effects`, scoring / end of game / tie-break in
 :mod:`kingdoms.dominion.rules`; the turn (phases, buying, clean-up) is in this module.
@@ -31,13 +32,15 @@ from kingdoms.dominion.data import (
     POTION,
     POTION_COST,
 )
+from kingdoms.dominion.decisions import SPECS
 from kingdoms.dominion.effects import Effects
+from kingdoms.dominion.frames import Frame
 from kingdoms.dominion.rules import end_reason, score, winners
 
 ACTION_PHASE, BUY_PHASE, OVER, CLEANUP = 0, 1, 2, 3
 PHASE_NAMES = ("action", "buy", "over", "cleanup")
 
-Frame = tuple[str, int, int, int, int]
+__all__ = ["DECISIONS", "DominionState", "Frame"]
 
 MOAT = BY_ID["moat"]
 TREASURE_COINS = [0] * NUM_CARDS
@@ -47,44 +50,8 @@ TREASURE_COINS[BY_ID["gold"]] = 3
 SILVER = BY_ID["silver"]
 PHILOSOPHERS_STONE = BY_ID["philosophers_stone"]
 
-# decision code -> options description (see cards.base for the answers)
-DECISIONS = frozenset(
-    {
-        "moat",
-        "cellar",
-        "chancellor",
-        "chapel",
-        "gain",
-        "library",
-        "militia",
-        "mine",
-        "remodel",
-        "spy",
-        "thief_trash",
-        "thief_gain",
-        "throne",
-        "moneylender",
-        "bureaucrat",
-        # second edition
-        "artisan",
-        "bandit",
-        "harbinger",
-        "poacher",
-        "sentry_trash",
-        "sentry_discard",
-        "sentry_order",
-        "vassal",
-        # Alchemy
-        "alchemist",
-        "apothecary",
-        "apprentice",
-        "golem",
-        "herbalist",
-        "scrying_pool",
-        "transmute",
-        "cleanup",
-    }
-)
+DECISIONS = SPECS
+"""Frame code -> its decision (filled where each decision is declared)."""
 
 
 class DominionState(Effects, State):
@@ -131,19 +98,10 @@ class DominionState(Effects, State):
 
     game_name = "dominion"
 
-    hands: list[list[int]]
-    decks: list[list[int]]
-    discards: list[list[int]]
-    in_play: list[list[int]]
-    aside: list[list[int]]
-    trash: list[int]
-    stack: list[Frame]
     stolen: list[int]
     moved: list[int]
     immune: list[bool]
     turns: list[int]
-    supply: list[int]
-    piles: list[int]
     totals: list[int]
     actions: int
     buys: int
@@ -151,7 +109,6 @@ class DominionState(Effects, State):
     potions: int
     bought: bool
     phase: int
-    turn: int
     edition: int
     next_play_id: int
     ended_by: str
@@ -325,7 +282,29 @@ class DominionState(Effects, State):
                     counts[c] += 1
         for c in self.trash:
             counts[c] += 1
+        for p in range(self.num_players):
+            for c in self.held_by_frames(p):
+                counts[c] += 1
         return counts
+
+    def held_by_frames(self, p: int) -> list[int]:
+        """Cards of ``p`` set aside by a pending effect that holds them in its frame."""
+        if not self.stack:
+            return []
+        from kingdoms.dominion.cards import HELD
+
+        out: list[int] = []
+        for fr in self.stack:
+            fields = HELD.get(fr.code)
+            if fields is not None and fr.who == p:
+                out.extend(fr.field(i) for i in fields)
+        return out
+
+    def set_aside_of(self, p: int) -> list[int]:
+        """Every card ``p`` has set aside: the shared zone and the frames' cards."""
+        if not self.stack:
+            return self.aside[p]
+        return self.aside[p] + self.held_by_frames(p)
 
     # -- turn rules -----------------------------------------------------------------
     def _start_turn(self, p: int, controller: int = -1) -> None:
@@ -369,13 +348,14 @@ class DominionState(Effects, State):
     def _run(self) -> None:
         from kingdoms.dominion.cards import TASKS
 
+        decisions = DECISIONS
         stack = self.stack
         while stack:
             top = stack[-1]
-            if top[0] in DECISIONS:
+            if top.code in decisions:
                 return
             stack.pop()
-            TASKS[top[0]](self, top)
+            TASKS[top.code](self, top)
 
     def new_play_id(self) -> int:
         self.next_play_id += 1
@@ -409,8 +389,13 @@ class DominionState(Effects, State):
 
         p = self.turn
         self.phase = CLEANUP
-        self.push("cleanup_finish", p)
+        stack = self.stack
+        depth = len(stack)
         start_cleanup(self, p)
+        if len(stack) == depth:
+            self.finish_turn(p)  # nothing to ask
+            return
+        stack.insert(depth, Frame("cleanup_finish", p))
         self._run()
 
     def finish_turn(self, p: int) -> None:
@@ -423,7 +408,8 @@ class DominionState(Effects, State):
         self.draw(p, 5)
         if self.possessed_trash:
             # trashed during a Possession turn: back to their owner after Clean-up
-            disc.extend(self.possessed_trash)
+            # (into the discard pile as it is now: the draw may have shuffled it away)
+            self.discards[p].extend(self.possessed_trash)
             self.possessed_trash = []
         if not self.extra_turn:
             self.turns[p] += 1
@@ -484,6 +470,7 @@ class DominionState(Effects, State):
             + self.in_play[p]
             + self.aside[p]
             + self.looking[p]
+            + (self.held_by_frames(p) if self.stack else [])
         )
 
     def vp_of(self, p: int) -> int:
@@ -496,7 +483,7 @@ class DominionState(Effects, State):
     @property
     def current_player(self) -> int:
         if self.stack:
-            who = self.stack[-1][1]
+            who = self.stack[-1].who
             if who == self.turn and self.controller >= 0:
                 return self.controller  # a possessed player's decisions
             return who
@@ -629,13 +616,13 @@ class DominionState(Effects, State):
             hand = new.hands[q]
             keep: list[int] = []
             for fr in self.stack:
-                if fr[1] != q:
+                if fr.who != q:
                     continue
-                if fr[0] == "library":
-                    wanted = [fr[3]]
-                elif fr[0] == "moat":
+                if fr.code == "library":
+                    wanted = [fr.a]
+                elif fr.code == "moat":
                     wanted = [MOAT]
-                elif fr[0] == "bureaucrat":
+                elif fr.code == "bureaucrat":
                     wanted = [c for c in hand if IS_VICTORY[c]]
                 else:
                     continue
@@ -672,7 +659,7 @@ class DominionState(Effects, State):
             "discards": self.discards,
             "in_play": self.in_play,
             "aside": self.aside,
-            "stack": [list(f) for f in self.stack],
+            "stack": [f.to_json() for f in self.stack],
             "stolen": self.stolen,
             "moved": self.moved,
             "immune": self.immune,

@@ -9,11 +9,20 @@
       "turn": 0,                   # whose turn it is
       "to_move": 0,                # who must decide now (-1: game over)
       "decision": null | {         # the pending mid-card decision, if any
-          "kind": "militia",       # frame kind; prompt key "decision.<kind>"
-          "prompt": "decision.militia",
+          "kind": "choose_cards",  # choose_cards | choose_pile | order | yes_no
+          "purpose": "militia.discard",      # <card id>.<verb>
+          "prompt": "Militia: discard down to 3 cards.",  # English msgid (catalogs)
+          "zone": "hand",          # where the offered cards are (hand, play, set_aside,
+                                   # looking, trash, discard, deck, supply)
+          "whose": 1,              # the seat whose cards are offered
+          "code": "militia",       # the engine's frame code
           "who": 1, "card": "militia",       # the seat deciding and the card that asked
-          "min": 1, "max": 1,
-          "options": ["copper", ...]  # only in the deciding seat's view (card ids)
+          "min": 1, "max": 1,      # picks in this step (0: "done" is allowed)
+          "about": {"player": 0, "card": "gold"},  # what it is about, if one card/seat
+          # only in the deciding seat's view:
+          "choices": [{"action": 182, "answer": "card", "card": "copper"}, ...],
+          "actions": [182, ...],   # the legal actions, as in choices
+          "options": ["discard Copper", ...]  # their texts
       },
       "actions": 1, "buys": 1, "coins": 0, "potions": 0,
       "supply": [{"card": "copper", "count": 46, "cost": [0, 0]}, ...],
@@ -29,17 +38,8 @@
 
 Other players' hands and every deck order are never in a view.
 
-Decision kinds (``decision.kind``; answers are the legal actions, one pick at a time):
-``moat`` (yes = reveal Moat / no), ``cellar`` (choose a card to discard, done),
-``chapel`` (choose a card to trash, up to 4, done), ``chancellor`` (yes = discard deck),
-``gain`` (gain a supply card within the limit; Workshop, Feast, Remodel, Mine),
-``library`` (yes = set the drawn Action aside / no = keep), ``militia`` (discard one;
-repeated down to 3), ``mine`` / ``remodel`` (choose a card to trash), ``moneylender``
-(2nd edition: yes = trash a Copper), ``bureaucrat`` (the victim picks a Victory card to
-put on the deck), ``spy`` (the Spy player: yes = discard the revealed card / no = put
-it back), ``thief_trash`` (the Thief player picks the Treasure to trash),
-``thief_gain`` (choose a trashed Treasure to gain, done), ``throne`` (choose the
-Action to play twice; 2nd edition also done).
+Decision kinds, purposes, zones and prompts: :mod:`kingdoms.dominion.decisions`
+(answers are the legal actions, one pick at a time).
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 from kingdoms.core.state import JSONDict
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, NUM_CARDS, POTION_COST
+from kingdoms.dominion.decisions import SPECS, describe
 from kingdoms.i18n import translator
 
 if TYPE_CHECKING:
@@ -66,20 +67,21 @@ def make_view(st: DominionState, player: int) -> JSONDict:
     decision: JSONDict | None = None
     if st.stack:
         fr = st.stack[-1]
-        decision = {
-            "kind": fr[0],
-            "prompt": f"decision.{fr[0]}",
-            "who": fr[1],
-            "card": ids[fr[2]] if fr[2] else None,
-            "min": 0 if A.A_DONE in st.legal_actions() else 1,
-            "max": 1,
-        }
+        mine = st.current_player == player
+        legal = st.legal_actions()
+        decision = describe(st, fr, legal if mine else None)
+        decision.update(
+            code=fr.code,
+            who=fr.who,
+            card=ids[fr.card] if fr.card else None,
+            min=0 if A.A_DONE in legal else 1,
+            max=1,
+        )
         subject = _subject(st, fr)
-        if subject is not None and (fr[0] != "library" or st.current_player == player):
-            # (Library's card was drawn into the hand: only its owner sees it)
+        if subject is not None and (SPECS[fr.code].zone != "hand" or mine):
+            # (a card about to enter the hand, as Library's: only its owner sees it)
             decision["about"] = subject
-        if st.current_player == player:
-            legal = st.legal_actions()
+        if mine:
             decision["options"] = [st.action_to_str(a) for a in legal]
             decision["actions"] = legal
     players = []
@@ -93,7 +95,7 @@ def make_view(st: DominionState, player: int) -> JSONDict:
                 "discard_size": len(disc),
                 "discard_top": ids[disc[-1]] if disc else None,
                 "in_play": [ids[c] for c in st.in_play[q]],
-                "set_aside": [ids[c] for c in st.aside[q]],
+                "set_aside": [ids[c] for c in st.set_aside_of(q)],
                 "looking_count": len(st.looking[q]),
                 "turns": st.turns[q],
                 "owned": {ids[c]: owned.count(c) for c in sorted(set(owned))},
@@ -127,19 +129,14 @@ def make_view(st: DominionState, player: int) -> JSONDict:
     }
 
 
-_SUBJECT_CARD = {"library": 3, "spy": 4, "scrying_pool": 4, "vassal": 3}
-"""Decisions about one known card: frame field holding it."""
-
-
 def _subject(st: DominionState, fr: Frame) -> JSONDict | None:
     """Whose card (and which) a decision is about, for a clear prompt."""
-    code = fr[0]
-    if code in ("spy", "scrying_pool"):
-        return {"player": fr[3], "card": IDS[fr[4]]}
-    if code in ("library", "vassal"):
-        return {"player": fr[1], "card": IDS[fr[3]]}
-    if code in ("thief_trash", "bandit"):
-        return {"player": fr[3]}
+    spec = SPECS[fr.code]
+    whose = fr.field(spec.whose) if spec.whose >= 0 else fr.who
+    if spec.subject >= 0:
+        return {"player": whose, "card": IDS[fr.field(spec.subject)]}
+    if spec.whose >= 0:
+        return {"player": whose}
     return None
 
 
@@ -153,42 +150,6 @@ def _possession(st: DominionState, player: int) -> JSONDict | None:
         out["hand"] = sorted(IDS[c] for c in st.hands[st.turn])
         out["looking"] = [IDS[c] for c in st.looking[st.turn]]
     return out
-
-
-CHOOSE_VERB = {
-    "cellar": "discard {card}",
-    "militia": "discard {card}",
-    "chapel": "trash {card}",
-    "remodel": "trash {card}",
-    "mine": "trash {card}",
-    "thief_trash": "trash {card}",
-    "thief_gain": "gain {card}",
-    "throne": "play {card} twice",
-    "bureaucrat": "put {card} on deck",
-    "artisan": "put {card} on deck",
-    "harbinger": "put {card} on deck",
-    "herbalist": "put {card} on deck",
-    "bandit": "trash {card}",
-    "poacher": "discard {card}",
-    "sentry_trash": "trash {card}",
-    "sentry_discard": "discard {card}",
-    "sentry_order": "put {card} on top",
-    "transmute": "trash {card}",
-    "apprentice": "trash {card}",
-    "apothecary": "put back {card} now",
-    "golem": "play {card} first",
-    "cleanup": "discard {card} from play",
-}
-YES_NO = {
-    "moat": ("reveal Moat", "don't reveal"),
-    "chancellor": ("discard deck", "keep deck"),
-    "library": ("set aside {card}", "keep {card}"),
-    "spy": ("discard {card}", "put back {card}"),
-    "moneylender": ("trash Copper", "keep Copper"),
-    "scrying_pool": ("discard {card}", "put back {card}"),
-    "vassal": ("play {card}", "don't play {card}"),
-    "alchemist": ("put Alchemist on deck", "discard Alchemist"),
-}
 
 
 def action_text(st: DominionState, action: int, lang: str = "en") -> str:
@@ -207,19 +168,14 @@ def action_text(st: DominionState, action: int, lang: str = "en") -> str:
         return _("end actions") if st.phase == 0 else _("end buys")
     if kind == A.DONE:
         return _("done")
-    fr = st.stack[-1] if st.stack else None
-    code = fr[0] if fr else ""
+    spec = SPECS.get(st.stack[-1].code) if st.stack else None
+    if spec is None:
+        return _("choose {card}").format(card=name) if kind == A.CHOOSE else _(A.KIND_NAMES[kind])
     if kind == A.CHOOSE:
-        return _(CHOOSE_VERB.get(code, "choose {card}")).format(card=name)
-    if kind in (A.YES, A.NO) and code in YES_NO and fr is not None:
-        text = YES_NO[code][0 if kind == A.YES else 1]
-        card_name = ""
-        if code in ("library", "vassal"):
-            card_name = CARDS[fr[3]].name(lang)
-        elif code in ("spy", "scrying_pool"):
-            card_name = CARDS[fr[4]].name(lang)
-        return _(text).format(card=card_name)
-    return _("yes") if kind == A.YES else _("no")
+        return _(spec.pick).format(card=name)
+    subject = st.stack[-1].field(spec.subject) if spec.subject >= 0 else -1
+    text = spec.yes if kind == A.YES else spec.no
+    return _(text).format(card=CARDS[subject].name(lang) if subject >= 0 else "")
 
 
 EVENT_TEXT = {

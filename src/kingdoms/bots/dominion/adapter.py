@@ -64,51 +64,27 @@ def _decode_table() -> tuple[tuple[str, str | None], ...]:
 
 DECODED: tuple[tuple[str, str | None], ...] = _decode_table()
 
-# The engine's decision kinds: what CHOOSE means, and which card asked.
-_CHOOSE_VERB: Mapping[str, str] = {
-    "cellar": DISCARD,
-    "militia": DISCARD,
-    "chapel": TRASH,
-    "remodel": TRASH,
-    "mine": TRASH,
-    "thief_trash": TRASH,
-    "thief_gain": GAIN,
-    "throne": PLAY,
-    "bureaucrat": TOPDECK,
-    "artisan": TOPDECK,
-    "harbinger": TOPDECK,
-    "herbalist": TOPDECK,
-    "bandit": TRASH,
-    "poacher": DISCARD,
-    "sentry_trash": TRASH,
-    "sentry_discard": DISCARD,
-    "sentry_order": TOPDECK,
-    "transmute": TRASH,
-    "apprentice": TRASH,
-    "apothecary": KEEP,
-    "golem": PLAY,
-    "cleanup": "cleanup",
+# What a card pick means for each decision verb (the part after the dot of the
+# purpose: ``militia.discard`` -> discard); yes/no questions by purpose.
+_PICK_VERB: Mapping[str, str] = {
+    "discard": DISCARD,
+    "trash": TRASH,
+    "topdeck": TOPDECK,
+    "play": PLAY,
+    "gain": GAIN,
 }
-_SOURCE: Mapping[str, str] = {
-    "throne": "throne_room",
-    "thief_trash": "thief",
-    "thief_gain": "thief",
-    "sentry_trash": "sentry",
-    "sentry_discard": "sentry",
-    "sentry_order": "sentry",
+_ORDER_VERB: Mapping[str, str] = {
+    "golem.order": PLAY,
+    "apothecary.order": KEEP,
+    "sentry.order": TOPDECK,
+    "cleanup.order": "cleanup",
 }
-_NAME_TO_ID: Mapping[str, str] = {c.names["en"].casefold(): c.id for c in CARDS}
-
-
-def _text_card(text: str) -> str | None:
-    """The card id named at the end of an English option text ("discard Gold")."""
-    low = text.casefold()
-    best: str | None = None
-    best_len = 0
-    for name, cid in _NAME_TO_ID.items():
-        if low.endswith(name) and len(name) > best_len:
-            best, best_len = cid, len(name)
-    return best
+_YES_NO: Mapping[str, tuple[str, str]] = {
+    "moat.reveal": (REVEAL, NO),
+    "library.set_aside": (SET_ASIDE, KEEP),
+    "spy.discard": (DISCARD, KEEP),
+    "scrying_pool.discard": (DISCARD, KEEP),
+}
 
 
 def _seat(view: Mapping[str, Any]) -> int:
@@ -165,49 +141,32 @@ def _frame(view: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def decode(view: Mapping[str, Any], legal: Sequence[int]) -> list[Option]:
-    """The legal actions as options with verbs the policy understands."""
+    """The legal actions as options with verbs the policy understands (a pending
+    decision's options come from its structured ``choices``, read by purpose)."""
     frame = _frame(view)
-    kind = str(frame.get("kind", ""))
-    choose_verb = _CHOOSE_VERB.get(kind, "choose")
-    texts: dict[int, str] = {}
-    about = frame.get("about")
-    about_card = about.get("card") if isinstance(about, Mapping) else None
-    if kind in ("library", "spy"):
-        acts, opts = frame.get("actions") or [], frame.get("options") or []
-        texts = {a: t for a, t in zip(acts, opts, strict=False) if isinstance(t, str)}
+    purpose = str(frame.get("purpose", ""))
+    answers: dict[int, Mapping[str, Any]] = {}
+    for choice in frame.get("choices") or ():
+        if isinstance(choice, Mapping) and isinstance(choice.get("action"), int):
+            answers[choice["action"]] = choice
+    pick_verb = _ORDER_VERB.get(purpose) or _PICK_VERB.get(purpose.partition(".")[2], "choose")
+    yes_no = _YES_NO.get(purpose, (YES, NO))
     out = []
     for a in legal:
         verb, card = DECODED[a] if 0 <= a < len(DECODED) else ("?", None)
-        if verb == "choose":
-            verb = choose_verb
-        elif verb in (YES, NO) and kind:
-            if kind == "moat" and verb == YES:
-                verb = REVEAL
-            elif kind == "library":
-                card = _text_card(texts.get(a, ""))
-                verb = SET_ASIDE if verb == YES else KEEP
-            elif kind == "spy":
-                card = _text_card(texts.get(a, ""))
-                verb = DISCARD if verb == YES else KEEP
-            elif kind == "scrying_pool":
-                card = about_card if isinstance(about_card, str) else None
-                verb = DISCARD if verb == YES else KEEP
+        choice = answers.get(a)
+        if choice is not None:
+            answer = choice.get("answer")
+            got = choice.get("card")
+            card = got if isinstance(got, str) else None
+            if answer == "card":
+                verb = pick_verb
+            elif answer == "yes":
+                verb = yes_no[0]
+            elif answer == "no":
+                verb = yes_no[1]
         out.append(Option(a, verb, card))
     return out
-
-
-def _spy_victim(view: Mapping[str, Any], card: str | None) -> int | None:
-    players = view.get("players") or []
-    seat = _seat(view)
-    found = [
-        q
-        for q, entry in enumerate(players)
-        if isinstance(entry, Mapping) and card in (entry.get("set_aside") or ())
-    ]
-    others = [q for q in found if q != seat]
-    if others:
-        return others[0]
-    return found[0] if found else None
 
 
 def decision(
@@ -216,17 +175,13 @@ def decision(
     options: Sequence[Option] = (),
 ) -> Decision:
     frame = _frame(view)
-    kind = str(frame.get("kind", ""))
-    source = _SOURCE.get(kind) or frame.get("card") or (kind if kind in COSTS else None)
+    kind = str(frame.get("purpose", ""))
+    source = kind.partition(".")[0] or None
     own = owned(view)
     about = None
-    if kind == "spy":
-        card = next((o.card for o in options if o.card is not None), None)
-        about = _spy_victim(view, card)
-    elif kind == "scrying_pool":
-        subject = frame.get("about")
-        if isinstance(subject, Mapping) and isinstance(subject.get("player"), int):
-            about = int(subject["player"])
+    subject = frame.get("about")
+    if isinstance(subject, Mapping) and isinstance(subject.get("player"), int):
+        about = int(subject["player"])
     provinces = 8
     for pile in view.get("supply") or ():
         if pile["card"] == "province":

@@ -8,13 +8,13 @@ so the policy is deterministic and never fails: an unknown decision still gets
 a legal, sensible answer.
 
 >>> opts = [Option(0, "done"), Option(1, "discard", "copper"), Option(2, "discard", "estate")]
->>> choose(Decision(kind="discard", source="militia"), opts)
+>>> choose(Decision(kind="militia.discard", source="militia"), opts)
 2
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 # Verbs the adapter normalises the engine's action kinds to.
@@ -64,7 +64,7 @@ class Decision:
     """The context of one decision, as far as the view shows it."""
 
     kind: str = ""
-    """The engine's name for the decision (normalised to lower case)."""
+    """The decision's purpose, ``<card id>.<verb>`` (``"militia.discard"``)."""
     source: str | None = None
     """Id of the card that asked (``"militia"``, ``"chapel"``…), if known."""
     about: int | None = None
@@ -155,17 +155,66 @@ def _chapel_trash(d: Decision, card: str | None) -> float:
     return -10  # keep everything else
 
 
+def _opponents_top_card(d: Decision, card: str | None) -> float:
+    """Spy / Scrying Pool: discard an opponent's good card, one's own bad card."""
+    if d.about is not None and d.about != d.me:
+        return 10 if junk(d, card) < 50 else -10
+    return 10 if junk(d, card) >= 50 else -10
+
+
+def _discard_junk_only(d: Decision, card: str | None) -> float:
+    return 10 if junk(d, card) >= 80 else -10
+
+
+def _mine_gain(d: Decision, card: str | None) -> float:
+    if _is(d, card, "treasure"):
+        return _GOOD_TREASURE.get(card or "", 0) * 10
+    return gain_value(d, card)
+
+
+Scorer = Callable[[Decision, str | None], float]
+
+BY_PURPOSE: Mapping[str, Scorer] = {
+    "chapel.trash": _chapel_trash,
+    # upgrade the best Treasure that can still improve (Silver -> Gold first)
+    "mine.trash": lambda d, c: {"silver": 10, "copper": 8, "potion": 6}.get(c or "", 1),
+    "mine.gain": _mine_gain,
+    # an opponent's Treasure: trash the best one; gain only good ones
+    "thief.trash": lambda d, c: _GOOD_TREASURE.get(c or "", 0) * 10 + 1,
+    "thief.gain": lambda d, c: (
+        10 if c in ("gold", "silver", "philosophers_stone", "potion") else -5
+    ),
+    "moneylender.trash": lambda d, c: 10 if c == "copper" else 0,
+    "remodel.trash": lambda d, c: 200 if c == "gold" and d.provinces_left <= 6 else junk(d, c),
+    "sentry.trash": lambda d, c: 10 if junk(d, c) >= 85 else -10,
+    "bandit.trash": lambda d, c: -_GOOD_TREASURE.get(c or "", 0),  # lose the least valuable
+    "spy.discard": _opponents_top_card,
+    "scrying_pool.discard": _opponents_top_card,
+    "cellar.discard": _discard_junk_only,
+    "sentry.discard": _discard_junk_only,
+    "poacher.discard": _discard_junk_only,
+    # Clean-up order: Alchemists leave play before the Potion, Herbalists before the
+    # Treasures they can put back
+    "cleanup.order": lambda d, c: {"alchemist": 20, "herbalist": 15}.get(c or "", -5),
+}
+"""Scores of the picks of one decision purpose (``<card>.<verb>``), where the generic
+score of the verb is not good enough."""
+
+_PICKS = frozenset({TRASH, DISCARD, GAIN, "cleanup"})
+
+
 def score(d: Decision, opt: Option) -> float:
     """The policy's preference for one option (higher is better)."""
     verb, card = opt.verb, opt.card
-    src = d.source or ""
-    kind = d.kind
+    if verb in _PICKS:
+        purpose = (
+            d.kind if "." in d.kind else f"{d.source}.{'order' if verb == 'cleanup' else verb}"
+        )
+        by_purpose = BY_PURPOSE.get(purpose)
+        if by_purpose is not None:
+            return by_purpose(d, card)
     if verb == PLAY_TREASURES:
         return 50
-    if verb == "cleanup":
-        # Clean-up order: Alchemists leave play before the Potion, Herbalists
-        # before the Treasures they can put back
-        return {"alchemist": 20, "herbalist": 15}.get(card or "", -5)
     if verb == PLAY:
         if card is None:
             return 1
@@ -178,54 +227,18 @@ def score(d: Decision, opt: Option) -> float:
             base -= 5
         return base
     if verb in (BUY, GAIN):
-        v = gain_value(d, card)
-        if src == "mine" or "mine" in kind:
-            v = (_GOOD_TREASURE.get(card or "", 0) * 10) if _is(d, card, "treasure") else v
-        if src == "thief":
-            return 10 if card in ("gold", "silver", "philosophers_stone", "potion") else -5
-        return v
+        return gain_value(d, card)
     if verb == TRASH:
-        if src == "chapel":
-            return _chapel_trash(d, card)
-        if src == "mine":
-            # Upgrade the best Treasure that can still improve (Silver -> Gold first).
-            return {"silver": 10, "copper": 8, "potion": 6}.get(card or "", 1)
-        if src == "thief":
-            # Opponent's Treasure: trash the best one.
-            return _GOOD_TREASURE.get(card or "", 0) * 10 + 1
-        if src == "moneylender":
-            return 10 if card == "copper" else 0
-        if src == "remodel" and card == "gold" and d.provinces_left <= 6:
-            return 200
-        if src == "sentry":
-            return 10 if junk(d, card) >= 85 else -10
-        if src == "bandit":
-            return -_GOOD_TREASURE.get(card or "", 0)  # lose the least valuable
         return junk(d, card)
     if verb == DISCARD:
-        if src in ("spy", "scrying_pool") and d.about is not None and d.about != d.me:
-            # Opponent's top card: discard it if it is good for them.
-            return 10 if junk(d, card) < 50 else -10
-        if src in ("spy", "scrying_pool"):
-            return 10 if junk(d, card) >= 50 else -10
-        if src in ("cellar", "vassal", "sentry", "poacher", "harbinger"):
-            return 10 if junk(d, card) >= 80 else -10
         return junk(d, card)
-    if verb == KEEP:
-        if src == "spy" and d.about is not None and d.about != d.me:
-            return 0
-        return 0
     if verb == TOPDECK:
         return 100 - junk(d, card)
     if verb in (REVEAL, YES):
-        if src == "library" or "library" in kind:
-            return 10 if d.actions <= 0 else -10
         return 10
     if verb == SET_ASIDE:
         return 10 if d.actions <= 0 else -10
-    if verb == NO:
-        return 0
-    if verb == DONE:
+    if verb in (KEEP, NO, DONE):
         return 0
     return -1
 

@@ -14,13 +14,9 @@ from __future__ import annotations
 
 from kingdoms.dominion.cards import alchemy as alchemy
 from kingdoms.dominion.cards import second as second
-from kingdoms.dominion.cards.base import (
-    ATTACKS,
-    EFFECTS,
-    TASKS,
-    answer,
-    decision_actions,
-)
+from kingdoms.dominion.cards.base import ATTACKS, HELD, answer, decision_actions
+from kingdoms.dominion.cards.declare import DECLARED
+from kingdoms.dominion.cards.registry import EFFECTS, TASKS
 from kingdoms.dominion.data import CARDS
 
 IMPLEMENTED: frozenset[int] = frozenset(EFFECTS) | frozenset(
@@ -28,4 +24,13 @@ IMPLEMENTED: frozenset[int] = frozenset(EFFECTS) | frozenset(
 )
 """Cards the engine plays: every Action with a handler, every Treasure and Victory card."""
 
-__all__ = ["ATTACKS", "EFFECTS", "IMPLEMENTED", "TASKS", "answer", "decision_actions"]
+__all__ = [
+    "ATTACKS",
+    "DECLARED",
+    "EFFECTS",
+    "HELD",
+    "IMPLEMENTED",
+    "TASKS",
+    "answer",
+    "decision_actions",
+]

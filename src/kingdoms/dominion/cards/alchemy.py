@@ -13,21 +13,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.cards.base import (
+from kingdoms.dominion.cards.base import HELD
+from kingdoms.dominion.cards.declare import declare
+from kingdoms.dominion.cards.registry import answers, card, decision, task
+from kingdoms.dominion.cards.steps import (
     CHOOSE0,
-    _hand_choices,
-    answers,
-    ask_gain,
-    card,
-    decision,
-    task,
+    EachOtherGains,
+    GainUpTo,
+    Plus,
+    RevealTopEach,
+    Step,
+    TrashOneFromHand,
 )
 from kingdoms.dominion.data import (
     BY_ID,
     CARDS,
     COIN_COST,
     COPPER,
-    CURSE,
     DUCHY,
     GOLD,
     IS_ACTION,
@@ -36,9 +38,10 @@ from kingdoms.dominion.data import (
     POTION,
     POTION_COST,
 )
+from kingdoms.dominion.frames import Frame
 
 if TYPE_CHECKING:
-    from kingdoms.dominion.state import DominionState, Frame
+    from kingdoms.dominion.state import DominionState
 
 ALCHEMIST = BY_ID["alchemist"]
 APOTHECARY = BY_ID["apothecary"]
@@ -54,10 +57,24 @@ def _choices(cards: list[int]) -> list[int]:
     return [CHOOSE0 + c for c in sorted(set(cards))]
 
 
-@card("alchemist")
-def _alchemist(st: DominionState, p: int, pid: int) -> None:
-    st.draw(p, 2)
-    st.actions += 1
+declare("alchemist", cost=3, potions=1, types=("Action",), card_set="alchemy", steps=[Plus(2, 1)])
+declare(
+    "familiar",
+    cost=3,
+    potions=1,
+    types=("Action", "Attack"),
+    card_set="alchemy",
+    steps=[Plus(1, 1), EachOtherGains("curse")],
+)
+declare(
+    "university",
+    cost=2,
+    potions=1,
+    types=("Action",),
+    card_set="alchemy",
+    steps=[Plus(actions=2), GainUpTo(5)],  # an Action card (see gain_options), or none
+    prompts={"gain": "Gain a card."},
+)
 
 
 @card("herbalist")
@@ -65,21 +82,6 @@ def _herbalist(st: DominionState, p: int, pid: int) -> None:
     st.buys += 1
     st.coins += 1
     st.herbalists += 1
-
-
-@card("university")
-def _university(st: DominionState, p: int, pid: int) -> None:
-    st.actions += 2
-    ask_gain(st, p, UNIVERSITY, 5, 0)
-
-
-@card("familiar")
-def _familiar(st: DominionState, p: int, pid: int) -> None:
-    st.draw(p, 1)
-    st.actions += 1
-    for q in st.others(p):
-        if not st.immune[q]:
-            st.gain(q, CURSE)
 
 
 @card("possession")
@@ -92,21 +94,7 @@ def _possession(st: DominionState, p: int, pid: int) -> None:
 
 
 # -- Transmute: trash a card from hand; Action -> Duchy, Treasure -> Transmute, Victory -> Gold
-@card("transmute")
-def _transmute(st: DominionState, p: int, pid: int) -> None:
-    if st.hands[p]:
-        st.push("transmute", p, TRANSMUTE)
-
-
-@decision("transmute")
-def _transmute_options(st: DominionState, fr: Frame) -> list[int]:
-    return _hand_choices(st.hands[fr[1]])
-
-
-@answers("transmute")
-def _transmute_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p = fr[1]
-    st.trash_from(p, st.hands[p], c)
+def _transmute_gains(st: DominionState, p: int, card: int, c: int) -> None:
     if IS_ACTION[c]:
         st.gain(p, DUCHY)
     if IS_TREASURE[c]:
@@ -115,26 +103,32 @@ def _transmute_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
         st.gain(p, GOLD)
 
 
+declare(
+    "transmute",
+    cost=0,
+    potions=1,
+    types=("Action",),
+    card_set="alchemy",
+    steps=[TrashOneFromHand(then=_transmute_gains)],
+    prompts={"trash": "Transmute: trash a card."},
+)
+
+
 # -- Apprentice: +1 Action; trash a card from hand: +1 Card per $1, +2 if it costs a potion
-@card("apprentice")
-def _apprentice(st: DominionState, p: int, pid: int) -> None:
-    st.actions += 1
-    if st.hands[p]:
-        st.push("apprentice", p, APPRENTICE)
-
-
-@decision("apprentice")
-def _apprentice_options(st: DominionState, fr: Frame) -> list[int]:
-    return _hand_choices(st.hands[fr[1]])
-
-
-@answers("apprentice")
-def _apprentice_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p = fr[1]
-    st.trash_from(p, st.hands[p], c)
+def _apprentice_draws(st: DominionState, p: int, card: int, c: int) -> None:
     n = COIN_COST[c] + (2 if POTION_COST[c] else 0)
     if n:
         st.draw(p, n)
+
+
+declare(
+    "apprentice",
+    cost=5,
+    types=("Action",),
+    card_set="alchemy",
+    steps=[Plus(actions=1), TrashOneFromHand(then=_apprentice_draws)],
+    prompts={"trash": "Apprentice: trash a card to draw."},
+)
 
 
 # -- Apothecary: +1 Card +1 Action; reveal 4: Coppers and Potions to hand, the rest back
@@ -143,18 +137,10 @@ def _apothecary(st: DominionState, p: int, pid: int) -> None:
     st.draw(p, 1)
     st.actions += 1
     aside = st.aside[p]
-    revealed = []
-    for _ in range(4):
-        c = st.take_top(p)
-        if c < 0:
-            break
-        revealed.append(c)
-    st.reveal(p, revealed)
-    for c in revealed:
+    for c in st.reveal_top(p, 4, aside):
         if c in (COPPER, POTION):
+            aside.remove(c)
             st.hands[p].append(c)
-        else:
-            aside.append(c)
     _apothecary_next(st, p)
 
 
@@ -169,13 +155,13 @@ def _apothecary_next(st: DominionState, p: int) -> None:
 
 @decision("apothecary")
 def _apothecary_options(st: DominionState, fr: Frame) -> list[int]:
-    return _choices(st.aside[fr[1]])
+    return _choices(st.aside[fr.who])
 
 
 @answers("apothecary")
 def _apothecary_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """Put ``c`` back onto the deck now (the last card put back ends on top)."""
-    p = fr[1]
+    p = fr.who
     st.aside[p].remove(c)
     st.decks[p].append(c)
     _apothecary_next(st, p)
@@ -183,59 +169,34 @@ def _apothecary_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
 
 # -- Scrying Pool: +1 Action; each player's top card: you choose discard or put back;
 #    then reveal from your deck until a non-Action; all of those to your hand
-@card("scrying_pool")
-def _scrying_pool(st: DominionState, p: int, pid: int) -> None:
-    st.actions += 1
-    st.push("scry_draw", p)
-    targets = [p] + [q for q in st.others(p) if not st.immune[q]]
-    for q in reversed(targets):
-        st.push("scry_reveal", p, 0, q)
+class RevealUntilNonActionToHand(Step):
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        revealed = []
+        while True:
+            c = st.take_top(p)
+            if c < 0:
+                break
+            revealed.append(c)
+            if not IS_ACTION[c]:
+                break
+        st.reveal(p, revealed)
+        st.hands[p].extend(revealed)
 
 
-@task("scry_reveal")
-def _scry_reveal(st: DominionState, fr: Frame) -> None:
-    p, q = fr[1], fr[3]
-    c = st.take_top(q)
-    if c < 0:
-        return
-    st.aside[q].append(c)
-    st.reveal(q, [c])
-    st.push("scrying_pool", p, SCRYING_POOL, q, c)
+declare(
+    "scrying_pool",
+    cost=2,
+    potions=1,
+    types=("Action", "Attack"),
+    card_set="alchemy",
+    steps=[Plus(actions=1), RevealTopEach(), RevealUntilNonActionToHand()],
+    prompts={"discard": "Scrying Pool: discard this card or put it back?"},
+)
 
 
-@decision("scrying_pool")
-def _scrying_options(st: DominionState, fr: Frame) -> list[int]:
-    return [A.A_YES, A.A_NO]
-
-
-@answers("scrying_pool")
-def _scrying_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    """Yes: discard the revealed card; no: put it back."""
-    q, found = fr[3], fr[4]
-    aside = st.aside[q]
-    if kind == A.YES:
-        st.discard_from(q, aside, found)
-    else:
-        aside.remove(found)
-        st.decks[q].append(found)
-
-
-@task("scry_draw")
-def _scry_draw(st: DominionState, fr: Frame) -> None:
-    p = fr[1]
-    revealed = []
-    while True:
-        c = st.take_top(p)
-        if c < 0:
-            break
-        revealed.append(c)
-        if not IS_ACTION[c]:
-            break
-    st.reveal(p, revealed)
-    st.hands[p].extend(revealed)
-
-
-# -- Golem: reveal until 2 non-Golem Actions; discard the rest; play them in your order
+# -- Golem: reveal until 2 non-Golem Actions; discard the rest; play them in your order.
+#    The found cards are held by Golem's own frames (fields listed in HELD), not by the
+#    shared set-aside zone that Library, Adventurer, Apothecary... empty when they finish.
 @card("golem")
 def _golem(st: DominionState, p: int, pid: int) -> None:
     found: list[int] = []
@@ -250,9 +211,8 @@ def _golem(st: DominionState, p: int, pid: int) -> None:
             others.append(c)
     st.reveal(p, found + others)
     st.discards[p].extend(others)
-    st.aside[p].extend(found)
     if len(found) == 2 and found[0] != found[1]:
-        st.push("golem", p, GOLEM)
+        st.push("golem", p, GOLEM, found[0], found[1])
     else:
         for c in found:
             st.push("golem_play", p, c)
@@ -260,26 +220,26 @@ def _golem(st: DominionState, p: int, pid: int) -> None:
 
 @decision("golem")
 def _golem_options(st: DominionState, fr: Frame) -> list[int]:
-    return _choices([c for c in st.aside[fr[1]] if IS_ACTION[c] and c != GOLEM])
+    return _choices([fr.a, fr.b])
 
 
 @answers("golem")
 def _golem_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """``c`` is played first, then the other found card."""
-    p = fr[1]
-    other = next(d for d in st.aside[p] if d != c and IS_ACTION[d] and d != GOLEM)
-    st.push("golem_play", p, other)
-    st.push("golem_play", p, c)
+    p = fr.who
+    other = fr.b if c == fr.a else fr.a
+    st.then(Frame("golem_play", p, c), Frame("golem_play", p, other))
 
 
 @task("golem_play")
 def _golem_play(st: DominionState, fr: Frame) -> None:
-    p, c = fr[1], fr[2]
-    aside = st.aside[p]
-    if c in aside:
-        aside.remove(c)
-        st.in_play[p].append(c)
-        st.play_card(p, c, st.new_play_id())
+    p, c = fr.who, fr.card
+    st.in_play[p].append(c)
+    st.play_card(p, c, st.new_play_id())
+
+
+HELD["golem"] = (3, 4)
+HELD["golem_play"] = (2,)
 
 
 # -- Clean-up: Alchemist and Herbalist --------------------------------------------------
@@ -311,13 +271,13 @@ def _order_matters(play: list[int]) -> bool:
 
 @decision("cleanup")
 def _cleanup_options(st: DominionState, fr: Frame) -> list[int]:
-    return [*_choices(st.in_play[fr[1]]), A.A_DONE]
+    return [*_choices(st.in_play[fr.who]), A.A_DONE]
 
 
 @answers("cleanup")
 def _cleanup_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """Discard ``c`` from play next (done: the rest, in any order)."""
-    p = fr[1]
+    p = fr.who
     if kind == A.DONE:
         return
     play = st.in_play[p]
@@ -332,8 +292,8 @@ def _cleanup_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
 
 @task("cleanup_next")
 def _cleanup_next(st: DominionState, fr: Frame) -> None:
-    if _order_matters(st.in_play[fr[1]]):
-        st.push("cleanup", fr[1], 0)
+    if _order_matters(st.in_play[fr.who]):
+        st.push("cleanup", fr.who, 0)
 
 
 @decision("alchemist")
@@ -346,8 +306,8 @@ def _alchemist_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """Yes: this Alchemist goes onto the deck (from play, or just discarded)."""
     if kind != A.YES:
         return
-    p = fr[1]
-    zone = st.in_play[p] if fr[3] else st.discards[p]
+    p = fr.who
+    zone = st.in_play[p] if fr.a else st.discards[p]
     idx = len(zone) - 1 - zone[::-1].index(ALCHEMIST)
     del zone[idx]
     st.decks[p].append(ALCHEMIST)
@@ -357,14 +317,14 @@ def _alchemist_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
 
 @task("herbalist_ask")
 def _herbalist_ask(st: DominionState, fr: Frame) -> None:
-    p, left = fr[1], fr[3]
+    p, left = fr.who, fr.a
     if left > 0 and any(IS_TREASURE[c] for c in st.in_play[p]):
         st.push("herbalist", p, HERBALIST, 0, left)
 
 
 @decision("herbalist")
 def _herbalist_options(st: DominionState, fr: Frame) -> list[int]:
-    return [*_choices([c for c in st.in_play[fr[1]] if IS_TREASURE[c]]), A.A_DONE]
+    return [*_choices([c for c in st.in_play[fr.who] if IS_TREASURE[c]]), A.A_DONE]
 
 
 @answers("herbalist")
@@ -372,15 +332,15 @@ def _herbalist_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """Put the chosen Treasure from play onto the deck (done: none)."""
     if kind == A.DONE:
         return
-    p = fr[1]
+    p = fr.who
     st.in_play[p].remove(c)
     st.decks[p].append(c)
     if st.logging:
         st._log("topdeck", p, card=CARDS[c].id)
     if st.alchemy_errata:
-        st.push("herbalist_ask", p, 0, fr[4] - 1)
+        st.push("herbalist_ask", p, 0, fr.b - 1)
 
 
 @task("cleanup_finish")
 def _cleanup_finish(st: DominionState, fr: Frame) -> None:
-    st.finish_turn(fr[1])
+    st.finish_turn(fr.who)

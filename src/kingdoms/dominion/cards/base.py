@@ -2,32 +2,52 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
+from kingdoms.dominion.cards.declare import declare
+from kingdoms.dominion.cards.registry import (
+    ANSWERS,
+    DECISION_ACTIONS,
+    EFFECTS,
+    card,
+    task,
+)
+from kingdoms.dominion.cards.steps import (
+    CHOOSE0,
+    DiscardAnyThenDraw,
+    EachOtherDiscardsDownTo,
+    EachOtherDraws,
+    EachOtherGains,
+    GainUpTo,
+    Plus,
+    RevealTopEach,
+    TrashOneFromHand,
+    TrashUpTo,
+    ask_gain,
+    gain_costing_more,
+)
+from kingdoms.dominion.cards.steps import hand_choices as _hand_choices
 from kingdoms.dominion.data import (
     BY_ID,
     CARDS,
     COIN_COST,
-    CURSE,
     IS_ACTION,
     IS_TREASURE,
     IS_VICTORY,
-    NUM_CARDS,
     POTION_COST,
     SILVER,
 )
+from kingdoms.dominion.frames import Frame
 
 if TYPE_CHECKING:
-    from kingdoms.dominion.state import DominionState, Frame
+    from kingdoms.dominion.state import DominionState
 
-Effect = Callable[["DominionState", int, int], None]
-Task = Callable[["DominionState", "Frame"], None]
-
-EFFECTS: dict[int, Effect] = {}
-TASKS: dict[str, Task] = {}
 ATTACKS: frozenset[int] = frozenset(c.index for c in CARDS if c.is_attack)
+HELD: dict[str, tuple[int, ...]] = {}
+"""Frames that hold set-aside cards of their deciding player: code -> frame fields
+holding a card id.  Such cards belong to the effect that set them aside (its frame),
+so no other card's effect can take them; they count as that player's set-aside cards."""
 
 MOAT = BY_ID["moat"]
 COPPER = BY_ID["copper"]
@@ -35,68 +55,72 @@ MINE = BY_ID["mine"]
 FEAST = BY_ID["feast"]
 
 
-def card(cid: str) -> Callable[[Effect], Effect]:
-    def deco(fn: Effect) -> Effect:
-        EFFECTS[BY_ID[cid]] = fn
-        return fn
-
-    return deco
-
-
-def task(code: str) -> Callable[[Task], Task]:
-    def deco(fn: Task) -> Task:
-        TASKS[code] = fn
-        return fn
-
-    return deco
-
-
-def simple(cid: str, cards: int = 0, actions: int = 0, buys: int = 0, coins: int = 0) -> None:
-    def fn(st: DominionState, p: int, pid: int) -> None:
-        if cards:
-            st.draw(p, cards)
-        st.actions += actions
-        st.buys += buys
-        st.coins += coins
-
-    EFFECTS[BY_ID[cid]] = fn
-
-
-simple("festival", actions=2, buys=1, coins=2)
-simple("laboratory", cards=2, actions=1)
-simple("market", cards=1, actions=1, buys=1, coins=1)
-simple("moat", cards=2)
-simple("smithy", cards=3)
-simple("village", cards=1, actions=2)
-simple("woodcutter", buys=1, coins=2)
-
-
-ARTISAN = BY_ID["artisan"]
-UNIVERSITY = BY_ID["university"]
-GAIN_TO_HAND = frozenset({MINE, ARTISAN})
-"""Cards whose gain goes into the hand."""
-OPTIONAL_GAIN = frozenset({UNIVERSITY})
-"""Cards whose gain is optional ("you may gain")."""
-
-
-def gain_options(st: DominionState, coins: int, potions: int, src: int) -> list[int]:
-    """Supply cards costing at most (coins, potions) that ``src`` may gain: Mine only
-    Treasures, University only Actions.  Costs compare coins and potions separately."""
-    supply = st.supply
-    return [
-        c
-        for c in st.piles
-        if supply[c] > 0
-        and COIN_COST[c] <= coins
-        and POTION_COST[c] <= potions
-        and (src != MINE or IS_TREASURE[c])
-        and (src != UNIVERSITY or IS_ACTION[c])
-    ]
-
-
-def ask_gain(st: DominionState, p: int, src: int, coins: int, potions: int) -> None:
-    if gain_options(st, coins, potions, src):
-        st.push("gain", p, src, coins, potions)
+# -- declared cards: facts, steps, prompts ---------------------------------------------
+ACTION = ("Action",)
+ATTACK = ("Action", "Attack")
+declare("festival", cost=5, types=ACTION, card_set="base", steps=[Plus(0, 2, 1, 2)])
+declare("laboratory", cost=5, types=ACTION, card_set="base", steps=[Plus(cards=2, actions=1)])
+declare("market", cost=5, types=ACTION, card_set="base", steps=[Plus(1, 1, 1, 1)])
+declare("moat", cost=2, types=("Action", "Reaction"), card_set="base", steps=[Plus(cards=2)])
+declare("smithy", cost=4, types=ACTION, card_set="base", steps=[Plus(cards=3)])
+declare("village", cost=3, types=ACTION, card_set="base", steps=[Plus(cards=1, actions=2)])
+declare("woodcutter", cost=3, types=ACTION, card_set="base-1e", steps=[Plus(buys=1, coins=2)])
+declare(
+    "cellar",
+    cost=2,
+    types=ACTION,
+    card_set="base",
+    steps=[Plus(actions=1), DiscardAnyThenDraw()],
+    prompts={"discard": "Cellar: discard cards, then draw as many (done to stop)."},
+)
+declare(
+    "chapel",
+    cost=2,
+    types=ACTION,
+    card_set="base",
+    steps=[TrashUpTo(4)],
+    prompts={"trash": "Chapel: trash up to 4 cards (done to stop)."},
+)
+declare(
+    "workshop",
+    cost=3,
+    types=ACTION,
+    card_set="base",
+    steps=[GainUpTo(4)],
+    prompts={"gain": "Gain a card."},
+)
+declare(
+    "militia",
+    cost=4,
+    types=ATTACK,
+    card_set="base",
+    steps=[Plus(coins=2), EachOtherDiscardsDownTo(3)],
+    prompts={"discard": "Militia: discard down to 3 cards."},
+)
+declare("witch", cost=5, types=ATTACK, card_set="base", steps=[Plus(2), EachOtherGains("curse")])
+declare(
+    "remodel",
+    cost=4,
+    types=ACTION,
+    card_set="base",
+    steps=[TrashOneFromHand(then=gain_costing_more(2))],
+    prompts={"trash": "Remodel: trash a card."},
+)
+declare(
+    "spy",
+    cost=4,
+    types=ATTACK,
+    card_set="base-1e",
+    steps=[Plus(cards=1, actions=1), RevealTopEach()],
+    prompts={"discard": "Spy: discard this card or put it back?"},
+)
+declare(
+    "council_room",
+    cost=5,
+    types=ACTION,
+    card_set="base",
+    steps=[Plus(cards=4, buys=1), EachOtherDraws(1)],
+)
 
 
 # -- tasks --------------------------------------------------------------------------
@@ -108,18 +132,18 @@ def _reset_immune(st: DominionState, fr: Frame) -> None:
 
 @task("moat_ask")
 def _moat_ask(st: DominionState, fr: Frame) -> None:
-    if MOAT in st.hands[fr[1]]:
-        st.push("moat", fr[1], fr[2])
+    if MOAT in st.hands[fr.who]:
+        st.push("moat", fr.who, fr.card)
 
 
 @task("effect")
 def _effect(st: DominionState, fr: Frame) -> None:
-    EFFECTS[fr[2]](st, fr[1], fr[3])
+    EFFECTS[fr.card](st, fr.who, fr.a)
 
 
 @task("play")
 def _play(st: DominionState, fr: Frame) -> None:
-    st.play_card(fr[1], fr[2], fr[3])
+    st.play_card(fr.who, fr.card, fr.a)
 
 
 # -- Action cards -------------------------------------------------------------------
@@ -146,14 +170,12 @@ def _adventurer(st: DominionState, p: int, pid: int) -> None:
 @card("bureaucrat")
 def _bureaucrat(st: DominionState, p: int, pid: int) -> None:
     st.gain(p, SILVER, "deck")
-    for q in reversed(st.others(p)):
-        if not st.immune[q]:
-            st.push("bureaucrat_victim", q)
+    st.then(*(Frame("bureaucrat_victim", q) for q in st.others(p) if not st.immune[q]))
 
 
 @task("bureaucrat_victim")
 def _bureaucrat_victim(st: DominionState, fr: Frame) -> None:
-    q = fr[1]
+    q = fr.who
     hand = st.hands[q]
     victories = sorted({c for c in hand if IS_VICTORY[c]})
     if not victories:
@@ -170,31 +192,11 @@ def _topdeck(st: DominionState, q: int, c: int) -> None:
     st.decks[q].append(c)
 
 
-@card("cellar")
-def _cellar(st: DominionState, p: int, pid: int) -> None:
-    st.actions += 1
-    st.push("cellar", p, BY_ID["cellar"], 0)
-
-
 @card("chancellor")
 def _chancellor(st: DominionState, p: int, pid: int) -> None:
     st.coins += 2
     if st.decks[p]:
         st.push("chancellor", p, BY_ID["chancellor"])
-
-
-@card("chapel")
-def _chapel(st: DominionState, p: int, pid: int) -> None:
-    if st.hands[p]:
-        st.push("chapel", p, BY_ID["chapel"], 0)
-
-
-@card("council_room")
-def _council_room(st: DominionState, p: int, pid: int) -> None:
-    st.draw(p, 4)
-    st.buys += 1
-    for q in st.others(p):
-        st.draw(q, 1)
 
 
 @card("feast")
@@ -216,7 +218,7 @@ def _library(st: DominionState, p: int, pid: int) -> None:
 
 @task("library_loop")
 def _library_loop(st: DominionState, fr: Frame) -> None:
-    p = fr[1]
+    p = fr.who
     hand = st.hands[p]
     while len(hand) < 7:
         if st.draw(p, 1) == 0:
@@ -229,14 +231,6 @@ def _library_loop(st: DominionState, fr: Frame) -> None:
     aside = st.aside[p]
     for c in list(aside):
         st.discard_from(p, aside, c)
-
-
-@card("militia")
-def _militia(st: DominionState, p: int, pid: int) -> None:
-    st.coins += 2
-    for q in reversed(st.others(p)):
-        if not st.immune[q] and len(st.hands[q]) > 3:
-            st.push("militia", q, BY_ID["militia"])
 
 
 @card("mine")
@@ -255,51 +249,18 @@ def _moneylender(st: DominionState, p: int, pid: int) -> None:
             st.push("moneylender", p, BY_ID["moneylender"])
 
 
-@card("remodel")
-def _remodel(st: DominionState, p: int, pid: int) -> None:
-    if st.hands[p]:
-        st.push("remodel", p, BY_ID["remodel"])
-
-
-@card("spy")
-def _spy(st: DominionState, p: int, pid: int) -> None:
-    st.draw(p, 1)
-    st.actions += 1
-    targets = [p] + [q for q in st.others(p) if not st.immune[q]]
-    for q in reversed(targets):
-        st.push("spy_reveal", p, 0, q)
-
-
-@task("spy_reveal")
-def _spy_reveal(st: DominionState, fr: Frame) -> None:
-    p, q = fr[1], fr[3]
-    c = st.take_top(q)
-    if c < 0:
-        return
-    st.aside[q].append(c)
-    st.reveal(q, [c])
-    st.push("spy", p, BY_ID["spy"], q, c)
-
-
 @card("thief")
 def _thief(st: DominionState, p: int, pid: int) -> None:
     st.stolen.clear()
-    st.push("thief_gain_ask", p)
-    for q in reversed(st.others(p)):
-        if not st.immune[q]:
-            st.push("thief_victim", p, 0, q)
+    victims = [Frame("thief_victim", p, 0, q) for q in st.others(p) if not st.immune[q]]
+    st.then(*victims, Frame("thief_gain_ask", p))
 
 
 @task("thief_victim")
 def _thief_victim(st: DominionState, fr: Frame) -> None:
-    p, q = fr[1], fr[3]
+    p, q = fr.who, fr.a
     aside = st.aside[q]
-    for _ in range(2):
-        c = st.take_top(q)
-        if c < 0:
-            break
-        aside.append(c)
-    st.reveal(q, aside)
+    st.reveal_top(q, 2, aside)
     treasures = sorted({c for c in aside if IS_TREASURE[c]})
     if len(treasures) > 1:
         st.push("thief_trash", p, BY_ID["thief"], q)
@@ -307,22 +268,20 @@ def _thief_victim(st: DominionState, fr: Frame) -> None:
     if treasures:
         _thief_take(st, p, q, treasures[0])
     else:
-        for c in list(aside):
-            st.discard_from(q, aside, c)
+        st.discard_all(q, aside)
 
 
 def _thief_take(st: DominionState, p: int, q: int, c: int) -> None:
     aside = st.aside[q]
     st.trash_from(q, aside, c)
     st.stolen.append(c)
-    for d in list(aside):
-        st.discard_from(q, aside, d)
+    st.discard_all(q, aside)
 
 
 @task("thief_gain_ask")
 def _thief_gain_ask(st: DominionState, fr: Frame) -> None:
     if st.stolen:
-        st.push("thief_gain", fr[1], BY_ID["thief"])
+        st.push("thief_gain", fr.who, BY_ID["thief"])
 
 
 @card("throne_room")
@@ -331,64 +290,15 @@ def _throne_room(st: DominionState, p: int, pid: int) -> None:
         st.push("throne", p, BY_ID["throne_room"])
 
 
-@card("witch")
-def _witch(st: DominionState, p: int, pid: int) -> None:
-    st.draw(p, 2)
-    for q in st.others(p):
-        if not st.immune[q]:
-            st.gain(q, CURSE)
-
-
-@card("workshop")
-def _workshop(st: DominionState, p: int, pid: int) -> None:
-    ask_gain(st, p, BY_ID["workshop"], 4, 0)
-
-
 # -- decisions ----------------------------------------------------------------------
-CHOOSE0 = A.CHOOSE * NUM_CARDS
-GAIN0 = A.GAIN * NUM_CARDS
-
-
-def _hand_choices(hand: list[int], pred: Callable[[int], bool] | None = None) -> list[int]:
-    return [CHOOSE0 + c for c in sorted(set(hand)) if pred is None or pred(c)]
-
-
-DecisionActions = Callable[["DominionState", "Frame"], list[int]]
-Answer = Callable[["DominionState", "Frame", int, int], None]
-DECISION_ACTIONS: dict[str, DecisionActions] = {}
-"""Decisions of the other card modules: code -> legal actions."""
-ANSWERS: dict[str, Answer] = {}
-"""Decisions of the other card modules: code -> handler of the answer."""
-
-
-def decision(code: str) -> Callable[[DecisionActions], DecisionActions]:
-    def deco(fn: DecisionActions) -> DecisionActions:
-        DECISION_ACTIONS[code] = fn
-        return fn
-
-    return deco
-
-
-def answers(code: str) -> Callable[[Answer], Answer]:
-    def deco(fn: Answer) -> Answer:
-        ANSWERS[code] = fn
-        return fn
-
-    return deco
-
-
 def decision_actions(st: DominionState, fr: Frame) -> list[int]:
-    code, who = fr[0], fr[1]
+    code, who = fr.code, fr.who
     extra = DECISION_ACTIONS.get(code)
     if extra is not None:
         return extra(st, fr)
     hand = st.hands[who]
-    if code in ("moat", "chancellor", "library", "spy", "moneylender"):
+    if code in ("moat", "chancellor", "library", "moneylender"):
         return [A.A_YES, A.A_NO]
-    if code in ("cellar", "chapel"):
-        return [*_hand_choices(hand), A.A_DONE]
-    if code in ("militia", "remodel"):
-        return _hand_choices(hand)
     if code == "bureaucrat":
         return _hand_choices(hand, lambda c: IS_VICTORY[c])
     if code == "mine":
@@ -397,18 +307,15 @@ def decision_actions(st: DominionState, fr: Frame) -> list[int]:
     if code == "throne":
         out = _hand_choices(hand, lambda c: IS_ACTION[c])
         return [*out, A.A_DONE] if st.edition == 2 else out
-    if code == "gain":
-        out = [GAIN0 + c for c in gain_options(st, fr[3], fr[4], fr[2])]
-        return [*out, A.A_DONE] if fr[2] in OPTIONAL_GAIN else out
     if code == "thief_trash":
-        return [CHOOSE0 + c for c in sorted({c for c in st.aside[fr[3]] if IS_TREASURE[c]})]
+        return [CHOOSE0 + c for c in sorted({c for c in st.aside[fr.a] if IS_TREASURE[c]})]
     if code == "thief_gain":
         return [*(CHOOSE0 + c for c in sorted(set(st.stolen))), A.A_DONE]
     raise KeyError(code)
 
 
 def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    code, p = fr[0], fr[1]
+    code, p = fr.code, fr.who
     extra = ANSWERS.get(code)
     if extra is not None:
         extra(st, fr, kind, c)
@@ -418,12 +325,6 @@ def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
         if kind == A.YES:
             st.immune[p] = True
             st.reveal(p, [MOAT])
-    elif code == "cellar":
-        if kind == A.DONE:
-            st.draw(p, fr[3])
-        else:
-            st.discard_from(p, hand, c)
-            st.push("cellar", p, fr[2], fr[3] + 1)
     elif code == "chancellor":
         if kind == A.YES:
             deck = st.decks[p]
@@ -432,45 +333,22 @@ def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
             st.decks[p] = []
             if st.logging:
                 st._log("deck_discarded", p, count=len(deck))
-    elif code == "chapel":
-        if kind != A.DONE:
-            st.trash_from(p, hand, c)
-            if fr[3] + 1 < 4 and hand:
-                st.push("chapel", p, fr[2], fr[3] + 1)
-    elif code == "gain":
-        if kind != A.DONE:
-            st.gain(p, c, "hand" if fr[2] in GAIN_TO_HAND else "discard")
     elif code == "library":
         if kind == A.YES:
-            hand.remove(fr[3])
-            st.aside[p].append(fr[3])
-    elif code == "militia":
-        st.discard_from(p, hand, c)
-        if len(hand) > 3:
-            st.push("militia", p, fr[2])
+            hand.remove(fr.a)
+            st.aside[p].append(fr.a)
     elif code == "mine":
         if kind != A.DONE:
             st.trash_from(p, hand, c)
             ask_gain(st, p, MINE, COIN_COST[c] + 3, POTION_COST[c])
-    elif code == "remodel":
-        st.trash_from(p, hand, c)
-        ask_gain(st, p, fr[2], COIN_COST[c] + 2, POTION_COST[c])
     elif code == "moneylender":
         if kind == A.YES:
             st.trash_from(p, hand, COPPER)
             st.coins += 3
     elif code == "bureaucrat":
         _topdeck(st, p, c)
-    elif code == "spy":
-        q, card_ = fr[3], fr[4]
-        aside = st.aside[q]
-        if kind == A.YES:
-            st.discard_from(q, aside, card_)
-        else:
-            aside.remove(card_)
-            st.decks[q].append(card_)
     elif code == "thief_trash":
-        _thief_take(st, p, fr[3], c)
+        _thief_take(st, p, fr.a, c)
     elif code == "thief_gain":
         if kind != A.DONE:
             st.trash.remove(c)
@@ -479,7 +357,7 @@ def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
             if st.logging:
                 st._log("gain", p, card=CARDS[c].id, to="discard", source="trash")
             if st.stolen:
-                st.push("thief_gain", p, fr[2])
+                st.push("thief_gain", p, fr.card)
         else:
             st.stolen.clear()
     elif code == "throne":

@@ -6,19 +6,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.cards.base import (
-    CHOOSE0,
-    _hand_choices,
-    answers,
-    ask_gain,
-    card,
-    decision,
-    task,
-)
+from kingdoms.dominion.cards.registry import answers, card, decision, task
+from kingdoms.dominion.cards.steps import CHOOSE0, ask_gain
+from kingdoms.dominion.cards.steps import hand_choices as _hand_choices
 from kingdoms.dominion.data import BY_ID, COPPER, GOLD, IS_ACTION, IS_TREASURE
+from kingdoms.dominion.frames import Frame
 
 if TYPE_CHECKING:
-    from kingdoms.dominion.state import DominionState, Frame
+    from kingdoms.dominion.state import DominionState
 
 ARTISAN = BY_ID["artisan"]
 BANDIT = BY_ID["bandit"]
@@ -41,18 +36,18 @@ def _artisan(st: DominionState, p: int, pid: int) -> None:
 
 @task("artisan_put")
 def _artisan_put(st: DominionState, fr: Frame) -> None:
-    if st.hands[fr[1]]:
-        st.push("artisan", fr[1], ARTISAN)
+    if st.hands[fr.who]:
+        st.push("artisan", fr.who, ARTISAN)
 
 
 @decision("artisan")
 def _artisan_options(st: DominionState, fr: Frame) -> list[int]:
-    return _hand_choices(st.hands[fr[1]])
+    return _hand_choices(st.hands[fr.who])
 
 
 @answers("artisan")
 def _artisan_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p = fr[1]
+    p = fr.who
     st.hands[p].remove(c)
     st.decks[p].append(c)
     if st.logging:
@@ -63,46 +58,37 @@ def _artisan_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
 @card("bandit")
 def _bandit(st: DominionState, p: int, pid: int) -> None:
     st.gain(p, GOLD)
-    for q in reversed(st.others(p)):
-        if not st.immune[q]:
-            st.push("bandit_victim", p, 0, q)
+    st.then(*(Frame("bandit_victim", p, 0, q) for q in st.others(p) if not st.immune[q]))
 
 
 @task("bandit_victim")
 def _bandit_victim(st: DominionState, fr: Frame) -> None:
-    q = fr[3]
+    q = fr.a
     aside = st.aside[q]
-    for _ in range(2):
-        c = st.take_top(q)
-        if c < 0:
-            break
-        aside.append(c)
-    st.reveal(q, aside)
+    st.reveal_top(q, 2, aside)
     targets = sorted({c for c in aside if IS_TREASURE[c] and c != COPPER})
     if len(targets) > 1:
         st.push("bandit", q, BANDIT, q)  # the victim chooses
     elif targets:
         _bandit_trash(st, q, targets[0])
     else:
-        for c in list(aside):
-            st.discard_from(q, aside, c)
+        st.discard_all(q, aside)
 
 
 def _bandit_trash(st: DominionState, q: int, c: int) -> None:
     aside = st.aside[q]
     st.trash_from(q, aside, c)
-    for d in list(aside):
-        st.discard_from(q, aside, d)
+    st.discard_all(q, aside)
 
 
 @decision("bandit")
 def _bandit_options(st: DominionState, fr: Frame) -> list[int]:
-    return _choices([c for c in st.aside[fr[3]] if IS_TREASURE[c] and c != COPPER])
+    return _choices([c for c in st.aside[fr.a] if IS_TREASURE[c] and c != COPPER])
 
 
 @answers("bandit")
 def _bandit_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    _bandit_trash(st, fr[3], c)
+    _bandit_trash(st, fr.a, c)
 
 
 # -- Harbinger: +1 Card +1 Action; may put a card from the discard pile onto the deck
@@ -116,14 +102,14 @@ def _harbinger(st: DominionState, p: int, pid: int) -> None:
 
 @decision("harbinger")
 def _harbinger_options(st: DominionState, fr: Frame) -> list[int]:
-    return [*_choices(st.discards[fr[1]]), A.A_DONE]
+    return [*_choices(st.discards[fr.who]), A.A_DONE]
 
 
 @answers("harbinger")
 def _harbinger_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     if kind == A.DONE:
         return
-    p = fr[1]
+    p = fr.who
     disc = st.discards[p]
     idx = len(disc) - 1 - disc[::-1].index(c)
     del disc[idx]
@@ -160,15 +146,15 @@ def _poacher(st: DominionState, p: int, pid: int) -> None:
 
 @decision("poacher")
 def _poacher_options(st: DominionState, fr: Frame) -> list[int]:
-    return _hand_choices(st.hands[fr[1]])
+    return _hand_choices(st.hands[fr.who])
 
 
 @answers("poacher")
 def _poacher_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p = fr[1]
+    p = fr.who
     st.discard_from(p, st.hands[p], c)
-    if fr[3] > 1 and st.hands[p]:
-        st.push("poacher", p, POACHER, fr[3] - 1)
+    if fr.a > 1 and st.hands[p]:
+        st.push("poacher", p, POACHER, fr.a - 1)
 
 
 # -- Sentry: +1 Card +1 Action; look at the top 2: trash, discard, put back in any order
@@ -189,45 +175,39 @@ def _sentry(st: DominionState, p: int, pid: int) -> None:
     st.push("sentry_trash", p, SENTRY)
 
 
-@decision("sentry_trash")
-def _sentry_trash_options(st: DominionState, fr: Frame) -> list[int]:
-    return [*_choices(st.looking[fr[1]]), A.A_DONE]
+def _sentry_pick(code: str, trash: bool) -> None:
+    """Sentry's "trash any" and "discard any" of the cards looked at (done stops)."""
+
+    @decision(code)
+    def _options(st: DominionState, fr: Frame) -> list[int]:
+        return [*_choices(st.looking[fr.who]), A.A_DONE]
+
+    @answers(code)
+    def _answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+        if kind == A.DONE:
+            return
+        p, looking = fr.who, st.looking[fr.who]
+        if trash:
+            st.trash_from(p, looking, c)
+        else:
+            st.discard_from(p, looking, c)
+        if looking:
+            st.push(code, p, SENTRY)
 
 
-@answers("sentry_trash")
-def _sentry_trash_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    if kind == A.DONE:
-        return
-    p = fr[1]
-    st.trash_from(p, st.looking[p], c)
-    if st.looking[p]:
-        st.push("sentry_trash", p, SENTRY)
+_sentry_pick("sentry_trash", trash=True)
+_sentry_pick("sentry_discard", trash=False)
 
 
 @task("sentry_discard_ask")
 def _sentry_discard_ask(st: DominionState, fr: Frame) -> None:
-    if st.looking[fr[1]]:
-        st.push("sentry_discard", fr[1], SENTRY)
-
-
-@decision("sentry_discard")
-def _sentry_discard_options(st: DominionState, fr: Frame) -> list[int]:
-    return [*_choices(st.looking[fr[1]]), A.A_DONE]
-
-
-@answers("sentry_discard")
-def _sentry_discard_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    if kind == A.DONE:
-        return
-    p = fr[1]
-    st.discard_from(p, st.looking[p], c)
-    if st.looking[p]:
-        st.push("sentry_discard", p, SENTRY)
+    if st.looking[fr.who]:
+        st.push("sentry_discard", fr.who, SENTRY)
 
 
 @task("sentry_back")
 def _sentry_back(st: DominionState, fr: Frame) -> None:
-    p = fr[1]
+    p = fr.who
     looking = st.looking[p]
     if len(looking) == 2 and looking[0] != looking[1]:
         st.push("sentry_order", p, SENTRY)
@@ -238,13 +218,13 @@ def _sentry_back(st: DominionState, fr: Frame) -> None:
 
 @decision("sentry_order")
 def _sentry_order_options(st: DominionState, fr: Frame) -> list[int]:
-    return _choices(st.looking[fr[1]])
+    return _choices(st.looking[fr.who])
 
 
 @answers("sentry_order")
 def _sentry_order_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """The chosen card goes back on top; the other under it."""
-    p = fr[1]
+    p = fr.who
     looking = st.looking[p]
     looking.remove(c)
     st.decks[p].extend(looking)
@@ -273,7 +253,7 @@ def _vassal_options(st: DominionState, fr: Frame) -> list[int]:
 
 @answers("vassal")
 def _vassal_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p, found = fr[1], fr[3]
+    p, found = fr.who, fr.a
     disc = st.discards[p]
     if kind == A.YES and disc and disc[-1] == found:
         disc.pop()

@@ -13,47 +13,9 @@ function load(lang) {
   return loading[lang];
 }
 
-// What each decision asks, as a prompt (msgids translated by the catalog).
-export const PROMPTS = {
-  moat: "An Attack is played: reveal Moat to be unaffected?",
-  cellar: "Cellar: discard cards, then draw as many (done to stop).",
-  chancellor: "Chancellor: put your deck into your discard pile?",
-  chapel: "Chapel: trash up to 4 cards (done to stop).",
-  gain: "Gain a card.",
-  library: "Library: set this Action card aside?",
-  militia: "Militia: discard down to 3 cards.",
-  mine: "Mine: trash a Treasure to upgrade it.",
-  remodel: "Remodel: trash a card.",
-  spy: "Spy: discard this card or put it back?",
-  thief_trash: "Thief: trash one of the revealed Treasures.",
-  thief_gain: "Thief: gain the trashed Treasures?",
-  throne: "Throne Room: choose an Action card to play twice.",
-  moneylender: "Moneylender: trash a Copper for +$3?",
-  bureaucrat: "Bureaucrat: put a Victory card onto your deck.",
-  artisan: "Artisan: put a card from your hand onto your deck.",
-  bandit: "Bandit: choose the Treasure to trash.",
-  harbinger: "Harbinger: put a card from your discard pile onto your deck?",
-  poacher: "Poacher: discard a card.",
-  sentry_trash: "Sentry: trash any of these cards.",
-  sentry_discard: "Sentry: discard any of these cards.",
-  sentry_order: "Sentry: which card goes on top?",
-  vassal: "Vassal: play the discarded Action card?",
-  alchemist: "Alchemist: put it onto your deck?",
-  apothecary: "Apothecary: put the cards back (the last one ends on top).",
-  apprentice: "Apprentice: trash a card to draw.",
-  golem: "Golem: which Action is played first?",
-  herbalist: "Herbalist: put a Treasure from play onto your deck?",
-  scrying_pool: "Scrying Pool: discard this card or put it back?",
-  transmute: "Transmute: trash a card.",
-  cleanup: "Clean-up: choose the card that leaves play next.",
-};
-
-// Where the cards a decision chooses from are (to make those clickable).
-const FROM_HAND = new Set(["cellar", "chapel", "militia", "mine", "remodel", "throne", "bureaucrat",
-  "artisan", "poacher", "transmute", "apprentice"]);
-const FROM_PLAY = new Set(["cleanup", "herbalist"]);
-const FROM_LOOK = new Set(["sentry_trash", "sentry_discard", "sentry_order"]);
-const FROM_ASIDE = new Set(["bandit", "apothecary", "golem"]);
+// A pending decision renders by its kind and zone (view.decision: kind, purpose,
+// prompt, zone, whose, choices): its prompt is an English msgid of the catalogs, and
+// the cards it offers become clickable where its zone is drawn. No per-card code.
 
 function groupOf(id, c) {
   if (!c) return "Kingdom";
@@ -157,7 +119,7 @@ export function render(el, msg, ctx) {
   const d = v.decision;
   if (d) {
     const about = d.about;
-    const lines = [h("strong", {}, t(PROMPTS[d.kind] || "Decide."))];
+    const lines = [h("strong", {}, t(d.prompt || "Decide."))];
     if (about && about.card) {
       lines.push(" ", t("{name}: {card}", { name: ctx.name(about.player), card: cards[about.card] ? cards[about.card].name : about.card }));
     } else if (about) {
@@ -187,14 +149,13 @@ export function render(el, msg, ctx) {
   }
   root.append(supply);
 
-  // play area and own cards
+  // play area and own cards: the cards of the decision's zone are its choices
+  const pick = (zone) => (d && d.zone === zone ? actionsFor(legal, ["choose"]) : {});
   const inPlay = (v.players[turn] || {}).in_play || [];
   root.append(h("div", { class: "panel", id: "d-play" }, h("h2", {}, t("In play")),
-    cardRow(inPlay, cards, FROM_PLAY.has(d ? d.kind : null) ? actionsFor(legal, ["choose"]) : {}, ctx.act)));
-  const kind = d ? d.kind : null;
+    cardRow(inPlay, cards, pick("play"), ctx.act)));
   const chooser = d ? d.who : turn; // whose cards the legal actions concern
-  const pick = (set) => (set.has(kind) ? actionsFor(legal, ["choose"]) : {});
-  const handActs = { ...actionsFor(legal, ["play"]), ...pick(FROM_HAND) };
+  const handActs = { ...actionsFor(legal, ["play"]), ...pick("hand") };
   const possessedView = v.possession && v.possession.hand;
   const ownActs = possessedView && chooser !== me ? {} : handActs;
   const mine = v.players[me] || {};
@@ -203,15 +164,15 @@ export function render(el, msg, ctx) {
       `${t("Deck")}: ${mine.deck_size} · ${t("Discard pile")}: ${mine.discard_size}`)),
     cardRow(v.hand, cards, ownActs, ctx.act, true)));
   const looking = v.looking || [];
-  if (looking.length) root.append(h("div", { class: "panel", id: "d-looking" }, h("h2", {}, t("You look at")), cardRow(looking, cards, pick(FROM_LOOK), ctx.act)));
+  if (looking.length) root.append(h("div", { class: "panel", id: "d-looking" }, h("h2", {}, t("You look at")), cardRow(looking, cards, pick("looking"), ctx.act)));
   const aside = mine.set_aside || [];
-  if (aside.length) root.append(h("div", { class: "panel", id: "d-aside" }, h("h2", {}, t("Set aside")), cardRow(aside, cards, pick(FROM_ASIDE), ctx.act)));
+  if (aside.length) root.append(h("div", { class: "panel", id: "d-aside" }, h("h2", {}, t("Set aside")), cardRow(aside, cards, d && d.whose === me ? pick("set_aside") : {}, ctx.act)));
   if (possessedView) {
     const theirs = chooser === me ? {} : handActs;
     root.append(h("div", { class: "panel", id: "d-possessed" },
       h("h2", {}, t("Hand of {name}", { name: ctx.name(v.possession.player) })),
       cardRow(v.possession.hand, cards, theirs, ctx.act, true),
-      v.possession.looking && v.possession.looking.length ? cardRow(v.possession.looking, cards, pick(FROM_LOOK), ctx.act) : null));
+      v.possession.looking && v.possession.looking.length ? cardRow(v.possession.looking, cards, pick("looking"), ctx.act) : null));
   }
 
   // opponents and trash

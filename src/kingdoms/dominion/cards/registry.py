@@ -1,0 +1,56 @@
+"""Where card effects and pending tasks are registered (by card index / task code)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+from kingdoms.dominion.data import BY_ID
+
+if TYPE_CHECKING:
+    from kingdoms.dominion.frames import Frame
+    from kingdoms.dominion.state import DominionState
+
+K = TypeVar("K", int, str)
+F = TypeVar("F")
+Effect = Callable[["DominionState", int, int], None]
+Task = Callable[["DominionState", "Frame"], None]
+
+EFFECTS: dict[int, Effect] = {}
+"""Card index -> what one play of it does (``effect(state, player, play_id)``)."""
+TASKS: dict[str, Task] = {}
+"""Task code -> what a pending task frame does."""
+Options = Callable[["DominionState", "Frame"], list[int]]
+Answer = Callable[["DominionState", "Frame", int, int], None]
+DECISION_ACTIONS: dict[str, Options] = {}
+"""Decision code -> its legal actions."""
+ANSWERS: dict[str, Answer] = {}
+"""Decision code -> what an answer does."""
+
+
+def _into(table: dict[K, F], key: K) -> Callable[[F], F]:
+    def deco(fn: F) -> F:
+        table[key] = fn
+        return fn
+
+    return deco
+
+
+def card(cid: str) -> Callable[[Effect], Effect]:
+    """Register the effect of card ``cid`` (custom code)."""
+    return _into(EFFECTS, BY_ID[cid])
+
+
+def task(code: str) -> Callable[[Task], Task]:
+    """Register what the task frame ``code`` does."""
+    return _into(TASKS, code)
+
+
+def decision(code: str) -> Callable[[Options], Options]:
+    """Register the legal actions of the decision ``code`` (custom code)."""
+    return _into(DECISION_ACTIONS, code)
+
+
+def answers(code: str) -> Callable[[Answer], Answer]:
+    """Register what an answer to the decision ``code`` does (custom code)."""
+    return _into(ANSWERS, code)

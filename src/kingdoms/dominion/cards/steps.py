@@ -1,0 +1,342 @@
+"""Reusable steps that card declarations are composed of.
+
+A :class:`Step` does one thing for the player who plays the card: ``+Cards``,
+``+Actions``, a gain within a cost, discarding any number, trashing up to N, an
+attack on each other player...  A step that needs an answer pushes a decision
+frame and declares it here once — its kind, its purpose (``<card>.<verb>``, the
+card being whichever card the step belongs to), its prompt and option texts, its
+legal answers and what an answer does.  :func:`kingdoms.dominion.cards.declare.declare`
+runs a card's steps in order, waiting for each decision before the next step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from kingdoms.dominion import actions as A
+from kingdoms.dominion.cards.registry import ANSWERS, DECISION_ACTIONS, TASKS, Answer, Options
+from kingdoms.dominion.data import BY_ID, COIN_COST, IS_ACTION, IS_TREASURE, NUM_CARDS, POTION_COST
+from kingdoms.dominion.decisions import CHOOSE_CARDS, CHOOSE_PILE, YES_NO, DecisionSpec, register
+
+if TYPE_CHECKING:
+    from kingdoms.dominion.frames import Frame
+    from kingdoms.dominion.state import DominionState
+
+CHOOSE0 = A.CHOOSE * NUM_CARDS
+GAIN0 = A.GAIN * NUM_CARDS
+
+
+def asks(code: str, spec: DecisionSpec, options: Options, answer: Answer) -> None:
+    """Declare the decision ``code``: its spec, legal actions and answer."""
+    register(code, spec)
+    DECISION_ACTIONS[code] = options
+    ANSWERS[code] = answer
+
+
+def hand_choices(hand: list[int], pred: Callable[[int], bool] | None = None) -> list[int]:
+    return [CHOOSE0 + c for c in sorted(set(hand)) if pred is None or pred(c)]
+
+
+class Step:
+    """One part of a card's effect for player ``p`` (``card``: the card played)."""
+
+    verb = ""
+    """The verb of the decision this step may ask (empty: it asks nothing)."""
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        raise NotImplementedError
+
+    def bind(self, card: int) -> None:
+        """Called once when card ``card`` is declared with this step."""
+
+
+class Plus(Step):
+    """+Cards, +Actions, +Buys, +$."""
+
+    def __init__(self, cards: int = 0, actions: int = 0, buys: int = 0, coins: int = 0) -> None:
+        self.cards, self.actions, self.buys, self.coins = cards, actions, buys, coins
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        if self.cards:
+            st.draw(p, self.cards)
+        st.actions += self.actions
+        st.buys += self.buys
+        st.coins += self.coins
+
+
+# -- discard any number, then draw as many (Cellar) -------------------------------------
+class DiscardAnyThenDraw(Step):
+    verb = "discard"
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        st.push("discard_draw", p, card, 0)
+
+
+def _discard_draw_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    p = fr.who
+    if kind == A.DONE:
+        st.draw(p, fr.a)
+    else:
+        st.discard_from(p, st.hands[p], c)
+        st.push("discard_draw", p, fr.card, fr.a + 1)
+
+
+asks(
+    "discard_draw",
+    DecisionSpec(
+        CHOOSE_CARDS,
+        "*.discard",
+        "Cellar: discard cards, then draw as many (done to stop).",
+        pick="discard {card}",
+    ),
+    lambda st, fr: [*hand_choices(st.hands[fr.who]), A.A_DONE],
+    _discard_draw_answer,
+)
+
+
+# -- trash up to N cards from the hand (Chapel) ------------------------------------------
+class TrashUpTo(Step):
+    verb = "trash"
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        if st.hands[p]:
+            st.push("trash_up_to", p, card, 0, self.most)
+
+
+def _trash_up_to_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind == A.DONE:
+        return
+    hand = st.hands[fr.who]
+    st.trash_from(fr.who, hand, c)
+    if fr.a + 1 < fr.b and hand:
+        st.push("trash_up_to", fr.who, fr.card, fr.a + 1, fr.b)
+
+
+asks(
+    "trash_up_to",
+    DecisionSpec(
+        CHOOSE_CARDS,
+        "*.trash",
+        "Chapel: trash up to 4 cards (done to stop).",
+        pick="trash {card}",
+    ),
+    lambda st, fr: [*hand_choices(st.hands[fr.who]), A.A_DONE],
+    _trash_up_to_answer,
+)
+
+
+# -- gain a card costing up to ... (Workshop, Feast, Remodel, Mine, University, Artisan) --
+MINE = BY_ID["mine"]
+UNIVERSITY = BY_ID["university"]
+GAIN_TO_HAND = frozenset({MINE, BY_ID["artisan"]})
+"""Cards whose gain goes into the hand."""
+OPTIONAL_GAIN = frozenset({UNIVERSITY})
+"""Cards whose gain is optional ("you may gain")."""
+
+
+def gain_options(st: DominionState, coins: int, potions: int, src: int) -> list[int]:
+    """Supply cards costing at most (coins, potions) that ``src`` may gain: Mine only
+    Treasures, University only Actions.  Costs compare coins and potions separately."""
+    supply = st.supply
+    return [
+        c
+        for c in st.piles
+        if supply[c] > 0
+        and COIN_COST[c] <= coins
+        and POTION_COST[c] <= potions
+        and (src != MINE or IS_TREASURE[c])
+        and (src != UNIVERSITY or IS_ACTION[c])
+    ]
+
+
+def ask_gain(st: DominionState, p: int, src: int, coins: int, potions: int) -> None:
+    if gain_options(st, coins, potions, src):
+        st.push("gain", p, src, coins, potions)
+
+
+class GainUpTo(Step):
+    verb = "gain"
+
+    def __init__(self, coins: int, potions: int = 0) -> None:
+        self.coins, self.potions = coins, potions
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        ask_gain(st, p, card, self.coins, self.potions)
+
+
+def _gain_options(st: DominionState, fr: Frame) -> list[int]:
+    out = [GAIN0 + c for c in gain_options(st, fr.a, fr.b, fr.card)]
+    return [*out, A.A_DONE] if fr.card in OPTIONAL_GAIN else out
+
+
+def _gain_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind != A.DONE:
+        st.gain(fr.who, c, "hand" if fr.card in GAIN_TO_HAND else "discard")
+
+
+asks(
+    "gain",
+    DecisionSpec(CHOOSE_PILE, "*.gain", "Gain a card.", "supply", pick="gain {card}"),
+    _gain_options,
+    _gain_answer,
+)
+
+
+# -- attacks on each other player ---------------------------------------------------------
+class EachOtherDiscardsDownTo(Step):
+    """Each other player (not protected) discards down to ``keep`` cards (Militia)."""
+
+    verb = "discard"
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        from kingdoms.dominion.frames import Frame
+
+        keep = self.keep
+        victims = [q for q in st.others(p) if not st.immune[q] and len(st.hands[q]) > keep]
+        st.then(*(Frame("discard_down_to", q, card, keep) for q in victims))
+
+
+def _discard_down_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    hand = st.hands[fr.who]
+    st.discard_from(fr.who, hand, c)
+    if len(hand) > fr.a:
+        st.push("discard_down_to", fr.who, fr.card, fr.a)
+
+
+asks(
+    "discard_down_to",
+    DecisionSpec(
+        CHOOSE_CARDS, "*.discard", "Militia: discard down to 3 cards.", pick="discard {card}"
+    ),
+    lambda st, fr: hand_choices(st.hands[fr.who]),
+    _discard_down_answer,
+)
+
+
+class EachOtherGains(Step):
+    """Each other player (not protected) gains ``card`` (Witch, Familiar: a Curse)."""
+
+    def __init__(self, card: str) -> None:
+        self.card = BY_ID[card]
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        for q in st.others(p):
+            if not st.immune[q]:
+                st.gain(q, self.card)
+
+
+class EachOtherDraws(Step):
+    """Each other player draws ``n`` cards (Council Room)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        for q in st.others(p):
+            st.draw(q, self.n)
+
+
+# -- reveal each player's top card; the player chooses: discard it or put it back ---------
+class RevealTopEach(Step):
+    """The player, then each other player (not protected), reveals the top card of
+    their deck; the player chooses for each: discard it or put it back (Spy,
+    Scrying Pool)."""
+
+    verb = "discard"
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        from kingdoms.dominion.frames import Frame
+
+        targets = [p] + [q for q in st.others(p) if not st.immune[q]]
+        st.then(*(Frame("reveal_top", p, card, q) for q in targets))
+
+
+def _reveal_top(st: DominionState, fr: Frame) -> None:
+    q = fr.a
+    c = st.take_top(q)
+    if c < 0:
+        return
+    st.aside[q].append(c)
+    st.reveal(q, [c])
+    st.push("discard_or_back", fr.who, fr.card, q, c)
+
+
+def _discard_or_back_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    """Yes: discard the revealed card; no: put it back."""
+    q, found = fr.a, fr.b
+    aside = st.aside[q]
+    if kind == A.YES:
+        st.discard_from(q, aside, found)
+    else:
+        aside.remove(found)
+        st.decks[q].append(found)
+
+
+TASKS["reveal_top"] = _reveal_top
+asks(
+    "discard_or_back",
+    DecisionSpec(
+        YES_NO,
+        "*.discard",
+        "Spy: discard this card or put it back?",
+        "set_aside",
+        subject=4,
+        whose=3,
+        yes="discard {card}",
+        no="put back {card}",
+    ),
+    lambda st, fr: [A.A_YES, A.A_NO],
+    _discard_or_back_answer,
+)
+
+
+# -- trash a card from the hand, then something depending on it ---------------------------
+Then = Callable[["DominionState", int, int, int], None]
+AFTER_TRASH: dict[int, Then] = {}
+"""Card index -> what follows the trash of card ``c`` by player ``p``: ``fn(st, p, card, c)``."""
+
+
+class TrashOneFromHand(Step):
+    """Trash a card from the hand (if any), then ``then(st, p, card, trashed)``
+    (Remodel, Transmute, Apprentice)."""
+
+    verb = "trash"
+
+    def __init__(self, then: Then) -> None:
+        self.then = then
+
+    def bind(self, card: int) -> None:
+        AFTER_TRASH[card] = self.then
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        if st.hands[p]:
+            st.push("trash_one", p, card)
+
+
+def _trash_one_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    st.trash_from(fr.who, st.hands[fr.who], c)
+    AFTER_TRASH[fr.card](st, fr.who, fr.card, c)
+
+
+asks(
+    "trash_one",
+    DecisionSpec(CHOOSE_CARDS, "*.trash", "Remodel: trash a card.", pick="trash {card}"),
+    lambda st, fr: hand_choices(st.hands[fr.who]),
+    _trash_one_answer,
+)
+
+
+def gain_costing_more(more: int) -> Then:
+    """The follow-up "gain a card costing up to $``more`` more than the trashed one"."""
+
+    def then(st: DominionState, p: int, card: int, c: int) -> None:
+        ask_gain(st, p, card, COIN_COST[c] + more, POTION_COST[c])
+
+    return then
