@@ -616,6 +616,12 @@ class DominionState(Effects, State):
 
         return make_view(self, player)
 
+    def public_view(self) -> JSONDict:
+        """What a spectator may see (no seat's hidden cards)."""
+        from kingdoms.dominion.view import make_public_view
+
+        return make_public_view(self)
+
     def determinize(self, player: int, rng: random.Random) -> DominionState:
         new = self.clone()
         rng2 = random.Random(rng.random())

@@ -22,7 +22,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from kingdoms.i18n import LANGUAGES
-from kingdoms.server import protocol
+from kingdoms.server import protocol, spectate
 from kingdoms.server.lobby import ROUTES
 from kingdoms.server.master import GameMaster, RequestError, Subscriber, Table
 from kingdoms.server.storage import Storage
@@ -78,11 +78,18 @@ async def play_socket(ws: WebSocket) -> None:
                     if table is not None:
                         raise RequestError("bad_message", "already said hello")
                     lang = str(msg["lang"]) if msg.get("lang") in LANGUAGES else "en"
+                    if msg.get("watch") is True:  # a spectator: public view, no seat
+                        table, sub = await spectate.watch(
+                            master, ws.path_params["game_id"], send, lang
+                        )
+                        continue
                     table, sub = await master.subscribe(
                         ws.path_params["game_id"], protocol.hello_tokens(msg), send, lang
                     )
                 elif table is None or sub is None:
                     raise RequestError("bad_message", "say hello with your seat token first")
+                elif not sub.seats and kind in ("action", "undo"):
+                    raise RequestError("wrong_seat", "a spectator holds no seat")
                 elif kind == "action":
                     step = await master.act(table, sub.seats, msg, sub.lang)
                     await send({"type": "ack", "ref": ref, "state_id": step})

@@ -19,6 +19,7 @@ from kingdoms.core.registry import available_games, get_game
 from kingdoms.i18n import LANGUAGES, catalog
 from kingdoms.server.master import GameMaster, RequestError, Table, public_seats
 from kingdoms.server.openapi import OPENAPI
+from kingdoms.server.spectate import current_scores
 from kingdoms.server.storage import STATUS_FINISHED, STATUS_RUNNING
 
 MAX_BODY = 16_384
@@ -192,6 +193,7 @@ async def get_replay(request: Request) -> Response:
             "seat": seat,
             "current_player": state.current_player,
             "view": state.view(seat),
+            "scores": current_scores(state),
             "log": [{**e, "text": state.event_to_str(e, lang)} for e in events],
             "seats": public_seats(table.seats),
         }

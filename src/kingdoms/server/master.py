@@ -25,6 +25,7 @@ from kingdoms.core.record import GameRecord
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import GameConfig, State
 from kingdoms.i18n import LANGUAGES
+from kingdoms.server.spectate import spectator_message
 from kingdoms.server.storage import (
     STATUS_FINISHED,
     STATUS_RUNNING,
@@ -271,6 +272,13 @@ class GameMaster:
         Call with ``table.lock`` held."""
         targets = list(table.subscribers if subs is None else subs)
         for sub in targets:
+            if not sub.seats:  # a spectator: the public view only
+                try:
+                    await sub.send(spectator_message(table, sub))
+                except Exception:  # a closed connection (or an engine bug): drop the watcher
+                    log.exception("cannot update a spectator of game %s", table.id)
+                    self.unsubscribe(table, sub)
+                continue
             for seat in sub.seats:
                 try:
                     msg = self.seat_message(table, seat, sub)
