@@ -17,6 +17,11 @@ const boards = {};
 
 const BOARDS = new Set(["dominion", "kingdomino"]); // js/boards/<game>.js; others: generic
 
+/** A game's name as a title ("dominion" → "Dominion"). */
+function gameTitle(game) {
+  return String(game || "").split(/[-_ ]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+}
+
 async function board(game) {
   if (!(game in boards)) {
     boards[game] = await import(BOARDS.has(game) ? `./boards/${game}.js` : "./boards/generic.js");
@@ -80,7 +85,7 @@ function chooseSeat() {
 }
 
 function onState(msg) {
-  const seat = msg.seat;
+  const seat = msg.spectator ? -1 : msg.seat;
   const log = msg.log_start === 0 ? [] : (logs[seat] || []).slice(0, msg.log_start);
   logs[seat] = log.concat(msg.log);
   states[seat] = msg;
@@ -111,13 +116,13 @@ async function render() {
   if (shown === null) return;
   const msg = states[shown];
   const ctx = {
-    t, lang: lang(), seat: shown, legal: msg.legal,
+    t, lang: lang(), seat: msg.spectator ? null : shown, legal: msg.legal,
     act: (action) => act(shown, action),
     name: (seat) => seatName(msg, seat),
   };
-  document.title = `kingdoms · ${msg.game}`;
-  $("#title").textContent = `${msg.game} · ${seatName(msg, shown)}`;
-  $("#status").textContent = msg.finished ? t("Game over") : t("Step {n}", { n: msg.state_id });
+  document.title = `${gameTitle(msg.game)} · kingdoms`;
+  $("#title").textContent = msg.spectator ? `${gameTitle(msg.game)} · ${t("Watching")}` : `${gameTitle(msg.game)} · ${seatName(msg, shown)}`;
+  $("#status").textContent = msg.finished ? t("Game over") : "";
   const mod = hidden ? null : await board(msg.game);
   if (gen !== renderGen) return; // a newer render (e.g. the pass screen) took over
   const boardEl = clear($("#board"));
@@ -143,6 +148,10 @@ function renderPrompt(msg, ctx) {
     box.append(h("ol", { class: "scores" }, out.scores.map((s, i) =>
       h("li", { class: out.winners.includes(i) ? "winner" : "" },
         `${seatName(msg, i)}: ${s}`, out.winners.includes(i) ? ` — ${t("winner")}` : ""))));
+    box.append(endButtons(!!msg.spectator));
+  } else if (msg.spectator) {
+    title.textContent = t("Waiting for {name}…", { name: seatName(msg, msg.current_player) });
+    if (msg.scores) box.append(scoreLine(msg.scores, msg));
   } else if (hidden) {
     title.textContent = "";
   } else if (msg.legal.length) {
@@ -160,6 +169,48 @@ function renderPrompt(msg, ctx) {
   $("#undo").hidden = !(msg.can_undo && !hidden);
 }
 
+function scoreLine(scores, msg) {
+  return h("ul", { class: "score-line", id: "score-line" }, scores.map((sc, i) =>
+    h("li", { class: `seat-${i}` }, h("span", { class: "king-dot", "aria-hidden": "true" }), `${seatName(msg, i)}: ${sc}`)));
+}
+
+async function rematch() {
+  // the same game, seats and options again; this browser gets the new seats it held
+  const info = await (await fetch(`/api/games/${gameId}`)).json();
+  const mine = new Set(Object.keys(states).map(Number));
+  const seats = info.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot, name: s.name } : { kind: "human", name: s.name }));
+  const res = await fetch("/api/games", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ game: info.game, seats, options: info.options }),
+  });
+  const game = await res.json();
+  if (!res.ok) { toast(game.message || t("Could not create the game")); return; }
+  const humans = game.seats.filter((s) => s.token);
+  const here = humans.filter((s) => mine.size === 0 || mine.has(s.seat) || humans.length === 1);
+  rememberTokens(game.id, here.map((s) => s.token), { game: game.game });
+  const others = humans.filter((s) => !here.includes(s));
+  if (!others.length) {
+    location.href = `/game/${game.id}#t=${here.map((s) => s.token).join(",")}`;
+    return;
+  }
+  const box = $("#choices");
+  box.append(h("div", { class: "rematch-links", id: "rematch-links" },
+    h("p", {}, t("Send each player their own link (it is their key to the seat):")),
+    h("ul", { class: "links" }, others.map((s) => h("li", {}, h("strong", {}, s.name), " ",
+      h("input", { readonly: true, value: s.link, class: "invite", onfocus: (e) => e.target.select() })))),
+    h("a", { class: "button primary", href: `/game/${game.id}#t=${here.map((s) => s.token).join(",")}` }, t("Play here"))));
+}
+
+function endButtons(spectator = false) {
+  return h("div", { class: "row end-buttons" },
+    spectator ? null : h("button", { class: "primary", id: "rematch", onclick: rematch }, t("Rematch")),
+    h("a", { class: "button", id: "replay-link", href: `/game/${gameId}#replay`, onclick: (ev) => {
+      ev.preventDefault();
+      location.hash = "replay";
+      location.reload();
+    } }, t("Replay")));
+}
+
 function renderLog(entries) {
   const ol = clear($("#log"));
   const start = Math.max(0, entries.length - 200);
@@ -173,7 +224,7 @@ function connect(tokens) {
   socket.addEventListener("open", () => {
     retry = 500;
     for (const k of Object.keys(logs)) delete logs[k];
-    socket.send(JSON.stringify({ type: "hello", tokens, lang: lang() }));
+    socket.send(JSON.stringify(tokens.length ? { type: "hello", tokens, lang: lang() } : { type: "hello", watch: true, lang: lang() }));
   });
   socket.addEventListener("message", (ev) => {
     const msg = JSON.parse(ev.data);
@@ -196,8 +247,24 @@ function connect(tokens) {
   });
 }
 
+async function watchOrReplay() {
+  // no seat here: a running game is watched live (public view), a finished one replayed
+  const res = await fetch(`/api/games/${gameId}`);
+  const info = await res.json();
+  if (!res.ok) {
+    $("#prompt-title").textContent = ERRORS[info.error] ? ERRORS[info.error]() : info.message;
+    document.body.dataset.ready = "1";
+    return;
+  }
+  if (info.status === "finished") replay();
+  else {
+    document.body.classList.add("watching");
+    connect([]);
+  }
+}
+
 async function replay() {
-  // A finished game: step through it; everything is open now.
+  // A finished game: step through it (it opens at the end); everything is open now.
   const info = await (await fetch(`/api/games/${gameId}`)).json();
   if (info.status !== "finished") {
     $("#prompt-title").textContent = info.message || t("This game is still being played; you have no seat in it.");
@@ -208,24 +275,37 @@ async function replay() {
   $("#replay-controls").hidden = false;
   const slider = $("#r-step");
   const seatSel = $("#r-seat");
+  clear(seatSel);
   info.seats.forEach((s, i) => seatSel.add(new Option(s.name, String(i))));
+  const names = { seats: info.seats };
+  let showing = null;
   const show = async () => {
-    const res = await fetch(`/api/games/${gameId}/replay?step=${slider.value}&seat=${seatSel.value}&lang=${lang()}`);
+    const step = slider.dataset.ready ? `step=${slider.value}&` : "";
+    const res = await fetch(`/api/games/${gameId}/replay?${step}seat=${seatSel.value}&lang=${lang()}`);
     const data = await res.json();
     slider.max = String(data.steps);
-    $("#r-label").textContent = t("Step {n} of {m}", { n: data.step, m: data.steps });
+    slider.value = String(data.step);
+    slider.dataset.ready = "1";
+    showing = data.step;
+    $("#r-label").textContent = t("Move {n} of {m}", { n: data.step, m: data.steps });
     const msg = { ...data, legal: [], state_id: data.step, finished: data.step === data.steps };
     const boardEl = clear($("#board"));
     (await board(data.game)).render(boardEl, msg, { t, lang: lang(), seat: data.seat, legal: [], act: () => {}, name: (i) => info.seats[i].name });
-    $("#title").textContent = `${data.game} · ${t("Replay")}`;
+    $("#title").textContent = `${gameTitle(data.game)} · ${t("Replay")}`;
+    const box = clear($("#choices"));
+    if (data.scores) box.append(scoreLine(data.scores, names));
     renderLog(data.log);
     $("#record-link").hidden = false;
     $("#record-link").href = `/api/games/${gameId}/record`;
     document.body.dataset.ready = "1";
+    document.body.dataset.step = String(data.step);
   };
-  const go = (n) => { slider.value = String(Math.max(0, Math.min(Number(slider.max), n))); show(); };
-  slider.max = String(info.step ?? 0);
-  slider.value = slider.max;
+  const go = (n) => {
+    const next = Math.max(0, Math.min(Number(slider.max), n));
+    if (next === showing) return;
+    slider.value = String(next);
+    show();
+  };
   slider.addEventListener("input", show);
   seatSel.addEventListener("change", show);
   $("#r-first").onclick = () => go(0);
@@ -233,8 +313,11 @@ async function replay() {
   $("#r-next").onclick = () => go(Number(slider.value) + 1);
   $("#r-last").onclick = () => go(Number(slider.max));
   document.addEventListener("keydown", (ev) => {
-    if (ev.key === "ArrowLeft") go(Number(slider.value) - 1);
-    if (ev.key === "ArrowRight") go(Number(slider.value) + 1);
+    if (ev.target === slider || ev.target.matches("input[type=text], textarea, select")) return;
+    const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10 };
+    if (ev.key in moves) { ev.preventDefault(); go(Number(slider.value) + moves[ev.key]); }
+    if (ev.key === "Home") { ev.preventDefault(); go(0); }
+    if (ev.key === "End") { ev.preventDefault(); go(Number(slider.max)); }
   });
   await show();
 }
@@ -285,7 +368,8 @@ async function main() {
     tokens = JSON.parse(sessionStorage.getItem(tabKey)) || tokens;
   } catch {}
   if (tokens.length && !location.hash.includes("replay")) connect(tokens);
-  else replay();
+  else if (location.hash.includes("replay")) replay();
+  else watchOrReplay();
 }
 
 main();

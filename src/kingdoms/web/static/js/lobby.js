@@ -128,13 +128,34 @@ function showCreated(game) {
       onclick: () => rememberTokens(game.id, humans.map((s) => s.token), { game: game.game }) },
     humans.length > 1 ? t("Play all human seats here (hot-seat)") : t("Play here"))));
   } else {
-    box.append(h("p", {}, h("a", { href: `/game/${game.id}#watch` }, t("Bots only: watch the result"))));
+    box.append(h("p", {}, h("a", { href: `/game/${game.id}`, class: "button primary", id: "watch-created" }, t("Watch"))));
   }
 }
 
+function gameTitle(name) {
+  const game = catalog.find((g) => g.name === name);
+  return game ? game.title : name;
+}
+
+function when(seconds) {
+  if (!seconds) return "";
+  const d = new Date(seconds * 1000);
+  return d.toLocaleString(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
 function gameLine(g, extra) {
-  const names = g.seats.map((s) => s.name + (s.kind === "bot" ? ` (${s.bot})` : "")).join(", ");
-  return h("li", { dataset: { id: g.id } }, h("span", { class: "tag" }, g.game), " ", names, " ", extra);
+  const scores = g.outcome && g.outcome.scores;
+  const winners = (g.outcome && g.outcome.winners) || [];
+  const players = g.seats.map((s, i) => h("span", { class: `player${winners.includes(i) ? " winner" : ""}` },
+    s.name, s.kind === "bot" ? h("span", { class: "muted" }, ` (${s.bot})`) : null,
+    scores ? h("strong", { class: "score" }, ` ${scores[i]}`) : null));
+  const names = [];
+  players.forEach((p, i) => { if (i) names.push(", "); names.push(p); });
+  return h("li", { class: "game-line", dataset: { id: g.id } },
+    h("span", { class: "tag" }, gameTitle(g.game)), " ",
+    h("span", { class: "players" }, names), " ",
+    g.status === "finished" ? h("time", { class: "muted when", datetime: new Date(g.updated * 1000).toISOString() }, when(g.updated)) : null,
+    " ", h("span", { class: "line-actions" }, extra));
 }
 
 async function refresh() {
@@ -152,7 +173,8 @@ async function refresh() {
   const run = clear($("#running-games"));
   for (const g of running) {
     const open = g.open_seats.length ? t("{n} open seats", { n: g.open_seats.length }) : t("in play");
-    run.append(gameLine(g, h("span", { class: "muted" }, open)));
+    run.append(gameLine(g, [h("span", { class: "muted" }, open), " ",
+      h("a", { href: `/game/${g.id}`, class: "button watch" }, t("Watch"))]));
   }
   if (!running.length) run.append(h("li", { class: "muted" }, t("None")));
   const fin = clear($("#finished-games"));

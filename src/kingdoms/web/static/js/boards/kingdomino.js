@@ -3,6 +3,7 @@
 // that cover it (button or "r"), click again (or Enter, or "Place") to place.  Only the
 // server's legal actions are offered (legal[i].info = {kind: "place", cells: ...}).
 import { h } from "../dom.js";
+import { castle, crowns, king } from "./kingdomino-icons.js";
 
 const data = {}; // lang -> {terrains, dominoes}
 const loading = {};
@@ -16,9 +17,13 @@ function load(lang) {
   return loading[lang];
 }
 
-function square(terrain, crowns, terrains, extra = "") {
+// Variant bonuses by their keys in the view, as translatable titles.
+const BONUS = { middle_kingdom: "Middle Kingdom", harmony: "Harmony" };
+const bonusName = (t, key) => t(BONUS[key] || key);
+
+function square(terrain, n, terrains, extra = "") {
   return h("span", { class: `sq terrain-${terrain} ${extra}`, title: terrains[terrain] || terrain },
-    crowns ? "♛".repeat(crowns) : "");
+    n ? crowns(n) : "");
 }
 
 function dominoEl(n, d, opts = {}) {
@@ -37,7 +42,7 @@ function lineEl(title, line, d, ctx, picks, acting, id) {
     line.length ? h("ol", {}, line.map((e) => h("li", { class: "kd-slot" },
       h("span", { class: "muted" }, String(e.domino).padStart(2, " ")),
       dominoEl(e.domino, d, { action: picks[e.domino], act: ctx.act, acting: e.domino === acting }),
-      e.king !== null ? h("span", { class: `king seat-${e.king}` }, `♚ ${ctx.name(e.king)}`) : h("span", { class: "muted" }, "—"))))
+      e.king !== null ? h("span", { class: `king seat-${e.king}` }, king(e.king), ctx.name(e.king)) : h("span", { class: "muted" }, "—"))))
       : h("p", { class: "muted" }, ctx.t("None")));
 }
 
@@ -97,14 +102,16 @@ function kingdomEl(v, q, d, ctx, places) {
           sel = { step: current.msg.state_id, key, i: 0 };
           rerender();
         } : undefined,
-      }, have ? h("span", { class: "crowns" }, have[0] === "castle" ? "♜" : "♛".repeat(have[1])) : ""));
+      }, have ? (have[0] === "castle" ? castle() : (have[1] ? crowns(have[1]) : "")) : ""));
     }
   }
-  const bonuses = Object.entries(k.bonuses || {}).filter(([, b]) => b).map(([name, b]) => `${ctx.t(name)} +${b}`);
-  return h("div", { class: "panel kd-kingdom", dataset: { seat: String(q) } },
-    h("h2", {}, h("span", { class: `king seat-${q}` }, ctx.name(q)), ` — ${k.score} ${ctx.t("points")}`,
-      bonuses.length ? h("span", { class: "muted" }, ` (${bonuses.join(", ")})`) : "",
-      k.discarded.length ? h("span", { class: "muted" }, ` · ${ctx.t("discarded")}: ${k.discarded.length}`) : ""),
+  const bonuses = Object.entries(k.bonuses || {}).filter(([, b]) => b).map(([name, b]) => `${bonusName(ctx.t, name)} +${b}`);
+  return h("div", { class: `panel kd-kingdom seat-border-${q}`, dataset: { seat: String(q) } },
+    h("h2", { class: "kd-head" }, h("span", { class: `king seat-${q}` }, king(q), ctx.name(q)),
+      h("span", { class: "kd-score", title: ctx.t("points") }, String(k.score), h("small", {}, ` ${ctx.t("points")}`))),
+    h("p", { class: "kd-facts muted" }, `${ctx.t("Crowns")}: ${k.crowns}`,
+      bonuses.length ? ` · ${bonuses.join(", ")}` : "",
+      k.discarded.length ? ` · ${ctx.t("discarded")}: ${k.discarded.length}` : ""),
     grid);
 }
 
@@ -152,7 +159,7 @@ export function render(el, msg, ctx) {
         h("tbody", {}, bd.map((b, q) => h("tr", {},
           h("td", {}, ctx.name(q)),
           h("td", {}, b.properties.filter((p) => p.points).map((p) => `${d.terrains[p.terrain] || p.terrain} ${p.squares}×${p.crowns}=${p.points}`).join(", ") || "–"),
-          h("td", {}, Object.entries(b.bonuses).map(([name, x]) => `${t(name)} ${x}`).join(", ") || "–"),
+          h("td", {}, Object.entries(b.bonuses).map(([name, x]) => `${bonusName(t, name)} ${x}`).join(", ") || "–"),
           h("td", {}, String(b.score))))))));
   }
   el.append(root);
