@@ -9,18 +9,23 @@ import pytest
 from click.testing import CliRunner
 
 from kingdoms.cli import main
-from kingdoms.i18n import catalog
+from kingdoms.i18n import catalog, plurals
 from kingdoms.server.app import static_dir
 
 T_CALL = re.compile(r"""\bt\("((?:[^"\\]|\\.)+)\"""")
-DATA_I18N = re.compile(r'data-i18n(?:-title)?="([^"]+)"')
+DATA_I18N = re.compile(r'data-i18n(?:-title|-label)?="([^"]+)"')
+TN_CALL = re.compile(r'\btn\("((?:[^"\\]|\\.)+)", "((?:[^"\\]|\\.)+)"')
+QUOTED_MAPS = re.compile(r"const (?:PROMPTS|BONUS) = \{(.*?)\};", re.S)
 
 
 def _msgids() -> set[str]:
     found: set[str] = set()
     for path in static_dir().rglob("*"):
         if path.suffix == ".js":
-            found |= set(T_CALL.findall(path.read_text(encoding="utf-8")))
+            text = path.read_text(encoding="utf-8")
+            found |= set(T_CALL.findall(text))
+            for block in QUOTED_MAPS.findall(text):  # msgids kept in tables, translated later
+                found |= set(re.findall(r':\s*"((?:[^"\\]|\\.)+)"', block))
         elif path.suffix == ".html":
             found |= set(DATA_I18N.findall(path.read_text(encoding="utf-8")))
     return found
@@ -32,6 +37,21 @@ def test_every_interface_message_is_translated(lang: str) -> None:
     assert len(ids) > 30
     missing = sorted(m for m in ids if m not in catalog(lang))
     assert not missing, f"add these msgids to i18n/locale/{lang}.po: {missing}"
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "cs"])
+def test_every_counted_message_has_its_plural_forms(lang: str) -> None:
+    pairs: set[tuple[str, str]] = set()
+    for path in static_dir().rglob("*.js"):
+        pairs |= set(TN_CALL.findall(path.read_text(encoding="utf-8")))
+    assert pairs
+    table = plurals(lang)
+    for singular, plural in pairs:
+        forms = table.get(singular)
+        assert forms is not None, f"add a plural entry for {singular!r} to {lang}.po"
+        assert len(forms) == (2 if lang == "en" else 3) and all("{n}" in f for f in forms)
+        if lang == "en":
+            assert forms == [singular, plural]
 
 
 def test_placeholders_survive_translation() -> None:

@@ -16,7 +16,8 @@ from starlette.routing import Route
 from kingdoms.bots.base import bot_names
 from kingdoms.core.errors import KingdomsError
 from kingdoms.core.registry import available_games, get_game
-from kingdoms.i18n import LANGUAGES, catalog
+from kingdoms.i18n import LANGUAGES, catalog, plurals
+from kingdoms.server.logtext import seat_names, with_names
 from kingdoms.server.master import GameMaster, RequestError, Table, public_seats
 from kingdoms.server.openapi import OPENAPI
 from kingdoms.server.spectate import current_scores
@@ -184,6 +185,7 @@ async def get_replay(request: Request) -> Response:
     lang = _lang(request)
     state = table.record().replay(step)
     events = state.log_for(None)
+    names = seat_names(table.seats)
     return JSONResponse(
         {
             "game_id": table.id,
@@ -194,7 +196,9 @@ async def get_replay(request: Request) -> Response:
             "current_player": state.current_player,
             "view": state.view(seat),
             "scores": current_scores(state),
-            "log": [{**e, "text": state.event_to_str(e, lang)} for e in events],
+            "log": [
+                {**e, "text": with_names(state.event_to_str(e, lang), names, lang)} for e in events
+            ],
             "seats": public_seats(table.seats),
         }
     )
@@ -205,7 +209,7 @@ async def get_messages(request: Request) -> Response:
     lang = request.path_params["lang"]
     if lang not in LANGUAGES:
         return error_response(RequestError("bad_query", f"unknown language {lang!r}"), 404)
-    return JSONResponse({"lang": lang, "messages": catalog(lang)})
+    return JSONResponse({"lang": lang, "messages": catalog(lang), "plurals": plurals(lang)})
 
 
 async def get_game_data(request: Request) -> Response:

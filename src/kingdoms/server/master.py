@@ -25,6 +25,7 @@ from kingdoms.core.record import GameRecord
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import GameConfig, State
 from kingdoms.i18n import LANGUAGES
+from kingdoms.server.logtext import seat_names, with_names
 from kingdoms.server.spectate import spectator_message
 from kingdoms.server.storage import (
     STATUS_FINISHED,
@@ -229,6 +230,7 @@ class GameMaster:
             start = 0
         sub.log_sent[seat] = len(full_log)
         lang = sub.lang
+        names = seat_names(table.seats)
         msg: dict[str, Any] = {
             "type": "state",
             "game_id": table.id,
@@ -241,7 +243,8 @@ class GameMaster:
             "view": state.view(seat),
             "log_start": start,
             "log": [
-                {**event, "text": state.event_to_str(event, lang)} for event in full_log[start:]
+                {**event, "text": with_names(state.event_to_str(event, lang), names, lang)}
+                for event in full_log[start:]
             ],
             "legal": [],
             "can_undo": False,

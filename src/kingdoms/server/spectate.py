@@ -22,6 +22,7 @@ import random
 from typing import Any
 
 from kingdoms.core.state import State
+from kingdoms.server.logtext import seat_names, with_names
 from kingdoms.server.table import Subscriber, Table, public_seats
 
 NO_SEAT = -1
@@ -97,6 +98,7 @@ def spectator_message(table: Table, sub: Subscriber) -> dict[str, Any]:
     if start > len(full_log):
         start = 0
     sub.log_sent[NO_SEAT] = len(full_log)
+    names = seat_names(table.seats)
     msg: dict[str, Any] = {
         "type": "state",
         "game_id": table.id,
@@ -111,7 +113,8 @@ def spectator_message(table: Table, sub: Subscriber) -> dict[str, Any]:
         "scores": current_scores(state),
         "log_start": start,
         "log": [
-            {**event, "text": state.event_to_str(event, sub.lang)} for event in full_log[start:]
+            {**event, "text": with_names(state.event_to_str(event, sub.lang), names, sub.lang)}
+            for event in full_log[start:]
         ],
         "legal": [],
         "can_undo": False,

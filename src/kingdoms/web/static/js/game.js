@@ -73,7 +73,13 @@ export function act(seat, action) {
 
 function seatName(msg, seat) {
   const s = (msg.seats || [])[seat];
-  return s ? s.name : t("Player {n}", { n: seat + 1 });
+  // a seat nobody named is "Player n" in the reader's language
+  return s && s.name !== `Player ${seat + 1}` ? s.name : t("Player {n}", { n: seat + 1 });
+}
+
+/** An action's text as a button label: sentence case ("Buy Curse"). */
+function label(text) {
+  return text ? text.charAt(0).toLocaleUpperCase(lang()) + text.slice(1) : text;
 }
 
 function chooseSeat() {
@@ -120,7 +126,7 @@ async function render() {
     act: (action) => act(shown, action),
     name: (seat) => seatName(msg, seat),
   };
-  document.title = `${gameTitle(msg.game)} · kingdoms`;
+  document.title = `${gameTitle(msg.game)} · Kingdoms`;
   $("#title").textContent = msg.spectator ? `${gameTitle(msg.game)} · ${t("Watching")}` : `${gameTitle(msg.game)} · ${seatName(msg, shown)}`;
   $("#status").textContent = msg.finished ? t("Game over") : "";
   const mod = hidden ? null : await board(msg.game);
@@ -161,7 +167,7 @@ function renderPrompt(msg, ctx) {
         class: "choice", dataset: { action: choice.action },
         title: i < 9 ? t("Key {k}", { k: i + 1 }) : undefined,
         onclick: () => ctx.act(choice.action),
-      }, i < 9 ? h("kbd", {}, String(i + 1)) : null, choice.text));
+      }, i < 9 ? h("kbd", {}, String(i + 1)) : null, label(choice.text)));
     });
   } else {
     title.textContent = t("Waiting for {name}…", { name: seatName(msg, msg.current_player) });
@@ -276,8 +282,8 @@ async function replay() {
   const slider = $("#r-step");
   const seatSel = $("#r-seat");
   clear(seatSel);
-  info.seats.forEach((s, i) => seatSel.add(new Option(s.name, String(i))));
   const names = { seats: info.seats };
+  info.seats.forEach((s, i) => seatSel.add(new Option(seatName(names, i), String(i))));
   let showing = null;
   const show = async () => {
     const step = slider.dataset.ready ? `step=${slider.value}&` : "";
@@ -290,7 +296,7 @@ async function replay() {
     $("#r-label").textContent = t("Move {n} of {m}", { n: data.step, m: data.steps });
     const msg = { ...data, legal: [], state_id: data.step, finished: data.step === data.steps };
     const boardEl = clear($("#board"));
-    (await board(data.game)).render(boardEl, msg, { t, lang: lang(), seat: data.seat, legal: [], act: () => {}, name: (i) => info.seats[i].name });
+    (await board(data.game)).render(boardEl, msg, { t, lang: lang(), seat: data.seat, legal: [], act: () => {}, name: (i) => seatName(names, i) });
     $("#title").textContent = `${gameTitle(data.game)} · ${t("Replay")}`;
     const box = clear($("#choices"));
     if (data.scores) box.append(scoreLine(data.scores, names));

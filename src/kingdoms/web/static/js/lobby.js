@@ -1,6 +1,6 @@
 // The lobby: create a game, list games, rejoin mine.
 import { $, clear, h } from "./dom.js";
-import { languageSelect, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
 import { forget, myGames, rememberTokens } from "./store.js";
 
 let catalog = [];
@@ -16,6 +16,11 @@ function renderPlayers() {
   for (let n = game.min_players; n <= game.max_players; n++) sel.add(new Option(String(n), String(n)));
   renderSeats();
   renderOptions();
+}
+
+/** A bot's name as shown ("big-money" → "Big Money"). */
+function botLabel(name) {
+  return String(name).split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
 }
 
 function renderSeats() {
@@ -34,7 +39,7 @@ function renderSeats() {
       new Option(t("Human"), "human", false, prev.kind === "human"),
       new Option(t("Bot"), "bot", false, prev.kind === "bot"));
     const bot = h("select", { class: "bot", "aria-label": t("Bot") },
-      ...(game.bots || []).map((b) => new Option(b, b, false, b === prev.bot)));
+      ...(game.bots || []).map((b) => new Option(botLabel(b), b, false, b === prev.bot)));
     const name = h("input", { class: "name", value: prev.name, maxlength: 40,
       placeholder: t("Player {n}", { n: i + 1 }), "aria-label": t("Name") });
     const sync = () => { bot.hidden = kind.value !== "bot"; };
@@ -147,7 +152,7 @@ function gameLine(g, extra) {
   const scores = g.outcome && g.outcome.scores;
   const winners = (g.outcome && g.outcome.winners) || [];
   const players = g.seats.map((s, i) => h("span", { class: `player${winners.includes(i) ? " winner" : ""}` },
-    s.name, s.kind === "bot" ? h("span", { class: "muted" }, ` (${s.bot})`) : null,
+    s.name === `Player ${i + 1}` ? t("Player {n}", { n: i + 1 }) : s.name, s.kind === "bot" ? h("span", { class: "muted" }, ` (${botLabel(s.bot)})`) : null,
     scores ? h("strong", { class: "score" }, ` ${scores[i]}`) : null));
   const names = [];
   players.forEach((p, i) => { if (i) names.push(", "); names.push(p); });
@@ -172,7 +177,7 @@ async function refresh() {
   if (!ul.children.length) ul.append(h("li", { class: "muted" }, t("None yet")));
   const run = clear($("#running-games"));
   for (const g of running) {
-    const open = g.open_seats.length ? t("{n} open seats", { n: g.open_seats.length }) : t("in play");
+    const open = g.open_seats.length ? tn("{n} open seat", "{n} open seats", g.open_seats.length) : t("in play");
     run.append(gameLine(g, [h("span", { class: "muted" }, open), " ",
       h("a", { href: `/game/${g.id}`, class: "button watch" }, t("Watch"))]));
   }

@@ -82,6 +82,7 @@ export function cardFace(id, cards, opts = {}) {
   if (clickable) cls.push("clickable");
   if (opts.compact) cls.push("compact");
   if (opts.big) cls.push("big");
+  if (c && (c.set === "basic" || c.set === "alchemy-basic")) cls.push("basic");
   let held = false;
   let timer = null;
   const el = h("div", {
@@ -125,6 +126,18 @@ export function cardFace(id, cards, opts = {}) {
     el.addEventListener("keydown", (ev) => { if (ev.key === "Enter") opts.act(opts.action); });
   }
   return el;
+}
+
+/** Shrink every card name in `root` that does not fit its line (long single words). */
+export function fitNames(root) {
+  for (const el of root.querySelectorAll(".dname")) {
+    let size = 1;
+    el.style.fontSize = "";
+    while (size > 0.6 && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight * 1.02 + 1)) {
+      size -= 0.06;
+      el.style.fontSize = `${size}em`;
+    }
+  }
 }
 
 /** The card selected by a first tap, when it is still on screen. */

@@ -2,7 +2,7 @@
 // It draws the view and makes cards clickable only where a legal action names them
 // (legal[i].info = {kind, card}); every legal action is also a button in the panel.
 import { h } from "../dom.js";
-import { byCostThenName, cardFace, clearSelection } from "./dominion-cards.js";
+import { byCostThenName, cardFace, clearSelection, fitNames } from "./dominion-cards.js";
 import { confirmBar, endScreen, opponentPanel } from "./dominion-panels.js";
 
 const data = {}; // lang -> {cards: {id: {name, cost, potions, types, text, set}}}
@@ -205,5 +205,6 @@ export function render(el, msg, ctx) {
   // the end: points per player, where they come from, and each deck
   if (v.outcome) root.prepend(endScreen(v, cards, ctx));
   root.append(confirmBar(legal, cards, ctx));
+  requestAnimationFrame(() => fitNames(root));
   el.append(root);
 }

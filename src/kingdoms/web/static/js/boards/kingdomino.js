@@ -42,7 +42,7 @@ function lineEl(title, line, d, ctx, picks, acting, id) {
     line.length ? h("ol", {}, line.map((e) => h("li", { class: "kd-slot" },
       h("span", { class: "muted" }, String(e.domino).padStart(2, " ")),
       dominoEl(e.domino, d, { action: picks[e.domino], act: ctx.act, acting: e.domino === acting }),
-      e.king !== null ? h("span", { class: `king seat-${e.king}` }, king(e.king), ctx.name(e.king)) : h("span", { class: "muted" }, "—"))))
+      e.king !== null ? h("span", { class: `king seat-${e.king}` }, king(e.king), h("span", { class: "king-name" }, ctx.name(e.king))) : h("span", { class: "muted" }, "—"))))
       : h("p", { class: "muted" }, ctx.t("None")));
 }
 
