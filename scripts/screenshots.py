@@ -58,10 +58,7 @@ def _dominion_moves(page: Any, n: int) -> None:
                     page.click("#d-confirm-do")
                 break
         else:
-            if page.query_selector(".choice >> text=Play all treasures"):
-                page.keyboard.press("a")
-            else:
-                page.click(".choice >> nth=-1")
+            page.click(".choice >> nth=-1")
         page.wait_for_function(f"document.body.dataset.step !== '{step}'")
 
 
@@ -83,9 +80,11 @@ def _kingdomino_moves(page: Any, n: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", default="docs/img")
+    parser.add_argument("--lang", default="en", choices=["en", "pl", "cs"])
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    suffix = "" if args.lang == "en" else f"-{args.lang}"
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app(f"sqlite:///{tmp}/shots.sqlite", bot_delay=0.05, allow_seeds=True)
         port = _free_port()
@@ -109,10 +108,13 @@ def main() -> None:
                 }
                 for kind, opts in shots.items():
                     ctx = browser.new_context(locale="en-US", bypass_csp=True, **opts)
+                    ctx.add_init_script(f"localStorage.setItem('kingdoms:lang', '{args.lang}')")
                     page = ctx.new_page()
                     page.goto(base + "/")
                     page.wait_for_selector("body[data-ready]")
-                    page.screenshot(path=str(out / f"lobby-{kind}.png"), full_page=kind == "phone")
+                    page.screenshot(
+                        path=str(out / f"lobby-{kind}{suffix}.png"), full_page=kind == "phone"
+                    )
                     link = _game(page, base, "dominion", "big-money", 11, {"kingdom": "First Game"})
                     page.goto(link)
                     page.wait_for_selector("#d-supply")
@@ -120,7 +122,7 @@ def main() -> None:
                     page.wait_for_selector(".choice")
                     page.evaluate("window.scrollTo(0, 0)")
                     page.wait_for_timeout(300)
-                    page.screenshot(path=str(out / f"dominion-{kind}.png"))
+                    page.screenshot(path=str(out / f"dominion-{kind}{suffix}.png"))
                     link = _game(page, base, "kingdomino", "greedy", 5, {})
                     page.goto(link)
                     page.wait_for_selector("#k-current")
@@ -128,7 +130,7 @@ def main() -> None:
                     page.wait_for_selector(".choice")
                     page.evaluate("window.scrollTo(0, 0)")
                     page.wait_for_timeout(300)
-                    page.screenshot(path=str(out / f"kingdomino-{kind}.png"))
+                    page.screenshot(path=str(out / f"kingdomino-{kind}{suffix}.png"))
                     ctx.close()
                 browser.close()
         finally:

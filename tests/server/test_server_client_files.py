@@ -15,7 +15,7 @@ from kingdoms.server.app import static_dir
 T_CALL = re.compile(r"""\bt\("((?:[^"\\]|\\.)+)\"""")
 DATA_I18N = re.compile(r'data-i18n(?:-title|-label)?="([^"]+)"')
 TN_CALL = re.compile(r'\btn\("((?:[^"\\]|\\.)+)", "((?:[^"\\]|\\.)+)"')
-QUOTED_MAPS = re.compile(r"const (?:PROMPTS|BONUS) = \{(.*?)\};", re.S)
+QUOTED_MAPS = re.compile(r"const (?:PROMPTS|BONUS|BOT_LABELS) = \{(.*?)\};", re.S)
 
 
 def _msgids() -> set[str]:

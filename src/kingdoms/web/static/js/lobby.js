@@ -18,8 +18,21 @@ function renderPlayers() {
   renderOptions();
 }
 
+// Bots by their names on the server, as people read them (translated by the catalog).
+const BOT_LABELS = {
+  "big-money": "Big Money",
+  "big-money-ultimate": "Big Money Ultimate",
+  smithy: "Smithy Big Money",
+  witch: "Witch Big Money",
+  random: "Random moves",
+  greedy: "Greedy",
+  "full-greedy": "Greedy, looking ahead",
+  mcts: "Tree search (MCTS)",
+};
+
 /** A bot's name as shown ("big-money" → "Big Money"). */
 function botLabel(name) {
+  if (BOT_LABELS[name]) return t(BOT_LABELS[name]);
   return String(name).split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
 }
 
