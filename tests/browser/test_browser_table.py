@@ -236,3 +236,23 @@ def test_every_screen_is_translated(browser: Any, server: str, lang: str) -> Non
         assert one in page.text_content(f"#running-games li[data-id='{kd['id']}']")
     finally:
         context.close()
+
+
+def test_resign_then_the_finished_list_shows_date_players_and_scores(
+    page: Any, server: str
+) -> None:
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy", "name": "Bob"}]
+    game = _new_game(page, server, "kingdomino", seats)
+    page.goto(game["seats"][0]["link"])
+    page.wait_for_selector(".choice")
+    page.click("#resign")
+    assert page.query_selector(".scores") is None  # the first click only arms the button
+    page.click("#resign")
+    page.wait_for_selector(".scores")
+    assert page.text_content("#ended-note") == "Ann resigned."
+    assert page.is_hidden("#resign")
+    page.goto(server + "/")
+    line = page.wait_for_selector(f"#finished-games li[data-id='{game['id']}']")
+    text = line.text_content()
+    assert "Ann" in text and "Bob" in text and "resigned" in text
+    assert line.query_selector("time.when") and line.query_selector(".score")

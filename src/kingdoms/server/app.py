@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -22,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from kingdoms.i18n import LANGUAGES
-from kingdoms.server import protocol, spectate
+from kingdoms.server import protocol, resign, spectate
 from kingdoms.server.lobby import ROUTES
 from kingdoms.server.master import GameMaster, RequestError, Subscriber, Table
 from kingdoms.server.storage import Storage
@@ -88,11 +89,14 @@ async def play_socket(ws: WebSocket) -> None:
                     )
                 elif table is None or sub is None:
                     raise RequestError("bad_message", "say hello with your seat token first")
-                elif not sub.seats and kind in ("action", "undo"):
+                elif not sub.seats and kind in ("action", "undo", "resign"):
                     raise RequestError("wrong_seat", "a spectator holds no seat")
                 elif kind == "action":
                     step = await master.act(table, sub.seats, msg, sub.lang)
                     await send({"type": "ack", "ref": ref, "state_id": step})
+                elif kind == "resign":
+                    await resign.resign(master, table, sub.seats, msg)
+                    await send({"type": "ack", "ref": ref, "state_id": table.state.step})
                 elif kind == "undo":
                     step = await master.undo(table, sub.seats, msg)
                     await send({"type": "ack", "ref": ref, "state_id": step})
@@ -117,13 +121,15 @@ def create_app(
     bot_delay: float = 0.3,
     message_rate: float | None = 10.0,
     allow_seeds: bool = False,
+    idle_limit: float | None = resign.DEFAULT_IDLE_LIMIT,
 ) -> Starlette:
     """The web app over the database at ``db_url`` (SQLite file or PostgreSQL URL).
 
     ``bot_delay``: seconds a bot waits before acting; ``message_rate``: messages per
     second one connection may send (bursts of three times that), ``None``: no limit;
     ``allow_seeds``: accept a chosen seed when creating a game (tests, tournaments —
-    whoever knows the seed can foresee the shuffles)."""
+    whoever knows the seed can foresee the shuffles); ``idle_limit``: seconds without a
+    move after which a running game is marked abandoned (``None``: never)."""
     storage = Storage(db_url)
     master = GameMaster(storage, bot_delay=bot_delay)
     static = static_dir()
@@ -137,9 +143,17 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await master.start()
+        sweeper = None
+        if idle_limit is not None:
+            every = min(max(idle_limit / 10, 1.0), 600.0)
+            sweeper = asyncio.create_task(resign.sweep(master, idle_limit, every))
         try:
             yield
         finally:
+            if sweeper is not None:
+                sweeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sweeper
             await master.stop()
             storage.close()
 

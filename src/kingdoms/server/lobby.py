@@ -21,7 +21,7 @@ from kingdoms.server.logtext import seat_names, with_names
 from kingdoms.server.master import GameMaster, RequestError, Table, public_seats
 from kingdoms.server.openapi import OPENAPI
 from kingdoms.server.spectate import current_scores
-from kingdoms.server.storage import STATUS_FINISHED, STATUS_RUNNING
+from kingdoms.server.storage import STATUS_ABANDONED, STATUS_FINISHED, STATUS_RUNNING
 
 MAX_BODY = 16_384
 
@@ -121,8 +121,10 @@ async def create_game(request: Request) -> Response:
 async def list_games(request: Request) -> Response:
     """Games newest first; ``?status=running|finished``."""
     status = request.query_params.get("status")
-    if status not in (None, STATUS_RUNNING, STATUS_FINISHED):
-        return error_response(RequestError("bad_query", "status must be running or finished"))
+    if status not in (None, STATUS_RUNNING, STATUS_FINISHED, STATUS_ABANDONED):
+        return error_response(
+            RequestError("bad_query", "status must be running, finished or abandoned")
+        )
     master = _master(request)
     games = [master.summary(g) for g in master.storage.list_games(status)]
     return JSONResponse({"games": games})

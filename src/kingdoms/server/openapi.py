@@ -54,7 +54,7 @@ OPENAPI: dict[str, Any] = {
                     {
                         "name": "status",
                         "in": "query",
-                        "schema": {"type": "string", "enum": ["running", "finished"]},
+                        "schema": {"type": "string", "enum": ["running", "finished", "abandoned"]},
                     }
                 ],
                 "responses": {"200": _resp("games"), "400": _resp("bad query", _ERROR)},

@@ -107,7 +107,7 @@ def spectator_message(table: Table, sub: Subscriber) -> dict[str, Any]:
         "spectator": True,
         "state_id": state.step,
         "current_player": state.current_player,
-        "finished": state.is_terminal(),
+        "finished": table.finished,
         "seats": public_seats(table.seats),
         "view": public_view(state),
         "scores": current_scores(state),
@@ -119,9 +119,8 @@ def spectator_message(table: Table, sub: Subscriber) -> dict[str, Any]:
         "legal": [],
         "can_undo": False,
     }
-    if state.is_terminal():
-        outcome = state.outcome()
-        msg["outcome"] = outcome.to_json() if outcome is not None else None
+    if table.finished:
+        msg["outcome"] = table.outcome_json()
     return msg
 
 

@@ -56,10 +56,19 @@ class Table:
     bot_task: asyncio.Task[None] | None = None
     prev: tuple[int, State] | None = None
     """The state before the last action (keyed by the step it precedes), for undo."""
+    ended: dict[str, Any] | None = None
+    """The outcome of a game ended before its rules end it (resigned, abandoned)."""
 
     @property
     def finished(self) -> bool:
-        return self.state.is_terminal()
+        return self.ended is not None or self.state.is_terminal()
+
+    def outcome_json(self) -> dict[str, Any] | None:
+        """The final outcome (the rules' one, or how the game was ended early)."""
+        if self.ended is not None:
+            return self.ended
+        out = self.state.outcome()
+        return out.to_json() if out is not None else None
 
     def seat_of(self, token: str) -> int | None:
         digest = hash_token(token)

@@ -29,7 +29,7 @@ def undo_refusal(table: Table, seat: int) -> str | None:
     unchanged) and logged no secret and no draw/reveal/shuffle event.  Since
     the last action is the seat's own, nobody else has acted since."""
     state = table.state
-    if state.is_terminal():
+    if table.finished:
         return "the game is over"
     if state.step == 0:
         return "nothing to undo"

@@ -151,6 +151,9 @@ function renderPrompt(msg, ctx) {
   if (msg.finished) {
     const out = msg.outcome || { scores: [], winners: [] };
     title.textContent = t("Game over");
+    const ended = (out.details || {}).ended;
+    if (ended === "resigned") box.append(h("p", { class: "ended-note", id: "ended-note" }, t("{name} resigned.", { name: seatName(msg, out.details.resigned) })));
+    if (ended === "abandoned") box.append(h("p", { class: "ended-note", id: "ended-note" }, t("Abandoned: nobody moved for too long.")));
     box.append(h("ol", { class: "scores" }, out.scores.map((s, i) =>
       h("li", { class: out.winners.includes(i) ? "winner" : "" },
         `${seatName(msg, i)}: ${s}`, out.winners.includes(i) ? ` — ${t("winner")}` : ""))));
@@ -173,6 +176,25 @@ function renderPrompt(msg, ctx) {
     title.textContent = t("Waiting for {name}…", { name: seatName(msg, msg.current_player) });
   }
   $("#undo").hidden = !(msg.can_undo && !hidden);
+  const resign = $("#resign");
+  resign.hidden = !!(msg.finished || msg.spectator || hidden);
+  if (resign.hidden) { resign.dataset.armed = ""; resign.textContent = t("Resign"); }
+}
+
+function onResign() {
+  // two steps: a click arms the button, a second click resigns
+  const btn = $("#resign");
+  if (!btn.dataset.armed) {
+    btn.dataset.armed = "1";
+    btn.textContent = t("Really resign? Click again");
+    btn.classList.add("danger");
+    clearTimeout(onResign.timer);
+    onResign.timer = setTimeout(() => { btn.dataset.armed = ""; btn.textContent = t("Resign"); btn.classList.remove("danger"); }, 4000);
+    return;
+  }
+  btn.dataset.armed = "";
+  btn.classList.remove("danger");
+  send({ type: "resign", seat: shown });
 }
 
 function scoreLine(scores, msg) {
@@ -357,6 +379,7 @@ async function main() {
   }));
   translatePage();
   $("#pass-ready").addEventListener("click", () => { hidden = false; render(); });
+  $("#resign").addEventListener("click", onResign);
   $("#undo").addEventListener("click", () => {
     const st = states[shown];
     if (st) send({ type: "undo", state_id: st.state_id, seat: shown });

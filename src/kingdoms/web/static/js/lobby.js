@@ -177,8 +177,9 @@ function gameLine(g, extra) {
 }
 
 async function refresh() {
-  const [running, finished] = await Promise.all(
-    ["running", "finished"].map(async (st) => (await (await fetch(`/api/games?status=${st}`)).json()).games));
+  const [running, done, abandoned] = await Promise.all(
+    ["running", "finished", "abandoned"].map(async (st) => (await (await fetch(`/api/games?status=${st}`)).json()).games));
+  const finished = done.concat(abandoned).sort((a, b) => b.updated - a.updated);
   const mine = myGames();
   const ul = clear($("#my-games"));
   for (const g of running.filter((g) => mine[g.id])) {
@@ -197,7 +198,9 @@ async function refresh() {
   if (!running.length) run.append(h("li", { class: "muted" }, t("None")));
   const fin = clear($("#finished-games"));
   for (const g of finished) {
+    const ended = ((g.outcome || {}).details || {}).ended;
     fin.append(gameLine(g, [
+      ended ? h("span", { class: "tag ended" }, ended === "resigned" ? t("resigned") : t("abandoned")) : null, " ",
       h("a", { href: `/game/${g.id}#replay` }, t("Replay")), " ",
       h("a", { href: `/api/games/${g.id}/record`, download: `kingdoms-${g.id}.json` }, t("Download record")),
     ]));
