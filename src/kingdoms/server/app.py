@@ -23,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from kingdoms.i18n import LANGUAGES
-from kingdoms.server import protocol, resign, spectate
+from kingdoms.server import protocol, ratings, resign, spectate
 from kingdoms.server.lobby import ROUTES
 from kingdoms.server.master import GameMaster, RequestError, Subscriber, Table
 from kingdoms.server.storage import Storage
@@ -87,6 +87,10 @@ async def play_socket(ws: WebSocket) -> None:
                     table, sub = await master.subscribe(
                         ws.path_params["game_id"], protocol.hello_tokens(msg), send, lang
                     )
+                    if msg.get("profile") is not None:  # a player proves a profile: rated
+                        await ratings.claim_seats(
+                            ws.app.state.ratings, master, table, sub.seats, msg["profile"]
+                        )
                 elif table is None or sub is None:
                     raise RequestError("bad_message", "say hello with your seat token first")
                 elif not sub.seats and kind in ("action", "undo", "resign"):
@@ -132,6 +136,8 @@ def create_app(
     move after which a running game is marked abandoned (``None``: never)."""
     storage = Storage(db_url)
     master = GameMaster(storage, bot_delay=bot_delay)
+    book = ratings.RatingBook(storage.engine)
+    master.finish_hooks.append(book.on_finish(storage))
     static = static_dir()
 
     async def index(request: Any) -> Response:
@@ -139,6 +145,9 @@ def create_app(
 
     async def game_page(request: Any) -> Response:
         return FileResponse(static / "game.html", headers=PAGE_HEADERS)
+
+    async def leaderboard_page(request: Any) -> Response:
+        return FileResponse(static / "leaderboard.html", headers=PAGE_HEADERS)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -162,6 +171,8 @@ def create_app(
             Route("/", index),
             Route("/game/{game_id}", game_page),
             *ROUTES,
+            *ratings.ROUTES,
+            Route("/leaderboard", leaderboard_page),
             WebSocketRoute("/ws/{game_id}", play_socket),
             Mount("/static", StaticFiles(directory=static), name="static"),
         ],
@@ -171,4 +182,6 @@ def create_app(
     app.state.storage = storage
     app.state.message_rate = message_rate
     app.state.allow_seeds = allow_seeds
+    app.state.ratings = book
+    app.state.profile_limits = {}
     return app

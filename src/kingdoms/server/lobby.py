@@ -95,8 +95,13 @@ async def create_game(request: Request) -> Response:
     if seed is not None and not request.app.state.allow_seeds:
         # a player who knows the seed could foresee every shuffle
         return error_response(RequestError("bad_config", "this server does not accept seeds"))
+    rated = data.get("rated", False)
+    if not isinstance(rated, bool):
+        return error_response(RequestError("bad_config", "'rated' must be true or false"))
     try:
-        table, tokens = _master(request).create_game(game, seats, options, seed)
+        table, tokens = _master(request).create_game(
+            game, seats, options, seed, meta={"rated": True} if rated else None
+        )
     except RequestError as err:
         return error_response(err)
     base = str(request.base_url).rstrip("/")
