@@ -231,6 +231,11 @@ def test_every_screen_is_translated(browser: Any, server: str, lang: str) -> Non
         page.goto(server + "/")
         page.wait_for_selector(f"#finished-games li[data-id='{finished['id']}']")
         _check_page(page, lang, "lobby with a finished game")
+        page.goto(server + "/leaderboard")
+        page.wait_for_selector("body[data-ready]")
+        _check_page(page, lang, "leaderboard")
+        page.goto(server + "/")
+        page.wait_for_selector(f"#finished-games li[data-id='{finished['id']}']")
         # a plural form from the catalog: the Kingdomino game has one open seat left
         one = {"pl": "1 wolne miejsce", "cs": "1 volné místo"}[lang]
         assert one in page.text_content(f"#running-games li[data-id='{kd['id']}']")
@@ -256,3 +261,54 @@ def test_resign_then_the_finished_list_shows_date_players_and_scores(
     text = line.text_content()
     assert "Ann" in text and "Bob" in text and "resigned" in text
     assert line.query_selector("time.when") and line.query_selector(".score")
+
+
+def _make_profile(page: Any, server: str, name: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+    page.fill("#profile-name-input", name)
+    page.click("#create-profile")
+    page.wait_for_selector("#profile-name")
+    assert page.text_content("#profile-name") == name
+
+
+def test_rated_game_between_profiles_reaches_the_leaderboard(browser: Any, server: str) -> None:
+    ann_ctx = browser.new_context(bypass_csp=True, locale="en-US")
+    bob_ctx = browser.new_context(bypass_csp=True, locale="en-US")
+    try:
+        ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+        _make_profile(ann, server, "Ann")
+        _make_profile(bob, server, "Bob")
+        # the secret stays in the browser; the server only answers with id and name
+        assert len(ann.evaluate("JSON.parse(localStorage['kingdoms:profile']).secret")) >= 24
+        ann.select_option("#game", "kingdomino")
+        ann.select_option("#players", "2")
+        rows = ann.query_selector_all("#seats .seat")
+        rows[1].query_selector(".kind").select_option("human")
+        rows[1].query_selector(".name").fill("Bob")
+        assert rows[0].query_selector(".name").input_value() == "Ann"
+        ann.check("#rated")
+        ann.click("#create")
+        ann.wait_for_selector("#created:not([hidden])")
+        links = [el.get_attribute("value") for el in ann.query_selector_all("#created .invite")]
+        ann.goto(links[0])
+        bob.goto(links[1])
+        ann.wait_for_selector(".choice, #prompt-title")
+        bob.wait_for_selector("body[data-ready]")
+        ann.wait_for_selector("#resign:not([hidden])")
+        ann.click("#resign")
+        ann.click("#resign")
+        ann.wait_for_selector(".scores")
+        bob.wait_for_selector(".scores")
+        board = ann.context.new_page()
+        board.goto(server + "/leaderboard?game=kingdomino")
+        board.wait_for_selector("#lb-rows tr td:nth-child(2)")
+        names = board.eval_on_selector_all(
+            "#lb-rows tr td:nth-child(2)", "els => els.map(e => e.textContent)"
+        )
+        assert names == ["Bob", "Ann"]
+        board.select_option("#lb-players", "3")
+        board.wait_for_selector("#lb-rows td.muted")
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()

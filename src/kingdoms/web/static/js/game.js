@@ -3,7 +3,7 @@
 // their texts and every view come from the server.
 import { $, clear, h } from "./dom.js";
 import { lang, languageSelect, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
-import { rememberTokens, tokensFor } from "./store.js";
+import { profile, rememberTokens, tokensFor } from "./store.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const states = {}; // seat -> latest state message
@@ -252,7 +252,11 @@ function connect(tokens) {
   socket.addEventListener("open", () => {
     retry = 500;
     for (const k of Object.keys(logs)) delete logs[k];
-    socket.send(JSON.stringify(tokens.length ? { type: "hello", tokens, lang: lang() } : { type: "hello", watch: true, lang: lang() }));
+    const me = profile();
+    const hello = tokens.length ? { type: "hello", tokens, lang: lang() } : { type: "hello", watch: true, lang: lang() };
+    // one seat played here: prove the profile so a rated game counts for it
+    if (tokens.length === 1 && me) hello.profile = { name: me.name, secret: me.secret };
+    socket.send(JSON.stringify(hello));
   });
   socket.addEventListener("message", (ev) => {
     const msg = JSON.parse(ev.data);

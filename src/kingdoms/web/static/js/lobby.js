@@ -1,7 +1,8 @@
 // The lobby: create a game, list games, rejoin mine.
 import { $, clear, h } from "./dom.js";
 import { languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
-import { forget, myGames, rememberTokens } from "./store.js";
+import { renderProfile } from "./profile.js";
+import { forget, myGames, profile, rememberTokens } from "./store.js";
 
 let catalog = [];
 
@@ -119,7 +120,7 @@ async function create(ev) {
   const res = await fetch("/api/games", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ game: $("#game").value, seats, options }),
+    body: JSON.stringify({ game: $("#game").value, seats, options, rated: $("#rated").checked }),
   });
   const data = await res.json();
   if (!res.ok) {
@@ -210,7 +211,7 @@ async function refresh() {
 
 async function main() {
   await loadLanguage(pickLanguage());
-  $("#lang-slot").append(languageSelect(() => { translatePage(); renderPlayers(); refresh(); }));
+  $("#lang-slot").append(languageSelect(() => { translatePage(); renderPlayers(); renderProfile(() => {}); refresh(); }));
   translatePage();
   catalog = (await (await fetch("/api/catalog")).json()).games;
   const gameSel = $("#game");
@@ -223,6 +224,16 @@ async function main() {
   $("#players").addEventListener("change", renderSeats);
   $("#create-form").addEventListener("submit", create);
   renderPlayers();
+  const profileChanged = () => {
+    const me = profile();
+    $("#rated").disabled = !me;
+    if (!me) $("#rated").checked = false;
+    // my own seat carries my profile's name
+    const first = document.querySelector("#seats .seat .name");
+    if (me && first && !first.value) first.value = me.name;
+  };
+  renderProfile(profileChanged);
+  profileChanged();
   await refresh();
   document.body.dataset.ready = "1";
 }
