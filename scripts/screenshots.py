@@ -131,6 +131,25 @@ def main() -> None:
                     page.evaluate("window.scrollTo(0, 0)")
                     page.wait_for_timeout(300)
                     page.screenshot(path=str(out / f"kingdomino-{kind}{suffix}.png"))
+                    if kind == "desktop":  # the end of a game between bots, as a spectator
+                        for game, bot, sel in (
+                            ("dominion", "big-money", "#d-outcome"),
+                            ("kingdomino", "greedy", "#k-breakdown"),
+                        ):
+                            seats = [
+                                {"kind": "bot", "bot": bot, "name": "Alice"},
+                                {"kind": "bot", "bot": bot, "name": "Bob"},
+                            ]
+                            res = page.request.post(
+                                base + "/api/games",
+                                data={"game": game, "seats": seats, "seed": 3},
+                            )
+                            page.goto(f"{base}/game/{res.json()['id']}")
+                            page.wait_for_selector(sel, timeout=120_000)
+                            page.wait_for_timeout(300)
+                            page.screenshot(
+                                path=str(out / f"{game}-end{suffix}.png"), full_page=True
+                            )
                     ctx.close()
                 browser.close()
         finally:

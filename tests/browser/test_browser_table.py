@@ -108,6 +108,12 @@ def test_phone_kingdomino_by_taps(phone: Any, server: str) -> None:
             phone.tap(".choice >> nth=-1")
         _wait_step_change(phone, step)
     _no_sideways_scroll(phone)
+    # placed squares show their terrain (colour and pattern), not the empty square's
+    colours = phone.eval_on_selector_all(
+        ".kd-grid .kd-cell[class*='terrain-']:not(.terrain-castle)",
+        "els => els.map(e => getComputedStyle(e).backgroundImage)",
+    )
+    assert colours and all(c.startswith(("repeating", "radial")) for c in colours)
     # crowns and the castle are drawn (SVG), not font glyphs that may be missing
     assert phone.query_selector(".kd-grid svg.castle")
     assert "♛" not in phone.text_content("#board") and "♜" not in phone.text_content("#board")
@@ -133,6 +139,15 @@ def test_a_spectator_watches_live_from_the_lobby(page: Any, server: str, browser
         assert "Ann" in watcher.text_content("#log")
     finally:
         watcher_ctx.close()
+
+
+def test_watching_kingdomino_between_bots_to_its_final_scoring(page: Any, server: str) -> None:
+    seats = [{"kind": "bot", "bot": "greedy", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}]
+    game = _new_game(page, server, "kingdomino", seats)
+    page.goto(f"{server}/game/{game['id']}")
+    page.wait_for_selector("#k-breakdown", timeout=60_000)
+    assert len(page.query_selector_all(".kd-kingdom")) == 2
+    assert page.query_selector(".kd-tools") is None  # a spectator places nothing
 
 
 # --- every screen in Polish and Czech -------------------------------------------------

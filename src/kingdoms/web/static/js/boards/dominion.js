@@ -95,6 +95,14 @@ function cardRow(ids, cards, clickable, act, counted = false) {
 }
 
 let last = null; // the latest render call: redrawn once its language's cards arrive
+let played = { key: null, count: 0 }; // cards in play at the last render (to animate new ones)
+
+/** Cards put into play since the last render of the same turn slide in. */
+function markFresh(row, key, count) {
+  const before = played.key === key ? played.count : count;
+  if (count > before) [...row.querySelectorAll(".dcard")].slice(before).forEach((el) => el.classList.add("fresh"));
+  played = { key, count };
+}
 
 export function render(el, msg, ctx) {
   const cards = data[ctx.lang];
@@ -170,8 +178,9 @@ export function render(el, msg, ctx) {
 
   // play area and own cards
   const inPlay = (v.players[turn] || {}).in_play || [];
-  root.append(h("div", { class: "panel", id: "d-play" }, h("h2", {}, t("In play")),
-    cardRow(inPlay, cards, FROM_PLAY.has(d ? d.kind : null) ? actionsFor(legal, ["choose"]) : {}, ctx.act)));
+  const playRow = cardRow(inPlay, cards, FROM_PLAY.has(d ? d.kind : null) ? actionsFor(legal, ["choose"]) : {}, ctx.act);
+  markFresh(playRow, `${turn}:${v.players[turn] ? v.players[turn].turns : 0}`, inPlay.length);
+  root.append(h("div", { class: "panel", id: "d-play" }, h("h2", {}, t("In play")), playRow));
   const kind = d ? d.kind : null;
   const chooser = d ? d.who : turn; // whose cards the legal actions concern
   const pick = (set) => (set.has(kind) ? actionsFor(legal, ["choose"]) : {});

@@ -8,6 +8,7 @@ import { castle, crowns, king } from "./kingdomino-icons.js";
 const data = {}; // lang -> {terrains, dominoes}
 const loading = {};
 let sel = null; // {step, key: "x,y", i}
+const seen = {}; // seat -> squares of its kingdom at the last render (to animate new ones)
 let current = null; // {el, msg, ctx} of the last render (for the keyboard)
 
 function load(lang) {
@@ -22,7 +23,7 @@ const BONUS = { middle_kingdom: "Middle Kingdom", harmony: "Harmony" };
 const bonusName = (t, key) => t(BONUS[key] || key);
 
 function square(terrain, n, terrains, extra = "") {
-  return h("span", { class: `sq terrain-${terrain} ${extra}`, title: terrains[terrain] || terrain },
+  return h("span", { class: `sq terrain-${terrain} ${extra}`, "aria-label": terrains[terrain] || terrain },
     n ? crowns(n) : "");
 }
 
@@ -31,7 +32,6 @@ function dominoEl(n, d, opts = {}) {
   return h("span", {
     class: ["domino", opts.action !== undefined ? "clickable" : "", opts.acting ? "acting" : ""].join(" "),
     dataset: { domino: String(n), ...(opts.action !== undefined ? { action: String(opts.action) } : {}) },
-    title: `${n}`,
     onclick: opts.action !== undefined ? () => opts.act(opts.action) : undefined,
   }, square(a[0], a[1], d.terrains), square(b[0], b[1], d.terrains));
 }
@@ -91,12 +91,14 @@ function kingdomEl(v, q, d, ctx, places) {
       const have = cells[key] || preview[key];
       const cls = ["kd-cell"];
       if (have) cls.push(`terrain-${have[0]}`);
+      // squares placed since the last picture of this kingdom arrive gently
+      if (cells[key] && seen[q] && !seen[q].has(key)) cls.push("fresh");
       if (targets.has(key)) cls.push("target");
       if (preview[key]) cls.push("preview");
       grid.append(h("div", {
         class: cls.join(" "),
         dataset: { x: String(x), y: String(y) },
-        title: `${x},${y}`,
+        "aria-label": have ? d.terrains[have[0]] || have[0] : undefined,
         onclick: targets.has(key) ? () => {
           if (sel && sel.key === key && pick) { ctx.act(pick.action); return; }
           sel = { step: current.msg.state_id, key, i: 0 };
@@ -105,6 +107,7 @@ function kingdomEl(v, q, d, ctx, places) {
       }, have ? (have[0] === "castle" ? castle() : (have[1] ? crowns(have[1]) : "")) : ""));
     }
   }
+  seen[q] = new Set(Object.keys(cells));
   const bonuses = Object.entries(k.bonuses || {}).filter(([, b]) => b).map(([name, b]) => `${bonusName(ctx.t, name)} +${b}`);
   return h("div", { class: `panel kd-kingdom seat-border-${q}`, dataset: { seat: String(q) } },
     h("h2", { class: "kd-head" }, h("span", { class: `king seat-${q}` }, king(q), ctx.name(q)),
@@ -149,7 +152,8 @@ export function render(el, msg, ctx) {
       h("button", { id: "k-rotate", disabled: !pick, onclick: () => { if (sel) { sel.i += 1; rerender(); } } }, t("Rotate")),
       h("button", { id: "k-place", class: "primary", disabled: !pick, onclick: () => { if (pick) ctx.act(pick.action); } }, t("Place"))));
   }
-  const order = [ctx.seat, ...v.kingdoms.map((_, q) => q).filter((q) => q !== ctx.seat)];
+  const seats = v.kingdoms.map((_, q) => q);
+  const order = ctx.seat === null || ctx.seat === undefined ? seats : [ctx.seat, ...seats.filter((q) => q !== ctx.seat)];
   root.append(h("div", { class: "kd-kingdoms", id: "k-kingdoms" }, order.map((q) => kingdomEl(v, q, d, ctx, places))));
   if (msg.finished && msg.outcome && msg.outcome.details && msg.outcome.details.breakdown) {
     const bd = msg.outcome.details.breakdown;
