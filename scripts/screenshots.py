@@ -43,7 +43,7 @@ def _game(page: Any, base: str, game: str, bot: str, seed: int, options: dict[st
 
 def _dominion_moves(page: Any, n: int) -> None:
     for _ in range(n):
-        page.wait_for_selector(".choice")
+        page.wait_for_selector(".choices > .choice")
         step = page.get_attribute("body", "data-step")
         for sel in (
             "#d-supply .dcard.clickable[data-card='gold']",
@@ -64,7 +64,7 @@ def _dominion_moves(page: Any, n: int) -> None:
 
 def _kingdomino_moves(page: Any, n: int) -> None:
     for _ in range(n):
-        page.wait_for_selector(".choice")
+        page.wait_for_selector(".choices > .choice")
         step = page.get_attribute("body", "data-step")
         if page.query_selector(".domino.clickable"):
             page.click(".domino.clickable >> nth=0")
@@ -119,7 +119,7 @@ def main() -> None:
                     page.goto(link)
                     page.wait_for_selector("#d-supply")
                     _dominion_moves(page, 14)
-                    page.wait_for_selector(".choice")
+                    page.wait_for_selector(".choices > .choice")
                     page.evaluate("window.scrollTo(0, 0)")
                     page.wait_for_timeout(300)
                     page.screenshot(path=str(out / f"dominion-{kind}{suffix}.png"))
@@ -127,7 +127,7 @@ def main() -> None:
                     page.goto(link)
                     page.wait_for_selector("#k-current")
                     _kingdomino_moves(page, 9)
-                    page.wait_for_selector(".choice")
+                    page.wait_for_selector(".choices > .choice")
                     page.evaluate("window.scrollTo(0, 0)")
                     page.wait_for_timeout(300)
                     page.screenshot(path=str(out / f"kingdomino-{kind}{suffix}.png"))

@@ -69,9 +69,16 @@ def test_phone_lobby_and_dominion_tap_selects_then_confirms(phone: Any, server: 
     phone.wait_for_selector("#d-supply .dcard.clickable")
     _no_sideways_scroll(phone)
     _decision_bar_on_screen(phone)
+    folded = 0
     for _ in range(12):  # a few turns, every card bought or played by two taps
-        phone.wait_for_selector(".choice")
+        phone.wait_for_selector(".choices > .choice")
         step = phone.get_attribute("body", "data-step")
+        if not folded and phone.query_selector("#more-choices"):
+            # a long list of card choices folds on a phone, yet every choice stays there
+            folded = len(phone.query_selector_all("#more-choices .choice"))
+            assert folded > 0 and phone.is_hidden("#more-choices .choice >> nth=0")
+            phone.tap("#more-choices summary")
+            assert phone.is_visible("#more-choices .choice >> nth=0")
         card = phone.query_selector(
             "#d-supply .dcard.clickable[data-card='silver'], #d-hand .dcard.clickable"
         )
@@ -85,6 +92,7 @@ def test_phone_lobby_and_dominion_tap_selects_then_confirms(phone: Any, server: 
             assert phone.query_selector(".dcard.selected")
             phone.tap("#d-confirm-do")
         _wait_step_change(phone, step)
+    assert folded  # the buy phase offered many cards
     _no_sideways_scroll(phone)
 
 
@@ -96,7 +104,7 @@ def test_phone_kingdomino_by_taps(phone: Any, server: str) -> None:
     _no_sideways_scroll(phone)
     _decision_bar_on_screen(phone)
     for _ in range(8):
-        phone.wait_for_selector(".choice")
+        phone.wait_for_selector(".choices > .choice")
         step = phone.get_attribute("body", "data-step")
         if phone.query_selector(".domino.clickable"):
             phone.tap(".domino.clickable >> nth=0")

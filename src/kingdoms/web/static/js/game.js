@@ -2,7 +2,7 @@
 // renders whatever the server sends.  No game rules here: the legal actions,
 // their texts and every view come from the server.
 import { $, clear, h } from "./dom.js";
-import { lang, languageSelect, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { lang, languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
 import { profile, rememberTokens, tokensFor } from "./store.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
@@ -165,8 +165,17 @@ function renderPrompt(msg, ctx) {
     title.textContent = "";
   } else if (msg.legal.length) {
     title.textContent = t("Your decision");
+    // on a phone a long list of card choices folds away: the cards on the board
+    // are the way to choose them (tap, then confirm); the rest stays in the bar
+    const fold = msg.legal.length > 6 && window.matchMedia("(max-width: 720px)").matches;
+    const more = fold ? h("details", { class: "more-choices", id: "more-choices" }) : null;
+    if (more) {
+      more.append(h("summary", {}, tn("{n} more choice", "{n} more choices", msg.legal.filter((c) => c.info && c.info.card).length)));
+      box.append(more);
+    }
     msg.legal.forEach((choice, i) => {
-      box.append(h("button", {
+      const into = more && choice.info && choice.info.card ? more : box;
+      into.append(h("button", {
         class: "choice", dataset: { action: choice.action },
         title: i < 9 ? t("Key {k}", { k: i + 1 }) : undefined,
         onclick: () => ctx.act(choice.action),
