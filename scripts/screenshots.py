@@ -110,11 +110,6 @@ def main() -> None:
                     ctx = browser.new_context(locale="en-US", bypass_csp=True, **opts)
                     ctx.add_init_script(f"localStorage.setItem('kingdoms:lang', '{args.lang}')")
                     page = ctx.new_page()
-                    page.goto(base + "/")
-                    page.wait_for_selector("body[data-ready]")
-                    page.screenshot(
-                        path=str(out / f"lobby-{kind}{suffix}.png"), full_page=kind == "phone"
-                    )
                     link = _game(page, base, "dominion", "big-money", 11, {"kingdom": "First Game"})
                     page.goto(link)
                     page.wait_for_selector("#d-supply")
@@ -150,6 +145,11 @@ def main() -> None:
                             page.screenshot(
                                 path=str(out / f"{game}-end{suffix}.png"), full_page=True
                             )
+                    page.goto(base + "/")
+                    page.wait_for_selector("#running-games li[data-id]")
+                    page.screenshot(
+                        path=str(out / f"lobby-{kind}{suffix}.png"), full_page=kind == "phone"
+                    )
                     ctx.close()
                 browser.close()
         finally:
