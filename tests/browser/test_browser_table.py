@@ -279,6 +279,10 @@ def test_resign_then_the_finished_list_shows_date_players_and_scores(
     page.wait_for_selector(".scores")
     assert page.text_content("#ended-note") == "Ann resigned."
     assert page.is_hidden("#resign")
+    page.click("#rematch")  # the same seats and options again, this browser in Ann's seat
+    page.wait_for_function(f"!location.pathname.endsWith('{game['id']}')")
+    page.wait_for_selector(".choices > .choice")
+    assert page.text_content("#title") == "Kingdomino · Ann"
     page.goto(server + "/")
     line = page.wait_for_selector(f"#finished-games li[data-id='{game['id']}']")
     text = line.text_content()

@@ -483,6 +483,7 @@ class GameMaster:
             ],
             "seats": public_seats(seats),
             "options": dict(stored.options),
+            "rated": bool(stored.meta.get("rated")),
             "step": live.state.step if live is not None else None,
             "outcome": stored.outcome,
             "created": stored.created,

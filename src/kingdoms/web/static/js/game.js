@@ -177,7 +177,6 @@ function renderPrompt(msg, ctx) {
       const into = more && choice.info && choice.info.card ? more : box;
       into.append(h("button", {
         class: "choice", dataset: { action: choice.action },
-        title: i < 9 ? t("Key {k}", { k: i + 1 }) : undefined,
         onclick: () => ctx.act(choice.action),
       }, i < 9 ? h("kbd", {}, String(i + 1)) : null, label(choice.text)));
     });
@@ -218,7 +217,7 @@ async function rematch() {
   const seats = info.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot, name: s.name } : { kind: "human", name: s.name }));
   const res = await fetch("/api/games", {
     method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ game: info.game, seats, options: info.options }),
+    body: JSON.stringify({ game: info.game, seats, options: info.options, rated: !!info.rated }),
   });
   const game = await res.json();
   if (!res.ok) { toast(game.message || t("Could not create the game")); return; }
