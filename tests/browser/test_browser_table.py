@@ -158,6 +158,23 @@ def test_watching_kingdomino_between_bots_to_its_final_scoring(page: Any, server
     assert page.query_selector(".kd-tools") is None  # a spectator places nothing
 
 
+def test_watching_dominion_between_bots_to_its_points_by_card(page: Any, server: str) -> None:
+    seats = [
+        {"kind": "bot", "bot": "big-money", "name": "Ann"},
+        {"kind": "bot", "bot": "big-money", "name": "Bob"},
+    ]
+    game = _new_game(page, server, "dominion", seats, options={"kingdom": "First Game"})
+    page.goto(f"{server}/game/{game['id']}")
+    page.wait_for_selector("#d-outcome", timeout=60_000)
+    lines = page.eval_on_selector_all(
+        "#d-outcome .end-player[data-seat='0'] .vp-list li", "els => els.map(e => e.textContent)"
+    )
+    assert any(line.startswith("Province × ") and line.endswith(" VP") for line in lines), lines
+    total = page.text_content("#d-outcome .end-player[data-seat='0'] .end-score")
+    worth = [int(line.rsplit("— ", 1)[1].split()[0]) for line in lines]
+    assert total == f"{sum(worth)} VP"
+
+
 # --- every screen in Polish and Czech -------------------------------------------------
 
 RAW_KEY = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b|\bdecision\.\w+")

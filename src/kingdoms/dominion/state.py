@@ -32,7 +32,7 @@ from kingdoms.dominion.data import (
     POTION_COST,
 )
 from kingdoms.dominion.effects import Effects
-from kingdoms.dominion.rules import end_reason, score, winners
+from kingdoms.dominion.rules import end_reason, score, vp_by_card, winners
 
 ACTION_PHASE, BUY_PHASE, OVER, CLEANUP = 0, 1, 2, 3
 PHASE_NAMES = ("action", "buy", "over", "cleanup")
@@ -592,6 +592,10 @@ class DominionState(Effects, State):
                 "vp": vp,
                 "ended_by": self.ended_by,
                 "first_player": self.first,
+                "vp_by_card": [
+                    {CARDS[c].id: v for c, v in sorted(vp_by_card(self.owned(p)).items())}
+                    for p in range(self.num_players)
+                ],
             },
         )
 

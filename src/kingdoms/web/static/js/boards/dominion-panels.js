@@ -34,6 +34,15 @@ export function opponentPanel(p, q, turn, cards, ctx) {
       miniCards(p.set_aside, cards, t)) : null);
 }
 
+/** Each card that gave points: "Province × 4 — 24 VP" (the game says what each is worth). */
+function vpList(points, owned, worth, cards, t) {
+  const ids = worth ? Object.keys(worth) : points;
+  if (!ids.length) return h("p", { class: "muted" }, "–");
+  return h("ul", { class: "vp-list" }, ids.map((id) => h("li", { dataset: { card: id } },
+    `${cards[id] ? cards[id].name : id} × ${owned[id] || 0}`,
+    worth ? h("span", { class: "vp-worth" }, ` — ${t("{n} VP", { n: worth[id] })}`) : null)));
+}
+
 /** The end: each player's points, the Victory and Curse cards that gave them, and deck. */
 export function endScreen(v, cards, ctx) {
   const t = ctx.t;
@@ -54,8 +63,7 @@ export function endScreen(v, cards, ctx) {
         h("p", { class: "muted" }, t("Turns: {n}", { n: (v.players[q] || {}).turns ?? "–" }), " · ",
           t("Cards in deck: {n}", { n: deckSize })),
         h("h4", {}, t("Victory points from")),
-        points.length ? h("ul", { class: "vp-list" }, points.map((id) =>
-          h("li", {}, `${cards[id] ? cards[id].name : id} × ${owned[id]}`))) : h("p", { class: "muted" }, "–"),
+        vpList(points, owned, ((out.details || {}).vp_by_card || [])[q], cards, t),
         h("details", {}, h("summary", {}, t("Deck list")), miniCards(ids.flatMap((id) => Array(owned[id]).fill(id)), cards, t)));
     })));
 }
