@@ -149,6 +149,9 @@ function showCreated(game) {
   } else {
     box.append(h("p", {}, h("a", { href: `/game/${game.id}`, class: "button primary", id: "watch-created" }, t("Watch"))));
   }
+  // anyone with this address may watch (the public view only)
+  box.append(h("p", { class: "watch-link" }, h("span", {}, t("Link for spectators:")), " ",
+    h("input", { readonly: true, value: `${location.origin}/game/${game.id}`, class: "invite", id: "watch-link", onfocus: (e) => e.target.select() })));
 }
 
 function gameTitle(name) {
