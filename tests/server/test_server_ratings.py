@@ -62,7 +62,7 @@ def test_http_profiles_are_rate_limited() -> None:
             client.post(
                 "/api/profiles/login", json={"name": "Ann", "secret": "wrong " * 3}
             ).status_code
-            for _ in range(8)
+            for _ in range(30)
         ]
         assert codes[0] == 403 and codes[-1] == 429  # guessing secrets is slowed down
         assert client.post("/api/profiles", content=b"[1]").status_code in (400, 429)
@@ -124,3 +124,23 @@ def test_a_rated_game_between_profiles_updates_ratings_per_bucket(tmp_path: Path
     with _client(f"sqlite:///{tmp_path / 'k.sqlite'}") as client:
         rows = client.get("/api/ratings?game=kingdomino&players=2").json()["ratings"]
         assert len(rows) == 2
+
+
+def test_proving_a_profile_on_joining_is_rate_limited_too() -> None:
+    with _client() as client:
+        client.post("/api/profiles", json={"name": "Ann", "secret": SECRET})
+        game = client.post("/api/games", json={"game": "kingdomino", "players": 2}).json()
+        token = game["seats"][0]["token"]
+        codes = []
+        for _ in range(30):
+            with client.websocket_connect(f"/ws/{game['id']}") as ws:
+                ws.send_json(
+                    {
+                        "type": "hello",
+                        "tokens": [token],
+                        "profile": {"name": "Ann", "secret": "x" * 20},
+                    }
+                )
+                ws.receive_json()  # the seat's state
+                codes.append(ws.receive_json()["code"])
+        assert codes[0] == "bad_profile" and codes[-1] == "rate_limited"

@@ -89,7 +89,13 @@ async def play_socket(ws: WebSocket) -> None:
                     )
                     if msg.get("profile") is not None:  # a player proves a profile: rated
                         await ratings.claim_seats(
-                            ws.app.state.ratings, master, table, sub.seats, msg["profile"]
+                            ws.app.state.ratings,
+                            master,
+                            table,
+                            sub.seats,
+                            msg["profile"],
+                            ws.app.state.profile_limits,
+                            ws.client.host if ws.client else "?",
                         )
                 elif table is None or sub is None:
                     raise RequestError("bad_message", "say hello with your seat token first")

@@ -332,13 +332,17 @@ def _book(request: Request) -> RatingBook:
 
 
 def _limited(request: Request) -> None:
-    """At most a few profile requests per client address (bursts of 5, then 1 each 2 s)."""
-    limits: dict[str, RateLimit] = request.app.state.profile_limits
+    """At most a few profile requests per client address (bursts of 20, then 1 a second)."""
     host = request.client.host if request.client else "?"
+    check_rate(request.app.state.profile_limits, host)
+
+
+def check_rate(limits: dict[str, RateLimit], host: str) -> None:
+    """Count one profile attempt from ``host``; ``RequestError`` rate_limited when too many."""
     if host not in limits:
         if len(limits) > 10_000:
             limits.clear()
-        limits[host] = RateLimit(0.5, 5)
+        limits[host] = RateLimit(1.0, 20)
     try:
         limits[host].check()
     except RequestError as err:
@@ -408,11 +412,19 @@ async def get_ratings(request: Request) -> Response:
 
 
 async def claim_seats(
-    book: RatingBook, master: Any, table: GameTable, seats: Sequence[int], profile: Any
+    book: RatingBook,
+    master: Any,
+    table: GameTable,
+    seats: Sequence[int],
+    profile: Any,
+    limits: dict[str, RateLimit] | None = None,
+    host: str = "?",
 ) -> None:
     """Attach a proven profile to the seats a connection holds (once per seat)."""
     if not isinstance(profile, dict):
         raise RequestError("bad_profile", "profile must be {name, secret}")
+    if limits is not None:
+        check_rate(limits, host)
     found = book.check_profile(profile.get("name"), profile.get("secret"))
     changed = False
     async with table.lock:
