@@ -364,3 +364,34 @@ def test_rated_game_between_profiles_reaches_the_leaderboard(browser: Any, serve
     finally:
         ann_ctx.close()
         bob_ctx.close()
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_cards_zoom_when_held_and_move_gently_unless_motion_is_reduced(
+    browser: Any, server: str, motion: str
+) -> None:
+    context = browser.new_context(bypass_csp=True, locale="en-US", reduced_motion=motion)
+    page = context.new_page()
+    try:
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "big-money"}]
+        game = _new_game(page, server, "dominion", seats, options={"kingdom": "First Game"})
+        page.goto(game["seats"][0]["link"])
+        page.wait_for_selector(".choices > .choice")  # Ann's turn (the bot may begin)
+        before = page.get_attribute("body", "data-step")
+        card = page.wait_for_selector("#d-supply .dcard[data-card='village']")
+        box = card.bounding_box()
+        page.mouse.move(box["x"] + 20, box["y"] + 40)
+        page.mouse.down()
+        page.wait_for_selector("#d-zoom:not([hidden]) .dcard.big[data-card='village']")
+        page.mouse.up()
+        page.wait_for_selector("#d-zoom", state="hidden")
+        # holding a card to read it did nothing else
+        assert page.get_attribute("body", "data-step") == before
+        page.keyboard.press("a")  # play all treasures: they slide into play
+        page.wait_for_selector("#d-play .dcard.fresh")
+        names = page.eval_on_selector_all(
+            "#d-play .dcard.fresh", "els => els.map(e => getComputedStyle(e).animationName)"
+        )
+        assert names and set(names) == {"none" if motion == "reduce" else "deal-in"}
+    finally:
+        context.close()
