@@ -76,3 +76,27 @@ def test_serve_command_builds_the_app(monkeypatch: pytest.MonkeyPatch, tmp_path:
     assert "http://localhost:8123/" in res.output
     assert seen["port"] == 8123 and seen["app"].state.master.bot_delay == 0
     assert (tmp_path / "d" / "k.sqlite").exists()
+
+
+def _po_strings(lang: str) -> list[str]:
+    path = static_dir().parent.parent / "i18n" / "locale" / f"{lang}.po"
+    return re.findall(r'^msgstr(?:\[\d\])? "(.*)"$', path.read_text(encoding="utf-8"), re.M)
+
+
+@pytest.mark.parametrize("lang", ["pl", "cs"])
+def test_card_names_need_no_case_endings(lang: str) -> None:
+    """A card name is slotted in after a colon ("kupuje: Prowincja"), never where the
+    grammar would want another case of it."""
+    for text in _po_strings(lang):
+        for m in re.finditer(r"\{cards?\}", text):
+            assert text[: m.start()].endswith(": ") or m.start() == 0, text
+
+
+def test_one_register_per_language() -> None:
+    """Czech speaks to the player with "ty" throughout, as Polish does."""
+    formal_cs = re.compile(
+        r"\b(?:[Vv]a[šs]\w*|[Vv]áš|[Vv]ám|[Vv]ás|\w+(?:ejte|ete|íte|uste|jste))\b"
+    )
+    assert not [t for t in _po_strings("cs") if formal_cs.search(t)]
+    formal_pl = re.compile(r"\b(?:[Pp]an(?:i|a|u)?|[Pp]aństw\w*|[Ww]asz\w*)\b")
+    assert not [t for t in _po_strings("pl") if formal_pl.search(t)]
