@@ -156,6 +156,10 @@ def test_watching_kingdomino_between_bots_to_its_final_scoring(page: Any, server
     page.wait_for_selector("#k-breakdown", timeout=60_000)
     assert len(page.query_selector_all(".kd-kingdom")) == 2
     assert page.query_selector(".kd-tools") is None  # a spectator places nothing
+    page.goto(f"{server}/game/{game['id']}#replay")
+    page.reload()
+    page.wait_for_selector("#replay-controls:not([hidden])")
+    page.wait_for_selector("#k-breakdown")  # the replay's final position has it too
 
 
 def test_watching_dominion_between_bots_to_its_points_by_card(page: Any, server: str) -> None:
@@ -199,7 +203,7 @@ def _check_page(page: Any, lang: str, screen: str) -> None:
           while (walker.nextNode()) {
             const node = walker.currentNode;
             const el = node.parentElement;
-            if (!el || el.closest("#lang, script, style, input, .invite")) continue;
+            if (!el || el.closest("#lang, script, style, input")) continue;
             if (el.closest("[hidden]")) continue;
             const text = node.textContent.trim();
             if (text) out.push(text);

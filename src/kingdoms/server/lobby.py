@@ -203,6 +203,7 @@ async def get_replay(request: Request) -> Response:
             "current_player": state.current_player,
             "view": state.view(seat),
             "scores": current_scores(state),
+            "outcome": table.outcome_json() if step == table.state.step else None,
             "log": [
                 {**e, "text": with_names(state.event_to_str(e, lang), names, lang)} for e in events
             ],

@@ -151,7 +151,7 @@ function showCreated(game) {
   }
   // anyone with this address may watch (the public view only)
   box.append(h("p", { class: "watch-link" }, h("span", {}, t("Link for spectators:")), " ",
-    h("input", { readonly: true, value: `${location.origin}/game/${game.id}`, class: "invite", id: "watch-link", onfocus: (e) => e.target.select() })));
+    h("input", { readonly: true, value: `${location.origin}/game/${game.id}`, class: "invite-watch", id: "watch-link", onfocus: (e) => e.target.select() })));
 }
 
 function gameTitle(name) {
