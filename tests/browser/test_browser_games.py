@@ -62,8 +62,8 @@ def test_dominion_against_a_bot_to_the_end_by_clicking(page: Any, server: str) -
     page.wait_for_selector("body[data-ready]")
     page.wait_for_selector("#d-supply")
     assert page.query_selector("#d-supply .dcard[data-card='province']")
-    text = page.get_attribute("#d-supply .dcard[data-card='smithy']", "title")
-    assert text is not None and "+3 Cards" in text  # the card text on hover
+    text = page.text_content("#d-supply .dcard[data-card='smithy'] .dtext")
+    assert text is not None and "+3 Cards" in text  # the card's text on its face
     for _ in range(400):
         page.wait_for_selector(".choice, .scores")
         if page.query_selector(".scores"):
@@ -185,7 +185,7 @@ def test_polish_card_names(page: Any, server: str) -> None:
     page.wait_for_selector("#d-supply .dcard[data-card='province']")
     page.select_option("#lang-slot select", "pl")
     page.wait_for_function(
-        "document.querySelector(\"#d-supply .dcard[data-card='province'] .dcard-name\")"
+        "document.querySelector(\"#d-supply .dcard[data-card='province'] .dname\")"
         "?.textContent === 'Prowincja'"
     )
     assert "Kuźnia" in page.text_content("#d-supply")

@@ -62,8 +62,20 @@ def test_against_a_bot_to_the_end_then_replay(page: Any, server: str) -> None:
     page.wait_for_selector("#finished-games a")
     page.click("#finished-games a >> text=Replay")
     page.wait_for_selector("#replay-controls:not([hidden])")
+    # it opens at the final position, with the scores of that step
+    page.wait_for_selector("#score-line")
+    label = page.text_content("#r-label")
+    moves = label.split(" of ")[1]
+    assert label == f"Move {moves} of {moves}" and int(moves) > 0
     page.click("#r-first")
-    page.wait_for_function("document.querySelector('#r-label').textContent.startsWith('Step 0')")
+    page.wait_for_function("document.querySelector('#r-label').textContent.startsWith('Move 0 ')")
+    # the keyboard steps through it
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.querySelector('#r-label').textContent.startsWith('Move 1 ')")
+    page.keyboard.press("End")
+    page.wait_for_function(
+        f"document.querySelector('#r-label').textContent === 'Move {moves} of {moves}'"
+    )
 
 
 def test_language_switch_and_phone_layout(page: Any, server: str) -> None:
@@ -149,9 +161,16 @@ def test_the_client_runs_under_its_content_security_policy(browser: Any, server:
     assert not problems, problems
 
 
-def test_watching_a_bots_only_game_shows_its_replay(page: Any, server: str) -> None:
+def test_watching_a_bots_only_game_live_then_its_replay(page: Any, server: str) -> None:
     _create_from_lobby(page, server, ["bot", "bot"])
-    page.click("#created a")  # "Bots only: watch the result"
-    page.wait_for_selector("#replay-controls:not([hidden])", timeout=15_000)
+    page.click("#watch-created")
+    # watched live to the end (or, when the bots were quicker, straight to the replay)
+    page.wait_for_selector(".scores, #replay-controls:not([hidden])", timeout=15_000)
     assert page.text_content("#prompt-title") == "Game over"
+    if page.query_selector(".scores"):
+        assert "Watching" in page.text_content("#title")
+        assert page.query_selector_all("#log li")
+        assert page.query_selector("#rematch") is None  # a spectator holds no seat
+        page.click("#replay-link")
+    page.wait_for_selector("#replay-controls:not([hidden])", timeout=15_000)
     assert page.query_selector_all("#log li")

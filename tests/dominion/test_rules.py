@@ -231,8 +231,8 @@ def test_action_text_languages_and_parse() -> None:
     """Actions read in en/pl/cs by card name; parse_action accepts text and prefixes."""
     s = make(hands={0: ["smithy", "copper"]})
     a = s.parse_action("play Smithy")
-    assert s.action_to_str(a, "pl") == "zagraj Kuźnia"
-    assert s.action_to_str(a, "cs") == "zahraj Kovář"
+    assert s.action_to_str(a, "pl") == "zagraj: Kuźnia"
+    assert s.action_to_str(a, "cs") == "zahraj: Kovář"
     assert s.parse_action("end", "en") == s.parse_action("end actions")
 
 
@@ -248,7 +248,7 @@ def test_events_and_text() -> None:
             assert s.event_to_str(e, lang)
     assert (
         s.event_to_str({"type": "play", "player": 0, "card": "smithy"}, "pl")
-        == "gracz 1 zagrywa Kuźnia"
+        == "gracz 1 zagrywa: Kuźnia"
     )
 
 

@@ -33,6 +33,23 @@ def score(cards: Sequence[int]) -> int:
     return total
 
 
+def vp_by_card(cards: Sequence[int]) -> dict[int, int]:
+    """Where :func:`score` comes from: card -> the points all its copies give
+    (cards worth nothing are left out; Gardens and Vineyards by their count)."""
+    out: dict[int, int] = {}
+    for c in set(cards):
+        n = cards.count(c)
+        if c == GARDENS:
+            worth = n * (len(cards) // 10)
+        elif c == VINEYARD:
+            worth = n * (sum(1 for x in cards if IS_ACTION_CARD[x]) // 3)
+        else:
+            worth = n * VP[c]
+        if worth or c in (GARDENS, VINEYARD):
+            out[c] = worth
+    return out
+
+
 def end_reason(supply: Sequence[int], piles: Sequence[int], players: int) -> str:
     """ "provinces", "piles" or "" (3 empty supply piles end it, 4 with 5–6 players)."""
     if supply[PROVINCE] == 0:

@@ -35,7 +35,7 @@ from kingdoms.dominion.data import (
 from kingdoms.dominion.decisions import SPECS
 from kingdoms.dominion.effects import Effects
 from kingdoms.dominion.frames import Frame
-from kingdoms.dominion.rules import end_reason, score, winners
+from kingdoms.dominion.rules import end_reason, score, vp_by_card, winners
 
 ACTION_PHASE, BUY_PHASE, OVER, CLEANUP = 0, 1, 2, 3
 PHASE_NAMES = ("action", "buy", "over", "cleanup")
@@ -579,6 +579,10 @@ class DominionState(Effects, State):
                 "vp": vp,
                 "ended_by": self.ended_by,
                 "first_player": self.first,
+                "vp_by_card": [
+                    {CARDS[c].id: v for c, v in sorted(vp_by_card(self.owned(p)).items())}
+                    for p in range(self.num_players)
+                ],
             },
         )
 
@@ -602,6 +606,12 @@ class DominionState(Effects, State):
         from kingdoms.dominion.view import make_view
 
         return make_view(self, player)
+
+    def public_view(self) -> JSONDict:
+        """What a spectator may see (no seat's hidden cards)."""
+        from kingdoms.dominion.view import make_public_view
+
+        return make_public_view(self)
 
     def determinize(self, player: int, rng: random.Random) -> DominionState:
         new = self.clone()

@@ -129,6 +129,23 @@ def make_view(st: DominionState, player: int) -> JSONDict:
     }
 
 
+def make_public_view(st: DominionState) -> JSONDict:
+    """What a spectator may see: the view of a seat not deciding now, without that
+    seat's own cards (hand, cards looked at) and without anyone's choices."""
+    seat = (st.current_player + 1) % st.num_players if st.current_player >= 0 else 0
+    out = make_view(st, seat)
+    out["player"] = None
+    out["hand"] = []
+    out["looking"] = []
+    if out["possession"] is not None:
+        out["possession"] = {"player": out["possession"]["player"], "by": out["possession"]["by"]}
+    if out["decision"] is not None:
+        out["decision"] = {
+            k: v for k, v in out["decision"].items() if k not in ("options", "actions")
+        }
+    return out
+
+
 def _subject(st: DominionState, fr: Frame) -> JSONDict | None:
     """Whose card (and which) a decision is about, for a clear prompt."""
     spec = SPECS[fr.code]

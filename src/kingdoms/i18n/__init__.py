@@ -41,6 +41,31 @@ def catalog(lang: str) -> dict[str, str]:
     return out
 
 
+@cache
+def plurals(lang: str) -> dict[str, list[str]]:
+    """Messages with plural forms: singular msgid -> the forms in the catalog's order
+    (English: ``[singular, plural]``; Polish and Czech: 1 / 2–4 / 5+).
+
+    >>> plurals("pl")["{n} card"]
+    ['{n} karta', '{n} karty', '{n} kart']
+    """
+    check_language(lang)
+    path = resources.files("kingdoms.i18n").joinpath(
+        "locale", f"{'pl' if lang == 'en' else lang}.po"
+    )
+    with path.open("rb") as fh:
+        cat = read_po(fh, locale=lang)
+    out: dict[str, list[str]] = {}
+    for msg in cat:
+        if isinstance(msg.id, tuple) and isinstance(msg.string, tuple):
+            singular, plural = str(msg.id[0]), str(msg.id[1])
+            if lang == DEFAULT_LANGUAGE:
+                out[singular] = [singular, plural]
+            elif all(msg.string):
+                out[singular] = [str(f) for f in msg.string]
+    return out
+
+
 def translator(lang: str) -> Callable[[str], str]:
     """A gettext-style function for ``lang``: ``_("Buy phase")``; unknown ids pass through."""
     table = catalog(lang)

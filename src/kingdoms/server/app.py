@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -22,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from kingdoms.i18n import LANGUAGES
-from kingdoms.server import protocol
+from kingdoms.server import protocol, ratings, resign, spectate
 from kingdoms.server.lobby import ROUTES
 from kingdoms.server.master import GameMaster, RequestError, Subscriber, Table
 from kingdoms.server.storage import Storage
@@ -78,14 +79,34 @@ async def play_socket(ws: WebSocket) -> None:
                     if table is not None:
                         raise RequestError("bad_message", "already said hello")
                     lang = str(msg["lang"]) if msg.get("lang") in LANGUAGES else "en"
+                    if msg.get("watch") is True:  # a spectator: public view, no seat
+                        table, sub = await spectate.watch(
+                            master, ws.path_params["game_id"], send, lang
+                        )
+                        continue
                     table, sub = await master.subscribe(
                         ws.path_params["game_id"], protocol.hello_tokens(msg), send, lang
                     )
+                    if msg.get("profile") is not None:  # a player proves a profile: rated
+                        await ratings.claim_seats(
+                            ws.app.state.ratings,
+                            master,
+                            table,
+                            sub.seats,
+                            msg["profile"],
+                            ws.app.state.profile_limits,
+                            ws.client.host if ws.client else "?",
+                        )
                 elif table is None or sub is None:
                     raise RequestError("bad_message", "say hello with your seat token first")
+                elif not sub.seats and kind in ("action", "undo", "resign"):
+                    raise RequestError("wrong_seat", "a spectator holds no seat")
                 elif kind == "action":
                     step = await master.act(table, sub.seats, msg, sub.lang)
                     await send({"type": "ack", "ref": ref, "state_id": step})
+                elif kind == "resign":
+                    await resign.resign(master, table, sub.seats, msg)
+                    await send({"type": "ack", "ref": ref, "state_id": table.state.step})
                 elif kind == "undo":
                     step = await master.undo(table, sub.seats, msg)
                     await send({"type": "ack", "ref": ref, "state_id": step})
@@ -110,15 +131,19 @@ def create_app(
     bot_delay: float = 0.3,
     message_rate: float | None = 10.0,
     allow_seeds: bool = False,
+    idle_limit: float | None = resign.DEFAULT_IDLE_LIMIT,
 ) -> Starlette:
     """The web app over the database at ``db_url`` (SQLite file or PostgreSQL URL).
 
     ``bot_delay``: seconds a bot waits before acting; ``message_rate``: messages per
     second one connection may send (bursts of three times that), ``None``: no limit;
     ``allow_seeds``: accept a chosen seed when creating a game (tests, tournaments —
-    whoever knows the seed can foresee the shuffles)."""
+    whoever knows the seed can foresee the shuffles); ``idle_limit``: seconds without a
+    move after which a running game is marked abandoned (``None``: never)."""
     storage = Storage(db_url)
     master = GameMaster(storage, bot_delay=bot_delay)
+    book = ratings.RatingBook(storage.engine)
+    master.finish_hooks.append(book.on_finish(storage))
     static = static_dir()
 
     async def index(request: Any) -> Response:
@@ -127,12 +152,23 @@ def create_app(
     async def game_page(request: Any) -> Response:
         return FileResponse(static / "game.html", headers=PAGE_HEADERS)
 
+    async def leaderboard_page(request: Any) -> Response:
+        return FileResponse(static / "leaderboard.html", headers=PAGE_HEADERS)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await master.start()
+        sweeper = None
+        if idle_limit is not None:
+            every = min(max(idle_limit / 10, 1.0), 600.0)
+            sweeper = asyncio.create_task(resign.sweep(master, idle_limit, every))
         try:
             yield
         finally:
+            if sweeper is not None:
+                sweeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sweeper
             await master.stop()
             storage.close()
 
@@ -141,6 +177,8 @@ def create_app(
             Route("/", index),
             Route("/game/{game_id}", game_page),
             *ROUTES,
+            *ratings.ROUTES,
+            Route("/leaderboard", leaderboard_page),
             WebSocketRoute("/ws/{game_id}", play_socket),
             Mount("/static", StaticFiles(directory=static), name="static"),
         ],
@@ -150,4 +188,6 @@ def create_app(
     app.state.storage = storage
     app.state.message_rate = message_rate
     app.state.allow_seeds = allow_seeds
+    app.state.ratings = book
+    app.state.profile_limits = {}
     return app

@@ -16,10 +16,12 @@ from starlette.routing import Route
 from kingdoms.bots.base import bot_names
 from kingdoms.core.errors import KingdomsError
 from kingdoms.core.registry import available_games, get_game
-from kingdoms.i18n import LANGUAGES, catalog
+from kingdoms.i18n import LANGUAGES, catalog, plurals
+from kingdoms.server.logtext import seat_names, with_names
 from kingdoms.server.master import GameMaster, RequestError, Table, public_seats
 from kingdoms.server.openapi import OPENAPI
-from kingdoms.server.storage import STATUS_FINISHED, STATUS_RUNNING
+from kingdoms.server.spectate import current_scores
+from kingdoms.server.storage import STATUS_ABANDONED, STATUS_FINISHED, STATUS_RUNNING
 
 MAX_BODY = 16_384
 
@@ -93,8 +95,13 @@ async def create_game(request: Request) -> Response:
     if seed is not None and not request.app.state.allow_seeds:
         # a player who knows the seed could foresee every shuffle
         return error_response(RequestError("bad_config", "this server does not accept seeds"))
+    rated = data.get("rated", False)
+    if not isinstance(rated, bool):
+        return error_response(RequestError("bad_config", "'rated' must be true or false"))
     try:
-        table, tokens = _master(request).create_game(game, seats, options, seed)
+        table, tokens = _master(request).create_game(
+            game, seats, options, seed, meta={"rated": True} if rated else None
+        )
     except RequestError as err:
         return error_response(err)
     base = str(request.base_url).rstrip("/")
@@ -119,8 +126,10 @@ async def create_game(request: Request) -> Response:
 async def list_games(request: Request) -> Response:
     """Games newest first; ``?status=running|finished``."""
     status = request.query_params.get("status")
-    if status not in (None, STATUS_RUNNING, STATUS_FINISHED):
-        return error_response(RequestError("bad_query", "status must be running or finished"))
+    if status not in (None, STATUS_RUNNING, STATUS_FINISHED, STATUS_ABANDONED):
+        return error_response(
+            RequestError("bad_query", "status must be running, finished or abandoned")
+        )
     master = _master(request)
     games = [master.summary(g) for g in master.storage.list_games(status)]
     return JSONResponse({"games": games})
@@ -183,6 +192,7 @@ async def get_replay(request: Request) -> Response:
     lang = _lang(request)
     state = table.record().replay(step)
     events = state.log_for(None)
+    names = seat_names(table.seats)
     return JSONResponse(
         {
             "game_id": table.id,
@@ -192,7 +202,11 @@ async def get_replay(request: Request) -> Response:
             "seat": seat,
             "current_player": state.current_player,
             "view": state.view(seat),
-            "log": [{**e, "text": state.event_to_str(e, lang)} for e in events],
+            "scores": current_scores(state),
+            "outcome": table.outcome_json() if step == table.state.step else None,
+            "log": [
+                {**e, "text": with_names(state.event_to_str(e, lang), names, lang)} for e in events
+            ],
             "seats": public_seats(table.seats),
         }
     )
@@ -203,7 +217,7 @@ async def get_messages(request: Request) -> Response:
     lang = request.path_params["lang"]
     if lang not in LANGUAGES:
         return error_response(RequestError("bad_query", f"unknown language {lang!r}"), 404)
-    return JSONResponse({"lang": lang, "messages": catalog(lang)})
+    return JSONResponse({"lang": lang, "messages": catalog(lang), "plurals": plurals(lang)})
 
 
 async def get_game_data(request: Request) -> Response:

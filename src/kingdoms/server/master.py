@@ -16,7 +16,7 @@ import contextlib
 import logging
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kingdoms.bots.base import Bot, make_bot
@@ -25,6 +25,8 @@ from kingdoms.core.record import GameRecord
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import GameConfig, State
 from kingdoms.i18n import LANGUAGES
+from kingdoms.server.logtext import seat_names, with_names
+from kingdoms.server.spectate import spectator_message
 from kingdoms.server.storage import (
     STATUS_FINISHED,
     STATUS_RUNNING,
@@ -58,6 +60,8 @@ class GameMaster:
         self.retry_delay = 1.0
         """Seconds a bot waits before trying again when its action could not be stored."""
         self.tables: dict[str, Table] = {}
+        self.finish_hooks: list[Callable[[Table], None]] = []
+        """Called once when a game ends (by its rules, a resignation or abandonment)."""
         self._closing = False
 
     # -- life cycle ---------------------------------------------------------------------
@@ -164,6 +168,8 @@ class GameMaster:
             if s.get("kind") == BOT
         }
         table = Table(stored.id, state, stored.seats, stored.meta, bots)
+        if stored.status != STATUS_RUNNING and not state.is_terminal():  # resigned, abandoned
+            table.ended = stored.outcome or {"scores": [], "winners": [], "details": {}}
         if not table.finished:  # finished games never change: not kept in memory
             self.tables[game_id] = table
         return table
@@ -228,6 +234,7 @@ class GameMaster:
             start = 0
         sub.log_sent[seat] = len(full_log)
         lang = sub.lang
+        names = seat_names(table.seats)
         msg: dict[str, Any] = {
             "type": "state",
             "game_id": table.id,
@@ -235,17 +242,18 @@ class GameMaster:
             "seat": seat,
             "state_id": state.step,
             "current_player": state.current_player,
-            "finished": state.is_terminal(),
+            "finished": table.finished,
             "seats": public_seats(table.seats),
             "view": state.view(seat),
             "log_start": start,
             "log": [
-                {**event, "text": state.event_to_str(event, lang)} for event in full_log[start:]
+                {**event, "text": with_names(state.event_to_str(event, lang), names, lang)}
+                for event in full_log[start:]
             ],
             "legal": [],
             "can_undo": False,
         }
-        if state.current_player == seat:
+        if state.current_player == seat and not table.finished:
             # Games may describe actions as data (``action_info(a)``, e.g. which card or
             # which square) so that boards can make those things clickable: still no rules
             # in the client, it only maps the server's legal actions onto the board.
@@ -258,9 +266,8 @@ class GameMaster:
                 }
                 for a in state.legal_actions()
             ]
-        if state.is_terminal():
-            outcome = state.outcome()
-            msg["outcome"] = outcome.to_json() if outcome is not None else None
+        if table.finished:
+            msg["outcome"] = table.outcome_json()
         else:
             msg["can_undo"] = self.undo_refusal(table, seat) is None
         return msg
@@ -271,6 +278,13 @@ class GameMaster:
         Call with ``table.lock`` held."""
         targets = list(table.subscribers if subs is None else subs)
         for sub in targets:
+            if not sub.seats:  # a spectator: the public view only
+                try:
+                    await sub.send(spectator_message(table, sub))
+                except Exception:  # a closed connection (or an engine bug): drop the watcher
+                    log.exception("cannot update a spectator of game %s", table.id)
+                    self.unsubscribe(table, sub)
+                continue
             for seat in sub.seats:
                 try:
                     msg = self.seat_message(table, seat, sub)
@@ -300,7 +314,7 @@ class GameMaster:
 
     def _check_turn(self, table: Table, seats: Sequence[int], message: Mapping[str, Any]) -> int:
         state = table.state
-        if state.is_terminal():
+        if table.finished:
             raise RequestError("finished", "the game is over")
         state_id = message.get("state_id")
         if type(state_id) is not int:
@@ -354,10 +368,20 @@ class GameMaster:
             )
         table.state = new
         table.prev = (new.step, state)
+        if new.is_terminal():
+            self.finished_game(table)
         await self.push(table)
         if new.is_terminal() and not table.subscribers:
             self.tables.pop(table.id, None)
         self._schedule_bots(table)
+
+    def finished_game(self, table: Table) -> None:
+        """Run the finish hooks (ratings…); a failing hook never stops the game."""
+        for hook in self.finish_hooks:
+            try:
+                hook(table)
+            except Exception:
+                log.exception("a finish hook failed for game %s", table.id)
 
     # -- undo -----------------------------------------------------------------------------
     def undo_refusal(self, table: Table, seat: int) -> str | None:
@@ -392,7 +416,7 @@ class GameMaster:
     # -- bots -----------------------------------------------------------------------------
     def _schedule_bots(self, table: Table) -> None:
         state = table.state
-        if self._closing or state.is_terminal() or state.current_player not in table.bots:
+        if self._closing or table.finished or state.current_player not in table.bots:
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
@@ -414,7 +438,7 @@ class GameMaster:
         while not self._closing:
             state = table.state
             seat = state.current_player
-            if state.is_terminal() or seat not in table.bots:
+            if table.finished or seat not in table.bots:
                 return
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
@@ -452,13 +476,14 @@ class GameMaster:
             "game": stored.game,
             "players": stored.players,
             "status": stored.status
-            if live is None
+            if live is None or live.ended is not None
             else (STATUS_FINISHED if live.finished else STATUS_RUNNING),
             "open_seats": [
                 i for i, s in enumerate(seats) if s.get("kind") == HUMAN and not s.get("joined")
             ],
             "seats": public_seats(seats),
             "options": dict(stored.options),
+            "rated": bool(stored.meta.get("rated")),
             "step": live.state.step if live is not None else None,
             "outcome": stored.outcome,
             "created": stored.created,

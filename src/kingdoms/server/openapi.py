@@ -28,6 +28,33 @@ OPENAPI: dict[str, Any] = {
         "see kingdoms.server.protocol for its messages.",
     },
     "paths": {
+        "/api/profiles": {
+            "post": {
+                "summary": "Create a profile: a name and a secret kept by the browser",
+                "responses": {
+                    "201": _resp("the profile's id and name"),
+                    "400": _resp("bad name or secret", _ERROR),
+                    "409": _resp("the name is taken", _ERROR),
+                    "429": _resp("too many attempts", _ERROR),
+                },
+            }
+        },
+        "/api/profiles/login": {
+            "post": {
+                "summary": "Check a profile's name and secret",
+                "responses": {
+                    "200": _resp("the profile's id and name"),
+                    "403": _resp("no such profile or wrong secret", _ERROR),
+                    "429": _resp("too many attempts", _ERROR),
+                },
+            }
+        },
+        "/api/ratings": {
+            "get": {
+                "summary": "Leaderboard of a game: ?game=<name>&players=2 (or 3-6)",
+                "responses": {"200": _resp("ratings"), "400": _resp("bad query", _ERROR)},
+            }
+        },
         "/api/catalog": {
             "get": {
                 "summary": "Games offered, with player counts, bots and options",
@@ -54,7 +81,7 @@ OPENAPI: dict[str, Any] = {
                     {
                         "name": "status",
                         "in": "query",
-                        "schema": {"type": "string", "enum": ["running", "finished"]},
+                        "schema": {"type": "string", "enum": ["running", "finished", "abandoned"]},
                     }
                 ],
                 "responses": {"200": _resp("games"), "400": _resp("bad query", _ERROR)},

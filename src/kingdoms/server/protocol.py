@@ -3,9 +3,11 @@
 Client → server (JSON objects; the first must be ``hello``)::
 
     {"type": "hello", "tokens": ["<seat token>", ...], "lang": "en"}
+    {"type": "hello", "watch": true, "lang": "en"}      (a spectator: public view only)
     {"type": "action", "action": 12, "state_id": 34, "seat": 0, "ref": 7}
     {"type": "action", "text": "Buy Silver", "state_id": 34}
     {"type": "undo", "state_id": 35}
+    {"type": "resign", "seat": 0}                      (ends the game; the seat comes last)
     {"type": "lang", "lang": "pl"}
     {"type": "ping"}
 
@@ -40,7 +42,7 @@ from kingdoms.server.table import RequestError
 MAX_MESSAGE = 4096
 """Longest client message accepted, in characters."""
 
-CLIENT_TYPES = ("hello", "action", "undo", "lang", "ping")
+CLIENT_TYPES = ("hello", "action", "undo", "lang", "ping", "resign")
 
 
 def decode(raw: str | bytes | None) -> dict[str, Any]:

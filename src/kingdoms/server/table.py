@@ -58,10 +58,19 @@ class Table:
     """The state before the last action (keyed by the step it precedes), for undo."""
     prev_reveal: tuple[State, str | None] | None = None
     """Whether the last action revealed anything (keyed by the ``prev`` state object)."""
+    ended: dict[str, Any] | None = None
+    """The outcome of a game ended before its rules end it (resigned, abandoned)."""
 
     @property
     def finished(self) -> bool:
-        return self.state.is_terminal()
+        return self.ended is not None or self.state.is_terminal()
+
+    def outcome_json(self) -> dict[str, Any] | None:
+        """The final outcome (the rules' one, or how the game was ended early)."""
+        if self.ended is not None:
+            return self.ended
+        out = self.state.outcome()
+        return out.to_json() if out is not None else None
 
     def seat_of(self, token: str) -> int | None:
         digest = hash_token(token)

@@ -23,7 +23,7 @@ from kingdoms.server.table import Table
 def undo_refusal(table: Table, seat: int) -> str | None:
     """Why ``seat`` may not take back the last action now (``None``: it may)."""
     state = table.state
-    if state.is_terminal():
+    if table.finished:
         return "the game is over"
     if state.step == 0:
         return "nothing to undo"

@@ -2,8 +2,8 @@
 // renders whatever the server sends.  No game rules here: the legal actions,
 // their texts and every view come from the server.
 import { $, clear, h } from "./dom.js";
-import { lang, languageSelect, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
-import { rememberTokens, tokensFor } from "./store.js";
+import { lang, languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
+import { profile, rememberTokens, tokensFor } from "./store.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const states = {}; // seat -> latest state message
@@ -16,6 +16,11 @@ let retry = 500;
 const boards = {};
 
 const BOARDS = new Set(["dominion", "kingdomino"]); // js/boards/<game>.js; others: generic
+
+/** A game's name as a title ("dominion" → "Dominion"). */
+function gameTitle(game) {
+  return String(game || "").split(/[-_ ]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+}
 
 async function board(game) {
   if (!(game in boards)) {
@@ -68,7 +73,13 @@ export function act(seat, action) {
 
 function seatName(msg, seat) {
   const s = (msg.seats || [])[seat];
-  return s ? s.name : t("Player {n}", { n: seat + 1 });
+  // a seat nobody named is "Player n" in the reader's language
+  return s && s.name !== `Player ${seat + 1}` ? s.name : t("Player {n}", { n: seat + 1 });
+}
+
+/** An action's text as a button label: sentence case ("Buy Curse"). */
+function label(text) {
+  return text ? text.charAt(0).toLocaleUpperCase(lang()) + text.slice(1) : text;
 }
 
 function chooseSeat() {
@@ -80,7 +91,7 @@ function chooseSeat() {
 }
 
 function onState(msg) {
-  const seat = msg.seat;
+  const seat = msg.spectator ? -1 : msg.seat;
   const log = msg.log_start === 0 ? [] : (logs[seat] || []).slice(0, msg.log_start);
   logs[seat] = log.concat(msg.log);
   states[seat] = msg;
@@ -111,13 +122,13 @@ async function render() {
   if (shown === null) return;
   const msg = states[shown];
   const ctx = {
-    t, lang: lang(), seat: shown, legal: msg.legal,
+    t, lang: lang(), seat: msg.spectator ? null : shown, legal: msg.legal,
     act: (action) => act(shown, action),
     name: (seat) => seatName(msg, seat),
   };
-  document.title = `kingdoms · ${msg.game}`;
-  $("#title").textContent = `${msg.game} · ${seatName(msg, shown)}`;
-  $("#status").textContent = msg.finished ? t("Game over") : t("Step {n}", { n: msg.state_id });
+  document.title = `${gameTitle(msg.game)} · Kingdoms`;
+  $("#title").textContent = msg.spectator ? `${gameTitle(msg.game)} · ${t("Watching")}` : `${gameTitle(msg.game)} · ${seatName(msg, shown)}`;
+  $("#status").textContent = msg.finished ? t("Game over") : "";
   const mod = hidden ? null : await board(msg.game);
   if (gen !== renderGen) return; // a newer render (e.g. the pass screen) took over
   const boardEl = clear($("#board"));
@@ -140,24 +151,100 @@ function renderPrompt(msg, ctx) {
   if (msg.finished) {
     const out = msg.outcome || { scores: [], winners: [] };
     title.textContent = t("Game over");
+    const ended = (out.details || {}).ended;
+    if (ended === "resigned") box.append(h("p", { class: "ended-note", id: "ended-note" }, t("{name} resigned.", { name: seatName(msg, out.details.resigned) })));
+    if (ended === "abandoned") box.append(h("p", { class: "ended-note", id: "ended-note" }, t("Abandoned: nobody moved for too long.")));
     box.append(h("ol", { class: "scores" }, out.scores.map((s, i) =>
       h("li", { class: out.winners.includes(i) ? "winner" : "" },
         `${seatName(msg, i)}: ${s}`, out.winners.includes(i) ? ` — ${t("winner")}` : ""))));
+    box.append(endButtons(!!msg.spectator));
+  } else if (msg.spectator) {
+    title.textContent = t("Waiting for {name}…", { name: seatName(msg, msg.current_player) });
+    if (msg.scores) box.append(scoreLine(msg.scores, msg));
   } else if (hidden) {
     title.textContent = "";
   } else if (msg.legal.length) {
     title.textContent = t("Your decision");
+    // on a phone a long list of card choices folds away: the cards on the board
+    // are the way to choose them (tap, then confirm); the rest stays in the bar
+    const fold = msg.legal.length > 6 && window.matchMedia("(max-width: 720px)").matches;
+    const more = fold ? h("details", { class: "more-choices", id: "more-choices" }) : null;
+    if (more) {
+      more.append(h("summary", {}, tn("{n} more choice", "{n} more choices", msg.legal.filter((c) => c.info && c.info.card).length)));
+      box.append(more);
+    }
     msg.legal.forEach((choice, i) => {
-      box.append(h("button", {
+      const into = more && choice.info && choice.info.card ? more : box;
+      into.append(h("button", {
         class: "choice", dataset: { action: choice.action },
-        title: i < 9 ? t("Key {k}", { k: i + 1 }) : undefined,
         onclick: () => ctx.act(choice.action),
-      }, i < 9 ? h("kbd", {}, String(i + 1)) : null, choice.text));
+      }, i < 9 ? h("kbd", {}, String(i + 1)) : null, label(choice.text)));
     });
   } else {
     title.textContent = t("Waiting for {name}…", { name: seatName(msg, msg.current_player) });
   }
   $("#undo").hidden = !(msg.can_undo && !hidden);
+  const resign = $("#resign");
+  resign.hidden = !!(msg.finished || msg.spectator || hidden);
+  if (resign.hidden) { resign.dataset.armed = ""; resign.textContent = t("Resign"); }
+}
+
+function onResign() {
+  // two steps: a click arms the button, a second click resigns
+  const btn = $("#resign");
+  if (!btn.dataset.armed) {
+    btn.dataset.armed = "1";
+    btn.textContent = t("Really resign? Click again");
+    btn.classList.add("danger");
+    clearTimeout(onResign.timer);
+    onResign.timer = setTimeout(() => { btn.dataset.armed = ""; btn.textContent = t("Resign"); btn.classList.remove("danger"); }, 4000);
+    return;
+  }
+  btn.dataset.armed = "";
+  btn.classList.remove("danger");
+  send({ type: "resign", seat: shown });
+}
+
+function scoreLine(scores, msg) {
+  return h("ul", { class: "score-line", id: "score-line" }, scores.map((sc, i) =>
+    h("li", { class: `seat-${i}` }, h("span", { class: "king-dot", "aria-hidden": "true" }), `${seatName(msg, i)}: ${sc}`)));
+}
+
+async function rematch() {
+  // the same game, seats and options again; this browser gets the new seats it held
+  const info = await (await fetch(`/api/games/${gameId}`)).json();
+  const mine = new Set(Object.keys(states).map(Number));
+  const seats = info.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot, name: s.name } : { kind: "human", name: s.name }));
+  const res = await fetch("/api/games", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ game: info.game, seats, options: info.options, rated: !!info.rated }),
+  });
+  const game = await res.json();
+  if (!res.ok) { toast(game.message || t("Could not create the game")); return; }
+  const humans = game.seats.filter((s) => s.token);
+  const here = humans.filter((s) => mine.size === 0 || mine.has(s.seat) || humans.length === 1);
+  rememberTokens(game.id, here.map((s) => s.token), { game: game.game });
+  const others = humans.filter((s) => !here.includes(s));
+  if (!others.length) {
+    location.href = `/game/${game.id}#t=${here.map((s) => s.token).join(",")}`;
+    return;
+  }
+  const box = $("#choices");
+  box.append(h("div", { class: "rematch-links", id: "rematch-links" },
+    h("p", {}, t("Send each player their own link (it is their key to the seat):")),
+    h("ul", { class: "links" }, others.map((s) => h("li", {}, h("strong", {}, s.name), " ",
+      h("input", { readonly: true, value: s.link, class: "invite", onfocus: (e) => e.target.select() })))),
+    h("a", { class: "button primary", href: `/game/${game.id}#t=${here.map((s) => s.token).join(",")}` }, t("Play here"))));
+}
+
+function endButtons(spectator = false) {
+  return h("div", { class: "row end-buttons" },
+    spectator ? null : h("button", { class: "primary", id: "rematch", onclick: rematch }, t("Rematch")),
+    h("a", { class: "button", id: "replay-link", href: `/game/${gameId}#replay`, onclick: (ev) => {
+      ev.preventDefault();
+      location.hash = "replay";
+      location.reload();
+    } }, t("Replay")));
 }
 
 function renderLog(entries) {
@@ -173,7 +260,11 @@ function connect(tokens) {
   socket.addEventListener("open", () => {
     retry = 500;
     for (const k of Object.keys(logs)) delete logs[k];
-    socket.send(JSON.stringify({ type: "hello", tokens, lang: lang() }));
+    const me = profile();
+    const hello = tokens.length ? { type: "hello", tokens, lang: lang() } : { type: "hello", watch: true, lang: lang() };
+    // one seat played here: prove the profile so a rated game counts for it
+    if (tokens.length === 1 && me) hello.profile = { name: me.name, secret: me.secret };
+    socket.send(JSON.stringify(hello));
   });
   socket.addEventListener("message", (ev) => {
     const msg = JSON.parse(ev.data);
@@ -196,8 +287,24 @@ function connect(tokens) {
   });
 }
 
+async function watchOrReplay() {
+  // no seat here: a running game is watched live (public view), a finished one replayed
+  const res = await fetch(`/api/games/${gameId}`);
+  const info = await res.json();
+  if (!res.ok) {
+    $("#prompt-title").textContent = ERRORS[info.error] ? ERRORS[info.error]() : info.message;
+    document.body.dataset.ready = "1";
+    return;
+  }
+  if (info.status === "finished") replay();
+  else {
+    document.body.classList.add("watching");
+    connect([]);
+  }
+}
+
 async function replay() {
-  // A finished game: step through it; everything is open now.
+  // A finished game: step through it (it opens at the end); everything is open now.
   const info = await (await fetch(`/api/games/${gameId}`)).json();
   if (info.status !== "finished") {
     $("#prompt-title").textContent = info.message || t("This game is still being played; you have no seat in it.");
@@ -208,24 +315,37 @@ async function replay() {
   $("#replay-controls").hidden = false;
   const slider = $("#r-step");
   const seatSel = $("#r-seat");
-  info.seats.forEach((s, i) => seatSel.add(new Option(s.name, String(i))));
+  clear(seatSel);
+  const names = { seats: info.seats };
+  info.seats.forEach((s, i) => seatSel.add(new Option(seatName(names, i), String(i))));
+  let showing = null;
   const show = async () => {
-    const res = await fetch(`/api/games/${gameId}/replay?step=${slider.value}&seat=${seatSel.value}&lang=${lang()}`);
+    const step = slider.dataset.ready ? `step=${slider.value}&` : "";
+    const res = await fetch(`/api/games/${gameId}/replay?${step}seat=${seatSel.value}&lang=${lang()}`);
     const data = await res.json();
     slider.max = String(data.steps);
-    $("#r-label").textContent = t("Step {n} of {m}", { n: data.step, m: data.steps });
+    slider.value = String(data.step);
+    slider.dataset.ready = "1";
+    showing = data.step;
+    $("#r-label").textContent = t("Move {n} of {m}", { n: data.step, m: data.steps });
     const msg = { ...data, legal: [], state_id: data.step, finished: data.step === data.steps };
     const boardEl = clear($("#board"));
-    (await board(data.game)).render(boardEl, msg, { t, lang: lang(), seat: data.seat, legal: [], act: () => {}, name: (i) => info.seats[i].name });
-    $("#title").textContent = `${data.game} · ${t("Replay")}`;
+    (await board(data.game)).render(boardEl, msg, { t, lang: lang(), seat: data.seat, legal: [], act: () => {}, name: (i) => seatName(names, i) });
+    $("#title").textContent = `${gameTitle(data.game)} · ${t("Replay")}`;
+    const box = clear($("#choices"));
+    if (data.scores) box.append(scoreLine(data.scores, names));
     renderLog(data.log);
     $("#record-link").hidden = false;
     $("#record-link").href = `/api/games/${gameId}/record`;
     document.body.dataset.ready = "1";
+    document.body.dataset.step = String(data.step);
   };
-  const go = (n) => { slider.value = String(Math.max(0, Math.min(Number(slider.max), n))); show(); };
-  slider.max = String(info.step ?? 0);
-  slider.value = slider.max;
+  const go = (n) => {
+    const next = Math.max(0, Math.min(Number(slider.max), n));
+    if (next === showing) return;
+    slider.value = String(next);
+    show();
+  };
   slider.addEventListener("input", show);
   seatSel.addEventListener("change", show);
   $("#r-first").onclick = () => go(0);
@@ -233,8 +353,11 @@ async function replay() {
   $("#r-next").onclick = () => go(Number(slider.value) + 1);
   $("#r-last").onclick = () => go(Number(slider.max));
   document.addEventListener("keydown", (ev) => {
-    if (ev.key === "ArrowLeft") go(Number(slider.value) - 1);
-    if (ev.key === "ArrowRight") go(Number(slider.value) + 1);
+    if (ev.target === slider || ev.target.matches("input[type=text], textarea, select")) return;
+    const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10 };
+    if (ev.key in moves) { ev.preventDefault(); go(Number(slider.value) + moves[ev.key]); }
+    if (ev.key === "Home") { ev.preventDefault(); go(0); }
+    if (ev.key === "End") { ev.preventDefault(); go(Number(slider.max)); }
   });
   await show();
 }
@@ -268,6 +391,7 @@ async function main() {
   }));
   translatePage();
   $("#pass-ready").addEventListener("click", () => { hidden = false; render(); });
+  $("#resign").addEventListener("click", onResign);
   $("#undo").addEventListener("click", () => {
     const st = states[shown];
     if (st) send({ type: "undo", state_id: st.state_id, seat: shown });
@@ -285,7 +409,8 @@ async function main() {
     tokens = JSON.parse(sessionStorage.getItem(tabKey)) || tokens;
   } catch {}
   if (tokens.length && !location.hash.includes("replay")) connect(tokens);
-  else replay();
+  else if (location.hash.includes("replay")) replay();
+  else watchOrReplay();
 }
 
 main();

@@ -2,6 +2,7 @@
 const KEY = "kingdoms:lang";
 const SUPPORTED = ["en", "pl", "cs"];
 let table = {};
+let pluralTable = {};
 let current = "en";
 
 export function pickLanguage() {
@@ -17,7 +18,9 @@ export function pickLanguage() {
 export async function loadLanguage(lang) {
   if (!SUPPORTED.includes(lang)) lang = "en";
   const res = await fetch(`/api/i18n/${lang}`);
-  table = res.ok ? (await res.json()).messages : {};
+  const data = res.ok ? await res.json() : {};
+  table = data.messages || {};
+  pluralTable = data.plurals || {};
   current = lang;
   localStorage.setItem(KEY, lang);
   document.documentElement.lang = lang;
@@ -32,10 +35,22 @@ export function t(msgid, args = {}) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m));
 }
 
+// CLDR plural categories → the index of the catalog's form (1 / 2–4 / 5+ in pl and cs)
+const FORM = { one: 0, few: 1, many: 2 };
+
+/** A message with a number: `tn("{n} card", "{n} cards", n)` picks the language's form. */
+export function tn(singular, plural, n, args = {}) {
+  const forms = pluralTable[singular] || [singular, plural];
+  const cat = new Intl.PluralRules(current).select(n);
+  const text = forms[cat in FORM ? Math.min(FORM[cat], forms.length - 1) : forms.length - 1];
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k === "n" ? String(n) : k in args ? String(args[k]) : m));
+}
+
 /** Translate every element carrying data-i18n (text) in `root`. */
 export function translatePage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
 }
 
 /** A <select> that switches the language; `onChange(lang)` re-renders. */

@@ -1,7 +1,8 @@
 // The lobby: create a game, list games, rejoin mine.
 import { $, clear, h } from "./dom.js";
-import { languageSelect, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
-import { forget, myGames, rememberTokens } from "./store.js";
+import { languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
+import { renderProfile } from "./profile.js";
+import { forget, myGames, profile, rememberTokens } from "./store.js";
 
 let catalog = [];
 
@@ -16,6 +17,24 @@ function renderPlayers() {
   for (let n = game.min_players; n <= game.max_players; n++) sel.add(new Option(String(n), String(n)));
   renderSeats();
   renderOptions();
+}
+
+// Bots by their names on the server, as people read them (translated by the catalog).
+const BOT_LABELS = {
+  "big-money": "Big Money",
+  "big-money-ultimate": "Big Money Ultimate",
+  smithy: "Smithy Big Money",
+  witch: "Witch Big Money",
+  random: "Random moves",
+  greedy: "Greedy",
+  "full-greedy": "Greedy, looking ahead",
+  mcts: "Tree search (MCTS)",
+};
+
+/** A bot's name as shown ("big-money" → "Big Money"). */
+function botLabel(name) {
+  if (BOT_LABELS[name]) return t(BOT_LABELS[name]);
+  return String(name).split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
 }
 
 function renderSeats() {
@@ -34,7 +53,7 @@ function renderSeats() {
       new Option(t("Human"), "human", false, prev.kind === "human"),
       new Option(t("Bot"), "bot", false, prev.kind === "bot"));
     const bot = h("select", { class: "bot", "aria-label": t("Bot") },
-      ...(game.bots || []).map((b) => new Option(b, b, false, b === prev.bot)));
+      ...(game.bots || []).map((b) => new Option(botLabel(b), b, false, b === prev.bot)));
     const name = h("input", { class: "name", value: prev.name, maxlength: 40,
       placeholder: t("Player {n}", { n: i + 1 }), "aria-label": t("Name") });
     const sync = () => { bot.hidden = kind.value !== "bot"; };
@@ -101,7 +120,7 @@ async function create(ev) {
   const res = await fetch("/api/games", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ game: $("#game").value, seats, options }),
+    body: JSON.stringify({ game: $("#game").value, seats, options, rated: $("#rated").checked }),
   });
   const data = await res.json();
   if (!res.ok) {
@@ -128,18 +147,43 @@ function showCreated(game) {
       onclick: () => rememberTokens(game.id, humans.map((s) => s.token), { game: game.game }) },
     humans.length > 1 ? t("Play all human seats here (hot-seat)") : t("Play here"))));
   } else {
-    box.append(h("p", {}, h("a", { href: `/game/${game.id}#watch` }, t("Bots only: watch the result"))));
+    box.append(h("p", {}, h("a", { href: `/game/${game.id}`, class: "button primary", id: "watch-created" }, t("Watch"))));
   }
+  // anyone with this address may watch (the public view only)
+  box.append(h("p", { class: "watch-link" }, h("span", {}, t("Link for spectators:")), " ",
+    h("input", { readonly: true, value: `${location.origin}/game/${game.id}`, class: "invite-watch", id: "watch-link", onfocus: (e) => e.target.select() })));
+}
+
+function gameTitle(name) {
+  const game = catalog.find((g) => g.name === name);
+  return game ? game.title : name;
+}
+
+function when(seconds) {
+  if (!seconds) return "";
+  const d = new Date(seconds * 1000);
+  return d.toLocaleString(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
 function gameLine(g, extra) {
-  const names = g.seats.map((s) => s.name + (s.kind === "bot" ? ` (${s.bot})` : "")).join(", ");
-  return h("li", { dataset: { id: g.id } }, h("span", { class: "tag" }, g.game), " ", names, " ", extra);
+  const scores = g.outcome && g.outcome.scores;
+  const winners = (g.outcome && g.outcome.winners) || [];
+  const players = g.seats.map((s, i) => h("span", { class: `player${winners.includes(i) ? " winner" : ""}` },
+    s.name === `Player ${i + 1}` ? t("Player {n}", { n: i + 1 }) : s.name, s.kind === "bot" ? h("span", { class: "muted" }, ` (${botLabel(s.bot)})`) : null,
+    scores ? h("strong", { class: "score" }, ` ${scores[i]}`) : null));
+  const names = [];
+  players.forEach((p, i) => { if (i) names.push(", "); names.push(p); });
+  return h("li", { class: "game-line", dataset: { id: g.id } },
+    h("span", { class: "tag" }, gameTitle(g.game)), " ",
+    h("span", { class: "players" }, names), " ",
+    g.status === "finished" ? h("time", { class: "muted when", datetime: new Date(g.updated * 1000).toISOString() }, when(g.updated)) : null,
+    " ", h("span", { class: "line-actions" }, extra));
 }
 
 async function refresh() {
-  const [running, finished] = await Promise.all(
-    ["running", "finished"].map(async (st) => (await (await fetch(`/api/games?status=${st}`)).json()).games));
+  const [running, done, abandoned] = await Promise.all(
+    ["running", "finished", "abandoned"].map(async (st) => (await (await fetch(`/api/games?status=${st}`)).json()).games));
+  const finished = done.concat(abandoned).sort((a, b) => b.updated - a.updated);
   const mine = myGames();
   const ul = clear($("#my-games"));
   for (const g of running.filter((g) => mine[g.id])) {
@@ -151,13 +195,16 @@ async function refresh() {
   if (!ul.children.length) ul.append(h("li", { class: "muted" }, t("None yet")));
   const run = clear($("#running-games"));
   for (const g of running) {
-    const open = g.open_seats.length ? t("{n} open seats", { n: g.open_seats.length }) : t("in play");
-    run.append(gameLine(g, h("span", { class: "muted" }, open)));
+    const open = g.open_seats.length ? tn("{n} open seat", "{n} open seats", g.open_seats.length) : t("in play");
+    run.append(gameLine(g, [h("span", { class: "muted" }, open), " ",
+      h("a", { href: `/game/${g.id}`, class: "button watch" }, t("Watch"))]));
   }
   if (!running.length) run.append(h("li", { class: "muted" }, t("None")));
   const fin = clear($("#finished-games"));
   for (const g of finished) {
+    const ended = ((g.outcome || {}).details || {}).ended;
     fin.append(gameLine(g, [
+      ended ? h("span", { class: "tag ended" }, ended === "resigned" ? t("resigned") : t("abandoned")) : null, " ",
       h("a", { href: `/game/${g.id}#replay` }, t("Replay")), " ",
       h("a", { href: `/api/games/${g.id}/record`, download: `kingdoms-${g.id}.json` }, t("Download record")),
     ]));
@@ -167,7 +214,7 @@ async function refresh() {
 
 async function main() {
   await loadLanguage(pickLanguage());
-  $("#lang-slot").append(languageSelect(() => { translatePage(); renderPlayers(); refresh(); }));
+  $("#lang-slot").append(languageSelect(() => { translatePage(); renderPlayers(); renderProfile(() => {}); refresh(); }));
   translatePage();
   catalog = (await (await fetch("/api/catalog")).json()).games;
   const gameSel = $("#game");
@@ -180,6 +227,16 @@ async function main() {
   $("#players").addEventListener("change", renderSeats);
   $("#create-form").addEventListener("submit", create);
   renderPlayers();
+  const profileChanged = () => {
+    const me = profile();
+    $("#rated").disabled = !me;
+    if (!me) $("#rated").checked = false;
+    // my own seat carries my profile's name
+    const first = document.querySelector("#seats .seat .name");
+    if (me && first && !first.value) first.value = me.name;
+  };
+  renderProfile(profileChanged);
+  profileChanged();
   await refresh();
   document.body.dataset.ready = "1";
 }

@@ -28,3 +28,28 @@ export function forget(gameId) {
   delete all[gameId];
   localStorage.setItem(KEY, JSON.stringify(all));
 }
+
+// The player's profile (name and secret) for rated games; the secret never leaves
+// this browser except to prove the profile to this server.
+const PROFILE = "kingdoms:profile";
+
+export function profile() {
+  try {
+    const p = JSON.parse(localStorage.getItem(PROFILE) || "null");
+    return p && typeof p.name === "string" && typeof p.secret === "string" ? p : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveProfile(p) {
+  if (p) localStorage.setItem(PROFILE, JSON.stringify({ name: p.name, secret: p.secret }));
+  else localStorage.removeItem(PROFILE);
+}
+
+/** A fresh random secret (URL-safe text). */
+export function newSecret() {
+  const bytes = new Uint8Array(24);
+  crypto.getRandomValues(bytes);
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}

@@ -2,6 +2,8 @@
 // It draws the view and makes cards clickable only where a legal action names them
 // (legal[i].info = {kind, card}); every legal action is also a button in the panel.
 import { h } from "../dom.js";
+import { byCostThenName, cardFace, clearSelection, fitNames } from "./dominion-cards.js";
+import { confirmBar, endScreen, opponentPanel } from "./dominion-panels.js";
 
 const data = {}; // lang -> {cards: {id: {name, cost, potions, types, text, set}}}
 const loading = {};
@@ -27,29 +29,10 @@ function groupOf(id, c) {
   return "Kingdom";
 }
 
-function cost(c) {
-  if (!c) return "";
-  return `${c.cost}${c.potions ? "⚗" : ""}`;
-}
-
+// Card faces, piles, panels and the end screen live in dominion-cards.js / dominion-panels.js.
+let currentT = (x) => x;
 function cardEl(id, cards, opts = {}) {
-  const c = cards[id];
-  const types = c ? c.types : [];
-  const el = h("div", {
-    class: ["dcard", ...types.map((t) => `type-${t.toLowerCase()}`), opts.action !== undefined ? "clickable" : ""].join(" "),
-    title: c ? `${c.name} — ${c.text}` : id,
-    dataset: { card: id, ...(opts.action !== undefined ? { action: String(opts.action) } : {}) },
-    tabindex: opts.action !== undefined ? "0" : undefined,
-    role: opts.action !== undefined ? "button" : undefined,
-    onclick: opts.action !== undefined ? () => opts.act(opts.action) : undefined,
-    onkeydown: opts.action !== undefined ? (ev) => { if (ev.key === "Enter") opts.act(opts.action); } : undefined,
-  },
-  h("span", { class: "dcard-cost" }, cost(c)),
-  h("span", { class: "dcard-name" }, c ? c.name : id),
-  h("span", { class: "dcard-types" }, types.join(" – ")),
-  opts.count !== undefined ? h("span", { class: "dcard-count" }, `×${opts.count}`) : null,
-  h("span", { class: "dcard-text" }, c ? c.text : ""));
-  return el;
+  return cardFace(id, cards, { ...opts, t: currentT });
 }
 
 // legal actions naming a card, by kind group
@@ -73,11 +56,15 @@ function cardRow(ids, cards, clickable, act, counted = false) {
   return h("div", { class: "dcards" }, ids.map((id) => cardEl(id, cards, { action: clickable[id], act })));
 }
 
-function names(ids, cards) {
-  return ids.map((id) => (cards[id] ? cards[id].name : id)).join(", ");
-}
-
 let last = null; // the latest render call: redrawn once its language's cards arrive
+let played = { key: null, count: 0 }; // cards in play at the last render (to animate new ones)
+
+/** Cards put into play since the last render of the same turn slide in. */
+function markFresh(row, key, count) {
+  const before = played.key === key ? played.count : count;
+  if (count > before) [...row.querySelectorAll(".dcard")].slice(before).forEach((el) => el.classList.add("fresh"));
+  played = { key, count };
+}
 
 export function render(el, msg, ctx) {
   const cards = data[ctx.lang];
@@ -95,6 +82,8 @@ export function render(el, msg, ctx) {
     return;
   }
   const t = ctx.t;
+  currentT = t;
+  clearSelection();
   const v = msg.view;
   const me = ctx.seat;
   const legal = ctx.legal || [];
@@ -141,8 +130,8 @@ export function render(el, msg, ctx) {
   for (const [group, piles] of Object.entries(groups)) {
     if (!piles.length) continue;
     supply.append(h("div", { class: "pile-group" }, h("h3", {}, t(group)),
-      h("div", { class: "dcards" }, piles.map((p) => {
-        const el2 = cardEl(p.card, cards, { count: p.count, action: buyable[p.card], act: ctx.act });
+      h("div", { class: `dcards pile-${group.toLowerCase()}` }, (group === "Kingdom" ? byCostThenName(piles, cards, ctx.lang) : piles).map((p) => {
+        const el2 = cardEl(p.card, cards, { count: p.count, action: buyable[p.card], act: ctx.act, compact: group !== "Kingdom" });
         if (!p.count) el2.classList.add("empty");
         return el2;
       }))));
@@ -152,14 +141,15 @@ export function render(el, msg, ctx) {
   // play area and own cards: the cards of the decision's zone are its choices
   const pick = (zone) => (d && d.zone === zone ? actionsFor(legal, ["choose"]) : {});
   const inPlay = (v.players[turn] || {}).in_play || [];
-  root.append(h("div", { class: "panel", id: "d-play" }, h("h2", {}, t("In play")),
-    cardRow(inPlay, cards, pick("play"), ctx.act)));
+  const playRow = cardRow(inPlay, cards, pick("play"), ctx.act);
+  markFresh(playRow, `${turn}:${v.players[turn] ? v.players[turn].turns : 0}`, inPlay.length);
+  root.append(h("div", { class: "panel", id: "d-play" }, h("h2", {}, t("In play")), playRow));
   const chooser = d ? d.who : turn; // whose cards the legal actions concern
   const handActs = { ...actionsFor(legal, ["play"]), ...pick("hand") };
   const possessedView = v.possession && v.possession.hand;
   const ownActs = possessedView && chooser !== me ? {} : handActs;
   const mine = v.players[me] || {};
-  root.append(h("div", { class: "panel hand", id: "d-hand" },
+  if (me !== null && me !== undefined) root.append(h("div", { class: "panel hand", id: "d-hand" },
     h("h2", {}, t("Your hand"), " ", h("span", { class: "muted" },
       `${t("Deck")}: ${mine.deck_size} · ${t("Discard pile")}: ${mine.discard_size}`)),
     cardRow(v.hand, cards, ownActs, ctx.act, true)));
@@ -176,26 +166,15 @@ export function render(el, msg, ctx) {
   }
 
   // opponents and trash
-  const others = h("div", { class: "panel", id: "d-players" }, h("h2", {}, t("Players")));
-  v.players.forEach((p, q) => {
-    if (q === me) return;
-    others.append(h("div", { class: "opponent", dataset: { seat: String(q) } },
-      h("strong", {}, ctx.name(q)), q === turn ? " ▶" : "", " — ",
-      `${t("Hand")}: ${p.hand_size} · ${t("Deck")}: ${p.deck_size} · ${t("Discard pile")}: ${p.discard_size}`,
-      p.discard_top ? ` (${names([p.discard_top], cards)})` : "",
-      p.set_aside.length ? ` · ${t("Set aside")}: ${names(p.set_aside, cards)}` : "",
-      q !== turn && p.in_play.length ? ` · ${t("In play")}: ${names(p.in_play, cards)}` : ""));
-  });
+  const others = h("div", { class: "panel", id: "d-players" }, h("h2", {}, t("Players")),
+    h("div", { class: "opponents" }, v.players.map((p, q) => (q === me ? null : opponentPanel(p, q, turn, cards, ctx)))));
   root.append(others);
   root.append(h("div", { class: "panel", id: "d-trash" }, h("h2", {}, t("Trash")),
-    v.trash.length ? names(v.trash, cards) : h("span", { class: "muted" }, "–")));
+    v.trash.length ? cardRow(v.trash, cards, {}, ctx.act, true) : h("span", { class: "muted" }, "–")));
 
-  // the end: points per player
-  if (v.outcome) {
-    const out = v.outcome;
-    root.append(h("div", { class: "panel", id: "d-outcome" }, h("h2", {}, t("Final score")),
-      h("ol", {}, out.scores.map((s, i) => h("li", { class: out.winners.includes(i) ? "winner" : "" },
-        `${ctx.name(i)}: ${s} ${t("VP")}`)))));
-  }
+  // the end: points per player, where they come from, and each deck
+  if (v.outcome) root.prepend(endScreen(v, cards, ctx));
+  root.append(confirmBar(legal, cards, ctx));
+  requestAnimationFrame(() => fitNames(root));
   el.append(root);
 }

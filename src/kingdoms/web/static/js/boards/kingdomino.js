@@ -3,10 +3,12 @@
 // that cover it (button or "r"), click again (or Enter, or "Place") to place.  Only the
 // server's legal actions are offered (legal[i].info = {kind: "place", cells: ...}).
 import { h } from "../dom.js";
+import { castle, crowns, king } from "./kingdomino-icons.js";
 
 const data = {}; // lang -> {terrains, dominoes}
 const loading = {};
 let sel = null; // {step, key: "x,y", i}
+const seen = {}; // seat -> squares of its kingdom at the last render (to animate new ones)
 let current = null; // {el, msg, ctx} of the last render (for the keyboard)
 
 function load(lang) {
@@ -16,9 +18,13 @@ function load(lang) {
   return loading[lang];
 }
 
-function square(terrain, crowns, terrains, extra = "") {
-  return h("span", { class: `sq terrain-${terrain} ${extra}`, title: terrains[terrain] || terrain },
-    crowns ? "♛".repeat(crowns) : "");
+// Variant bonuses by their keys in the view, as translatable titles.
+const BONUS = { middle_kingdom: "Middle Kingdom", harmony: "Harmony" };
+const bonusName = (t, key) => t(BONUS[key] || key);
+
+function square(terrain, n, terrains, extra = "") {
+  return h("span", { class: `sq terrain-${terrain} ${extra}`, "aria-label": terrains[terrain] || terrain },
+    n ? crowns(n) : "");
 }
 
 function dominoEl(n, d, opts = {}) {
@@ -26,7 +32,6 @@ function dominoEl(n, d, opts = {}) {
   return h("span", {
     class: ["domino", opts.action !== undefined ? "clickable" : "", opts.acting ? "acting" : ""].join(" "),
     dataset: { domino: String(n), ...(opts.action !== undefined ? { action: String(opts.action) } : {}) },
-    title: `${n}`,
     onclick: opts.action !== undefined ? () => opts.act(opts.action) : undefined,
   }, square(a[0], a[1], d.terrains), square(b[0], b[1], d.terrains));
 }
@@ -37,7 +42,7 @@ function lineEl(title, line, d, ctx, picks, acting, id) {
     line.length ? h("ol", {}, line.map((e) => h("li", { class: "kd-slot" },
       h("span", { class: "muted" }, String(e.domino).padStart(2, " ")),
       dominoEl(e.domino, d, { action: picks[e.domino], act: ctx.act, acting: e.domino === acting }),
-      e.king !== null ? h("span", { class: `king seat-${e.king}` }, `♚ ${ctx.name(e.king)}`) : h("span", { class: "muted" }, "—"))))
+      e.king !== null ? h("span", { class: `king seat-${e.king}` }, king(e.king), h("span", { class: "king-name" }, ctx.name(e.king))) : h("span", { class: "muted" }, "—"))))
       : h("p", { class: "muted" }, ctx.t("None")));
 }
 
@@ -86,25 +91,30 @@ function kingdomEl(v, q, d, ctx, places) {
       const have = cells[key] || preview[key];
       const cls = ["kd-cell"];
       if (have) cls.push(`terrain-${have[0]}`);
+      // squares placed since the last picture of this kingdom arrive gently
+      if (cells[key] && seen[q] && !seen[q].has(key)) cls.push("fresh");
       if (targets.has(key)) cls.push("target");
       if (preview[key]) cls.push("preview");
       grid.append(h("div", {
         class: cls.join(" "),
         dataset: { x: String(x), y: String(y) },
-        title: `${x},${y}`,
+        "aria-label": have ? d.terrains[have[0]] || have[0] : undefined,
         onclick: targets.has(key) ? () => {
           if (sel && sel.key === key && pick) { ctx.act(pick.action); return; }
           sel = { step: current.msg.state_id, key, i: 0 };
           rerender();
         } : undefined,
-      }, have ? h("span", { class: "crowns" }, have[0] === "castle" ? "♜" : "♛".repeat(have[1])) : ""));
+      }, have ? (have[0] === "castle" ? castle() : (have[1] ? crowns(have[1]) : "")) : ""));
     }
   }
-  const bonuses = Object.entries(k.bonuses || {}).filter(([, b]) => b).map(([name, b]) => `${ctx.t(name)} +${b}`);
-  return h("div", { class: "panel kd-kingdom", dataset: { seat: String(q) } },
-    h("h2", {}, h("span", { class: `king seat-${q}` }, ctx.name(q)), ` — ${k.score} ${ctx.t("points")}`,
-      bonuses.length ? h("span", { class: "muted" }, ` (${bonuses.join(", ")})`) : "",
-      k.discarded.length ? h("span", { class: "muted" }, ` · ${ctx.t("discarded")}: ${k.discarded.length}`) : ""),
+  seen[q] = new Set(Object.keys(cells));
+  const bonuses = Object.entries(k.bonuses || {}).filter(([, b]) => b).map(([name, b]) => `${bonusName(ctx.t, name)} +${b}`);
+  return h("div", { class: `panel kd-kingdom seat-border-${q}`, dataset: { seat: String(q) } },
+    h("h2", { class: "kd-head" }, h("span", { class: `king seat-${q}` }, king(q), ctx.name(q)),
+      h("span", { class: "kd-score", title: ctx.t("points") }, String(k.score), h("small", {}, ` ${ctx.t("points")}`))),
+    h("p", { class: "kd-facts muted" }, `${ctx.t("Crowns")}: ${k.crowns}`,
+      bonuses.length ? ` · ${bonuses.join(", ")}` : "",
+      k.discarded.length ? ` · ${ctx.t("discarded")}: ${k.discarded.length}` : ""),
     grid);
 }
 
@@ -142,7 +152,8 @@ export function render(el, msg, ctx) {
       h("button", { id: "k-rotate", disabled: !pick, onclick: () => { if (sel) { sel.i += 1; rerender(); } } }, t("Rotate")),
       h("button", { id: "k-place", class: "primary", disabled: !pick, onclick: () => { if (pick) ctx.act(pick.action); } }, t("Place"))));
   }
-  const order = [ctx.seat, ...v.kingdoms.map((_, q) => q).filter((q) => q !== ctx.seat)];
+  const seats = v.kingdoms.map((_, q) => q);
+  const order = ctx.seat === null || ctx.seat === undefined ? seats : [ctx.seat, ...seats.filter((q) => q !== ctx.seat)];
   root.append(h("div", { class: "kd-kingdoms", id: "k-kingdoms" }, order.map((q) => kingdomEl(v, q, d, ctx, places))));
   if (msg.finished && msg.outcome && msg.outcome.details && msg.outcome.details.breakdown) {
     const bd = msg.outcome.details.breakdown;
@@ -152,7 +163,7 @@ export function render(el, msg, ctx) {
         h("tbody", {}, bd.map((b, q) => h("tr", {},
           h("td", {}, ctx.name(q)),
           h("td", {}, b.properties.filter((p) => p.points).map((p) => `${d.terrains[p.terrain] || p.terrain} ${p.squares}×${p.crowns}=${p.points}`).join(", ") || "–"),
-          h("td", {}, Object.entries(b.bonuses).map(([name, x]) => `${t(name)} ${x}`).join(", ") || "–"),
+          h("td", {}, Object.entries(b.bonuses).map(([name, x]) => `${bonusName(t, name)} ${x}`).join(", ") || "–"),
           h("td", {}, String(b.score))))))));
   }
   el.append(root);

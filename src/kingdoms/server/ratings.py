@@ -1,0 +1,444 @@
+"""Player profiles and ratings (Weng-Lin, with openskill).
+
+* A **profile** is a name and a secret.  The browser makes the secret and keeps it;
+  the server stores only a salted scrypt hash.  Creating profiles and proving one
+  are rate-limited per client address.
+* A player proves a profile when joining a seat (``hello`` with ``profile``); the
+  seat then carries the profile's id.
+* A game created with ``"rated": true`` is **rated** when it ends (by its rules or
+  a resignation; not when abandoned) if every human seat holds a profile, no
+  profile holds two seats, and there are two seats or more.  Bots are rated too,
+  by their name, so players see how strong each bot is.
+* Ratings are kept per game and separately for 2-player and 3–6-player games.
+  The leaderboard orders by the conservative estimate ``mu - 3·sigma``.
+
+>>> book = RatingBook(Storage("sqlite://").engine)
+>>> ann = book.create_profile("Ann", "correct horse battery")
+>>> book.check_profile("Ann", "correct horse battery") == ann
+True
+>>> book.rate_game("g1", "dominion", [f"p:{ann['id']}", "bot:big-money"], [10.0, 5.0])
+True
+>>> [row["name"] for row in book.leaderboard("dominion", 2)]
+['Ann', 'bot:big-money']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import time
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import Column, Float, Integer, MetaData, String, Table, insert, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from kingdoms.server.protocol import RateLimit
+from kingdoms.server.storage import STATUS_ABANDONED, Storage
+from kingdoms.server.table import HUMAN, RequestError
+from kingdoms.server.table import Table as GameTable
+
+MAX_NAME = 40
+MIN_SECRET, MAX_SECRET = 12, 200
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
+
+metadata = MetaData()
+
+profiles_table = Table(
+    "profiles",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("name", String(MAX_NAME * 4), nullable=False, unique=True),
+    Column("name_key", String(MAX_NAME * 4), nullable=False, unique=True),
+    Column("salt", String(64), nullable=False),
+    Column("secret_hash", String(128), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+ratings_table = Table(
+    "ratings",
+    metadata,
+    Column("subject", String(120), primary_key=True),
+    Column("game", String(40), primary_key=True),
+    Column("bucket", String(8), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False, default=0),
+    Column("updated", Float, nullable=False),
+)
+
+rated_games_table = Table(
+    "rated_games",
+    metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("subjects", String(2000), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+def bucket_of(players: int) -> str:
+    """Ratings are separate for 2-player and for 3–6-player games."""
+    return "2p" if players == 2 else "multi"
+
+
+def check_name(name: Any) -> str:
+    """A profile or seat name: text, 1–40 characters, no control characters."""
+    if not isinstance(name, str):
+        raise RequestError("bad_profile", "the name must be text")
+    text: str = unicodedata.normalize("NFC", name).strip()
+    if not text or len(text) > MAX_NAME:
+        raise RequestError("bad_profile", f"the name must have 1 to {MAX_NAME} characters")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text):
+        raise RequestError("bad_profile", "the name may not contain control characters")
+    return text
+
+
+def _check_secret(secret: Any) -> str:
+    if not isinstance(secret, str) or not MIN_SECRET <= len(secret) <= MAX_SECRET:
+        raise RequestError(
+            "bad_profile", f"the secret must be text of {MIN_SECRET} to {MAX_SECRET} characters"
+        )
+    return secret
+
+
+def _hash(secret: str, salt: str) -> str:
+    digest = hashlib.scrypt(
+        secret.encode(), salt=bytes.fromhex(salt), n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P
+    )
+    return digest.hex()
+
+
+def _rank(scores: Sequence[float], winners: Sequence[int], last: int | None) -> list[int]:
+    """Ranks (1 = best) from the outcome: winners first, then by score; a seat that
+    resigned comes last."""
+    keys = []
+    for i, s in enumerate(scores):
+        keys.append((0 if i == last else 1, 1 if i in winners else 0, s))
+    return [1 + sum(1 for k in keys if k > mine) for mine in keys]
+
+
+class RatingBook:
+    """Profiles and ratings in the server's database (tables created when missing,
+    so an existing database gains them on the first start)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.model = PlackettLuce()
+        metadata.create_all(engine)
+
+    # -- profiles ----------------------------------------------------------------------
+    def create_profile(self, name: Any, secret: Any) -> dict[str, str]:
+        name = check_name(name)
+        secret = _check_secret(secret)
+        salt = secrets.token_hex(16)
+        pid = secrets.token_hex(8)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(profiles_table).values(
+                        id=pid,
+                        name=name,
+                        name_key=name.casefold(),
+                        salt=salt,
+                        secret_hash=_hash(secret, salt),
+                        created=time.time(),
+                    )
+                )
+        except IntegrityError as err:
+            raise RequestError("name_taken", f"the name {name!r} is taken") from err
+        return {"id": pid, "name": name}
+
+    def check_profile(self, name: Any, secret: Any) -> dict[str, str]:
+        """The profile if ``secret`` is its secret; else ``RequestError`` bad_profile."""
+        name = check_name(name)
+        secret = _check_secret(secret)
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(profiles_table).where(profiles_table.c.name_key == name.casefold())
+            ).first()
+        if row is None or not hmac.compare_digest(_hash(secret, row.salt), row.secret_hash):
+            raise RequestError("bad_profile", "no profile with that name and secret")
+        return {"id": row.id, "name": row.name}
+
+    def names(self, ids: Sequence[str]) -> dict[str, str]:
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(profiles_table.c.id, profiles_table.c.name).where(
+                    profiles_table.c.id.in_(list(ids))
+                )
+            ).all()
+        return {r.id: r.name for r in rows}
+
+    # -- ratings -----------------------------------------------------------------------
+    def rate_game(
+        self,
+        game_id: str,
+        game: str,
+        subjects: Sequence[str],
+        scores: Sequence[float],
+        winners: Sequence[int] = (),
+        last: int | None = None,
+    ) -> bool:
+        """Update the ratings of ``subjects`` (one per seat) from a game's result;
+        ``False`` when this game was rated already."""
+        bucket = bucket_of(len(subjects))
+        now = time.time()
+        with self.engine.begin() as conn:
+            try:
+                conn.execute(
+                    insert(rated_games_table).values(
+                        game_id=game_id, game=game, subjects=json.dumps(list(subjects)), at=now
+                    )
+                )
+            except IntegrityError:
+                return False
+            rows = {
+                r.subject: r
+                for r in conn.execute(
+                    select(ratings_table).where(
+                        ratings_table.c.game == game,
+                        ratings_table.c.bucket == bucket,
+                        ratings_table.c.subject.in_(list(subjects)),
+                    )
+                ).all()
+            }
+            teams = []
+            for s in subjects:
+                row = rows.get(s)
+                rating = (
+                    self.model.rating(name=s)
+                    if row is None
+                    else self.model.rating(mu=row.mu, sigma=row.sigma, name=s)
+                )
+                teams.append([rating])
+            ranks = _rank(scores, winners, last)
+            new = self.model.rate(teams, ranks=[float(r) for r in ranks])
+            for s, team in zip(subjects, new, strict=True):
+                r = team[0]
+                if s in rows:
+                    conn.execute(
+                        update(ratings_table)
+                        .where(
+                            ratings_table.c.subject == s,
+                            ratings_table.c.game == game,
+                            ratings_table.c.bucket == bucket,
+                        )
+                        .values(mu=r.mu, sigma=r.sigma, games=rows[s].games + 1, updated=now)
+                    )
+                else:
+                    conn.execute(
+                        insert(ratings_table).values(
+                            subject=s,
+                            game=game,
+                            bucket=bucket,
+                            mu=r.mu,
+                            sigma=r.sigma,
+                            games=1,
+                            updated=now,
+                        )
+                    )
+        return True
+
+    def leaderboard(self, game: str, players: int, limit: int = 100) -> list[dict[str, Any]]:
+        """Ratings of one game and bucket, best conservative estimate first."""
+        bucket = bucket_of(players)
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ratings_table).where(
+                    ratings_table.c.game == game, ratings_table.c.bucket == bucket
+                )
+            ).all()
+        people = self.names([r.subject[2:] for r in rows if r.subject.startswith("p:")])
+        out = []
+        for r in rows:
+            kind = "bot" if r.subject.startswith("bot:") else "profile"
+            name = r.subject if kind == "bot" else people.get(r.subject[2:], "?")
+            out.append(
+                {
+                    "name": name,
+                    "kind": kind,
+                    "bot": r.subject[4:] if kind == "bot" else None,
+                    "mu": round(r.mu, 3),
+                    "sigma": round(r.sigma, 3),
+                    "rating": round(r.mu - 3 * r.sigma, 3),
+                    "games": r.games,
+                }
+            )
+        out.sort(key=lambda x: (-x["rating"], x["name"]))
+        return out[:limit]
+
+    # -- games -------------------------------------------------------------------------
+    def subjects(self, table: GameTable) -> list[str] | None:
+        """Who is rated for each seat, or ``None`` when the game is not rateable."""
+        if not table.meta.get("rated") or len(table.seats) < 2:
+            return None
+        out: list[str] = []
+        for seat in table.seats:
+            if seat.get("kind") == HUMAN:
+                pid = seat.get("profile")
+                if not isinstance(pid, str):
+                    return None
+                out.append(f"p:{pid}")
+            else:
+                out.append(f"bot:{seat.get('bot') or 'random'}")
+        people = [s for s in out if s.startswith("p:")]
+        if not people or len(set(people)) != len(people):
+            return None  # bots alone, or one profile on several seats
+        return out
+
+    def on_finish(self, storage: Storage) -> Any:
+        """A finish hook for the game master: rate the game that just ended."""
+
+        def hook(table: GameTable) -> None:
+            subjects = self.subjects(table)
+            outcome = table.outcome_json()
+            if subjects is None or outcome is None:
+                return
+            details = outcome.get("details") or {}
+            if details.get("ended") == STATUS_ABANDONED:
+                return
+            scores = [float(x) for x in outcome.get("scores") or []]
+            if len(scores) != len(subjects):
+                return
+            self.rate_game(
+                table.id,
+                table.state.config.game,
+                subjects,
+                scores,
+                outcome.get("winners") or [],
+                details.get("resigned"),
+            )
+
+        return hook
+
+
+# -- HTTP -----------------------------------------------------------------------------
+
+
+def _book(request: Request) -> RatingBook:
+    book: RatingBook = request.app.state.ratings
+    return book
+
+
+def _limited(request: Request) -> None:
+    """At most a few profile requests per client address (bursts of 20, then 1 a second)."""
+    host = request.client.host if request.client else "?"
+    check_rate(request.app.state.profile_limits, host)
+
+
+def check_rate(limits: dict[str, RateLimit], host: str) -> None:
+    """Count one profile attempt from ``host``; ``RequestError`` rate_limited when too many."""
+    if host not in limits:
+        if len(limits) > 10_000:
+            limits.clear()
+        limits[host] = RateLimit(1.0, 20)
+    try:
+        limits[host].check()
+    except RequestError as err:
+        raise RequestError("rate_limited", "too many attempts; wait a little") from err
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > 2048:
+        raise RequestError("bad_profile", "request too large")
+    try:
+        data = json.loads(raw or b"null")
+    except ValueError as err:
+        raise RequestError("bad_profile", "the body must be JSON") from err
+    if not isinstance(data, dict):
+        raise RequestError("bad_profile", "the body must be a JSON object")
+    return data
+
+
+def _error(err: RequestError) -> JSONResponse:
+    status = {"rate_limited": 429, "name_taken": 409}.get(err.code, 400)
+    if err.code == "bad_profile" and "no profile" in str(err):
+        status = 403
+    return JSONResponse({"error": err.code, "message": str(err)}, status_code=status)
+
+
+async def create_profile(request: Request) -> Response:
+    """Create a profile: ``{"name", "secret"}`` (the secret stays in the browser)."""
+    try:
+        _limited(request)
+        data = await _body(request)
+        profile = _book(request).create_profile(data.get("name"), data.get("secret"))
+    except RequestError as err:
+        return _error(err)
+    return JSONResponse(profile, status_code=201)
+
+
+async def login(request: Request) -> Response:
+    """Check a profile's name and secret (e.g. on another device)."""
+    try:
+        _limited(request)
+        data = await _body(request)
+        profile = _book(request).check_profile(data.get("name"), data.get("secret"))
+    except RequestError as err:
+        return _error(err)
+    return JSONResponse(profile)
+
+
+async def get_ratings(request: Request) -> Response:
+    """The leaderboard of ``?game=`` for ``?players=2`` (2-player) or ``3``–``6``."""
+    game = request.query_params.get("game", "")
+    try:
+        players = int(request.query_params.get("players", "2"))
+    except ValueError:
+        players = 0
+    if not game.isascii() or not game.replace("-", "").isalnum() or not 2 <= players <= 6:
+        return JSONResponse(
+            {"error": "bad_query", "message": "need ?game=<name>&players=2..6"}, status_code=400
+        )
+    return JSONResponse(
+        {
+            "game": game,
+            "bucket": bucket_of(players),
+            "ratings": _book(request).leaderboard(game, players),
+        }
+    )
+
+
+async def claim_seats(
+    book: RatingBook,
+    master: Any,
+    table: GameTable,
+    seats: Sequence[int],
+    profile: Any,
+    limits: dict[str, RateLimit] | None = None,
+    host: str = "?",
+) -> None:
+    """Attach a proven profile to the seats a connection holds (once per seat)."""
+    if not isinstance(profile, dict):
+        raise RequestError("bad_profile", "profile must be {name, secret}")
+    if limits is not None:
+        check_rate(limits, host)
+    found = book.check_profile(profile.get("name"), profile.get("secret"))
+    changed = False
+    async with table.lock:
+        for s in seats:
+            seat = table.seats[s]
+            if seat.get("kind") == HUMAN and not seat.get("profile"):
+                seat["profile"] = found["id"]
+                changed = True
+        if changed:
+            master.storage.update_seats(table.id, table.seats)
+
+
+ROUTES = [
+    Route("/api/profiles", create_profile, methods=["POST"]),
+    Route("/api/profiles/login", login, methods=["POST"]),
+    Route("/api/ratings", get_ratings, methods=["GET"]),
+]

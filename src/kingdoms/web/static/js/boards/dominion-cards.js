@@ -1,0 +1,161 @@
+// Dominion card faces (our own design, no art): a frame coloured by type, the cost
+// as a coin with a Potion flask beside it, the name fitted to the width, the type
+// line and the full text.  Pressing and holding (or a long tap) shows a large copy;
+// on touch screens a first tap selects a card and a second tap (or the decision
+// bar's button) confirms, so reading a card never buys it by accident.
+import { h } from "../dom.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const HOLD_MS = 450;
+
+function svg(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  for (const c of children) el.append(c);
+  return el;
+}
+
+/** A small flask drawn in SVG (no font glyph that could render as an empty box). */
+export function potionIcon() {
+  return svg("svg", { class: "potion-icon", viewBox: "0 0 16 20", "aria-hidden": "true" },
+    svg("path", { d: "M6 1h4v5l5 9a3 3 0 0 1-3 4H4a3 3 0 0 1-3-4l5-9z", fill: "#6d3fa6", stroke: "#3c1f63", "stroke-width": "1.2" }),
+    svg("path", { d: "M3 13h10l1.5 2.8A2 2 0 0 1 12.8 18H3.2a2 2 0 0 1-1.7-2.2z", fill: "#c9a7f0" }));
+}
+
+/** The cost: a coin with the number, and a flask beside it when Potions are needed. */
+export function costBadge(c) {
+  if (!c) return h("span", { class: "dcost" });
+  return h("span", { class: "dcost", "aria-label": `${c.cost}${c.potions ? " + P" : ""}` },
+    h("span", { class: "coin" }, String(c.cost)),
+    c.potions ? h("span", { class: "potion", title: "P" }, potionIcon()) : null);
+}
+
+/** CSS classes for a card's frame: each type, and "mixed" for two or more. */
+export function frameClasses(types) {
+  const out = types.map((t) => `type-${t.toLowerCase()}`);
+  if (types.length > 1) out.push("mixed");
+  return out;
+}
+
+function nameClass(name) {
+  const n = [...name].length;
+  if (n > 18) return "dname xlong";
+  if (n > 12) return "dname long";
+  return "dname";
+}
+
+let zoomEl = null;
+let selected = null; // the card element selected by a first tap (touch screens)
+
+function zoomLayer() {
+  if (!zoomEl || !zoomEl.isConnected) {
+    zoomEl = h("div", { class: "dzoom", id: "d-zoom", hidden: true, onclick: () => hideZoom() });
+    document.body.append(zoomEl);
+  }
+  return zoomEl;
+}
+
+export function hideZoom() {
+  if (zoomEl) zoomEl.hidden = true;
+}
+
+export function showZoom(id, cards, t) {
+  const layer = zoomLayer();
+  layer.textContent = "";
+  layer.append(cardFace(id, cards, { t, big: true }));
+  layer.hidden = false;
+}
+
+const touchScreen = () => window.matchMedia && window.matchMedia("(hover: none)").matches;
+
+/**
+ * One card face.  opts: {t, count, action, act, compact, big}.
+ * `action` (a legal action) makes the card clickable; `count` shows a pile's size.
+ */
+export function cardFace(id, cards, opts = {}) {
+  const c = cards[id];
+  const t = opts.t || ((s) => s);
+  const types = c ? c.types : [];
+  const clickable = opts.action !== undefined;
+  const name = c ? c.name : id;
+  const cls = ["dcard", ...frameClasses(types)];
+  if (clickable) cls.push("clickable");
+  if (opts.compact) cls.push("compact");
+  if (opts.big) cls.push("big");
+  if (c && (c.set === "basic" || c.set === "alchemy-basic")) cls.push("basic");
+  let held = false;
+  let timer = null;
+  const el = h("div", {
+    class: cls.join(" "),
+    dataset: { card: id, ...(clickable ? { action: String(opts.action) } : {}) },
+    tabindex: clickable ? "0" : undefined,
+    role: clickable ? "button" : undefined,
+    "aria-label": c ? `${name}, ${c.text}` : name,
+  },
+  h("div", { class: "dhead" }, costBadge(c), h("span", { class: nameClass(name) }, name)),
+  opts.compact ? null : h("div", { class: "dtext" }, c ? c.text : ""),
+  h("div", { class: "dtypes" }, types.map((x) => t(x)).join(" – ")),
+  opts.count !== undefined ? h("span", { class: "dcount", title: t("Cards left") }, String(opts.count)) : null);
+  if (opts.big) return el;
+  // press and hold: the large copy (released: gone, and the press is not a click)
+  el.addEventListener("pointerdown", () => {
+    held = false;
+    clearTimeout(timer);
+    timer = setTimeout(() => { held = true; showZoom(id, cards, t); }, HOLD_MS);
+  });
+  const stop = () => { clearTimeout(timer); if (held) setTimeout(hideZoom, 0); };
+  el.addEventListener("pointerup", stop);
+  el.addEventListener("pointerleave", () => { clearTimeout(timer); if (held) hideZoom(); });
+  el.addEventListener("pointercancel", stop);
+  el.addEventListener("contextmenu", (ev) => ev.preventDefault());
+  if (clickable) {
+    el.addEventListener("click", (ev) => {
+      if (held) { held = false; ev.preventDefault(); return; }
+      if (touchScreen() && selected !== el) {
+        // first tap: select (and show what the card does); the second tap confirms
+        if (selected) selected.classList.remove("selected");
+        selected = el;
+        el.classList.add("selected");
+        document.dispatchEvent(new CustomEvent("dcard-selected", { detail: { id, action: opts.action, el } }));
+        return;
+      }
+      selected = null;
+      el.blur();
+      opts.act(opts.action);
+    });
+    el.addEventListener("keydown", (ev) => { if (ev.key === "Enter") opts.act(opts.action); });
+  }
+  return el;
+}
+
+/** Shrink every card name in `root` that does not fit its line (long single words). */
+export function fitNames(root) {
+  for (const el of root.querySelectorAll(".dname")) {
+    let size = 1;
+    el.style.fontSize = "";
+    while (size > 0.6 && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight * 1.02 + 1)) {
+      size -= 0.06;
+      el.style.fontSize = `${size}em`;
+    }
+  }
+}
+
+/** The card selected by a first tap, when it is still on screen. */
+export function selectedCard() {
+  return selected && selected.isConnected ? selected : null;
+}
+
+export function clearSelection() {
+  if (selected) selected.classList.remove("selected");
+  selected = null;
+}
+
+/** Kingdom piles in the usual order: by cost (coins, then Potions), then by name. */
+export function byCostThenName(piles, cards, lang) {
+  const key = (p) => cards[p.card] || { cost: 99, potions: 0, name: p.card };
+  return [...piles].sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    return x.cost - y.cost || (x.potions || 0) - (y.potions || 0) || x.name.localeCompare(y.name, lang);
+  });
+}
