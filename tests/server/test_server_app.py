@@ -181,8 +181,9 @@ def test_restart_recovery_over_the_same_database(storage_url: str) -> None:
                     break
         fingerprint = client.app.state.master.get(gid).state.fingerprint()  # type: ignore[attr-defined]
     with _client(url) as client:
-        table = client.app.state.master.tables[gid]  # type: ignore[attr-defined]
-        assert table.state.fingerprint() == fingerprint  # resumed at start-up
+        master = client.app.state.master  # type: ignore[attr-defined]
+        assert gid not in master.tables  # a person's turn: loaded when asked for
+        assert master.get(gid).state.fingerprint() == fingerprint
         with client.websocket_connect(f"/ws/{gid}") as ws:
             (again,) = _hello(ws, token)
             assert again["state_id"] == 2 and again["legal"]

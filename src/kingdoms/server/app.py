@@ -23,6 +23,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from kingdoms.i18n import LANGUAGES
 from kingdoms.server import protocol
+from kingdoms.server.guard import CSP, Guard, RateLimiter, RateRule
+from kingdoms.server.limits import DEFAULT_LIMITS, ServerLimits
 from kingdoms.server.lobby import ROUTES
 from kingdoms.server.master import GameMaster, RequestError, Subscriber, Table
 from kingdoms.server.storage import Storage
@@ -33,11 +35,23 @@ DEFAULT_DB = "sqlite:///data/kingdoms.sqlite"
 
 PAGE_HEADERS = {
     # only our own scripts, styles and sockets; seat tokens never leave in a Referer
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
-    "img-src 'self' data:; frame-ancestors 'none'",
+    "Content-Security-Policy": CSP,
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
 }
+
+
+class GuardedStarlette(Starlette):
+    """Starlette with :class:`~kingdoms.server.guard.Guard` outermost, so that even its
+    own error pages get the security headers."""
+
+    def __init__(self, guard: tuple[int, RateLimiter | None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.guard = guard
+
+    def build_middleware_stack(self) -> Any:
+        max_body, limiter = self.guard
+        return Guard(super().build_middleware_stack(), max_body, limiter)
 
 
 def static_dir() -> Path:
@@ -98,6 +112,10 @@ async def play_socket(ws: WebSocket) -> None:
                         await master.push(table, [sub])
             except RequestError as err:
                 await send(protocol.error(err, ref))
+            except Exception:  # a bug must not cost the player the connection
+                log.exception("websocket message failed in game %s", ws.path_params["game_id"])
+                oops = RequestError("server", "internal error; the message changed nothing")
+                await send(protocol.error(oops, ref))
     except WebSocketDisconnect:
         pass
     finally:
@@ -110,15 +128,23 @@ def create_app(
     bot_delay: float = 0.3,
     message_rate: float | None = 10.0,
     allow_seeds: bool = False,
+    limits: ServerLimits = DEFAULT_LIMITS,
+    rate_limits: dict[str, float] | None = None,
+    expire_after: float | None = 24 * 3600.0,
+    resume: bool = True,
 ) -> Starlette:
     """The web app over the database at ``db_url`` (SQLite file or PostgreSQL URL).
 
     ``bot_delay``: seconds a bot waits before acting; ``message_rate``: messages per
     second one connection may send (bursts of three times that), ``None``: no limit;
     ``allow_seeds``: accept a chosen seed when creating a game (tests, tournaments —
-    whoever knows the seed can foresee the shuffles)."""
+    whoever knows the seed can foresee the shuffles); ``limits``: sizes and bot
+    maxima; ``rate_limits``: requests per second one client may make, by kind
+    (``create``, ``replay``, ``record``; bursts of five times that), ``None``: no
+    limits; ``expire_after``: seconds after which a game nobody joined expires;
+    ``resume``: walk the unfinished games after the start (repairs, waiting bots)."""
     storage = Storage(db_url)
-    master = GameMaster(storage, bot_delay=bot_delay)
+    master = GameMaster(storage, bot_delay=bot_delay, limits=limits, expire_after=expire_after)
     static = static_dir()
 
     async def index(request: Any) -> Response:
@@ -129,14 +155,20 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await master.start()
+        await master.start(resume=resume)
         try:
             yield
         finally:
             await master.stop()
             storage.close()
 
-    app = Starlette(
+    limiter = None
+    if rate_limits:
+        limiter = RateLimiter(
+            {k: RateRule(k, rate, max(1.0, 5 * rate)) for k, rate in rate_limits.items()}
+        )
+    app = GuardedStarlette(
+        guard=(limits.max_body, limiter),
         routes=[
             Route("/", index),
             Route("/game/{game_id}", game_page),

@@ -6,7 +6,7 @@ Every endpoint is described in :data:`kingdoms.server.openapi.OPENAPI` (served a
 
 from __future__ import annotations
 
-import json
+import asyncio
 from typing import Any
 
 from starlette.requests import Request
@@ -17,11 +17,10 @@ from kingdoms.bots.base import bot_names
 from kingdoms.core.errors import KingdomsError
 from kingdoms.core.registry import available_games, get_game
 from kingdoms.i18n import LANGUAGES, catalog
+from kingdoms.server.limits import check_json_text, parse_json
 from kingdoms.server.master import GameMaster, RequestError, Table, public_seats
 from kingdoms.server.openapi import OPENAPI
 from kingdoms.server.storage import STATUS_FINISHED, STATUS_RUNNING
-
-MAX_BODY = 16_384
 
 
 def _master(request: Request) -> GameMaster:
@@ -36,6 +35,10 @@ def error_response(err: RequestError, status: int = 400) -> JSONResponse:
         status = 403
     elif err.code == "broken_game":
         status = 409
+    elif err.code == "expired":
+        status = 410
+    elif err.code == "too_large":
+        status = 413
     return JSONResponse({"error": err.code, "message": str(err)}, status_code=status)
 
 
@@ -67,17 +70,17 @@ async def list_catalog(request: Request) -> Response:
 
 async def create_game(request: Request) -> Response:
     """Create a game; returns one secret invite link per human seat."""
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        return error_response(RequestError("bad_config", "request too large"))
+    limits = _master(request).limits
+    body = await request.body()  # at most limits.max_body bytes: see kingdoms.server.guard
     try:
-        data = json.loads(body or b"null")
-    except ValueError as err:
-        return error_response(RequestError("bad_config", f"body is not JSON: {err}"))
+        data = parse_json(body or b"null", limits.max_json_depth, limits.max_body)
+        check_json_text(data, "text in the request", limits)
+    except RequestError as err:
+        return error_response(err)
     if not isinstance(data, dict):
         return error_response(RequestError("bad_config", "body must be a JSON object"))
     game, seats = data.get("game"), data.get("seats")
-    if not isinstance(game, str):
+    if not isinstance(game, str) or not game:
         return error_response(RequestError("bad_config", "'game' must be a game name"))
     players = data.get("players")
     if seats is None and isinstance(players, int) and not isinstance(players, bool):
@@ -126,15 +129,15 @@ async def list_games(request: Request) -> Response:
     return JSONResponse({"games": games})
 
 
-def _table(request: Request) -> Table:
-    return _master(request).get(request.path_params["game_id"])
+async def _table(request: Request) -> Table:
+    return await _master(request).fetch(request.path_params["game_id"])
 
 
 async def get_game_info(request: Request) -> Response:
     """One game's public summary (no secrets)."""
     master = _master(request)
     try:
-        table = _table(request)
+        table = await _table(request)
     except RequestError as err:
         return error_response(err)
     stored = master.storage.load_game(table.id)
@@ -143,8 +146,8 @@ async def get_game_info(request: Request) -> Response:
     return JSONResponse(master.summary(stored))
 
 
-def _finished(request: Request) -> Table:
-    table = _table(request)
+async def _finished(request: Request) -> Table:
+    table = await _table(request)
     if not table.finished:
         raise RequestError("not_finished", "the record is available once the game is over")
     return table
@@ -153,7 +156,7 @@ def _finished(request: Request) -> Table:
 async def get_record(request: Request) -> Response:
     """The game record (JSON, readable by ``kingdoms replay``) of a finished game."""
     try:
-        table = _finished(request)
+        table = await _finished(request)
     except RequestError as err:
         return error_response(err)
     return Response(
@@ -171,7 +174,7 @@ def _lang(request: Request) -> str:
 async def get_replay(request: Request) -> Response:
     """A finished game at step ``?step=n`` seen by ``?seat=k``: view and full log so far."""
     try:
-        table = _finished(request)
+        table = await _finished(request)
         step = int(request.query_params.get("step", table.state.step))
         seat = int(request.query_params.get("seat", 0))
     except RequestError as err:
@@ -181,21 +184,26 @@ async def get_replay(request: Request) -> Response:
     if not 0 <= step <= table.state.step or not 0 <= seat < table.state.num_players:
         return error_response(RequestError("bad_query", "step or seat out of range"))
     lang = _lang(request)
-    state = table.record().replay(step)
+    master = _master(request)
+    # CPU work (snapshots every few steps, cached) kept off the event loop
+    body = await asyncio.to_thread(_replay_body, master, table, step, seat, lang)
+    return JSONResponse(body)
+
+
+def _replay_body(master: GameMaster, table: Table, step: int, seat: int, lang: str) -> Any:
+    state = master.replays.state_at(table.id, table.record(), step)
     events = state.log_for(None)
-    return JSONResponse(
-        {
-            "game_id": table.id,
-            "game": state.config.game,
-            "step": step,
-            "steps": table.state.step,
-            "seat": seat,
-            "current_player": state.current_player,
-            "view": state.view(seat),
-            "log": [{**e, "text": state.event_to_str(e, lang)} for e in events],
-            "seats": public_seats(table.seats),
-        }
-    )
+    return {
+        "game_id": table.id,
+        "game": state.config.game,
+        "step": step,
+        "steps": table.state.step,
+        "seat": seat,
+        "current_player": state.current_player,
+        "view": state.view(seat),
+        "log": [{**e, "text": state.event_to_str(e, lang)} for e in events],
+        "seats": public_seats(table.seats),
+    }
 
 
 async def get_messages(request: Request) -> Response:
