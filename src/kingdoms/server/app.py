@@ -2,7 +2,7 @@
 
 >>> app = create_app("sqlite://", bot_delay=0)
 >>> sorted(r.path for r in app.routes if r.path.startswith("/api/games"))[:2]
-['/api/games', '/api/games']
+['/api/games', '/api/games/{game_id}']
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from kingdoms.core.registry import available_games, get_game
 from kingdoms.i18n import LANGUAGES, catalog
 from kingdoms.server.limits import check_json_text, parse_json
 from kingdoms.server.master import GameMaster, RequestError, Table, public_seats
-from kingdoms.server.openapi import OPENAPI
+from kingdoms.server.openapi import describe
 from kingdoms.server.storage import STATUS_FINISHED, STATUS_RUNNING
 
 
@@ -229,14 +229,25 @@ async def get_game_data(request: Request) -> Response:
 
 async def openapi(request: Request) -> Response:
     """This API's OpenAPI description."""
-    return JSONResponse(OPENAPI)
+    state = request.app.state
+    doc = getattr(state, "openapi", None)
+    if doc is None:
+        doc = state.openapi = describe(game_catalog(), _master(request).limits, state.allow_seeds)
+    return JSONResponse(doc)
+
+
+async def games(request: Request) -> Response:
+    """``/api/games``: list (GET) or create (POST) — one route, so that its 405
+    answers name both methods."""
+    if request.method == "POST":
+        return await create_game(request)
+    return await list_games(request)
 
 
 ROUTES = [
     Route("/api/catalog", list_catalog, methods=["GET"]),
     Route("/api/catalog/{game}/{lang}", get_game_data, methods=["GET"]),
-    Route("/api/games", create_game, methods=["POST"]),
-    Route("/api/games", list_games, methods=["GET"]),
+    Route("/api/games", games, methods=["GET", "POST"]),
     Route("/api/games/{game_id}", get_game_info, methods=["GET"]),
     Route("/api/games/{game_id}/record", get_record, methods=["GET"]),
     Route("/api/games/{game_id}/replay", get_replay, methods=["GET"]),
