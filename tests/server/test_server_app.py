@@ -70,6 +70,12 @@ def test_create_list_and_info() -> None:
         b'{"game": "nope", "players": 2}',
         b'{"game": "toy", "players": 2, "options": {"hand": 0}}',
         b'{"game": "toy", "players": 2, "seed": "x"}',
+        b'{"game": "", "players": 2}',
+        b'{"game": "toy", "players": 2, "options": false}',
+        b'{"game": "toy", "players": 2, "options": null}',
+        b'{"game": "toy", "players": true, "seats": [{"kind": "human"}]}',
+        b'{"game": "toy", "seats": [{"kind": "human", "bot": {}}, {"kind": "human"}]}',
+        b'{"game": "toy", "seats": [{"kind": "human", "name": null}, {"kind": "human"}]}',
     ],
 )
 def test_bad_create_requests_are_refused(body: bytes) -> None:
@@ -238,7 +244,7 @@ def test_finished_games_give_record_and_replay(tmp_path: Path) -> None:
     with _client() as client:
         game = _create(client, [{"kind": "bot"}, {"kind": "bot"}], seed=5)
         gid = game["id"]
-        assert client.get(f"/api/games/{gid}/record").status_code in (200, 400)
+        assert client.get(f"/api/games/{gid}/record").status_code in (200, 409)
         table = client.app.state.master.get(gid)  # type: ignore[attr-defined]
         for _ in range(500):
             if table.finished:

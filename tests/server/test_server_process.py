@@ -2,64 +2,17 @@
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import os
-import signal
 import socket
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
+from serverproc import serve
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def serve(tmp_path: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    port = _free_port()
-    log = open(tmp_path / "server.log", "wb")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("kingdoms")),
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            f"sqlite:///{tmp_path}/k.sqlite",
-            *args,
-        ],
-        stdout=log,
-        stderr=log,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(base + "/api/catalog", timeout=1).is_success:
-                    break
-            time.sleep(0.05)
-        else:
-            pytest.fail("the server did not start: " + (tmp_path / "server.log").read_text())
-        yield base, proc
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 def _half_request(port: int) -> socket.socket:

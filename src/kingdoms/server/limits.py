@@ -65,13 +65,13 @@ FORBIDDEN_CHARS = (
     "\\u200b-\\u200c\\u200e-\\u200f"  # zero-width (the joiner of emoji sequences stays)
     "\\u2028-\\u202e\\u2060-\\u206f"  # line/paragraph separators, bidi overrides
     "\\ufeff\\ufff9-\\ufffb"
-    "\\ud800-\\udfff"  # lone surrogates: not Unicode scalar values
 )
 """Characters refused in any client text, as the body of a regular-expression class
-(the same in Python and in the OpenAPI description's ``pattern``)."""
+(the same in Python and in the OpenAPI description's ``pattern``).  Lone surrogates
+are refused too: they are not Unicode scalar values, so no JSON schema string holds one."""
 
 TEXT_PATTERN = f"^[^{FORBIDDEN_CHARS}]*$"
-_FORBIDDEN = re.compile(f"[{FORBIDDEN_CHARS}]")
+_FORBIDDEN = re.compile(f"[{FORBIDDEN_CHARS}\\ud800-\\udfff]")
 
 
 def check_text(value: Any, what: str, max_len: int = DEFAULT_LIMITS.max_text) -> str:

@@ -33,7 +33,7 @@ def error_response(err: RequestError, status: int = 400) -> JSONResponse:
         status = 404
     elif err.code == "bad_token":
         status = 403
-    elif err.code == "broken_game":
+    elif err.code in ("broken_game", "not_finished"):
         status = 409
     elif err.code == "expired":
         status = 410
@@ -79,17 +79,22 @@ async def create_game(request: Request) -> Response:
         return error_response(err)
     if not isinstance(data, dict):
         return error_response(RequestError("bad_config", "body must be a JSON object"))
+    for key in ("game", "players", "seats", "options", "seed"):
+        if key in data and data[key] is None:
+            return error_response(RequestError("bad_config", f"'{key}' must not be null"))
     game, seats = data.get("game"), data.get("seats")
     if not isinstance(game, str) or not game:
         return error_response(RequestError("bad_config", "'game' must be a game name"))
     players = data.get("players")
+    if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
+        return error_response(RequestError("bad_config", "'players' must be an integer"))
     if seats is None and isinstance(players, int) and not isinstance(players, bool):
         seats = [{"kind": "human"} for _ in range(min(max(players, 0), 16))]
     if not isinstance(seats, list):
         return error_response(RequestError("bad_config", "'seats' must be a list"))
     if isinstance(players, int) and players != len(seats):
         return error_response(RequestError("bad_config", "'players' and 'seats' disagree"))
-    options = data.get("options") or {}
+    options = data.get("options", {})
     if not isinstance(options, dict):
         return error_response(RequestError("bad_config", "'options' must be an object"))
     seed = data.get("seed")

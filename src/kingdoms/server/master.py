@@ -173,8 +173,10 @@ class GameMaster:
             if not isinstance(seat, Mapping):
                 raise RequestError("bad_config", f"seat {i + 1} must be an object")
             kind = seat.get("kind", HUMAN)
+            for key, most in (("name", self.limits.max_name), ("bot", self.limits.max_text)):
+                if key in seat:  # checked whatever the kind: nothing malformed is stored
+                    check_text(seat[key], f"seat {i + 1}: {key}", most)
             name = seat.get("name") or f"Player {i + 1}"
-            check_text(name, f"seat {i + 1}: name", self.limits.max_name)
             if kind == HUMAN:
                 token = secrets.token_urlsafe(18)
                 tokens.append(token)

@@ -125,9 +125,8 @@ OPENAPI: dict[str, Any] = {
                 "parameters": [_gid()],
                 "responses": {
                     "200": _resp("the record"),
-                    "400": _resp("not finished", _ERROR),
                     "404": _resp("no such game", _ERROR),
-                    "409": _resp("a stored game that no longer loads", _ERROR),
+                    "409": _resp("not finished, or a stored game that no longer loads", _ERROR),
                     "410": _GONE,
                     "429": _LIMITED,
                 },
@@ -145,9 +144,9 @@ OPENAPI: dict[str, Any] = {
                 ],
                 "responses": {
                     "200": _resp("the game at that step"),
-                    "400": _resp("bad query or not finished", _ERROR),
+                    "400": _resp("bad query", _ERROR),
                     "404": _resp("no such game", _ERROR),
-                    "409": _resp("a stored game that no longer loads", _ERROR),
+                    "409": _resp("not finished, or a stored game that no longer loads", _ERROR),
                     "410": _GONE,
                     "429": _LIMITED,
                 },
@@ -219,6 +218,18 @@ def describe(
         high = max(int(g["max_players"]) for g in games)
         new["players"].update(minimum=low, maximum=high)
         new["seats"].update(minItems=low, maxItems=high)
+        first = games[0]
+        # bots alone: the game soon ends, so links to its record and replay lead somewhere
+        bots = [{"kind": "bot", "bot": "random"}] * int(first["min_players"])
+        schemas["NewGame"]["example"] = {"game": first["name"], "seats": bots}
+        names = [g["name"] for g in games]
+        for param in doc["paths"]["/api/catalog/{game}/{lang}"]["get"]["parameters"]:
+            if param["name"] == "game":
+                param["example"] = names[0]
+    for path, name in (("/api/catalog/{game}/{lang}", "lang"), ("/api/i18n/{lang}", "lang")):
+        for param in doc["paths"][path]["get"]["parameters"]:
+            if param["name"] == name:
+                param["example"] = "en"
     schemas["Seat"]["properties"]["name"]["maxLength"] = limits.max_name
     schemas["Seat"]["properties"]["bot"]["maxLength"] = limits.max_text
     if not allow_seeds:
