@@ -134,19 +134,27 @@ class GameMaster:
 
     async def _expire_loop(self, after: float) -> None:
         while not self._closing:
-            self.expire_unjoined(time.time() - after)
+            try:
+                ids = await asyncio.to_thread(self.storage.expire_unjoined, time.time() - after)
+            except Exception:  # the database is unwell: try again next time
+                log.exception("cannot expire games nobody joined")
+            else:
+                self._forget(ids)
             await asyncio.sleep(min(max(after / 4, 1.0), 600.0))
 
     def expire_unjoined(self, before: float) -> list[str]:
         """Expire the games created before ``before`` that no person joined."""
         ids = self.storage.expire_unjoined(before)
+        self._forget(ids)
+        return ids
+
+    def _forget(self, ids: Sequence[str]) -> None:
         for game_id in ids:
             table = self.tables.pop(game_id, None)
             if table is not None and table.bot_task is not None:
                 table.bot_task.cancel()
         if ids:
             log.info("expired %d games nobody joined", len(ids))
-        return ids
 
     # -- creating and finding games -------------------------------------------------------
     def create_game(

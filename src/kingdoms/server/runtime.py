@@ -126,5 +126,4 @@ def run_server(
     )
     logging.basicConfig(level=logging.WARNING)
     install_repeat_filter(("", "uvicorn", "uvicorn.error", "uvicorn.access"))
-    logging.lastResort = None
     uvicorn.Server(config).run()
