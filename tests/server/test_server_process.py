@@ -85,3 +85,23 @@ def test_raise_open_file_limit_in_a_child() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "True"]
     assert importlib.util.find_spec("uvicorn") is not None and os.name == "posix"
+
+
+def test_huge_websocket_frames_are_refused(tmp_path: Path) -> None:
+    import asyncio
+
+    import websockets
+
+    async def main(base: str) -> int | None:
+        game = httpx.post(base + "/api/games", json={"game": "kingdomino", "players": 2}).json()
+        uri = base.replace("http", "ws", 1) + f"/ws/{game['id']}"
+        async with websockets.connect(uri, max_size=None) as ws:
+            await ws.send("x" * 200_000)
+            try:
+                await asyncio.wait_for(ws.recv(), 5)
+            except websockets.ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd else None
+        return None
+
+    with serve(tmp_path) as (base, _proc):
+        assert asyncio.run(main(base)) == 1009  # message too big: closed, not buffered

@@ -121,6 +121,7 @@ def run_server(
         log_level=log_level,
         http=guarded_protocol(header_timeout, max_connections),
         timeout_keep_alive=max(1, int(idle_timeout)),
+        ws_max_size=64 * 1024,  # messages are at most 4 KB: no 16 MB frames held in memory
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
     )
