@@ -21,8 +21,8 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from kingdoms.bots.base import Bot, make_bot
 from kingdoms.core.errors import IllegalAction, InvalidConfig, KingdomsError, ParseError
@@ -54,6 +54,8 @@ from kingdoms.server.table import (
 from kingdoms.server.undo import previous_state, undo_refusal
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 __all__ = ["GameMaster", "RequestError", "Subscriber", "Table", "public_seats"]
 
@@ -112,7 +114,7 @@ class GameMaster:
         after = ""
         try:
             while not self._closing:
-                rows = await asyncio.to_thread(self.storage.unfinished_page, after, page)
+                rows = await self._off_loop(self.storage.unfinished_page, after, page)
                 if not rows:
                     break
                 after = rows[-1][0]
@@ -120,8 +122,8 @@ class GameMaster:
                     if game_id in self.tables or self._closing:
                         continue
                     try:
-                        table = await asyncio.to_thread(self._replay_stored, game_id)
-                    except KingdomsError as err:  # no longer replays: keep the server up
+                        table = await self._off_loop(self._replay_stored, game_id)
+                    except Exception as err:  # no longer replays: keep the server up
                         log.error("cannot resume game %s: %s", game_id, err)
                         continue
                     if table is None or table.finished or game_id in self.tables:
@@ -135,7 +137,7 @@ class GameMaster:
     async def _expire_loop(self, after: float) -> None:
         while not self._closing:
             try:
-                ids = await asyncio.to_thread(self.storage.expire_unjoined, time.time() - after)
+                ids = await self._off_loop(self.storage.expire_unjoined, time.time() - after)
             except Exception:  # the database is unwell: try again next time
                 log.exception("cannot expire games nobody joined")
             else:
@@ -147,6 +149,13 @@ class GameMaster:
         ids = self.storage.expire_unjoined(before)
         self._forget(ids)
         return ids
+
+    async def _off_loop(self, func: Callable[..., T], *args: Any) -> T:
+        """``func(*args)`` in a worker thread when the storage allows it."""
+        if self.storage.threadsafe:
+            return await asyncio.to_thread(func, *args)
+        await asyncio.sleep(0)
+        return func(*args)
 
     def _forget(self, ids: Sequence[str]) -> None:
         for game_id in ids:
@@ -270,7 +279,7 @@ class GameMaster:
         """Like :meth:`get`, replaying a stored game in a worker thread."""
         table = self._known(game_id)
         if table is None:
-            table = self._register(await asyncio.to_thread(self._checked_load, game_id))
+            table = self._register(await self._off_loop(self._checked_load, game_id))
         return table
 
     def _known(self, game_id: str) -> Table | None:

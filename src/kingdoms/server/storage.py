@@ -141,6 +141,9 @@ class Storage:
         self.url = url
         self.engine = make_engine(url)
         metadata.create_all(self.engine)
+        self.threadsafe = url not in ("sqlite://", "sqlite:///:memory:")
+        """Whether worker threads may use it while the event loop does (an in-memory
+        SQLite database is one shared connection: no)."""
 
     def close(self) -> None:
         self.engine.dispose()
