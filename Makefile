@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 EXTRAS := dev,rl,bench,postgres
 
-.PHONY: setup play test lint typecheck pytest bench soak system-deps clean
+.PHONY: setup play test lint typecheck pytest bench soak system-deps clean soak-server schemathesis bench-server
 
 setup: $(STAMP) system-deps
 
@@ -47,6 +47,25 @@ bench: setup
 # Dominion card conservation over 100,000 random games (SOAK_GAMES, SOAK_WORKERS).
 soak: setup
 	$(PY) bench/dominion_soak.py --games $${SOAK_GAMES:-100000} --workers $${SOAK_WORKERS:-2}
+
+# The server killed with SIGKILL at random moments, on SQLite and PostgreSQL: prints
+# games, acknowledged moves, lost and inconsistent (all lost/inconsistent must be 0).
+soak-server: setup
+	$(PY) bench/soak_server.py --cycles $${CYCLES:-25}
+
+# schemathesis, every check, against a running server (the suite runs a short version).
+schemathesis: setup
+	$(PY) -c "import sys; sys.path.insert(0, 'tests/server'); from pathlib import Path; \
+	from serverproc import serve; from test_server_schemathesis import run_schemathesis; \
+	import tempfile; tmp = Path(tempfile.mkdtemp()); \
+	args = ('--bot-delay', '0', '--rate', 'create=0', '--rate', 'replay=0', '--rate', 'record=0'); \
+	ctx = serve(tmp, *args); base, _ = ctx.__enter__(); \
+	code, cases, out = run_schemathesis(base, examples=$${EXAMPLES:-100}, workdir=tmp); ctx.__exit__(None, None, None); \
+	print(out[-3000:]); print('test cases:', cases); sys.exit(code)"
+
+# Web load: scripted people over WebSockets in 50, 200 and 500 concurrent games.
+bench-server: setup
+	for n in 50 200 500; do $(PY) bench/server_load.py --game kingdomino --games $$n --actions 40 --think 0.5; done
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,16 +1,17 @@
 """Load benchmark for the web server: many games played at once over WebSockets.
 
-Starts the app with uvicorn in this process (its own thread) over a fresh
-database, creates ``--games`` games with every seat human, and plays each one
-from a client that holds all its seats (hot-seat protocol), picking random
-legal actions.  Reports actions per second, the latency from sending an
-action to receiving its acknowledgement (which comes after it is stored) at the
-50th/95th/99th percentiles, and the server process's memory per open game
-(resident memory grown while the games are created and their sockets opened,
-divided by the number of games).
+Starts the server over a fresh database — by default ``kingdoms serve`` as its
+own process (``--in-process``: uvicorn in a thread of this one) — creates
+``--games`` games with every seat human, and plays each one from a client that
+holds all its seats (hot-seat protocol), picking random legal actions after a
+random pause around ``--think`` seconds, as people would.  Reports actions per
+second, the latency from sending an action to receiving its acknowledgement
+(which comes after it is stored) at the 50th/95th/99th percentiles, the errors
+(refused actions, dropped connections) and the server's memory (resident and
+peak; per open game when in-process).
 
+    python bench/server_load.py --game kingdomino --games 50,200,500 --think 0.5
     python bench/server_load.py --game dominion --games 200 --actions 100
-    python bench/server_load.py --game kingdomino --games 200
     python bench/server_load.py --db postgresql+psycopg://user@host/db
 """
 
@@ -20,8 +21,11 @@ import argparse
 import asyncio
 import json
 import random
+import signal
 import socket
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -43,10 +47,25 @@ def _free_port() -> int:
 
 async def _play(
     base: str, game: dict[str, Any], max_actions: int, seed: int, think: float = 0.0
+) -> tuple[list[float], int]:
+    """Play one game; returns the acknowledgement latencies and the number of errors."""
+    latencies: list[float] = []
+    try:
+        return await _play_inner(base, game, max_actions, seed, think, latencies), 0
+    except (OSError, RuntimeError, websockets.ConnectionClosed):
+        return latencies, 1
+
+
+async def _play_inner(
+    base: str,
+    game: dict[str, Any],
+    max_actions: int,
+    seed: int,
+    think: float,
+    latencies: list[float],
 ) -> list[float]:
     rng = random.Random(seed)
     tokens = [s["token"] for s in game["seats"] if "token" in s]
-    latencies: list[float] = []
     uri = base.replace("http", "ws", 1) + f"/ws/{game['id']}"
     async with websockets.connect(uri, max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "tokens": tokens}))
@@ -85,18 +104,33 @@ async def _play(
     return latencies
 
 
-def rss_mb() -> float:
-    """Resident memory of this process in MB (Linux)."""
-    with open("/proc/self/statm") as fh:
+def rss_mb(pid: int | str = "self") -> float:
+    """Resident memory of a process in MB (Linux)."""
+    with open(f"/proc/{pid}/statm") as fh:
         pages = int(fh.read().split()[1])
     return pages * 4096 / 2**20
 
 
+def peak_mb(pid: int | str = "self") -> float:
+    """Peak resident memory of a process in MB (Linux)."""
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
 async def _run(
-    base: str, game: str, games: int, players: int, max_actions: int, think: float = 0.0
+    base: str,
+    game: str,
+    games: int,
+    players: int,
+    max_actions: int,
+    think: float = 0.0,
+    pid: int | str = "self",
 ) -> dict[str, Any]:
-    before = rss_mb()
-    async with httpx.AsyncClient(base_url=base) as http:
+    before = rss_mb(pid)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         created = []
         for _ in range(games):
             res = await http.post("/api/games", json={"game": game, "players": players})
@@ -107,8 +141,9 @@ async def _run(
         *(_play(base, g, max_actions, i, think) for i, g in enumerate(created))
     )
     wall = time.perf_counter() - start
-    peak = rss_mb()
-    lat = sorted(x for r in results for x in r)
+    peak = rss_mb(pid)
+    lat = sorted(x for r, _ in results for x in r)
+    errors = sum(e for _, e in results)
     if not lat:
         raise RuntimeError("no action was played")
     return {
@@ -120,6 +155,9 @@ async def _run(
         "latency_ms_p95": round(1000 * lat[int(0.95 * (len(lat) - 1))], 2),
         "latency_ms_p99": round(1000 * lat[int(0.99 * (len(lat) - 1))], 2),
         "latency_ms_max": round(1000 * lat[-1], 2),
+        "errors": errors,
+        "server_rss_mb": round(peak, 1),
+        "server_peak_mb": round(peak_mb(pid), 1),
         "memory_mb_per_game": round((peak - before) / games, 3),
     }
 
@@ -131,10 +169,16 @@ def run_bench(
     max_actions: int = 200,
     db: str | None = None,
     think: float = 0.0,
+    in_process: bool = True,
 ) -> dict[str, Any]:
     """Serve, play ``games`` games concurrently, stop; returns the measurements."""
     tmp = tempfile.TemporaryDirectory(prefix="kingdoms-bench-")
     url = db or f"sqlite:///{Path(tmp.name) / 'bench.sqlite'}"
+    if not in_process:
+        try:
+            return _run_separate(url, game, games, players, max_actions, think)
+        finally:
+            tmp.cleanup()
     port = _free_port()
     server = uvicorn.Server(
         uvicorn.Config(
@@ -162,10 +206,57 @@ def run_bench(
         tmp.cleanup()
 
 
+def _run_separate(
+    url: str, game: str, games: int, players: int, max_actions: int, think: float
+) -> dict[str, Any]:
+    """The server as ``kingdoms serve`` in its own process (its memory measured alone)."""
+    port = _free_port()
+    kingdoms = Path(sys.executable).with_name("kingdoms")
+    proc = subprocess.Popen(
+        [
+            str(kingdoms),
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            url,
+            "--bot-delay",
+            "0",
+            "--rate",
+            "create=0",
+            "--max-connections",
+            str(4 * games + 100),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                if httpx.get(base + "/api/catalog", timeout=1).is_success:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        report = asyncio.run(_run(base, game, games, players, max_actions, think, proc.pid))
+        report.update(
+            game=game, players=players, database=url.split(":", 1)[0], think=think, server="process"
+        )
+        return report
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="kingdomino")
-    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--games", default="20", help="concurrent games; several runs: 50,200,500")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--actions", type=int, default=200, help="most actions per game")
     parser.add_argument("--db", default=None, help="database URL (default: a temp SQLite file)")
@@ -175,9 +266,21 @@ def main() -> None:
         default=0.0,
         help="mean pause before each action, seconds (0: as fast as possible, saturating)",
     )
+    parser.add_argument(
+        "--in-process", action="store_true", help="run the server in a thread of this process"
+    )
     args = parser.parse_args()
-    report = run_bench(args.game, args.games, args.players, args.actions, args.db, args.think)
-    print(json.dumps(report, indent=1))
+    for games in (int(n) for n in str(args.games).split(",")):
+        report = run_bench(
+            args.game,
+            games,
+            args.players,
+            args.actions,
+            args.db,
+            args.think,
+            in_process=args.in_process,
+        )
+        print(json.dumps(report), flush=True)
 
 
 if __name__ == "__main__":

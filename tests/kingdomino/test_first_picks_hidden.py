@@ -147,8 +147,8 @@ def test_records_of_running_games_are_refused() -> None:
         )
         assert res.status_code in (200, 201)
         gid = res.json()["id"]
-        assert client.get(f"/api/games/{gid}/record").status_code == 400
-        assert client.get(f"/api/games/{gid}/replay?step=0").status_code == 400
+        assert client.get(f"/api/games/{gid}/record").status_code == 409
+        assert client.get(f"/api/games/{gid}/replay?step=0").status_code == 409
         info = client.get(f"/api/games/{gid}").json()
         assert "seed" not in info and "pick_order" not in json.dumps(info)
 

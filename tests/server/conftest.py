@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import socket
-import subprocess
 import sys
-import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import MappingProxyType
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).parent))
+
+from pgcluster import PostgresUnavailable, temp_postgres
+
 from kingdoms.core import registry
 from kingdoms.server.storage import Storage
-
-sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture(autouse=True)
@@ -34,84 +31,14 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _pg_bin() -> Path | None:
-    for candidate in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
-        if (candidate / "initdb").exists() and (candidate / "pg_ctl").exists():
-            return candidate
-    return None
-
-
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     """A throwaway PostgreSQL cluster in a temp dir on a free port."""
-    bindir = _pg_bin()
-    if bindir is None:
-        pytest.skip("PostgreSQL binaries not found under /usr/lib/postgresql/*/bin")
     try:
-        import psycopg  # noqa: F401
-    except ImportError:
-        pytest.skip("psycopg is not installed (pip install '.[postgres]')")
-    tmp = Path(tempfile.mkdtemp(prefix="kingdoms-pg-"))
-    data = tmp / "data"
-    port = _free_port()
-    prefix: list[str] = []
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-        user = "postgres"
-        if shutil.which("runuser") is None:
-            pytest.skip("running as root without runuser: cannot start PostgreSQL")
-        try:
-            subprocess.run(["id", user], check=True, capture_output=True)
-        except subprocess.CalledProcessError:
-            pytest.skip("running as root and there is no 'postgres' user to run PostgreSQL")
-        shutil.chown(tmp, user)
-        prefix = ["runuser", "-u", user, "--"]
-    else:
-        user = os.environ.get("USER") or "postgres"
-    subprocess.run(
-        [*prefix, str(bindir / "initdb"), "-D", str(data), "-U", "kingdoms", "-A", "trust"],
-        check=True,
-        capture_output=True,
-    )
-    subprocess.run(
-        [
-            *prefix,
-            str(bindir / "pg_ctl"),
-            "-D",
-            str(data),
-            "-l",
-            str(tmp / "log"),
-            "-o",
-            f"-p {port} -k {tmp} -c listen_addresses=127.0.0.1 -c fsync=off",
-            "-w",
-            "start",
-        ],
-        check=True,
-        capture_output=True,
-    )
-    try:
-        subprocess.run(
-            [
-                *prefix,
-                str(bindir / "createdb"),
-                "-h",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "-U",
-                "kingdoms",
-                "kingdoms",
-            ],
-            check=True,
-            capture_output=True,
-        )
-        yield f"postgresql+psycopg://kingdoms@127.0.0.1:{port}/kingdoms"
-    finally:
-        subprocess.run(
-            [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-            capture_output=True,
-        )
-        time.sleep(0.1)
-        shutil.rmtree(tmp, ignore_errors=True)
+        with temp_postgres() as url:
+            yield url
+    except PostgresUnavailable as err:
+        pytest.skip(str(err))
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

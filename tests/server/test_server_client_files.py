@@ -65,16 +65,17 @@ def test_serve_command_builds_the_app(monkeypatch: pytest.MonkeyPatch, tmp_path:
     seen: dict[str, Any] = {}
 
     def fake_run(app: Any, host: str, port: int, **kw: Any) -> None:
-        seen.update(app=app, host=host, port=port)
+        seen.update(app=app, host=host, port=port, **kw)
 
-    import uvicorn
+    from kingdoms.server import runtime
 
-    monkeypatch.setattr(uvicorn, "run", fake_run)
+    monkeypatch.setattr(runtime, "run_server", fake_run)
     db = f"sqlite:///{tmp_path / 'd' / 'k.sqlite'}"
     res = CliRunner().invoke(main, ["serve", "--port", "8123", "--db", db, "--bot-delay", "0"])
     assert res.exit_code == 0, res.output
     assert "http://localhost:8123/" in res.output
     assert seen["port"] == 8123 and seen["app"].state.master.bot_delay == 0
+    assert seen["header_timeout"] == 10.0 and seen["app"].state.master.limits.bot_think == 5.0
     assert (tmp_path / "d" / "k.sqlite").exists()
 
 

@@ -2,7 +2,7 @@
 
 >>> app = create_app("sqlite://", bot_delay=0)
 >>> sorted(r.path for r in app.routes if r.path.startswith("/api/games"))[:2]
-['/api/games', '/api/games']
+['/api/games', '/api/games/{game_id}']
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from kingdoms.i18n import LANGUAGES
 from kingdoms.server import protocol, ratings, resign, spectate
+from kingdoms.server.guard import CSP, Guard, RateLimiter, RateRule
+from kingdoms.server.limits import DEFAULT_LIMITS, ServerLimits
 from kingdoms.server.lobby import ROUTES
 from kingdoms.server.master import GameMaster, RequestError, Subscriber, Table
 from kingdoms.server.storage import Storage
@@ -34,11 +36,23 @@ DEFAULT_DB = "sqlite:///data/kingdoms.sqlite"
 
 PAGE_HEADERS = {
     # only our own scripts, styles and sockets; seat tokens never leave in a Referer
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
-    "img-src 'self' data:; frame-ancestors 'none'",
+    "Content-Security-Policy": CSP,
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
 }
+
+
+class GuardedStarlette(Starlette):
+    """Starlette with :class:`~kingdoms.server.guard.Guard` outermost, so that even its
+    own error pages get the security headers."""
+
+    def __init__(self, guard: tuple[int, RateLimiter | None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.guard = guard
+
+    def build_middleware_stack(self) -> Any:
+        max_body, limiter = self.guard
+        return Guard(super().build_middleware_stack(), max_body, limiter)
 
 
 def static_dir() -> Path:
@@ -119,6 +133,10 @@ async def play_socket(ws: WebSocket) -> None:
                         await master.push(table, [sub])
             except RequestError as err:
                 await send(protocol.error(err, ref))
+            except Exception:  # a bug must not cost the player the connection
+                log.exception("websocket message failed in game %s", ws.path_params["game_id"])
+                oops = RequestError("server", "internal error; the message changed nothing")
+                await send(protocol.error(oops, ref))
     except WebSocketDisconnect:
         pass
     finally:
@@ -132,6 +150,10 @@ def create_app(
     message_rate: float | None = 10.0,
     allow_seeds: bool = False,
     idle_limit: float | None = resign.DEFAULT_IDLE_LIMIT,
+    limits: ServerLimits = DEFAULT_LIMITS,
+    rate_limits: dict[str, float] | None = None,
+    expire_after: float | None = 24 * 3600.0,
+    resume: bool = True,
 ) -> Starlette:
     """The web app over the database at ``db_url`` (SQLite file or PostgreSQL URL).
 
@@ -139,9 +161,13 @@ def create_app(
     second one connection may send (bursts of three times that), ``None``: no limit;
     ``allow_seeds``: accept a chosen seed when creating a game (tests, tournaments —
     whoever knows the seed can foresee the shuffles); ``idle_limit``: seconds without a
-    move after which a running game is marked abandoned (``None``: never)."""
+    move after which a running game is marked abandoned (``None``: never); ``limits``:
+    sizes and bot maxima; ``rate_limits``: requests per second one client may make, by
+    kind (``create``, ``replay``, ``record``; bursts of five times that), ``None``: no
+    limits; ``expire_after``: seconds after which a game nobody joined expires;
+    ``resume``: walk the unfinished games after the start (repairs, waiting bots)."""
     storage = Storage(db_url)
-    master = GameMaster(storage, bot_delay=bot_delay)
+    master = GameMaster(storage, bot_delay=bot_delay, limits=limits, expire_after=expire_after)
     book = ratings.RatingBook(storage.engine)
     master.finish_hooks.append(book.on_finish(storage))
     static = static_dir()
@@ -157,7 +183,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await master.start()
+        await master.start(resume=resume)
         sweeper = None
         if idle_limit is not None:
             every = min(max(idle_limit / 10, 1.0), 600.0)
@@ -172,7 +198,13 @@ def create_app(
             await master.stop()
             storage.close()
 
-    app = Starlette(
+    limiter = None
+    if rate_limits:
+        limiter = RateLimiter(
+            {k: RateRule(k, rate, max(1.0, 5 * rate)) for k, rate in rate_limits.items()}
+        )
+    app = GuardedStarlette(
+        guard=(limits.max_body, limiter),
         routes=[
             Route("/", index),
             Route("/game/{game_id}", game_page),

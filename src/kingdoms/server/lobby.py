@@ -6,7 +6,7 @@ Every endpoint is described in :data:`kingdoms.server.openapi.OPENAPI` (served a
 
 from __future__ import annotations
 
-import json
+import asyncio
 from typing import Any
 
 from starlette.requests import Request
@@ -17,13 +17,12 @@ from kingdoms.bots.base import bot_names
 from kingdoms.core.errors import KingdomsError
 from kingdoms.core.registry import available_games, get_game
 from kingdoms.i18n import LANGUAGES, catalog, plurals
+from kingdoms.server.limits import check_json_text, parse_json
 from kingdoms.server.logtext import seat_names, with_names
 from kingdoms.server.master import GameMaster, RequestError, Table, public_seats
-from kingdoms.server.openapi import OPENAPI
+from kingdoms.server.openapi import describe
 from kingdoms.server.spectate import current_scores
 from kingdoms.server.storage import STATUS_ABANDONED, STATUS_FINISHED, STATUS_RUNNING
-
-MAX_BODY = 16_384
 
 
 def _master(request: Request) -> GameMaster:
@@ -36,8 +35,12 @@ def error_response(err: RequestError, status: int = 400) -> JSONResponse:
         status = 404
     elif err.code == "bad_token":
         status = 403
-    elif err.code == "broken_game":
+    elif err.code in ("broken_game", "not_finished"):
         status = 409
+    elif err.code == "expired":
+        status = 410
+    elif err.code == "too_large":
+        status = 413
     return JSONResponse({"error": err.code, "message": str(err)}, status_code=status)
 
 
@@ -69,26 +72,31 @@ async def list_catalog(request: Request) -> Response:
 
 async def create_game(request: Request) -> Response:
     """Create a game; returns one secret invite link per human seat."""
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        return error_response(RequestError("bad_config", "request too large"))
+    limits = _master(request).limits
+    body = await request.body()  # at most limits.max_body bytes: see kingdoms.server.guard
     try:
-        data = json.loads(body or b"null")
-    except ValueError as err:
-        return error_response(RequestError("bad_config", f"body is not JSON: {err}"))
+        data = parse_json(body or b"null", limits.max_json_depth, limits.max_body)
+        check_json_text(data, "text in the request", limits)
+    except RequestError as err:
+        return error_response(err)
     if not isinstance(data, dict):
         return error_response(RequestError("bad_config", "body must be a JSON object"))
+    for key in ("game", "players", "seats", "options", "seed"):
+        if key in data and data[key] is None:
+            return error_response(RequestError("bad_config", f"'{key}' must not be null"))
     game, seats = data.get("game"), data.get("seats")
-    if not isinstance(game, str):
+    if not isinstance(game, str) or not game:
         return error_response(RequestError("bad_config", "'game' must be a game name"))
     players = data.get("players")
+    if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
+        return error_response(RequestError("bad_config", "'players' must be an integer"))
     if seats is None and isinstance(players, int) and not isinstance(players, bool):
         seats = [{"kind": "human"} for _ in range(min(max(players, 0), 16))]
     if not isinstance(seats, list):
         return error_response(RequestError("bad_config", "'seats' must be a list"))
     if isinstance(players, int) and players != len(seats):
         return error_response(RequestError("bad_config", "'players' and 'seats' disagree"))
-    options = data.get("options") or {}
+    options = data.get("options", {})
     if not isinstance(options, dict):
         return error_response(RequestError("bad_config", "'options' must be an object"))
     seed = data.get("seed")
@@ -135,15 +143,15 @@ async def list_games(request: Request) -> Response:
     return JSONResponse({"games": games})
 
 
-def _table(request: Request) -> Table:
-    return _master(request).get(request.path_params["game_id"])
+async def _table(request: Request) -> Table:
+    return await _master(request).fetch(request.path_params["game_id"])
 
 
 async def get_game_info(request: Request) -> Response:
     """One game's public summary (no secrets)."""
     master = _master(request)
     try:
-        table = _table(request)
+        table = await _table(request)
     except RequestError as err:
         return error_response(err)
     stored = master.storage.load_game(table.id)
@@ -152,8 +160,8 @@ async def get_game_info(request: Request) -> Response:
     return JSONResponse(master.summary(stored))
 
 
-def _finished(request: Request) -> Table:
-    table = _table(request)
+async def _finished(request: Request) -> Table:
+    table = await _table(request)
     if not table.finished:
         raise RequestError("not_finished", "the record is available once the game is over")
     return table
@@ -162,7 +170,7 @@ def _finished(request: Request) -> Table:
 async def get_record(request: Request) -> Response:
     """The game record (JSON, readable by ``kingdoms replay``) of a finished game."""
     try:
-        table = _finished(request)
+        table = await _finished(request)
     except RequestError as err:
         return error_response(err)
     return Response(
@@ -180,7 +188,7 @@ def _lang(request: Request) -> str:
 async def get_replay(request: Request) -> Response:
     """A finished game at step ``?step=n`` seen by ``?seat=k``: view and full log so far."""
     try:
-        table = _finished(request)
+        table = await _finished(request)
         step = int(request.query_params.get("step", table.state.step))
         seat = int(request.query_params.get("seat", 0))
     except RequestError as err:
@@ -190,26 +198,31 @@ async def get_replay(request: Request) -> Response:
     if not 0 <= step <= table.state.step or not 0 <= seat < table.state.num_players:
         return error_response(RequestError("bad_query", "step or seat out of range"))
     lang = _lang(request)
-    state = table.record().replay(step)
+    master = _master(request)
+    # CPU work (snapshots every few steps, cached) kept off the event loop
+    body = await asyncio.to_thread(_replay_body, master, table, step, seat, lang)
+    return JSONResponse(body)
+
+
+def _replay_body(master: GameMaster, table: Table, step: int, seat: int, lang: str) -> Any:
+    state = master.replays.state_at(table.id, table.record(), step)
     events = state.log_for(None)
     names = seat_names(table.seats)
-    return JSONResponse(
-        {
-            "game_id": table.id,
-            "game": state.config.game,
-            "step": step,
-            "steps": table.state.step,
-            "seat": seat,
-            "current_player": state.current_player,
-            "view": state.view(seat),
-            "scores": current_scores(state),
-            "outcome": table.outcome_json() if step == table.state.step else None,
-            "log": [
-                {**e, "text": with_names(state.event_to_str(e, lang), names, lang)} for e in events
-            ],
-            "seats": public_seats(table.seats),
-        }
-    )
+    return {
+        "game_id": table.id,
+        "game": state.config.game,
+        "step": step,
+        "steps": table.state.step,
+        "seat": seat,
+        "current_player": state.current_player,
+        "view": state.view(seat),
+        "scores": current_scores(state),
+        "outcome": table.outcome_json() if step == table.state.step else None,
+        "log": [
+            {**e, "text": with_names(state.event_to_str(e, lang), names, lang)} for e in events
+        ],
+        "seats": public_seats(table.seats),
+    }
 
 
 async def get_messages(request: Request) -> Response:
@@ -235,14 +248,25 @@ async def get_game_data(request: Request) -> Response:
 
 async def openapi(request: Request) -> Response:
     """This API's OpenAPI description."""
-    return JSONResponse(OPENAPI)
+    state = request.app.state
+    doc = getattr(state, "openapi", None)
+    if doc is None:
+        doc = state.openapi = describe(game_catalog(), _master(request).limits, state.allow_seeds)
+    return JSONResponse(doc)
+
+
+async def games(request: Request) -> Response:
+    """``/api/games``: list (GET) or create (POST) — one route, so that its 405
+    answers name both methods."""
+    if request.method == "POST":
+        return await create_game(request)
+    return await list_games(request)
 
 
 ROUTES = [
     Route("/api/catalog", list_catalog, methods=["GET"]),
     Route("/api/catalog/{game}/{lang}", get_game_data, methods=["GET"]),
-    Route("/api/games", create_game, methods=["POST"]),
-    Route("/api/games", list_games, methods=["GET"]),
+    Route("/api/games", games, methods=["GET", "POST"]),
     Route("/api/games/{game_id}", get_game_info, methods=["GET"]),
     Route("/api/games/{game_id}/record", get_record, methods=["GET"]),
     Route("/api/games/{game_id}/replay", get_replay, methods=["GET"]),

@@ -5,8 +5,11 @@ turn, freshness, legality), applies the action to a clone, stores it, and only
 then swaps the clone in and pushes each seat its own view.  Bots seated in a
 game act here, in asyncio tasks, after a small visible delay.
 
-On start-up every unfinished game in storage is rebuilt by replaying its
-actions and its bots resume.
+Games are loaded on demand (replaying their actions) and dropped from memory
+once finished and unwatched.  After a start, a background pass walks every
+unfinished game: it repairs records whose last action ended the game, and lets
+the bots of games waiting on a bot resume, within the server's bot limits
+(:mod:`kingdoms.server.limits`, :mod:`kingdoms.server.botpool`).
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ import contextlib
 import logging
 import random
 import secrets
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from kingdoms.bots.base import Bot, make_bot
 from kingdoms.core.errors import IllegalAction, InvalidConfig, KingdomsError, ParseError
@@ -25,9 +30,13 @@ from kingdoms.core.record import GameRecord
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import GameConfig, State
 from kingdoms.i18n import LANGUAGES
+from kingdoms.server.botpool import BotPool
+from kingdoms.server.limits import DEFAULT_LIMITS, ServerLimits, bounded_bot_spec, check_text
 from kingdoms.server.logtext import seat_names, with_names
+from kingdoms.server.replays import Replays
 from kingdoms.server.spectate import spectator_message
 from kingdoms.server.storage import (
+    STATUS_EXPIRED,
     STATUS_FINISHED,
     STATUS_RUNNING,
     Storage,
@@ -48,42 +57,117 @@ from kingdoms.server.undo import previous_state, undo_refusal
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 __all__ = ["GameMaster", "RequestError", "Subscriber", "Table", "public_seats"]
 
 
 class GameMaster:
     """Runs every live game of one server process."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.3) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        bot_delay: float = 0.3,
+        limits: ServerLimits = DEFAULT_LIMITS,
+        expire_after: float | None = 24 * 3600.0,
+    ) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
+        self.limits = limits
+        self.expire_after = expire_after
+        """Seconds after which a game nobody joined expires (``None``: never)."""
         self.retry_delay = 1.0
         """Seconds a bot waits before trying again when its action could not be stored."""
         self.tables: dict[str, Table] = {}
         self.finish_hooks: list[Callable[[Table], None]] = []
         """Called once when a game ends (by its rules, a resignation or abandonment)."""
+        self.bot_pool = BotPool(limits.bot_workers)
+        self.replays = Replays()
+        self._finished: OrderedDict[str, Table] = OrderedDict()
+        """Recently used finished games (they never change)."""
+        self.resumed = asyncio.Event()
+        """Set once the start-up pass over the unfinished games is done."""
         self._closing = False
+        self._background: list[asyncio.Task[None]] = []
 
     # -- life cycle ---------------------------------------------------------------------
-    async def start(self) -> None:
-        """Rebuild every unfinished game and let its bots continue."""
-        for game_id in self.storage.unfinished_ids():
-            try:
-                table = self._load(game_id)
-            except KingdomsError as err:  # a game that no longer replays: keep the server up
-                log.error("cannot resume game %s: %s", game_id, err)
-                continue
-            if table is not None:
-                self._schedule_bots(table)
+    async def start(self, resume: bool = True) -> None:
+        """Start the background work: the pass over unfinished games (repairs, bots
+        waiting to move) and the expiry of games nobody joined.  Returns at once."""
+        loop = asyncio.get_running_loop()
+        if resume:
+            self._background.append(loop.create_task(self._resume_all()))
+        else:
+            self.resumed.set()
+        if self.expire_after is not None:
+            self._background.append(loop.create_task(self._expire_loop(self.expire_after)))
 
     async def stop(self) -> None:
         self._closing = True
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        tasks += self._background
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+    async def _resume_all(self, page: int = 200) -> None:
+        """Walk every unfinished game once, a page at a time, replaying in a worker thread."""
+        after = ""
+        try:
+            while not self._closing:
+                rows = await self._off_loop(self.storage.unfinished_page, after, page)
+                if not rows:
+                    break
+                after = rows[-1][0]
+                for game_id, _seats in rows:
+                    if game_id in self.tables or self._closing:
+                        continue
+                    try:
+                        table = await self._off_loop(self._replay_stored, game_id)
+                    except Exception as err:  # no longer replays: keep the server up
+                        log.error("cannot resume game %s: %s", game_id, err)
+                        continue
+                    if table is None or table.finished or game_id in self.tables:
+                        continue
+                    if table.state.current_player in table.bots:
+                        self.tables[game_id] = table
+                        self._schedule_bots(table)
+        finally:
+            self.resumed.set()
+
+    async def _expire_loop(self, after: float) -> None:
+        while not self._closing:
+            try:
+                ids = await self._off_loop(self.storage.expire_unjoined, time.time() - after)
+            except Exception:  # the database is unwell: try again next time
+                log.exception("cannot expire games nobody joined")
+            else:
+                self._forget(ids)
+            await asyncio.sleep(min(max(after / 4, 1.0), 600.0))
+
+    def expire_unjoined(self, before: float) -> list[str]:
+        """Expire the games created before ``before`` that no person joined."""
+        ids = self.storage.expire_unjoined(before)
+        self._forget(ids)
+        return ids
+
+    async def _off_loop(self, func: Callable[..., T], *args: Any) -> T:
+        """``func(*args)`` in a worker thread when the storage allows it."""
+        if self.storage.threadsafe:
+            return await asyncio.to_thread(func, *args)
+        await asyncio.sleep(0)
+        return func(*args)
+
+    def _forget(self, ids: Sequence[str]) -> None:
+        for game_id in ids:
+            table = self.tables.pop(game_id, None)
+            if table is not None and table.bot_task is not None:
+                table.bot_task.cancel()
+        if ids:
+            log.info("expired %d games nobody joined", len(ids))
 
     # -- creating and finding games -------------------------------------------------------
     def create_game(
@@ -110,9 +194,10 @@ class GameMaster:
             if not isinstance(seat, Mapping):
                 raise RequestError("bad_config", f"seat {i + 1} must be an object")
             kind = seat.get("kind", HUMAN)
+            for key, most in (("name", self.limits.max_name), ("bot", self.limits.max_text)):
+                if key in seat:  # checked whatever the kind: nothing malformed is stored
+                    check_text(seat[key], f"seat {i + 1}: {key}", most)
             name = seat.get("name") or f"Player {i + 1}"
-            if not isinstance(name, str) or len(name) > 40:
-                raise RequestError("bad_config", f"seat {i + 1}: name must be text (≤ 40)")
             if kind == HUMAN:
                 token = secrets.token_urlsafe(18)
                 tokens.append(token)
@@ -123,6 +208,10 @@ class GameMaster:
                 bot_spec = seat.get("bot") or "random"
                 if not isinstance(bot_spec, str):
                     raise RequestError("bad_config", f"seat {i + 1}: bot must be a name")
+                try:
+                    bot_spec = bounded_bot_spec(bot_spec, self.limits)
+                except RequestError as err:
+                    raise RequestError(err.code, f"seat {i + 1}: {err}") from err
                 try:
                     bots[i] = make_bot(game, bot_spec)
                 except InvalidConfig as err:
@@ -156,36 +245,84 @@ class GameMaster:
         self._schedule_bots(table)
         return table, tokens
 
-    def _load(self, game_id: str) -> Table | None:
+    def _replay_stored(self, game_id: str) -> Table | None:
+        """The stored game rebuilt (not registered); repairs a finished game still
+        marked running.  Safe to call in a worker thread."""
         stored = self.storage.load_game(game_id)
         if stored is None:
             return None
+        if stored.status == STATUS_EXPIRED:
+            raise RequestError("expired", "nobody joined this game in time: it has expired")
         config = GameConfig(stored.game, stored.players, stored.seed, stored.options)
         state = GameRecord(config=config, actions=tuple(stored.actions)).replay()
-        bots = {
-            i: make_bot(stored.game, s.get("bot") or "random")
-            for i, s in enumerate(stored.seats)
-            if s.get("kind") == BOT
-        }
+        if state.is_terminal() and stored.status == STATUS_RUNNING:
+            outcome = state.outcome()
+            log.warning("game %s is over but was stored as running: repaired", game_id)
+            self.storage.set_status(
+                game_id, STATUS_FINISHED, None if outcome is None else outcome.to_json()
+            )
+        bots: dict[int, Bot] = {}
+        for i, s in enumerate(stored.seats):
+            if s.get("kind") == BOT:
+                # stored before the limits were lowered (or tampered with): run within them
+                try:
+                    spec = bounded_bot_spec(s.get("bot") or "random", self.limits, clamp=True)
+                except RequestError:
+                    spec = "random"
+                bots[i] = make_bot(stored.game, spec)
         table = Table(stored.id, state, stored.seats, stored.meta, bots)
         if stored.status != STATUS_RUNNING and not state.is_terminal():  # resigned, abandoned
             table.ended = stored.outcome or {"scores": [], "winners": [], "details": {}}
-        if not table.finished:  # finished games never change: not kept in memory
-            self.tables[game_id] = table
         return table
 
     def get(self, game_id: str) -> Table:
+        """The live game ``game_id``, loaded (on this thread) if need be."""
+        table = self._known(game_id)
+        if table is None:
+            table = self._register(self._checked_load(game_id))
+        return table
+
+    async def fetch(self, game_id: str) -> Table:
+        """Like :meth:`get`, replaying a stored game in a worker thread."""
+        table = self._known(game_id)
+        if table is None:
+            table = self._register(await self._off_loop(self._checked_load, game_id))
+        return table
+
+    def _known(self, game_id: str) -> Table | None:
+        if not isinstance(game_id, str) or not game_id.isalnum() or len(game_id) > 40:
+            raise RequestError("no_game", "no such game")
         table = self.tables.get(game_id)
         if table is None:
-            if not isinstance(game_id, str) or not game_id.isalnum() or len(game_id) > 40:
-                raise RequestError("no_game", "no such game")
-            try:
-                table = self._load(game_id)
-            except KingdomsError as err:  # e.g. a record the current rules no longer accept
-                log.error("cannot load game %s: %s", game_id, err)
-                raise RequestError("broken_game", f"game {game_id!r} cannot be loaded") from err
-            if table is None:
-                raise RequestError("no_game", f"no game {game_id!r}")
+            table = self._finished.get(game_id)
+            if table is not None:
+                self._finished.move_to_end(game_id)
+        return table
+
+    def _checked_load(self, game_id: str) -> Table:
+        try:
+            table = self._replay_stored(game_id)
+        except RequestError:
+            raise
+        except KingdomsError as err:  # e.g. a record the current rules no longer accept
+            log.error("cannot load game %s: %s", game_id, err)
+            raise RequestError("broken_game", f"game {game_id!r} cannot be loaded") from err
+        if table is None:
+            raise RequestError("no_game", f"no game {game_id!r}")
+        return table
+
+    def _register(self, table: Table) -> Table:
+        """Keep a freshly loaded game (or the copy another request loaded meanwhile)."""
+        known = self.tables.get(table.id) or self._finished.get(table.id)
+        if known is not None:
+            return known
+        if table.finished:  # finished games never change: a few kept for replays
+            self._finished[table.id] = table
+            while len(self._finished) > 64:
+                self._finished.popitem(last=False)
+        else:
+            self.tables[table.id] = table
+            self._schedule_bots(table)
         return table
 
     def authenticate(self, table: Table, tokens: Sequence[str]) -> tuple[int, ...]:
@@ -204,7 +341,7 @@ class GameMaster:
     async def subscribe(
         self, game_id: str, tokens: Sequence[str], send: Sender, lang: str = "en"
     ) -> tuple[Table, Subscriber]:
-        table = self.get(game_id)
+        table = await self.fetch(game_id)
         seats = self.authenticate(table, tokens)
         if lang not in LANGUAGES:
             lang = "en"
@@ -356,16 +493,21 @@ class GameMaster:
             new.apply_checked(action)
         except IllegalAction as err:
             raise RequestError("illegal", str(err)) from err
+        finished = new.is_terminal()
+        outcome = new.outcome() if finished else None
         try:
-            self.storage.append_action(table.id, state.step, seat, action)
+            # the game's end goes in the same transaction as its last action
+            self.storage.append_action(
+                table.id,
+                state.step,
+                seat,
+                action,
+                outcome=None if outcome is None else outcome.to_json(),
+                finished=finished,
+            )
         except StorageError as err:
             log.error("game %s: %s", table.id, err)
             raise RequestError("storage", "the action could not be saved; try again") from err
-        if new.is_terminal():
-            outcome = new.outcome()
-            self.storage.set_status(
-                table.id, STATUS_FINISHED, None if outcome is None else outcome.to_json()
-            )
         table.state = new
         table.prev = (new.step, state)
         if new.is_terminal():
@@ -447,7 +589,11 @@ class GameMaster:
             rng = random.Random(f"{state.config.seed}:{seat}:{step}")
             bot = table.bots[seat]
             try:
-                action = await asyncio.to_thread(bot.act, view, legal, rng)
+                # one move at a time per game, in turn with every other game's bots
+                async with self.bot_pool.slot(self._people_waiting(table)):
+                    if table.state.step != step:
+                        continue
+                    action = await asyncio.to_thread(bot.act, view, legal, rng)
             except Exception:
                 log.exception("bot %s failed in game %s; playing randomly", bot.name, table.id)
                 action = legal[rng.randrange(len(legal))]
@@ -466,6 +612,11 @@ class GameMaster:
                         await self._commit(table, seat, legal[0])
             if retry:
                 await asyncio.sleep(self.retry_delay)
+
+    @staticmethod
+    def _people_waiting(table: Table) -> bool:
+        """Whether a person plays in this game (its bots go before bots-only games)."""
+        return any(s.get("kind") == HUMAN for s in table.seats)
 
     # -- summaries ------------------------------------------------------------------------
     def summary(self, stored: StoredGame) -> dict[str, Any]:

@@ -1,11 +1,16 @@
 """The OpenAPI description of the lobby's HTTP API (served at ``/openapi.json``).
 
-Hand-written and kept in sync with :data:`kingdoms.server.lobby.ROUTES` by a test.
+Hand-written and kept in sync with :data:`kingdoms.server.lobby.ROUTES` by a test;
+:func:`describe` fills in what depends on the server (its games, bots, limits).
 """
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Sequence
 from typing import Any
+
+from kingdoms.server.limits import TEXT_PATTERN, ServerLimits
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
 _JSON = "application/json"
@@ -17,6 +22,31 @@ def _resp(desc: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
 
 def _gid() -> dict[str, Any]:
     return {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+_LIMITED = {
+    "description": "too many requests from this client",
+    "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
+    "content": {_JSON: {"schema": _ERROR}},
+}
+_GONE = _resp("nobody joined the game in time: expired", _ERROR)
+_GAME_LINKS = {
+    "GetGame": {
+        "operationId": "getGame",
+        "parameters": {"game_id": "$response.body#/id"},
+        "description": "the new game's summary",
+    },
+    "GetRecord": {
+        "operationId": "getRecord",
+        "parameters": {"game_id": "$response.body#/id"},
+        "description": "its record, once it is over",
+    },
+    "GetReplay": {
+        "operationId": "getReplay",
+        "parameters": {"game_id": "$response.body#/id"},
+        "description": "any step of it, once it is over",
+    },
+}
 
 
 OPENAPI: dict[str, Any] = {
@@ -44,6 +74,7 @@ OPENAPI: dict[str, Any] = {
                 "summary": "Check a profile's name and secret",
                 "responses": {
                     "200": _resp("the profile's id and name"),
+                    "400": _resp("malformed body", _ERROR),
                     "403": _resp("no such profile or wrong secret", _ERROR),
                     "429": _resp("too many attempts", _ERROR),
                 },
@@ -52,6 +83,19 @@ OPENAPI: dict[str, Any] = {
         "/api/ratings": {
             "get": {
                 "summary": "Leaderboard of a game: ?game=<name>&players=2 (or 3-6)",
+                "parameters": [
+                    {
+                        "name": "game",
+                        "in": "query",
+                        "required": True,
+                        "schema": {"type": "string", "pattern": "^[a-z][a-z0-9-]{0,39}$"},
+                    },
+                    {
+                        "name": "players",
+                        "in": "query",
+                        "schema": {"type": "integer", "minimum": 2, "maximum": 6},
+                    },
+                ],
                 "responses": {"200": _resp("ratings"), "400": _resp("bad query", _ERROR)},
             }
         },
@@ -92,30 +136,47 @@ OPENAPI: dict[str, Any] = {
                     "required": True,
                     "content": {_JSON: {"schema": {"$ref": "#/components/schemas/NewGame"}}},
                 },
-                "responses": {"201": _resp("the new game"), "400": _resp("bad settings", _ERROR)},
+                "description": "Settings the game's rules refuse (options, player counts, "
+                "bots) are answered 400 even when they fit this schema.",
+                "responses": {
+                    "201": {**_resp("the new game"), "links": _GAME_LINKS},
+                    "400": _resp("bad settings", _ERROR),
+                    "413": _resp("body too large", _ERROR),
+                    "429": _LIMITED,
+                },
             },
         },
         "/api/games/{game_id}": {
             "get": {
                 "summary": "A game's public summary",
+                "operationId": "getGame",
                 "parameters": [_gid()],
-                "responses": {"200": _resp("summary"), "404": _resp("no such game", _ERROR)},
+                "responses": {
+                    "200": _resp("summary"),
+                    "404": _resp("no such game", _ERROR),
+                    "409": _resp("a stored game that no longer loads", _ERROR),
+                    "410": _GONE,
+                },
             }
         },
         "/api/games/{game_id}/record": {
             "get": {
                 "summary": "Download a finished game's record",
+                "operationId": "getRecord",
                 "parameters": [_gid()],
                 "responses": {
                     "200": _resp("the record"),
-                    "400": _resp("not finished", _ERROR),
                     "404": _resp("no such game", _ERROR),
+                    "409": _resp("not finished, or a stored game that no longer loads", _ERROR),
+                    "410": _GONE,
+                    "429": _LIMITED,
                 },
             }
         },
         "/api/games/{game_id}/replay": {
             "get": {
                 "summary": "A finished game at one step, seen by one seat, with the full log",
+                "operationId": "getReplay",
                 "parameters": [
                     _gid(),
                     {"name": "step", "in": "query", "schema": {"type": "integer"}},
@@ -124,8 +185,11 @@ OPENAPI: dict[str, Any] = {
                 ],
                 "responses": {
                     "200": _resp("the game at that step"),
-                    "400": _resp("bad query or not finished", _ERROR),
+                    "400": _resp("bad query", _ERROR),
                     "404": _resp("no such game", _ERROR),
+                    "409": _resp("not finished, or a stored game that no longer loads", _ERROR),
+                    "410": _GONE,
+                    "429": _LIMITED,
                 },
             }
         },
@@ -153,15 +217,20 @@ OPENAPI: dict[str, Any] = {
                 "type": "object",
                 "properties": {
                     "kind": {"type": "string", "enum": ["human", "bot"]},
-                    "name": {"type": "string", "maxLength": 40},
-                    "bot": {"type": "string", "description": "bot spec, e.g. big-money"},
+                    "name": {"type": "string", "maxLength": 40, "pattern": TEXT_PATTERN},
+                    "bot": {
+                        "type": "string",
+                        "maxLength": 200,
+                        "pattern": TEXT_PATTERN,
+                        "description": "bot spec, e.g. big-money or mcts:time=1",
+                    },
                 },
             },
             "NewGame": {
                 "type": "object",
                 "required": ["game"],
                 "properties": {
-                    "game": {"type": "string"},
+                    "game": {"type": "string", "minLength": 1},
                     "players": {"type": "integer"},
                     "seats": {"type": "array", "items": {"$ref": "#/components/schemas/Seat"}},
                     "options": {"type": "object", "description": "game options (kingdom…)"},
@@ -174,3 +243,36 @@ OPENAPI: dict[str, Any] = {
         }
     },
 }
+
+
+def describe(
+    games: Sequence[dict[str, Any]], limits: ServerLimits, allow_seeds: bool
+) -> dict[str, Any]:
+    """The description of one server: its games (``/api/catalog`` entries), limits and
+    whether it accepts seeds."""
+    doc = copy.deepcopy(OPENAPI)
+    schemas = doc["components"]["schemas"]
+    new = schemas["NewGame"]["properties"]
+    if games:
+        new["game"]["enum"] = [g["name"] for g in games]
+        low = min(int(g["min_players"]) for g in games)
+        high = max(int(g["max_players"]) for g in games)
+        new["players"].update(minimum=low, maximum=high)
+        new["seats"].update(minItems=low, maxItems=high)
+        first = games[0]
+        # bots alone: the game soon ends, so links to its record and replay lead somewhere
+        bots = [{"kind": "bot", "bot": "random"}] * int(first["min_players"])
+        schemas["NewGame"]["example"] = {"game": first["name"], "seats": bots}
+        names = [g["name"] for g in games]
+        for param in doc["paths"]["/api/catalog/{game}/{lang}"]["get"]["parameters"]:
+            if param["name"] == "game":
+                param["example"] = names[0]
+    for path, name in (("/api/catalog/{game}/{lang}", "lang"), ("/api/i18n/{lang}", "lang")):
+        for param in doc["paths"][path]["get"]["parameters"]:
+            if param["name"] == name:
+                param["example"] = "en"
+    schemas["Seat"]["properties"]["name"]["maxLength"] = limits.max_name
+    schemas["Seat"]["properties"]["bot"]["maxLength"] = limits.max_text
+    if not allow_seeds:
+        del new["seed"]
+    return doc

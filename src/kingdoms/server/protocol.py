@@ -33,10 +33,10 @@ kingdoms.server.table.RequestError: unknown message type 'jump'; expected one of
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
+from kingdoms.server.limits import check_json_text, parse_json
 from kingdoms.server.table import RequestError
 
 MAX_MESSAGE = 4096
@@ -52,9 +52,10 @@ def decode(raw: str | bytes | None) -> dict[str, Any]:
     if len(raw) > MAX_MESSAGE:
         raise RequestError("bad_message", f"message too long (over {MAX_MESSAGE} characters)")
     try:
-        msg = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as err:
-        raise RequestError("bad_message", f"not valid JSON: {err}") from err
+        msg = parse_json(raw, max_depth=8)
+        check_json_text(msg, "text in the message")
+    except RequestError as err:
+        raise RequestError("bad_message", str(err)) from err
     if not isinstance(msg, dict):
         raise RequestError("bad_message", "a message must be a JSON object")
     kind = msg.get("type")

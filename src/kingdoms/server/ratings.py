@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import secrets
 import time
 import unicodedata
@@ -391,6 +392,10 @@ async def login(request: Request) -> Response:
     return JSONResponse(profile)
 
 
+_GAME_NAME = re.compile(r"[a-z][a-z0-9-]{0,39}")
+"""A game's registered name, as the OpenAPI description states it."""
+
+
 async def get_ratings(request: Request) -> Response:
     """The leaderboard of ``?game=`` for ``?players=2`` (2-player) or ``3``–``6``."""
     game = request.query_params.get("game", "")
@@ -398,7 +403,7 @@ async def get_ratings(request: Request) -> Response:
         players = int(request.query_params.get("players", "2"))
     except ValueError:
         players = 0
-    if not game.isascii() or not game.replace("-", "").isalnum() or not 2 <= players <= 6:
+    if not _GAME_NAME.fullmatch(game) or not 2 <= players <= 6:
         return JSONResponse(
             {"error": "bad_query", "message": "need ?game=<name>&players=2..6"}, status_code=400
         )

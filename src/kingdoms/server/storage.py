@@ -15,6 +15,7 @@ the exact state by replaying the actions (see :mod:`kingdoms.server.master`).
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -44,9 +45,13 @@ from sqlalchemy.pool import StaticPool
 
 from kingdoms.core.errors import KingdomsError
 
+log = logging.getLogger(__name__)
+
 STATUS_RUNNING = "running"
 STATUS_FINISHED = "finished"
 STATUS_ABANDONED = "abandoned"
+STATUS_EXPIRED = "expired"
+"""Nobody joined the game in time (see :meth:`Storage.expire_unjoined`)."""
 
 metadata = MetaData()
 
@@ -136,6 +141,9 @@ class Storage:
         self.url = url
         self.engine = make_engine(url)
         metadata.create_all(self.engine)
+        self.threadsafe = url not in ("sqlite://", "sqlite:///:memory:")
+        """Whether worker threads may use it while the event loop does (an in-memory
+        SQLite database is one shared connection: no)."""
 
     def close(self) -> None:
         self.engine.dispose()
@@ -172,20 +180,40 @@ class Storage:
         except IntegrityError as err:
             raise StorageError(f"game {game.id!r} already exists") from err
 
-    def append_action(self, game_id: str, index: int, seat: int, action: int) -> None:
-        """Store action number ``index`` (0-based); it must be the next one."""
+    def append_action(
+        self,
+        game_id: str,
+        index: int,
+        seat: int,
+        action: int,
+        outcome: Mapping[str, Any] | None = None,
+        finished: bool = False,
+    ) -> None:
+        """Store action number ``index`` (0-based); it must be the next one.
+
+        ``finished``: this action ends the game; its status and ``outcome`` are
+        stored in the same transaction (a crash never leaves a finished game
+        "running")."""
         now = time.time()
+        values: dict[str, Any] = {"num_actions": index + 1, "updated": now}
+        if finished:
+            values["status"] = STATUS_FINISHED
+            values["outcome"] = None if outcome is None else json.dumps(dict(outcome))
         try:
             with self.engine.begin() as conn:
                 res = conn.execute(
                     update(games_table)
-                    .where(games_table.c.id == game_id, games_table.c.num_actions == index)
-                    .values(num_actions=index + 1, updated=now)
+                    .where(
+                        games_table.c.id == game_id,
+                        games_table.c.num_actions == index,
+                        games_table.c.status == STATUS_RUNNING,
+                    )
+                    .values(**values)
                 )
                 if res.rowcount != 1:
                     raise StorageError(
                         f"cannot store action #{index} of game {game_id!r}: "
-                        "unknown game or not the next action"
+                        "unknown game, game over or not the next action"
                     )
                 conn.execute(
                     insert(actions_table).values(
@@ -268,7 +296,15 @@ class Storage:
         if status is not None:
             query = query.where(games_table.c.status == status)
         with self.engine.connect() as conn:
-            return [self._row_to_game(r) for r in conn.execute(query).all()]
+            rows = conn.execute(query).all()
+        games: list[StoredGame] = []
+        for row in rows:
+            try:
+                games.append(self._row_to_game(row))
+            except (ValueError, TypeError, AttributeError) as err:
+                # one damaged record must not hide every other game
+                log.error("skipping unreadable game %r in a listing: %s", row.id, err)
+        return games
 
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:
@@ -276,6 +312,39 @@ class Storage:
                 select(games_table.c.id).where(games_table.c.status == STATUS_RUNNING)
             ).all()
         return [r.id for r in rows]
+
+    def unfinished_page(self, after: str = "", limit: int = 500) -> list[tuple[str, str]]:
+        """Up to ``limit`` unfinished games with an id after ``after``, as (id, seats JSON),
+        in id order: lets a caller walk every running game without holding them all."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games_table.c.id, games_table.c.seats)
+                .where(games_table.c.status == STATUS_RUNNING, games_table.c.id > after)
+                .order_by(games_table.c.id)
+                .limit(limit)
+            ).all()
+        return [(r.id, r.seats) for r in rows]
+
+    def expire_unjoined(self, before: float, limit: int = 1000) -> list[str]:
+        """Mark up to ``limit`` running games created before ``before`` in which no
+        person ever joined as expired (all-bot games are left alone); their ids."""
+        unjoined = (
+            games_table.c.status == STATUS_RUNNING,
+            games_table.c.created < before,
+            games_table.c.seats.like('%"kind": "human"%'),
+            games_table.c.seats.not_like('%"joined": true%'),
+        )
+        with self.engine.begin() as conn:
+            ids = [
+                r.id for r in conn.execute(select(games_table.c.id).where(*unjoined).limit(limit))
+            ]
+            if ids:
+                conn.execute(
+                    update(games_table)
+                    .where(games_table.c.id.in_(ids), *unjoined)
+                    .values(status=STATUS_EXPIRED, updated=time.time())
+                )
+        return ids
 
     def count_games(self) -> int:
         with self.engine.connect() as conn:

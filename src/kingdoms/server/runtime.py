@@ -1,0 +1,130 @@
+"""Running the app under uvicorn so that slow or numerous clients cannot exhaust it.
+
+* :func:`guarded_protocol`: uvicorn's HTTP/1.1 protocol with a deadline for
+  request headers (a client that opens a connection and sends nothing, or half a
+  request, is cut off) and a cap on open connections (past it, new ones are
+  closed at once instead of piling up until the process runs out of files);
+* :func:`raise_open_file_limit`: the soft limit on open files raised to the hard one;
+* :func:`run_server`: all of it, plus rate-limited logging of repeated errors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import resource
+from typing import Any
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from kingdoms.server.guard import install_repeat_filter
+
+log = logging.getLogger(__name__)
+
+
+class GuardedH11Protocol(H11Protocol):
+    """H11 with a header deadline and a connection cap (set by :func:`guarded_protocol`)."""
+
+    header_timeout: float = 10.0
+    max_connections: int = 1000
+    _header_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.max_connections:
+            transport.abort()  # full: refuse at once rather than hold a file open
+            return
+        self._arm()
+
+    def _idle(self) -> bool:
+        return self.cycle is None or self.cycle.response_complete
+
+    def _arm(self) -> None:
+        if self._header_timer is None:
+            self._header_timer = self.loop.call_later(self.header_timeout, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _too_slow(self) -> None:
+        self._header_timer = None
+        if self._idle() and not self.transport.is_closing():
+            self.transport.close()  # no complete request in time
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.transport.is_closing() or self.transport.get_protocol() is not self:
+            self._disarm()
+        elif self._idle():
+            self._arm()  # (part of) a new request: it must be complete in time
+        else:
+            self._disarm()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._disarm()  # idle again: uvicorn's keep-alive timeout takes over
+
+    def handle_websocket_upgrade(self, event: Any) -> None:
+        self._disarm()
+        super().handle_websocket_upgrade(event)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+
+def guarded_protocol(header_timeout: float, max_connections: int) -> type[GuardedH11Protocol]:
+    """A :class:`GuardedH11Protocol` with these limits, for uvicorn's ``http=``."""
+    return type(
+        "ConfiguredH11Protocol",
+        (GuardedH11Protocol,),
+        {"header_timeout": header_timeout, "max_connections": max_connections},
+    )
+
+
+def raise_open_file_limit() -> tuple[int, int]:
+    """Raise the soft limit on open files to the hard limit; returns (soft, hard) now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 65_536)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError) as err:
+            log.warning("cannot raise the open-file limit: %s", err)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return soft, hard
+
+
+def run_server(
+    app: Any,
+    host: str,
+    port: int,
+    header_timeout: float = 10.0,
+    idle_timeout: float = 30.0,
+    max_connections: int | None = None,
+    log_level: str = "warning",
+) -> None:
+    """Serve ``app`` with uvicorn within the limits above (blocks until stopped).
+
+    ``max_connections`` defaults to most of the open-file limit."""
+    import uvicorn
+
+    soft, _hard = raise_open_file_limit()
+    if max_connections is None:
+        max_connections = max(16, int(soft * 0.8) - 64)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        http=guarded_protocol(header_timeout, max_connections),
+        timeout_keep_alive=max(1, int(idle_timeout)),
+        ws_max_size=64 * 1024,  # messages are at most 4 KB: no 16 MB frames held in memory
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+    )
+    logging.basicConfig(level=logging.WARNING)
+    install_repeat_filter(("", "uvicorn", "uvicorn.error", "uvicorn.access"))
+    uvicorn.Server(config).run()

@@ -1,0 +1,314 @@
+"""What strangers cannot do: unbounded bots, bad text, deep or big bodies, floods."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+
+import pytest
+from sqlalchemy import insert
+from starlette.testclient import TestClient
+from toygame import PASS
+
+from kingdoms.server.app import create_app
+from kingdoms.server.botpool import BotPool
+from kingdoms.server.guard import Guard, RateLimiter, RateRule, RepeatFilter
+from kingdoms.server.limits import ServerLimits, bounded_bot_spec, check_text, parse_json
+from kingdoms.server.master import GameMaster, RequestError
+from kingdoms.server.storage import Storage, games_table
+
+HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+def _client(url: str = "sqlite://", **kw: Any) -> TestClient:
+    return TestClient(create_app(url, bot_delay=0, allow_seeds=True, **kw))
+
+
+# -- bots ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["mcts:time=100000", "mcts:time=inf", "mcts:time=nan", "mcts:iterations=1000000000"],
+)
+def test_unbounded_bot_options_are_refused(spec: str) -> None:
+    with _client() as client:
+        seats = [{"kind": "bot", "bot": spec}, {"kind": "bot", "bot": spec}]
+        res = client.post("/api/games", json={"game": "kingdomino", "seats": seats})
+        assert res.status_code == 400, res.text
+        assert res.json()["error"] == "bad_config" and "bot option" in res.json()["message"]
+        assert client.get("/api/games").json()["games"] == []
+
+
+def test_bot_options_within_the_limits_are_accepted_and_capped() -> None:
+    limits = ServerLimits(bot_think=2.0, bot_iterations=100)
+    assert bounded_bot_spec("mcts:time=1.5", limits) == "mcts:time=1.5"
+    # iterations alone would let the search run as long as it likes: the time cap joins
+    assert bounded_bot_spec("mcts:iterations=50", limits) == "mcts:iterations=50,time=2.0"
+    assert bounded_bot_spec("mcts:time=100000", limits, clamp=True) == "mcts:time=2.0"
+    with pytest.raises(RequestError):
+        bounded_bot_spec("mcts:width=1e300", limits)
+
+
+def test_a_stored_runaway_bot_resumes_within_the_limits(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path}/k.sqlite"
+    store = Storage(url)
+    gm = GameMaster(store, bot_delay=0, limits=ServerLimits(bot_think=0.05))
+    table, _ = gm.create_game("kingdomino", [{"kind": "bot", "bot": "mcts:time=0.05"}] * 2)
+    # a database written by an older server, which took any think time
+    seats = [{"kind": "bot", "name": "b", "bot": "mcts:time=100000"}] * 2
+    store.update_seats(table.id, seats)
+    fresh = GameMaster(Storage(url), bot_delay=0, limits=ServerLimits(bot_think=0.05))
+    loaded = fresh.get(table.id)
+    assert all(bot.time == 0.05 for bot in loaded.bots.values())  # type: ignore[attr-defined]
+    run = asyncio.run
+
+    async def stop() -> None:
+        await fresh.stop()
+
+    run(stop())
+
+
+def test_bot_pool_serves_people_first_round_robin_and_bounds_work() -> None:
+    async def main() -> list[str]:
+        pool, order = BotPool(workers=1, share=3), []
+        running = [0]
+
+        async def move(name: str, people: bool) -> None:
+            async with pool.slot(people):
+                running[0] += 1
+                assert running[0] <= 1  # never more than `workers` at once
+                order.append(name)
+                await asyncio.sleep(0.001)
+                running[0] -= 1
+
+        await asyncio.gather(
+            move("b0", False), *(move(f"b{i}", False) for i in (1, 2)), move("p1", True)
+        )
+        await asyncio.gather(move("p2", True), *(move(f"p{i}", True) for i in (3, 4, 5)))
+        return order
+
+    order = asyncio.run(main())
+    assert order[:4] == ["b0", "p1", "b1", "b2"]  # the person skips the bots-only line
+    assert order[4:] == ["p2", "p3", "p4", "p5"]  # arrival order within a line
+
+
+def test_a_game_with_a_person_does_not_wait_behind_bots_only_games() -> None:
+    """Three bots-only games with slow bots and one worker: a person's game is served next."""
+
+    async def main() -> float:
+        gm = GameMaster(Storage("sqlite://"), bot_delay=0, limits=ServerLimits(bot_workers=1))
+        busy = []
+        for seed in range(3):
+            table, _ = gm.create_game("toy", [{"kind": "bot"}] * 2, seed=seed)
+            busy.append(table)
+        for table in busy:
+            for bot in table.bots.values():
+                slow_act = bot.act
+
+                def slow(*args: Any, _act: Any = slow_act) -> Any:
+                    time.sleep(0.3)
+                    return _act(*args)
+
+                bot.act = slow  # type: ignore[method-assign]
+        await asyncio.sleep(0.02)  # the bots-only games are thinking and queued
+        table, _ = gm.create_game("toy", [HUMANS[0], {"kind": "bot"}], seed=9)
+        await gm.act(table, (0,), {"action": PASS, "state_id": 0})
+        start = time.monotonic()
+        while table.state.step < 2:
+            await asyncio.sleep(0.005)
+        waited = time.monotonic() - start
+        await gm.stop()
+        return waited
+
+    waited = asyncio.run(main())
+    # one slow move (0.3 s) may be in progress; in arrival order it would wait for all
+    # three bots-only games (0.9 s or more)
+    assert waited < 0.65, waited
+
+
+# -- text and JSON ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name", ["\ud800", "bad\x00name", "tab\there", "line\u2028break", "x" * 41, "\u202eevil"]
+)
+def test_bad_names_are_refused_before_anything_is_stored(name: str) -> None:
+    with _client() as client:
+        seats = [{"kind": "human", "name": name}, {"kind": "human"}]
+        body = json.dumps({"game": "toy", "seats": seats})  # \ud800 stays an escape
+        res = client.post("/api/games", content=body, headers={"content-type": "application/json"})
+        assert res.status_code == 400 and res.json()["error"] == "bad_text"
+        listing = client.get("/api/games")
+        assert listing.status_code == 200 and listing.json()["games"] == []
+
+
+def test_good_names_pass() -> None:
+    for name in ("Zoë", "Łukasz", "Jiří", "李", "👩‍👩‍👧", "Ann Smith"):
+        assert check_text(name, "name", 40) == name
+
+
+def test_one_unreadable_record_never_breaks_the_listing(storage_url: str) -> None:
+    with _client(storage_url) as client:
+        client.post("/api/games", json={"game": "toy", "seats": HUMANS})
+        store: Storage = client.app.state.storage  # type: ignore[attr-defined]
+        with store.engine.begin() as conn:
+            conn.execute(
+                insert(games_table).values(
+                    id="broken1", game="toy", players=2, seed=1, options="{", seats="[",
+                    status="running", meta="{}", num_actions=0, created=1.0, updated=9e9,
+                )
+            )  # fmt: skip
+        res = client.get("/api/games")
+        assert res.status_code == 200 and len(res.json()["games"]) == 1
+
+
+def test_bad_text_on_the_websocket_gets_a_clean_error() -> None:
+    with _client() as client:
+        game = client.post("/api/games", json={"game": "toy", "seats": HUMANS}).json()
+        with client.websocket_connect(f"/ws/{game['id']}") as ws:
+            ws.send_text('{"type": "hello", "tokens": ["\\ud800"]}')
+            assert ws.receive_json()["code"] == "bad_message"
+            ws.send_text("[" * 5000 + "]" * 5000)
+            assert ws.receive_json()["code"] == "bad_message"
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json() == {"type": "pong"}  # still connected
+            ws.send_json({"type": "hello", "tokens": [game["seats"][0]["token"]]})
+            first = ws.receive_json()
+            ws.send_text(
+                json.dumps({"type": "action", "text": "\ud800", "state_id": first["state_id"]})
+            )
+            assert ws.receive_json()["code"] == "bad_message"
+
+
+def test_deeply_nested_json_is_a_clean_400() -> None:
+    with _client() as client:
+        body = b"[" * 8000 + b"]" * 8000
+        res = client.post("/api/games", content=body)
+        assert res.status_code == 400 and res.json()["error"] == "bad_json"
+    assert parse_json(b'{"a": [1, {"b": "[[[["}]}', max_depth=3) == {"a": [1, {"b": "[[[["}]}
+
+
+def test_nan_and_infinity_are_not_json() -> None:
+    with pytest.raises(RequestError):
+        parse_json(b'{"seed": NaN}')
+
+
+# -- bodies and headers ---------------------------------------------------------------------
+
+
+def test_a_big_declared_body_is_refused_before_reading() -> None:
+    with _client() as client:
+        res = client.post(
+            "/api/games",
+            content=b"{}",
+            headers={"content-length": str(100 * 1024 * 1024), "content-type": "text/plain"},
+        )
+    assert res.status_code == 413 and res.json()["error"] == "too_large"
+
+
+def test_a_body_without_length_stops_being_read_past_the_limit() -> None:
+    chunks_read = [0]
+
+    async def receive() -> dict[str, Any]:
+        chunks_read[0] += 1
+        return {"type": "http.request", "body": b"x" * 1024, "more_body": True}
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("the app must not see the body")
+
+    scope = {"type": "http", "method": "POST", "path": "/api/games", "headers": []}
+    asyncio.run(Guard(app, max_body=8 * 1024)(scope, receive, send))
+    assert sent[0]["status"] == 413 and chunks_read[0] == 9  # the ninth KB is one too many
+
+
+def test_security_headers_on_every_response() -> None:
+    with _client() as client:
+        game = client.post("/api/games", json={"game": "toy", "seats": HUMANS}).json()
+        for path in (
+            "/",
+            f"/game/{game['id']}",
+            "/api/games",
+            "/api/catalog",
+            "/openapi.json",
+            "/static/css/app.css",
+            "/api/games/nosuch",
+            "/no/such/page",
+        ):
+            res = client.get(path)
+            assert res.headers["x-content-type-options"] == "nosniff", path
+            assert res.headers["referrer-policy"] == "no-referrer", path
+            if res.headers.get("content-type", "").startswith("text/html"):
+                assert "default-src 'self'" in res.headers["content-security-policy"], path
+        assert client.get("/").headers["content-security-policy"]
+        res = client.post("/api/games", content=b"x" * 20_000)
+        assert res.status_code == 413 and res.headers["x-content-type-options"] == "nosniff"
+
+
+# -- rate limits, expiry ------------------------------------------------------------------
+
+
+def test_rate_limits_answer_429_with_retry_after() -> None:
+    with _client(rate_limits={"create": 0.2}) as client:
+        codes = [
+            client.post("/api/games", json={"game": "toy", "seats": HUMANS}).status_code
+            for _ in range(3)
+        ]
+        assert codes == [201, 429, 429]  # a burst of one at 0.2 per second
+        res = client.post("/api/games", json={"game": "toy", "seats": HUMANS})
+        assert res.status_code == 429 and int(res.headers["retry-after"]) >= 1
+        assert client.get("/api/games").status_code == 200  # listing is not limited
+    with _client() as client:  # off unless asked for
+        for _ in range(10):
+            assert client.post("/api/games", json={"game": "toy", "seats": HUMANS}).is_success
+
+
+def test_rate_limiter_refills_and_forgets_old_clients() -> None:
+    limiter = RateLimiter({"replay": RateRule("replay", 2.0, 2.0)}, max_clients=2)
+    assert limiter.wait_time("a", "replay", now=0) == 0
+    assert limiter.wait_time("a", "replay", now=0) == 0
+    assert limiter.wait_time("a", "replay", now=0) == pytest.approx(0.5)
+    assert limiter.wait_time("a", "replay", now=0.5) == 0  # refilled
+    for client in "bcd":
+        limiter.wait_time(client, "replay", now=1)
+    assert len(limiter._buckets) == 2
+
+
+def test_games_nobody_joined_expire(storage_url: str) -> None:
+    with _client(storage_url) as client:
+        master: GameMaster = client.app.state.master  # type: ignore[attr-defined]
+        lonely = client.post("/api/games", json={"game": "toy", "seats": HUMANS}).json()
+        joined = client.post("/api/games", json={"game": "toy", "seats": HUMANS}).json()
+        bots = client.post(
+            "/api/games", json={"game": "toy", "seats": [{"kind": "bot"}] * 2}
+        ).json()
+        with client.websocket_connect(f"/ws/{joined['id']}") as ws:
+            ws.send_json({"type": "hello", "tokens": [joined["seats"][0]["token"]]})
+            ws.receive_json()
+        assert master.expire_unjoined(time.time() + 1) == [lonely["id"]]
+        assert client.get(f"/api/games/{lonely['id']}").status_code == 410
+        with client.websocket_connect(f"/ws/{lonely['id']}") as ws:
+            ws.send_json({"type": "hello", "tokens": [lonely["seats"][0]["token"]]})
+            assert ws.receive_json()["code"] == "expired"
+        assert client.get(f"/api/games/{joined['id']}").json()["status"] == "running"
+        assert client.get(f"/api/games/{bots['id']}").status_code == 200
+
+
+# -- logging ----------------------------------------------------------------------------------
+
+
+def test_repeated_errors_are_not_logged_thousands_of_times() -> None:
+    filt = RepeatFilter(burst=3, period=60)
+    record = logging.LogRecord("x", logging.ERROR, __file__, 1, "accept failed", None, None)
+    kept = sum(filt.filter(record) for _ in range(10_000))
+    assert kept == 3
+    other = logging.LogRecord("x", logging.ERROR, __file__, 1, "something else", None, None)
+    assert filt.filter(other)
