@@ -1,7 +1,10 @@
-"""Buy rules of the Big Money family, over a small engine-independent situation.
+"""Buy rules over a small engine-independent situation.
 
-A strategy is an ordered list of rules; the first rule whose condition holds
-and whose card is affordable (and in the supply) is bought; no rule: buy nothing.
+A strategy is an ordered list of rules ``(card, condition)``.  For every buy the
+list is walked top-down: the first rule whose card is in the supply, affordable
+and whose condition holds is bought; no rule: buy nothing.  A rule whose buy
+would end the game while the bot would still be behind in VP (or tied, having
+taken more turns) is skipped: the walk falls through to the next rule.
 
 >>> s = Situation(coins=8, owned={"copper": 7, "estate": 3}, supply={"province": 8, "gold": 30})
 >>> BIG_MONEY.choose(s)
@@ -18,9 +21,23 @@ from dataclasses import dataclass, field
 COPPER, SILVER, GOLD = "copper", "silver", "gold"
 ESTATE, DUCHY, PROVINCE = "estate", "duchy", "province"
 CURSE, SMITHY, WITCH = "curse", "smithy", "witch"
+GARDENS, VINEYARD = "gardens", "vineyard"
 
 COIN_VALUE: Mapping[str, int] = {COPPER: 1, SILVER: 2, GOLD: 3}
 """Coins a Treasure makes when played (fallback when the view gives no values)."""
+
+ACTION_COINS: Mapping[str, int] = {
+    "chancellor": 2,
+    "festival": 2,
+    "market": 1,
+    "militia": 2,
+    "woodcutter": 2,
+    "poacher": 1,
+    "vassal": 2,
+}
+"""The fixed +$ printed on Action cards (counted in "total money")."""
+
+VP_VALUE: Mapping[str, int] = {ESTATE: 1, DUCHY: 3, PROVINCE: 6, CURSE: -1}
 
 BASIC_COST: Mapping[str, int] = {
     COPPER: 0,
@@ -33,6 +50,23 @@ BASIC_COST: Mapping[str, int] = {
     SMITHY: 4,
     WITCH: 5,
 }
+
+
+def victory_points(owned: Mapping[str, int], types: Mapping[str, frozenset[str]]) -> int:
+    """VP of a set of owned cards (Gardens: 1 per 10 cards; Vineyard: 1 per 3 Actions).
+
+    >>> victory_points({"estate": 3, "copper": 7, "gardens": 1}, {})
+    4
+    """
+    total = sum(VP_VALUE.get(c, 0) * n for c, n in owned.items())
+    gardens = owned.get(GARDENS, 0)
+    if gardens:
+        total += gardens * (sum(owned.values()) // 10)
+    vineyards = owned.get(VINEYARD, 0)
+    if vineyards:
+        actions = sum(n for c, n in owned.items() if "action" in types.get(c, ()))
+        total += vineyards * (actions // 3)
+    return total
 
 
 @dataclass(slots=True)
@@ -52,6 +86,16 @@ class Situation:
     """Card id -> coins per play, for Treasures (missing: :data:`COIN_VALUE`)."""
     treasure_ids: frozenset[str] | None = None
     """Ids of Treasure cards (None: the keys of the treasure values)."""
+    types: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """Card id -> lower-case type names."""
+    buys: int = 1
+    turn: int = 1
+    """The deciding seat's turn number (1 on its first turn)."""
+    players: int = 2
+    others: tuple[tuple[int, int], ...] = ()
+    """``(VP, turns taken)`` of every other seat (public: gains are public)."""
+    taken: int = 0
+    """Turns the deciding seat will have taken when this turn ends."""
 
     def cost(self, card: str) -> int:
         c = self.costs.get(card)
@@ -70,12 +114,21 @@ class Situation:
     def count(self, card: str) -> int:
         return self.owned.get(card, 0)
 
+    def count_type(self, kind: str) -> int:
+        """Owned cards of a type (``"treasure"``, ``"action"``…)."""
+        if kind == "treasure" and not self.types:
+            return self.treasures()
+        return sum(n for c, n in self.owned.items() if kind in self.types.get(c, ()))
+
+    def deck_size(self) -> int:
+        return sum(self.owned.values())
+
     def total_money(self) -> int:
-        """Coin value of all Treasures the seat owns."""
+        """Coin value of all Treasures the seat owns plus the fixed +$ of its Actions."""
         values = self.treasure_values or COIN_VALUE
         total = 0
         for c, n in self.owned.items():
-            v = values.get(c)
+            v = values.get(c) or ACTION_COINS.get(c)
             if v:
                 total += v * n
         return total
@@ -86,6 +139,36 @@ class Situation:
         if ids is None:
             ids = frozenset(self.treasure_values or COIN_VALUE)
         return sum(n for c, n in self.owned.items() if c in ids)
+
+    def empty_piles(self) -> int:
+        return sum(1 for n in self.supply.values() if n == 0)
+
+    def vp(self) -> int:
+        return victory_points(self.owned, self.types)
+
+    def vp_lead(self) -> int:
+        """Own VP minus the best other seat's VP (negative: behind)."""
+        best = max((v for v, _ in self.others), default=0)
+        return self.vp() - best
+
+    def ends_game(self, card: str) -> bool:
+        """Would buying ``card`` now end the game (last Province, or last card of a
+        pile with enough piles already empty)?"""
+        if self.supply.get(card, 0) != 1:
+            return False
+        if card == PROVINCE:
+            return True
+        return self.empty_piles() + 1 >= (3 if self.players <= 4 else 4)
+
+    def loses_by_ending(self, card: str) -> bool:
+        """Buying ``card`` ends the game and leaves the seat behind (or tied with more
+        turns taken) — with ``card`` counted."""
+        if not self.others or not self.ends_game(card):
+            return False
+        after = dict(self.owned)
+        after[card] = after.get(card, 0) + 1
+        mine = victory_points(after, self.types)
+        return any(vp > mine or (vp == mine and self.taken > turns) for vp, turns in self.others)
 
 
 Condition = Callable[[Situation], bool]
@@ -118,12 +201,19 @@ class Strategy:
     name: str
     rules: tuple[tuple[str, Condition], ...]
     play: tuple[str, ...] = ()
-    """Action cards the strategy plays (any other Action: the default policy)."""
+    """Action cards the strategy plays first, in this order (any other Action:
+    the default policy)."""
+    decisions: Mapping[str, bool | tuple[str, ...]] = field(default_factory=dict)
+    """Decision purpose -> override (see :mod:`kingdoms.bots.dominion.lang`)."""
+    guard: bool = True
+    """Skip buys that would end the game while behind."""
 
     def choose(self, s: Situation) -> str | None:
         """The card to buy now, or ``None`` to stop buying."""
         for card, cond in self.rules:
             if s.affordable(card) and cond(s):
+                if self.guard and s.loses_by_ending(card):
+                    continue
                 return card
         return None
 
@@ -135,7 +225,6 @@ BIG_MONEY = Strategy(
     "big-money",
     ((PROVINCE, always), (GOLD, always), (SILVER, always)),
 )
-
 BIG_MONEY_ULTIMATE = Strategy(
     "big-money-ultimate",
     (
