@@ -19,15 +19,7 @@ from typing import Any
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion import adapter
 from kingdoms.bots.dominion.policy import DONE, choose
-from kingdoms.bots.dominion.strategy import (
-    BIG_MONEY,
-    BIG_MONEY_ULTIMATE,
-    SMITHY_BM,
-    WITCH_BM,
-    Situation,
-    Strategy,
-    victory_points,
-)
+from kingdoms.bots.dominion.strategy import Situation, Strategy, victory_points
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, IS_ACTION, NUM_CARDS
@@ -113,15 +105,11 @@ def _matches(card: str | None, key: str) -> bool:
 class StrategyBot:
     """Plays by a :class:`Strategy`; the default policy decides everything else."""
 
-    strategy: Strategy = BIG_MONEY
-    name = "big-money"
-
-    def __init__(self, strategy: Strategy | None = None, **params: Any) -> None:
+    def __init__(self, strategy: Strategy, **params: Any) -> None:
         if params:
-            raise InvalidConfig(f"bot {self.name!r} takes no parameters, got {sorted(params)}")
-        if strategy is not None:
-            self.strategy = strategy
-            self.name = strategy.name
+            raise InvalidConfig(f"bot {strategy.name!r} takes no parameters, got {sorted(params)}")
+        self.strategy = strategy
+        self.name = strategy.name
         self._play = tuple(BY_ID[c] for c in self.strategy.play if c in BY_ID)
 
     def _override(self, view: View, legal: Sequence[int]) -> int | None:
@@ -165,34 +153,6 @@ class StrategyBot:
         options = adapter.decode(view, legal_actions)
         decision = adapter.decision(view, self.strategy.play, options)
         return choose(decision, options)
-
-
-class BigMoney(StrategyBot):
-    """Province; else Gold; else Silver."""
-
-    strategy = BIG_MONEY
-    name = "big-money"
-
-
-class BigMoneyUltimate(StrategyBot):
-    """Big Money with Duchy/Estate dancing near the end."""
-
-    strategy = BIG_MONEY_ULTIMATE
-    name = "big-money-ultimate"
-
-
-class SmithyBot(StrategyBot):
-    """Big Money with about one Smithy per 11 Treasures."""
-
-    strategy = SMITHY_BM
-    name = "smithy"
-
-
-class WitchBot(StrategyBot):
-    """Big Money with two Witches."""
-
-    strategy = WITCH_BM
-    name = "witch"
 
 
 def bundled_bot(name: str, **params: Any) -> StrategyBot:

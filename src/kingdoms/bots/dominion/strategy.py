@@ -6,10 +6,11 @@ and whose condition holds is bought; no rule: buy nothing.  A rule whose buy
 would end the game while the bot would still be behind in VP (or tied, having
 taken more turns) is skipped: the walk falls through to the next rule.
 
+>>> big_money = Strategy("big-money", (("province", always), ("gold", always), ("silver", always)))
 >>> s = Situation(coins=8, owned={"copper": 7, "estate": 3}, supply={"province": 8, "gold": 30})
->>> BIG_MONEY.choose(s)
+>>> big_money.choose(s)
 'province'
->>> BIG_MONEY.choose(Situation(coins=2, supply={"silver": 40}))
+>>> big_money.choose(Situation(coins=2, supply={"silver": 40}))
 """
 
 from __future__ import annotations
@@ -178,22 +179,6 @@ def always(_s: Situation) -> bool:
     return True
 
 
-def provinces_left_at_most(n: int) -> Condition:
-    return lambda s: s.left(PROVINCE) <= n
-
-
-def money_over(n: int) -> Condition:
-    return lambda s: s.total_money() > n
-
-
-def owns_fewer(card: str, n: int) -> Condition:
-    return lambda s: s.count(card) < n
-
-
-def smithies_below_treasures_over_11(s: Situation) -> bool:
-    return s.count(SMITHY) < s.treasures() / 11
-
-
 @dataclass(frozen=True, slots=True)
 class Strategy:
     """An ordered list of ``(card id, condition)`` buy rules."""
@@ -219,52 +204,3 @@ class Strategy:
 
     def wanted(self) -> frozenset[str]:
         return frozenset(card for card, _ in self.rules)
-
-
-BIG_MONEY = Strategy(
-    "big-money",
-    ((PROVINCE, always), (GOLD, always), (SILVER, always)),
-)
-BIG_MONEY_ULTIMATE = Strategy(
-    "big-money-ultimate",
-    (
-        (PROVINCE, money_over(18)),
-        (DUCHY, provinces_left_at_most(4)),
-        (ESTATE, provinces_left_at_most(2)),
-        (GOLD, always),
-        (DUCHY, provinces_left_at_most(6)),
-        (SILVER, always),
-    ),
-)
-
-SMITHY_BM = Strategy(
-    "smithy",
-    (
-        (PROVINCE, money_over(15)),
-        (DUCHY, provinces_left_at_most(4)),
-        (ESTATE, provinces_left_at_most(2)),
-        (GOLD, always),
-        (DUCHY, provinces_left_at_most(6)),
-        (SMITHY, smithies_below_treasures_over_11),
-        (SILVER, always),
-    ),
-    play=(SMITHY,),
-)
-
-WITCH_BM = Strategy(
-    "witch",
-    (
-        (PROVINCE, lambda s: s.count(GOLD) > 0),
-        (DUCHY, provinces_left_at_most(5)),
-        (ESTATE, provinces_left_at_most(2)),
-        (WITCH, owns_fewer(WITCH, 1)),
-        (GOLD, always),
-        (WITCH, owns_fewer(WITCH, 2)),
-        (SILVER, always),
-    ),
-    play=(WITCH,),
-)
-
-STRATEGIES: Mapping[str, Strategy] = {
-    s.name: s for s in (BIG_MONEY, BIG_MONEY_ULTIMATE, SMITHY_BM, WITCH_BM)
-}
