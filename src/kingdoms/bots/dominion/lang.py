@@ -37,6 +37,7 @@ import math
 import operator
 import re
 import tomllib
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -355,7 +356,9 @@ def compile_condition(text: str) -> Compiled:
     # card names with spaces or apostrophes: count(Council Room) -> count("Council Room")
     src = re.sub(r"\b(count|left)\(\s*([^()\"']*[\s'][^()\"']*?)\s*\)", r'\1("\2")', src)
     try:
-        tree = ast.parse(src, mode="eval")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. "invalid decimal literal": an error below
+            tree = ast.parse(src, mode="eval")
     except SyntaxError as err:
         raise ExprError(
             f"bad condition {text.strip()!r}: {err.msg}", (err.offset or 1) - 1
