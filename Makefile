@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
-EXTRAS := dev,rl,bench,postgres
+EXTRAS := dev,rl,bench,postgres,report,ray
 
 .PHONY: setup play test lint typecheck pytest bench system-deps clean
 
