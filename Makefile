@@ -42,6 +42,7 @@ bench: setup
 	$(PY) bench/dominion_bigmoney.py
 	$(PY) bench/kingdomino_playouts.py
 	$(PY) bench/server_load.py --game dominion --games 200 --actions 40 --think 1
+	$(PY) bench/sim_workers.py --games 2000 --workers 2
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -379,3 +379,18 @@ def test_cli_check_and_sim_with_a_file(tmp_path: Path) -> None:
     assert "Militia if count(Militia) < 3" in res.output
     res = runner.invoke(main, ["strategy", "list"])
     assert "council-room" in res.output.split()
+
+
+def test_the_readme_bot_file_is_clean_and_plays(tmp_path: Path) -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    block = readme.split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "my_bot.toml"
+    path.write_text(block)
+    res = CliRunner().invoke(main, ["strategy", "check", str(path), "--kingdom", "First Game"])
+    assert res.exit_code == 0 and "OK" in res.output, res.output
+    res = CliRunner().invoke(
+        main,
+        ["sim", "dominion", "--bots", f"{path},big-money-ultimate", "--kingdom", "First Game"]
+        + ["-n", "4", "--json"],
+    )
+    assert res.exit_code == 0 and json.loads(res.output)["games"] == 4
