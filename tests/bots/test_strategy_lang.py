@@ -388,9 +388,6 @@ def test_the_readme_bot_file_is_clean_and_plays(tmp_path: Path) -> None:
     path.write_text(block)
     res = CliRunner().invoke(main, ["strategy", "check", str(path), "--kingdom", "First Game"])
     assert res.exit_code == 0 and "OK" in res.output, res.output
-    res = CliRunner().invoke(
-        main,
-        ["sim", "dominion", "--bots", f"{path},big-money-ultimate", "--kingdom", "First Game"]
-        + ["-n", "4", "--json"],
-    )
+    args = ["sim", "dominion", "--bots", f"{path},big-money-ultimate", "--kingdom"]
+    res = CliRunner().invoke(main, [*args, "First Game", "-n", "4", "--json"])
     assert res.exit_code == 0 and json.loads(res.output)["games"] == 4
