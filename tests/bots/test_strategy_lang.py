@@ -391,3 +391,14 @@ def test_the_readme_bot_file_is_clean_and_plays(tmp_path: Path) -> None:
     args = ["sim", "dominion", "--bots", f"{path},big-money-ultimate", "--kingdom"]
     res = CliRunner().invoke(main, [*args, "First Game", "-n", "4", "--json"])
     assert res.exit_code == 0 and json.loads(res.output)["games"] == 4
+
+
+def test_file_bots_only_where_files_are_allowed(tmp_path: Path) -> None:
+    from kingdoms.core import InvalidConfig
+
+    path = tmp_path / "secret.toml"
+    path.write_text('buy = ["Gold"]\n')
+    # specs from the network (the server) must never read files
+    with pytest.raises(InvalidConfig, match="unknown dominion bot"):
+        make_bot("dominion", str(path))
+    assert make_bot("dominion", str(path), files=True).name == "secret"

@@ -83,7 +83,7 @@ def play_state(
 ) -> tuple[Any, list[int]]:
     k = len(specs)
     seat_bot = seating(index, k)
-    bots = [make_bot(game, specs[b]) for b in seat_bot]
+    bots = [make_bot(game, specs[b], files=True) for b in seat_bot]
     state = new_sim_game(game, specs, index, seed, options)
     state.logging = log
     tracker = tracker_for(game, state)
@@ -311,7 +311,7 @@ def simulate(
         raise InvalidConfig("the number of games must be at least 1")
     g.check_players(len(bots))
     for spec in bots:  # fail fast on unknown bots or bad parameters
-        make_bot(game, spec)
+        make_bot(game, spec, files=True)
     opts = dict(options or {})
     g.config(len(bots), seed, opts)  # validate options once, up front
     size = batch or default_batch(games, workers)
