@@ -335,6 +335,14 @@ def test_check_reports_each_problem_with_its_line() -> None:
     assert 7 not in lines  # Silver is fine
 
 
+def test_repeated_entries_get_their_own_lines() -> None:
+    text = 'buy = [\n  "Gold",\n  "Silver",\n  "Gold",\n]\n'
+    (finding,) = check_text(text)
+    assert finding.line == 4 and "line 2 always buys gold first" in finding.message
+    (finding,) = check_text('buy = ["Gold", "Gold"]\n')
+    assert finding.line == 1 and "entry 2" in finding.message
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=200))
 def test_any_text_gives_findings_never_a_traceback(text: str) -> None:

@@ -390,6 +390,7 @@ class _Lines:
 
     def __init__(self, text: str) -> None:
         self.lines = text.splitlines()
+        self.used: dict[tuple[int, str], int] = {}
 
     def key(self, key: str) -> int | None:
         pat = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=|^\s*\[+\s*{re.escape(key)}\s*\]")
@@ -399,10 +400,15 @@ class _Lines:
         return None
 
     def find(self, needle: str, start: int | None) -> int | None:
+        """The first line from ``start`` holding ``needle`` not matched before (so
+        repeated entries get their own lines)."""
         first = (start or 1) - 1
         for i in range(first, len(self.lines)):
             if needle and needle in self.lines[i]:
-                return i + 1
+                seen = self.used.get((i, needle), 0)
+                if seen < self.lines[i].count(needle):
+                    self.used[(i, needle)] = seen + 1
+                    return i + 1
         return None
 
 
