@@ -223,6 +223,16 @@ def test_overrides_by_purpose() -> None:
     assert _answer(only_curses, st_, 1) == "discard Estate"
 
 
+def test_every_purpose_the_bots_derive_can_be_overridden() -> None:
+    from kingdoms.bots.dominion.lang import PURPOSES
+    from kingdoms.bots.dominion.strategy import _KIND_PURPOSE
+
+    gains = {f"{c}.gain" for c in ("workshop", "feast", "remodel", "mine", "artisan", "university")}
+    assert set(_KIND_PURPOSE.values()) | gains == set(PURPOSES)
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    assert all(f"`{p}`" in readme for p in PURPOSES)
+
+
 def test_chancellor_override_and_bundled_rule() -> None:
     st_ = _scenario({0: ["chancellor", *["copper"] * 4]}, KINGDOM)
     st_.apply_checked(st_.parse_action("play Chancellor"))  # type: ignore[attr-defined]

@@ -13,61 +13,19 @@ overrides by purpose, and leaves every other decision to the default policy.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion import adapter
 from kingdoms.bots.dominion.policy import DONE, choose
-from kingdoms.bots.dominion.strategy import Situation, Strategy, victory_points
+from kingdoms.bots.dominion.strategy import Situation, Strategy, decision_purpose, victory_points
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, IS_ACTION, NUM_CARDS
 
 _BUY0 = A.BUY * NUM_CARDS
 _PLAY0 = A.PLAY * NUM_CARDS
-
-# The decision kinds of today's engine -> the purpose strategy files name.
-_KIND_PURPOSE: Mapping[str, str] = {
-    "cellar": "cellar.discard",
-    "militia": "militia.discard",
-    "chapel": "chapel.trash",
-    "chancellor": "chancellor.discard_deck",
-    "bureaucrat": "bureaucrat.topdeck",
-    "herbalist": "herbalist.topdeck",
-    "moat": "moat.reveal",
-    "library": "library.set_aside",
-    "mine": "mine.trash",
-    "remodel": "remodel.trash",
-    "moneylender": "moneylender.trash",
-    "throne": "throne_room.play",
-    "thief_trash": "thief.trash",
-    "thief_gain": "thief.gain",
-    "artisan": "artisan.topdeck",
-    "bandit": "bandit.trash",
-    "harbinger": "harbinger.topdeck",
-    "poacher": "poacher.discard",
-    "sentry_trash": "sentry.trash",
-    "sentry_discard": "sentry.discard",
-    "apprentice": "apprentice.trash",
-    "transmute": "transmute.trash",
-}
-
-
-def decision_purpose(view: View) -> str | None:
-    """The purpose (``"militia.discard"``…) of the view's pending decision, if any.
-
-    >>> decision_purpose({"decision": {"kind": "gain", "card": "workshop"}})
-    'workshop.gain'
-    """
-    frame = view.get("decision")
-    if not isinstance(frame, Mapping):
-        return None
-    kind = frame.get("kind")
-    if kind == "gain":
-        card = frame.get("card")
-        return f"{card}.gain" if isinstance(card, str) else None
-    return _KIND_PURPOSE.get(str(kind))
 
 
 def situation(view: View) -> Situation:

@@ -64,6 +64,7 @@ PURPOSES: Mapping[str, str] = {
     "workshop.gain": "list",
     "feast.gain": "list",
     "artisan.gain": "list",
+    "university.gain": "list",
     "artisan.topdeck": "list",
     "bureaucrat.topdeck": "list",
     "herbalist.topdeck": "list",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 # Card ids as the engine and the shared card data name them.
 COPPER, SILVER, GOLD = "copper", "silver", "gold"
@@ -204,3 +205,49 @@ class Strategy:
 
     def wanted(self) -> frozenset[str]:
         return frozenset(card for card, _ in self.rules)
+
+
+# The decision kinds of today's engine -> the purpose strategy files name.
+_KIND_PURPOSE: Mapping[str, str] = {
+    "cellar": "cellar.discard",
+    "militia": "militia.discard",
+    "chapel": "chapel.trash",
+    "chancellor": "chancellor.discard_deck",
+    "bureaucrat": "bureaucrat.topdeck",
+    "herbalist": "herbalist.topdeck",
+    "moat": "moat.reveal",
+    "library": "library.set_aside",
+    "mine": "mine.trash",
+    "remodel": "remodel.trash",
+    "moneylender": "moneylender.trash",
+    "throne": "throne_room.play",
+    "thief_trash": "thief.trash",
+    "thief_gain": "thief.gain",
+    "artisan": "artisan.topdeck",
+    "bandit": "bandit.trash",
+    "harbinger": "harbinger.topdeck",
+    "poacher": "poacher.discard",
+    "sentry_trash": "sentry.trash",
+    "sentry_discard": "sentry.discard",
+    "apprentice": "apprentice.trash",
+    "transmute": "transmute.trash",
+}
+
+
+def decision_purpose(view: Mapping[str, Any]) -> str | None:
+    """The purpose (``"militia.discard"``…) of the view's pending decision, if any.
+
+    Derived from today's decision kinds; once the engine's views carry the
+    purpose itself, this returns ``frame.get("purpose")``.
+
+    >>> decision_purpose({"decision": {"kind": "gain", "card": "workshop"}})
+    'workshop.gain'
+    """
+    frame = view.get("decision")
+    if not isinstance(frame, Mapping):
+        return None
+    kind = frame.get("kind")
+    if kind == "gain":
+        card = frame.get("card")
+        return f"{card}.gain" if isinstance(card, str) else None
+    return _KIND_PURPOSE.get(str(kind))
