@@ -132,3 +132,13 @@ def test_cli_round_robin_matrix() -> None:
     assert "round robin" in res.output
     res = CliRunner().invoke(main, ["sim", "dominion", "-n", "2"])
     assert res.exit_code != 0 and "--bots or --round-robin" in res.output
+
+
+def test_cli_until_clear_stops_early() -> None:
+    args = ["sim", "dominion", "--bots", "witch,big-money", "--kingdom", "witch", "-n", "1000"]
+    res = CliRunner().invoke(main, [*args, "--until-clear", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["requested"] == 1000 and 100 <= data["games"] < 1000
+    res = CliRunner().invoke(main, [*args, "--until-clear"])
+    assert "stopped early after" in res.output

@@ -63,6 +63,13 @@ def _common(f: Callable[..., Any]) -> Callable[..., Any]:
                 "--sample-log", is_flag=True, help="Also print the log of the run's first game."
             ),
             click.option(
+                "--until-clear",
+                "until_clear",
+                is_flag=True,
+                help="Two bots: stop once the first bot's 99 % interval is clear of 50 % "
+                "(checked after every batch, from 100 games on).",
+            ),
+            click.option(
                 "--turns",
                 type=click.IntRange(min=0),
                 default=25,
@@ -117,6 +124,7 @@ def _run(
     html: str | None,
     sample_log: bool,
     turns: int,
+    until_clear: bool,
 ) -> None:
     if bool(bots) == bool(round_robin):
         raise click.UsageError("give either --bots or --round-robin")
@@ -127,6 +135,13 @@ def _run(
                      backend, address, err, out)  # fmt: skip
         return
     specs = _split_bots(bots or "")
+    stop = None
+    if until_clear:
+        from kingdoms.sim.rank import clear_of_half
+
+        if len(specs) != 2:
+            raise click.UsageError("--until-clear needs exactly two bots")
+        stop = clear_of_half(min(100, games))
     with _progress(game, err) as progress:
         task = progress.add_task("games", total=games)
         report = simulate(
@@ -139,6 +154,7 @@ def _run(
             backend=backend,
             address=address,
             progress=lambda k: progress.advance(task, k),
+            stop=stop,
         )
     _outputs(report, chart, html)
     if as_json:
