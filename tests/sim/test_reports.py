@@ -142,3 +142,12 @@ def test_cli_until_clear_stops_early() -> None:
     assert data["requested"] == 1000 and 100 <= data["games"] < 1000
     res = CliRunner().invoke(main, [*args, "--until-clear"])
     assert "stopped early after" in res.output
+
+
+def test_cli_kingdomino_report_per_round(tmp_path: Path) -> None:
+    html = tmp_path / "k.html"
+    args = ["sim", "kingdomino", "--bots", "random,greedy", "-n", "3", "--html", str(html)]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    assert "mean per round" in res.output and "game length (rounds)" in res.output
+    assert "points at the end of the round" in html.read_text()
