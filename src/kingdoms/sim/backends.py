@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ def run_batches(
     workers: int = 1,
     backend: str = "local",
     address: str | None = None,
-) -> Iterator[list[GameResult]]:
+) -> Generator[list[GameResult], None, None]:
     """The results of every batch, in batch order."""
     if backend == "ray":
         yield from _ray(game, specs, chunks, seed, options, workers, address)

@@ -17,6 +17,7 @@ order, so it stops at the same game however many workers there are.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -317,14 +318,16 @@ def simulate(
     size = batch or default_batch(games, workers)
     start = time.perf_counter()
     results: list[GameResult] = []
-    for chunk in run_batches(
+    stream = run_batches(
         game, list(bots), batches(games, size), seed, opts, workers, backend, address
-    ):
-        if progress:
-            progress(len(chunk))
-        results.extend(chunk)
-        if stop is not None and stop(results):
-            break
+    )
+    with contextlib.closing(stream):  # stopping early cancels the batches not started
+        for chunk in stream:
+            if progress:
+                progress(len(chunk))
+            results.extend(chunk)
+            if stop is not None and stop(results):
+                break
     seconds = time.perf_counter() - start
     return SimReport(
         game=game,
