@@ -118,10 +118,14 @@ def _ray(
         raise InvalidConfig("the ray backend needs Ray: pip install 'kingdoms[ray]'") from err
     started = False
     if not ray.is_initialized():
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        try:
+            if address:
+                ray.init(address=address, log_to_driver=False)
+            else:
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as err:
+            where = f"the Ray cluster at {address!r}" if address else "a local Ray instance"
+            raise InvalidConfig(f"cannot start or reach {where}: {err}") from err
         started = True
     task = ray.remote(ray_batch)
     files = _strategy_files(specs)
