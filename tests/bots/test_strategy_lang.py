@@ -420,3 +420,33 @@ def test_file_bots_only_where_files_are_allowed(tmp_path: Path) -> None:
     with pytest.raises(InvalidConfig, match="unknown dominion bot"):
         make_bot("dominion", str(path))
     assert make_bot("dominion", str(path), files=True).name == "secret"
+
+
+def test_the_guard_acts_in_real_games_from_the_view_alone() -> None:
+    import dataclasses
+
+    from kingdoms.bots.dominion.bots import situation
+    from kingdoms.bots.dominion.bundled import bundled_strategy
+    from kingdoms.core import new_game
+
+    guarded = bundled_strategy("big-money-ultimate")
+    unguarded = dataclasses.replace(guarded, guard=False)
+    bots = [StrategyBot(guarded), StrategyBot(guarded)]
+    skipped = 0
+    for seed in range(40):
+        state = new_game("dominion", 2, seed, {"kingdom": "First Game"})
+        state.logging = False
+        rng = random.Random(seed)
+        while state.current_player >= 0:
+            p = state.current_player
+            view = state.view(p)
+            if view["decision"] is None and view["phase"] == "buy":
+                s = situation(view)
+                want, plain = guarded.choose(s), unguarded.choose(s)
+                if want != plain:
+                    skipped += 1
+                    assert plain is not None and s.ends_game(plain)
+                    me = state.vp_of(p) + {"province": 6, "duchy": 3, "estate": 1}.get(plain, 0)  # type: ignore[attr-defined]
+                    assert me <= state.vp_of(1 - p)  # type: ignore[attr-defined]
+            state.apply(bots[p].act(view, state.legal_actions(), rng))
+    assert skipped > 0

@@ -19,7 +19,7 @@ from typing import Any
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion import adapter
 from kingdoms.bots.dominion.policy import DONE, choose
-from kingdoms.bots.dominion.strategy import Situation, Strategy, decision_purpose, victory_points
+from kingdoms.bots.dominion.strategy import Situation, Strategy, decision_purpose
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, IS_ACTION, NUM_CARDS
@@ -33,11 +33,6 @@ def situation(view: View) -> Situation:
     me = view["player"]
     players = view["players"]
     own = players[me]["owned"]
-    others = tuple(
-        (victory_points(p["owned"], adapter.TYPES), int(p["turns"]))
-        for q, p in enumerate(players)
-        if q != me
-    )
     return Situation(
         coins=int(view.get("coins", 0)),
         owned=own,
@@ -51,7 +46,9 @@ def situation(view: View) -> Situation:
         buys=int(view.get("buys", 1)),
         turn=int(players[me]["turns"]) + 1,
         players=len(players),
-        others=others,
+        others=None,  # worked out from the seats when a rule needs it
+        seats=players,
+        seat=me,
         taken=int(players[me]["turns"]) + 1,
     )
 

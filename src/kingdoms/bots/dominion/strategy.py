@@ -15,7 +15,7 @@ taken more turns) is skipped: the walk falls through to the next rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,8 +94,12 @@ class Situation:
     turn: int = 1
     """The deciding seat's turn number (1 on its first turn)."""
     players: int = 2
-    others: tuple[tuple[int, int], ...] = ()
-    """``(VP, turns taken)`` of every other seat (public: gains are public)."""
+    others: tuple[tuple[int, int], ...] | None = ()
+    """``(VP, turns taken)`` of every other seat (public: gains are public);
+    ``None``: worked out from :attr:`seats` when first needed."""
+    seats: Sequence[Mapping[str, Any]] = ()
+    """The view's player entries (``owned``, ``turns``), for :attr:`others`."""
+    seat: int = 0
     taken: int = 0
     """Turns the deciding seat will have taken when this turn ends."""
 
@@ -148,9 +152,19 @@ class Situation:
     def vp(self) -> int:
         return victory_points(self.owned, self.types)
 
+    def opponents(self) -> tuple[tuple[int, int], ...]:
+        """``(VP, turns taken)`` of every other seat."""
+        if self.others is None:
+            self.others = tuple(
+                (victory_points(p["owned"], self.types), int(p["turns"]))
+                for q, p in enumerate(self.seats)
+                if q != self.seat
+            )
+        return self.others
+
     def vp_lead(self) -> int:
         """Own VP minus the best other seat's VP (negative: behind)."""
-        best = max((v for v, _ in self.others), default=0)
+        best = max((v for v, _ in self.opponents()), default=0)
         return self.vp() - best
 
     def ends_game(self, card: str) -> bool:
@@ -165,12 +179,14 @@ class Situation:
     def loses_by_ending(self, card: str) -> bool:
         """Buying ``card`` ends the game and leaves the seat behind (or tied with more
         turns taken) — with ``card`` counted."""
-        if not self.others or not self.ends_game(card):
+        if not self.ends_game(card) or not self.opponents():
             return False
         after = dict(self.owned)
         after[card] = after.get(card, 0) + 1
         mine = victory_points(after, self.types)
-        return any(vp > mine or (vp == mine and self.taken > turns) for vp, turns in self.others)
+        return any(
+            vp > mine or (vp == mine and self.taken > turns) for vp, turns in self.opponents()
+        )
 
 
 Condition = Callable[[Situation], bool]
