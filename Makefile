@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
-EXTRAS := dev,rl,bench,postgres
+EXTRAS := dev,rl,bench,postgres,report,ray
 
 .PHONY: setup play test lint typecheck pytest bench soak system-deps clean soak-server schemathesis bench-server
 
@@ -43,6 +43,7 @@ bench: setup
 	$(PY) bench/kingdomino_playouts.py
 	$(PY) bench/kingdomino_full_greedy.py
 	$(PY) bench/server_load.py --game dominion --games 200 --actions 40 --think 1
+	$(PY) bench/sim_workers.py --games 2000 --workers 2
 
 # Dominion card conservation over 100,000 random games (SOAK_GAMES, SOAK_WORKERS).
 soak: setup

@@ -116,10 +116,24 @@ def generic_defaults(game: str, name: str) -> dict[str, Any]:
     return dict(defaults.get(name, {}))
 
 
-def make_bot(game: str, spec: str) -> Bot:
-    """Build the bot named by ``spec`` for ``game``; unknown names list the valid ones."""
+STRATEGY_SUFFIXES = (".toml",)
+"""Bot specs ending so are strategy files, read by the game's ``bot_from_file`` hook."""
+
+
+def make_bot(game: str, spec: str, *, files: bool = False) -> Bot:
+    """Build the bot named by ``spec`` for ``game``; unknown names list the valid ones.
+
+    ``files=True`` (the simulator, the command line) also accepts a path to a
+    strategy file; never for specs from the network (they would read server files)."""
     name, params = parse_bot_spec(spec)
     targets = _targets(game)
+    from_file = game_bot_hook(game, "bot_from_file") if files else None
+    if name not in targets and from_file is not None and name.endswith(STRATEGY_SUFFIXES):
+        # a strategy file: the game's bot package reads it
+        bot = from_file(name, **params)
+        if not isinstance(bot, Bot):
+            raise InvalidConfig(f"{name} does not make a bot")
+        return bot
     if name not in targets:
         raise InvalidConfig(f"unknown {game} bot {name!r}; available: {', '.join(sorted(targets))}")
     if name in GENERIC_BOTS:

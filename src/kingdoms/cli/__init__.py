@@ -6,6 +6,9 @@ Sub-commands live in their own modules and are imported only when used:
 * ``kingdoms kingdomino play`` — play Kingdomino in the terminal (``cli/kingdomino.py``)
 * ``kingdoms sim GAME``        — bot-vs-bot simulation (``cli/sim.py``)
 * ``kingdoms replay FILE``     — print a saved game's log (``cli/replay.py``)
+* ``kingdoms strategy check F``— lint a Dominion strategy file (``cli/strategy.py``)
+* ``kingdoms rank dominion``   — rank a kingdom's cards (``cli/rank.py``)
+* ``kingdoms optimize dominion`` — search for a strong strategy file (``cli/optimize.py``)
 * ``kingdoms serve``           — the web app (``cli/serve.py``)
 """
 
@@ -24,6 +27,9 @@ _COMMANDS = {
     "sim": ("kingdoms.cli.sim", "sim", "Pit bots against each other and report win rates."),
     "replay": ("kingdoms.cli.replay", "replay", "Print the log of a saved game."),
     "serve": ("kingdoms.cli.serve", "serve", "Run the web app."),
+    "strategy": ("kingdoms.cli.strategy", "strategy", "Check Dominion strategy files."),
+    "rank": ("kingdoms.cli.rank", "rank", "Rank a Dominion kingdom's cards (Big Money + X)."),
+    "optimize": ("kingdoms.cli.optimize", "optimize", "Search for a strong Dominion strategy."),
 }
 
 

@@ -1,7 +1,9 @@
-"""``kingdoms sim GAME``: bot-vs-bot simulation with a progress bar, a table or JSON."""
+"""``kingdoms sim GAME``: bot-vs-bot simulation with a progress bar, a text report,
+JSON, charts (PNG, interactive HTML), a sample game's log and round robins."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -9,16 +11,24 @@ from typing import Any
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from kingdoms.cli.dominion_options import dominion_options, game_options
+from kingdoms.core.errors import InvalidConfig
+from kingdoms.sim.backends import BACKENDS
 from kingdoms.sim.runner import SimReport, default_workers, simulate
 
 
 def _common(f: Callable[..., Any]) -> Callable[..., Any]:
     for opt in reversed(
         [
-            click.option("--bots", required=True, help="Comma-separated bot specs, one per seat."),
+            click.option(
+                "--bots", help="Comma-separated bot specs or strategy files, one per seat."
+            ),
+            click.option(
+                "--round-robin",
+                "round_robin",
+                help="Comma-separated bots: every pair plays -n games; prints a win-rate matrix.",
+            ),
             click.option(
                 "-n", "--games", type=click.IntRange(min=1), default=100, show_default=True
             ),
@@ -29,9 +39,43 @@ def _common(f: Callable[..., Any]) -> Callable[..., Any]:
                 type=click.IntRange(min=1),
                 default=1,
                 show_default=True,
-                help=f"Worker processes (this machine has {default_workers()} cores).",
+                help=f"Worker processes or Ray CPUs (this machine has {default_workers()} cores).",
+            ),
+            click.option(
+                "--backend",
+                type=click.Choice(BACKENDS),
+                default="local",
+                show_default=True,
+                help="Where batches run: local processes, or Ray (pip install 'kingdoms[ray]').",
+            ),
+            click.option(
+                "--address",
+                default=None,
+                help="Ray cluster address (ray://head:10001 or auto); default: a local Ray.",
             ),
             click.option("--chart", type=click.Path(dir_okay=False), help="Write a PNG chart."),
+            click.option(
+                "--html",
+                type=click.Path(dir_okay=False),
+                help="Write a self-contained interactive HTML report.",
+            ),
+            click.option(
+                "--sample-log", is_flag=True, help="Also print the log of the run's first game."
+            ),
+            click.option(
+                "--until-clear",
+                "until_clear",
+                is_flag=True,
+                help="Two bots: stop once the first bot's 99 % interval is clear of 50 % "
+                "(checked after every batch, from 100 games on).",
+            ),
+            click.option(
+                "--turns",
+                type=click.IntRange(min=0),
+                default=25,
+                show_default=True,
+                help="Turns (rounds) shown in the per-turn table.",
+            ),
         ]
     ):
         f = opt(f)
@@ -52,27 +96,53 @@ def _split_bots(bots: str) -> list[str]:
     return out
 
 
-def _run(
-    game: str,
-    bots: str,
-    games: int,
-    seed: int,
-    options: dict[str, Any],
-    as_json: bool,
-    workers: int,
-    chart: str | None,
-) -> None:
-    specs = _split_bots(bots)
-    err = Console(stderr=True)
-    with Progress(
+def _progress(game: str, console: Console) -> Progress:
+    return Progress(
         TextColumn(f"[bold]{game}[/]"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=err,
+        console=console,
         transient=True,
-        disable=not err.is_terminal,
-    ) as progress:
+        disable=not console.is_terminal,
+    )
+
+
+def _run(
+    game: str,
+    options: dict[str, Any],
+    *,
+    bots: str | None,
+    round_robin: str | None,
+    games: int,
+    seed: int,
+    as_json: bool,
+    workers: int,
+    backend: str,
+    address: str | None,
+    chart: str | None,
+    html: str | None,
+    sample_log: bool,
+    turns: int,
+    until_clear: bool,
+) -> None:
+    if bool(bots) == bool(round_robin):
+        raise click.UsageError("give either --bots or --round-robin")
+    err = Console(stderr=True)
+    out = Console(width=160) if not Console().is_terminal else Console()
+    if round_robin:
+        _round_robin(game, options, _split_bots(round_robin), games, seed, as_json, workers,
+                     backend, address, err, out)  # fmt: skip
+        return
+    specs = _split_bots(bots or "")
+    stop = None
+    if until_clear:
+        from kingdoms.sim.rank import clear_of_half
+
+        if len(specs) != 2:
+            raise click.UsageError("--until-clear needs exactly two bots")
+        stop = clear_of_half(min(100, games))
+    with _progress(game, err) as progress:
         task = progress.add_task("games", total=games)
         report = simulate(
             game,
@@ -81,78 +151,99 @@ def _run(
             seed,
             options,
             workers=workers,
+            backend=backend,
+            address=address,
             progress=lambda k: progress.advance(task, k),
+            stop=stop,
         )
+    _outputs(report, chart, html)
+    if as_json:
+        data = report.to_json()
+        if sample_log:
+            from kingdoms.sim.report import sample_log as log_lines
+
+            data["sample_log"] = log_lines(game, specs, seed, options)
+        click.echo(json.dumps(data))
+        return
+    from kingdoms.sim.report import print_report
+    from kingdoms.sim.report import sample_log as log_lines
+
+    print_report(report, out, turns=turns)
+    for path in (chart, html):
+        if path:
+            click.echo(f"chart written to {path}")
+    if sample_log:
+        click.echo("")
+        for line in log_lines(game, specs, seed, options):
+            click.echo(line)
+
+
+def _outputs(report: SimReport, chart: str | None, html: str | None) -> None:
     if chart:
         from kingdoms.sim.chart import win_rate_chart
 
         win_rate_chart(report, chart)
+    if html:
+        from kingdoms.sim.chart import html_report
+
+        html_report(report, html)
+
+
+def _round_robin(
+    game: str,
+    options: dict[str, Any],
+    bots: list[str],
+    games: int,
+    seed: int,
+    as_json: bool,
+    workers: int,
+    backend: str,
+    address: str | None,
+    err: Console,
+    out: Console,
+) -> None:
+    from kingdoms.sim.report import RoundRobin
+
+    if len(bots) < 2:
+        raise InvalidConfig("a round robin needs at least two bots")
+    pairs = list(itertools.combinations(range(len(bots)), 2))
+    reports = {}
+    with _progress(game, err) as progress:
+        task = progress.add_task("games", total=games * len(pairs))
+        for i, j in pairs:
+            reports[(i, j)] = simulate(
+                game,
+                [bots[i], bots[j]],
+                games,
+                seed,
+                options,
+                workers=workers,
+                backend=backend,
+                address=address,
+                progress=lambda k: progress.advance(task, k),
+            )
+    rr = RoundRobin(bots, reports)
     if as_json:
-        click.echo(json.dumps(report.to_json()))
+        click.echo(json.dumps(rr.to_json()))
     else:
-        _print_table(report)
-        if chart:
-            click.echo(f"chart written to {chart}")
-
-
-def _print_table(report: SimReport) -> None:
-    console = Console()
-    table = Table(title=f"{report.game}: {report.games} games, seed rotation")
-    table.add_column("#", justify="right")
-    table.add_column("bot")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate [95% CI]", justify="right")
-    table.add_column(f"mean {report.score_name}", justify="right")
-    table.add_column("mean margin", justify="right")
-    for i, (bot, wins, (lo, hi), score, margin) in enumerate(
-        zip(
-            report.bots,
-            report.wins,
-            report.win_intervals(),
-            report.mean_scores(),
-            report.mean_margins(),
-            strict=True,
-        )
-    ):
-        table.add_row(
-            str(i + 1),
-            bot,
-            str(wins),
-            f"{wins / report.games:.1%} [{lo:.1%}–{hi:.1%}]",
-            f"{score:.2f}",
-            f"{margin:+.2f}",
-        )
-    console.print(table)
-    data = report.to_json()
-    extra = [f"shared wins: {report.ties}", f"first-seat wins: {report.first_seat_wins}"]
-    if "mean_turns" in data:
-        extra.append(f"mean turns: {data['mean_turns']}")
-    if "three_pile_endings" in data:
-        extra.append(f"pile endings: {data['three_pile_endings']}")
-    extra.append(f"{report.games_per_second:.1f} games/s")
-    console.print(" · ".join(extra))
+        rr.print(out)
 
 
 @click.group()
 def sim() -> None:
-    """Pit bots against each other: win rates with 95 % confidence intervals."""
+    """Pit bots against each other: win rates with 95 % confidence intervals,
+    per-turn curves, game lengths, charts."""
 
 
 @sim.command("dominion")
 @_common
 @dominion_options
-def sim_dominion(
-    bots: str,
-    games: int,
-    seed: int,
-    as_json: bool,
-    workers: int,
-    chart: str | None,
-    **flags: Any,
-) -> None:
-    """Simulate Dominion games, e.g. --bots witch,big-money-ultimate -n 10000."""
-    options = game_options(**flags)
-    _run("dominion", bots, games, seed, options, as_json, workers, chart)
+def sim_dominion(**flags: Any) -> None:
+    """Simulate Dominion games, e.g. --bots witch,big-money-ultimate -n 10000, or
+    --bots my_bot.toml,big-money-ultimate."""
+    keys = ("kingdom", "sets", "edition", "alchemy_errata", "alchemy_cards")
+    options = game_options(**{k: flags.pop(k) for k in keys})
+    _run("dominion", options, **flags)
 
 
 @sim.command("kingdomino")
@@ -166,19 +257,10 @@ def sim_dominion(
     default="window",
     show_default=True,
 )
-def sim_kingdomino(
-    bots: str,
-    games: int,
-    seed: int,
-    as_json: bool,
-    workers: int,
-    chart: str | None,
-    variants: str,
-    middle_kingdom_rule: str,
-) -> None:
+def sim_kingdomino(variants: str, middle_kingdom_rule: str, **flags: Any) -> None:
     """Simulate Kingdomino games, e.g. --bots mcts:time=0.2,full-greedy,full-greedy,full-greedy."""
     options: dict[str, Any] = {
         "variants": [v.strip() for v in variants.split(",") if v.strip()],
         "middle_kingdom_rule": middle_kingdom_rule,
     }
-    _run("kingdomino", bots, games, seed, options, as_json, workers, chart)
+    _run("kingdomino", options, **flags)

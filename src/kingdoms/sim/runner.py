@@ -2,8 +2,13 @@
 
 Seats rotate: in game ``i`` the bot listed ``j``-th sits in seat
 ``(j + i) % k``, so with a forced first seat every bot starts equally often.
-Every game's seed is derived from the run's seed and the game's index, so a run
-gives the same results whatever the number of worker processes.
+Every game's seed is derived from the run's seed and the game's index
+(:func:`game_seed`), and games run in fixed batches of consecutive indices
+(:func:`batches`), so a run gives the same results whatever runs the batches:
+this process, local worker processes, or Ray tasks on a cluster
+(:mod:`kingdoms.sim.backends`).  Results stream back batch by batch, so progress
+bars and early stopping work; early stopping is decided on the games in index
+order, so it stops at the same game however many workers there are.
 
 >>> report = simulate("kingdomino", ["random", "random"], games=4, seed=1)
 >>> report.games, len(report.wins)
@@ -12,18 +17,19 @@ gives the same results whatever the number of worker processes.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
 from kingdoms.bots.base import make_bot
-from kingdoms.core.errors import InvalidConfig
+from kingdoms.core.errors import IllegalAction, InvalidConfig
 from kingdoms.core.registry import get_game, new_game
-from kingdoms.core.runner import play_out
+from kingdoms.core.runner import DEFAULT_MAX_STEPS, seat_rngs
 from kingdoms.sim.stats import mean, wilson_interval
+from kingdoms.sim.trackers import METRICS, UNIT, tracker_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +41,8 @@ class GameResult:
     scores: tuple[float, ...]
     first: int | None
     summary: Mapping[str, Any]
+    series: Mapping[str, tuple[tuple[float, ...], ...]] = field(default_factory=dict)
+    """Metric -> per bot, the value at the end of each of its turns (rounds)."""
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -46,40 +54,107 @@ def seating(index: int, bots: int) -> list[int]:
     return [(seat - index) % bots for seat in range(bots)]
 
 
+def new_sim_game(
+    game: str, specs: Sequence[str], index: int, seed: int, options: Mapping[str, Any]
+) -> Any:
+    """The state of game ``index`` of a run (seat 0 starts where the game allows)."""
+    opts = dict(options)
+    if get_game(game).supports_first_player:
+        # Seat 0 starts; with the rotation every bot starts equally often.
+        opts["first_player"] = 0
+    return new_game(game, players=len(specs), seed=game_seed(seed, index), options=opts)
+
+
 def play_one(
     game: str, specs: Sequence[str], index: int, seed: int, options: Mapping[str, Any]
 ) -> GameResult:
+    """Play game ``index`` of a run and collect its result and per-turn series."""
+    return _result(game, specs, index, seed, options)
+
+
+def play_state(
+    game: str,
+    specs: Sequence[str],
+    index: int,
+    seed: int,
+    options: Mapping[str, Any],
+    *,
+    log: bool = False,
+    series: dict[str, list[list[float]]] | None = None,
+) -> tuple[Any, list[int]]:
     k = len(specs)
     seat_bot = seating(index, k)
-    bots = [make_bot(game, specs[b]) for b in seat_bot]
-    opts = dict(options)
-    g = get_game(game)
-    if g.supports_first_player:
-        # Seat 0 starts; with the rotation every bot starts equally often.
-        opts["first_player"] = 0
-    state = new_game(game, players=k, seed=game_seed(seed, index), options=opts)
-    state.logging = False
-    play_out(state, bots)
+    bots = [make_bot(game, specs[b], files=True) for b in seat_bot]
+    state = new_sim_game(game, specs, index, seed, options)
+    state.logging = log
+    tracker = tracker_for(game, state)
+    rngs = seat_rngs(state.config.seed, k)
+    for _ in range(DEFAULT_MAX_STEPS):
+        player = state.current_player
+        if player < 0:
+            break
+        action = bots[player].act(state.view(player), state.legal_actions(), rngs[player])
+        if tracker is not None:
+            tracker.before(state)
+        state.apply(action)
+        if tracker is not None:
+            tracker.after(state)
+    else:
+        raise IllegalAction(f"game did not end within {DEFAULT_MAX_STEPS} actions")
+    if series is not None and tracker is not None:
+        series.update(tracker.series())
+    return state, seat_bot
+
+
+def _result(
+    game: str, specs: Sequence[str], index: int, seed: int, options: Mapping[str, Any]
+) -> GameResult:
+    series: dict[str, list[list[float]]] = {}
+    state, seat_bot = play_state(game, specs, index, seed, options, series=series)
+    return state_result(game, state, seat_bot, index, series)
+
+
+def state_result(
+    game: str,
+    state: Any,
+    seat_bot: Sequence[int],
+    index: int,
+    series: Mapping[str, list[list[float]]] | None,
+) -> GameResult:
     outcome = state.outcome()
-    if outcome is None:  # pragma: no cover - play_out only returns finished games
+    if outcome is None:  # pragma: no cover - the loop only returns finished games
         raise InvalidConfig("game did not finish")
+    k = len(seat_bot)
     scores = [0.0] * k
     for seat, score in enumerate(outcome.scores):
         scores[seat_bot[seat]] = float(score)
+    by_bot: dict[str, tuple[tuple[float, ...], ...]] = {}
+    for metric, rows in (series or {}).items():
+        per_bot: list[tuple[float, ...]] = [()] * k
+        for seat, row in enumerate(rows):
+            per_bot[seat_bot[seat]] = tuple(row)
+        by_bot[metric] = tuple(per_bot)
     first_seat = outcome.details.get("first_player")
     return GameResult(
         index=index,
         winners=tuple(sorted(seat_bot[s] for s in outcome.winners)),
         scores=tuple(scores),
         first=seat_bot[first_seat] if isinstance(first_seat, int) else None,
-        summary=g.summarize(state),
+        summary=get_game(game).summarize(state),
+        series=by_bot,
     )
 
 
-def _play_chunk(
+def play_batch(
     game: str, specs: Sequence[str], indices: Sequence[int], seed: int, options: Mapping[str, Any]
 ) -> list[GameResult]:
-    return [play_one(game, specs, i, seed, options) for i in indices]
+    """Games ``indices`` of a run, in one process (what a worker or a Ray task runs)."""
+    return [_result(game, specs, i, seed, options) for i in indices]
+
+
+def batches(games: int, size: int) -> list[list[int]]:
+    """Consecutive game indices in batches of ``size`` (the last may be shorter)."""
+    return [list(range(i, min(games, i + size))) for i in range(0, games, size)]
 
 
 @dataclass(slots=True)
@@ -90,6 +165,8 @@ class SimReport:
     score_name: str
     results: list[GameResult] = field(repr=False)
     seconds: float
+    requested: int = 0
+    """Games asked for (more than :attr:`games` when stopped early)."""
 
     @property
     def wins(self) -> list[int]:
@@ -110,17 +187,57 @@ class SimReport:
     def mean_scores(self) -> list[float]:
         return [mean([r.scores[b] for r in self.results]) for b in range(len(self.bots))]
 
+    def margins(self, b: int) -> list[float]:
+        """Bot ``b``'s score minus the best other bot's, per game."""
+        return [
+            r.scores[b] - max(s for j, s in enumerate(r.scores) if j != b) for r in self.results
+        ]
+
     def mean_margins(self) -> list[float]:
-        out = []
-        for b in range(len(self.bots)):
-            margins = [
-                r.scores[b] - max(s for j, s in enumerate(r.scores) if j != b) for r in self.results
-            ]
-            out.append(mean(margins))
-        return out
+        return [mean(self.margins(b)) for b in range(len(self.bots))]
 
     def win_intervals(self) -> list[tuple[float, float]]:
         return [wilson_interval(w, self.games) for w in self.wins]
+
+    def curves(self) -> dict[str, list[list[float]]]:
+        """Metric -> per bot, the mean value at the end of its turn 1, 2, … over the
+        games that reached that turn."""
+        out: dict[str, list[list[float]]] = {}
+        for metric in METRICS.get(self.game, {}):
+            per_bot = []
+            for b in range(len(self.bots)):
+                sums: list[float] = []
+                counts: list[int] = []
+                for r in self.results:
+                    rows = r.series.get(metric)
+                    if not rows:
+                        continue
+                    for t, v in enumerate(rows[b]):
+                        if t == len(sums):
+                            sums.append(0.0)
+                            counts.append(0)
+                        sums[t] += v
+                        counts[t] += 1
+                per_bot.append([s / c for s, c in zip(sums, counts, strict=True)])
+            out[metric] = per_bot
+        return out
+
+    def length_distribution(self) -> dict[int, int]:
+        """Game length (Dominion: turns of the longest-playing seat; Kingdomino: rounds)
+        -> number of games."""
+        out: dict[int, int] = {}
+        for r in self.results:
+            length = r.summary.get("turns")
+            if length is None:
+                rows = next(iter(r.series.values()), ())
+                length = max((len(row) for row in rows), default=0)
+            out[int(length)] = out.get(int(length), 0) + 1
+        return dict(sorted(out.items()))
+
+    def pile_endings(self) -> int | None:
+        if not any("three_pile_ending" in r.summary for r in self.results):
+            return None
+        return sum(1 for r in self.results if r.summary.get("three_pile_ending"))
 
     @property
     def games_per_second(self) -> float:
@@ -138,16 +255,33 @@ class SimReport:
             f"mean_{self.score_name}": [round(x, 3) for x in self.mean_scores()],
             "mean_margin": [round(x, 3) for x in self.mean_margins()],
         }
+        if self.requested and self.requested != self.games:
+            out["requested"] = self.requested
         turns = [r.summary["turns"] for r in self.results if "turns" in r.summary]
         if turns:
             out["mean_turns"] = round(mean([float(t) for t in turns]), 3)
-        if any("three_pile_ending" in r.summary for r in self.results):
-            out["three_pile_endings"] = sum(
-                1 for r in self.results if r.summary.get("three_pile_ending")
-            )
+        piles = self.pile_endings()
+        if piles is not None:
+            out["three_pile_endings"] = piles
+            out["pile_ending_share"] = round(piles / self.games, 4)
+        out["length_unit"] = UNIT.get(self.game, "turn")
+        out["length_distribution"] = {str(k): v for k, v in self.length_distribution().items()}
+        out["per_turn"] = {
+            metric: [[round(v, 3) for v in row] for row in rows]
+            for metric, rows in self.curves().items()
+        }
         out["seconds"] = round(self.seconds, 3)
         out["games_per_second"] = round(self.games_per_second, 2)
         return out
+
+
+StopRule = Callable[[Sequence[GameResult]], bool]
+
+
+def default_batch(games: int, workers: int) -> int:
+    """Games per batch: small enough for a smooth progress bar and early stopping,
+    large enough that a batch costs far more than sending it to a worker."""
+    return max(1, min(25, games // max(1, workers * 4) or 1))
 
 
 def simulate(
@@ -159,45 +293,50 @@ def simulate(
     *,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    stop: StopRule | None = None,
+    batch: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> SimReport:
     """Play ``games`` games of ``game`` between ``bots`` (bot specs) and report.
 
-    ``workers`` > 1 spreads games over processes; ``progress(n)`` is called
-    with the number of games finished since the last call."""
+    ``workers`` > 1 runs batches in that many processes (``backend="local"``);
+    ``backend="ray"`` runs them as Ray tasks (``address``: a cluster, else a local
+    Ray instance).  ``progress(n)`` is called with the number of games finished
+    since the last call; ``stop(results)``, asked after every batch with the games
+    so far in index order, ends the run early when it returns True."""
+    from kingdoms.sim.backends import run_batches
+
     g = get_game(game)
     if games < 1:
         raise InvalidConfig("the number of games must be at least 1")
     g.check_players(len(bots))
     for spec in bots:  # fail fast on unknown bots or bad parameters
-        make_bot(game, spec)
+        make_bot(game, spec, files=True)
     opts = dict(options or {})
     g.config(len(bots), seed, opts)  # validate options once, up front
+    size = batch or default_batch(games, workers)
     start = time.perf_counter()
     results: list[GameResult] = []
-    if workers <= 1:
-        for i in range(games):
-            results.append(play_one(game, bots, i, seed, opts))
+    stream = run_batches(
+        game, list(bots), batches(games, size), seed, opts, workers, backend, address
+    )
+    with contextlib.closing(stream):  # stopping early cancels the batches not started
+        for chunk in stream:
             if progress:
-                progress(1)
-    else:
-        size = max(1, min(50, games // (workers * 8) or 1))
-        chunks = [list(range(i, min(games, i + size))) for i in range(0, games, size)]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_play_chunk, game, bots, c, seed, opts) for c in chunks]
-            for fut in as_completed(futures):
-                chunk = fut.result()
-                results.extend(chunk)
-                if progress:
-                    progress(len(chunk))
-        results.sort(key=lambda r: r.index)
+                progress(len(chunk))
+            results.extend(chunk)
+            if stop is not None and stop(results):
+                break
     seconds = time.perf_counter() - start
     return SimReport(
         game=game,
         bots=list(bots),
-        games=games,
+        games=len(results),
         score_name=g.score_name,
         results=results,
         seconds=seconds,
+        requested=games,
     )
 
 

@@ -1,7 +1,12 @@
 """The Dominion bots: a buy strategy plus the default decision policy.
 
->>> from kingdoms.bots.dominion.bots import BigMoney
->>> BigMoney().name
+A :class:`StrategyBot` plays the Actions of its play priorities first (then any
+other Action the default policy likes), then all Treasures, buys by its strategy
+(:mod:`kingdoms.bots.dominion.strategy`), answers the decisions its strategy
+overrides by purpose, and leaves every other decision to the default policy.
+
+>>> from kingdoms.bots.dominion.bots import bundled_bot
+>>> bundled_bot("big-money").name
 'big-money'
 """
 
@@ -13,78 +18,107 @@ from typing import Any
 
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion import adapter
-from kingdoms.bots.dominion.policy import choose
-from kingdoms.bots.dominion.strategy import (
-    BIG_MONEY,
-    BIG_MONEY_ULTIMATE,
-    SMITHY_BM,
-    WITCH_BM,
-    Strategy,
-)
+from kingdoms.bots.dominion.policy import DONE, choose
+from kingdoms.bots.dominion.strategy import Situation, Strategy, decision_purpose
 from kingdoms.core.errors import InvalidConfig
-from kingdoms.dominion.actions import A_ALL_TREASURES as _ALL_TREASURES
-from kingdoms.dominion.actions import A_END_PHASE as _END_PHASE
-from kingdoms.dominion.actions import BUY as _BUY_KIND
+from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, IS_ACTION, NUM_CARDS
 
-_BUY0 = _BUY_KIND * NUM_CARDS
+_BUY0 = A.BUY * NUM_CARDS
+_PLAY0 = A.PLAY * NUM_CARDS
+
+
+def situation(view: View) -> Situation:
+    """Everything a buy rule may ask, from the deciding seat's view only."""
+    me = view["player"]
+    players = view["players"]
+    own = players[me]["owned"]
+    return Situation(
+        coins=int(view.get("coins", 0)),
+        owned=own,
+        supply={pile["card"]: pile["count"] for pile in view["supply"]},
+        costs=adapter.COSTS,
+        potion_costs=adapter.POTION_COSTS,
+        potions=int(view.get("potions", 0)),
+        treasure_values=adapter.TREASURE_VALUES,
+        treasure_ids=adapter.TREASURE_IDS,
+        types=adapter.TYPES,
+        buys=int(view.get("buys", 1)),
+        turn=int(players[me]["turns"]) + 1,
+        players=len(players),
+        others=None,  # worked out from the seats when a rule needs it
+        seats=players,
+        seat=me,
+        taken=int(players[me]["turns"]) + 1,
+    )
+
+
+def _matches(card: str | None, key: str) -> bool:
+    return card is not None and (card == key or key in adapter.TYPES.get(card, ()))
 
 
 class StrategyBot:
-    """Plays all Treasures, plays Actions whenever it can, buys by its strategy."""
+    """Plays by a :class:`Strategy`; the default policy decides everything else."""
 
-    strategy: Strategy = BIG_MONEY
-    name = "big-money"
-
-    def __init__(self, **params: Any) -> None:
+    def __init__(self, strategy: Strategy, **params: Any) -> None:
         if params:
-            raise InvalidConfig(f"bot {self.name!r} takes no parameters, got {sorted(params)}")
+            raise InvalidConfig(f"bot {strategy.name!r} takes no parameters, got {sorted(params)}")
+        self.strategy = strategy
+        self.name = strategy.name
+        self._play = tuple(BY_ID[c] for c in self.strategy.play if c in BY_ID)
+
+    def _override(self, view: View, legal: Sequence[int]) -> int | None:
+        purpose = decision_purpose(view)
+        rule = self.strategy.decisions.get(purpose) if purpose else None
+        if rule is None:
+            return None
+        if isinstance(rule, bool):
+            action = A.A_YES if rule else A.A_NO
+            return action if action in legal else None
+        options = adapter.decode(view, legal)
+        for key in rule:
+            for opt in options:
+                if opt.verb != DONE and _matches(opt.card, key):
+                    return opt.action
+        return A.A_DONE if A.A_DONE in legal else None
 
     def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
         if len(legal_actions) == 1:
             return legal_actions[0]
         if view.get("decision") is None:
             # Turn decisions (no card asking): the fast path.
-            if _ALL_TREASURES in legal_actions and not any(
-                a < NUM_CARDS and IS_ACTION[a] for a in legal_actions
-            ):
-                return _ALL_TREASURES
+            playable = [a for a in legal_actions if a < NUM_CARDS and IS_ACTION[a]]
+            if A.A_ALL_TREASURES in legal_actions and not playable:
+                return A.A_ALL_TREASURES
+            for c in self._play:
+                if _PLAY0 + c in legal_actions:
+                    return _PLAY0 + c
             if view.get("phase") == "buy":
-                want = self.strategy.choose(adapter.situation(view))
+                want = self.strategy.choose(situation(view))
                 if want is not None:
                     action = _BUY0 + BY_ID[want]
                     if action in legal_actions:
                         return action
-                if _END_PHASE in legal_actions:
-                    return _END_PHASE
+                if A.A_END_PHASE in legal_actions:
+                    return A.A_END_PHASE
+        else:
+            chosen = self._override(view, legal_actions)
+            if chosen is not None:
+                return chosen
         options = adapter.decode(view, legal_actions)
         decision = adapter.decision(view, self.strategy.play, options)
         return choose(decision, options)
 
 
-class BigMoney(StrategyBot):
-    """Province; else Gold; else Silver."""
+def bundled_bot(name: str, **params: Any) -> StrategyBot:
+    """The bundled strategy file ``name`` as a bot."""
+    from kingdoms.bots.dominion.bundled import bundled_strategy
 
-    strategy = BIG_MONEY
-    name = "big-money"
-
-
-class BigMoneyUltimate(StrategyBot):
-    """Big Money with Duchy/Estate dancing near the end."""
-
-    strategy = BIG_MONEY_ULTIMATE
-    name = "big-money-ultimate"
+    return StrategyBot(bundled_strategy(name), **params)
 
 
-class SmithyBot(StrategyBot):
-    """Big Money with about one Smithy per 11 Treasures."""
+def file_bot(path: str, **params: Any) -> StrategyBot:
+    """A bot playing the strategy file at ``path``."""
+    from kingdoms.bots.dominion.bundled import cached_file_strategy
 
-    strategy = SMITHY_BM
-    name = "smithy"
-
-
-class WitchBot(StrategyBot):
-    """Big Money with two Witches."""
-
-    strategy = WITCH_BM
-    name = "witch"
+    return StrategyBot(cached_file_strategy(path), **params)

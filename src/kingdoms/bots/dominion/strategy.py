@@ -1,26 +1,45 @@
-"""Buy rules of the Big Money family, over a small engine-independent situation.
+"""Buy rules over a small engine-independent situation.
 
-A strategy is an ordered list of rules; the first rule whose condition holds
-and whose card is affordable (and in the supply) is bought; no rule: buy nothing.
+A strategy is an ordered list of rules ``(card, condition)``.  For every buy the
+list is walked top-down: the first rule whose card is in the supply, affordable
+and whose condition holds is bought; no rule: buy nothing.  A rule whose buy
+would end the game while the bot would still be behind in VP (or tied, having
+taken more turns) is skipped: the walk falls through to the next rule.
 
+>>> big_money = Strategy("big-money", (("province", always), ("gold", always), ("silver", always)))
 >>> s = Situation(coins=8, owned={"copper": 7, "estate": 3}, supply={"province": 8, "gold": 30})
->>> BIG_MONEY.choose(s)
+>>> big_money.choose(s)
 'province'
->>> BIG_MONEY.choose(Situation(coins=2, supply={"silver": 40}))
+>>> big_money.choose(Situation(coins=2, supply={"silver": 40}))
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 # Card ids as the engine and the shared card data name them.
 COPPER, SILVER, GOLD = "copper", "silver", "gold"
 ESTATE, DUCHY, PROVINCE = "estate", "duchy", "province"
 CURSE, SMITHY, WITCH = "curse", "smithy", "witch"
+GARDENS, VINEYARD = "gardens", "vineyard"
 
 COIN_VALUE: Mapping[str, int] = {COPPER: 1, SILVER: 2, GOLD: 3}
 """Coins a Treasure makes when played (fallback when the view gives no values)."""
+
+ACTION_COINS: Mapping[str, int] = {
+    "chancellor": 2,
+    "festival": 2,
+    "market": 1,
+    "militia": 2,
+    "woodcutter": 2,
+    "poacher": 1,
+    "vassal": 2,
+}
+"""The fixed +$ printed on Action cards (counted in "total money")."""
+
+VP_VALUE: Mapping[str, int] = {ESTATE: 1, DUCHY: 3, PROVINCE: 6, CURSE: -1}
 
 BASIC_COST: Mapping[str, int] = {
     COPPER: 0,
@@ -33,6 +52,23 @@ BASIC_COST: Mapping[str, int] = {
     SMITHY: 4,
     WITCH: 5,
 }
+
+
+def victory_points(owned: Mapping[str, int], types: Mapping[str, frozenset[str]]) -> int:
+    """VP of a set of owned cards (Gardens: 1 per 10 cards; Vineyard: 1 per 3 Actions).
+
+    >>> victory_points({"estate": 3, "copper": 7, "gardens": 1}, {})
+    4
+    """
+    total = sum(VP_VALUE.get(c, 0) * n for c, n in owned.items())
+    gardens = owned.get(GARDENS, 0)
+    if gardens:
+        total += gardens * (sum(owned.values()) // 10)
+    vineyards = owned.get(VINEYARD, 0)
+    if vineyards:
+        actions = sum(n for c, n in owned.items() if "action" in types.get(c, ()))
+        total += vineyards * (actions // 3)
+    return total
 
 
 @dataclass(slots=True)
@@ -52,6 +88,20 @@ class Situation:
     """Card id -> coins per play, for Treasures (missing: :data:`COIN_VALUE`)."""
     treasure_ids: frozenset[str] | None = None
     """Ids of Treasure cards (None: the keys of the treasure values)."""
+    types: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """Card id -> lower-case type names."""
+    buys: int = 1
+    turn: int = 1
+    """The deciding seat's turn number (1 on its first turn)."""
+    players: int = 2
+    others: tuple[tuple[int, int], ...] | None = ()
+    """``(VP, turns taken)`` of every other seat (public: gains are public);
+    ``None``: worked out from :attr:`seats` when first needed."""
+    seats: Sequence[Mapping[str, Any]] = ()
+    """The view's player entries (``owned``, ``turns``), for :attr:`others`."""
+    seat: int = 0
+    taken: int = 0
+    """Turns the deciding seat will have taken when this turn ends."""
 
     def cost(self, card: str) -> int:
         c = self.costs.get(card)
@@ -70,12 +120,21 @@ class Situation:
     def count(self, card: str) -> int:
         return self.owned.get(card, 0)
 
+    def count_type(self, kind: str) -> int:
+        """Owned cards of a type (``"treasure"``, ``"action"``…)."""
+        if kind == "treasure" and not self.types:
+            return self.treasures()
+        return sum(n for c, n in self.owned.items() if kind in self.types.get(c, ()))
+
+    def deck_size(self) -> int:
+        return sum(self.owned.values())
+
     def total_money(self) -> int:
-        """Coin value of all Treasures the seat owns."""
+        """Coin value of all Treasures the seat owns plus the fixed +$ of its Actions."""
         values = self.treasure_values or COIN_VALUE
         total = 0
         for c, n in self.owned.items():
-            v = values.get(c)
+            v = values.get(c) or ACTION_COINS.get(c)
             if v:
                 total += v * n
         return total
@@ -87,28 +146,54 @@ class Situation:
             ids = frozenset(self.treasure_values or COIN_VALUE)
         return sum(n for c, n in self.owned.items() if c in ids)
 
+    def empty_piles(self) -> int:
+        return sum(1 for n in self.supply.values() if n == 0)
+
+    def vp(self) -> int:
+        return victory_points(self.owned, self.types)
+
+    def opponents(self) -> tuple[tuple[int, int], ...]:
+        """``(VP, turns taken)`` of every other seat."""
+        if self.others is None:
+            self.others = tuple(
+                (victory_points(p["owned"], self.types), int(p["turns"]))
+                for q, p in enumerate(self.seats)
+                if q != self.seat
+            )
+        return self.others
+
+    def vp_lead(self) -> int:
+        """Own VP minus the best other seat's VP (negative: behind)."""
+        best = max((v for v, _ in self.opponents()), default=0)
+        return self.vp() - best
+
+    def ends_game(self, card: str) -> bool:
+        """Would buying ``card`` now end the game (last Province, or last card of a
+        pile with enough piles already empty)?"""
+        if self.supply.get(card, 0) != 1:
+            return False
+        if card == PROVINCE:
+            return True
+        return self.empty_piles() + 1 >= (3 if self.players <= 4 else 4)
+
+    def loses_by_ending(self, card: str) -> bool:
+        """Buying ``card`` ends the game and leaves the seat behind (or tied with more
+        turns taken) — with ``card`` counted."""
+        if not self.ends_game(card) or not self.opponents():
+            return False
+        after = dict(self.owned)
+        after[card] = after.get(card, 0) + 1
+        mine = victory_points(after, self.types)
+        return any(
+            vp > mine or (vp == mine and self.taken > turns) for vp, turns in self.opponents()
+        )
+
 
 Condition = Callable[[Situation], bool]
 
 
 def always(_s: Situation) -> bool:
     return True
-
-
-def provinces_left_at_most(n: int) -> Condition:
-    return lambda s: s.left(PROVINCE) <= n
-
-
-def money_over(n: int) -> Condition:
-    return lambda s: s.total_money() > n
-
-
-def owns_fewer(card: str, n: int) -> Condition:
-    return lambda s: s.count(card) < n
-
-
-def smithies_below_treasures_over_11(s: Situation) -> bool:
-    return s.count(SMITHY) < s.treasures() / 11
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,12 +203,19 @@ class Strategy:
     name: str
     rules: tuple[tuple[str, Condition], ...]
     play: tuple[str, ...] = ()
-    """Action cards the strategy plays (any other Action: the default policy)."""
+    """Action cards the strategy plays first, in this order (any other Action:
+    the default policy)."""
+    decisions: Mapping[str, bool | tuple[str, ...]] = field(default_factory=dict)
+    """Decision purpose -> override (see :mod:`kingdoms.bots.dominion.lang`)."""
+    guard: bool = True
+    """Skip buys that would end the game while behind."""
 
     def choose(self, s: Situation) -> str | None:
         """The card to buy now, or ``None`` to stop buying."""
         for card, cond in self.rules:
             if s.affordable(card) and cond(s):
+                if self.guard and s.loses_by_ending(card):
+                    continue
                 return card
         return None
 
@@ -131,51 +223,47 @@ class Strategy:
         return frozenset(card for card, _ in self.rules)
 
 
-BIG_MONEY = Strategy(
-    "big-money",
-    ((PROVINCE, always), (GOLD, always), (SILVER, always)),
-)
-
-BIG_MONEY_ULTIMATE = Strategy(
-    "big-money-ultimate",
-    (
-        (PROVINCE, money_over(18)),
-        (DUCHY, provinces_left_at_most(4)),
-        (ESTATE, provinces_left_at_most(2)),
-        (GOLD, always),
-        (DUCHY, provinces_left_at_most(6)),
-        (SILVER, always),
-    ),
-)
-
-SMITHY_BM = Strategy(
-    "smithy",
-    (
-        (PROVINCE, money_over(15)),
-        (DUCHY, provinces_left_at_most(4)),
-        (ESTATE, provinces_left_at_most(2)),
-        (GOLD, always),
-        (DUCHY, provinces_left_at_most(6)),
-        (SMITHY, smithies_below_treasures_over_11),
-        (SILVER, always),
-    ),
-    play=(SMITHY,),
-)
-
-WITCH_BM = Strategy(
-    "witch",
-    (
-        (PROVINCE, lambda s: s.count(GOLD) > 0),
-        (DUCHY, provinces_left_at_most(5)),
-        (ESTATE, provinces_left_at_most(2)),
-        (WITCH, owns_fewer(WITCH, 1)),
-        (GOLD, always),
-        (WITCH, owns_fewer(WITCH, 2)),
-        (SILVER, always),
-    ),
-    play=(WITCH,),
-)
-
-STRATEGIES: Mapping[str, Strategy] = {
-    s.name: s for s in (BIG_MONEY, BIG_MONEY_ULTIMATE, SMITHY_BM, WITCH_BM)
+# The decision kinds of today's engine -> the purpose strategy files name.
+_KIND_PURPOSE: Mapping[str, str] = {
+    "cellar": "cellar.discard",
+    "militia": "militia.discard",
+    "chapel": "chapel.trash",
+    "chancellor": "chancellor.discard_deck",
+    "bureaucrat": "bureaucrat.topdeck",
+    "herbalist": "herbalist.topdeck",
+    "moat": "moat.reveal",
+    "library": "library.set_aside",
+    "mine": "mine.trash",
+    "remodel": "remodel.trash",
+    "moneylender": "moneylender.trash",
+    "throne": "throne_room.play",
+    "thief_trash": "thief.trash",
+    "thief_gain": "thief.gain",
+    "artisan": "artisan.topdeck",
+    "bandit": "bandit.trash",
+    "harbinger": "harbinger.topdeck",
+    "poacher": "poacher.discard",
+    "sentry_trash": "sentry.trash",
+    "sentry_discard": "sentry.discard",
+    "apprentice": "apprentice.trash",
+    "transmute": "transmute.trash",
 }
+
+
+def decision_purpose(view: Mapping[str, Any]) -> str | None:
+    """The purpose (``"militia.discard"``…) of the view's pending decision, if any.
+
+    Derived from today's decision kinds; once the engine's views carry the
+    purpose itself, this returns ``frame.get("purpose")``.
+
+    >>> decision_purpose({"decision": {"kind": "gain", "card": "workshop"}})
+    'workshop.gain'
+    """
+    frame = view.get("decision")
+    if not isinstance(frame, Mapping):
+        return None
+    kind = frame.get("kind")
+    if kind == "gain":
+        card = frame.get("card")
+        return f"{card}.gain" if isinstance(card, str) else None
+    return _KIND_PURPOSE.get(str(kind))

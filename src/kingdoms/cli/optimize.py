@@ -1,0 +1,115 @@
+"""``kingdoms optimize dominion --kingdom … --vs BOT``: evolve a strategy file that
+beats the given bots on a kingdom."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from kingdoms.cli.sim import _split_bots
+from kingdoms.sim.backends import BACKENDS
+from kingdoms.sim.optimize import optimize as run_optimize
+from kingdoms.sim.runner import default_workers
+
+
+@click.group()
+def optimize() -> None:
+    """Search for a strong strategy."""
+
+
+@optimize.command("dominion")
+@click.option("--kingdom", required=True, help="A recommended set's name or comma-separated cards.")
+@click.option(
+    "--vs", "opponents", required=True, help="Comma-separated opponent bots or strategy files."
+)
+@click.option(
+    "-o", "--out", type=click.Path(dir_okay=False), default="optimized.toml", show_default=True,
+    help="Where to write the best strategy file.",
+)  # fmt: skip
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--population", type=click.IntRange(min=2), default=12, show_default=True)
+@click.option("--generations", type=click.IntRange(min=1), default=8, show_default=True)
+@click.option(
+    "--games", type=click.IntRange(min=1), default=60, show_default=True,
+    help="Games per candidate and opponent in each generation.",
+)  # fmt: skip
+@click.option(
+    "--final-games", type=click.IntRange(min=1), default=1000, show_default=True,
+    help="Fresh games measuring the winner.",
+)  # fmt: skip
+@click.option(
+    "--time-limit", type=click.FloatRange(min=0), default=None,
+    help="Stop evolving after this many seconds (then measure the best).",
+)  # fmt: skip
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help=f"Worker processes ({default_workers()} cores here).",
+)
+@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True)
+@click.option("--address", default=None, help="Ray cluster address.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def optimize_dominion(
+    kingdom: str,
+    opponents: str,
+    out: str,
+    seed: int,
+    population: int,
+    generations: int,
+    games: int,
+    final_games: int,
+    time_limit: float | None,
+    workers: int,
+    backend: str,
+    address: str | None,
+    as_json: bool,
+) -> None:
+    """Evolve buy lists (thresholds, kingdom cards, copies, order) against the given
+    bots; write the best as a strategy file with its win rate on fresh games."""
+    err = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]optimize[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as progress:
+        task = progress.add_task("", total=generations)
+
+        def step(gen: int, best: float) -> None:
+            progress.update(task, completed=gen, description=f"best so far {best:.1%}")
+
+        result = run_optimize(
+            kingdom,
+            _split_bots(opponents),
+            seed=seed,
+            population=population,
+            generations=generations,
+            games=games,
+            final_games=final_games,
+            time_limit=time_limit,
+            workers=workers,
+            backend=backend,
+            address=address,
+            name=Path(out).stem,
+            progress=step,
+        )
+    Path(out).write_text(result.text, encoding="utf-8")
+    if as_json:
+        click.echo(json.dumps({**result.to_json(), "file": out}))
+        return
+    lo, hi = result.ci
+    click.echo(result.text)
+    click.echo(
+        f"written to {out}: score {result.score:.1%} [95% CI {lo:.1%}–{hi:.1%}] over "
+        f"{result.games} fresh games against {opponents} "
+        f"({result.generations} generations)"
+    )

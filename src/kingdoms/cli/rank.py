@@ -1,0 +1,110 @@
+"""``kingdoms rank dominion --kingdom …``: rank a kingdom's cards by how much they add
+to Big Money Ultimate."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from kingdoms.sim.backends import BACKENDS
+from kingdoms.sim.rank import OPPONENT, rank_kingdom
+from kingdoms.sim.runner import default_workers
+
+
+@click.group()
+def rank() -> None:
+    """Rank the cards of a kingdom."""
+
+
+@rank.command("dominion")
+@click.option(
+    "--kingdom",
+    required=True,
+    help="A recommended set's name or comma-separated cards (missing ones drawn at random).",
+)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option(
+    "--max-games",
+    type=click.IntRange(min=10),
+    default=1000,
+    show_default=True,
+    help="Games per card at most (a matchup stops once its interval is clear of 50 %).",
+)
+@click.option(
+    "--min-games", type=click.IntRange(min=1), default=100, show_default=True,
+    help="Games per card before stopping early may happen.",
+)  # fmt: skip
+@click.option(
+    "--screen-games", type=click.IntRange(min=1), default=40, show_default=True,
+    help="Games per candidate number of copies (1-4) in the screen.",
+)  # fmt: skip
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help=f"Worker processes ({default_workers()} cores here).",
+)
+@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True)
+@click.option("--address", default=None, help="Ray cluster address.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def rank_dominion(
+    kingdom: str,
+    seed: int,
+    max_games: int,
+    min_games: int,
+    screen_games: int,
+    workers: int,
+    backend: str,
+    address: str | None,
+    as_json: bool,
+) -> None:
+    """For every kingdom card X, Big Money Ultimate + X (at most N copies, N from a
+    small screen) against big-money-ultimate; ranked by win rate with 95 % CIs."""
+    err = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]rank[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as progress:
+        task = progress.add_task("cards", total=10)
+        ranked = rank_kingdom(
+            kingdom,
+            seed=seed,
+            screen_games=screen_games,
+            max_games=max_games,
+            min_games=min(min_games, max_games),
+            workers=workers,
+            backend=backend,
+            address=address,
+            progress=lambda _card: progress.advance(task),
+        )
+    if as_json:
+        click.echo(json.dumps({"opponent": OPPONENT, "ranking": [r.to_json() for r in ranked]}))
+        return
+    table = Table(title=f"Big Money Ultimate + X vs {OPPONENT} (score: wins + ½ shared)")
+    table.add_column("#", justify="right")
+    table.add_column("card X")
+    table.add_column("copies", justify="right")
+    table.add_column("games", justify="right")
+    table.add_column("score [95% CI]", justify="right")
+    table.add_column("verdict")
+    for i, r in enumerate(ranked):
+        lo, hi = r.ci
+        verdict = "helps" if lo > 0.5 else "hurts" if hi < 0.5 else "unclear"
+        table.add_row(
+            str(i + 1),
+            r.card,
+            f"≤{r.copies}",
+            str(r.games),
+            f"{r.score:.1%} [{lo:.1%}–{hi:.1%}]",
+            verdict,
+        )
+    Console().print(table)

@@ -1,0 +1,57 @@
+"""``kingdoms strategy``: check Dominion strategy files, list and show the bundled ones."""
+
+from __future__ import annotations
+
+import random
+
+import click
+
+from kingdoms.bots.dominion.bundled import bundled_names, bundled_text
+from kingdoms.bots.dominion.lang import check_file
+from kingdoms.dominion.kingdom import SETS, resolve_kingdom
+
+
+@click.group()
+def strategy() -> None:
+    """Dominion strategy files: check one, list or show the bundled ones."""
+
+
+@strategy.command("check")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option(
+    "--kingdom",
+    default=None,
+    help="Also report cards not in this kingdom (set name or comma-separated cards).",
+)
+@click.option("--strict", is_flag=True, help="Fail on warnings too.")
+def check(path: str, kingdom: str | None, strict: bool) -> None:
+    """Lint a strategy file: unknown cards, conditions that can never hold, cards never
+    afforded or bought, unreachable entries — each with its line."""
+    cards = None
+    if kingdom:
+        cards = resolve_kingdom(kingdom, list(SETS), random.Random(0))
+    findings = check_file(path, cards)
+    for f in findings:
+        click.echo(f.format(path))
+    errors = sum(1 for f in findings if f.level == "error")
+    warnings = len(findings) - errors
+    if not findings:
+        click.echo(f"{path}: OK")
+    else:
+        click.echo(f"{path}: {errors} error(s), {warnings} warning(s)")
+    if errors or (strict and warnings):
+        raise SystemExit(1)
+
+
+@strategy.command("list")
+def list_() -> None:
+    """The bundled strategies (each is a bot name)."""
+    for name in bundled_names():
+        click.echo(name)
+
+
+@strategy.command("show")
+@click.argument("name")
+def show(name: str) -> None:
+    """Print a bundled strategy file (a starting point for your own)."""
+    click.echo(bundled_text(name), nl=False)

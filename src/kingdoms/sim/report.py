@@ -1,0 +1,157 @@
+"""Text of simulation reports: the results table, per-turn curves, game lengths,
+round-robin matrices and a sample game's log."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from kingdoms.sim.runner import SimReport, play_state
+from kingdoms.sim.stats import wilson_interval
+from kingdoms.sim.trackers import METRICS, UNIT
+
+
+def print_report(report: SimReport, console: Console, *, turns: int = 25) -> None:
+    table = Table(title=f"{report.game}: {report.games} games, seats rotate")
+    table.add_column("#", justify="right")
+    table.add_column("bot")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate [95% CI]", justify="right")
+    table.add_column(f"mean {report.score_name}", justify="right")
+    table.add_column("mean margin", justify="right")
+    for i, (bot, wins, (lo, hi), score, margin) in enumerate(
+        zip(
+            report.bots,
+            report.wins,
+            report.win_intervals(),
+            report.mean_scores(),
+            report.mean_margins(),
+            strict=True,
+        )
+    ):
+        table.add_row(
+            str(i + 1),
+            bot,
+            str(wins),
+            f"{wins / report.games:.1%} [{lo:.1%}–{hi:.1%}]",
+            f"{score:.2f}",
+            f"{margin:+.2f}",
+        )
+    console.print(table)
+    data = report.to_json()
+    extra = [f"shared wins: {report.ties}", f"first-seat wins: {report.first_seat_wins}"]
+    if "requested" in data:
+        extra.append(f"stopped early after {report.games} of {data['requested']} games")
+    if "mean_turns" in data:
+        extra.append(f"mean turns: {data['mean_turns']}")
+    if "three_pile_endings" in data:
+        extra.append(
+            f"pile endings: {data['three_pile_endings']} ({data['pile_ending_share']:.1%})"
+        )
+    extra.append(f"{report.games_per_second:.1f} games/s")
+    console.print(" · ".join(extra))
+    print_curves(report, console, turns=turns)
+    print_lengths(report, console)
+
+
+def print_curves(report: SimReport, console: Console, *, turns: int = 25) -> None:
+    metrics = METRICS.get(report.game, {})
+    if not metrics:
+        return
+    unit = UNIT.get(report.game, "turn")
+    curves = report.curves()
+    table = Table(title=f"mean per {unit} (over the games that reached it)")
+    table.add_column(unit, justify="right")
+    for metric in metrics:
+        for b in range(len(report.bots)):
+            table.add_column(f"{metric} {b + 1}", justify="right")
+    longest = max((len(row) for rows in curves.values() for row in rows), default=0)
+    for t in range(min(turns, longest)):
+        cells = [str(t + 1)]
+        for metric in metrics:
+            for row in curves[metric]:
+                cells.append(f"{row[t]:.2f}" if t < len(row) else "")
+        table.add_row(*cells)
+    console.print(table)
+    console.print(
+        "; ".join(f"{m}: {text}" for m, text in metrics.items())
+        + "; columns numbered as the bots above"
+    )
+
+
+def print_lengths(report: SimReport, console: Console) -> None:
+    dist = report.length_distribution()
+    if not dist:
+        return
+    unit = UNIT.get(report.game, "turn")
+    top = max(dist.values())
+    console.print(f"game length ({unit}s):")
+    for length, count in dist.items():
+        bar = "█" * max(1, round(30 * count / top))
+        console.print(f"  {length:>3} {bar} {count}")
+
+
+def sample_log(
+    game: str, specs: Sequence[str], seed: int, options: Mapping[str, Any], index: int = 0
+) -> list[str]:
+    """The readable log of game ``index`` of a run (the same game the run plays)."""
+    state, seat_bot = play_state(game, specs, index, seed, options, log=True)
+    lines = [
+        f"sample game {index + 1}: "
+        + ", ".join(f"player {s + 1} = {specs[b]}" for s, b in enumerate(seat_bot))
+    ]
+    lines += [state.event_to_str(e, "en") for e in state.log_for(None)]
+    outcome = state.outcome()
+    if outcome is not None:
+        scores = ", ".join(f"player {i + 1}: {s:g}" for i, s in enumerate(outcome.scores))
+        lines.append(f"final scores — {scores}")
+    return lines
+
+
+@dataclass(slots=True)
+class RoundRobin:
+    bots: list[str]
+    reports: dict[tuple[int, int], SimReport]
+
+    def rate(self, i: int, j: int) -> tuple[float, float, float]:
+        """Bot ``i``'s score against ``j`` (wins + half the shared wins) with its CI."""
+        r = self.reports[(min(i, j), max(i, j))]
+        a = 0 if i < j else 1
+        points = r.wins[a] + r.ties / 2
+        lo, hi = wilson_interval(points, r.games)
+        return points / r.games, lo, hi
+
+    def to_json(self) -> dict[str, Any]:
+        n = len(self.bots)
+        matrix: list[list[Any]] = []
+        for i in range(n):
+            row: list[Any] = []
+            for j in range(n):
+                if i == j:
+                    row.append(None)
+                else:
+                    p, lo, hi = self.rate(i, j)
+                    row.append({"score": round(p, 4), "ci95": [round(lo, 4), round(hi, 4)]})
+            matrix.append(row)
+        games = {f"{self.bots[i]}|{self.bots[j]}": r.games for (i, j), r in self.reports.items()}
+        return {"bots": self.bots, "matrix": matrix, "games": games}
+
+    def print(self, console: Console) -> None:
+        table = Table(title="round robin: row's score vs column (wins + ½ shared) [95% CI]")
+        table.add_column("")
+        for b in self.bots:
+            table.add_column(b, justify="right")
+        for i, b in enumerate(self.bots):
+            cells = [b]
+            for j in range(len(self.bots)):
+                if i == j:
+                    cells.append("—")
+                else:
+                    p, lo, hi = self.rate(i, j)
+                    cells.append(f"{p:.1%} [{lo:.0%}–{hi:.0%}]")
+            table.add_row(*cells)
+        console.print(table)

@@ -1,0 +1,452 @@
+"""Strategy files: conditions, buy semantics, play priorities, overrides, lint, CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kingdoms.bots.base import make_bot
+from kingdoms.bots.dominion import adapter
+from kingdoms.bots.dominion.bots import StrategyBot, decision_purpose
+from kingdoms.bots.dominion.bundled import bundled_names, bundled_text
+from kingdoms.bots.dominion.lang import (
+    StrategyError,
+    check_text,
+    compile_condition,
+    parse_strategy,
+)
+from kingdoms.bots.dominion.strategy import Situation
+from kingdoms.cli import main
+
+FULL = {
+    "copper": 46,
+    "silver": 40,
+    "gold": 30,
+    "estate": 8,
+    "duchy": 8,
+    "province": 8,
+    "curse": 10,
+    "smithy": 10,
+    "village": 10,
+    "festival": 10,
+    "gardens": 8,
+}
+
+
+def sit(coins: int = 0, owned: dict[str, int] | None = None, **kw: object) -> Situation:
+    supply = {**FULL, **kw.pop("supply", {})}  # type: ignore[dict-item]
+    return Situation(
+        coins=coins,
+        owned=owned if owned is not None else {"copper": 7, "estate": 3},
+        supply=supply,
+        costs=adapter.COSTS,
+        potion_costs=adapter.POTION_COSTS,
+        treasure_values=adapter.TREASURE_VALUES,
+        treasure_ids=adapter.TREASURE_IDS,
+        types=adapter.TYPES,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def holds(cond: str, s: Situation) -> bool:
+    return bool(compile_condition(cond).fn(s))
+
+
+# -- conditions ---------------------------------------------------------------------
+
+
+def test_counts_by_card_and_type() -> None:
+    s = sit(owned={"copper": 7, "silver": 4, "estate": 3, "smithy": 1, "festival": 2})
+    assert holds("count(Copper) == 7 and count(Silver) == 4", s)
+    assert holds("count(Treasure) == 11 and count(Action) == 3 and count(Victory) == 3", s)
+    assert holds("count(Treasures) == 11", s)  # plural type names read too
+    assert holds("count(Smithy) < count(Treasure) / 10", s)
+    assert not holds("count(Smithy) < count(Treasure) / 11", s)
+    assert holds("deck_size == 17", s)
+
+
+def test_total_money_counts_treasures_and_fixed_plus_coins_of_actions() -> None:
+    s = sit(owned={"copper": 7, "silver": 2, "gold": 1, "festival": 2, "smithy": 1})
+    assert holds("total_money == 7 + 4 + 3 + 4", s)
+    assert holds("money == total_money", s)
+
+
+def test_piles_turn_coins_buys_and_vp() -> None:
+    s = sit(
+        6,
+        {"copper": 7, "estate": 3, "province": 1},
+        supply={"province": 3, "curse": 0, "village": 0},
+        buys=2,
+        turn=9,
+        others=((12, 8),),
+    )
+    assert holds("left(Province) == 3 and left(Council Room) == 0", s)
+    assert holds("empty_piles == 2", s)
+    assert holds("turn == 9 and coins == 6 and buys == 2", s)
+    assert holds("vp == 9 and vp_lead == -3 and vp_deficit == 3", s)
+    assert holds("not (vp_lead > 0) and (turn > 100 or coins >= 6)", s)
+    assert holds("1 < coins <= 6 and min(coins, 2) == 2 and max(coins, 7) == 7", s)
+    assert holds("(coins + 2) * 2 - 1 == 15 and coins // 4 == 1 and coins % 4 == 2", s)
+    assert holds("count(Estate) == 3 AND NOT count(Gold) > 0", s)
+
+
+def test_gardens_count_in_vp() -> None:
+    s = sit(owned={"copper": 17, "estate": 3, "gardens": 2})
+    assert holds("vp == 3 + 2 * 2", s)
+
+
+@pytest.mark.parametrize(
+    ("cond", "needle"),
+    [
+        ("count(Dutchy) > 0", "unknown card or type 'Dutchy'"),
+        ("cash > 3", "unknown name 'cash'"),
+        ("count(Gold) >", "bad condition"),
+        ("open('x')", "unknown function"),
+        ("count(Gold).real", "unsupported expression"),
+        ("left(Treasure) > 1", "left() takes a card"),
+        ("'a' < 'b'", "unexpected"),
+    ],
+)
+def test_bad_conditions_name_the_problem(cond: str, needle: str) -> None:
+    with pytest.raises(StrategyError, match=r"<text>:3: error:") as err:
+        parse_strategy(f'name = "x"\nbuy = [\n  "Gold if {cond}",\n]\n')
+    assert needle in str(err.value)
+
+
+# -- buy semantics ------------------------------------------------------------------
+
+RULES = """
+buy = [
+  "Province if total_money > 15",
+  "Duchy if left(Province) <= 4",
+  "Gold",
+  { card = "Smithy", if = "count(Smithy) < 1" },
+  "Silver",
+]
+"""
+
+
+def test_top_down_first_affordable_whose_condition_holds() -> None:
+    s = parse_strategy(RULES)
+    assert s.choose(sit(8)) == "gold"  # money 7: no Province
+    assert s.choose(sit(8, {"copper": 7, "gold": 3})) == "province"
+    assert s.choose(sit(5, supply={"province": 4})) == "duchy"
+    assert s.choose(sit(4)) == "smithy"
+    assert s.choose(sit(4, {"copper": 7, "smithy": 1})) == "silver"
+    assert s.choose(sit(2)) is None  # nothing qualifies: stop buying
+    assert s.choose(sit(7, supply={"gold": 0})) == "smithy"  # empty piles are passed over
+
+
+def test_a_buy_that_ends_the_game_while_behind_is_skipped() -> None:
+    s = parse_strategy(RULES)
+    rich = {"copper": 7, "gold": 3, "estate": 3}  # 3 VP
+    last = {"province": 1}
+    # behind by more than a Province: skip it, fall through (to the Duchy rule)
+    assert s.choose(sit(8, rich, supply=last, others=((10, 10),), taken=10)) == "duchy"
+    # the Province wins it: take it
+    assert s.choose(sit(8, rich, supply=last, others=((8, 10),), taken=10)) == "province"
+    # tied after the buy, having taken more turns: a loss on the tie-break, skip
+    assert s.choose(sit(8, rich, supply=last, others=((9, 9),), taken=10)) == "duchy"
+    # tied with the same number of turns: a shared win, take it
+    assert s.choose(sit(8, rich, supply=last, others=((9, 10),), taken=10)) == "province"
+    # third pile: the last Smithy ends the game too
+    piles = {"smithy": 1, "curse": 0, "village": 0}
+    assert s.choose(sit(4, supply=piles, others=((9, 10),), taken=10)) == "silver"
+    assert s.choose(sit(4, supply=piles, others=((0, 10),), taken=10)) == "smithy"
+
+
+def test_extra_buys_walk_the_list_again_in_a_real_turn() -> None:
+    from kingdoms.dominion.state import DominionState
+
+    bot = StrategyBot(parse_strategy('play = ["Festival"]\nbuy = ["Silver", "Copper"]'))
+    hand = ["festival", "festival", "silver", "copper", "estate"]  # $7 and 3 buys
+    state = DominionState.scenario(2, KINGDOM, turn=0, hands={0: hand})
+    done = []
+    rng = random.Random(0)
+    while state.current_player == 0 and state.turn == 0:
+        action = bot.act(state.view(0), state.legal_actions(), rng)
+        done.append(state.action_to_str(action))
+        state.apply_checked(action)
+    assert [t for t in done if t.startswith("buy")] == ["buy Silver", "buy Silver", "buy Copper"]
+
+
+# -- play priorities and overrides --------------------------------------------------
+
+
+def _scenario(hands: dict[int, list[str]], kingdom: list[str]) -> object:
+    from kingdoms.dominion.state import DominionState
+
+    return DominionState.scenario(2, kingdom, turn=0, hands=hands)  # type: ignore[arg-type]
+
+
+def _answer(bot: StrategyBot, state: object, seat: int) -> str:
+    view = state.view(seat)  # type: ignore[attr-defined]
+    action = bot.act(view, state.legal_actions(), random.Random(0))  # type: ignore[attr-defined]
+    return str(state.action_to_str(action))  # type: ignore[attr-defined]
+
+
+KINGDOM = ["militia", "village", "smithy", "chancellor", "cellar", "moat", "market", "mine"]
+KINGDOM += ["festival", "bureaucrat"]
+
+
+def test_play_priorities_order_the_actions() -> None:
+    hand = ["smithy", "village", "festival", "copper", "copper"]
+    first = StrategyBot(parse_strategy('play = ["Smithy", "Village"]\nbuy = ["Silver"]'))
+    assert _answer(first, _scenario({0: hand}, KINGDOM), 0) == "play Smithy"
+    other = StrategyBot(parse_strategy('play = ["Festival"]\nbuy = ["Silver"]'))
+    assert _answer(other, _scenario({0: hand}, KINGDOM), 0) == "play Festival"
+
+
+def test_overrides_by_purpose() -> None:
+    st_ = _scenario(
+        {0: ["militia", *["copper"] * 4], 1: ["silver", "copper", "estate", "gold", "gold"]},
+        KINGDOM,
+    )
+    st_.apply_checked(st_.parse_action("play Militia"))  # type: ignore[attr-defined]
+    assert decision_purpose(st_.view(1)) == "militia.discard"  # type: ignore[attr-defined]
+    keep_copper = StrategyBot(
+        parse_strategy('buy = ["Silver"]\n[decisions]\n"militia.discard" = ["Silver", "Gold"]')
+    )
+    assert _answer(keep_copper, st_, 1) == "discard Silver"
+    default = make_bot("dominion", "big-money")
+    assert _answer(default, st_, 1) == "discard Estate"  # type: ignore[arg-type]
+    # a forced choice with nothing listed falls back to the default policy
+    only_curses = StrategyBot(
+        parse_strategy('buy = ["Silver"]\n[decisions]\n"militia.discard" = ["Curse"]')
+    )
+    assert _answer(only_curses, st_, 1) == "discard Estate"
+
+
+def test_every_purpose_the_bots_derive_can_be_overridden() -> None:
+    from kingdoms.bots.dominion.lang import PURPOSES
+    from kingdoms.bots.dominion.strategy import _KIND_PURPOSE
+
+    gains = {f"{c}.gain" for c in ("workshop", "feast", "remodel", "mine", "artisan", "university")}
+    assert set(_KIND_PURPOSE.values()) | gains == set(PURPOSES)
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    assert all(f"`{p}`" in readme for p in PURPOSES)
+
+
+def test_chancellor_override_and_bundled_rule() -> None:
+    st_ = _scenario({0: ["chancellor", *["copper"] * 4]}, KINGDOM)
+    st_.apply_checked(st_.parse_action("play Chancellor"))  # type: ignore[attr-defined]
+    assert decision_purpose(st_.view(0)) == "chancellor.discard_deck"  # type: ignore[attr-defined]
+    keep = StrategyBot(
+        parse_strategy('buy = ["Silver"]\n[decisions]\n"chancellor.discard_deck" = false')
+    )
+    assert _answer(keep, st_, 0) == "keep deck"
+    bundled = make_bot("dominion", "chancellor")
+    assert _answer(bundled, st_, 0) == "discard deck"  # type: ignore[arg-type]
+
+
+def test_herbalist_puts_back_only_gold() -> None:
+    from kingdoms.dominion.state import DominionState
+
+    kingdom = ["herbalist", *KINGDOM[:9]]
+    st_ = DominionState.scenario(
+        2, kingdom, turn=0, hands={0: ["herbalist", "gold", "silver", "copper", "estate"]}
+    )
+    bot = make_bot("dominion", "herbalist")
+    rng = random.Random(0)
+    seen = []
+    while st_.current_player == 0 and st_.turn == 0:
+        view = st_.view(0)
+        action = bot.act(view, st_.legal_actions(), rng)
+        if decision_purpose(view) == "herbalist.topdeck":
+            seen.append(st_.action_to_str(action))
+        st_.apply_checked(action)
+    assert seen[0] == "put Gold on deck"
+    assert not any("Silver" in t or "Copper" in t for t in seen)
+
+
+# -- bundled bots ---------------------------------------------------------------------
+
+CLASSIC = [
+    "smithy", "militia", "laboratory", "witch", "moat", "adventurer", "bureaucrat",
+    "chancellor", "council-room", "festival", "herbalist", "familiar",
+]  # fmt: skip
+
+
+def test_the_classic_bots_are_bundled_and_clean() -> None:
+    assert set(CLASSIC) <= set(bundled_names())
+    for name in bundled_names():
+        findings = check_text(bundled_text(name), name)
+        assert [f for f in findings if f.level == "error"] == [], name
+
+
+def test_classic_bot_rules_as_in_the_reference() -> None:
+    from kingdoms.bots.dominion.bundled import bundled_strategy
+
+    council = bundled_strategy("council-room")
+    money26 = {"copper": 7, "silver": 4, "gold": 1, "council_room": 1, "estate": 3}  # 7+8+3=18
+    assert council.choose(sit(5, money26, supply={"council_room": 10})) == "council_room"
+    assert council.choose(sit(5, {**money26, "council_room": 2}, supply={"council_room": 10})) == (
+        "silver"
+    )
+    herb = bundled_strategy("herbalist")
+    assert herb.choose(sit(2, {"copper": 7, "silver": 8}, supply={"herbalist": 10})) == "herbalist"
+    assert herb.choose(sit(2, {"copper": 7, "silver": 7}, supply={"herbalist": 10})) is None
+    moat = bundled_strategy("moat")
+    assert moat.choose(sit(2, {"copper": 7}, supply={"moat": 10})) == "moat"
+    assert moat.choose(sit(4, {"copper": 10}, supply={"moat": 10})) == "moat"
+    assert moat.choose(sit(4, {"copper": 9}, supply={"moat": 10})) == "silver"
+    fam = bundled_strategy("familiar")
+    assert fam.choose(sit(4, supply={"potion": 16, "familiar": 10})) == "potion"
+    assert fam.choose(sit(3, potions=1, supply={"potion": 16, "familiar": 10})) == "familiar"
+
+
+@pytest.mark.parametrize("name", [n for n in CLASSIC if n != "herbalist"])  # needs 8 Silvers
+def test_each_classic_bot_buys_its_card_in_its_one_card_kingdom(name: str) -> None:
+    from kingdoms.core import new_game
+    from kingdoms.core.runner import play_out
+
+    card = name.replace("-", "_")
+    bots = [make_bot("dominion", name), make_bot("dominion", "big-money-ultimate")]
+    owned = 0
+    for seed in range(4):
+        state = new_game("dominion", 2, seed, {"kingdom": card, "first_player": seed % 2})
+        state.logging = False
+        play_out(state, bots, checked=True)
+        owned += state.view(0)["players"][0]["owned"].get(card, 0)
+    assert owned > 0
+
+
+# -- lint and the command line --------------------------------------------------------
+
+LINTED = """name = "linted"
+play = ["Village"]
+buy = [
+  "Province if left(Province) > 20",
+  "Gold",
+  "Gold if coins >= 6",
+  "Silver",
+  "Smithy",
+  "Familiar",
+]
+"""
+
+
+def test_check_reports_each_problem_with_its_line() -> None:
+    msgs = [(f.line, f.level, f.message) for f in check_text(LINTED, kingdom=["smithy"])]
+    lines = {line for line, _, _ in msgs}
+    assert (4, "warning") in {(line, lvl) for line, lvl, _ in msgs}
+    assert any(line == 4 and "can never hold" in m for line, _, m in msgs)
+    assert any(line == 6 and "unreachable" in m and "line 5" in m for line, _, m in msgs)
+    assert any(line == 8 and "unreachable" in m and "silver" in m for line, _, m in msgs)
+    assert any(line == 9 and "never affordable" in m for line, _, m in msgs)
+    assert any(line == 9 and "not in this kingdom" in m for line, _, m in msgs)
+    assert any(line == 2 and "never buys" in m for line, _, m in msgs)
+    assert 7 not in lines  # Silver is fine
+
+
+def test_repeated_entries_get_their_own_lines() -> None:
+    text = 'buy = [\n  "Gold",\n  "Silver",\n  "Gold",\n]\n'
+    (finding,) = check_text(text)
+    assert finding.line == 4 and "line 2 always buys gold first" in finding.message
+    (finding,) = check_text('buy = ["Gold", "Gold"]\n')
+    assert finding.line == 1 and "entry 2" in finding.message
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=200))
+def test_any_text_gives_findings_never_a_traceback(text: str) -> None:
+    for f in check_text(text):
+        assert f.level in ("error", "warning")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet="count(Gold)<>=+-*/ andornt0123456789 left(Province)", max_size=60))
+def test_any_condition_gives_findings_never_a_traceback(cond: str) -> None:
+    text = (
+        f'buy = [{{ card = "Gold", if = {cond!r} }}]'.replace("'", '"') if '"' not in cond else ""
+    )
+    for f in check_text(text):
+        assert f.level in ("error", "warning")
+
+
+def test_cli_check_and_sim_with_a_file(tmp_path: Path) -> None:
+    runner = CliRunner()
+    good = tmp_path / "my_bot.toml"
+    good.write_text(bundled_text("smithy").replace('name = "smithy"', 'name = "my-smithy"'))
+    res = runner.invoke(main, ["strategy", "check", str(good)])
+    assert res.exit_code == 0 and "OK" in res.output, res.output
+    bad = tmp_path / "bad.toml"
+    bad.write_text('buy = [\n  "Gold",\n  "Dutchy if turn > 3",\n]\n')
+    res = runner.invoke(main, ["strategy", "check", str(bad)])
+    assert res.exit_code == 1 and f"{bad}:3: error: unknown card 'Dutchy'" in res.output
+    assert "Traceback" not in res.output
+    broken = tmp_path / "broken.toml"
+    broken.write_text('buy = [\n  "Gold",\n  oops\n]\n')
+    res = runner.invoke(main, ["strategy", "check", str(broken)])
+    assert res.exit_code == 1 and ":3: error" in res.output
+    res = runner.invoke(main, ["sim", "dominion", "--bots", f"{bad},big-money", "-n", "1"])
+    assert res.exit_code != 0 and "unknown card 'Dutchy'" in res.output and res.exception
+    assert isinstance(res.exception, SystemExit)
+    res = runner.invoke(
+        main, ["sim", "dominion", "--bots", f"{good},big-money-ultimate", "-n", "4", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["games"] == 4
+    res = runner.invoke(main, ["strategy", "show", "militia"])
+    assert "Militia if count(Militia) < 3" in res.output
+    res = runner.invoke(main, ["strategy", "list"])
+    assert "council-room" in res.output.split()
+
+
+def test_the_readme_bot_file_is_clean_and_plays(tmp_path: Path) -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    block = readme.split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "my_bot.toml"
+    path.write_text(block)
+    res = CliRunner().invoke(main, ["strategy", "check", str(path), "--kingdom", "First Game"])
+    assert res.exit_code == 0 and "OK" in res.output, res.output
+    args = ["sim", "dominion", "--bots", f"{path},big-money-ultimate", "--kingdom"]
+    res = CliRunner().invoke(main, [*args, "First Game", "-n", "4", "--json"])
+    assert res.exit_code == 0 and json.loads(res.output)["games"] == 4
+
+
+def test_file_bots_only_where_files_are_allowed(tmp_path: Path) -> None:
+    from kingdoms.core import InvalidConfig
+
+    path = tmp_path / "secret.toml"
+    path.write_text('buy = ["Gold"]\n')
+    # specs from the network (the server) must never read files
+    with pytest.raises(InvalidConfig, match="unknown dominion bot"):
+        make_bot("dominion", str(path))
+    assert make_bot("dominion", str(path), files=True).name == "secret"
+
+
+def test_the_guard_acts_in_real_games_from_the_view_alone() -> None:
+    import dataclasses
+
+    from kingdoms.bots.dominion.bots import situation
+    from kingdoms.bots.dominion.bundled import bundled_strategy
+    from kingdoms.core import new_game
+
+    guarded = bundled_strategy("big-money-ultimate")
+    unguarded = dataclasses.replace(guarded, guard=False)
+    bots = [StrategyBot(guarded), StrategyBot(guarded)]
+    skipped = 0
+    for seed in range(40):
+        state = new_game("dominion", 2, seed, {"kingdom": "First Game"})
+        state.logging = False
+        rng = random.Random(seed)
+        while state.current_player >= 0:
+            p = state.current_player
+            view = state.view(p)
+            if view["decision"] is None and view["phase"] == "buy":
+                s = situation(view)
+                want, plain = guarded.choose(s), unguarded.choose(s)
+                if want != plain:
+                    skipped += 1
+                    assert plain is not None and s.ends_game(plain)
+                    me = state.vp_of(p) + {"province": 6, "duchy": 3, "estate": 1}.get(plain, 0)  # type: ignore[attr-defined]
+                    assert me <= state.vp_of(1 - p)  # type: ignore[attr-defined]
+            state.apply(bots[p].act(view, state.legal_actions(), rng))
+    assert skipped > 0

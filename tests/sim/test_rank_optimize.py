@@ -1,0 +1,88 @@
+"""``kingdoms rank`` and ``kingdoms optimize`` end to end, and their building blocks."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from kingdoms.bots.dominion.lang import check_text, parse_strategy
+from kingdoms.cli import main
+from kingdoms.sim.optimize import Extra, Genome, mutate
+from kingdoms.sim.rank import bmu_plus, clear_of_half, kingdom_cards
+from kingdoms.sim.runner import GameResult
+
+
+def _result(i: int, winners: tuple[int, ...]) -> GameResult:
+    return GameResult(i, winners, (0.0, 0.0), 0, {})
+
+
+def test_bmu_plus_places_the_card_by_cost() -> None:
+    cheap = parse_strategy(bmu_plus("smithy", 2))
+    cards = [c for c, _ in cheap.rules]
+    assert cards.index("smithy") == cards.index("silver") - 1 and cheap.play == ("smithy",)
+    dear = parse_strategy(bmu_plus("adventurer", 1))
+    cards = [c for c, _ in dear.rules]
+    assert cards.index("adventurer") == cards.index("gold") - 1
+    fam = parse_strategy(bmu_plus("familiar", 1))
+    assert "potion" in [c for c, _ in fam.rules]
+    assert not [f for f in check_text(bmu_plus("familiar", 1)) if f.level == "error"]
+
+
+def test_sequential_stop_waits_for_a_clear_interval() -> None:
+    stop = clear_of_half(10)
+    assert not stop([_result(i, (0,)) for i in range(9)])  # too few games
+    assert stop([_result(i, (0,)) for i in range(10)])  # 10/10: clear
+    even = [_result(i, (i % 2,)) for i in range(200)]
+    assert not stop(even)
+    shared = [_result(i, (0, 1)) for i in range(200)]
+    assert not stop(shared)  # shared wins count half
+
+
+def test_mutations_stay_valid_strategies() -> None:
+    cards = kingdom_cards("First Game", 0)
+    rng = random.Random(1)
+    g = Genome(extras=(Extra("smithy", 1, False),))
+    seen = set()
+    for _ in range(200):
+        g = mutate(g, cards, rng)
+        text = g.to_toml("x")
+        assert not [f for f in check_text(text) if f.level == "error"], text
+        seen.add(len(g.extras))
+    assert len(seen) > 2  # cards are added and removed
+
+
+def test_cli_rank(tmp_path: Path) -> None:
+    args = ["rank", "dominion", "--kingdom", "smithy,witch,village,cellar,moat"]
+    args += ["--max-games", "20", "--min-games", "10", "--screen-games", "4", "--json"]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    ranking = data["ranking"]
+    assert len(ranking) == 10 and data["opponent"] == "big-money-ultimate"
+    rates = [r["win_rate"] for r in ranking]
+    assert rates == sorted(rates, reverse=True)
+    for r in ranking:
+        assert 10 <= r["games"] <= 20 and 1 <= r["copies"] <= 4
+        assert r["ci95"][0] <= r["win_rate"] <= r["ci95"][1]
+    table = CliRunner().invoke(main, args[:-1])
+    assert "Big Money Ultimate + X" in table.output and "witch" in table.output
+
+
+def test_cli_optimize_writes_a_usable_file(tmp_path: Path) -> None:
+    out = tmp_path / "best.toml"
+    args = ["optimize", "dominion", "--kingdom", "First Game", "--vs", "big-money-ultimate"]
+    args += ["--population", "3", "--generations", "2", "--games", "4", "--final-games", "10"]
+    res = CliRunner().invoke(main, [*args, "-o", str(out), "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["games"] == 10 and data["generations"] == 2
+    assert data["ci95"][0] <= data["win_rate"] <= data["ci95"][1]
+    assert out.read_text() == data["strategy"]
+    assert "over 10 fresh games" in data["strategy"]
+    res = CliRunner().invoke(main, ["strategy", "check", str(out)])
+    assert res.exit_code == 0 and "OK" in res.output
+    res = CliRunner().invoke(main, ["sim", "dominion", "--bots", f"{out},big-money", "-n", "2"])
+    assert res.exit_code == 0, res.output

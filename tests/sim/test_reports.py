@@ -1,0 +1,153 @@
+"""Per-turn curves, game lengths, charts, sample logs, round robins, backends and
+early stopping of the simulator."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kingdoms.cli import main
+from kingdoms.core import new_game
+from kingdoms.core.runner import play_out
+from kingdoms.sim import simulate
+from kingdoms.sim.runner import GameResult, game_seed, play_one, seating
+
+KINGDOM = {"kingdom": "smithy,witch,village,market,cellar,moat,militia,chapel,festival,mine"}
+
+
+def test_dominion_per_turn_series_match_the_game() -> None:
+    bots = ["smithy", "big-money-ultimate"]
+    result = play_one("dominion", bots, 3, 7, KINGDOM)
+    # the same game played again by the plain runner: same final VP for each bot
+    from kingdoms.bots.base import make_bot
+
+    seat_bot = seating(3, 2)
+    state = new_game("dominion", 2, game_seed(7, 3), {**KINGDOM, "first_player": 0})
+    state.logging = False
+    play_out(state, [make_bot("dominion", bots[b]) for b in seat_bot])
+    for seat, b in enumerate(seat_bot):
+        vp = result.series["vp"][b]
+        assert vp[0] == 3.0  # three Estates after the first turn
+        assert vp[-1] == state.vp_of(seat)  # type: ignore[attr-defined]
+        assert len(vp) == state.turns[seat]  # type: ignore[attr-defined]
+        money = result.series["money"][b]
+        assert money[0] >= 7 and all(m >= 0 for m in money)
+        coins = result.series["coins"][b]
+        assert 2 <= coins[0] <= 5  # five of the seven Coppers at most
+        assert len(coins) == len(money) == len(vp)
+
+
+def test_curves_lengths_and_pile_share_in_the_report() -> None:
+    report = simulate("dominion", ["witch", "big-money-ultimate"], 12, seed=2, options=KINGDOM)
+    data = report.to_json()
+    assert sum(data["length_distribution"].values()) == 12
+    assert 0 <= data["pile_ending_share"] <= 1
+    curves = data["per_turn"]
+    assert set(curves) == {"vp", "money", "coins"}
+    assert all(len(rows) == 2 for rows in curves.values())
+    assert curves["vp"][0][0] == 3.0 and curves["money"][1][0] >= 7
+    # a turn's mean is over the games that reached it
+    last = max(int(k) for k in data["length_distribution"])
+    assert max(len(row) for row in curves["vp"]) == last
+
+
+def test_kingdomino_points_per_round_and_margins() -> None:
+    report = simulate("kingdomino", ["random", "random"], 3, seed=4)
+    data = report.to_json()
+    rows = data["per_turn"]["points"]
+    assert len(rows) == 2 and all(len(r) >= 5 for r in rows)
+    assert data["length_unit"] == "round"
+    assert [round(x, 3) for x in (rows[0][-1], rows[1][-1])] == data["mean_score"]
+    assert data["mean_margin"][0] == -data["mean_margin"][1]
+
+
+def test_worker_processes_give_the_same_results() -> None:
+    one = simulate("dominion", ["smithy", "witch"], 10, seed=5, options=KINGDOM)
+    two = simulate("dominion", ["smithy", "witch"], 10, seed=5, options=KINGDOM, workers=2)
+    assert one.results == two.results
+
+
+def _stop_after_three_wins(results: list[GameResult]) -> bool:
+    return sum(1 for r in results if r.winners == (0,)) >= 3
+
+
+def test_early_stopping_is_the_same_whatever_the_workers() -> None:
+    kw = {"options": KINGDOM, "batch": 2, "stop": _stop_after_three_wins}
+    one = simulate("dominion", ["witch", "big-money"], 40, seed=1, **kw)  # type: ignore[arg-type]
+    two = simulate("dominion", ["witch", "big-money"], 40, seed=1, workers=2, **kw)  # type: ignore[arg-type]
+    assert one.games < 40 and one.games % 2 == 0
+    assert one.results == two.results
+    assert one.to_json()["requested"] == 40
+
+
+def test_ray_backend_gives_the_same_results(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    bot = tmp_path / "mine.toml"
+    bot.write_text('buy = ["Province", "Gold", "Smithy if count(Smithy) < 1", "Silver"]\n')
+    bots = [str(bot), "big-money-ultimate"]
+    local = simulate("dominion", bots, 6, seed=9, options=KINGDOM, batch=2)
+    ray = simulate("dominion", bots, 6, seed=9, options=KINGDOM, batch=2, backend="ray", workers=2)
+    assert local.results == ray.results
+
+
+def test_cli_charts_json_and_sample_log(tmp_path: Path) -> None:
+    runner = CliRunner()
+    png, html = tmp_path / "r.png", tmp_path / "r.html"
+    args = ["sim", "dominion", "--bots", "smithy,big-money-ultimate", "-n", "6", "--kingdom"]
+    res = runner.invoke(
+        main, [*args, "smithy", "--chart", str(png), "--html", str(html), "--sample-log"]
+    )
+    assert res.exit_code == 0, res.output
+    assert "mean per turn" in res.output and "game length (turns)" in res.output
+    assert "sample game 1: player 1 = smithy, player 2 = big-money-ultimate" in res.output
+    assert "final scores" in res.output
+    assert png.read_bytes()[:4] == b"\x89PNG" and png.stat().st_size > 20_000
+    page = html.read_text()
+    assert '<script src="http' not in page and "Plotly.newPlot" in page  # self-contained
+    assert "coins generated" in page
+    res = runner.invoke(main, [*args, "smithy", "--json", "--sample-log"])
+    data = json.loads(res.output)
+    assert data["per_turn"]["coins"] and data["sample_log"][0].startswith("sample game 1")
+
+
+def test_cli_round_robin_matrix() -> None:
+    res = CliRunner().invoke(
+        main,
+        ["sim", "dominion", "--round-robin", "big-money,smithy,witch", "-n", "4", "--json"],
+    )
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    m = data["matrix"]
+    assert data["bots"] == ["big-money", "smithy", "witch"] and m[0][0] is None
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                assert m[i][j]["score"] + m[j][i]["score"] == pytest.approx(1.0)
+                lo, hi = m[i][j]["ci95"]
+                assert lo <= m[i][j]["score"] <= hi
+    res = CliRunner().invoke(main, ["sim", "dominion", "--round-robin", "smithy,witch", "-n", "2"])
+    assert "round robin" in res.output
+    res = CliRunner().invoke(main, ["sim", "dominion", "-n", "2"])
+    assert res.exit_code != 0 and "--bots or --round-robin" in res.output
+
+
+def test_cli_until_clear_stops_early() -> None:
+    args = ["sim", "dominion", "--bots", "witch,big-money", "--kingdom", "witch", "-n", "1000"]
+    res = CliRunner().invoke(main, [*args, "--until-clear", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["requested"] == 1000 and 100 <= data["games"] < 1000
+    res = CliRunner().invoke(main, [*args, "--until-clear"])
+    assert "stopped early after" in res.output
+
+
+def test_cli_kingdomino_report_per_round(tmp_path: Path) -> None:
+    html = tmp_path / "k.html"
+    args = ["sim", "kingdomino", "--bots", "random,greedy", "-n", "3", "--html", str(html)]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    assert "mean per round" in res.output and "game length (rounds)" in res.output
+    assert "points at the end of the round" in html.read_text()
