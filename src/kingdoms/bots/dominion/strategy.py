@@ -223,47 +223,15 @@ class Strategy:
         return frozenset(card for card, _ in self.rules)
 
 
-# The decision kinds of today's engine -> the purpose strategy files name.
-_KIND_PURPOSE: Mapping[str, str] = {
-    "cellar": "cellar.discard",
-    "militia": "militia.discard",
-    "chapel": "chapel.trash",
-    "chancellor": "chancellor.discard_deck",
-    "bureaucrat": "bureaucrat.topdeck",
-    "herbalist": "herbalist.topdeck",
-    "moat": "moat.reveal",
-    "library": "library.set_aside",
-    "mine": "mine.trash",
-    "remodel": "remodel.trash",
-    "moneylender": "moneylender.trash",
-    "throne": "throne_room.play",
-    "thief_trash": "thief.trash",
-    "thief_gain": "thief.gain",
-    "artisan": "artisan.topdeck",
-    "bandit": "bandit.trash",
-    "harbinger": "harbinger.topdeck",
-    "poacher": "poacher.discard",
-    "sentry_trash": "sentry.trash",
-    "sentry_discard": "sentry.discard",
-    "apprentice": "apprentice.trash",
-    "transmute": "transmute.trash",
-}
-
-
 def decision_purpose(view: Mapping[str, Any]) -> str | None:
-    """The purpose (``"militia.discard"``…) of the view's pending decision, if any.
+    """The purpose (``"militia.discard"``…) of the view's pending decision, if any:
+    the engine states it in the view's decision.
 
-    Derived from today's decision kinds; once the engine's views carry the
-    purpose itself, this returns ``frame.get("purpose")``.
-
-    >>> decision_purpose({"decision": {"kind": "gain", "card": "workshop"}})
+    >>> decision_purpose({"decision": {"kind": "choose_pile", "purpose": "workshop.gain"}})
     'workshop.gain'
     """
     frame = view.get("decision")
     if not isinstance(frame, Mapping):
         return None
-    kind = frame.get("kind")
-    if kind == "gain":
-        card = frame.get("card")
-        return f"{card}.gain" if isinstance(card, str) else None
-    return _KIND_PURPOSE.get(str(kind))
+    purpose = frame.get("purpose")
+    return purpose if isinstance(purpose, str) else None
