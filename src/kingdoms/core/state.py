@@ -12,9 +12,11 @@ from __future__ import annotations
 import abc
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final
+
+from mypy_extensions import mypyc_attr
 
 from kingdoms.core.errors import IllegalAction, ParseError
 from kingdoms.core.events import Event, events_for
@@ -31,6 +33,7 @@ TERMINAL: Final = -1
 JSONDict = dict[str, Any]
 
 
+@mypyc_attr(native_class=False)  # a plain class: it pickles for worker processes
 @dataclass(frozen=True, slots=True)
 class GameConfig:
     """Everything that, with the list of actions, determines a game."""
@@ -49,6 +52,46 @@ class GameConfig:
         }
 
 
+@mypyc_attr(native_class=False)
+class LazyDetails(Mapping[str, Any]):
+    """Game-specific outcome details built on first access (search asks only for
+    scores and winners); asking for any of them builds all of them.
+
+    >>> d = LazyDetails(lambda: {"turns": 12})
+    >>> dict(d)
+    {'turns': 12}
+    """
+
+    __slots__ = ("_build", "_data")
+
+    def __init__(self, build: Callable[[], Mapping[str, Any]]) -> None:
+        self._build: Callable[[], Mapping[str, Any]] | None = build
+        self._data: Mapping[str, Any] = {}
+
+    def _get(self) -> Mapping[str, Any]:
+        build = self._build
+        if build is not None:
+            self._data = build()
+            self._build = None
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __repr__(self) -> str:
+        return repr(dict(self._get()))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self._get()),))
+
+
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """The result of a finished game.
@@ -80,6 +123,7 @@ class Outcome:
         }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(abc.ABC):
     """One game in progress.
 
@@ -107,12 +151,12 @@ class State(abc.ABC):
     logging: bool
     rng: random.Random
 
-    def _init_core(self, config: GameConfig) -> None:
+    def _init_core(self, config: GameConfig, rng: random.Random | None = None) -> None:
         self.config = config
         self.history = []
         self.log = []
         self.logging = True
-        self.rng = random.Random(config.seed)
+        self.rng = random.Random(config.seed) if rng is None else rng
 
     def _copy_core(self, other: State) -> None:
         """Copy the core fields of ``other`` into this (new) state."""
@@ -155,7 +199,7 @@ class State(abc.ABC):
         self._apply(action)
         self.history.append(action)
 
-    def apply_checked(self, action: Action) -> None:
+    def apply_checked(self, action: object) -> None:
         """Carry out ``action`` or raise :class:`IllegalAction` and change nothing."""
         if self.is_terminal():
             raise IllegalAction(f"the game is over; action {action!r} is not possible")
@@ -165,6 +209,16 @@ class State(abc.ABC):
                 f"legal: {', '.join(self.describe_legal())}"
             )
         self.apply(action)
+
+    def random_playout(self, rng: random.Random, max_steps: int = 100_000) -> None:
+        """Play to the end (at most ``max_steps`` actions), each action drawn uniformly
+        from the legal ones as ``legal[int(rng.random() * len(legal))]`` (games may do it
+        faster, with the same result)."""
+        for _ in range(max_steps):
+            if self.current_player == TERMINAL:
+                break
+            legal = self.legal_actions()
+            self.apply(legal[int(rng.random() * len(legal))])
 
     @abc.abstractmethod
     def clone(self) -> State:
