@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import pickle
 import random
 
@@ -97,3 +98,28 @@ def test_determinize_keeps_the_original_untouched_and_samples_the_pile() -> None
         prefixes.add(tuple(d.history[: len(st.history)]))
     assert st.fingerprint() == before
     assert prefixes == {tuple(st.history)}
+
+
+def test_states_pickle_and_deepcopy_on_either_build() -> None:
+    st = _game(3, ["middle-kingdom"], 4)
+    rng = random.Random(6)
+    for _ in range(20):
+        legal = st.legal_actions()
+        st.apply(legal[rng.randrange(len(legal))])
+    for copy_of in (pickle.loads(pickle.dumps(st)), copy.deepcopy(st)):
+        assert copy_of.fingerprint() == st.fingerprint()
+        assert copy_of.legal_actions() == st.legal_actions()
+        copy_of.random_playout(random.Random(1))
+        again = st.clone()
+        again.random_playout(random.Random(1))
+        assert copy_of.fingerprint() == again.fingerprint()
+    assert not st.is_terminal()
+
+
+def test_pickling_covers_every_field() -> None:
+    from kingdoms.kingdomino import state as module
+
+    slots = set(getattr(KingdominoState, "__slots__", ())) | set(getattr(State, "__slots__", ()))
+    if not slots:
+        pytest.skip("compiled classes do not list their fields")
+    assert set(module._FIELDS) | {"config", "rng"} == slots

@@ -27,6 +27,11 @@ DX[:] = [1, 0, -1, 0]
 cdef int DY[4]
 DY[:] = [0, 1, 0, -1]
 
+# Scratch space of the flood fills, shared by every board (the fills hold the GIL and
+# call nothing that could start another one), so boards stay small.
+cdef unsigned char SEEN[SIZE]
+cdef int STACK[SIZE]
+
 cdef unsigned char LT[49]
 cdef unsigned char LC[49]
 cdef unsigned char RT[49]
@@ -43,8 +48,6 @@ cdef class CBoard:
 
     cdef unsigned char ter[SIZE]
     cdef unsigned char crw[SIZE]
-    cdef unsigned char seen[SIZE]
-    cdef int stack[SIZE]
     cdef public int size
     cdef readonly int minx, maxx, miny, maxy
     cdef public list placed
@@ -216,21 +219,21 @@ cdef class CBoard:
         return out
 
     cdef void _fill(self, int start, int t, int* size, int* crowns):
-        """Flood-fill the property of terrain ``t`` holding ``start`` (marks ``seen``)."""
+        """Flood-fill the property of terrain ``t`` holding ``start`` (marks ``SEEN``)."""
         cdef int top = 0, cell, nb, k, s = 0, c = 0
-        self.stack[0] = start
-        self.seen[start + PAD] = 1
+        STACK[0] = start
+        SEEN[start + PAD] = 1
         top = 1
         while top:
             top -= 1
-            cell = self.stack[top]
+            cell = STACK[top]
             s += 1
             c += self.crw[cell + PAD]
             for k in range(4):
                 nb = cell + OFF[k]
-                if self.ter[nb + PAD] == t and not self.seen[nb + PAD]:
-                    self.seen[nb + PAD] = 1
-                    self.stack[top] = nb
+                if self.ter[nb + PAD] == t and not SEEN[nb + PAD]:
+                    SEEN[nb + PAD] = 1
+                    STACK[top] = nb
                     top += 1
         size[0] = s
         crowns[0] = c
@@ -238,9 +241,9 @@ cdef class CBoard:
     cdef int _terrain_points(self, int t):
         cdef int cell, s, c, total = 0
         for cell in range(SIZE):
-            self.seen[cell] = 0
+            SEEN[cell] = 0
         for cell in range(CELLS):
-            if self.ter[cell + PAD] == t and not self.seen[cell + PAD]:
+            if self.ter[cell + PAD] == t and not SEEN[cell + PAD]:
                 self._fill(cell, t, &s, &c)
                 total += s * c
         return total
@@ -250,10 +253,10 @@ cdef class CBoard:
         cdef int t, cell, s, c
         out = []
         for cell in range(SIZE):
-            self.seen[cell] = 0
+            SEEN[cell] = 0
         for t in range(6):
             for cell in range(CELLS):
-                if self.ter[cell + PAD] == t and not self.seen[cell + PAD]:
+                if self.ter[cell + PAD] == t and not SEEN[cell + PAD]:
                     self._fill(cell, t, &s, &c)
                     out.append((t, s, c))
         return out
@@ -263,10 +266,10 @@ cdef class CBoard:
         if self._score_ok:
             return
         for cell in range(SIZE):
-            self.seen[cell] = 0
+            SEEN[cell] = 0
         for cell in range(CELLS):
             t = self.ter[cell + PAD]
-            if t < 6 and not self.seen[cell + PAD]:
+            if t < 6 and not SEEN[cell + PAD]:
                 self._fill(cell, t, &s, &c)
                 total += s * c
                 crowns += c

@@ -49,6 +49,27 @@ VARIANTS: Final = ("middle-kingdom", "harmony", "dynasty", "mighty-duel")
 GAMES_IN_DYNASTY: Final = 3
 
 
+_FIELDS: Final = (
+    *("history", "log", "logging", "_legal", "aside", "boards", "current", "current_kings"),
+    *("dynasty", "first", "game_no", "harmony", "kings", "middle", "middle_rule", "mighty"),
+    *("next", "next_kings", "past", "phase", "pick_order", "pick_pos", "pile", "round"),
+    *("size", "slot"),
+)
+"""Every field of a state but its config and random generator (for pickling)."""
+
+
+def _restore(
+    config: GameConfig, rng_state: tuple[Any, ...], fields: dict[str, Any]
+) -> KingdominoState:
+    """The state :meth:`KingdominoState.__reduce__` pickled."""
+    rng = random.Random()
+    rng.setstate(rng_state)
+    st = KingdominoState(config, rng)
+    for name, value in fields.items():
+        setattr(st, name, value)
+    return st
+
+
 def dominoes_used(players: int, mighty_duel: bool) -> int:
     """24 with 2 players (48 in Mighty Duel), 36 with 3, 48 with 4."""
     if mighty_duel:
@@ -292,6 +313,11 @@ class KingdominoState(State):
         new = self._copy(rng)
         new.pile = self.pile.copy()
         return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling and ``copy.deepcopy`` (a compiled class has no bare ``__new__``)."""
+        fields = {name: getattr(self, name) for name in _FIELDS}
+        return (_restore, (self.config, self.rng.getstate(), fields))
 
     def _copy(self, rng: random.Random) -> KingdominoState:
         """A copy with ``rng`` and without the undrawn pile (the caller sets it)."""
