@@ -34,6 +34,14 @@ TERMINAL: Final = -1
 JSONDict = dict[str, Any]
 
 
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent generator in the same state as ``rng`` (without seeding one
+    first, which costs more than the copy)."""
+    new = random.Random.__new__(random.Random)
+    new.setstate(rng.getstate())
+    return new
+
+
 @mypyc_attr(native_class=False)  # a plain class: it pickles for worker processes
 @dataclass(frozen=True, slots=True)
 class GameConfig:
@@ -126,9 +134,7 @@ class State(abc.ABC):
         self.history = other.history.copy()
         self.log = other.log.copy()
         self.logging = other.logging
-        rng = random.Random()
-        rng.setstate(other.rng.getstate())
-        self.rng = rng
+        self.rng = copy_rng(other.rng)
 
     # -- the contract ---------------------------------------------------------------
     @property

@@ -29,7 +29,15 @@ from typing import Any, ClassVar, Final
 
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.events import Event
-from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, LazyDetails, Outcome, State
+from kingdoms.core.state import (
+    TERMINAL,
+    GameConfig,
+    JSONDict,
+    LazyDetails,
+    Outcome,
+    State,
+    copy_rng,
+)
 from kingdoms.kingdomino.board import CELLS, Board, cell_at, new_board, xy
 from kingdoms.kingdomino.tiles import TERRAIN_NAMES, TERRAINS, TILES
 
@@ -308,9 +316,7 @@ class KingdominoState(State):
             raise AssertionError("no action is possible: the game is over")
 
     def clone(self) -> KingdominoState:
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        new = self._copy(rng)
+        new = self._copy(copy_rng(self.rng))
         new.pile = self.pile.copy()
         return new
 
