@@ -123,3 +123,15 @@ def test_pickling_covers_every_field() -> None:
     if not slots:
         pytest.skip("compiled classes do not list their fields")
     assert set(module._FIELDS) | {"config", "rng"} == slots
+
+
+@pytest.mark.parametrize("bad", ["3", 3.0, None, -1, [1], True])
+def test_untrusted_actions_raise_our_error_on_either_build(bad: object) -> None:
+    """Compiled code checks argument types: hostile input must still get our error."""
+    from kingdoms.core.errors import IllegalAction
+
+    st = _game(4, [], 2)
+    before = st.fingerprint()
+    with pytest.raises(IllegalAction):
+        st.apply_checked(bad)
+    assert st.fingerprint() == before
