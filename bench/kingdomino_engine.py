@@ -9,7 +9,9 @@ Each figure comes with a peer measured in the same run:
   position) against the naive peer's random playouts per second
   (``bench/kingdomino_playouts.py``).
 
-    .venv/bin/python bench/kingdomino_engine.py [--seconds 3]
+    .venv/bin/python bench/kingdomino_engine.py [--seconds 3] [--slices 5]
+
+Time slices of each pair alternate so that machine noise hits both alike.
 """
 
 from __future__ import annotations
@@ -41,16 +43,16 @@ def mid_game(seed: int = 7, steps: int = 40) -> State:
     return state
 
 
-def per_call(fn: Any, seconds: float) -> float:
-    """Seconds per call of ``fn()``."""
+def calls(fn: Any, seconds: float) -> tuple[int, float]:
+    """(calls of ``fn()`` made, time taken) in about ``seconds``."""
     n = 0
-    deadline = time.perf_counter() + seconds
     start = time.perf_counter()
+    deadline = start + seconds
     while time.perf_counter() < deadline:
-        for _ in range(100):
+        for _ in range(20):
             fn()
-        n += 100
-    return (time.perf_counter() - start) / n
+        n += 20
+    return n, time.perf_counter() - start
 
 
 def bytes_per(make: Any, count: int = 2000) -> float:
@@ -65,12 +67,20 @@ def bytes_per(make: Any, count: int = 2000) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=3.0, help="time for each side")
+    parser.add_argument("--slices", type=int, default=5)
     args = parser.parse_args()
     print(f"build: {build_kind()}")
     state = mid_game()
-    t_clone = per_call(state.clone, args.seconds)
-    t_deep = per_call(lambda: copy.deepcopy(state), args.seconds)
+    part = args.seconds / args.slices
+    n_clone = n_deep = 0
+    s_clone = s_deep = 0.0
+    for _ in range(args.slices):
+        n, t = calls(state.clone, part)
+        n_clone, s_clone = n_clone + n, s_clone + t
+        n, t = calls(lambda: copy.deepcopy(state), part)
+        n_deep, s_deep = n_deep + n, s_deep + t
+    t_clone, t_deep = s_clone / n_clone, s_deep / n_deep
     print(
         f"clone(): {t_clone * 1e6:.1f} µs; deepcopy: {t_deep * 1e6:.1f} µs "
         f"(clone is {t_deep / t_clone:.1f}x faster)"
@@ -80,11 +90,17 @@ def main() -> None:
     print(f"memory per state: clone {m_clone:,.0f} B; deepcopy {m_deep:,.0f} B")
     view = state.view(state.current_player)
     legal = state.legal_actions()
-    bot = MCTSBot(time=args.seconds, algorithm="flat", playout="random", seed=1)
-    t0 = time.perf_counter()
-    bot.act(view, legal, random.Random(1))
-    ips = bot.last_iterations / (time.perf_counter() - t0)
-    peer = naive_playouts(args.seconds, random.Random(2)) / args.seconds
+    iterations = playouts = 0
+    s_mcts = 0.0
+    for k in range(args.slices):
+        bot = MCTSBot(time=part, algorithm="flat", playout="random", seed=k)
+        t0 = time.perf_counter()
+        bot.act(view, legal, random.Random(k))
+        s_mcts += time.perf_counter() - t0
+        iterations += bot.last_iterations
+        playouts += naive_playouts(part, random.Random(k))
+    ips = iterations / s_mcts
+    peer = playouts / args.seconds
     print(
         f"MCTS (flat, random playouts): {ips:,.0f} iterations/s; naive peer {peer:,.0f} "
         f"playouts/s; ratio {ips / peer:.1f}x"
