@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import os
 import sys
+import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -100,10 +101,12 @@ class OptionalBuildExt(build_ext):
         except BaseException as exc:
             names = ", ".join(e.name for e in group)
             _say(f"compiling {names} failed ({exc!r}); using pure Python for it")
-            for ext in group:
-                target = Path(self.get_ext_fullpath(ext.name))
-                if target.exists():
-                    target.unlink()
+            suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
+            for ext in group:  # no stale copy may shadow the pure-Python source
+                built = Path(self.get_ext_fullpath(ext.name))
+                in_place = SRC / (ext.name.replace(".", "/") + suffix)
+                for target in (built, in_place):
+                    target.unlink(missing_ok=True)
 
 
 setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
