@@ -9,6 +9,7 @@ import pkgutil
 import pytest
 
 import kingdoms
+from kingdoms._build import CYTHON, pure_requested
 
 SKIP_PREFIXES = ("kingdoms.server", "kingdoms.web", "kingdoms.cli", "kingdoms.__main__")
 
@@ -16,6 +17,8 @@ SKIP_PREFIXES = ("kingdoms.server", "kingdoms.web", "kingdoms.cli", "kingdoms.__
 def _modules() -> list[str]:
     names = ["kingdoms"]
     for info in pkgutil.walk_packages(kingdoms.__path__, "kingdoms."):
+        if info.name in CYTHON and pure_requested():
+            continue  # the compiled twins are not loaded on the pure-Python path
         if not info.name.startswith(SKIP_PREFIXES):
             names.append(info.name)
     return sorted(names)

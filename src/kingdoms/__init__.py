@@ -8,6 +8,12 @@ The public entry points live in :mod:`kingdoms.core`::
     True
 """
 
+from kingdoms import _build
+
+if _build.pure_requested():  # KINGDOMS_PURE=1: the pure-Python path, whatever is built
+    _build.install_pure_path()
+
+from kingdoms._build import build_kind
 from kingdoms.core import (
     TERMINAL,
     GameRecord,
@@ -28,6 +34,7 @@ __all__ = [
     "KingdomsError",
     "State",
     "available_games",
+    "build_kind",
     "get_game",
     "load_game",
     "new_game",

@@ -54,9 +54,10 @@ MAX_PLAYOUT_STEPS = 100_000
 
 
 def random_playout_policy(state: State, rng: random.Random) -> int:
-    """Uniformly random over ``state.legal_actions()``."""
+    """Uniformly random over ``state.legal_actions()`` (playouts with this policy run
+    as ``state.random_playout(rng)``, which draws the same way)."""
     legal = state.legal_actions()
-    return legal[rng.randrange(len(legal))]
+    return legal[int(rng.random() * len(legal))]
 
 
 def game_playout_policy(game: str, name: str) -> PlayoutPolicy:
@@ -161,11 +162,14 @@ class MCTSBot:
         return policy
 
     def _finish(self, state: State, policy: PlayoutPolicy, rng: random.Random) -> list[float]:
-        apply = state.apply
-        for _ in range(MAX_PLAYOUT_STEPS):
-            if state.current_player < 0:
-                break
-            apply(policy(state, rng))
+        if policy is random_playout_policy:
+            state.random_playout(rng, MAX_PLAYOUT_STEPS)  # the game's own fast loop
+        else:
+            apply = state.apply
+            for _ in range(MAX_PLAYOUT_STEPS):
+                if state.current_player < 0:
+                    break
+                apply(policy(state, rng))
         out = state.outcome()
         if out is None:
             return [0.5] * state.num_players

@@ -16,8 +16,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
+from mypy_extensions import mypyc_attr
+
 from kingdoms.core.errors import IllegalAction, ParseError
 from kingdoms.core.events import Event, events_for
+from kingdoms.core.lazy import LazyDetails as LazyDetails
 
 if TYPE_CHECKING:
     from kingdoms.core.record import GameRecord
@@ -31,6 +34,15 @@ TERMINAL: Final = -1
 JSONDict = dict[str, Any]
 
 
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent generator in the same state as ``rng`` (without seeding one
+    first, which costs more than the copy)."""
+    new = random.Random.__new__(random.Random)
+    new.setstate(rng.getstate())
+    return new
+
+
+@mypyc_attr(native_class=False)  # a plain class: it pickles for worker processes
 @dataclass(frozen=True, slots=True)
 class GameConfig:
     """Everything that, with the list of actions, determines a game."""
@@ -49,6 +61,7 @@ class GameConfig:
         }
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """The result of a finished game.
@@ -80,6 +93,7 @@ class Outcome:
         }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(abc.ABC):
     """One game in progress.
 
@@ -107,12 +121,12 @@ class State(abc.ABC):
     logging: bool
     rng: random.Random
 
-    def _init_core(self, config: GameConfig) -> None:
+    def _init_core(self, config: GameConfig, rng: random.Random | None = None) -> None:
         self.config = config
         self.history = []
         self.log = []
         self.logging = True
-        self.rng = random.Random(config.seed)
+        self.rng = random.Random(config.seed) if rng is None else rng
 
     def _copy_core(self, other: State) -> None:
         """Copy the core fields of ``other`` into this (new) state."""
@@ -120,9 +134,7 @@ class State(abc.ABC):
         self.history = other.history.copy()
         self.log = other.log.copy()
         self.logging = other.logging
-        rng = random.Random()
-        rng.setstate(other.rng.getstate())
-        self.rng = rng
+        self.rng = copy_rng(other.rng)
 
     # -- the contract ---------------------------------------------------------------
     @property
@@ -155,7 +167,7 @@ class State(abc.ABC):
         self._apply(action)
         self.history.append(action)
 
-    def apply_checked(self, action: Action) -> None:
+    def apply_checked(self, action: object) -> None:
         """Carry out ``action`` or raise :class:`IllegalAction` and change nothing."""
         if self.is_terminal():
             raise IllegalAction(f"the game is over; action {action!r} is not possible")
@@ -165,6 +177,16 @@ class State(abc.ABC):
                 f"legal: {', '.join(self.describe_legal())}"
             )
         self.apply(action)
+
+    def random_playout(self, rng: random.Random, max_steps: int = 100_000) -> None:
+        """Play to the end (at most ``max_steps`` actions), each action drawn uniformly
+        from the legal ones as ``legal[int(rng.random() * len(legal))]`` (games may do it
+        faster, with the same result)."""
+        for _ in range(max_steps):
+            if self.current_player == TERMINAL:
+                break
+            legal = self.legal_actions()
+            self.apply(legal[int(rng.random() * len(legal))])
 
     @abc.abstractmethod
     def clone(self) -> State:

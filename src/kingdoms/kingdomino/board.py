@@ -22,7 +22,8 @@ Properties are found by flood fills on the terrain masks.
 
 from __future__ import annotations
 
-from typing import Final
+import importlib
+from typing import Any, Final
 
 from kingdoms.kingdomino.tiles import CASTLE, Domino
 
@@ -383,3 +384,25 @@ class Board:
             "placed": [list(p) for p in self.placed],
             "discarded": list(self.discarded),
         }
+
+
+# -- the board the engine uses ---------------------------------------------------------
+def _native_board() -> Any:
+    try:
+        return importlib.import_module("kingdoms.kingdomino._cboard").CBoard
+    except ImportError:  # not built, or the pure-Python path was asked for
+        return None
+
+
+_NativeBoard: Final[Any] = _native_board()
+
+NATIVE_BOARD: Final = _NativeBoard is not None
+"""Whether :func:`new_board` gives the compiled C-array board (same interface and
+results as :class:`Board`, which stays the reference and the fallback)."""
+
+
+def new_board(size: int = 5) -> Board:
+    """An empty kingdom: the compiled board when built, else :class:`Board`."""
+    if _NativeBoard is not None:
+        return _NativeBoard(size)  # type: ignore[no-any-return]
+    return Board(size)

@@ -23,7 +23,7 @@ from typing import Any
 from kingdoms.core.errors import InvalidArgument, InvalidConfig
 from kingdoms.core.registry import Game
 from kingdoms.core.state import GameConfig, State
-from kingdoms.kingdomino.board import Board
+from kingdoms.kingdomino.board import new_board
 from kingdoms.kingdomino.state import NUM_ACTIONS, PHASES, VARIANTS, KingdominoState
 from kingdoms.kingdomino.tiles import TERRAIN_NAMES, TERRAINS, TILES
 
@@ -93,8 +93,7 @@ class KingdominoGame(Game):
             raise InvalidArgument(f"view field 'players' must be 2–4, not {n!r}")
         options = self.normalize_options(dict(view["options"]), n, 0)
         config = GameConfig(self.name, n, rng.randrange(2**31), options)
-        st = KingdominoState.__new__(KingdominoState)
-        st._init_core(config)
+        st = KingdominoState(config, random.Random(0))  # an empty shell, filled below
         st.logging = False
         variants = set(options["variants"])
         st.middle = "middle-kingdom" in variants
@@ -110,7 +109,7 @@ class KingdominoGame(Game):
         st.boards = []
         seen: set[int] = set()
         for k in view["kingdoms"]:
-            b = Board(st.size)
+            b = new_board(st.size)
             for number, code in k["placed"]:
                 if code not in b.legal_placements(TILES[number]):
                     raise InvalidArgument(f"domino {number} cannot lie at {code} in that kingdom")

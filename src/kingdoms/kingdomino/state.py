@@ -32,8 +32,24 @@ from typing import Any, ClassVar, Final
 
 from kingdoms.core.errors import IllegalAction, InvalidArgument
 from kingdoms.core.events import Event
-from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, State
-from kingdoms.kingdomino.board import CELLS, CENTRE, Board, cell_at, placement_cells, xy
+from kingdoms.core.state import (
+    TERMINAL,
+    GameConfig,
+    JSONDict,
+    LazyDetails,
+    Outcome,
+    State,
+    copy_rng,
+)
+from kingdoms.kingdomino.board import (
+    CELLS,
+    CENTRE,
+    Board,
+    cell_at,
+    new_board,
+    placement_cells,
+    xy,
+)
 from kingdoms.kingdomino.tiles import TERRAIN_NAMES, TERRAINS, TILES
 
 TERRAIN_NAMES_EN: Final = TERRAIN_NAMES["en"]
@@ -50,6 +66,27 @@ PHASES: Final = ("first-picks", "place", "pick", "over")
 
 VARIANTS: Final = ("middle-kingdom", "harmony", "dynasty", "mighty-duel")
 GAMES_IN_DYNASTY: Final = 3
+
+
+_FIELDS: Final = (
+    *("history", "log", "logging", "_legal", "aside", "boards", "current", "current_kings"),
+    *("dynasty", "first", "game_no", "harmony", "kings", "middle", "middle_rule", "mighty"),
+    *("next", "next_kings", "past", "phase", "pick_order", "pick_pos", "pile", "round"),
+    *("size", "slot"),
+)
+"""Every field of a state but its config and random generator (for pickling)."""
+
+
+def _restore(
+    config: GameConfig, rng_state: tuple[Any, ...], fields: dict[str, Any]
+) -> KingdominoState:
+    """The state :meth:`KingdominoState.__reduce__` pickled."""
+    rng = random.Random()
+    rng.setstate(rng_state)
+    st = KingdominoState(config, rng)
+    for name, value in fields.items():
+        setattr(st, name, value)
+    return st
 
 
 def dominoes_used(players: int, mighty_duel: bool) -> int:
@@ -90,8 +127,13 @@ class KingdominoState(State):
 
     game_name: ClassVar[str] = "kingdomino"
 
-    def __init__(self, config: GameConfig) -> None:
-        self._init_core(config)
+    def __init__(self, config: GameConfig, rng: random.Random | None = None) -> None:
+        """A new game of ``config``; given ``rng`` (a copy's), an empty shell that
+        :meth:`clone` fills (copies go through the constructor: compiled classes
+        have no bare ``__new__``)."""
+        self._init_core(config, rng)
+        if rng is not None:
+            return
         opts = config.options
         variants = set(opts.get("variants", ()))
         self.middle = "middle-kingdom" in variants
@@ -113,7 +155,7 @@ class KingdominoState(State):
     # -- setup and flow -------------------------------------------------------------------
     def _setup(self) -> None:
         n = self.config.players
-        self.boards = [Board(self.size) for _ in range(n)]
+        self.boards: list[Board] = [new_board(self.size) for _ in range(n)]
         numbers = list(range(1, 49))
         self.rng.shuffle(numbers)
         used = dominoes_used(n, self.mighty)
@@ -131,16 +173,17 @@ class KingdominoState(State):
         self.next_kings: list[int] = []
         self.phase = FIRST_PICKS
         self._legal = None
-        self.emit(
-            Event(
-                "setup",
-                data={
-                    "game_no": self.game_no + 1,
-                    "line": list(self.current),
-                    "first": owners[0],
-                },
+        if self.logging:
+            self.emit(
+                Event(
+                    "setup",
+                    data={
+                        "game_no": self.game_no + 1,
+                        "line": list(self.current),
+                        "first": owners[0],
+                    },
+                )
             )
-        )
 
     def _draw(self) -> list[int]:
         k = len(self.pick_order)
@@ -173,9 +216,13 @@ class KingdominoState(State):
             (self.score(p), b.largest_property(), b.total_crowns())
             for p, b in enumerate(self.boards)
         ]
-        self.emit(
-            Event("game_end", data={"game_no": self.game_no + 1, "scores": [r[0] for r in results]})
-        )
+        if self.logging:
+            self.emit(
+                Event(
+                    "game_end",
+                    data={"game_no": self.game_no + 1, "scores": [r[0] for r in results]},
+                )
+            )
         if self.dynasty and self.game_no + 1 < GAMES_IN_DYNASTY:
             self.past.append(results)
             self.game_no += 1
@@ -221,6 +268,10 @@ class KingdominoState(State):
         return action
 
     def legal_actions(self) -> list[int]:
+        return self._legal_actions().copy()
+
+    def _legal_actions(self) -> list[int]:
+        """The legal actions, cached until the next action (not to be changed)."""
         legal = self._legal
         if legal is None:
             ph = self.phase
@@ -238,7 +289,18 @@ class KingdominoState(State):
             else:
                 legal = []
             self._legal = legal
-        return legal.copy()
+        return legal
+
+    def random_playout(self, rng: random.Random, max_steps: int = 100_000) -> None:
+        """Play to the end with uniformly random actions, as :meth:`State.random_playout`
+        does (same actions for the same ``rng``), without its copies (a game always ends
+        in far fewer than ``max_steps`` actions)."""
+        history = self.history
+        while self.phase != OVER:
+            legal = self._legal_actions()
+            action = legal[int(rng.random() * len(legal))]
+            self._apply(action)
+            history.append(action)
 
     def _apply(self, action: int) -> None:
         self._legal = None
@@ -286,8 +348,21 @@ class KingdominoState(State):
             raise AssertionError("no action is possible: the game is over")
 
     def clone(self) -> KingdominoState:
-        new = KingdominoState.__new__(KingdominoState)
-        new._copy_core(self)
+        new = self._copy(copy_rng(self.rng))
+        new.pile = self.pile.copy()
+        return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling and ``copy.deepcopy`` (a compiled class has no bare ``__new__``)."""
+        fields = {name: getattr(self, name) for name in _FIELDS}
+        return (_restore, (self.config, self.rng.getstate(), fields))
+
+    def _copy(self, rng: random.Random) -> KingdominoState:
+        """A copy with ``rng`` and without the undrawn pile (the caller sets it)."""
+        new = KingdominoState(self.config, rng)
+        new.history = self.history.copy()
+        new.log = self.log.copy()
+        new.logging = self.logging
         new.aside = self.aside
         new.boards = [b.copy() for b in self.boards]
         new.current = self.current.copy()
@@ -303,7 +378,6 @@ class KingdominoState(State):
         new.phase = self.phase
         new.pick_order = self.pick_order
         new.pick_pos = self.pick_pos
-        new.pile = self.pile.copy()
         new.round = self.round
         new.size = self.size
         new.slot = self.slot
@@ -326,8 +400,13 @@ class KingdominoState(State):
 
     def score(self, player: int) -> int:
         """The score of ``player``'s kingdom in the game being played (bonuses included)."""
-        bonus = sum(self.bonuses(player).values())  # checks the seat
-        return self.boards[player].property_score() + bonus
+        b = self.boards[self.check_seat(player)]
+        points = b.property_score()
+        if self.middle and b.is_middle(self.middle_rule):
+            points += 10
+        if self.harmony and b.is_complete():
+            points += 5
+        return points
 
     def totals(self) -> list[int]:
         """Dynasty totals (the current game included); the plain scores otherwise."""
@@ -346,6 +425,17 @@ class KingdominoState(State):
         keys = [tuple(sum(g[p][i] for g in games) for i in range(3)) for p in range(n)]
         best = max(keys)
         winners = tuple(p for p in range(n) if keys[p] == best)
+        return Outcome(
+            tuple(float(k[0]) for k in keys),
+            winners,
+            LazyDetails(lambda: self._details(keys, games)),
+        )
+
+    def _details(
+        self, keys: list[tuple[int, ...]], games: list[list[tuple[int, int, int]]]
+    ) -> dict[str, Any]:
+        """The outcome's details (built when first asked for)."""
+        n = self.config.players
         details: dict[str, Any] = {
             "breakdown": [self.breakdown(p) for p in range(n)],
             "largest_property": [k[1] for k in keys],
@@ -354,7 +444,7 @@ class KingdominoState(State):
         }
         if self.dynasty:
             details["games"] = [[g[p][0] for p in range(n)] for g in games]
-        return Outcome(tuple(float(k[0]) for k in keys), winners, details)
+        return details
 
     def breakdown(self, player: int) -> dict[str, Any]:
         """Score details of ``player``'s kingdom: properties and bonuses."""
@@ -439,9 +529,9 @@ class KingdominoState(State):
         """Reshuffle the undrawn dominoes (drawn from everything unseen) and, during
         the first picks, the kings not drawn yet."""
         self.check_seat(player)
-        new = self.clone()
         pool = self.unseen()
         rng.shuffle(pool)
+        new = self._copy(random.Random(rng.random()))
         k = len(self.pile)
         new.pile = pool[:k]
         new.aside = sorted(pool[k:])
@@ -450,7 +540,6 @@ class KingdominoState(State):
             rest = self.pick_order[cut:]
             rng.shuffle(rest)
             new.pick_order = self.pick_order[:cut] + rest
-        new.rng = random.Random(rng.random())
         return new
 
     def snapshot(self) -> JSONDict:

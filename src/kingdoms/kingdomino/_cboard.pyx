@@ -1,0 +1,423 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""A kingdom as C arrays: the compiled twin of :class:`kingdoms.kingdomino.board.Board`.
+
+Same cells, placement codes, methods and results as the pure-Python board (which
+stays the reference: the tests play the two side by side).  Cell ``(x, y)`` of the
+13×13 grid is ``y * 14 + x``; the arrays carry one empty row above and below and
+the empty padding column, so neighbours need no bounds checks.
+"""
+
+from kingdoms.kingdomino.tiles import TILES
+
+DEF SIDE = 13
+DEF W = 14
+DEF CELLS = 182
+DEF PAD = 14
+DEF SIZE = 210
+DEF CENTRE = 6
+DEF CASTLE_CELL = 90
+DEF EMPTY = 255
+DEF CASTLE = 6
+
+cdef object ONE = 1  # a Python int: bitmasks of 182 cells overflow C integers
+cdef int OFF[4]
+OFF[:] = [1, W, -1, -W]
+cdef int DX[4]
+DX[:] = [1, 0, -1, 0]
+cdef int DY[4]
+DY[:] = [0, 1, 0, -1]
+
+# Scratch space of the flood fills, shared by every board (the fills hold the GIL and
+# call nothing that could start another one), so boards stay small.
+cdef unsigned char SEEN[SIZE]
+cdef int STACK[SIZE]
+
+cdef unsigned char LT[49]
+cdef unsigned char LC[49]
+cdef unsigned char RT[49]
+cdef unsigned char RC[49]
+for _n, _d in TILES.items():
+    LT[_n] = _d.left[0]
+    LC[_n] = _d.left[1]
+    RT[_n] = _d.right[0]
+    RC[_n] = _d.right[1]
+
+
+cdef class CBoard:
+    """A kingdom: castle, placed squares, discards; ``size`` is 5 or 7."""
+
+    cdef unsigned char ter[SIZE]
+    cdef unsigned char crw[SIZE]
+    cdef public int size
+    cdef readonly int minx, maxx, miny, maxy
+    cdef public list placed
+    cdef public list discarded
+    cdef int _total, _largest, _crowns
+    cdef bint _score_ok
+    cdef int _tscore[6]
+
+    def __init__(self, int size=5):
+        cdef int i
+        self.size = size
+        for i in range(SIZE):
+            self.ter[i] = EMPTY
+            self.crw[i] = 0
+        self.ter[CASTLE_CELL + PAD] = CASTLE
+        self.minx = self.maxx = self.miny = self.maxy = CENTRE
+        self.placed = []
+        self.discarded = []
+        self._score_ok = False
+        for i in range(6):
+            self._tscore[i] = -1
+
+    def __reduce__(self):
+        return (_rebuild, (self.size, self.placed, self.discarded))
+
+    cpdef CBoard copy(self):
+        cdef CBoard b = CBoard.__new__(CBoard)
+        b.ter = self.ter
+        b.crw = self.crw
+        b.size = self.size
+        b.minx = self.minx
+        b.maxx = self.maxx
+        b.miny = self.miny
+        b.maxy = self.maxy
+        b.placed = list(self.placed)
+        b.discarded = list(self.discarded)
+        b._total = self._total
+        b._largest = self._largest
+        b._crowns = self._crowns
+        b._score_ok = self._score_ok
+        b._tscore = self._tscore
+        return b
+
+    # -- placement ------------------------------------------------------------------
+    cdef inline bint _connects(self, int cell, int t):
+        cdef unsigned char* g = &self.ter[cell + PAD]
+        cdef unsigned char n
+        n = g[1]
+        if n == t or n == CASTLE:
+            return True
+        n = g[-1]
+        if n == t or n == CASTLE:
+            return True
+        n = g[W]
+        if n == t or n == CASTLE:
+            return True
+        n = g[-W]
+        return n == t or n == CASTLE
+
+    cdef inline void _window(self, int* box):
+        cdef int n1 = self.size - 1
+        box[0] = self.maxx - n1 if self.maxx - n1 > 0 else 0
+        box[1] = self.minx + n1 if self.minx + n1 < SIDE - 1 else SIDE - 1
+        box[2] = self.maxy - n1 if self.maxy - n1 > 0 else 0
+        box[3] = self.miny + n1 if self.miny + n1 < SIDE - 1 else SIDE - 1
+
+    cdef int _placements(self, int number, int* out, bint first_only):
+        cdef int box[4]
+        cdef int d, x, y, a, b, off, bx, by, n = 0, dirs
+        cdef int t1 = LT[number], t2 = RT[number]
+        self._window(box)
+        dirs = 2 if (t1 == t2 and LC[number] == RC[number]) else 4
+        for d in range(dirs):
+            off = OFF[d]
+            for y in range(box[2], box[3] + 1):
+                by = y + DY[d]
+                if by < box[2] or by > box[3]:
+                    continue
+                for x in range(box[0], box[1] + 1):
+                    bx = x + DX[d]
+                    if bx < box[0] or bx > box[1]:
+                        continue
+                    a = y * W + x
+                    b = a + off
+                    if self.ter[a + PAD] != EMPTY or self.ter[b + PAD] != EMPTY:
+                        continue
+                    if self._connects(a, t1) or self._connects(b, t2):
+                        out[n] = d * CELLS + a
+                        n += 1
+                        if first_only:
+                            return n
+        return n
+
+    def allowed(self):
+        """Empty cells a square may go on without breaking the size limit (a bitmask)."""
+        cdef int box[4]
+        cdef int x, y
+        self._window(box)
+        m = 0
+        for y in range(box[2], box[3] + 1):
+            for x in range(box[0], box[1] + 1):
+                if self.ter[y * W + x + PAD] == EMPTY:
+                    m |= ONE << (y * W + x)
+        return m
+
+    cpdef list legal_placements(self, domino):
+        """Every legal placement code of ``domino`` (a double's turned copies once)."""
+        cdef int out[4 * SIDE * SIDE]
+        cdef int n = self._placements(domino.number, out, False)
+        return [out[i] for i in range(n)]
+
+    def can_place(self, domino):
+        cdef int out[4 * SIDE * SIDE]
+        return self._placements(domino.number, out, True) > 0
+
+    cdef void _put(self, int cell, int t, int c):
+        cdef int x = cell % W, y = cell // W
+        self.ter[cell + PAD] = t
+        self.crw[cell + PAD] = c
+        if x < self.minx:
+            self.minx = x
+        elif x > self.maxx:
+            self.maxx = x
+        if y < self.miny:
+            self.miny = y
+        elif y > self.maxy:
+            self.maxy = y
+
+    cpdef place(self, domino, int code):
+        """Write a legal placement into the kingdom (no checks)."""
+        cdef int number = domino.number
+        cdef int d = code // CELLS, a = code % CELLS
+        self._put(a, LT[number], LC[number])
+        self._put(a + OFF[d], RT[number], RC[number])
+        self.placed.append((number, code))
+        self._score_ok = False
+        self._tscore[LT[number]] = -1
+        self._tscore[RT[number]] = -1
+
+    def discard(self, int number):
+        self.discarded.append(number)
+
+    # -- reading it -------------------------------------------------------------------
+    @property
+    def occ(self):
+        """Occupied cells as a bitmask (as the pure board keeps them)."""
+        m = 0
+        cdef int cell
+        for cell in range(CELLS):
+            if self.ter[cell + PAD] != EMPTY:
+                m |= ONE << cell
+        return m
+
+    def square(self, int cell):
+        """(terrain, crowns) of a cell, ``(CASTLE, 0)`` for the castle, None if empty."""
+        if cell < 0 or cell >= CELLS or self.ter[cell + PAD] == EMPTY:
+            return None
+        return (self.ter[cell + PAD], self.crw[cell + PAD])
+
+    def cells(self):
+        """Every occupied cell as castle-relative ``(x, y, terrain, crowns)``."""
+        cdef int cell
+        out = []
+        for cell in range(CELLS):
+            if self.ter[cell + PAD] != EMPTY:
+                out.append(
+                    (cell % W - CENTRE, cell // W - CENTRE, self.ter[cell + PAD], self.crw[cell + PAD])
+                )
+        return out
+
+    cdef void _fill(self, int start, int t, int* size, int* crowns):
+        """Flood-fill the property of terrain ``t`` holding ``start`` (marks ``SEEN``)."""
+        cdef int top = 0, cell, nb, k, s = 0, c = 0
+        STACK[0] = start
+        SEEN[start + PAD] = 1
+        top = 1
+        while top:
+            top -= 1
+            cell = STACK[top]
+            s += 1
+            c += self.crw[cell + PAD]
+            for k in range(4):
+                nb = cell + OFF[k]
+                if self.ter[nb + PAD] == t and not SEEN[nb + PAD]:
+                    SEEN[nb + PAD] = 1
+                    STACK[top] = nb
+                    top += 1
+        size[0] = s
+        crowns[0] = c
+
+    cdef int _terrain_points(self, int t):
+        cdef int cell, s, c, total = 0
+        for cell in range(SIZE):
+            SEEN[cell] = 0
+        for cell in range(CELLS):
+            if self.ter[cell + PAD] == t and not SEEN[cell + PAD]:
+                self._fill(cell, t, &s, &c)
+                total += s * c
+        return total
+
+    def properties(self):
+        """Every property as ``(terrain, squares, crowns)``."""
+        cdef int t, cell, s, c
+        out = []
+        for cell in range(SIZE):
+            SEEN[cell] = 0
+        for t in range(6):
+            for cell in range(CELLS):
+                if self.ter[cell + PAD] == t and not SEEN[cell + PAD]:
+                    self._fill(cell, t, &s, &c)
+                    out.append((t, s, c))
+        return out
+
+    cdef void _scores(self):
+        cdef int t, cell, s, c, total = 0, largest = 0, crowns = 0
+        if self._score_ok:
+            return
+        for cell in range(SIZE):
+            SEEN[cell] = 0
+        for cell in range(CELLS):
+            t = self.ter[cell + PAD]
+            if t < 6 and not SEEN[cell + PAD]:
+                self._fill(cell, t, &s, &c)
+                total += s * c
+                crowns += c
+                if s > largest:
+                    largest = s
+        self._total = total
+        self._largest = largest
+        self._crowns = crowns
+        self._score_ok = True
+
+    @property
+    def _score(self):
+        """(points, largest property, crowns) when known, as the pure board caches them."""
+        return (self._total, self._largest, self._crowns) if self._score_ok else None
+
+    @_score.setter
+    def _score(self, value):
+        if value is None:
+            self._score_ok = False
+        else:
+            self._total, self._largest, self._crowns = value
+            self._score_ok = True
+
+    cpdef int property_score(self):
+        """Sum over properties of squares × crowns (no variant bonus)."""
+        self._scores()
+        return self._total
+
+    cpdef int largest_property(self):
+        self._scores()
+        return self._largest
+
+    cpdef int total_crowns(self):
+        self._scores()
+        return self._crowns
+
+    # -- evaluating a placement without making it (bots) ---------------------------------
+    cpdef int terrain_score(self, int t):
+        """Points of the properties of terrain ``t``."""
+        if self._tscore[t] < 0:
+            self._tscore[t] = self._terrain_points(t)
+        return self._tscore[t]
+
+    cpdef int gain(self, domino, int code):
+        """How many property points placing ``domino`` by ``code`` would add."""
+        cdef int number = domino.number
+        cdef int a = code % CELLS
+        cdef int b = a + OFF[code // CELLS]
+        cdef int t1 = LT[number], t2 = RT[number], before, after
+        before = self.terrain_score(t1)
+        if t2 != t1:
+            before += self.terrain_score(t2)
+        self.ter[a + PAD] = t1
+        self.crw[a + PAD] = LC[number]
+        self.ter[b + PAD] = t2
+        self.crw[b + PAD] = RC[number]
+        after = self._terrain_points(t1)
+        if t2 != t1:
+            after += self._terrain_points(t2)
+        self.ter[a + PAD] = EMPTY
+        self.crw[a + PAD] = 0
+        self.ter[b + PAD] = EMPTY
+        self.crw[b + PAD] = 0
+        return after - before
+
+    cdef int _holes(self, int* box, int a, int b):
+        """Allowed cells (in ``box``, empty, not ``a`` or ``b``) with no allowed neighbour."""
+        cdef int x, y, k, cell, nb, nx, ny, holes = 0
+        cdef bint free
+        for y in range(box[2], box[3] + 1):
+            for x in range(box[0], box[1] + 1):
+                cell = y * W + x
+                if self.ter[cell + PAD] != EMPTY or cell == a or cell == b:
+                    continue
+                free = False
+                for k in range(4):
+                    nx = x + DX[k]
+                    ny = y + DY[k]
+                    if nx < box[0] or nx > box[1] or ny < box[2] or ny > box[3]:
+                        continue
+                    nb = cell + OFF[k]
+                    if self.ter[nb + PAD] == EMPTY and nb != a and nb != b:
+                        free = True
+                        break
+                if not free:
+                    holes += 1
+        return holes
+
+    def holes_after(self, int code):
+        """:meth:`holes` as it would be after the placement ``code`` (not made)."""
+        cdef int a = code % CELLS
+        cdef int b = a + OFF[code // CELLS]
+        cdef int ax = a % W, bx = b % W, ay = a // W, by = b // W
+        cdef int minx = min(self.minx, ax, bx), maxx = max(self.maxx, ax, bx)
+        cdef int miny = min(self.miny, ay, by), maxy = max(self.maxy, ay, by)
+        cdef int n1 = self.size - 1
+        cdef int box[4]
+        box[0] = max(0, maxx - n1)
+        box[1] = min(SIDE - 1, minx + n1)
+        box[2] = max(0, maxy - n1)
+        box[3] = min(SIDE - 1, miny + n1)
+        return self._holes(box, a, b)
+
+    def keeps_middle(self, int code):
+        """Whether the placement ``code`` keeps every square in the window centred on
+        the castle (the Middle Kingdom's default rule)."""
+        cdef int h = (self.size - 1) // 2
+        cdef int a = code % CELLS
+        cdef int b = a + OFF[code // CELLS]
+        for cell in (a, b):
+            if abs(cell % W - CENTRE) > h or abs(cell // W - CENTRE) > h:
+                return False
+        return True
+
+    def holes(self):
+        """Empty cells that can still be part of the kingdom but that no domino
+        can ever cover (no neighbour that can be covered either)."""
+        cdef int box[4]
+        self._window(box)
+        return self._holes(box, -1, -1)
+
+    def is_middle(self, rule="window"):
+        """Middle Kingdom: ``window`` or ``bbox`` (see the pure board)."""
+        cdef int h = (self.size - 1) // 2
+        if rule == "bbox":
+            return self.minx + self.maxx == 2 * CENTRE and self.miny + self.maxy == 2 * CENTRE
+        return (
+            self.minx >= CENTRE - h
+            and self.maxx <= CENTRE + h
+            and self.miny >= CENTRE - h
+            and self.maxy <= CENTRE + h
+        )
+
+    def is_complete(self):
+        """Harmony: a filled size×size square and no domino discarded."""
+        return not self.discarded and 1 + 2 * len(self.placed) == self.size * self.size
+
+    def snapshot(self):
+        return {
+            "size": self.size,
+            "placed": [list(p) for p in self.placed],
+            "discarded": list(self.discarded),
+        }
+
+
+def _rebuild(size, placed, discarded):
+    b = CBoard(size)
+    for number, code in placed:
+        b.place(TILES[number], code)
+    b.discarded = list(discarded)
+    return b

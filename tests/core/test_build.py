@@ -1,0 +1,99 @@
+"""The compiled and the pure-Python builds: which one runs, and that they agree."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import kingdoms
+from kingdoms._build import COMPILED, CYTHON, PURE_ENV, compiled_sources, pure_requested
+
+EXPECT = os.environ.get("KINGDOMS_EXPECT_BUILD", "")
+
+
+def test_the_expected_build_is_the_one_running() -> None:
+    """``make test`` runs the suite once per build and says which one it expects."""
+    if not EXPECT:
+        pytest.skip("KINGDOMS_EXPECT_BUILD not set (make test sets it)")
+    assert kingdoms.build_kind() == EXPECT
+
+
+def test_modules_come_from_the_build_in_use() -> None:
+    files = [str(importlib.import_module(m).__file__) for m in COMPILED]
+    if pure_requested():
+        assert kingdoms.build_kind() == "pure"
+        assert all(f.endswith(".py") for f in files)
+        for name in CYTHON:
+            with pytest.raises(ImportError):
+                importlib.import_module(name)
+    elif kingdoms.build_kind() == "compiled":
+        assert not any(f.endswith(".py") for f in files)
+
+
+def test_the_compiled_build_is_not_older_than_its_sources() -> None:
+    """A stale extension would run old code: ``make setup`` rebuilds on change."""
+    if kingdoms.build_kind() != "compiled":
+        pytest.skip("the pure-Python path is in use")
+    built = [Path(str(importlib.import_module(m).__file__)) for m in (*COMPILED, *CYTHON)]
+    newest_source = max(p.stat().st_mtime for p in compiled_sources())
+    stale = [str(p) for p in built if p.stat().st_mtime < newest_source]
+    assert not stale, f"rebuild with `make setup`: {stale}"
+
+
+GAMES = r"""
+import json, random, sys
+from kingdoms.bots.base import make_bot
+from kingdoms.core import new_game
+from kingdoms.core.runner import play_out
+import kingdoms
+out = {"kind": kingdoms.build_kind(), "games": []}
+for players, variants in [(4, []), (3, ["middle-kingdom", "harmony"]), (2, ["dynasty"]),
+                          (2, ["mighty-duel"])]:
+    for seed in range(4):
+        st = new_game("kingdomino", players=players, seed=seed, options={"variants": variants})
+        st.random_playout(random.Random(seed))
+        o = st.outcome()
+        out["games"].append([st.history, st.fingerprint(), list(o.scores), dict(o.details)])
+        st = new_game("kingdomino", players=players, seed=seed, options={"variants": variants})
+        d = st.determinize(0, random.Random(seed))
+        rng = random.Random(seed + 1)
+        while not d.is_terminal():
+            legal = d.legal_actions()
+            d.apply_checked(legal[rng.randrange(len(legal))])
+        out["games"].append([d.history, d.fingerprint(), d.log_for(None)])
+st = new_game("kingdomino", players=4, seed=5)
+bots = [make_bot("kingdomino", s) for s in
+        ["mcts:iterations=30,seed=1", "mcts:iterations=20,algorithm=uct,playout=random,seed=2",
+         "full-greedy", "greedy"]]
+play_out(st, bots, checked=True)
+out["games"].append([st.history, st.fingerprint()])
+json.dump(out, sys.stdout)
+"""
+
+
+def _run(pure: bool) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if k != PURE_ENV}
+    if pure:
+        env[PURE_ENV] = "1"
+    done = subprocess.run(
+        [sys.executable, "-c", GAMES], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def test_compiled_and_pure_builds_play_bit_identical_games() -> None:
+    """Same seeds, same games: random playouts, checked play, MCTS and greedy bots."""
+    compiled = _run(pure=False)
+    if compiled["kind"] != "compiled":
+        pytest.skip("the compiled build is not available here")
+    pure = _run(pure=True)
+    assert pure["kind"] == "pure"
+    assert compiled["games"] == pure["games"]
