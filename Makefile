@@ -31,7 +31,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check src tests bench
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy --strict -p kingdoms.core -p kingdoms.bots -p kingdoms.dominion -p kingdoms.kingdomino -p kingdoms.sim -p kingdoms.server
+	$(VENV)/bin/mypy --strict -p kingdoms.core -p kingdoms.bots -p kingdoms.dominion -p kingdoms.kingdomino -p kingdoms.sim -p kingdoms.server -p kingdoms.rl
 
 pytest: $(STAMP)
 	$(VENV)/bin/pytest -n 2 --dist loadfile
