@@ -14,10 +14,12 @@ from __future__ import annotations
 from kingdoms.rl.dominion import dominion_env, dominion_raw_env
 from kingdoms.rl.env import Encoder, KingdomsAECEnv
 from kingdoms.rl.kingdomino import kingdomino_env, kingdomino_raw_env
+from kingdoms.rl.versus import VersusBots
 
 __all__ = [
     "Encoder",
     "KingdomsAECEnv",
+    "VersusBots",
     "dominion_env",
     "dominion_raw_env",
     "kingdomino_env",

@@ -79,6 +79,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
             raise InvalidConfig(f"max_steps must be a positive integer or None, not {max_steps!r}")
         self._game = get_game(game)
+        self.game_name = game
         # validate now, so that bad settings fail at construction, not at reset
         config = self._game.config(players, 0, options)
         self._options = dict(options)
