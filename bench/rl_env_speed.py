@@ -8,12 +8,15 @@ run, in alternating time slices (machine noise hits all alike):
 * ``env`` — the wrapped AEC environment as a learner uses it: ``agent_iter``,
   ``last()`` (observation and action mask), a random legal action from the mask,
   ``step``;
-* ``raw env`` — the same on the unwrapped environment (no PettingZoo wrappers).
+* ``raw env`` — the same on the unwrapped environment (no PettingZoo wrappers);
+* ``engine+view`` — the engine loop that also builds the acting seat's view
+  (``state.view(seat)``, what a bot reads): what an agent needs without the
+  environment.
 
     .venv/bin/python bench/rl_env_speed.py [--seconds 6] [--games dominion,kingdomino]
 
-Prints steps per second of each loop and the cost ratio ``env / engine`` (time
-per step of the environment over time per step of the engine).
+Prints steps per second of each loop and the cost ratios (time per step of the
+environment over time per step of the engine loops).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
 }
 
 
-def engine_loop(game: str, seed: int) -> Callable[[float], int]:
+def engine_loop(game: str, seed: int, view: bool = False) -> Callable[[float], int]:
     rng = random.Random(seed)
     box = {"state": None, "seed": seed}
 
@@ -56,6 +59,8 @@ def engine_loop(game: str, seed: int) -> Callable[[float], int]:
                 if st.is_terminal():
                     st = fresh()
                 legal = st.legal_actions()
+                if view:
+                    st.view(st.current_player)
                 st.apply(legal[rng.randrange(len(legal))])
                 steps += 1
         box["state"] = st
@@ -106,6 +111,7 @@ def main() -> None:
             "engine": engine_loop(game, 1),
             "env": env_loop(wrapped, 1),
             "raw env": env_loop(raw, 1),
+            "engine+view": engine_loop(game, 1, view=True),
         }
         steps = dict.fromkeys(loops, 0)
         spent = dict.fromkeys(loops, 0.0)
@@ -118,9 +124,10 @@ def main() -> None:
         rate = {name: steps[name] / spent[name] for name in loops}
         print(f"{game}:")
         for name in loops:
-            print(f"  {name:8s} {rate[name]:10.0f} steps/s  ({1e6 / rate[name]:.1f} µs/step)")
+            print(f"  {name:11s} {rate[name]:10.0f} steps/s  ({1e6 / rate[name]:.1f} µs/step)")
         print(f"  env/engine cost ratio: {rate['engine'] / rate['env']:.2f}")
         print(f"  raw env/engine cost ratio: {rate['engine'] / rate['raw env']:.2f}")
+        print(f"  env/(engine+view) cost ratio: {rate['engine+view'] / rate['env']:.2f}")
 
 
 if __name__ == "__main__":
