@@ -56,8 +56,9 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def make_env(opponent: str, max_steps: int = 3000) -> VersusBots:
-    return VersusBots(dominion_raw_env(kingdom=KINGDOM, max_steps=max_steps), [opponent])
+def make_env(opponent: str, reward: str = "outcome", max_steps: int = 3000) -> VersusBots:
+    env = dominion_raw_env(kingdom=KINGDOM, max_steps=max_steps)
+    return VersusBots(env, [opponent], reward=reward)
 
 
 class Progress(BaseCallback):  # type: ignore[misc]
@@ -89,7 +90,7 @@ class Progress(BaseCallback):  # type: ignore[misc]
 
 
 def train(
-    opponent: str, steps: int, seed: int = 0, progress: int = 0
+    opponent: str, steps: int, seed: int = 0, progress: int = 0, reward: str = "outcome"
 ) -> tuple[MaskablePPO, VecNormalize]:
     torch.set_num_threads(1)
     venv = VecNormalize(DummyVecEnv([lambda: make_env(opponent)]), norm_obs=True, norm_reward=False)
@@ -143,12 +144,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", help="folder to save the model and the normalisation in")
     parser.add_argument("--progress", type=int, default=0, help="report every N decisions")
+    parser.add_argument(
+        "--reward",
+        choices=["outcome", "margin"],
+        default="outcome",
+        help="end-of-game reward: the result, or the result plus the VP margin / 20",
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    model, venv = train(args.opponent, args.steps, args.seed, args.progress)
+    model, venv = train(args.opponent, args.steps, args.seed, args.progress, args.reward)
     trained = time.perf_counter() - start
     venv.training = False
-    report: dict[str, Any] = {"steps": args.steps, "train_seconds": round(trained, 1)}
+    report: dict[str, Any] = {
+        "steps": args.steps,
+        "reward": args.reward,
+        "train_seconds": round(trained, 1),
+    }
     for opponent in dict.fromkeys([args.opponent, "random", "big-money"]):
         res = evaluate(model, venv, opponent, args.eval_games, seed=10_000 + args.seed)
         report[f"vs {opponent}"] = asdict(res)

@@ -52,3 +52,16 @@ def test_seats_and_bots() -> None:
         VersusBots(kingdomino_raw_env(players=3), ["random"])
     with pytest.raises(InvalidConfig, match="unknown kingdomino bot"):
         VersusBots(kingdomino_raw_env(), ["big-money"])
+
+
+def test_margin_reward() -> None:
+    env = VersusBots(dominion_raw_env(kingdom="First Game"), ["big-money"], reward="margin")
+    _actions, reward, _info = _play(env, seed=3)
+    outcome = env.env.game_state.outcome()
+    assert outcome is not None
+    me = env.seat
+    margin = outcome.scores[me] - outcome.scores[1 - me]
+    assert margin != 0
+    assert reward == pytest.approx(outcome.returns()[me] + margin / 20)
+    with pytest.raises(InvalidConfig, match="reward must be"):
+        VersusBots(dominion_raw_env(), ["random"], reward="vp")

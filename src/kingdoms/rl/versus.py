@@ -35,13 +35,27 @@ class VersusBots(gymnasium.Env[np.ndarray, int]):
     """The learner plays one seat of ``env`` (an unwrapped environment) against
     ``bots`` (bot specs such as ``"random"`` or ``"big-money"``, one per other seat).
 
-    Observations are the learner's observation vectors; the reward is the learner's
-    end-of-game return (+1 win, 0 shared win, -1 loss; 0 when truncated)."""
+    Observations are the learner's observation vectors.  The reward comes at the end
+    of the game: with ``reward="outcome"`` the learner's return (+1 win, 0 shared
+    win, -1 loss; 0 when truncated); with ``reward="margin"`` that return plus its
+    score margin over the best other seat divided by ``margin_scale`` (a denser
+    signal while the learner still loses every game)."""
 
     metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 - Gymnasium's own attribute
 
-    def __init__(self, env: KingdomsAECEnv, bots: Sequence[str], seat: int | None = None) -> None:
+    def __init__(
+        self,
+        env: KingdomsAECEnv,
+        bots: Sequence[str],
+        seat: int | None = None,
+        reward: str = "outcome",
+        margin_scale: float = 20.0,
+    ) -> None:
         players = len(env.possible_agents)
+        if reward not in ("outcome", "margin"):
+            raise InvalidConfig(f"reward must be 'outcome' or 'margin', not {reward!r}")
+        self.reward = reward
+        self.margin_scale = margin_scale
         if len(bots) != players - 1:
             raise InvalidConfig(f"{players} players need {players - 1} bots, not {len(bots)}")
         if seat is not None and seat not in range(players):
@@ -81,6 +95,10 @@ class VersusBots(gymnasium.Env[np.ndarray, int]):
         if done:
             outcome = env.game_state.outcome()
             info["won"] = outcome is not None and outcome.winners == (self.seat,)
+            if outcome is not None and self.reward == "margin":
+                scores = outcome.scores
+                best = max(s for q, s in enumerate(scores) if q != self.seat)
+                reward += (scores[self.seat] - best) / self.margin_scale
         return self._observe(), reward, env.terminations[me], env.truncations[me], info
 
     def action_masks(self) -> np.ndarray:
