@@ -32,6 +32,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
 
+from kingdoms.bots.base import make_bot
 from kingdoms.rl import VersusBots, dominion_raw_env
 
 KINGDOM = "First Game"
@@ -90,10 +91,19 @@ class Progress(BaseCallback):  # type: ignore[misc]
 
 
 def train(
-    opponent: str, steps: int, seed: int = 0, progress: int = 0, reward: str = "outcome"
+    opponent: str,
+    steps: int,
+    seed: int = 0,
+    progress: int = 0,
+    reward: str = "outcome",
+    warmup: int = 0,
 ) -> tuple[MaskablePPO, VecNormalize]:
+    """Train for ``steps`` decisions against ``opponent``, after ``warmup`` decisions
+    against ``random`` (a curriculum: first learn to buy at all)."""
     torch.set_num_threads(1)
-    venv = VecNormalize(DummyVecEnv([lambda: make_env(opponent)]), norm_obs=True, norm_reward=False)
+    first = "random" if warmup else opponent
+    env = make_env(first, reward)
+    venv = VecNormalize(DummyVecEnv([lambda: env]), norm_obs=True, norm_reward=False)
     venv.seed(seed)
     model = MaskablePPO(
         "MlpPolicy",
@@ -109,7 +119,11 @@ def train(
         device="cpu",
         verbose=0,
     )
-    model.learn(total_timesteps=steps, callback=Progress(progress) if progress else None)
+    callback = Progress(progress) if progress else None
+    if warmup:
+        model.learn(total_timesteps=warmup, callback=callback)
+        env.bots = [make_bot("dominion", opponent)]
+    model.learn(total_timesteps=steps, callback=callback, reset_num_timesteps=not warmup)
     return model, venv
 
 
@@ -145,6 +159,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--save", help="folder to save the model and the normalisation in")
     parser.add_argument("--progress", type=int, default=0, help="report every N decisions")
     parser.add_argument(
+        "--warmup", type=int, default=0, help="decisions against random before the opponent"
+    )
+    parser.add_argument(
         "--reward",
         choices=["outcome", "margin"],
         default="outcome",
@@ -152,11 +169,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    model, venv = train(args.opponent, args.steps, args.seed, args.progress, args.reward)
+    model, venv = train(
+        args.opponent, args.steps, args.seed, args.progress, args.reward, args.warmup
+    )
     trained = time.perf_counter() - start
     venv.training = False
     report: dict[str, Any] = {
         "steps": args.steps,
+        "warmup": args.warmup,
         "reward": args.reward,
         "train_seconds": round(trained, 1),
     }
