@@ -11,8 +11,8 @@ Short run (about a minute on two CPU cores; beats ``random`` clearly)::
 
 Long run (hours; the figure it reaches is in the README)::
 
-    nice .venv/bin/python examples/train_dominion.py --opponent big-money \\
-        --steps 2000000 --save runs/dominion-ppo
+    nice .venv/bin/python examples/train_dominion.py --opponent big-money --reward margin \\
+        --warmup 20000 --steps 100000 --eval-games 100 --progress 10000 --save runs/dominion-ppo
 
 Needs the ``rl`` extra: ``pip install 'kingdoms[rl]'``.
 """
