@@ -151,3 +151,31 @@ def test_kingdomino_undrawn_order_is_invisible() -> None:
     assert other.fingerprint() != st.fingerprint()
     for seat in range(3):
         assert np.array_equal(enc.encode(st, seat), KingdominoEncoder(3).encode(other, seat))
+
+
+def test_library_card_is_seen_by_its_owner_only() -> None:
+    """Library's drawn Action: the deciding seat sees which card it is; the other seat
+    sees that a Library decision is pending, and nothing of the card (as in the view)."""
+    from kingdoms.dominion import actions as A
+    from kingdoms.dominion.data import BY_ID
+
+    kingdom = ["library", "village", "cellar", "chapel", "moat"]
+    kingdom += ["militia", "smithy", "market", "mine", "remodel"]
+    st = DominionState.scenario(
+        2,
+        kingdom,
+        hands={0: ["library", "copper", "copper", "copper", "estate"]},
+        decks={0: ["village", "copper", "copper", "copper", "copper"]},
+    )
+    st.apply_checked(A.encode(A.PLAY, BY_ID["library"]))
+    enc = DominionEncoder(2)
+    mine = enc.describe(enc.encode(st, 0))
+    theirs = enc.describe(enc.encode(st, 1))
+    assert mine["decision_subject"] == {"village": 1.0}
+    assert mine["decision_card"] == {"library": 1.0}
+    assert mine["decision_about"] == [1.0, 0.0]
+    assert theirs["decision_subject"] == {}
+    assert theirs["decision_about"] == [0.0, 0.0]
+    assert theirs["decision_card"] == {"library": 1.0}
+    assert theirs["decision"] == mine["decision"]
+    assert theirs["decision_who"] == [0.0, 1.0]  # relative: the seat after player_1

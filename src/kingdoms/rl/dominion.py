@@ -58,9 +58,10 @@ from pettingzoo import AECEnv
 
 from kingdoms.core.state import State
 from kingdoms.dominion.actions import NUM_ACTIONS
-from kingdoms.dominion.data import CARDS, IS_ACTION, NUM_CARDS
+from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, NUM_CARDS
 from kingdoms.dominion.rules import GARDENS, VINEYARD, VP
 from kingdoms.dominion.state import DECISIONS, DominionState
+from kingdoms.dominion.view import _subject as view_subject
 from kingdoms.rl.env import Encoder, KingdomsAECEnv, wrap
 
 DECISION_KINDS: tuple[str, ...] = tuple(sorted(DECISIONS))
@@ -163,12 +164,13 @@ class DominionEncoder(Encoder):
             ones.append(lay["decision_who"].start + rel[fr[1]])
             if fr[2]:
                 ones.append(lay["decision_card"].start + fr[2])
-            about, card = _subject(fr)
-            if code != "library" or to_move == seat:  # Library's card: its owner's only
-                if about >= 0:
-                    ones.append(lay["decision_about"].start + rel[about])
-                if card >= 0:
-                    ones.append(lay["decision_subject"].start + card)
+            # what the view says the decision is about (Library's drawn card: only
+            # for its owner)
+            subject = view_subject(st, fr)
+            if subject is not None and (code != "library" or to_move == seat):
+                ones.append(lay["decision_about"].start + rel[subject["player"]])
+                if "card" in subject:
+                    ones.append(lay["decision_subject"].start + BY_ID[subject["card"]])
         top = lay["discard_top"].start
         hands, decks, discards = st.hands, st.decks, st.discards
         in_play, aside, looking = st.in_play, st.aside, st.looking
@@ -231,18 +233,6 @@ class DominionEncoder(Encoder):
             else:
                 out[name] = [float(v) for v in part]
         return out
-
-
-def _subject(fr: tuple[str, int, int, int, int]) -> tuple[int, int]:
-    """(seat, card) a pending decision is about, -1 where none (as in the view)."""
-    code = fr[0]
-    if code in ("spy", "scrying_pool"):
-        return fr[3], fr[4]
-    if code in ("library", "vassal"):
-        return fr[1], fr[3]
-    if code in ("thief_trash", "bandit"):
-        return fr[3], -1
-    return -1, -1
 
 
 def render_dominion(state: State) -> str:
