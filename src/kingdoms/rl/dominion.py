@@ -126,6 +126,14 @@ class DominionEncoder(Encoder):
         self._owned = lay["owned"]
         self._vp = slice(lay["seat_counts"].start + 5, lay["seat_counts"].stop, 6)
         self._cache: tuple[object, list[int], bool, bool] | None = None
+        self._orders = [[(seat + r) % n for r in range(n)] for seat in range(n)]
+        self._rels = [[(q - seat) % n for q in range(n)] for seat in range(n)]
+        self._turn = lay["turn"].start
+        self._to_move = lay["to_move"].start
+        self._possessed_by = lay["possessed_by"].start
+        self._top = lay["discard_top"].start
+        self._supply_slice = lay["supply"]
+        self._supply: tuple[list[int], np.ndarray] | None = None
 
     def _game_constants(self, st: DominionState) -> tuple[list[int], bool, bool]:
         """(in-supply positions, Gardens in the game, Vineyard in the game)."""
@@ -143,19 +151,19 @@ class DominionEncoder(Encoder):
         n = self.players
         k = NUM_CARDS
         lay = self.layout
-        order = [(seat + r) % n for r in range(n)]
-        rel = [(q - seat) % n for q in range(n)]
+        order = self._orders[seat]
+        rel = self._rels[seat]
         turn = st.turn
         stack = st.stack
         to_move = st.current_player
         in_supply, gardens, vineyards = self._game_constants(st)
         # -- one-hots: positions set to 1 (counted by the bincount below)
-        ones = [0, 1 + st.phase, lay["turn"].start + rel[turn], *in_supply]
+        ones = [0, 1 + st.phase, self._turn + rel[turn], *in_supply]
         if to_move >= 0:
-            ones.append(lay["to_move"].start + rel[to_move])
+            ones.append(self._to_move + rel[to_move])
         controller = st.controller
         if controller >= 0:
-            ones.append(lay["possessed_by"].start + rel[controller])
+            ones.append(self._possessed_by + rel[controller])
         possessor = controller == seat and turn != seat
         if stack:
             fr = stack[-1]
@@ -171,7 +179,7 @@ class DominionEncoder(Encoder):
                 ones.append(lay["decision_about"].start + rel[subject["player"]])
                 if "card" in subject:
                     ones.append(lay["decision_subject"].start + BY_ID[subject["card"]])
-        top = lay["discard_top"].start
+        top = self._top
         hands, decks, discards = st.hands, st.decks, st.discards
         in_play, aside, looking = st.in_play, st.aside, st.looking
         for r, q in enumerate(order):
@@ -203,9 +211,13 @@ class DominionEncoder(Encoder):
         for q in order:
             numbers += (len(hands[q]), len(decks[q]), len(discards[q]), st.turns[q])
             numbers += (len(looking[q]), 0)
-        numbers += supply
         i = self._numbers
         obs[i : i + len(numbers)] = numbers
+        # the supply changes on few steps: reuse its vector while the counts are equal
+        cached = self._supply
+        if cached is None or cached[0] != supply:
+            cached = self._supply = (supply.copy(), np.array(supply, dtype=np.float32))
+        obs[self._supply_slice] = cached[1]
         # -- victory points from the owned counts
         owned = obs[self._owned].reshape(n, k)
         vp = owned @ _VP
