@@ -39,11 +39,11 @@ play: setup
 	$(VENV)/bin/kingdoms serve --host 127.0.0.1 --port $${PORT:-8000} --db sqlite:///data/kingdoms.sqlite
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests bench setup.py
-	$(VENV)/bin/ruff format --check src tests bench setup.py
+	$(VENV)/bin/ruff check src tests bench examples setup.py
+	$(VENV)/bin/ruff format --check src tests bench examples setup.py
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy --strict -p kingdoms.core -p kingdoms.bots -p kingdoms.dominion -p kingdoms.kingdomino -p kingdoms.sim -p kingdoms.server -m kingdoms._build
+	$(VENV)/bin/mypy --strict -p kingdoms.core -p kingdoms.bots -p kingdoms.dominion -p kingdoms.kingdomino -p kingdoms.sim -p kingdoms.server -p kingdoms.rl -m kingdoms._build
 
 # The whole suite twice: on the compiled build, then on the pure-Python path
 # (KINGDOMS_PURE=1 loads the .py sources); tests/core/test_build.py checks which ran.

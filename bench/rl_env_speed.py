@@ -1,0 +1,134 @@
+"""Steps per second of the PettingZoo environments against the raw engine.
+
+For each game, three loops play uniformly random games side by side in the same
+run, in alternating time slices (machine noise hits all alike):
+
+* ``engine`` — the peer: ``state.legal_actions()``, a random choice,
+  ``state.apply(action)`` (with the event log off, as in the environment);
+* ``env`` — the wrapped AEC environment as a learner uses it: ``agent_iter``,
+  ``last()`` (observation and action mask), a random legal action from the mask,
+  ``step``;
+* ``raw env`` — the same on the unwrapped environment (no PettingZoo wrappers);
+* ``engine+view`` — the engine loop that also builds the acting seat's view
+  (``state.view(seat)``, what a bot reads): what an agent needs without the
+  environment.
+
+    .venv/bin/python bench/rl_env_speed.py [--seconds 6] [--games dominion,kingdomino]
+
+Prints steps per second of each loop and the cost ratios (time per step of the
+environment over time per step of the engine loops).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from kingdoms.core.registry import new_game
+from kingdoms.rl import dominion_env, dominion_raw_env, kingdomino_env, kingdomino_raw_env
+
+OPTIONS: dict[str, dict[str, Any]] = {
+    "dominion": {"kingdom": "First Game"},
+    "kingdomino": {},
+}
+
+
+def engine_loop(game: str, seed: int, view: bool = False) -> Callable[[float], int]:
+    rng = random.Random(seed)
+    box = {"state": None, "seed": seed}
+
+    def fresh() -> Any:
+        st = new_game(game, players=2, seed=box["seed"], options=OPTIONS[game])
+        st.logging = False
+        box["seed"] += 1
+        return st
+
+    box["state"] = fresh()
+
+    def run(seconds: float) -> int:
+        st = box["state"]
+        steps = 0
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            for _ in range(100):
+                if st.is_terminal():
+                    st = fresh()
+                legal = st.legal_actions()
+                if view:
+                    st.view(st.current_player)
+                st.apply(legal[rng.randrange(len(legal))])
+                steps += 1
+        box["state"] = st
+        return steps
+
+    return run
+
+
+def env_loop(make: Callable[[], Any], seed: int) -> Callable[[float], int]:
+    env = make()
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+
+    def run(seconds: float) -> int:
+        steps = 0
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            for _ in range(100):
+                obs, _reward, terminated, truncated, _info = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    if not env.agents:
+                        env.reset()
+                    continue
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.randrange(len(legal))]))
+                steps += 1
+        return steps
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=6.0, help="time per loop and game")
+    parser.add_argument("--games", default="dominion,kingdomino")
+    args = parser.parse_args()
+    makers = {
+        "dominion": (
+            lambda: dominion_env(kingdom="First Game"),
+            lambda: dominion_raw_env(kingdom="First Game"),
+        ),
+        "kingdomino": (lambda: kingdomino_env(players=2), lambda: kingdomino_raw_env(players=2)),
+    }
+    for game in args.games.split(","):
+        wrapped, raw = makers[game]
+        loops = {
+            "engine": engine_loop(game, 1),
+            "env": env_loop(wrapped, 1),
+            "raw env": env_loop(raw, 1),
+            "engine+view": engine_loop(game, 1, view=True),
+        }
+        steps = dict.fromkeys(loops, 0)
+        spent = dict.fromkeys(loops, 0.0)
+        slices = max(1, round(args.seconds / 0.25))
+        for _ in range(slices):
+            for name, run in loops.items():
+                t = time.perf_counter()
+                steps[name] += run(0.25)
+                spent[name] += time.perf_counter() - t
+        rate = {name: steps[name] / spent[name] for name in loops}
+        print(f"{game}:")
+        for name in loops:
+            print(f"  {name:11s} {rate[name]:10.0f} steps/s  ({1e6 / rate[name]:.1f} µs/step)")
+        print(f"  env/engine cost ratio: {rate['engine'] / rate['env']:.2f}")
+        print(f"  raw env/engine cost ratio: {rate['engine'] / rate['raw env']:.2f}")
+        print(f"  env/(engine+view) cost ratio: {rate['engine+view'] / rate['env']:.2f}")
+
+
+if __name__ == "__main__":
+    main()

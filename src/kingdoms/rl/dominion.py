@@ -1,0 +1,319 @@
+"""Dominion as a PettingZoo AEC environment.
+
+Actions are the engine's integer actions (:mod:`kingdoms.dominion.actions`):
+``kind * NUM_CARDS + card`` — play, buy, choose, gain, done, yes, no, play all
+treasures, end phase — so one id means the same thing in every state.  The space
+has ``NUM_KINDS * NUM_CARDS`` actions (sized from that module: kinds appended
+there later widen it).
+
+The observation vector (float32; ``K = NUM_CARDS`` card-indexed blocks, card
+``c`` at offset ``c`` of a block; ``n`` players; seat blocks are *relative*:
+block 0 is the observing seat, block 1 the next seat in turn order, …) holds only
+what :meth:`kingdoms.dominion.state.DominionState.view` shows that seat:
+
+==================  ======  ==========================================================
+field               length  meaning
+==================  ======  ==========================================================
+bias                1       always 1
+phase               4       one-hot: action, buy, over, clean-up
+counters            4       actions, buys, coins, potions of the turn being played
+bought              1       1 once something was bought this turn
+turn                n       one-hot relative seat whose turn it is
+to_move             n       one-hot relative seat that must decide now (0s: game over)
+possessed_by        n       one-hot relative seat controlling a Possession turn
+decision            D+1     one-hot kind of the pending mid-card decision
+                            (:data:`DECISION_KINDS`, last slot: another kind)
+decision_who        n       one-hot relative seat deciding it
+decision_about      n       one-hot relative seat the decision is about (Spy, Thief…)
+seat_counts         6n      per relative seat: hand size, deck size, discard size,
+                            turns taken, cards being looked at, victory points
+empty_piles         1       number of empty supply piles
+in_supply           K       1 for each card with a pile in this game
+supply              K       cards left in each pile
+hand                K       the observing seat's hand (counts)
+looking             K       cards the observing seat is looking at (counts)
+trash               K       the trash (counts)
+decision_card       K       one-hot card that asked for the pending decision
+decision_subject    K       one-hot card the decision is about (Library: only for its
+                            owner, as in the view)
+possessed_hand      K       the possessed seat's hand, for its possessor (else 0s)
+possessed_looking   K       what the possessed seat looks at, for its possessor
+in_play             nK      per relative seat: cards in play
+set_aside           nK      per relative seat: cards set aside
+owned               nK      per relative seat: every card it owns (the view's counts)
+discard_top         nK      per relative seat: one-hot top card of its discard pile
+==================  ======  ==========================================================
+
+Nothing else: no deck order, no other seat's hand, no discard pile beyond its top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import chain
+from typing import Any
+
+import numpy as np
+from pettingzoo import AECEnv
+
+from kingdoms.core.state import State
+from kingdoms.dominion.actions import NUM_ACTIONS
+from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, NUM_CARDS
+from kingdoms.dominion.rules import GARDENS, VINEYARD, VP
+from kingdoms.dominion.state import DECISIONS, DominionState
+from kingdoms.dominion.view import _subject as view_subject
+from kingdoms.rl.env import Encoder, KingdomsAECEnv, wrap
+
+DECISION_KINDS: tuple[str, ...] = tuple(sorted(DECISIONS))
+"""Decision kinds in the order of the ``decision`` one-hot."""
+_DECISION_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
+_VP = np.array(VP, dtype=np.float32)
+_IS_ACTION = np.array(IS_ACTION, dtype=np.float32)
+
+
+class DominionEncoder(Encoder):
+    """The observation vector described in this module's docstring."""
+
+    def __init__(self, players: int) -> None:
+        n = self.players = players
+        k = NUM_CARDS
+        fields: list[tuple[str, int]] = [
+            # one-hots (positions set to 1)
+            ("bias", 1),
+            ("phase", 4),
+            ("turn", n),
+            ("to_move", n),
+            ("possessed_by", n),
+            ("decision", len(DECISION_KINDS) + 1),
+            ("decision_who", n),
+            ("decision_about", n),
+            # numbers, written in one go
+            ("counters", 4),
+            ("bought", 1),
+            ("empty_piles", 1),
+            ("seat_counts", 6 * n),
+            ("supply", k),
+            ("in_supply", k),
+            # card-count blocks filled by one bincount, in this order:
+            ("hand", k),
+            ("looking", k),
+            ("trash", k),
+            ("possessed_hand", k),
+            ("possessed_looking", k),
+            ("in_play", n * k),
+            ("set_aside", n * k),
+            ("owned", n * k),
+            # one-hots
+            ("decision_card", k),
+            ("decision_subject", k),
+            ("discard_top", n * k),
+        ]
+        self.layout: dict[str, slice] = {}
+        pos = 0
+        for name, length in fields:
+            self.layout[name] = slice(pos, pos + length)
+            pos += length
+        self.size = pos
+        # card-count segments (see encode): where each one's block starts
+        lay = self.layout
+        starts = [0, lay["hand"].start, lay["looking"].start, lay["trash"].start]
+        starts += [lay["possessed_hand"].start, lay["possessed_looking"].start]
+        for r in range(n):
+            starts += [lay["in_play"].start + r * k, lay["set_aside"].start + r * k]
+            starts += [lay["owned"].start + r * k] * 6  # hand, deck, discard, play, aside, looking
+        self._starts = np.array(starts, dtype=np.intp)
+        self._numbers = lay["counters"].start
+        self._owned = lay["owned"]
+        self._vp = slice(lay["seat_counts"].start + 5, lay["seat_counts"].stop, 6)
+        self._cache: tuple[object, list[int], bool, bool] | None = None
+        self._orders = [[(seat + r) % n for r in range(n)] for seat in range(n)]
+        self._rels = [[(q - seat) % n for q in range(n)] for seat in range(n)]
+        self._turn = lay["turn"].start
+        self._to_move = lay["to_move"].start
+        self._possessed_by = lay["possessed_by"].start
+        self._top = lay["discard_top"].start
+        self._supply_slice = lay["supply"]
+        self._supply: tuple[list[int], np.ndarray] | None = None
+
+    def _game_constants(self, st: DominionState) -> tuple[list[int], bool, bool]:
+        """(in-supply positions, Gardens in the game, Vineyard in the game)."""
+        cache = self._cache
+        if cache is None or cache[0] is not st.piles:
+            start = self.layout["in_supply"].start
+            piles = st.piles
+            cache = (piles, [start + p for p in piles], GARDENS in piles, VINEYARD in piles)
+            self._cache = cache
+        return cache[1], cache[2], cache[3]
+
+    def encode(self, state: State, seat: int) -> np.ndarray:
+        st = state
+        assert isinstance(st, DominionState)
+        n = self.players
+        k = NUM_CARDS
+        lay = self.layout
+        order = self._orders[seat]
+        rel = self._rels[seat]
+        turn = st.turn
+        stack = st.stack
+        to_move = st.current_player
+        in_supply, gardens, vineyards = self._game_constants(st)
+        # -- one-hots: positions set to 1 (counted by the bincount below)
+        ones = [0, 1 + st.phase, self._turn + rel[turn], *in_supply]
+        if to_move >= 0:
+            ones.append(self._to_move + rel[to_move])
+        controller = st.controller
+        if controller >= 0:
+            ones.append(self._possessed_by + rel[controller])
+        possessor = controller == seat and turn != seat
+        if stack:
+            fr = stack[-1]
+            code = fr[0]
+            ones.append(lay["decision"].start + _DECISION_INDEX.get(code, len(DECISION_KINDS)))
+            ones.append(lay["decision_who"].start + rel[fr[1]])
+            if fr[2]:
+                ones.append(lay["decision_card"].start + fr[2])
+            # what the view says the decision is about (Library's drawn card: only
+            # for its owner)
+            subject = view_subject(st, fr)
+            if subject is not None and (code != "library" or to_move == seat):
+                ones.append(lay["decision_about"].start + rel[subject["player"]])
+                if "card" in subject:
+                    ones.append(lay["decision_subject"].start + BY_ID[subject["card"]])
+        top = self._top
+        hands, decks, discards = st.hands, st.decks, st.discards
+        in_play, aside, looking = st.in_play, st.aside, st.looking
+        for r, q in enumerate(order):
+            disc = discards[q]
+            if disc:
+                ones.append(top + r * k + disc[-1])
+        # -- card counts: every zone the seat may count, by card, in one bincount
+        # with the one-hots (a segment's cards are shifted to its block)
+        empty: list[int] = []
+        segments: list[list[int]] = [
+            ones,
+            hands[seat],
+            looking[seat],
+            st.trash,
+            hands[turn] if possessor else empty,
+            looking[turn] if possessor else empty,
+        ]
+        for q in order:
+            segments += (in_play[q], aside[q])
+            segments += (hands[q], decks[q], discards[q], in_play[q], aside[q], looking[q])
+        lengths = [len(s) for s in segments]
+        cards = np.fromiter(chain.from_iterable(segments), dtype=np.intp, count=sum(lengths))
+        cards += np.repeat(self._starts, lengths)
+        obs = np.bincount(cards, minlength=self.size).astype(np.float32)
+        # -- numbers
+        supply = st.supply
+        numbers = [st.actions, st.buys, st.coins, st.potions, st.bought]
+        numbers.append([supply[p] for p in st.piles].count(0))
+        for q in order:
+            numbers += (len(hands[q]), len(decks[q]), len(discards[q]), st.turns[q])
+            numbers += (len(looking[q]), 0)
+        i = self._numbers
+        obs[i : i + len(numbers)] = numbers
+        # the supply changes on few steps: reuse its vector while the counts are equal
+        cached = self._supply
+        if cached is None or cached[0] != supply:
+            cached = self._supply = (supply.copy(), np.array(supply, dtype=np.float32))
+        obs[self._supply_slice] = cached[1]
+        # -- victory points from the owned counts
+        owned = obs[self._owned].reshape(n, k)
+        vp = owned @ _VP
+        if gardens:
+            vp += owned[:, GARDENS] * (owned.sum(axis=1) // 10)
+        if vineyards:
+            vp += owned[:, VINEYARD] * ((owned @ _IS_ACTION) // 3)
+        obs[self._vp] = vp
+        return obs
+
+    def describe(self, obs: np.ndarray) -> dict[str, Any]:
+        """The non-zero entries of each field, by card id where the field is per card
+        (for reading observations in tests and notebooks)."""
+        out: dict[str, Any] = {}
+        k = NUM_CARDS
+        for name, sl in self.layout.items():
+            part = obs[sl]
+            if sl.stop - sl.start in (k, self.players * k) and name not in ("seat_counts",):
+                rows = part.reshape(-1, k)
+                out[name] = [
+                    {CARDS[c].id: float(v) for c, v in enumerate(row) if v} for row in rows
+                ]
+                if len(rows) == 1:
+                    out[name] = out[name][0]
+            else:
+                out[name] = [float(v) for v in part]
+        return out
+
+
+def render_dominion(state: State) -> str:
+    """The acting seat's picture of the game, in plain text."""
+    assert isinstance(state, DominionState)
+    seat = state.current_player
+    view = state.view(seat)
+    supply = ", ".join(f"{s['card']} {s['count']}" for s in view["supply"])
+    lines = [
+        f"turn of player_{view['turn']}, phase {view['phase']}; actions {view['actions']}, "
+        f"buys {view['buys']}, coins {view['coins']}, potions {view['potions']}",
+        f"supply: {supply}",
+    ]
+    for q, p in enumerate(view["players"]):
+        in_play = ", ".join(p["in_play"]) or "-"
+        lines.append(
+            f"player_{q}: hand {p['hand_size']}, deck {p['deck_size']}, "
+            f"discard {p['discard_size']}, in play: {in_play}"
+        )
+    lines.append(f"hand of player_{seat}: " + (", ".join(view["hand"]) or "-"))
+    if view["decision"]:
+        lines.append(f"decision: {view['decision']['kind']}")
+    return "\n".join(lines)
+
+
+def dominion_raw_env(
+    players: int = 2,
+    kingdom: str | list[str] | None = None,
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    max_steps: int | None = 10_000,
+) -> KingdomsAECEnv:
+    """The unwrapped Dominion environment (see :func:`dominion_env`)."""
+    opts = dict(options or {})
+    if kingdom is not None:
+        opts["kingdom"] = kingdom
+    env = KingdomsAECEnv(
+        "dominion",
+        players,
+        opts,
+        DominionEncoder(players),
+        render_mode=render_mode,
+        max_steps=max_steps,
+        renderer=render_dominion,
+    )
+    assert env.num_actions == NUM_ACTIONS
+    return env
+
+
+def dominion_env(
+    players: int = 2,
+    kingdom: str | list[str] | None = None,
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    max_steps: int | None = 10_000,
+    illegal: str = "raise",
+) -> AECEnv:
+    """Dominion for ``players`` seats as a wrapped PettingZoo AEC environment.
+
+    ``kingdom``: a recommended set's name or a list of ten card ids (default: a
+    random kingdom drawn from each game's seed); ``options``: the other Dominion
+    options (``base_edition``, ``sets``, ``alchemy_errata``, …); ``max_steps``:
+    truncate a game after that many actions (None: never).
+
+    >>> env = dominion_env(kingdom="First Game")
+    >>> env.reset(seed=1)
+    >>> obs, reward, terminated, truncated, info = env.last()
+    >>> obs["action_mask"].shape, obs["observation"].dtype
+    ((468,), dtype('float32'))
+    """
+    raw = dominion_raw_env(players, kingdom, options, render_mode, max_steps)
+    return wrap(raw, illegal=illegal)

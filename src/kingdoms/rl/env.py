@@ -1,0 +1,233 @@
+"""A PettingZoo AEC environment over any kingdoms game, given an observation encoder.
+
+The environment drives one :class:`kingdoms.core.state.State`.  Agents are
+``"player_0" … "player_{n-1}"`` (agent ``player_k`` is seat ``k``); the agent to
+act is the state's ``current_player``.  Actions are the game's own integer
+actions (a fixed :class:`gymnasium.spaces.Discrete` space); the observation of an
+agent is ``{"observation": float32 vector, "action_mask": int8 vector}``, built
+by the game's :class:`Encoder` from what that seat may see.
+
+Rewards come only at the end: :meth:`kingdoms.core.state.Outcome.returns`
+(+1 outright win, 0 shared win, -1 loss).  ``max_steps`` truncates a game that
+runs too long (every agent is then truncated, with reward 0).
+
+An illegal action raises :class:`kingdoms.core.errors.IllegalAction` naming the
+action and the legal ones, and changes nothing.  ``illegal="terminate"`` wraps
+the environment in PettingZoo's ``TerminateIllegalWrapper`` instead: the game
+ends, the offending agent gets ``illegal_reward`` and a warning is issued.
+"""
+
+from __future__ import annotations
+
+import abc
+import os
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from kingdoms.core.errors import IllegalAction, InvalidConfig
+from kingdoms.core.registry import get_game
+from kingdoms.core.state import TERMINAL, State
+
+Observation = dict[str, np.ndarray]
+
+
+class Encoder(abc.ABC):
+    """Turns a state into one seat's observation vector (its view only).
+
+    ``size`` is the length of the vector, ``layout`` maps each field name to its
+    slice of it (documented in the game's encoder module and in ``docs/rl.md``).
+    """
+
+    size: int
+    layout: dict[str, slice]
+
+    @abc.abstractmethod
+    def encode(self, state: State, seat: int) -> np.ndarray:
+        """A new float32 vector of ``size`` holding what ``seat`` may see."""
+
+
+class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
+    """The unwrapped environment; build it with :func:`kingdoms.rl.dominion_env` or
+    :func:`kingdoms.rl.kingdomino_env`."""
+
+    metadata: dict[str, Any]
+
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any],
+        encoder: Encoder,
+        render_mode: str | None = None,
+        max_steps: int | None = None,
+        renderer: Callable[[State], str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.metadata = {
+            "render_modes": ["ansi"],
+            "name": f"kingdoms_{game}_v0",
+            "is_parallelizable": False,
+        }
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidConfig(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
+            raise InvalidConfig(f"max_steps must be a positive integer or None, not {max_steps!r}")
+        self._game = get_game(game)
+        self.game_name = game
+        # validate now, so that bad settings fail at construction, not at reset
+        config = self._game.config(players, 0, options)
+        self._options = dict(options)
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.encoder = encoder
+        self._renderer = renderer
+        self.num_actions = self._game.num_distinct_actions(config)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=-np.inf, high=np.inf, shape=(encoder.size,), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self._seeder = random.Random(int.from_bytes(os.urandom(8), "big"))
+        self.state_: State | None = None
+        self._mask = np.zeros(self.num_actions, dtype=np.int8)
+        self._mask_step = -1
+        self._legal: list[int] = []
+
+    # -- spaces -------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # -- the game -----------------------------------------------------------------------
+    @property
+    def game_state(self) -> State:
+        """The state being played (full information: for tests, bots and tools,
+        never for the learning agent, which should use :meth:`observe`)."""
+        if self.state_ is None:
+            raise InvalidConfig("call reset() before using the environment")
+        return self.state_
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game.  With ``seed``, the game (and every later game started
+        by ``reset()`` without a seed) is reproducible."""
+        if seed is not None:
+            self._seeder = random.Random(seed)
+        game_seed = self._seeder.getrandbits(48)
+        config = self._game.config(len(self.possible_agents), game_seed, self._options)
+        state = self._game.create(config)
+        state.logging = False
+        self.state_ = state
+        self._mask_step = -1
+        self.agents = self.possible_agents.copy()
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[state.current_player]
+
+    def _legal_mask(self, state: State) -> np.ndarray:
+        if self._mask_step != state.step:
+            mask = self._mask
+            mask.fill(0)
+            legal = self._legal = state.legal_actions()
+            mask[legal] = 1
+            self._mask_step = state.step
+        return self._mask
+
+    def observe(self, agent: str) -> Observation:
+        state = self.game_state
+        seat = self.agent_name_mapping[agent]
+        if state.current_player == seat:
+            mask = self._legal_mask(state).copy()
+        else:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+        return {"observation": self.encoder.encode(state, seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.game_state
+        if action is None or isinstance(action, bool):
+            raise IllegalAction(f"{agent}: action must be an integer, not {action!r}")
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise IllegalAction(f"{agent}: action must be an integer, not {action!r}") from None
+        if a != action or not 0 <= a < self.num_actions or not self._legal_mask(state)[a]:
+            raise IllegalAction(
+                f"{agent}: action {action!r} is not legal now; legal: "
+                + ", ".join(f"{x} ({state.action_to_str(x)})" for x in self._legal)
+            )
+        self._cumulative_rewards[agent] = 0.0
+        state.apply(a)
+        player = state.current_player
+        if player == TERMINAL:
+            returns = state.returns()
+            for i, name in enumerate(self.possible_agents):
+                self.rewards[name] = float(returns[i])
+                self.terminations[name] = True
+        else:
+            self._clear_rewards()
+            if self.max_steps is not None and state.step >= self.max_steps:
+                self.truncations = dict.fromkeys(self.agents, True)
+            else:
+                self.agent_selection = self.possible_agents[player]
+        self._accumulate_rewards()
+
+    # -- display ------------------------------------------------------------------------
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return render_text(self.game_state, self._renderer)
+
+    def close(self) -> None:
+        self.state_ = None
+
+
+def render_text(state: State, renderer: Callable[[State], str] | None = None) -> str:
+    """A plain-text picture of the game for people (the acting seat's view)."""
+    seat = state.current_player
+    out = state.outcome()
+    lines = [repr(state)]
+    if out is not None:
+        lines.append(f"game over: scores {list(out.scores)}, winners {list(out.winners)}")
+        return "\n".join(lines)
+    if renderer is not None:
+        lines.append(renderer(state))
+    lines.append(f"player_{seat} to act; legal: " + "; ".join(state.describe_legal()))
+    return "\n".join(lines)
+
+
+def wrap(env: KingdomsAECEnv, illegal: str = "raise", illegal_reward: float = -1.0) -> AECEnv:
+    """PettingZoo's standard wrappers: ``OrderEnforcingWrapper`` (no step or observe
+    before reset, no step after the end), and with ``illegal="terminate"``
+    ``TerminateIllegalWrapper``.
+
+    ``AssertOutOfBoundsWrapper`` is left out on purpose: the environment itself
+    rejects every action outside the space with :class:`IllegalAction`, which names
+    the legal actions, where that wrapper raises a bare ``AssertionError`` (and none
+    at all under ``python -O``)."""
+    out: AECEnv = env
+    if illegal == "terminate":
+        out = wrappers.TerminateIllegalWrapper(out, illegal_reward=illegal_reward)
+    elif illegal != "raise":
+        raise InvalidConfig(f"illegal must be 'raise' or 'terminate', not {illegal!r}")
+    return wrappers.OrderEnforcingWrapper(out)

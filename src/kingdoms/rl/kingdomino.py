@@ -1,0 +1,302 @@
+"""Kingdomino as a PettingZoo AEC environment.
+
+Actions are the engine's integer actions (:mod:`kingdoms.kingdomino.state`,
+``NUM_ACTIONS`` = 778 in all):
+
+* ``d * CELLS + a`` (``0 … 4*CELLS-1``, ``CELLS`` = 13 × 14 = 182) — place the
+  acting king's domino with its left square on cell ``a`` (``y * 14 + x`` on the
+  13×13 grid centred on the castle, column 13 being padding) and its right square
+  in direction ``d`` (0 right, 1 down, 2 left, 3 up);
+* ``DISCARD`` (728) — discard it (legal only when no placement is);
+* ``PICK + number`` (729 + 1 … 48) — choose domino ``number`` of the line being
+  drafted from.
+
+So domino choice and placement (cell × orientation, or discard) are separate,
+consecutive decisions of the same seat.
+
+The observation vector (float32; ``n`` players; ``L`` dominoes per line, i.e. the
+number of kings; seat blocks *relative*: 0 is the observing seat, 1 the next
+seat, …) holds what :meth:`kingdoms.kingdomino.state.KingdominoState.view` shows:
+
+=============  ===========  ===============================================================
+field          length       meaning
+=============  ===========  ===============================================================
+bias           1            always 1
+phase          4            one-hot: first picks, place, pick, over
+round          1            round number (1 = first line placed)
+game           1            game number (Dynasty: 1–3)
+variants       4            middle-kingdom, harmony, dynasty, mighty-duel flags
+to_move        n            one-hot relative seat that must act (0s: game over)
+pick_order     L·n          first-pick order: per slot, one-hot relative seat
+picks_made     1            first picks made so far
+acting         16           the domino to place now (domino features, below)
+current_line   L·(18+n)     per slot of the line being placed: domino features, one-hot
+                            relative seat of its king, already-placed flag, acting flag
+next_line      L·(18+n)     same for the line being drafted (flags 0)
+unseen         48           1 for each domino nobody has seen this game (undrawn or set
+                            aside: which of the two, and the draw order, stay hidden)
+seat_stats     4n           per relative seat: score (bonuses included), crowns,
+                            dominoes discarded, total score over the match (Dynasty)
+grids          n·8·169      per relative seat, 8 planes over the 13×13 grid (row-major,
+                            castle at (6, 6)): 6 terrains, castle, crowns (0–3)
+=============  ===========  ===============================================================
+
+Domino features (16): present, number / 48, then for the left and the right
+square: one-hot terrain (6) and crowns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from pettingzoo import AECEnv
+
+from kingdoms.core.state import State
+from kingdoms.kingdomino.board import CASTLE_CELL, SIDE, Board, W, placement_cells
+from kingdoms.kingdomino.state import (
+    CHOOSE,
+    PLACE,
+    KingdominoState,
+)
+from kingdoms.kingdomino.tiles import TERRAINS, TILES
+from kingdoms.rl.env import Encoder, KingdomsAECEnv, wrap
+
+PLANES = 8
+GRID = SIDE * SIDE
+DOMINO_FEATURES = 16
+
+
+def _domino_table() -> np.ndarray:
+    table = np.zeros((49, DOMINO_FEATURES), dtype=np.float32)
+    for n, d in TILES.items():
+        table[n, 0] = 1.0
+        table[n, 1] = n / 48
+        for side, (t, c) in enumerate((d.left, d.right)):
+            base = 2 + 7 * side
+            table[n, base + t] = 1.0
+            table[n, base + 6] = c
+    return table
+
+
+_DOMINO = _domino_table()
+_DOMINO_LIST: list[list[float]] = _DOMINO.tolist()
+_PHASES = [[float(i == p) for i in range(4)] for p in range(4)]
+
+
+def _grid_index(cell: int) -> int:
+    """Engine cell (``y * 14 + x``) -> index in a 13×13 plane."""
+    return (cell // W) * SIDE + cell % W
+
+
+class KingdominoEncoder(Encoder):
+    """The observation vector described in this module's docstring.
+
+    Kingdoms only grow, so each seat's grid planes are updated with the new
+    placements only (and rebuilt when the encoder meets another board object)."""
+
+    def __init__(self, players: int) -> None:
+        n = self.players = players
+        line = self.line = 4 if players in (2, 4) else 3
+        slot = DOMINO_FEATURES + n + 2
+        self.slot = slot
+        fields = [
+            ("bias", 1),
+            ("phase", 4),
+            ("round", 1),
+            ("game", 1),
+            ("variants", 4),
+            ("to_move", n),
+            ("pick_order", line * n),
+            ("picks_made", 1),
+            ("acting", DOMINO_FEATURES),
+            ("current_line", line * slot),
+            ("next_line", line * slot),
+            ("unseen", 48),
+            ("seat_stats", 4 * n),
+            ("grids", n * PLANES * GRID),
+        ]
+        self.layout: dict[str, slice] = {}
+        pos = 0
+        for name, length in fields:
+            self.layout[name] = slice(pos, pos + length)
+            pos += length
+        self.size = pos
+        self._planes = np.zeros((n, PLANES * GRID), dtype=np.float32)
+        self._boards: list[Board | None] = [None] * n
+        self._done = [0] * n
+        self._stats: list[tuple[int, int, tuple[float, ...]]] = [(-1, -1, ())] * n
+        self._unseen: tuple[object, int, object, np.ndarray] | None = None
+        # one-hot lists by relative seat (index n: none)
+        self._onehot = [[float(i == r) for i in range(n)] for r in range(n + 1)]
+        self._empty_slot = [0.0] * slot
+        self._head = self.layout["next_line"].stop
+        self._unseen_slice = self.layout["unseen"]
+        self._stats_slice = self.layout["seat_stats"]
+        self._grids = self.layout["grids"]
+
+    def _sync(self, st: KingdominoState) -> None:
+        planes = self._planes
+        for q, b in enumerate(st.boards):
+            if b is not self._boards[q] or len(b.placed) < self._done[q]:
+                planes[q].fill(0.0)
+                planes[q, 6 * GRID + _grid_index(CASTLE_CELL)] = 1.0
+                self._boards[q] = b
+                self._done[q] = 0
+                self._stats[q] = (-1, -1, ())
+            placed = b.placed
+            for i in range(self._done[q], len(placed)):
+                number, code = placed[i]
+                dom = TILES[number]
+                for cell, (t, c) in zip(placement_cells(code), (dom.left, dom.right), strict=True):
+                    g = _grid_index(cell)
+                    planes[q, t * GRID + g] = 1.0
+                    planes[q, 7 * GRID + g] = c
+            self._done[q] = len(placed)
+            key = (len(placed), len(b.discarded))
+            if self._stats[q][:2] != key:
+                # points per terrain are cached by the board: only the terrains of
+                # the new domino are scored again
+                score = sum(b.terrain_score(t) for t in range(6))
+                score += sum(st.bonuses(q).values())
+                c1, c2, c3 = b.crown
+                crowns = c1.bit_count() + 2 * c2.bit_count() + 3 * c3.bit_count()
+                past = sum(g[q][0] for g in st.past)
+                stats = (float(score), float(crowns), float(key[1]), float(past + score))
+                self._stats[q] = (*key, stats)
+
+    def _unseen_flags(self, st: KingdominoState) -> np.ndarray:
+        """Dominoes nobody has seen (undrawn or set aside), as 48 flags."""
+        cache = self._unseen
+        pile = st.pile
+        if (
+            cache is None
+            or cache[0] is not pile
+            or cache[1] != len(pile)
+            or cache[2] is not st.aside
+        ):
+            flags = np.zeros(48, dtype=np.float32)
+            flags[[d - 1 for d in pile]] = 1.0
+            flags[[d - 1 for d in st.aside]] = 1.0
+            cache = self._unseen = (pile, len(pile), st.aside, flags)
+        return cache[3]
+
+    def encode(self, state: State, seat: int) -> np.ndarray:
+        st = state
+        assert isinstance(st, KingdominoState)
+        self._sync(st)
+        n = self.players
+        onehot = self._onehot
+        zeros_n = onehot[n]
+        rel = [onehot[(q - seat) % n] for q in range(n)]
+        phase = st.phase
+        # the head (every field up to next_line) as one list of numbers
+        head = [1.0, *_PHASES[phase], st.round + 1, st.game_no + 1]
+        head += (st.middle, st.harmony, st.dynasty, st.mighty)
+        to_move = st.current_player
+        head += rel[to_move] if to_move >= 0 else zeros_n
+        for q in st.pick_order:
+            head += rel[q]
+        head.append(st.pick_pos)
+        acting = phase in (PLACE, CHOOSE)
+        head += _DOMINO_LIST[st.current[st.slot] if acting else 0]
+        done = st.slot + (1 if phase == CHOOSE else 0) if acting else 0
+        for i, (d, king) in enumerate(zip(st.current, st.current_kings, strict=True)):
+            head += _DOMINO_LIST[d]
+            head += rel[king] if king >= 0 else zeros_n
+            head += (i < done, acting and i == st.slot)
+        empty = self._empty_slot
+        head += empty * (self.line - len(st.current))
+        for d, king in zip(st.next, st.next_kings, strict=True):
+            head += _DOMINO_LIST[d]
+            head += rel[king] if king >= 0 else zeros_n
+            head += (0.0, 0.0)
+        head += empty * (self.line - len(st.next))
+        obs = np.empty(self.size, dtype=np.float32)
+        obs[: self._head] = head
+        order = [(seat + r) % n for r in range(n)]
+        obs[self._unseen_slice] = self._unseen_flags(st)
+        obs[self._stats_slice] = [x for q in order for x in self._stats[q][2]]
+        grids = obs[self._grids].reshape(n, PLANES * GRID)
+        planes = self._planes
+        for r, q in enumerate(order):
+            grids[r] = planes[q]
+        return obs
+
+
+def render_kingdomino(state: State) -> str:
+    """Every kingdom as a grid of letters (upper case: with crowns), then the lines."""
+    assert isinstance(state, KingdominoState)
+    lines = []
+    letters = "wflgsm"
+    for q, b in enumerate(state.boards):
+        lines.append(f"player_{q} kingdom (score {state.score(q)}):")
+        rows = []
+        for y in range(SIDE):
+            row = ""
+            for x in range(SIDE):
+                sq = b.square(y * W + x)
+                if sq is None:
+                    row += "."
+                elif sq[0] == 6:
+                    row += "#"
+                else:
+                    ch = letters[sq[0]]
+                    row += ch.upper() if sq[1] else ch
+            rows.append(row)
+        lines += [r for r in rows if r.strip(".")]
+    for name, numbers, kings in (
+        ("current line", state.current, state.current_kings),
+        ("next line", state.next, state.next_kings),
+    ):
+        parts = [
+            TILES[d].describe() + (f" (player_{k})" if k >= 0 else "")
+            for d, k in zip(numbers, kings, strict=True)
+        ]
+        lines.append(f"{name}: " + (", ".join(parts) or "-"))
+    lines.append("terrains: " + ", ".join(f"{letters[i]}={t}" for i, t in enumerate(TERRAINS)))
+    return "\n".join(lines)
+
+
+def kingdomino_raw_env(
+    players: int = 2,
+    variants: list[str] | tuple[str, ...] = (),
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    max_steps: int | None = None,
+) -> KingdomsAECEnv:
+    """The unwrapped Kingdomino environment (see :func:`kingdomino_env`)."""
+    opts = dict(options or {})
+    opts["variants"] = list(variants)
+    return KingdomsAECEnv(
+        "kingdomino",
+        players,
+        opts,
+        KingdominoEncoder(players),
+        render_mode=render_mode,
+        max_steps=max_steps,
+        renderer=render_kingdomino,
+    )
+
+
+def kingdomino_env(
+    players: int = 2,
+    variants: list[str] | tuple[str, ...] = (),
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    max_steps: int | None = None,
+    illegal: str = "raise",
+) -> AECEnv:
+    """Kingdomino for 2–4 ``players`` as a wrapped PettingZoo AEC environment.
+
+    ``variants``: any of ``middle-kingdom``, ``harmony``, ``dynasty``,
+    ``mighty-duel``; ``options``: other game options (``middle_kingdom_rule``).
+
+    >>> env = kingdomino_env(players=3, variants=["harmony"])
+    >>> env.reset(seed=0)
+    >>> int(env.last()[0]["action_mask"].sum())  # the first king picks one of 3 dominoes
+    3
+    """
+    raw = kingdomino_raw_env(players, variants, options, render_mode, max_steps)
+    return wrap(raw, illegal=illegal)

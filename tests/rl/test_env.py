@@ -1,0 +1,177 @@
+"""Seeded resets, illegal actions, truncation, rendering and fixed action ids."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from kingdoms.core.errors import IllegalAction, InvalidConfig
+from kingdoms.dominion import actions as A
+from kingdoms.dominion.data import BY_ID
+from kingdoms.kingdomino.state import PICK
+from kingdoms.rl import dominion_env, kingdomino_env
+from tests.rl.helpers import play_random
+
+
+@pytest.mark.parametrize("make", [lambda: dominion_env(), lambda: kingdomino_env(players=3)])
+def test_seeded_resets_reproduce_games(make) -> None:  # type: ignore[no-untyped-def]
+    env = make()
+    first = play_random(env, seed=4)
+    snapshot = env.unwrapped.game_state.fingerprint()
+    again = play_random(make(), seed=4)
+    assert again == first
+    env.reset(seed=4)
+    play_random(env, seed=4)
+    assert env.unwrapped.game_state.fingerprint() == snapshot
+    assert play_random(make(), seed=5) != first
+
+
+def test_unseeded_resets_follow_the_first_seed() -> None:
+    a, b = kingdomino_env(), kingdomino_env()
+    a.reset(seed=9)
+    b.reset(seed=9)
+    for _ in range(3):
+        a.reset()
+        b.reset()
+        assert a.unwrapped.game_state.fingerprint() == b.unwrapped.game_state.fingerprint()
+    c = kingdomino_env()
+    c.reset(seed=10)
+    c.reset()
+    assert c.unwrapped.game_state.fingerprint() != a.unwrapped.game_state.fingerprint()
+
+
+def test_illegal_action_raises_and_changes_nothing() -> None:
+    env = dominion_env(kingdom="First Game")
+    env.reset(seed=1)
+    state = env.unwrapped.game_state
+    before = state.fingerprint()
+    agent = env.agent_selection
+    province = A.encode(A.BUY, BY_ID["province"])
+    with pytest.raises(IllegalAction, match=r"action 57 is not legal now; legal: .*\(end buys\)"):
+        env.step(province)
+    with pytest.raises(IllegalAction, match="must be an integer"):
+        env.step("buy province")
+    with pytest.raises(IllegalAction, match="must be an integer"):
+        env.unwrapped.step(None)
+    with pytest.raises(IllegalAction, match="not legal"):
+        env.unwrapped.step(10_000)
+    assert state.fingerprint() == before
+    assert env.agent_selection == agent
+    # numpy integers are accepted
+    legal = np.flatnonzero(env.last()[0]["action_mask"])
+    env.step(np.int64(legal[0]))
+    assert state.step == 1
+
+
+def test_terminate_illegal_wrapper(caplog: pytest.LogCaptureFixture) -> None:
+    env = kingdomino_env(illegal="terminate")
+    env.reset(seed=1)
+    agent = env.agent_selection
+    env.step(0)  # a placement code: no domino to place during the first picks
+    assert "Illegal move made" in caplog.text
+    assert all(env.terminations.values())
+    assert env.rewards[agent] == -1
+    with pytest.raises(InvalidConfig, match="illegal must be"):
+        kingdomino_env(illegal="ignore")
+
+
+def test_action_ids_mean_the_same_in_every_state() -> None:
+    """Buying Silver has one id in every Dominion state where it is legal."""
+    env = dominion_env(kingdom="First Game")
+    silver = A.encode(A.BUY, BY_ID["silver"])
+    seen = 0
+    rng = random.Random(0)
+    env.reset(seed=2)
+    for _agent in env.agent_iter(3000):
+        obs, _r, terminated, truncated, _i = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        state = env.unwrapped.game_state
+        mask = obs["action_mask"]
+        if mask[silver]:
+            assert state.action_to_str(silver) == "buy Silver"
+            seen += 1
+        legal = np.flatnonzero(mask)
+        env.step(int(legal[rng.randrange(len(legal))]))
+    assert seen > 3
+
+
+def test_kingdomino_picks_and_placements() -> None:
+    env = kingdomino_env(players=2)
+    env.reset(seed=0)
+    state = env.unwrapped.game_state
+    mask = env.last()[0]["action_mask"]
+    picks = [int(a) - PICK for a in np.flatnonzero(mask)]
+    assert picks == sorted(state.current)
+    while state.phase != 1:  # to the first placement
+        env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    mask = env.last()[0]["action_mask"]
+    # right of the castle, horizontally: the engine's placement code
+    code = state.placement_action(1, 0, 0)
+    assert mask[code] == 1
+    assert state.action_to_str(code).startswith("place")
+
+
+def test_truncation() -> None:
+    env = dominion_env(kingdom="First Game", max_steps=20)
+    env.reset(seed=0)
+    steps = 0
+    for _agent in env.agent_iter(100):
+        obs, reward, terminated, truncated, _i = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated and reward == 0
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+    assert steps == 20
+    assert not env.agents
+
+
+def test_rewards_at_the_end() -> None:
+    env = kingdomino_env(players=2)
+    play_random(env, seed=3)
+    outcome = env.unwrapped.game_state.outcome()
+    assert outcome is not None
+    env2 = kingdomino_env(players=2)
+    env2.reset(seed=3)
+    totals = dict.fromkeys(env2.possible_agents, 0.0)
+    rng = random.Random(3)
+    for agent in env2.agent_iter():
+        obs, reward, terminated, truncated, _ = env2.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env2.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env2.step(int(legal[rng.randrange(len(legal))]))
+    assert [totals[a] for a in env2.possible_agents] == outcome.returns()
+    assert sorted(outcome.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_render_ansi() -> None:
+    env = kingdomino_env(players=2, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert "current line" in text and "player_" in text
+    env = dominion_env(kingdom="First Game", render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert "supply: " in text and "hand of player_" in text
+    quiet = dominion_env()
+    quiet.reset(seed=0)
+    assert quiet.render() is None
+
+
+def test_bad_settings() -> None:
+    with pytest.raises(InvalidConfig, match="render_mode"):
+        dominion_env(render_mode="human")
+    with pytest.raises(InvalidConfig, match="takes 2–4 players"):
+        kingdomino_env(players=5)
+    with pytest.raises(InvalidConfig, match="unknown Kingdomino variants"):
+        kingdomino_env(variants=["giant"])
+    with pytest.raises(InvalidConfig, match="max_steps"):
+        dominion_env(max_steps=0)
