@@ -35,6 +35,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scoring", default="relative", choices=["win", "score", "relative"])
     parser.add_argument("--c", type=float, default=None)
     parser.add_argument("--width", type=int, default=None, help="default: the game's (6); 0: all")
+    parser.add_argument(
+        "--clock",
+        default="wall",
+        choices=["wall", "cpu"],
+        help="what --time counts: wall-clock seconds, or the search thread's CPU seconds "
+        "(fair on a loaded machine)",
+    )
     parser.add_argument("--opponent", default="full-greedy")
     parser.add_argument("--seed", type=int, default=1000)
     args = parser.parse_args(argv)
@@ -47,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
         spec += f",c={args.c}"
     if args.width is not None:
         spec += f",width={args.width}"
+    if args.clock != "wall":
+        spec += f",clock={args.clock}"
     probe = make_bot("kingdomino", spec)  # the game's defaults fill what the spec leaves out
     used = f"playout={getattr(probe, 'playout', '?')}, width={getattr(probe, 'width', '?')}"
     print(f"# {spec} ({used}) vs 3x {args.opponent}, 4 players, {VARIANT_OPTIONS}", flush=True)

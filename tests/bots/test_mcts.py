@@ -155,6 +155,20 @@ def test_time_budget() -> None:
     assert bot.last_iterations >= 1
 
 
+def test_cpu_clock_budget_counts_this_threads_cpu_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``clock=cpu``: the think time is CPU time of the searching thread, so a loaded
+    machine buys the same search as a quiet one."""
+    ticks = iter(range(10_000))
+    monkeypatch.setitem(mcts_mod.CLOCKS, "cpu", lambda: next(ticks) * 0.01)
+    bot = MCTSBot(time=0.1, clock="cpu")
+    bot.act(_view(), [0, 1, 2, 3], random.Random(0))
+    # the clock is read once to set the deadline and once per further iteration:
+    # 0.1 s of 0.01 s ticks buys 10 iterations whatever the wall clock does
+    assert bot.last_iterations == 10
+    with pytest.raises(InvalidConfig, match="clock"):
+        MCTSBot(clock="sundial")
+
+
 @pytest.mark.parametrize("algorithm", ["flat", "uct"])
 def test_deterministic_given_seed(algorithm: str) -> None:
     picks = []

@@ -102,6 +102,13 @@ def rewards(scores: Sequence[float], winners: Sequence[int], scoring: str) -> li
     return out
 
 
+CLOCKS: dict[str, Callable[[], float]] = {
+    "wall": _time.perf_counter,
+    "cpu": _time.thread_time,
+}
+"""What a time budget counts (the ``clock`` option)."""
+
+
 class _Node:
     __slots__ = ("avail", "children", "n", "w")
 
@@ -127,6 +134,7 @@ class MCTSBot:
         c: float | None = None,
         seed: int | None = None,
         width: int | None = None,
+        clock: str = "wall",
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise InvalidConfig(f"algorithm must be one of {ALGORITHMS}, not {algorithm!r}")
@@ -140,7 +148,12 @@ class MCTSBot:
             raise InvalidConfig(f"iterations must be a positive integer, not {iterations!r}")
         if width is not None and (not isinstance(width, int) or width < 0):
             raise InvalidConfig(f"width must be a positive integer (0: no limit), not {width!r}")
+        if clock not in CLOCKS:
+            raise InvalidConfig(f"clock must be one of {tuple(CLOCKS)}, not {clock!r}")
         self.width = width or None
+        self.clock = clock
+        """``wall``: ``time`` is seconds of wall-clock time; ``cpu``: seconds of this
+        thread's CPU time (fair budgets on a loaded machine)."""
         self.time = float(time) if time is not None else None
         self.iterations = iterations
         self.algorithm = algorithm
@@ -177,12 +190,13 @@ class MCTSBot:
 
     def _budget(self) -> Callable[[int], bool]:
         limit = self.iterations
-        deadline = _time.perf_counter() + self.time if self.time is not None else None
+        now = CLOCKS[self.clock]
+        deadline = now() + self.time if self.time is not None else None
 
         def more(done: int) -> bool:
             if limit is not None and done >= limit:
                 return False
-            return deadline is None or done == 0 or _time.perf_counter() < deadline
+            return deadline is None or done == 0 or now() < deadline
 
         return more
 

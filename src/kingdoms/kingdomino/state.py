@@ -469,10 +469,10 @@ class KingdominoState(State):
             for d, k in zip(numbers, kings, strict=True)
         ]
 
-    def view(self, player: int) -> JSONDict:
+    def view(self, player: object) -> JSONDict:  # object: checked here, also when compiled
         """Everything is public except the order (and identity) of undrawn dominoes
         and the kings not drawn yet for the first picks."""
-        self.check_seat(player)
+        player = self.check_seat(player)
         n = self.config.players
         line_done = self.slot if self.phase in (PLACE, CHOOSE) else 0
         kingdoms = []
@@ -621,7 +621,7 @@ class KingdominoState(State):
             ],
         }
 
-    def placement_action(self, x: int, y: int, direction: int) -> int:
+    def placement_action(self, x: object, y: object, direction: object) -> int:
         """The placement code with the left square on castle-relative ``(x, y)`` and
         the right square towards ``direction`` (0 right, 1 down, 2 left, 3 up).
 
@@ -636,6 +636,7 @@ class KingdominoState(State):
         for name, value in (("x", x), ("y", y), ("direction", direction)):
             if type(value) is not int:
                 raise IllegalAction(f"{name} must be an integer, not {value!r}")
+        assert isinstance(x, int) and isinstance(y, int) and isinstance(direction, int)
         if direction not in range(4):
             raise IllegalAction(f"direction must be 0–3 (right, down, left, up), not {direction}")
         if not (-CENTRE <= x <= CENTRE and -CENTRE <= y <= CENTRE):
