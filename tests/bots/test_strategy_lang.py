@@ -347,6 +347,9 @@ def test_override_forms_follow_the_decision_kind() -> None:
             'buy = ["Silver"]\n[decisions]\n"spy.discard" = "provinces > 2"',
             source="b.toml",
         )
+    findings = check_text('buy = ["Silver"]\n[decisions]\n"vassal.play" = "empty_piles >= 0"')
+    assert [(f.line, f.level) for f in findings] == [(3, "warning")]
+    assert "always true" in findings[0].message
 
 
 def test_chancellor_override_and_bundled_rule() -> None:

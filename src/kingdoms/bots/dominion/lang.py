@@ -539,7 +539,17 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
                 decisions[purpose] = value
             elif isinstance(value, str):
                 try:
-                    decisions[purpose] = compile_condition(value).fn
+                    compiled = compile_condition(value)
+                    decisions[purpose] = compiled.fn
+                    if len(compiled.truth) == 1:
+                        always = next(iter(compiled.truth))
+                        findings.append(
+                            Finding(
+                                line,
+                                "warning",
+                                f"{purpose}: the condition is always {str(always).lower()}",
+                            )
+                        )
                 except ExprError as err:
                     findings.append(
                         Finding(line, "error", f"{purpose}: {err} (column {err.col + 1})")
