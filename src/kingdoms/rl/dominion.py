@@ -21,8 +21,8 @@ bought              1       1 once something was bought this turn
 turn                n       one-hot relative seat whose turn it is
 to_move             n       one-hot relative seat that must decide now (0s: game over)
 possessed_by        n       one-hot relative seat controlling a Possession turn
-decision            D+1     one-hot kind of the pending mid-card decision
-                            (:data:`DECISION_KINDS`, last slot: another kind)
+decision            D+1     one-hot purpose of the pending mid-card decision
+                            (:data:`DECISION_KINDS`: the engine's purposes, last slot: another)
 decision_who        n       one-hot relative seat deciding it
 decision_about      n       one-hot relative seat the decision is about (Spy, Thief…)
 seat_counts         6n      per relative seat: hand size, deck size, discard size,
@@ -59,12 +59,13 @@ from pettingzoo import AECEnv
 from kingdoms.core.state import State
 from kingdoms.dominion.actions import NUM_ACTIONS
 from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, NUM_CARDS
+from kingdoms.dominion.decisions import SPECS, purpose_of, purposes
 from kingdoms.dominion.rules import GARDENS, VINEYARD, VP
-from kingdoms.dominion.state import DECISIONS, DominionState
+from kingdoms.dominion.state import DominionState
 from kingdoms.dominion.view import _subject as view_subject
 from kingdoms.rl.env import Encoder, KingdomsAECEnv, wrap
 
-DECISION_KINDS: tuple[str, ...] = tuple(sorted(DECISIONS))
+DECISION_KINDS: tuple[str, ...] = tuple(sorted(purposes()))
 """Decision kinds in the order of the ``decision`` one-hot."""
 _DECISION_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
 _VP = np.array(VP, dtype=np.float32)
@@ -165,17 +166,17 @@ class DominionEncoder(Encoder):
         if controller >= 0:
             ones.append(self._possessed_by + rel[controller])
         possessor = controller == seat and turn != seat
-        if stack:
+        if stack and stack[-1].code in SPECS:
             fr = stack[-1]
-            code = fr[0]
-            ones.append(lay["decision"].start + _DECISION_INDEX.get(code, len(DECISION_KINDS)))
-            ones.append(lay["decision_who"].start + rel[fr[1]])
-            if fr[2]:
-                ones.append(lay["decision_card"].start + fr[2])
+            purpose = purpose_of(fr)
+            ones.append(lay["decision"].start + _DECISION_INDEX.get(purpose, len(DECISION_KINDS)))
+            ones.append(lay["decision_who"].start + rel[fr.who])
+            if fr.card:
+                ones.append(lay["decision_card"].start + fr.card)
             # what the view says the decision is about (Library's drawn card: only
             # for its owner)
             subject = view_subject(st, fr)
-            if subject is not None and (code != "library" or to_move == seat):
+            if subject is not None and (purpose != "library.set_aside" or to_move == seat):
                 ones.append(lay["decision_about"].start + rel[subject["player"]])
                 if "card" in subject:
                     ones.append(lay["decision_subject"].start + BY_ID[subject["card"]])
