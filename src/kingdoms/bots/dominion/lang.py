@@ -49,7 +49,7 @@ from kingdoms.bots.dominion.strategy import Situation, Strategy
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.dominion.cards import DECLARED
 from kingdoms.dominion.data import CARDS
-from kingdoms.dominion.decisions import CHOOSE_PILE, SPECS, YES_NO, purposes
+from kingdoms.dominion.decisions import SPECS, YES_NO, purposes
 
 CARD_IDS: frozenset[str] = frozenset(c.id for c in CARDS)
 TYPES: frozenset[str] = frozenset(t.lower() for c in CARDS for t in c.types)
@@ -79,8 +79,6 @@ def _purpose_kinds() -> dict[str, str]:
         steps = [type(s).__name__ for s in decl.steps if s.verb == verb] if decl else []
         special = {_SHARED_STEP_KINDS[n] for n in steps if n in _SHARED_STEP_KINDS}
         kinds = special or (shared.get(verb, set()) - set(_SHARED_STEP_KINDS.values()))
-        if verb == "gain" and not special:
-            kinds = {CHOOSE_PILE}
         if len(kinds) != 1:  # pragma: no cover - a new engine decision this table lacks
             raise RuntimeError(f"cannot tell the kind of the decision {purpose!r}: {kinds}")
         out[purpose] = kinds.pop()
