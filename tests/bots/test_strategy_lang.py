@@ -224,12 +224,132 @@ def test_overrides_by_purpose() -> None:
 
 
 def test_every_purpose_the_bots_derive_can_be_overridden() -> None:
-    from kingdoms.bots.dominion.lang import PURPOSES
-    from kingdoms.dominion.decisions import purposes
+    import re
 
-    assert set(PURPOSES) <= set(purposes())  # every overridable purpose is the engine's own
+    from kingdoms.bots.dominion.lang import PURPOSES
+    from kingdoms.dominion.decisions import KINDS, purposes
+
+    assert sorted(PURPOSES) == purposes()  # exactly the engine's purposes
+    assert set(PURPOSES.values()) <= set(KINDS)
     readme = (Path(__file__).parents[2] / "README.md").read_text()
-    assert all(f"`{p}`" in readme for p in PURPOSES)
+    start = readme.index("the form follows the decision")
+    section = readme[start : readme.index("Everything not said", start)]
+    listed = re.findall(r"`([a-z_]+\.[a-z_]+)`", section)
+    assert sorted(listed) == purposes()
+
+
+ALCHEMY = ["alchemist", "apothecary", "golem", "scrying_pool", "herbalist"]
+SECOND = ["vassal", "sentry", "spy", "village", "smithy"]
+
+
+def _decide(
+    decisions: str, purpose: str, seat: int = 0, **zones: dict[int, list[str]]
+) -> tuple[str, str | None, str]:
+    """Play a set-up position with a bot overriding ``decisions`` until ``seat``
+    faces ``purpose``; its answer there: (answer, card, kind of the decision)."""
+    from kingdoms.dominion.state import DominionState
+
+    st_ = DominionState.scenario(2, [*ALCHEMY, *SECOND], turn=0, **zones)  # type: ignore[arg-type]
+    bot = StrategyBot(parse_strategy(f'buy = ["Silver"]\n[decisions]\n{decisions}'))
+    rng = random.Random(0)
+    for _ in range(100):
+        p = st_.current_player
+        view = st_.view(p)
+        action = bot.act(view, st_.legal_actions(), rng)
+        frame = view.get("decision")
+        if p == seat and frame and frame["purpose"] == purpose:
+            choice = next(c for c in frame["choices"] if c["action"] == action)
+            return choice["answer"], choice["card"], frame["kind"]
+        st_.apply_checked(action)
+    raise AssertionError(f"{purpose} never asked")
+
+
+FILLER = ["copper"] * 4
+POSITIONS: dict[str, dict[str, dict[int, list[str]]]] = {
+    "vassal.play": {"hands": {0: ["vassal", *FILLER]}, "decks": {0: ["smithy", *FILLER]}},
+    "spy.discard": {
+        "hands": {0: ["spy", *FILLER]},
+        "decks": {0: ["silver", "estate"], 1: ["gold", *FILLER]},
+    },
+    "scrying_pool.discard": {
+        "hands": {0: ["scrying_pool", *FILLER]},
+        "decks": {0: ["estate", *FILLER], 1: ["gold", *FILLER]},
+    },
+    "alchemist.topdeck": {"hands": {0: ["alchemist", "potion", *FILLER[:3]]}},
+    "cleanup.order": {"hands": {0: ["alchemist", "potion", *FILLER[:3]]}},
+    "sentry.order": {
+        "hands": {0: ["sentry", *FILLER]},
+        "decks": {0: ["copper", "gold", "silver", *FILLER]},
+    },
+    "apothecary.order": {
+        "hands": {0: ["apothecary", *FILLER]},
+        "decks": {0: ["copper", "estate", "gold", "silver", "duchy", *FILLER]},
+    },
+    "golem.order": {
+        "hands": {0: ["golem", *FILLER]},
+        "decks": {0: ["village", "smithy", *FILLER]},
+    },
+}
+KEEP_ALL = '"sentry.trash" = []\n"sentry.discard" = []\n'
+CASES: list[tuple[str, str, tuple[str, str | None]]] = [
+    ("vassal.play", "false", ("no", None)),
+    ("vassal.play", "true", ("yes", None)),
+    ("vassal.play", '"turn > 3"', ("no", None)),
+    ("vassal.play", '"turn == 1 and count(Copper) >= 7"', ("yes", None)),
+    ("spy.discard", "true", ("yes", None)),
+    ("spy.discard", "false", ("no", None)),
+    ("scrying_pool.discard", "true", ("yes", None)),
+    ("scrying_pool.discard", '"left(Province) < 3"', ("no", None)),
+    ("alchemist.topdeck", "true", ("yes", None)),
+    ("alchemist.topdeck", "false", ("no", None)),
+    ("cleanup.order", '["Potion"]', ("card", "potion")),
+    ("cleanup.order", '["Action"]', ("card", "alchemist")),
+    ("sentry.order", '["Silver", "Gold"]', ("card", "silver")),
+    ("sentry.order", '["Gold"]', ("card", "gold")),
+    ("apothecary.order", '["Estate", "Duchy"]', ("card", "estate")),
+    ("apothecary.order", '["Victory"]', ("card", "estate")),
+    ("apothecary.order", '["Duchy", "Estate"]', ("card", "duchy")),
+    ("golem.order", '["Village"]', ("card", "village")),
+    ("golem.order", '["Smithy", "Village"]', ("card", "smithy")),
+]
+
+
+@pytest.mark.parametrize(("purpose", "value", "expected"), CASES)
+def test_the_new_purposes_are_overridden_in_real_positions(
+    purpose: str, value: str, expected: tuple[str, str | None]
+) -> None:
+    from kingdoms.bots.dominion.lang import PURPOSES
+
+    zones = POSITIONS[purpose]
+    answer, card, kind = _decide(f'{KEEP_ALL}"{purpose}" = {value}', purpose, **zones)
+    assert kind == PURPOSES[purpose]
+    if kind == "yes_no":
+        assert answer == expected[0]
+    else:
+        assert (answer, card) == expected
+
+
+def test_yes_no_overrides_flip_the_default_answer() -> None:
+    """Each yes/no override is obeyed both ways, whatever the default would do."""
+    for purpose in ("vassal.play", "spy.discard", "scrying_pool.discard", "alchemist.topdeck"):
+        zones = POSITIONS[purpose]
+        got = {_decide(f'"{purpose}" = {v}', purpose, **zones)[0] for v in ("true", "false")}
+        assert got == {"yes", "no"}, purpose
+
+
+def test_override_forms_follow_the_decision_kind() -> None:
+    with pytest.raises(StrategyError, match="true, false or a condition"):
+        parse_strategy('buy = ["Silver"]\n[decisions]\n"vassal.play" = ["Smithy"]')
+    with pytest.raises(StrategyError, match="must be a list"):
+        parse_strategy('buy = ["Silver"]\n[decisions]\n"golem.order" = true')
+    with pytest.raises(StrategyError, match=r":3:.*unknown name 'provinces'"):
+        parse_strategy(
+            'buy = ["Silver"]\n[decisions]\n"spy.discard" = "provinces > 2"',
+            source="b.toml",
+        )
+    findings = check_text('buy = ["Silver"]\n[decisions]\n"vassal.play" = "empty_piles >= 0"')
+    assert [(f.line, f.level) for f in findings] == [(3, "warning")]
+    assert "always true" in findings[0].message
 
 
 def test_chancellor_override_and_bundled_rule() -> None:

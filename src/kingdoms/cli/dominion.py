@@ -272,7 +272,7 @@ def dominion() -> None:
     "--bots",
     default="big-money",
     show_default=True,
-    help="Comma-separated bot specs for seats 2, 3, …",
+    help="Comma-separated bot specs for seats 2, 3, … (names or strategy .toml files)",
 )
 @dominion_options
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
@@ -292,7 +292,7 @@ def play(players: int | None, bots: str, lang: str, seed: int | None, **flags: A
     options = game_options(**flags)
     try:
         state = new_game("dominion", players=players, seed=seed, options=options)
-        seat_bots = [None, *(make_bot("dominion", s) for s in specs)]
+        seat_bots = [None, *(make_bot("dominion", s, files=True) for s in specs)]
     except KingdomsError as err:
         raise click.ClickException(str(err)) from err
     console = Console(file=sys.stdout, highlight=False)

@@ -13,16 +13,19 @@ overrides by purpose, and leaves every other decision to the default policy.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion import adapter
-from kingdoms.bots.dominion.policy import DONE, choose
+from kingdoms.bots.dominion.policy import choose
 from kingdoms.bots.dominion.strategy import Situation, Strategy, decision_purpose
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, IS_ACTION, NUM_CARDS
+from kingdoms.dominion.decisions import ORDER, YES_NO
+
+__all__ = ["StrategyBot", "bundled_bot", "decision_purpose", "file_bot", "situation"]
 
 _BUY0 = A.BUY * NUM_CARDS
 _PLAY0 = A.PLAY * NUM_CARDS
@@ -68,19 +71,38 @@ class StrategyBot:
         self._play = tuple(BY_ID[c] for c in self.strategy.play if c in BY_ID)
 
     def _override(self, view: View, legal: Sequence[int]) -> int | None:
-        purpose = decision_purpose(view)
-        rule = self.strategy.decisions.get(purpose) if purpose else None
+        """The strategy's answer to the pending decision, read from the view's
+        structured decision (its kind, purpose and choices); ``None``: the default
+        policy decides."""
+        frame = view.get("decision")
+        if not isinstance(frame, Mapping):
+            return None
+        purpose = frame.get("purpose")
+        rule = self.strategy.decisions.get(purpose) if isinstance(purpose, str) else None
         if rule is None:
             return None
-        if isinstance(rule, bool):
-            action = A.A_YES if rule else A.A_NO
-            return action if action in legal else None
-        options = adapter.decode(view, legal)
+        allowed = set(legal)
+        choices: list[tuple[int, Any, Any]] = [
+            (int(c["action"]), c.get("answer"), c.get("card"))
+            for c in frame.get("choices") or ()
+            if isinstance(c, Mapping) and c.get("action") in allowed
+        ]
+        kind = frame.get("kind")
+        if kind == YES_NO:
+            if isinstance(rule, tuple):
+                return None
+            yes = rule if isinstance(rule, bool) else bool(rule(situation(view)))
+            want = "yes" if yes else "no"
+            return next((a for a, answer, _ in choices if answer == want), None)
+        if not isinstance(rule, tuple):
+            return None
         for key in rule:
-            for opt in options:
-                if opt.verb != DONE and _matches(opt.card, key):
-                    return opt.action
-        return A.A_DONE if A.A_DONE in legal else None
+            for action, answer, card in choices:
+                if answer in ("card", "pile") and _matches(card, key):
+                    return action
+        if kind == ORDER:
+            return None
+        return next((a for a, answer, _ in choices if answer == "done"), None)
 
     def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
         if len(legal_actions) == 1:

@@ -16,6 +16,8 @@ A file::
     [decisions]                           # optional: overrides by decision purpose
     "militia.discard" = ["Curse", "Victory", "Copper", "Silver"]
     "chancellor.discard_deck" = true
+    "vassal.play" = "left(Province) > 2"  # yes/no: true, false or a condition
+    "sentry.order" = ["Gold", "Silver"]   # an order: the cards to pick first
 
 Conditions are expressions over the deciding seat's whole deck and the table:
 ``count(X)`` (X a card or a type: Action, Treasure, Victory, Curse, Attack,
@@ -45,7 +47,9 @@ from typing import Any
 
 from kingdoms.bots.dominion.strategy import Situation, Strategy
 from kingdoms.core.errors import InvalidConfig
+from kingdoms.dominion.cards import DECLARED
 from kingdoms.dominion.data import CARDS
+from kingdoms.dominion.decisions import SPECS, YES_NO, purposes
 
 CARD_IDS: frozenset[str] = frozenset(c.id for c in CARDS)
 TYPES: frozenset[str] = frozenset(t.lower() for c in CARDS for t in c.types)
@@ -53,39 +57,41 @@ _COST = {c.id: c.cost for c in CARDS}
 _PILE_MAX = {c.id: max(c.pile_size(n) for n in range(2, 7)) for c in CARDS}
 _STARTING = frozenset({"copper", "estate"})
 
-PURPOSES: Mapping[str, str] = {
-    "cellar.discard": "list",
-    "militia.discard": "list",
-    "chapel.trash": "list",
-    "remodel.trash": "list",
-    "remodel.gain": "list",
-    "mine.trash": "list",
-    "mine.gain": "list",
-    "workshop.gain": "list",
-    "feast.gain": "list",
-    "artisan.gain": "list",
-    "university.gain": "list",
-    "artisan.topdeck": "list",
-    "bureaucrat.topdeck": "list",
-    "herbalist.topdeck": "list",
-    "harbinger.topdeck": "list",
-    "throne_room.play": "list",
-    "thief.trash": "list",
-    "thief.gain": "list",
-    "bandit.trash": "list",
-    "poacher.discard": "list",
-    "sentry.trash": "list",
-    "sentry.discard": "list",
-    "apprentice.trash": "list",
-    "transmute.trash": "list",
-    "chancellor.discard_deck": "bool",
-    "moat.reveal": "bool",
-    "library.set_aside": "bool",
-    "moneylender.trash": "bool",
-}
-"""Decision purposes a file may override: ``list`` = cards/types in order of
-preference (an optional choice stops when nothing listed is offered; a forced
-one falls back to the default policy), ``bool`` = the yes/no answer."""
+_SHARED_STEP_KINDS: Mapping[str, str] = {"RevealTopEach": YES_NO}
+"""Shared card steps whose decision is not the usual kind of their verb (Spy and
+Scrying Pool ask yes/no about each revealed card, Cellar and Militia choose cards)."""
+
+
+def _purpose_kinds() -> dict[str, str]:
+    """Every purpose the engine declares -> the kind of its decision."""
+    exact = {s.purpose: s.kind for s in SPECS.values() if not s.purpose.startswith("*.")}
+    shared: dict[str, set[str]] = {}
+    for spec in SPECS.values():
+        if spec.purpose.startswith("*."):
+            shared.setdefault(spec.verb, set()).add(spec.kind)
+    out: dict[str, str] = {}
+    for purpose in purposes():
+        if purpose in exact:
+            out[purpose] = exact[purpose]
+            continue
+        card, _, verb = purpose.partition(".")
+        decl = DECLARED.get(card)
+        steps = [type(s).__name__ for s in decl.steps if s.verb == verb] if decl else []
+        special = {_SHARED_STEP_KINDS[n] for n in steps if n in _SHARED_STEP_KINDS}
+        kinds = special or (shared.get(verb, set()) - set(_SHARED_STEP_KINDS.values()))
+        if len(kinds) != 1:  # pragma: no cover - a new engine decision this table lacks
+            raise RuntimeError(f"cannot tell the kind of the decision {purpose!r}: {kinds}")
+        out[purpose] = kinds.pop()
+    return out
+
+
+PURPOSES: Mapping[str, str] = _purpose_kinds()
+"""Every decision purpose the engine declares (:func:`kingdoms.dominion.decisions.purposes`)
+-> its kind, which gives the override's form: ``choose_cards`` / ``choose_pile`` =
+cards or types in order of preference (an optional choice stops when nothing listed
+is offered; a forced one falls back to the default policy); ``order`` = cards or
+types in the order to pick them (nothing listed offered: the default policy);
+``yes_no`` = ``true``, ``false`` or a condition (yes when it holds)."""
 
 VARIABLES: Mapping[str, tuple[Callable[[Situation], float], tuple[float, float]]] = {
     "total_money": (lambda s: s.total_money(), (0, math.inf)),
@@ -368,6 +374,10 @@ def compile_condition(text: str) -> Compiled:
 
 
 # -- files --------------------------------------------------------------------------
+Override = bool | tuple[str, ...] | Callable[[Situation], Any]
+"""A decision override: a yes/no answer or condition, or cards/types in order."""
+
+
 @dataclass(slots=True)
 class Entry:
     card: str | None
@@ -382,7 +392,7 @@ class Parsed:
     name: str
     entries: list[Entry]
     play: list[tuple[str, int | None]]
-    decisions: dict[str, bool | tuple[str, ...]]
+    decisions: dict[str, Override]
     findings: list[Finding]
 
 
@@ -506,7 +516,7 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
     if "play" in data:
         pl = lines.key("play")
         play = [(k, pl) for k in _names(data["play"], "play", pl, findings)]
-    decisions: dict[str, bool | tuple[str, ...]] = {}
+    decisions: dict[str, Override] = {}
     dec = data.get("decisions", {})
     if not isinstance(dec, dict):
         findings.append(Finding(lines.key("decisions"), "error", "decisions must be a table"))
@@ -522,11 +532,30 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
                     f"unknown decision purpose {purpose!r} (known: {', '.join(sorted(PURPOSES))})",
                 )
             )
-        elif kind == "bool":
+        elif kind == YES_NO:
             if isinstance(value, bool):
                 decisions[purpose] = value
+            elif isinstance(value, str):
+                try:
+                    compiled = compile_condition(value)
+                    decisions[purpose] = compiled.fn
+                    if len(compiled.truth) == 1:
+                        always = next(iter(compiled.truth))
+                        findings.append(
+                            Finding(
+                                line,
+                                "warning",
+                                f"{purpose}: the condition is always {str(always).lower()}",
+                            )
+                        )
+                except ExprError as err:
+                    findings.append(
+                        Finding(line, "error", f"{purpose}: {err} (column {err.col + 1})")
+                    )
             else:
-                findings.append(Finding(line, "error", f"{purpose} takes true or false"))
+                findings.append(
+                    Finding(line, "error", f"{purpose} takes true, false or a condition")
+                )
         else:
             decisions[purpose] = _names(value, purpose, line, findings)
     return Parsed(title.strip(), entries, play, decisions, findings)

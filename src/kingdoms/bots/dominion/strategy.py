@@ -205,8 +205,11 @@ class Strategy:
     play: tuple[str, ...] = ()
     """Action cards the strategy plays first, in this order (any other Action:
     the default policy)."""
-    decisions: Mapping[str, bool | tuple[str, ...]] = field(default_factory=dict)
-    """Decision purpose -> override (see :mod:`kingdoms.bots.dominion.lang`)."""
+    decisions: Mapping[str, bool | tuple[str, ...] | Callable[[Situation], Any]] = field(
+        default_factory=dict
+    )
+    """Decision purpose -> override (see :mod:`kingdoms.bots.dominion.lang`): cards or
+    types in order of preference, or a yes/no answer or condition."""
     guard: bool = True
     """Skip buys that would end the game while behind."""
 
