@@ -59,6 +59,7 @@ from pettingzoo import AECEnv
 from kingdoms.core.state import State
 from kingdoms.dominion.actions import NUM_ACTIONS
 from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, NUM_CARDS
+from kingdoms.dominion.decisions import SPECS
 from kingdoms.dominion.rules import GARDENS, VINEYARD, VP
 from kingdoms.dominion.state import DECISIONS, DominionState
 from kingdoms.dominion.view import _subject as view_subject
@@ -119,8 +120,9 @@ class DominionEncoder(Encoder):
         starts = [0, lay["hand"].start, lay["looking"].start, lay["trash"].start]
         starts += [lay["possessed_hand"].start, lay["possessed_looking"].start]
         for r in range(n):
-            starts += [lay["in_play"].start + r * k, lay["set_aside"].start + r * k]
-            starts += [lay["owned"].start + r * k] * 6  # hand, deck, discard, play, aside, looking
+            starts += [lay["in_play"].start + r * k] + [lay["set_aside"].start + r * k] * 2
+            # hand, deck, discard, play, aside, looking, held by pending frames
+            starts += [lay["owned"].start + r * k] * 7
         self._starts = np.array(starts, dtype=np.intp)
         self._numbers = lay["counters"].start
         self._owned = lay["owned"]
@@ -167,15 +169,15 @@ class DominionEncoder(Encoder):
         possessor = controller == seat and turn != seat
         if stack:
             fr = stack[-1]
-            code = fr[0]
+            code = fr.code
             ones.append(lay["decision"].start + _DECISION_INDEX.get(code, len(DECISION_KINDS)))
-            ones.append(lay["decision_who"].start + rel[fr[1]])
-            if fr[2]:
-                ones.append(lay["decision_card"].start + fr[2])
-            # what the view says the decision is about (Library's drawn card: only
-            # for its owner)
+            ones.append(lay["decision_who"].start + rel[fr.who])
+            if fr.card:
+                ones.append(lay["decision_card"].start + fr.card)
+            # what the view says the decision is about (a card about to enter a hand,
+            # as Library's: only for the seat deciding)
             subject = view_subject(st, fr)
-            if subject is not None and (code != "library" or to_move == seat):
+            if subject is not None and (SPECS[code].zone != "hand" or to_move == seat):
                 ones.append(lay["decision_about"].start + rel[subject["player"]])
                 if "card" in subject:
                     ones.append(lay["decision_subject"].start + BY_ID[subject["card"]])
@@ -198,8 +200,9 @@ class DominionEncoder(Encoder):
             looking[turn] if possessor else empty,
         ]
         for q in order:
-            segments += (in_play[q], aside[q])
-            segments += (hands[q], decks[q], discards[q], in_play[q], aside[q], looking[q])
+            held = st.held_by_frames(q) if stack else empty
+            segments += (in_play[q], aside[q], held)
+            segments += (hands[q], decks[q], discards[q], in_play[q], aside[q], looking[q], held)
         lengths = [len(s) for s in segments]
         cards = np.fromiter(chain.from_iterable(segments), dtype=np.intp, count=sum(lengths))
         cards += np.repeat(self._starts, lengths)

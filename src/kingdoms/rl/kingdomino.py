@@ -27,7 +27,8 @@ round          1            round number (1 = first line placed)
 game           1            game number (Dynasty: 1–3)
 variants       4            middle-kingdom, harmony, dynasty, mighty-duel flags
 to_move        n            one-hot relative seat that must act (0s: game over)
-pick_order     L·n          first-pick order: per slot, one-hot relative seat
+pick_order     L·n          first-pick order: per slot, one-hot relative seat (0s: that
+                            king is not drawn yet)
 picks_made     1            first picks made so far
 acting         16           the domino to place now (domino features, below)
 current_line   L·(18+n)     per slot of the line being placed: domino features, one-hot
@@ -57,6 +58,7 @@ from kingdoms.core.state import State
 from kingdoms.kingdomino.board import CASTLE_CELL, SIDE, Board, W, placement_cells
 from kingdoms.kingdomino.state import (
     CHOOSE,
+    FIRST_PICKS,
     PLACE,
     KingdominoState,
 )
@@ -160,8 +162,7 @@ class KingdominoEncoder(Encoder):
                 # the new domino are scored again
                 score = sum(b.terrain_score(t) for t in range(6))
                 score += sum(st.bonuses(q).values())
-                c1, c2, c3 = b.crown
-                crowns = c1.bit_count() + 2 * c2.bit_count() + 3 * c3.bit_count()
+                crowns = b.total_crowns()
                 past = sum(g[q][0] for g in st.past)
                 stats = (float(score), float(crowns), float(key[1]), float(past + score))
                 self._stats[q] = (*key, stats)
@@ -196,8 +197,11 @@ class KingdominoEncoder(Encoder):
         head += (st.middle, st.harmony, st.dynasty, st.mighty)
         to_move = st.current_player
         head += rel[to_move] if to_move >= 0 else zeros_n
-        for q in st.pick_order:
+        # kings drawn so far for the first picks (the rest of the draw is hidden)
+        drawn = st.pick_order if phase != FIRST_PICKS else st.pick_order[: st.pick_pos + 1]
+        for q in drawn:
             head += rel[q]
+        head += zeros_n * (len(st.pick_order) - len(drawn))
         head.append(st.pick_pos)
         acting = phase in (PLACE, CHOOSE)
         head += _DOMINO_LIST[st.current[st.slot] if acting else 0]
