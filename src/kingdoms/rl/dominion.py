@@ -60,7 +60,7 @@ from kingdoms.core.state import State
 from kingdoms.dominion.actions import NUM_ACTIONS
 from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, NUM_CARDS
 from kingdoms.dominion.decisions import SPECS
-from kingdoms.dominion.rules import GARDENS, VINEYARD, VP
+from kingdoms.dominion.rules import GARDENS, VINEYARD, VP, score
 from kingdoms.dominion.state import DECISIONS, DominionState
 from kingdoms.dominion.view import _subject as view_subject
 from kingdoms.rl.env import Encoder, KingdomsAECEnv, wrap
@@ -229,6 +229,72 @@ class DominionEncoder(Encoder):
         if vineyards:
             vp += owned[:, VINEYARD] * ((owned @ _IS_ACTION) // 3)
         obs[self._vp] = vp
+        return obs
+
+    def encode_view(self, view: Mapping[str, Any], bought: bool) -> np.ndarray:
+        """The same vector built from the seat's JSON view alone (plus ``bought``, the
+        public "something was bought this turn" flag the view leaves out): the
+        definition :meth:`encode` must match, slow but obviously free of hidden
+        information (the tests compare the two on many random states)."""
+        n = self.players
+        k = NUM_CARDS
+        lay = self.layout
+        obs = np.zeros(self.size, dtype=np.float32)
+        seat = view["player"]
+
+        def rel(q: int) -> int:
+            return (q - seat) % n
+
+        def put(name: str, value: float, offset: int = 0) -> None:
+            obs[lay[name].start + offset] = value
+
+        def count(name: str, cards: list[str], block: int = 0) -> None:
+            for c in cards:
+                obs[lay[name].start + block * k + BY_ID[c]] += 1
+
+        put("bias", 1)
+        put("phase", 1, ("action", "buy", "over", "cleanup").index(view["phase"]))
+        put("turn", 1, rel(view["turn"]))
+        if view["to_move"] >= 0:
+            put("to_move", 1, rel(view["to_move"]))
+        possession = view["possession"]
+        if possession is not None:
+            put("possessed_by", 1, rel(possession["by"]))
+            count("possessed_hand", possession.get("hand", []))
+            count("possessed_looking", possession.get("looking", []))
+        decision = view["decision"]
+        if decision is not None:
+            put("decision", 1, _DECISION_INDEX.get(decision["code"], len(DECISION_KINDS)))
+            put("decision_who", 1, rel(decision["who"]))
+            if decision["card"] is not None:
+                put("decision_card", 1, BY_ID[decision["card"]])
+            about = decision.get("about")
+            if about is not None:
+                put("decision_about", 1, rel(about["player"]))
+                if "card" in about:
+                    put("decision_subject", 1, BY_ID[about["card"]])
+        for i, name in enumerate(("actions", "buys", "coins", "potions")):
+            put("counters", view[name], i)
+        put("bought", float(bought))
+        put("empty_piles", sum(1 for s in view["supply"] if s["count"] == 0))
+        for s in view["supply"]:
+            put("supply", s["count"], BY_ID[s["card"]])
+            put("in_supply", 1, BY_ID[s["card"]])
+        count("hand", view["hand"])
+        count("looking", view["looking"])
+        count("trash", view["trash"])
+        for q, p in enumerate(view["players"]):
+            r = rel(q)
+            owned = [BY_ID[c] for c, m in p["owned"].items() for _ in range(m)]
+            numbers = (p["hand_size"], p["deck_size"], p["discard_size"], p["turns"])
+            numbers += (p["looking_count"], score(owned))
+            for i, x in enumerate(numbers):
+                put("seat_counts", x, 6 * r + i)
+            count("in_play", p["in_play"], r)
+            count("set_aside", p["set_aside"], r)
+            count("owned", [CARDS[c].id for c in owned], r)
+            if p["discard_top"] is not None:
+                put("discard_top", 1, r * k + BY_ID[p["discard_top"]])
         return obs
 
     def describe(self, obs: np.ndarray) -> dict[str, Any]:
