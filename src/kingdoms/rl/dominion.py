@@ -240,7 +240,7 @@ class DominionEncoder(Encoder):
         k = NUM_CARDS
         lay = self.layout
         obs = np.zeros(self.size, dtype=np.float32)
-        seat = view["player"]
+        seat: int = view["player"]
 
         def rel(q: int) -> int:
             return (q - seat) % n
@@ -286,8 +286,8 @@ class DominionEncoder(Encoder):
         for q, p in enumerate(view["players"]):
             r = rel(q)
             owned = [BY_ID[c] for c, m in p["owned"].items() for _ in range(m)]
-            numbers = (p["hand_size"], p["deck_size"], p["discard_size"], p["turns"])
-            numbers += (p["looking_count"], score(owned))
+            numbers = [p["hand_size"], p["deck_size"], p["discard_size"], p["turns"]]
+            numbers += [p["looking_count"], score(owned)]
             for i, x in enumerate(numbers):
                 put("seat_counts", x, 6 * r + i)
             count("in_play", p["in_play"], r)

@@ -140,6 +140,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[state.current_player]
+        self._rewards_zero = True  # every entry of rewards is 0 (the usual case)
 
     def _legal_mask(self, state: State) -> np.ndarray:
         if self._mask_step != state.step:
@@ -151,6 +152,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         return self._mask
 
     def observe(self, agent: str) -> Observation:
+        """Encoded on demand: a step encodes nothing."""
         state = self.game_state
         seat = self.agent_name_mapping[agent]
         if state.current_player == seat:
@@ -158,6 +160,18 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         else:
             mask = np.zeros(self.num_actions, dtype=np.int8)
         return {"observation": self.encoder.encode(state, seat), "action_mask": mask}
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -176,21 +190,28 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
                 f"{agent}: action {action!r} is not legal now; legal: "
                 + ", ".join(f"{x} ({state.action_to_str(x)})" for x in self._legal)
             )
-        self._cumulative_rewards[agent] = 0.0
         state.apply(a)
         player = state.current_player
         if player == TERMINAL:
+            self._cumulative_rewards[agent] = 0.0
             returns = state.returns()
             for i, name in enumerate(self.possible_agents):
                 self.rewards[name] = float(returns[i])
                 self.terminations[name] = True
-        else:
+            self._rewards_zero = False
+            self._accumulate_rewards()
+            return
+        if not self._rewards_zero:
+            self._cumulative_rewards[agent] = 0.0
             self._clear_rewards()
-            if self.max_steps is not None and state.step >= self.max_steps:
-                self.truncations = dict.fromkeys(self.agents, True)
-            else:
-                self.agent_selection = self.possible_agents[player]
-        self._accumulate_rewards()
+            self._rewards_zero = True
+        # (with every reward 0, clearing the acting agent's cumulative reward and
+        # adding the rewards would change nothing: rewards only come at the end)
+        if self.max_steps is not None and state.step >= self.max_steps:
+            for name in self.agents:
+                self.truncations[name] = True
+        else:
+            self.agent_selection = self.possible_agents[player]
 
     # -- display ------------------------------------------------------------------------
     def render(self) -> str | None:
@@ -230,4 +251,24 @@ def wrap(env: KingdomsAECEnv, illegal: str = "raise", illegal_reward: float = -1
         out = wrappers.TerminateIllegalWrapper(out, illegal_reward=illegal_reward)
     elif illegal != "raise":
         raise InvalidConfig(f"illegal must be 'raise' or 'terminate', not {illegal!r}")
-    return wrappers.OrderEnforcingWrapper(out)
+    return OrderEnforcing(out)
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper`` with the same checks, whose ``last`` and
+    ``step`` read the wrapped environment's attributes directly once reset (the
+    inherited ones fetch each attribute through ``__getattr__``, twice)."""
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)  # type: ignore[no-any-return]
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: int | None) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
