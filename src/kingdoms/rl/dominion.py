@@ -62,7 +62,6 @@ from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, NUM_CARDS
 from kingdoms.dominion.decisions import SPECS
 from kingdoms.dominion.rules import GARDENS, VINEYARD, VP, score
 from kingdoms.dominion.state import DECISIONS, DominionState
-from kingdoms.dominion.view import _subject as view_subject
 from kingdoms.rl.env import Encoder, KingdomsAECEnv, wrap
 
 DECISION_KINDS: tuple[str, ...] = tuple(sorted(DECISIONS))
@@ -121,9 +120,14 @@ class DominionEncoder(Encoder):
         starts += [lay["possessed_hand"].start, lay["possessed_looking"].start]
         for r in range(n):
             starts += [lay["in_play"].start + r * k] + [lay["set_aside"].start + r * k] * 2
-            # hand, deck, discard, play, aside, looking, held by pending frames
-            starts += [lay["owned"].start + r * k] * 7
         self._starts = np.array(starts, dtype=np.intp)
+        # the owned counts (absolute seats): hand, deck, discard, play, aside,
+        # looking, held by pending frames of each seat, in one bincount
+        self._owned_starts = np.repeat(np.arange(n, dtype=np.intp) * k, 7)
+        self._owned_cache: tuple[object, int, tuple[int, ...], list[int], np.ndarray] | None
+        self._owned_cache = None
+        self._owned_rows = np.zeros((n, k), dtype=np.float32)
+        self._owned_vp = np.zeros(n, dtype=np.float32)
         self._numbers = lay["counters"].start
         self._owned = lay["owned"]
         self._vp = slice(lay["seat_counts"].start + 5, lay["seat_counts"].stop, 6)
@@ -176,11 +180,12 @@ class DominionEncoder(Encoder):
                 ones.append(lay["decision_card"].start + fr.card)
             # what the view says the decision is about (a card about to enter a hand,
             # as Library's: only for the seat deciding)
-            subject = view_subject(st, fr)
-            if subject is not None and (SPECS[code].zone != "hand" or to_move == seat):
-                ones.append(lay["decision_about"].start + rel[subject["player"]])
-                if "card" in subject:
-                    ones.append(lay["decision_subject"].start + BY_ID[subject["card"]])
+            spec = SPECS[code]
+            if (spec.subject >= 0 or spec.whose >= 0) and (spec.zone != "hand" or to_move == seat):
+                whose = fr.field(spec.whose) if spec.whose >= 0 else fr.who
+                ones.append(lay["decision_about"].start + rel[whose])
+                if spec.subject >= 0:
+                    ones.append(lay["decision_subject"].start + fr.field(spec.subject))
         top = self._top
         hands, decks, discards = st.hands, st.decks, st.discards
         in_play, aside, looking = st.in_play, st.aside, st.looking
@@ -199,14 +204,17 @@ class DominionEncoder(Encoder):
             hands[turn] if possessor else empty,
             looking[turn] if possessor else empty,
         ]
+        helds = [st.held_by_frames(q) for q in range(n)] if stack else [empty] * n
         for q in order:
-            held = st.held_by_frames(q) if stack else empty
-            segments += (in_play[q], aside[q], held)
-            segments += (hands[q], decks[q], discards[q], in_play[q], aside[q], looking[q], held)
+            segments += (in_play[q], aside[q], helds[q])
         lengths = [len(s) for s in segments]
         cards = np.fromiter(chain.from_iterable(segments), dtype=np.intp, count=sum(lengths))
         cards += np.repeat(self._starts, lengths)
         obs = np.bincount(cards, minlength=self.size).astype(np.float32)
+        # -- owned counts and victory points: recounted only when cards may have
+        # changed owner (see _owned_counts)
+        owned_rows, vp = self._owned_counts(st, helds, gardens, vineyards)
+        obs[self._owned] = owned_rows[order].ravel()
         # -- numbers
         supply = st.supply
         numbers = [st.actions, st.buys, st.coins, st.potions, st.bought]
@@ -221,15 +229,62 @@ class DominionEncoder(Encoder):
         if cached is None or cached[0] != supply:
             cached = self._supply = (supply.copy(), np.array(supply, dtype=np.float32))
         obs[self._supply_slice] = cached[1]
-        # -- victory points from the owned counts
-        owned = obs[self._owned].reshape(n, k)
+        obs[self._vp] = vp[order]
+        return obs
+
+    def _owned_counts(
+        self, st: DominionState, helds: list[list[int]], gardens: bool, vineyards: bool
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Per absolute seat: counts of every card it owns, and its victory points.
+
+        Cards change owner only by moving between a seat's zones, the supply, the
+        trash and the Possession set-aside trash, which changes a seat's card total,
+        the trash, or the supply counts: while all of those are equal to the last
+        count's, on the same game and at most one action later, the counts hold.
+        (Two opposite moves between seats in one action would escape this: no card
+        of these sets makes them; the view-encoding test checks every state.)"""
+        n = self.players
+        hands, decks, discards = st.hands, st.decks, st.discards
+        in_play, aside, looking = st.in_play, st.aside, st.looking
+        totals = tuple(
+            len(hands[q])
+            + len(decks[q])
+            + len(discards[q])
+            + len(in_play[q])
+            + len(aside[q])
+            + len(looking[q])
+            + len(helds[q])
+            for q in range(n)
+        )
+        key = (*totals, len(st.trash), len(st.possessed_trash))
+        cache = self._owned_cache
+        if (
+            cache is not None
+            and cache[0] is st.supply
+            and 0 <= st.step - cache[1] <= 1
+            and cache[2] == key
+            and cache[3] == st.supply
+        ):
+            self._owned_cache = (st.supply, st.step, key, cache[3], cache[4])
+            return self._owned_rows, self._owned_vp
+        segments: list[list[int]] = []
+        for q in range(n):
+            segments += (hands[q], decks[q], discards[q], in_play[q], aside[q], looking[q])
+            segments.append(helds[q])
+        lengths = [len(s) for s in segments]
+        cards = np.fromiter(chain.from_iterable(segments), dtype=np.intp, count=sum(lengths))
+        cards += np.repeat(self._owned_starts, lengths)
+        k = NUM_CARDS
+        owned = np.bincount(cards, minlength=n * k).astype(np.float32).reshape(n, k)
         vp = owned @ _VP
         if gardens:
             vp += owned[:, GARDENS] * (owned.sum(axis=1) // 10)
         if vineyards:
             vp += owned[:, VINEYARD] * ((owned @ _IS_ACTION) // 3)
-        obs[self._vp] = vp
-        return obs
+        self._owned_rows = owned
+        self._owned_vp = vp
+        self._owned_cache = (st.supply, st.step, key, st.supply.copy(), owned)
+        return owned, vp
 
     def encode_view(self, view: Mapping[str, Any], bought: bool) -> np.ndarray:
         """The same vector built from the seat's JSON view alone (plus ``bought``, the

@@ -83,8 +83,6 @@ def _domino_table() -> np.ndarray:
 
 
 _DOMINO = _domino_table()
-_DOMINO_LIST: list[list[float]] = _DOMINO.tolist()
-_PHASES = [[float(i == p) for i in range(4)] for p in range(4)]
 
 
 def _grid_index(cell: int) -> int:
@@ -130,10 +128,26 @@ class KingdominoEncoder(Encoder):
         self._done = [0] * n
         self._stats: list[tuple[int, int, tuple[float, ...]]] = [(-1, -1, ())] * n
         self._unseen: tuple[object, int, object, np.ndarray] | None = None
-        # one-hot lists by relative seat (index n: none)
-        self._onehot = [[float(i == r) for i in range(n)] for r in range(n + 1)]
-        self._empty_slot = [0.0] * slot
-        self._head = self.layout["next_line"].stop
+        lay = self.layout
+        self._rels = [[(q - seat) % n for q in range(n)] for seat in range(n)]
+        self._orders = [[(seat + r) % n for r in range(n)] for seat in range(n)]
+        self._numbers = [
+            lay["round"].start,
+            lay["game"].start,
+            *range(lay["variants"].start, lay["variants"].start + 2),
+        ]
+        self._numbers2 = [lay["variants"].start + 2, lay["variants"].start + 3]
+        self._picks_made = lay["picks_made"].start
+        self._to_move = lay["to_move"].start
+        self._pick_order = lay["pick_order"].start
+        # where each domino's 16 features go: acting, then the slots of both lines
+        slots = [lay["acting"].start]
+        slots += [lay["current_line"].start + i * slot for i in range(line)]
+        slots += [lay["next_line"].start + i * slot for i in range(line)]
+        self._domino_pos = np.array(slots, dtype=np.intp)[:, None] + np.arange(DOMINO_FEATURES)
+        # where each slot's king one-hot starts (its flags follow it)
+        self._king_pos = [p + DOMINO_FEATURES for p in slots[1:]]
+        self._no_dominoes = [[0] * (line - i) for i in range(line + 1)]
         self._unseen_slice = self.layout["unseen"]
         self._stats_slice = self.layout["seat_stats"]
         self._grids = self.layout["grids"]
@@ -188,38 +202,47 @@ class KingdominoEncoder(Encoder):
         assert isinstance(st, KingdominoState)
         self._sync(st)
         n = self.players
-        onehot = self._onehot
-        zeros_n = onehot[n]
-        rel = [onehot[(q - seat) % n] for q in range(n)]
+        rel = self._rels[seat]
         phase = st.phase
-        # the head (every field up to next_line) as one list of numbers
-        head = [1.0, *_PHASES[phase], st.round + 1, st.game_no + 1]
-        head += (st.middle, st.harmony, st.dynasty, st.mighty)
+        obs = np.zeros(self.size, dtype=np.float32)
+        # numbers
+        obs[self._numbers] = (st.round + 1, st.game_no + 1, st.middle, st.harmony)
+        obs[self._numbers2] = (st.dynasty, st.mighty)
+        obs[self._picks_made] = st.pick_pos
+        # one-hots and flags: the positions set to 1
+        ones = [0, 1 + phase]
         to_move = st.current_player
-        head += rel[to_move] if to_move >= 0 else zeros_n
+        if to_move >= 0:
+            ones.append(self._to_move + rel[to_move])
         # kings drawn so far for the first picks (the rest of the draw is hidden)
         drawn = st.pick_order if phase != FIRST_PICKS else st.pick_order[: st.pick_pos + 1]
-        for q in drawn:
-            head += rel[q]
-        head += zeros_n * (len(st.pick_order) - len(drawn))
-        head.append(st.pick_pos)
+        pick = self._pick_order
+        for i, q in enumerate(drawn):
+            ones.append(pick + i * n + rel[q])
+        # domino features: the acting domino, then each slot of both lines (0: none)
         acting = phase in (PLACE, CHOOSE)
-        head += _DOMINO_LIST[st.current[st.slot] if acting else 0]
+        line = self.line
+        dominoes = [st.current[st.slot] if acting else 0]
+        current, nxt = st.current, st.next
+        dominoes += current
+        dominoes += self._no_dominoes[len(current)]
+        dominoes += nxt
+        dominoes += self._no_dominoes[len(nxt)]
+        obs[self._domino_pos] = _DOMINO[dominoes]
         done = st.slot + (1 if phase == CHOOSE else 0) if acting else 0
-        for i, (d, king) in enumerate(zip(st.current, st.current_kings, strict=True)):
-            head += _DOMINO_LIST[d]
-            head += rel[king] if king >= 0 else zeros_n
-            head += (i < done, acting and i == st.slot)
-        empty = self._empty_slot
-        head += empty * (self.line - len(st.current))
-        for d, king in zip(st.next, st.next_kings, strict=True):
-            head += _DOMINO_LIST[d]
-            head += rel[king] if king >= 0 else zeros_n
-            head += (0.0, 0.0)
-        head += empty * (self.line - len(st.next))
-        obs = np.empty(self.size, dtype=np.float32)
-        obs[: self._head] = head
-        order = [(seat + r) % n for r in range(n)]
+        kings = self._king_pos
+        for i, king in enumerate(st.current_kings):
+            if king >= 0:
+                ones.append(kings[i] + rel[king])
+            if i < done:
+                ones.append(kings[i] + n)
+        if acting:
+            ones.append(kings[st.slot] + n + 1)
+        for i, king in enumerate(st.next_kings):
+            if king >= 0:
+                ones.append(kings[line + i] + rel[king])
+        obs[ones] = 1.0
+        order = self._orders[seat]
         obs[self._unseen_slice] = self._unseen_flags(st)
         obs[self._stats_slice] = [x for q in order for x in self._stats[q][2]]
         grids = obs[self._grids].reshape(n, PLANES * GRID)
