@@ -60,8 +60,10 @@ from kingdoms.kingdomino.state import (
     CHOOSE,
     FIRST_PICKS,
     PLACE,
+    TERRAIN_NAMES_EN,
     KingdominoState,
 )
+from kingdoms.kingdomino.state import PHASES as VIEW_PHASES
 from kingdoms.kingdomino.tiles import TERRAINS, TILES
 from kingdoms.rl.env import Encoder, KingdomsAECEnv, wrap
 
@@ -249,6 +251,64 @@ class KingdominoEncoder(Encoder):
         planes = self._planes
         for r, q in enumerate(order):
             grids[r] = planes[q]
+        return obs
+
+    def encode_view(self, view: Mapping[str, Any]) -> np.ndarray:
+        """The same vector built from the seat's JSON view alone: the definition
+        :meth:`encode` must match, slow but obviously free of hidden information
+        (the tests compare the two on many random states)."""
+        n = self.players
+        lay = self.layout
+        obs = np.zeros(self.size, dtype=np.float32)
+        seat: int = view["seat"]
+
+        def at(name: str, offset: int = 0) -> int:
+            return lay[name].start + offset
+
+        def rel(q: int) -> int:
+            return (q - seat) % n
+
+        phase = VIEW_PHASES.index(view["phase"])
+        obs[at("bias")] = 1
+        obs[at("phase", phase)] = 1
+        obs[at("round")] = view["round"]
+        obs[at("game")] = view["game_no"]
+        variants = view["options"].get("variants", [])
+        for i, v in enumerate(("middle-kingdom", "harmony", "dynasty", "mighty-duel")):
+            obs[at("variants", i)] = v in variants
+        if view["to_move"] >= 0:
+            obs[at("to_move", rel(view["to_move"]))] = 1
+        for i, q in enumerate(view["pick_order"]):
+            obs[at("pick_order", i * n + rel(q))] = 1
+        obs[at("picks_made")] = view["picks_made"]
+        obs[lay["acting"]] = _DOMINO[view["acting"] or 0]
+        acting = phase in (PLACE, CHOOSE)
+        done = view["line_done"] + (phase == CHOOSE)
+        seen: set[int] = set()
+        for name in ("current_line", "next_line"):
+            for i, slot in enumerate(view[name]):
+                base = at(name, i * self.slot)
+                obs[base : base + DOMINO_FEATURES] = _DOMINO[slot["domino"]]
+                seen.add(slot["domino"])
+                if slot["king"] is not None:
+                    obs[base + DOMINO_FEATURES + rel(slot["king"])] = 1
+                if name == "current_line":
+                    obs[base + DOMINO_FEATURES + n] = acting and i < done
+                    obs[base + DOMINO_FEATURES + n + 1] = acting and i == view["line_done"]
+        for q, kingdom in enumerate(view["kingdoms"]):
+            r = rel(q)
+            stats = (kingdom["score"], kingdom["crowns"], len(kingdom["discarded"]))
+            for i, x in enumerate((*stats, view["totals"][q])):
+                obs[at("seat_stats", 4 * r + i)] = x
+            seen.update(number for number, _code in kingdom["placed"])
+            seen.update(kingdom["discarded"])
+            plane = at("grids", r * PLANES * GRID)
+            for x, y, terrain, crowns in kingdom["cells"]:
+                g = (y + SIDE // 2) * SIDE + x + SIDE // 2
+                obs[plane + TERRAIN_NAMES_EN.index(terrain) * GRID + g] = 1
+                obs[plane + 7 * GRID + g] = crowns
+        for number in range(1, 49):
+            obs[at("unseen", number - 1)] = number not in seen
         return obs
 
 
