@@ -263,7 +263,7 @@ class KingdominoEncoder(Encoder):
         seat: int = view["seat"]
 
         def at(name: str, offset: int = 0) -> int:
-            return lay[name].start + offset
+            return int(lay[name].start) + offset
 
         def rel(q: int) -> int:
             return (q - seat) % n
