@@ -102,8 +102,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._seeder = random.Random(int.from_bytes(os.urandom(8), "big"))
         self.state_: State | None = None
-        self._mask = np.zeros(self.num_actions, dtype=np.int8)
-        self._mask_step = -1
+        self._legal_step = -1
         self._legal: list[int] = []
 
     # -- spaces -------------------------------------------------------------------------
@@ -132,7 +131,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         state = self._game.create(config)
         state.logging = False
         self.state_ = state
-        self._mask_step = -1
+        self._legal_step = -1
         self.agents = self.possible_agents.copy()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -142,23 +141,20 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[state.current_player]
         self._rewards_zero = True  # every entry of rewards is 0 (the usual case)
 
-    def _legal_mask(self, state: State) -> np.ndarray:
-        if self._mask_step != state.step:
-            mask = self._mask
-            mask.fill(0)
-            legal = self._legal = state.legal_actions()
-            mask[legal] = 1
-            self._mask_step = state.step
-        return self._mask
+    def _legal_actions(self, state: State) -> list[int]:
+        """The engine's legal actions, asked once per state (observe, then step)."""
+        if self._legal_step != state.step:
+            self._legal = state.legal_actions()
+            self._legal_step = state.step
+        return self._legal
 
     def observe(self, agent: str) -> Observation:
         """Encoded on demand: a step encodes nothing."""
         state = self.game_state
         seat = self.agent_name_mapping[agent]
+        mask = np.zeros(self.num_actions, dtype=np.int8)
         if state.current_player == seat:
-            mask = self._legal_mask(state).copy()
-        else:
-            mask = np.zeros(self.num_actions, dtype=np.int8)
+            mask.put(self._legal_actions(state), 1)
         return {"observation": self.encoder.encode(state, seat), "action_mask": mask}
 
     def last(
@@ -185,7 +181,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             a = int(action)
         except (TypeError, ValueError):
             raise IllegalAction(f"{agent}: action must be an integer, not {action!r}") from None
-        if a != action or not 0 <= a < self.num_actions or not self._legal_mask(state)[a]:
+        if a != action or a not in self._legal_actions(state):
             raise IllegalAction(
                 f"{agent}: action {action!r} is not legal now; legal: "
                 + ", ".join(f"{x} ({state.action_to_str(x)})" for x in self._legal)
