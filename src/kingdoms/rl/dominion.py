@@ -126,8 +126,7 @@ class DominionEncoder(Encoder):
         self._owned_starts = np.repeat(np.arange(n, dtype=np.intp) * k, 7)
         self._owned_cache: tuple[object, int, tuple[int, ...], list[int], np.ndarray] | None
         self._owned_cache = None
-        self._owned_rows = np.zeros((n, k), dtype=np.float32)
-        self._owned_vp = np.zeros(n, dtype=np.float32)
+        self._owned_by_seat: list[tuple[np.ndarray, np.ndarray]] = []
         self._numbers = lay["counters"].start
         self._owned = lay["owned"]
         self._vp = slice(lay["seat_counts"].start + 5, lay["seat_counts"].stop, 6)
@@ -138,16 +137,16 @@ class DominionEncoder(Encoder):
         self._to_move = lay["to_move"].start
         self._possessed_by = lay["possessed_by"].start
         self._top = lay["discard_top"].start
-        self._supply_slice = lay["supply"]
-        self._supply: tuple[list[int], np.ndarray] | None = None
+        assert lay["in_supply"].start == lay["supply"].stop
+        self._supply_slice = slice(lay["supply"].start, lay["in_supply"].stop)
+        self._supply: tuple[list[int], list[int], np.ndarray, int] | None = None
 
     def _game_constants(self, st: DominionState) -> tuple[list[int], bool, bool]:
-        """(in-supply positions, Gardens in the game, Vineyard in the game)."""
+        """(the piles of this game, Gardens in the game, Vineyard in the game)."""
         cache = self._cache
         if cache is None or cache[0] is not st.piles:
-            start = self.layout["in_supply"].start
             piles = st.piles
-            cache = (piles, [start + p for p in piles], GARDENS in piles, VINEYARD in piles)
+            cache = (piles, list(piles), GARDENS in piles, VINEYARD in piles)
             self._cache = cache
         return cache[1], cache[2], cache[3]
 
@@ -164,7 +163,7 @@ class DominionEncoder(Encoder):
         to_move = st.current_player
         in_supply, gardens, vineyards = self._game_constants(st)
         # -- one-hots: positions set to 1 (counted by the bincount below)
-        ones = [0, 1 + st.phase, self._turn + rel[turn], *in_supply]
+        ones = [0, 1 + st.phase, self._turn + rel[turn]]
         if to_move >= 0:
             ones.append(self._to_move + rel[to_move])
         controller = st.controller
@@ -213,29 +212,34 @@ class DominionEncoder(Encoder):
         obs = np.bincount(cards, minlength=self.size).astype(np.float32)
         # -- owned counts and victory points: recounted only when cards may have
         # changed owner (see _owned_counts)
-        owned_rows, vp = self._owned_counts(st, helds, gardens, vineyards)
-        obs[self._owned] = owned_rows[order].ravel()
+        owned, vp = self._owned_counts(st, helds, gardens, vineyards)[seat]
+        obs[self._owned] = owned
         # -- numbers
         supply = st.supply
-        numbers = [st.actions, st.buys, st.coins, st.potions, st.bought]
-        numbers.append([supply[p] for p in st.piles].count(0))
+        # the supply changes on few steps: reuse its vector (pile counts, then the
+        # in_supply flags) and its empty piles while the counts are equal
+        cached = self._supply
+        if cached is None or cached[0] != supply or cached[1] is not in_supply:
+            vector = np.zeros(2 * k, dtype=np.float32)
+            vector[:k] = supply
+            vector[k:][in_supply] = 1
+            empties = [supply[p] for p in st.piles].count(0)
+            cached = self._supply = (supply.copy(), in_supply, vector, empties)
+        obs[self._supply_slice] = cached[2]
+        numbers = [st.actions, st.buys, st.coins, st.potions, st.bought, cached[3]]
         for q in order:
             numbers += (len(hands[q]), len(decks[q]), len(discards[q]), st.turns[q])
             numbers += (len(looking[q]), 0)
         i = self._numbers
         obs[i : i + len(numbers)] = numbers
-        # the supply changes on few steps: reuse its vector while the counts are equal
-        cached = self._supply
-        if cached is None or cached[0] != supply:
-            cached = self._supply = (supply.copy(), np.array(supply, dtype=np.float32))
-        obs[self._supply_slice] = cached[1]
-        obs[self._vp] = vp[order]
+        obs[self._vp] = vp  # (after the numbers, which hold 0 in its places)
         return obs
 
     def _owned_counts(
         self, st: DominionState, helds: list[list[int]], gardens: bool, vineyards: bool
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Per absolute seat: counts of every card it owns, and its victory points.
+    ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """For each observing seat: the ``owned`` block and the victory points of every
+        seat, in that seat's relative order.
 
         Cards change owner only by moving between a seat's zones, the supply, the
         trash and the Possession set-aside trash, which changes a seat's card total,
@@ -266,7 +270,7 @@ class DominionEncoder(Encoder):
             and cache[3] == st.supply
         ):
             self._owned_cache = (st.supply, st.step, key, cache[3], cache[4])
-            return self._owned_rows, self._owned_vp
+            return self._owned_by_seat
         segments: list[list[int]] = []
         for q in range(n):
             segments += (hands[q], decks[q], discards[q], in_play[q], aside[q], looking[q])
@@ -281,10 +285,9 @@ class DominionEncoder(Encoder):
             vp += owned[:, GARDENS] * (owned.sum(axis=1) // 10)
         if vineyards:
             vp += owned[:, VINEYARD] * ((owned @ _IS_ACTION) // 3)
-        self._owned_rows = owned
-        self._owned_vp = vp
+        self._owned_by_seat = [(owned[o].ravel(), vp[o]) for o in self._orders]
         self._owned_cache = (st.supply, st.step, key, st.supply.copy(), owned)
-        return owned, vp
+        return self._owned_by_seat
 
     def encode_view(self, view: Mapping[str, Any], bought: bool) -> np.ndarray:
         """The same vector built from the seat's JSON view alone (plus ``bought``, the
