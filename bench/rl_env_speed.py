@@ -17,6 +17,13 @@ run, in alternating time slices (machine noise hits all alike):
 
 Prints steps per second of each loop and the cost ratios (time per step of the
 environment over time per step of the engine loops).
+
+Instruction counts (stable on a loaded machine): run one loop for a fixed number
+of steps under callgrind, twice, and divide the difference by the extra steps::
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        .venv/bin/python bench/rl_env_speed.py --games dominion --only env --steps 2000
+    (again with --steps 4000; the same for --only engine)
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
 }
 
 
-def engine_loop(game: str, seed: int, view: bool = False) -> Callable[[float], int]:
+def engine_loop(game: str, seed: int, view: bool = False) -> Callable[[float, int], int]:
     rng = random.Random(seed)
     box = {"state": None, "seed": seed}
 
@@ -50,11 +57,11 @@ def engine_loop(game: str, seed: int, view: bool = False) -> Callable[[float], i
 
     box["state"] = fresh()
 
-    def run(seconds: float) -> int:
+    def run(seconds: float, limit: int = 0) -> int:
         st = box["state"]
         steps = 0
         end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
+        while steps < limit if limit else time.perf_counter() < end:
             for _ in range(100):
                 if st.is_terminal():
                     st = fresh()
@@ -69,15 +76,15 @@ def engine_loop(game: str, seed: int, view: bool = False) -> Callable[[float], i
     return run
 
 
-def env_loop(make: Callable[[], Any], seed: int) -> Callable[[float], int]:
+def env_loop(make: Callable[[], Any], seed: int) -> Callable[[float, int], int]:
     env = make()
     env.reset(seed=seed)
     rng = random.Random(seed)
 
-    def run(seconds: float) -> int:
+    def run(seconds: float, limit: int = 0) -> int:
         steps = 0
         end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
+        while steps < limit if limit else time.perf_counter() < end:
             for _ in range(100):
                 obs, _reward, terminated, truncated, _info = env.last()
                 if terminated or truncated:
@@ -97,6 +104,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=6.0, help="time per loop and game")
     parser.add_argument("--games", default="dominion,kingdomino")
+    parser.add_argument(
+        "--only",
+        choices=["engine", "env", "raw env", "engine+view"],
+        help="run just this loop for --steps steps of the first game, then stop "
+        "(for instruction counts under callgrind)",
+    )
+    parser.add_argument("--steps", type=int, default=20_000, help="steps of --only")
     args = parser.parse_args()
     makers = {
         "dominion": (
@@ -113,6 +127,11 @@ def main() -> None:
             "raw env": env_loop(raw, 1),
             "engine+view": engine_loop(game, 1, view=True),
         }
+        if args.only:
+            loops[args.only](0.0, 100)  # warm up: first game started, caches filled
+            steps_done = loops[args.only](0.0, args.steps)
+            print(f"{game} {args.only}: {steps_done} steps")
+            return
         steps = dict.fromkeys(loops, 0)
         spent = dict.fromkeys(loops, 0.0)
         slices = max(1, round(args.seconds / 0.25))

@@ -175,3 +175,38 @@ def test_bad_settings() -> None:
         kingdomino_env(variants=["giant"])
     with pytest.raises(InvalidConfig, match="max_steps"):
         dominion_env(max_steps=0)
+
+
+def test_order_enforcing_wrapper_keeps_its_checks() -> None:
+    """The wrapper's fast ``last``/``step`` keep PettingZoo's order checks: nothing
+    before reset, and a step once every agent is gone only warns and changes
+    nothing."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    env = dominion_env(kingdom="First Game")
+    assert isinstance(env, OrderEnforcingWrapper)
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+        env.last()
+    with pytest.raises(Exception, match="reset"):
+        env.step(0)
+    play_random(env, seed=2)
+    assert not env.agents
+    step = env.unwrapped.game_state.step
+    env.step(0)  # after the end: warned, ignored
+    assert env.unwrapped.game_state.step == step
+
+
+def test_observation_is_a_fresh_array_each_time() -> None:
+    """Observations and masks handed out are never the environment's own buffers:
+    changing one changes nothing later."""
+    env = dominion_env(kingdom="First Game")
+    env.reset(seed=1)
+    first, *_ = env.last()
+    again, *_ = env.last()
+    assert np.array_equal(first["observation"], again["observation"])
+    first["observation"][:] = -7
+    first["action_mask"][:] = 0
+    third, *_ = env.last()
+    assert np.array_equal(third["observation"], again["observation"])
+    assert np.array_equal(third["action_mask"], again["action_mask"])
+    assert third["action_mask"].any()

@@ -179,3 +179,70 @@ def test_library_card_is_seen_by_its_owner_only() -> None:
     assert theirs["decision_card"] == {"library": 1.0}
     assert theirs["decision"] == mine["decision"]
     assert theirs["decision_who"] == [0.0, 1.0]  # relative: the seat after player_1
+
+
+DOMINION_MIXES = [
+    (2, {"kingdom": "First Game"}),
+    (3, {"sets": ["base", "alchemy"]}),
+    (2, {"sets": ["base", "base-2e", "alchemy"], "base_edition": 2}),
+    (4, {"sets": ["base", "alchemy"]}),
+]
+
+
+@pytest.mark.parametrize(("players", "options"), DOMINION_MIXES)
+def test_dominion_encoder_equals_the_view_encoding(players: int, options: dict) -> None:
+    """On every state of many random games (random kingdoms, pending decisions,
+    Possession turns…), for every seat, the encoder reading the engine's fields gives
+    exactly the vector built from that seat's JSON view (``encode_view``)."""
+    rng = random.Random(players)
+    enc = DominionEncoder(players)  # one encoder through every game: its caches too
+    checked = decisions = 0
+    for seed in range(12):
+        st = new_game("dominion", players=players, seed=seed, options=options)
+        assert isinstance(st, DominionState)
+        st.logging = False
+        for _ in range(600):
+            if st.is_terminal():
+                break
+            for seat in range(players):
+                fast = enc.encode(st, seat)
+                slow = enc.encode_view(st.view(seat), bool(st.bought))
+                assert np.array_equal(fast, slow), (seed, st.step, seat, _diff(enc, fast, slow))
+                checked += 1
+            decisions += bool(st.stack)
+            legal = st.legal_actions()
+            st.apply(legal[rng.randrange(len(legal))])
+    assert checked > 3000
+    assert decisions > 20
+
+
+def _diff(enc: Encoder, a: np.ndarray, b: np.ndarray) -> dict[str, list[int]]:
+    return {
+        name: [i - sl.start for i in range(sl.start, sl.stop) if a[i] != b[i]]
+        for name, sl in enc.layout.items()
+        if not np.array_equal(a[sl], b[sl])
+    }
+
+
+@pytest.mark.parametrize(
+    ("players", "variants"),
+    [(2, []), (3, ["harmony"]), (4, ["dynasty", "middle-kingdom"]), (2, ["mighty-duel"])],
+)
+def test_kingdomino_encoder_equals_the_view_encoding(players: int, variants: list[str]) -> None:
+    """Every state of several random games, every seat: the encoder reading the
+    engine's fields (grids updated incrementally, caches kept across games) gives
+    exactly the vector built from that seat's JSON view (``encode_view``)."""
+    rng = random.Random(players)
+    enc = KingdominoEncoder(players)
+    checked = 0
+    for seed in range(4):
+        st = new_game("kingdomino", players=players, seed=seed, options={"variants": variants})
+        while not st.is_terminal():
+            for seat in range(players):
+                fast = enc.encode(st, seat)
+                slow = enc.encode_view(st.view(seat))
+                assert np.array_equal(fast, slow), (seed, st.step, seat, _diff(enc, fast, slow))
+                checked += 1
+            legal = st.legal_actions()
+            st.apply(legal[rng.randrange(len(legal))])
+    assert checked > 200

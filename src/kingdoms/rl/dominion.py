@@ -21,8 +21,8 @@ bought              1       1 once something was bought this turn
 turn                n       one-hot relative seat whose turn it is
 to_move             n       one-hot relative seat that must decide now (0s: game over)
 possessed_by        n       one-hot relative seat controlling a Possession turn
-decision            D+1     one-hot purpose of the pending mid-card decision
-                            (:data:`DECISION_KINDS`: the engine's purposes, last slot: another)
+decision            D+1     one-hot kind of the pending mid-card decision
+                            (:data:`DECISION_KINDS`, last slot: another kind)
 decision_who        n       one-hot relative seat deciding it
 decision_about      n       one-hot relative seat the decision is about (Spy, Thief…)
 seat_counts         6n      per relative seat: hand size, deck size, discard size,
@@ -59,13 +59,12 @@ from pettingzoo import AECEnv
 from kingdoms.core.state import State
 from kingdoms.dominion.actions import NUM_ACTIONS
 from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, NUM_CARDS
-from kingdoms.dominion.decisions import SPECS, purpose_of, purposes
-from kingdoms.dominion.rules import GARDENS, VINEYARD, VP
-from kingdoms.dominion.state import DominionState
-from kingdoms.dominion.view import _subject as view_subject
+from kingdoms.dominion.decisions import SPECS
+from kingdoms.dominion.rules import GARDENS, VINEYARD, VP, score
+from kingdoms.dominion.state import DECISIONS, DominionState
 from kingdoms.rl.env import Encoder, KingdomsAECEnv, wrap
 
-DECISION_KINDS: tuple[str, ...] = tuple(sorted(purposes()))
+DECISION_KINDS: tuple[str, ...] = tuple(sorted(DECISIONS))
 """Decision kinds in the order of the ``decision`` one-hot."""
 _DECISION_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
 _VP = np.array(VP, dtype=np.float32)
@@ -120,9 +119,14 @@ class DominionEncoder(Encoder):
         starts = [0, lay["hand"].start, lay["looking"].start, lay["trash"].start]
         starts += [lay["possessed_hand"].start, lay["possessed_looking"].start]
         for r in range(n):
-            starts += [lay["in_play"].start + r * k, lay["set_aside"].start + r * k]
-            starts += [lay["owned"].start + r * k] * 6  # hand, deck, discard, play, aside, looking
+            starts += [lay["in_play"].start + r * k] + [lay["set_aside"].start + r * k] * 2
         self._starts = np.array(starts, dtype=np.intp)
+        # the owned counts (absolute seats): hand, deck, discard, play, aside,
+        # looking, held by pending frames of each seat, in one bincount
+        self._owned_starts = np.repeat(np.arange(n, dtype=np.intp) * k, 7)
+        self._owned_cache: tuple[object, int, tuple[int, ...], list[int], np.ndarray] | None
+        self._owned_cache = None
+        self._owned_by_seat: list[tuple[np.ndarray, np.ndarray]] = []
         self._numbers = lay["counters"].start
         self._owned = lay["owned"]
         self._vp = slice(lay["seat_counts"].start + 5, lay["seat_counts"].stop, 6)
@@ -133,16 +137,16 @@ class DominionEncoder(Encoder):
         self._to_move = lay["to_move"].start
         self._possessed_by = lay["possessed_by"].start
         self._top = lay["discard_top"].start
-        self._supply_slice = lay["supply"]
-        self._supply: tuple[list[int], np.ndarray] | None = None
+        assert lay["in_supply"].start == lay["supply"].stop
+        self._supply_slice = slice(lay["supply"].start, lay["in_supply"].stop)
+        self._supply: tuple[list[int], list[int], np.ndarray, int] | None = None
 
     def _game_constants(self, st: DominionState) -> tuple[list[int], bool, bool]:
-        """(in-supply positions, Gardens in the game, Vineyard in the game)."""
+        """(the piles of this game, Gardens in the game, Vineyard in the game)."""
         cache = self._cache
         if cache is None or cache[0] is not st.piles:
-            start = self.layout["in_supply"].start
             piles = st.piles
-            cache = (piles, [start + p for p in piles], GARDENS in piles, VINEYARD in piles)
+            cache = (piles, list(piles), GARDENS in piles, VINEYARD in piles)
             self._cache = cache
         return cache[1], cache[2], cache[3]
 
@@ -159,27 +163,28 @@ class DominionEncoder(Encoder):
         to_move = st.current_player
         in_supply, gardens, vineyards = self._game_constants(st)
         # -- one-hots: positions set to 1 (counted by the bincount below)
-        ones = [0, 1 + st.phase, self._turn + rel[turn], *in_supply]
+        ones = [0, 1 + st.phase, self._turn + rel[turn]]
         if to_move >= 0:
             ones.append(self._to_move + rel[to_move])
         controller = st.controller
         if controller >= 0:
             ones.append(self._possessed_by + rel[controller])
         possessor = controller == seat and turn != seat
-        if stack and stack[-1].code in SPECS:
+        if stack:
             fr = stack[-1]
-            purpose = purpose_of(fr)
-            ones.append(lay["decision"].start + _DECISION_INDEX.get(purpose, len(DECISION_KINDS)))
+            code = fr.code
+            ones.append(lay["decision"].start + _DECISION_INDEX.get(code, len(DECISION_KINDS)))
             ones.append(lay["decision_who"].start + rel[fr.who])
             if fr.card:
                 ones.append(lay["decision_card"].start + fr.card)
-            # what the view says the decision is about (Library's drawn card: only
-            # for its owner)
-            subject = view_subject(st, fr)
-            if subject is not None and (purpose != "library.set_aside" or to_move == seat):
-                ones.append(lay["decision_about"].start + rel[subject["player"]])
-                if "card" in subject:
-                    ones.append(lay["decision_subject"].start + BY_ID[subject["card"]])
+            # what the view says the decision is about (a card about to enter a hand,
+            # as Library's: only for the seat deciding)
+            spec = SPECS[code]
+            if (spec.subject >= 0 or spec.whose >= 0) and (spec.zone != "hand" or to_move == seat):
+                whose = fr.field(spec.whose) if spec.whose >= 0 else fr.who
+                ones.append(lay["decision_about"].start + rel[whose])
+                if spec.subject >= 0:
+                    ones.append(lay["decision_subject"].start + fr.field(spec.subject))
         top = self._top
         hands, decks, discards = st.hands, st.decks, st.discards
         in_play, aside, looking = st.in_play, st.aside, st.looking
@@ -198,35 +203,156 @@ class DominionEncoder(Encoder):
             hands[turn] if possessor else empty,
             looking[turn] if possessor else empty,
         ]
+        helds = [st.held_by_frames(q) for q in range(n)] if stack else [empty] * n
         for q in order:
-            segments += (in_play[q], aside[q])
-            segments += (hands[q], decks[q], discards[q], in_play[q], aside[q], looking[q])
+            segments += (in_play[q], aside[q], helds[q])
         lengths = [len(s) for s in segments]
         cards = np.fromiter(chain.from_iterable(segments), dtype=np.intp, count=sum(lengths))
         cards += np.repeat(self._starts, lengths)
         obs = np.bincount(cards, minlength=self.size).astype(np.float32)
+        # -- owned counts and victory points: recounted only when cards may have
+        # changed owner (see _owned_counts)
+        owned, vp = self._owned_counts(st, helds, gardens, vineyards)[seat]
+        obs[self._owned] = owned
         # -- numbers
         supply = st.supply
-        numbers = [st.actions, st.buys, st.coins, st.potions, st.bought]
-        numbers.append([supply[p] for p in st.piles].count(0))
+        # the supply changes on few steps: reuse its vector (pile counts, then the
+        # in_supply flags) and its empty piles while the counts are equal
+        cached = self._supply
+        if cached is None or cached[0] != supply or cached[1] is not in_supply:
+            vector = np.zeros(2 * k, dtype=np.float32)
+            vector[:k] = supply
+            vector[k:][in_supply] = 1
+            empties = [supply[p] for p in st.piles].count(0)
+            cached = self._supply = (supply.copy(), in_supply, vector, empties)
+        obs[self._supply_slice] = cached[2]
+        numbers = [st.actions, st.buys, st.coins, st.potions, st.bought, cached[3]]
         for q in order:
             numbers += (len(hands[q]), len(decks[q]), len(discards[q]), st.turns[q])
             numbers += (len(looking[q]), 0)
         i = self._numbers
         obs[i : i + len(numbers)] = numbers
-        # the supply changes on few steps: reuse its vector while the counts are equal
-        cached = self._supply
-        if cached is None or cached[0] != supply:
-            cached = self._supply = (supply.copy(), np.array(supply, dtype=np.float32))
-        obs[self._supply_slice] = cached[1]
-        # -- victory points from the owned counts
-        owned = obs[self._owned].reshape(n, k)
+        obs[self._vp] = vp  # (after the numbers, which hold 0 in its places)
+        return obs
+
+    def _owned_counts(
+        self, st: DominionState, helds: list[list[int]], gardens: bool, vineyards: bool
+    ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """For each observing seat: the ``owned`` block and the victory points of every
+        seat, in that seat's relative order.
+
+        Cards change owner only by moving between a seat's zones, the supply, the
+        trash and the Possession set-aside trash, which changes a seat's card total,
+        the trash, or the supply counts: while all of those are equal to the last
+        count's, on the same game and at most one action later, the counts hold.
+        (Two opposite moves between seats in one action would escape this: no card
+        of these sets makes them; the view-encoding test checks every state.)"""
+        n = self.players
+        hands, decks, discards = st.hands, st.decks, st.discards
+        in_play, aside, looking = st.in_play, st.aside, st.looking
+        totals = tuple(
+            len(hands[q])
+            + len(decks[q])
+            + len(discards[q])
+            + len(in_play[q])
+            + len(aside[q])
+            + len(looking[q])
+            + len(helds[q])
+            for q in range(n)
+        )
+        key = (*totals, len(st.trash), len(st.possessed_trash))
+        cache = self._owned_cache
+        if (
+            cache is not None
+            and cache[0] is st.supply
+            and 0 <= st.step - cache[1] <= 1
+            and cache[2] == key
+            and cache[3] == st.supply
+        ):
+            self._owned_cache = (st.supply, st.step, key, cache[3], cache[4])
+            return self._owned_by_seat
+        segments: list[list[int]] = []
+        for q in range(n):
+            segments += (hands[q], decks[q], discards[q], in_play[q], aside[q], looking[q])
+            segments.append(helds[q])
+        lengths = [len(s) for s in segments]
+        cards = np.fromiter(chain.from_iterable(segments), dtype=np.intp, count=sum(lengths))
+        cards += np.repeat(self._owned_starts, lengths)
+        k = NUM_CARDS
+        owned = np.bincount(cards, minlength=n * k).astype(np.float32).reshape(n, k)
         vp = owned @ _VP
         if gardens:
             vp += owned[:, GARDENS] * (owned.sum(axis=1) // 10)
         if vineyards:
             vp += owned[:, VINEYARD] * ((owned @ _IS_ACTION) // 3)
-        obs[self._vp] = vp
+        self._owned_by_seat = [(owned[o].ravel(), vp[o]) for o in self._orders]
+        self._owned_cache = (st.supply, st.step, key, st.supply.copy(), owned)
+        return self._owned_by_seat
+
+    def encode_view(self, view: Mapping[str, Any], bought: bool) -> np.ndarray:
+        """The same vector built from the seat's JSON view alone (plus ``bought``, the
+        public "something was bought this turn" flag the view leaves out): the
+        definition :meth:`encode` must match, slow but obviously free of hidden
+        information (the tests compare the two on many random states)."""
+        n = self.players
+        k = NUM_CARDS
+        lay = self.layout
+        obs = np.zeros(self.size, dtype=np.float32)
+        seat: int = view["player"]
+
+        def rel(q: int) -> int:
+            return (q - seat) % n
+
+        def put(name: str, value: float, offset: int = 0) -> None:
+            obs[lay[name].start + offset] = value
+
+        def count(name: str, cards: list[str], block: int = 0) -> None:
+            for c in cards:
+                obs[lay[name].start + block * k + BY_ID[c]] += 1
+
+        put("bias", 1)
+        put("phase", 1, ("action", "buy", "over", "cleanup").index(view["phase"]))
+        put("turn", 1, rel(view["turn"]))
+        if view["to_move"] >= 0:
+            put("to_move", 1, rel(view["to_move"]))
+        possession = view["possession"]
+        if possession is not None:
+            put("possessed_by", 1, rel(possession["by"]))
+            count("possessed_hand", possession.get("hand", []))
+            count("possessed_looking", possession.get("looking", []))
+        decision = view["decision"]
+        if decision is not None:
+            put("decision", 1, _DECISION_INDEX.get(decision["code"], len(DECISION_KINDS)))
+            put("decision_who", 1, rel(decision["who"]))
+            if decision["card"] is not None:
+                put("decision_card", 1, BY_ID[decision["card"]])
+            about = decision.get("about")
+            if about is not None:
+                put("decision_about", 1, rel(about["player"]))
+                if "card" in about:
+                    put("decision_subject", 1, BY_ID[about["card"]])
+        for i, name in enumerate(("actions", "buys", "coins", "potions")):
+            put("counters", view[name], i)
+        put("bought", float(bought))
+        put("empty_piles", sum(1 for s in view["supply"] if s["count"] == 0))
+        for s in view["supply"]:
+            put("supply", s["count"], BY_ID[s["card"]])
+            put("in_supply", 1, BY_ID[s["card"]])
+        count("hand", view["hand"])
+        count("looking", view["looking"])
+        count("trash", view["trash"])
+        for q, p in enumerate(view["players"]):
+            r = rel(q)
+            owned = [BY_ID[c] for c, m in p["owned"].items() for _ in range(m)]
+            numbers = [p["hand_size"], p["deck_size"], p["discard_size"], p["turns"]]
+            numbers += [p["looking_count"], score(owned)]
+            for i, x in enumerate(numbers):
+                put("seat_counts", x, 6 * r + i)
+            count("in_play", p["in_play"], r)
+            count("set_aside", p["set_aside"], r)
+            count("owned", [CARDS[c].id for c in owned], r)
+            if p["discard_top"] is not None:
+                put("discard_top", 1, r * k + BY_ID[p["discard_top"]])
         return obs
 
     def describe(self, obs: np.ndarray) -> dict[str, Any]:

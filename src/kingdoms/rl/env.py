@@ -102,8 +102,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._seeder = random.Random(int.from_bytes(os.urandom(8), "big"))
         self.state_: State | None = None
-        self._mask = np.zeros(self.num_actions, dtype=np.int8)
-        self._mask_step = -1
+        self._legal_step = -1
         self._legal: list[int] = []
 
     # -- spaces -------------------------------------------------------------------------
@@ -132,7 +131,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         state = self._game.create(config)
         state.logging = False
         self.state_ = state
-        self._mask_step = -1
+        self._legal_step = -1
         self.agents = self.possible_agents.copy()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -140,24 +139,35 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[state.current_player]
+        self._rewards_zero = True  # every entry of rewards is 0 (the usual case)
 
-    def _legal_mask(self, state: State) -> np.ndarray:
-        if self._mask_step != state.step:
-            mask = self._mask
-            mask.fill(0)
-            legal = self._legal = state.legal_actions()
-            mask[legal] = 1
-            self._mask_step = state.step
-        return self._mask
+    def _legal_actions(self, state: State) -> list[int]:
+        """The engine's legal actions, asked once per state (observe, then step)."""
+        if self._legal_step != state.step:
+            self._legal = state.legal_actions()
+            self._legal_step = state.step
+        return self._legal
 
     def observe(self, agent: str) -> Observation:
+        """Encoded on demand: a step encodes nothing."""
         state = self.game_state
         seat = self.agent_name_mapping[agent]
+        mask = np.zeros(self.num_actions, dtype=np.int8)
         if state.current_player == seat:
-            mask = self._legal_mask(state).copy()
-        else:
-            mask = np.zeros(self.num_actions, dtype=np.int8)
+            mask.put(self._legal_actions(state), 1)
         return {"observation": self.encoder.encode(state, seat), "action_mask": mask}
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -171,26 +181,33 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             a = int(action)
         except (TypeError, ValueError):
             raise IllegalAction(f"{agent}: action must be an integer, not {action!r}") from None
-        if a != action or not 0 <= a < self.num_actions or not self._legal_mask(state)[a]:
+        if a != action or a not in self._legal_actions(state):
             raise IllegalAction(
                 f"{agent}: action {action!r} is not legal now; legal: "
                 + ", ".join(f"{x} ({state.action_to_str(x)})" for x in self._legal)
             )
-        self._cumulative_rewards[agent] = 0.0
         state.apply(a)
         player = state.current_player
         if player == TERMINAL:
+            self._cumulative_rewards[agent] = 0.0
             returns = state.returns()
             for i, name in enumerate(self.possible_agents):
                 self.rewards[name] = float(returns[i])
                 self.terminations[name] = True
-        else:
+            self._rewards_zero = False
+            self._accumulate_rewards()
+            return
+        if not self._rewards_zero:
+            self._cumulative_rewards[agent] = 0.0
             self._clear_rewards()
-            if self.max_steps is not None and state.step >= self.max_steps:
-                self.truncations = dict.fromkeys(self.agents, True)
-            else:
-                self.agent_selection = self.possible_agents[player]
-        self._accumulate_rewards()
+            self._rewards_zero = True
+        # (with every reward 0, clearing the acting agent's cumulative reward and
+        # adding the rewards would change nothing: rewards only come at the end)
+        if self.max_steps is not None and state.step >= self.max_steps:
+            for name in self.agents:
+                self.truncations[name] = True
+        else:
+            self.agent_selection = self.possible_agents[player]
 
     # -- display ------------------------------------------------------------------------
     def render(self) -> str | None:
@@ -230,4 +247,24 @@ def wrap(env: KingdomsAECEnv, illegal: str = "raise", illegal_reward: float = -1
         out = wrappers.TerminateIllegalWrapper(out, illegal_reward=illegal_reward)
     elif illegal != "raise":
         raise InvalidConfig(f"illegal must be 'raise' or 'terminate', not {illegal!r}")
-    return wrappers.OrderEnforcingWrapper(out)
+    return OrderEnforcing(out)
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper`` with the same checks, whose ``last`` and
+    ``step`` read the wrapped environment's attributes directly once reset (the
+    inherited ones fetch each attribute through ``__getattr__``, twice)."""
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)  # type: ignore[no-any-return]
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: int | None) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)

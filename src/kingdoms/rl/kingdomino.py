@@ -27,8 +27,8 @@ round          1            round number (1 = first line placed)
 game           1            game number (Dynasty: 1–3)
 variants       4            middle-kingdom, harmony, dynasty, mighty-duel flags
 to_move        n            one-hot relative seat that must act (0s: game over)
-pick_order     L·n          first-pick order: per slot, one-hot relative seat
-                            (0s: that king is not drawn yet)
+pick_order     L·n          first-pick order: per slot, one-hot relative seat (0s: that
+                            king is not drawn yet)
 picks_made     1            first picks made so far
 acting         16           the domino to place now (domino features, below)
 current_line   L·(18+n)     per slot of the line being placed: domino features, one-hot
@@ -58,9 +58,12 @@ from kingdoms.core.state import State
 from kingdoms.kingdomino.board import CASTLE_CELL, SIDE, Board, W, placement_cells
 from kingdoms.kingdomino.state import (
     CHOOSE,
+    FIRST_PICKS,
     PLACE,
+    TERRAIN_NAMES_EN,
     KingdominoState,
 )
+from kingdoms.kingdomino.state import PHASES as VIEW_PHASES
 from kingdoms.kingdomino.tiles import TERRAINS, TILES
 from kingdoms.rl.env import Encoder, KingdomsAECEnv, wrap
 
@@ -82,8 +85,6 @@ def _domino_table() -> np.ndarray:
 
 
 _DOMINO = _domino_table()
-_DOMINO_LIST: list[list[float]] = _DOMINO.tolist()
-_PHASES = [[float(i == p) for i in range(4)] for p in range(4)]
 
 
 def _grid_index(cell: int) -> int:
@@ -129,10 +130,26 @@ class KingdominoEncoder(Encoder):
         self._done = [0] * n
         self._stats: list[tuple[int, int, tuple[float, ...]]] = [(-1, -1, ())] * n
         self._unseen: tuple[object, int, object, np.ndarray] | None = None
-        # one-hot lists by relative seat (index n: none)
-        self._onehot = [[float(i == r) for i in range(n)] for r in range(n + 1)]
-        self._empty_slot = [0.0] * slot
-        self._head = self.layout["next_line"].stop
+        lay = self.layout
+        self._rels = [[(q - seat) % n for q in range(n)] for seat in range(n)]
+        self._orders = [[(seat + r) % n for r in range(n)] for seat in range(n)]
+        self._numbers = [
+            lay["round"].start,
+            lay["game"].start,
+            *range(lay["variants"].start, lay["variants"].start + 2),
+        ]
+        self._numbers2 = [lay["variants"].start + 2, lay["variants"].start + 3]
+        self._picks_made = lay["picks_made"].start
+        self._to_move = lay["to_move"].start
+        self._pick_order = lay["pick_order"].start
+        # where each domino's 16 features go: acting, then the slots of both lines
+        slots = [lay["acting"].start]
+        slots += [lay["current_line"].start + i * slot for i in range(line)]
+        slots += [lay["next_line"].start + i * slot for i in range(line)]
+        self._domino_pos = np.array(slots, dtype=np.intp)[:, None] + np.arange(DOMINO_FEATURES)
+        # where each slot's king one-hot starts (its flags follow it)
+        self._king_pos = [p + DOMINO_FEATURES for p in slots[1:]]
+        self._no_dominoes = [[0] * (line - i) for i in range(line + 1)]
         self._unseen_slice = self.layout["unseen"]
         self._stats_slice = self.layout["seat_stats"]
         self._grids = self.layout["grids"]
@@ -187,43 +204,111 @@ class KingdominoEncoder(Encoder):
         assert isinstance(st, KingdominoState)
         self._sync(st)
         n = self.players
-        onehot = self._onehot
-        zeros_n = onehot[n]
-        rel = [onehot[(q - seat) % n] for q in range(n)]
+        rel = self._rels[seat]
         phase = st.phase
-        # the head (every field up to next_line) as one list of numbers
-        head = [1.0, *_PHASES[phase], st.round + 1, st.game_no + 1]
-        head += (st.middle, st.harmony, st.dynasty, st.mighty)
+        obs = np.zeros(self.size, dtype=np.float32)
+        # numbers
+        obs[self._numbers] = (st.round + 1, st.game_no + 1, st.middle, st.harmony)
+        obs[self._numbers2] = (st.dynasty, st.mighty)
+        obs[self._picks_made] = st.pick_pos
+        # one-hots and flags: the positions set to 1
+        ones = [0, 1 + phase]
         to_move = st.current_player
-        head += rel[to_move] if to_move >= 0 else zeros_n
-        drawn = st.kings_drawn()  # the first-pick order is known only as kings are drawn
-        for q in drawn:
-            head += rel[q]
-        head += zeros_n * (len(st.pick_order) - len(drawn))
-        head.append(st.pick_pos)
+        if to_move >= 0:
+            ones.append(self._to_move + rel[to_move])
+        # kings drawn so far for the first picks (the rest of the draw is hidden)
+        drawn = st.pick_order if phase != FIRST_PICKS else st.pick_order[: st.pick_pos + 1]
+        pick = self._pick_order
+        for i, q in enumerate(drawn):
+            ones.append(pick + i * n + rel[q])
+        # domino features: the acting domino, then each slot of both lines (0: none)
         acting = phase in (PLACE, CHOOSE)
-        head += _DOMINO_LIST[st.current[st.slot] if acting else 0]
+        line = self.line
+        dominoes = [st.current[st.slot] if acting else 0]
+        current, nxt = st.current, st.next
+        dominoes += current
+        dominoes += self._no_dominoes[len(current)]
+        dominoes += nxt
+        dominoes += self._no_dominoes[len(nxt)]
+        obs[self._domino_pos] = _DOMINO[dominoes]
         done = st.slot + (1 if phase == CHOOSE else 0) if acting else 0
-        for i, (d, king) in enumerate(zip(st.current, st.current_kings, strict=True)):
-            head += _DOMINO_LIST[d]
-            head += rel[king] if king >= 0 else zeros_n
-            head += (i < done, acting and i == st.slot)
-        empty = self._empty_slot
-        head += empty * (self.line - len(st.current))
-        for d, king in zip(st.next, st.next_kings, strict=True):
-            head += _DOMINO_LIST[d]
-            head += rel[king] if king >= 0 else zeros_n
-            head += (0.0, 0.0)
-        head += empty * (self.line - len(st.next))
-        obs = np.empty(self.size, dtype=np.float32)
-        obs[: self._head] = head
-        order = [(seat + r) % n for r in range(n)]
+        kings = self._king_pos
+        for i, king in enumerate(st.current_kings):
+            if king >= 0:
+                ones.append(kings[i] + rel[king])
+            if i < done:
+                ones.append(kings[i] + n)
+        if acting:
+            ones.append(kings[st.slot] + n + 1)
+        for i, king in enumerate(st.next_kings):
+            if king >= 0:
+                ones.append(kings[line + i] + rel[king])
+        obs[ones] = 1.0
+        order = self._orders[seat]
         obs[self._unseen_slice] = self._unseen_flags(st)
         obs[self._stats_slice] = [x for q in order for x in self._stats[q][2]]
         grids = obs[self._grids].reshape(n, PLANES * GRID)
         planes = self._planes
         for r, q in enumerate(order):
             grids[r] = planes[q]
+        return obs
+
+    def encode_view(self, view: Mapping[str, Any]) -> np.ndarray:
+        """The same vector built from the seat's JSON view alone: the definition
+        :meth:`encode` must match, slow but obviously free of hidden information
+        (the tests compare the two on many random states)."""
+        n = self.players
+        lay = self.layout
+        obs = np.zeros(self.size, dtype=np.float32)
+        seat: int = view["seat"]
+
+        def at(name: str, offset: int = 0) -> int:
+            return int(lay[name].start) + offset
+
+        def rel(q: int) -> int:
+            return (q - seat) % n
+
+        phase = VIEW_PHASES.index(view["phase"])
+        obs[at("bias")] = 1
+        obs[at("phase", phase)] = 1
+        obs[at("round")] = view["round"]
+        obs[at("game")] = view["game_no"]
+        variants = view["options"].get("variants", [])
+        for i, v in enumerate(("middle-kingdom", "harmony", "dynasty", "mighty-duel")):
+            obs[at("variants", i)] = v in variants
+        if view["to_move"] >= 0:
+            obs[at("to_move", rel(view["to_move"]))] = 1
+        for i, q in enumerate(view["pick_order"]):
+            obs[at("pick_order", i * n + rel(q))] = 1
+        obs[at("picks_made")] = view["picks_made"]
+        obs[lay["acting"]] = _DOMINO[view["acting"] or 0]
+        acting = phase in (PLACE, CHOOSE)
+        done = view["line_done"] + (phase == CHOOSE)
+        seen: set[int] = set()
+        for name in ("current_line", "next_line"):
+            for i, slot in enumerate(view[name]):
+                base = at(name, i * self.slot)
+                obs[base : base + DOMINO_FEATURES] = _DOMINO[slot["domino"]]
+                seen.add(slot["domino"])
+                if slot["king"] is not None:
+                    obs[base + DOMINO_FEATURES + rel(slot["king"])] = 1
+                if name == "current_line":
+                    obs[base + DOMINO_FEATURES + n] = acting and i < done
+                    obs[base + DOMINO_FEATURES + n + 1] = acting and i == view["line_done"]
+        for q, kingdom in enumerate(view["kingdoms"]):
+            r = rel(q)
+            stats = (kingdom["score"], kingdom["crowns"], len(kingdom["discarded"]))
+            for i, x in enumerate((*stats, view["totals"][q])):
+                obs[at("seat_stats", 4 * r + i)] = x
+            seen.update(number for number, _code in kingdom["placed"])
+            seen.update(kingdom["discarded"])
+            plane = at("grids", r * PLANES * GRID)
+            for x, y, terrain, crowns in kingdom["cells"]:
+                g = (y + SIDE // 2) * SIDE + x + SIDE // 2
+                obs[plane + TERRAIN_NAMES_EN.index(terrain) * GRID + g] = 1
+                obs[plane + 7 * GRID + g] = crowns
+        for number in range(1, 49):
+            obs[at("unseen", number - 1)] = number not in seen
         return obs
 
 
