@@ -330,3 +330,13 @@ def test_resign_and_the_idle_sweep_act_once_across_processes(pg: str) -> None:
         gm_b.storage.close()
 
     asyncio.run(main())
+
+
+def test_two_processes_killed_mid_play_lose_no_acknowledged_move(pg: str) -> None:
+    """Short version of ``make soak-server-multi``: two processes, each game played
+    through both at once, both SIGKILLed one after the other at random moments."""
+    from test_server_durability import _soak
+
+    tally = _soak().soak(pg, cycles=2, games_at_once=4, seed=5, processes=2)
+    assert tally.acknowledged > 20 and tally.games >= 4
+    assert tally.lost == 0 and tally.inconsistent == 0, tally.problems

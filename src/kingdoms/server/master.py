@@ -186,7 +186,11 @@ class GameMaster:
         if table is None:
             return  # not in memory here: loaded fresh when needed
         if int(parts[1]) > table.version or len(parts) > 2:
-            self._mark_dirty(parts[0])
+            idle = table.bot_task is None or table.bot_task.done()
+            if not table.subscribers and idle and not table.lock.locked():
+                del self.tables[parts[0]]  # nobody here uses it: reload it when asked
+            else:
+                self._mark_dirty(parts[0])
 
     def _mark_dirty(self, game_id: str) -> None:
         self._dirty.add(game_id)
