@@ -340,3 +340,39 @@ def test_two_processes_killed_mid_play_lose_no_acknowledged_move(pg: str) -> Non
     tally = _soak().soak(pg, cycles=2, games_at_once=4, seed=5, processes=2)
     assert tally.acknowledged > 20 and tally.games >= 4
     assert tally.lost == 0 and tally.inconsistent == 0, tally.problems
+
+
+def test_notifications_refresh_watched_games_and_drop_unwatched_ones(pg: str) -> None:
+    async def main() -> None:
+        gm_a, gm_b = _two_masters(pg)
+        for gm in (gm_a, gm_b):
+            gm.expire_after = None
+            await gm.start(resume=False)
+        try:
+            await asyncio.wait_for(gm_b.listening.wait(), 10)
+            watched, tokens = gm_a.create_game("toy", [{"kind": "human"}] * 2)
+            unwatched, _ = gm_a.create_game("toy", [{"kind": "human"}] * 2)
+            seen: list[dict[str, Any]] = []
+
+            async def inbox(msg: dict[str, Any]) -> None:
+                seen.append(msg)
+
+            other = 1 - watched.state.current_player
+            await gm_b.subscribe(watched.id, [tokens[other]], inbox)  # type: ignore[list-item]
+            idle_b = await gm_b.fetch(unwatched.id)
+            for table in (watched, unwatched):
+                seat = table.state.current_player
+                await gm_a.act(table, (seat,), {"action": PASS, "state_id": 0})
+            end = time.monotonic() + 10
+            while not seen or seen[-1]["state_id"] != 1 or unwatched.id in gm_b.tables:
+                assert time.monotonic() < end, "process B never heard of the moves"
+                await asyncio.sleep(0.01)
+            assert seen[-1]["seat"] == other and seen[-1]["current_player"] == other
+            assert idle_b.state.step == 0  # dropped, not refreshed: loaded again when asked
+            assert (await gm_b.fetch(unwatched.id)).state.step == 1
+        finally:
+            for gm in (gm_a, gm_b):
+                await gm.stop()
+                gm.storage.close()
+
+    asyncio.run(main())

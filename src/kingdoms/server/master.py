@@ -96,6 +96,9 @@ class GameMaster:
         self.listening = asyncio.Event()
         """Set while this process receives the other processes' notifications."""
         self._dirty: set[str] = set()
+        self._noted: OrderedDict[str, int] = OrderedDict()
+        """The newest version notified per game (recent ones): a game loaded while a
+        notification passed is refreshed at once."""
         self._refreshers: dict[str, asyncio.Task[None]] = {}
         self.bot_delay = bot_delay
         self.limits = limits
@@ -182,6 +185,9 @@ class GameMaster:
         parts = payload.split()
         if len(parts) < 2 or not parts[1].isdigit():
             return
+        self._noted[parts[0]] = max(int(parts[1]), self._noted.pop(parts[0], 0))
+        while len(self._noted) > 4096:
+            self._noted.popitem(last=False)
         table = self.tables.get(parts[0])
         if table is None:
             return  # not in memory here: loaded fresh when needed
@@ -195,8 +201,11 @@ class GameMaster:
     def _mark_dirty(self, game_id: str) -> None:
         self._dirty.add(game_id)
         if game_id not in self._refreshers and not self._closing:
-            task = asyncio.get_running_loop().create_task(self._refresher(game_id))
-            self._refreshers[game_id] = task
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return  # outside the server's loop: refreshed on the next notification
+            self._refreshers[game_id] = loop.create_task(self._refresher(game_id))
 
     async def _refresher(self, game_id: str) -> None:
         try:
@@ -509,6 +518,8 @@ class GameMaster:
                 self._finished.popitem(last=False)
         else:
             self.tables[table.id] = table
+            if self._noted.get(table.id, -1) > table.version:  # changed while loading
+                self._mark_dirty(table.id)
             self._schedule_bots(table)
         return table
 
