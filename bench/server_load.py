@@ -46,6 +46,9 @@ import websockets
 
 from kingdoms.server.app import create_app
 
+ERRORS: list[str] = []
+"""What went wrong in the games of the current run (reported by kind)."""
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -60,7 +63,8 @@ async def _play(
     latencies: list[float] = []
     try:
         return await _play_inner(base, game, max_actions, seed, think, latencies), 0
-    except (OSError, RuntimeError, websockets.ConnectionClosed):
+    except (OSError, RuntimeError, websockets.ConnectionClosed) as err:
+        ERRORS.append(f"{type(err).__name__}: {err}"[:120])
         return latencies, 1
 
 
@@ -154,6 +158,7 @@ async def _run(
     think: float = 0.0,
     pid: int | str = "self",
 ) -> dict[str, Any]:
+    ERRORS.clear()
     before = tree_rss_mb(pid)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         created = []
@@ -181,6 +186,7 @@ async def _run(
         "latency_ms_p99": round(1000 * lat[int(0.99 * (len(lat) - 1))], 2),
         "latency_ms_max": round(1000 * lat[-1], 2),
         "errors": errors,
+        "error_kinds": sorted(set(ERRORS))[:5],
         "server_rss_mb": round(peak, 1),
         "server_peak_mb": round(peak_mb(pid), 1),
         "memory_mb_per_game": round((peak - before) / games, 3),

@@ -156,9 +156,16 @@ def _worker(
     make_app: Callable[[], Any],
     sock: socket.socket,
     settings: tuple[str, int, float, float, int, str],
+    parent: int,
 ) -> None:
     """One worker process: its own app (database pool, listener, bots) on the shared socket."""
     import uvicorn
+
+    # not the parent's handlers: a signal before uvicorn installs its own stops us at once
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # blocked by the parent
+    _die_with_parent(parent)
 
     host, port, header_timeout, idle_timeout, max_connections, log_level = settings
     config = _config(
@@ -167,6 +174,22 @@ def _worker(
     logging.basicConfig(level=logging.WARNING)
     install_repeat_filter(("", "uvicorn", "uvicorn.error", "uvicorn.access"))
     uvicorn.Server(config).run(sockets=[sock])
+
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to send this process SIGTERM when its parent dies (even by SIGKILL)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the parent stops its workers itself
+        pass
+    if os.getppid() != parent:  # it died before we asked
+        os._exit(0)
 
 
 def run_workers(
@@ -198,8 +221,14 @@ def run_workers(
     stopping = False
 
     def start() -> multiprocessing.process.BaseProcess:
-        proc = context.Process(target=_worker, args=(make_app, sock, settings), daemon=False)
-        proc.start()
+        args = (make_app, sock, settings, os.getpid())
+        proc = context.Process(target=_worker, args=args, daemon=False)
+        # a stop signal between the fork and the worker's own handlers waits for them
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        try:
+            proc.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
         return proc
 
     def stop(_signum: int, _frame: Any) -> None:
