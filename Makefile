@@ -10,7 +10,7 @@ COMPILED_SRC := $(shell $(PYTHON) src/kingdoms/_build.py)
 # The build the first test run must find (`make test EXPECT_BUILD=pure` where nothing compiles).
 EXPECT_BUILD ?= compiled
 
-.PHONY: setup play test lint typecheck pytest bench soak system-deps clean soak-server schemathesis bench-server
+.PHONY: setup play test lint typecheck pytest bench soak system-deps clean soak-server soak-server-multi schemathesis bench-server bench-server-multi
 
 setup: $(STAMP) $(BUILT) system-deps
 
@@ -70,6 +70,10 @@ soak: setup
 soak-server: setup
 	$(PY) bench/soak_server.py --cycles $${CYCLES:-25}
 
+# The same with two server processes on one PostgreSQL database, killed one after the other.
+soak-server-multi: setup
+	$(PY) bench/soak_server.py --cycles $${CYCLES:-25} --db postgres --processes 2
+
 # schemathesis, every check, against a running server (the suite runs a short version).
 schemathesis: setup
 	$(PY) -c "import sys; sys.path.insert(0, 'tests/server'); from pathlib import Path; \
@@ -83,6 +87,10 @@ schemathesis: setup
 # Web load: scripted people over WebSockets in 50, 200 and 500 concurrent games.
 bench-server: setup
 	for n in 50 200 500; do $(PY) bench/server_load.py --game kingdomino --games $$n --actions 40 --think 0.5; done
+
+# Web load against one and two server processes on one PostgreSQL database (ratios printed).
+bench-server-multi: setup
+	$(PY) bench/server_load.py --game kingdomino --processes 1,2 --games $${GAMES:-200} --actions 40 --think $${THINK:-0.05}
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build

@@ -13,6 +13,13 @@ peak; per open game when in-process).
     python bench/server_load.py --game kingdomino --games 50,200,500 --think 0.5
     python bench/server_load.py --game dominion --games 200 --actions 100
     python bench/server_load.py --db postgresql+psycopg://user@host/db
+
+``--processes 1,2`` runs the same load against ``kingdoms serve --workers 1`` and
+``--workers 2`` over one PostgreSQL database (``--db``, or a throwaway cluster
+like the tests' one), each run on fresh tables, and prints the ratio of the
+second to the first (moves per second, p50, p99), measured in the same run:
+
+    python bench/server_load.py --processes 1,2 --games 200 --think 0.05
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import signal
 import socket
@@ -38,6 +46,9 @@ import websockets
 
 from kingdoms.server.app import create_app
 
+ERRORS: list[str] = []
+"""What went wrong in the games of the current run (reported by kind)."""
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -52,7 +63,8 @@ async def _play(
     latencies: list[float] = []
     try:
         return await _play_inner(base, game, max_actions, seed, think, latencies), 0
-    except (OSError, RuntimeError, websockets.ConnectionClosed):
+    except (OSError, RuntimeError, websockets.ConnectionClosed) as err:
+        ERRORS.append(f"{type(err).__name__}: {err}"[:120])
         return latencies, 1
 
 
@@ -111,6 +123,23 @@ def rss_mb(pid: int | str = "self") -> float:
     return pages * 4096 / 2**20
 
 
+def tree_rss_mb(pid: int | str = "self") -> float:
+    """Resident memory of a process and its children (the workers) in MB (Linux)."""
+    real = os.getpid() if pid == "self" else int(pid)
+    total = rss_mb(real)
+    try:
+        with open(f"/proc/{real}/task/{real}/children") as fh:
+            kids = fh.read().split()
+    except OSError:
+        kids = []
+    for kid in kids:
+        try:
+            total += rss_mb(kid)
+        except OSError:
+            continue
+    return total
+
+
 def peak_mb(pid: int | str = "self") -> float:
     """Peak resident memory of a process in MB (Linux)."""
     with open(f"/proc/{pid}/status") as fh:
@@ -129,7 +158,8 @@ async def _run(
     think: float = 0.0,
     pid: int | str = "self",
 ) -> dict[str, Any]:
-    before = rss_mb(pid)
+    ERRORS.clear()
+    before = tree_rss_mb(pid)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         created = []
         for _ in range(games):
@@ -141,7 +171,7 @@ async def _run(
         *(_play(base, g, max_actions, i, think) for i, g in enumerate(created))
     )
     wall = time.perf_counter() - start
-    peak = rss_mb(pid)
+    peak = tree_rss_mb(pid)
     lat = sorted(x for r, _ in results for x in r)
     errors = sum(e for _, e in results)
     if not lat:
@@ -156,6 +186,7 @@ async def _run(
         "latency_ms_p99": round(1000 * lat[int(0.99 * (len(lat) - 1))], 2),
         "latency_ms_max": round(1000 * lat[-1], 2),
         "errors": errors,
+        "error_kinds": sorted(set(ERRORS))[:5],
         "server_rss_mb": round(peak, 1),
         "server_peak_mb": round(peak_mb(pid), 1),
         "memory_mb_per_game": round((peak - before) / games, 3),
@@ -207,10 +238,18 @@ def run_bench(
 
 
 def _run_separate(
-    url: str, game: str, games: int, players: int, max_actions: int, think: float
+    url: str,
+    game: str,
+    games: int,
+    players: int,
+    max_actions: int,
+    think: float,
+    processes: int = 1,
 ) -> dict[str, Any]:
-    """The server as ``kingdoms serve`` in its own process (its memory measured alone)."""
+    """The server as ``kingdoms serve`` in its own process (its memory measured alone);
+    ``processes`` > 1: ``--workers`` on one port (memory: all of them)."""
     port = _free_port()
+    workers = ["--workers", str(processes)] if processes > 1 else []
     kingdoms = Path(sys.executable).with_name("kingdoms")
     proc = subprocess.Popen(
         [
@@ -226,6 +265,7 @@ def _run_separate(
             "create=0",
             "--max-connections",
             str(4 * games + 100),
+            *workers,
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -241,7 +281,12 @@ def _run_separate(
             time.sleep(0.05)
         report = asyncio.run(_run(base, game, games, players, max_actions, think, proc.pid))
         report.update(
-            game=game, players=players, database=url.split(":", 1)[0], think=think, server="process"
+            game=game,
+            players=players,
+            database=url.split(":", 1)[0],
+            think=think,
+            server="process",
+            processes=processes,
         )
         return report
     finally:
@@ -269,7 +314,15 @@ def main() -> None:
     parser.add_argument(
         "--in-process", action="store_true", help="run the server in a thread of this process"
     )
+    parser.add_argument(
+        "--processes",
+        default=None,
+        help="server processes on PostgreSQL, compared in one run: 1,2 (kingdoms serve --workers)",
+    )
     args = parser.parse_args()
+    if args.processes:
+        compare_processes(args)
+        return
     for games in (int(n) for n in str(args.games).split(",")):
         report = run_bench(
             args.game,
@@ -281,6 +334,44 @@ def main() -> None:
             in_process=args.in_process,
         )
         print(json.dumps(report), flush=True)
+
+
+def _postgres() -> Any:
+    """A throwaway PostgreSQL cluster (the one the tests start)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server"))
+    from pgcluster import temp_postgres
+
+    return temp_postgres()
+
+
+def compare_processes(args: argparse.Namespace) -> None:
+    """The same load against 1, 2… server processes on one PostgreSQL database."""
+    import contextlib
+
+    from kingdoms.server.storage import Storage, metadata
+
+    counts = [int(n) for n in str(args.processes).split(",")]
+    games = int(str(args.games).split(",")[0])
+    with contextlib.ExitStack() as stack:
+        url = args.db or stack.enter_context(_postgres())
+        reports = []
+        for n in counts:
+            store = Storage(url)  # fresh tables for each run
+            metadata.drop_all(store.engine)
+            store.close()
+            report = _run_separate(url, args.game, games, args.players, args.actions, args.think, n)
+            reports.append(report)
+            print(json.dumps(report), flush=True)
+    base = reports[0]
+    for n, report in zip(counts[1:], reports[1:], strict=True):
+        ratio = {
+            "compare": f"{n} processes / {counts[0]}",
+            "moves_per_second": round(report["actions_per_second"] / base["actions_per_second"], 2),
+            "p50": round(report["latency_ms_p50"] / base["latency_ms_p50"], 2),
+            "p99": round(report["latency_ms_p99"] / base["latency_ms_p99"], 2),
+            "errors": [base["errors"], report["errors"]],
+        }
+        print(json.dumps(ratio), flush=True)
 
 
 if __name__ == "__main__":

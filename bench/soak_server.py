@@ -13,8 +13,15 @@ Finished games are replaced by new ones, unfinished ones continue in the next
 cycle.  Prints one JSON line per database with games, acknowledged moves,
 lost, inconsistent.
 
+With ``--processes 2`` (PostgreSQL) each cycle runs two server processes on the
+database; every game is played through both at once (each connection holds every
+seat, so the two race for each step and one of them is answered ``stale``), and the
+processes are killed one after the other at random moments (the survivor goes on
+alone for a while, taking over the bots of the dead one).
+
     python bench/soak_server.py --cycles 25                  # SQLite and PostgreSQL
     python bench/soak_server.py --cycles 3 --db sqlite       # one database
+    python bench/soak_server.py --cycles 25 --db postgres --processes 2
 """
 
 from __future__ import annotations
@@ -55,6 +62,8 @@ class SoakGame:
     tokens: list[str]
     acked: dict[int, int] = field(default_factory=dict)
     """Step → action the server acknowledged at that step."""
+    twice: list[int] = field(default_factory=list)
+    """Steps at which two different actions were acknowledged (through two processes)."""
     done: bool = False
 
 
@@ -72,8 +81,9 @@ class Tally:
 class ServerProcess:
     """``kingdoms serve`` in a child process on a free loopback port."""
 
-    def __init__(self, db: str, bot_delay: float = 0.0) -> None:
+    def __init__(self, db: str, bot_delay: float = 0.0, *extra: str) -> None:
         self.db = db
+        self.extra = extra
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.bot_delay = bot_delay
@@ -97,6 +107,7 @@ class ServerProcess:
             "replay=0",
             "--rate",
             "record=0",
+            *self.extra,
         ]
         begin = time.monotonic()
         self.proc = subprocess.Popen(
@@ -137,7 +148,8 @@ async def _play(base: str, game: SoakGame, rng: random.Random) -> None:
                         return
                 elif msg["type"] == "ack":
                     step, action = pending.pop(msg["ref"])
-                    game.acked[step] = action
+                    if game.acked.setdefault(step, action) != action:
+                        game.twice.append(step)  # two moves acknowledged for one step
                 elif msg["type"] == "error":
                     if msg.get("ref") is not None:
                         pending.pop(msg["ref"], None)
@@ -198,6 +210,9 @@ def check(db: str, games: list[SoakGame], tally: Tally) -> None:
                 tally.lost += len(game.acked)
                 tally.problems.append(f"{game.id}: missing")
                 continue
+            for step in game.twice:
+                tally.lost += 1
+                tally.problems.append(f"{game.id}: two actions acknowledged at step {step}")
             for step, action in game.acked.items():
                 if step >= len(stored.actions) or stored.actions[step] != action:
                     tally.lost += 1
@@ -222,32 +237,39 @@ def check(db: str, games: list[SoakGame], tally: Tally) -> None:
         store.close()
 
 
-def soak(db: str, cycles: int, games_at_once: int = 12, seed: int = 1) -> Tally:
-    """Run ``cycles`` kill-and-restart cycles over ``db``; returns the tally."""
+def soak(db: str, cycles: int, games_at_once: int = 12, seed: int = 1, processes: int = 1) -> Tally:
+    """Run ``cycles`` kill-and-restart cycles over ``db`` with ``processes`` server
+    processes at once; returns the tally."""
     rng = random.Random(seed)
     tally = Tally()
     live: list[SoakGame] = []
     every: list[SoakGame] = []
+    extra = ("--lease-time", "1") if processes > 1 else ()
     for _ in range(cycles):
-        server = ServerProcess(db)
-        tally.restart_seconds.append(server.start())
+        servers = [ServerProcess(db, 0.0, *extra) for _ in range(processes)]
         try:
+            for server in servers:
+                tally.restart_seconds.append(server.start())
 
-            async def cycle(base: str = server.base, srv: ServerProcess = server) -> None:
+            async def cycle(srvs: list[ServerProcess] = servers) -> None:
                 while len(live) < games_at_once:
-                    game = await _create(base, rng)
+                    game = await _create(rng.choice(srvs).base, rng)
                     live.append(game)
                     every.append(game)
                 tasks = [
-                    asyncio.create_task(_play(base, g, random.Random(rng.random()))) for g in live
+                    asyncio.create_task(_play(srv.base, g, random.Random(rng.random())))
+                    for g in live
+                    for srv in srvs
                 ]
-                await asyncio.sleep(rng.uniform(0.2, 1.5))
-                srv.kill()  # SIGKILL mid-play, while actions are in flight
+                for srv in rng.sample(srvs, len(srvs)):
+                    await asyncio.sleep(rng.uniform(0.2, 1.5))
+                    srv.kill()  # SIGKILL mid-play, while actions are in flight
                 await asyncio.gather(*tasks, return_exceptions=True)
 
             asyncio.run(cycle())
         finally:
-            server.kill()
+            for server in servers:
+                server.kill()
         check(db, live, tally)
         live[:] = [g for g in live if not g.done]
         tally.cycles += 1
@@ -261,9 +283,10 @@ def soak(db: str, cycles: int, games_at_once: int = 12, seed: int = 1) -> Tally:
     return tally
 
 
-def report(name: str, tally: Tally) -> dict[str, Any]:
+def report(name: str, tally: Tally, processes: int = 1) -> dict[str, Any]:
     return {
         "database": name,
+        "processes": processes,
         "cycles": tally.cycles,
         "games": tally.games,
         "acknowledged_moves": tally.acknowledged,
@@ -288,7 +311,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=12, help="games in play at once")
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes at once (PostgreSQL)"
+    )
     args = parser.parse_args()
+    if args.processes > 1 and args.db != "postgres":
+        parser.error("--processes > 1 needs --db postgres")
     failed = False
     if args.db in ("sqlite", "both"):
         with tempfile.TemporaryDirectory(prefix="kingdoms-soak-") as tmp:
@@ -298,8 +326,8 @@ def main() -> None:
             failed |= bool(out["lost"] or out["inconsistent"])
     if args.db in ("postgres", "both"):
         with _postgres() as url:
-            tally = soak(url, args.cycles, args.games, args.seed)
-            out = report("postgres", tally)
+            tally = soak(url, args.cycles, args.games, args.seed, args.processes)
+            out = report("postgres", tally, args.processes)
             print(json.dumps(out), flush=True)
             failed |= bool(out["lost"] or out["inconsistent"])
     sys.exit(1 if failed else 0)

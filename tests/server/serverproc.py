@@ -22,9 +22,14 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(tmp_path: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+def serve(
+    tmp_path: Path, *args: str, db: str | None = None, name: str = "server"
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``kingdoms serve ARGS`` over ``db`` (default: a SQLite file in ``tmp_path``);
+    its output in ``tmp_path/NAME.log``."""
     port = _free_port()
-    log = open(tmp_path / "server.log", "wb")  # noqa: SIM115 - closed below
+    log_path = tmp_path / f"{name}.log"
+    log = open(log_path, "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [
             str(Path(sys.executable).with_name("kingdoms")),
@@ -32,7 +37,7 @@ def serve(tmp_path: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[by
             "--port",
             str(port),
             "--db",
-            f"sqlite:///{tmp_path}/k.sqlite",
+            db or f"sqlite:///{tmp_path}/k.sqlite",
             *args,
         ],
         stdout=log,
@@ -46,10 +51,11 @@ def serve(tmp_path: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[by
                     break
             time.sleep(0.05)
         else:
-            pytest.fail("the server did not start: " + (tmp_path / "server.log").read_text())
+            pytest.fail("the server did not start: " + log_path.read_text())
         yield base, proc
     finally:
-        proc.send_signal(signal.SIGTERM)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:

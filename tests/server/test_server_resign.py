@@ -90,6 +90,22 @@ def test_idle_games_are_abandoned() -> None:
     asyncio.run(main())
 
 
+def test_idle_games_not_in_memory_are_abandoned_too(tmp_path: Path) -> None:
+    """Games are loaded on demand: the sweep asks the database, not the memory."""
+
+    async def main() -> None:
+        url = f"sqlite:///{tmp_path / 'k.sqlite'}"
+        gm = GameMaster(Storage(url), bot_delay=0)
+        idle, _ = gm.create_game("kingdomino", SEATS, {}, seed=3)
+        restarted = GameMaster(Storage(url), bot_delay=0)  # nothing loaded yet
+        assert idle.id not in restarted.tables
+        assert await abandon_idle(restarted, 3600.0, now=time.time() + 7200) == [idle.id]
+        stored = restarted.storage.load_game(idle.id)
+        assert stored is not None and stored.status == STATUS_ABANDONED
+
+    asyncio.run(main())
+
+
 def test_the_lobby_lists_abandoned_games() -> None:
     with TestClient(create_app("sqlite://", bot_delay=0)) as client:
         assert client.get("/api/games?status=abandoned").json() == {"games": []}

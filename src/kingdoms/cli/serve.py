@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 DEFAULT_RATES = {"create": 0.5, "replay": 5.0, "record": 2.0}
@@ -80,6 +82,21 @@ DEFAULT_RATES = {"create": 0.5, "replay": 5.0, "record": 2.0}
     type=int,
     help="Open connections at most (default: most of the open-file limit).",
 )
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes on this port (more than one needs PostgreSQL).",
+)
+@click.option(
+    "--lease-time",
+    default=6.0,
+    show_default=True,
+    type=click.FloatRange(1.0, 600.0),
+    help="Seconds a process holds a game's bots without renewing (PostgreSQL): "
+    "when a process dies, another takes its bots over after this.",
+)
 def serve(
     host: str,
     port: int,
@@ -93,11 +110,19 @@ def serve(
     header_timeout: float,
     idle_timeout: float,
     max_connections: int | None,
+    workers: int,
+    lease_time: float,
 ) -> None:
     """Run the web app: open the printed address in a browser."""
     from kingdoms.server.app import create_app
     from kingdoms.server.limits import ServerLimits
-    from kingdoms.server.runtime import run_server
+    from kingdoms.server.runtime import run_server, run_workers
+
+    if workers > 1 and not db.startswith("postgresql"):
+        raise click.UsageError(
+            f"--workers {workers} needs a PostgreSQL database (--db postgresql+psycopg://...): "
+            "several processes cannot share a SQLite file safely; run one process with SQLite"
+        )
 
     rate_limits = dict(DEFAULT_RATES)
     for item in rates:
@@ -115,20 +140,26 @@ def serve(
     limits = ServerLimits(
         bot_think=bot_think, bot_iterations=bot_iterations, bot_workers=bot_workers
     )
-    app = create_app(
-        db,
-        bot_delay=bot_delay,
-        limits=limits,
-        rate_limits={k: v for k, v in rate_limits.items() if v > 0},
-        expire_after=expire_after * 3600 if expire_after > 0 else None,
-    )
+
+    def make_app() -> Any:
+        return create_app(
+            db,
+            bot_delay=bot_delay,
+            limits=limits,
+            rate_limits={k: v for k, v in rate_limits.items() if v > 0},
+            expire_after=expire_after * 3600 if expire_after > 0 else None,
+            lease_time=lease_time,
+        )
+
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    click.echo(f"kingdoms: open http://{shown}:{port}/  (database: {db}; Ctrl+C stops)")
-    run_server(
-        app,
-        host,
-        port,
-        header_timeout=header_timeout,
-        idle_timeout=idle_timeout,
-        max_connections=max_connections,
-    )
+    many = f"; {workers} processes" if workers > 1 else ""
+    click.echo(f"kingdoms: open http://{shown}:{port}/  (database: {db}{many}; Ctrl+C stops)")
+    limits_kw: dict[str, Any] = {
+        "header_timeout": header_timeout,
+        "idle_timeout": idle_timeout,
+        "max_connections": max_connections,
+    }
+    if workers > 1:
+        run_workers(make_app, workers, host, port, **limits_kw)
+    else:
+        run_server(make_app(), host, port, **limits_kw)

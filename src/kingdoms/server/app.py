@@ -154,6 +154,7 @@ def create_app(
     rate_limits: dict[str, float] | None = None,
     expire_after: float | None = 24 * 3600.0,
     resume: bool = True,
+    lease_time: float = 6.0,
 ) -> Starlette:
     """The web app over the database at ``db_url`` (SQLite file or PostgreSQL URL).
 
@@ -165,9 +166,17 @@ def create_app(
     sizes and bot maxima; ``rate_limits``: requests per second one client may make, by
     kind (``create``, ``replay``, ``record``; bursts of five times that), ``None``: no
     limits; ``expire_after``: seconds after which a game nobody joined expires;
-    ``resume``: walk the unfinished games after the start (repairs, waiting bots)."""
+    ``resume``: walk the unfinished games after the start (repairs, waiting bots);
+    ``lease_time``: seconds a process runs a game's bots without renewing its lease
+    (PostgreSQL: another process takes them over after that if it died)."""
     storage = Storage(db_url)
-    master = GameMaster(storage, bot_delay=bot_delay, limits=limits, expire_after=expire_after)
+    master = GameMaster(
+        storage,
+        bot_delay=bot_delay,
+        limits=limits,
+        expire_after=expire_after,
+        lease_time=lease_time,
+    )
     book = ratings.RatingBook(storage.engine)
     master.finish_hooks.append(book.on_finish(storage))
     static = static_dir()

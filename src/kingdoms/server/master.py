@@ -10,6 +10,16 @@ once finished and unwatched.  After a start, a background pass walks every
 unfinished game: it repairs records whose last action ended the game, and lets
 the bots of games waiting on a bot resume, within the server's bot limits
 (:mod:`kingdoms.server.limits`, :mod:`kingdoms.server.botpool`).
+
+Several processes may serve the same PostgreSQL database at once.  The database
+decides: every write names the version of the game it was made from and is
+refused (``stale``, nothing stored) if another process wrote first.  Each write
+sends a ``NOTIFY``; every process listens and refreshes the games it holds in
+memory (its cache) when it is behind, then pushes the new views to its
+connections.  A game's bots are run by the one process holding its *lease* (a
+row with an owner and an expiry, changed in the same transaction as the move that
+makes a bot due); a process that dies stops renewing, and another one takes the
+game over once the lease has run out (``lease_time`` seconds).
 """
 
 from __future__ import annotations
@@ -36,9 +46,12 @@ from kingdoms.server.logtext import seat_names, with_names
 from kingdoms.server.replays import Replays
 from kingdoms.server.spectate import spectator_message
 from kingdoms.server.storage import (
+    CHANNEL,
     STATUS_EXPIRED,
     STATUS_FINISHED,
     STATUS_RUNNING,
+    LeaseChange,
+    StaleWrite,
     Storage,
     StorageError,
     StoredGame,
@@ -71,8 +84,22 @@ class GameMaster:
         bot_delay: float = 0.3,
         limits: ServerLimits = DEFAULT_LIMITS,
         expire_after: float | None = 24 * 3600.0,
+        lease_time: float = 6.0,
     ) -> None:
         self.storage = storage
+        self.shared = storage.shared
+        """Other processes may use the same database (listen, run bots under leases)."""
+        self.node = secrets.token_hex(8)
+        """This process's name in the bot leases."""
+        self.lease_time = lease_time
+        """Seconds a bot lease lasts unless renewed (another process takes over after)."""
+        self.listening = asyncio.Event()
+        """Set while this process receives the other processes' notifications."""
+        self._dirty: set[str] = set()
+        self._noted: OrderedDict[str, int] = OrderedDict()
+        """The newest version notified per game (recent ones): a game loaded while a
+        notification passed is refreshed at once."""
+        self._refreshers: dict[str, asyncio.Task[None]] = {}
         self.bot_delay = bot_delay
         self.limits = limits
         self.expire_after = expire_after
@@ -102,16 +129,175 @@ class GameMaster:
             self.resumed.set()
         if self.expire_after is not None:
             self._background.append(loop.create_task(self._expire_loop(self.expire_after)))
+        if self.shared:
+            self._background.append(loop.create_task(self._listen()))
+            self._background.append(loop.create_task(self._lease_loop()))
 
     async def stop(self) -> None:
         self._closing = True
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
-        tasks += self._background
+        tasks += self._background + list(self._refreshers.values())
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self.shared:  # let another process take our games' bots at once
+            with contextlib.suppress(Exception):
+                self.storage.release_leases(self.node)
+
+    # -- several processes on one database ----------------------------------------------
+    def _lease_after(self, table: Table, state: State) -> LeaseChange | None:
+        """The lease change to store with a write that leads to ``state``."""
+        if not self.shared:
+            return None
+        if state.is_terminal() or state.current_player not in table.bots:
+            return LeaseChange(None)
+        return LeaseChange(self.node, time.time() + self.lease_time)
+
+    def _dsn(self) -> str:
+        url = self.storage.engine.url.set(drivername="postgresql")
+        return url.render_as_string(hide_password=False)
+
+    async def _listen(self) -> None:
+        """Receive every process's notifications; refresh the cached games behind."""
+        import psycopg
+
+        while not self._closing:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self._dsn(), autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
+                    for game_id in list(self.tables):  # whatever was missed meanwhile
+                        self._mark_dirty(game_id)
+                    async for note in conn.notifies():
+                        self._on_note(note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # the database went away: listen again soon
+                log.warning("lost the notifications channel (%s); reconnecting", err)
+            finally:
+                self.listening.clear()
+            await asyncio.sleep(1.0)
+
+    def _on_note(self, payload: str) -> None:
+        parts = payload.split()
+        if len(parts) < 2 or not parts[1].isdigit():
+            return
+        self._noted[parts[0]] = max(int(parts[1]), self._noted.pop(parts[0], 0))
+        while len(self._noted) > 4096:
+            self._noted.popitem(last=False)
+        table = self.tables.get(parts[0])
+        if table is None:
+            return  # not in memory here: loaded fresh when needed
+        if int(parts[1]) > table.version or len(parts) > 2:
+            idle = table.bot_task is None or table.bot_task.done()
+            if not table.subscribers and idle and not table.lock.locked():
+                del self.tables[parts[0]]  # nobody here uses it: reload it when asked
+            else:
+                self._mark_dirty(parts[0])
+
+    def _mark_dirty(self, game_id: str) -> None:
+        self._dirty.add(game_id)
+        if game_id not in self._refreshers and not self._closing:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return  # outside the server's loop: refreshed on the next notification
+            self._refreshers[game_id] = loop.create_task(self._refresher(game_id))
+
+    async def _refresher(self, game_id: str) -> None:
+        try:
+            while game_id in self._dirty and not self._closing:
+                self._dirty.discard(game_id)
+                table = self.tables.get(game_id)
+                if table is None:
+                    break
+                try:
+                    await self.refresh(table)
+                except Exception:
+                    log.exception("cannot refresh game %s", game_id)
+        finally:
+            self._refreshers.pop(game_id, None)
+
+    async def refresh(self, table: Table) -> None:
+        """Bring a cached game up to the stored one and push it to its connections."""
+        async with table.lock:
+            await self._refresh_locked(table)
+
+    async def _refresh_locked(self, table: Table) -> None:
+        stored = await self._off_loop(self.storage.load_game, table.id)
+        if stored is None or stored.status == STATUS_EXPIRED:
+            self._forget([table.id])
+            return
+        changed = self._catch_up(table, stored)
+        table.seats = stored.seats
+        if changed:
+            if table.finished and table.bot_task is not None:
+                table.bot_task.cancel()
+            await self.push(table)
+            if table.finished and not table.subscribers:
+                self.tables.pop(table.id, None)
+            self._schedule_bots(table)
+
+    def _catch_up(self, table: Table, stored: StoredGame) -> bool:
+        """Move ``table`` to ``stored`` if that is newer; whether it changed."""
+        if stored.version <= table.version:
+            return False
+        history = list(table.state.history)
+        actions = list(stored.actions)
+        if actions[: len(history)] == history:  # moves on from here: apply the new ones
+            state = table.state.clone()
+            for action in actions[len(history) :]:
+                state.apply_checked(action)
+        else:  # an undo: replay
+            config = table.state.config
+            state = GameRecord(config=config, actions=tuple(actions)).replay()
+        table.state = state
+        table.prev = None
+        table.prev_reveal = None
+        table.version = stored.version
+        table.lease_until = 0.0  # whoever wrote holds the lease if a bot is due
+        if stored.status != STATUS_RUNNING and not state.is_terminal():
+            table.ended = stored.outcome or {"scores": [], "winners": [], "details": {}}
+        return True
+
+    async def _lease_loop(self) -> None:
+        """Take over the bots of games whose lease ran out (their process died)."""
+        while not self._closing:
+            await asyncio.sleep(self.lease_time / 3)
+            try:
+                now = time.time()
+                ids = await self._off_loop(self.storage.expired_leases, now, 64)
+                random.shuffle(ids)  # several processes: each takes its share
+                for game_id in ids[:8]:
+                    await self._take_over(game_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cannot take over games whose bots stopped")
+
+    async def _take_over(self, game_id: str) -> None:
+        now = time.time()
+        until = now + self.lease_time
+        if not await self._off_loop(self.storage.take_lease, game_id, self.node, until, now):
+            return
+        cached = game_id in self.tables
+        try:
+            table = await self.fetch(game_id)
+            if cached:
+                await self.refresh(table)
+        except RequestError:
+            await self._off_loop(self.storage.drop_lease, game_id, self.node)
+            return
+        async with table.lock:
+            if table.finished or table.state.current_player not in table.bots:
+                await self._off_loop(self.storage.drop_lease, game_id, self.node)
+                return
+            table.lease_until = until
+            log.info("took over the bots of game %s", game_id)
+            self._schedule_bots(table)
 
     async def _resume_all(self, page: int = 200) -> None:
         """Walk every unfinished game once, a page at a time, replaying in a worker thread."""
@@ -133,6 +319,13 @@ class GameMaster:
                     if table is None or table.finished or game_id in self.tables:
                         continue
                     if table.state.current_player in table.bots:
+                        if self.shared:  # only if no live process runs them
+                            now = time.time()
+                            until = now + self.lease_time
+                            take = self.storage.take_lease
+                            if not await self._off_loop(take, game_id, self.node, until, now):
+                                continue
+                            table.lease_until = until
                         self.tables[game_id] = table
                         self._schedule_bots(table)
         finally:
@@ -239,8 +432,11 @@ class GameMaster:
             seats=table_seats,
             meta=dict(meta or {}),
         )
-        self.storage.create_game(stored)
         table = Table(game_id, state, table_seats, dict(meta or {}), bots)
+        lease = self._lease_after(table, state)
+        self.storage.create_game(stored, lease)
+        if lease is not None and lease.owner is not None:
+            table.lease_until = lease.until
         self.tables[game_id] = table
         self._schedule_bots(table)
         return table, tokens
@@ -270,7 +466,7 @@ class GameMaster:
                 except RequestError:
                     spec = "random"
                 bots[i] = make_bot(stored.game, spec)
-        table = Table(stored.id, state, stored.seats, stored.meta, bots)
+        table = Table(stored.id, state, stored.seats, stored.meta, bots, version=stored.version)
         if stored.status != STATUS_RUNNING and not state.is_terminal():  # resigned, abandoned
             table.ended = stored.outcome or {"scores": [], "winners": [], "details": {}}
         return table
@@ -322,6 +518,8 @@ class GameMaster:
                 self._finished.popitem(last=False)
         else:
             self.tables[table.id] = table
+            if self._noted.get(table.id, -1) > table.version:  # changed while loading
+                self._mark_dirty(table.id)
             self._schedule_bots(table)
         return table
 
@@ -352,7 +550,10 @@ class GameMaster:
             if newly:
                 for s in newly:
                     table.seats[s]["joined"] = True
-                self.storage.update_seats(table.id, table.seats)
+                # merged with what other processes set meanwhile
+                table.seats = self.storage.merge_seats(
+                    table.id, {s: {"joined": True} for s in newly}
+                )
             await self.push(table, [sub])
         return table, sub
 
@@ -495,19 +696,27 @@ class GameMaster:
             raise RequestError("illegal", str(err)) from err
         finished = new.is_terminal()
         outcome = new.outcome() if finished else None
+        lease = self._lease_after(table, new)
         try:
             # the game's end goes in the same transaction as its last action
-            self.storage.append_action(
+            table.version = self.storage.append_action(
                 table.id,
                 state.step,
                 seat,
                 action,
                 outcome=None if outcome is None else outcome.to_json(),
                 finished=finished,
+                version=table.version,
+                lease=lease,
             )
+        except StaleWrite as err:  # another process stored a move first
+            await self._refresh_locked(table)
+            raise RequestError("stale", "the game has moved on; nothing was stored") from err
         except StorageError as err:
             log.error("game %s: %s", table.id, err)
             raise RequestError("storage", "the action could not be saved; try again") from err
+        if lease is not None:
+            table.lease_until = lease.until if lease.owner is not None else 0.0
         table.state = new
         table.prev = (new.step, state)
         if new.is_terminal():
@@ -546,7 +755,16 @@ class GameMaster:
                 refusal = self.undo_refusal(table, seat)
                 if refusal is None:
                     prev = previous_state(table)
-                    self.storage.truncate_actions(table.id, prev.step)
+                    lease = self._lease_after(table, prev)
+                    try:
+                        table.version = self.storage.truncate_actions(
+                            table.id, prev.step, version=table.version, lease=lease
+                        )
+                    except StaleWrite as err:
+                        await self._refresh_locked(table)
+                        raise RequestError("stale", "the game has moved on") from err
+                    if lease is not None:
+                        table.lease_until = lease.until if lease.owner is not None else 0.0
                     table.state = prev.clone()
                     table.prev = None
                     await self.push(table)
@@ -562,6 +780,8 @@ class GameMaster:
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
+        if self.shared and table.lease_until <= time.time():
+            return  # another process runs them (or will take them over)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -582,6 +802,8 @@ class GameMaster:
             seat = state.current_player
             if table.finished or seat not in table.bots:
                 return
+            if self.shared and not await self._keep_lease(table):
+                return  # another process runs them now
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
             step = state.step
@@ -607,11 +829,28 @@ class GameMaster:
                 except RequestError as err:
                     if err.code == "storage":
                         retry = True  # the database is unwell: try again shortly
+                    elif err.code == "stale":
+                        continue  # another process moved first: think again
                     else:
                         log.error("bot %s chose an illegal action in game %s", bot.name, table.id)
                         await self._commit(table, seat, legal[0])
             if retry:
                 await asyncio.sleep(self.retry_delay)
+
+    async def _keep_lease(self, table: Table) -> bool:
+        """Renew this process's bot lease on ``table`` when half of it is gone."""
+        now = time.time()
+        if table.lease_until - now > self.lease_time / 2:
+            return True
+        until = now + self.lease_time
+        take = self.storage.take_lease
+        try:
+            held = await self._off_loop(take, table.id, self.node, until, now)
+        except Exception:  # the database is unwell: keep what we have while it lasts
+            log.exception("cannot renew the bot lease of game %s", table.id)
+            return table.lease_until > now
+        table.lease_until = until if held else 0.0
+        return held
 
     @staticmethod
     def _people_waiting(table: Table) -> bool:

@@ -431,15 +431,15 @@ async def claim_seats(
     if limits is not None:
         check_rate(limits, host)
     found = book.check_profile(profile.get("name"), profile.get("secret"))
-    changed = False
+    changes: dict[int, dict[str, Any]] = {}
     async with table.lock:
         for s in seats:
             seat = table.seats[s]
             if seat.get("kind") == HUMAN and not seat.get("profile"):
                 seat["profile"] = found["id"]
-                changed = True
-        if changed:
-            master.storage.update_seats(table.id, table.seats)
+                changes[s] = {"profile": found["id"]}
+        if changes:  # merged with what other processes set meanwhile
+            table.seats = master.storage.merge_seats(table.id, changes)
 
 
 ROUTES = [

@@ -5,14 +5,22 @@
   request, is cut off) and a cap on open connections (past it, new ones are
   closed at once instead of piling up until the process runs out of files);
 * :func:`raise_open_file_limit`: the soft limit on open files raised to the hard one;
-* :func:`run_server`: all of it, plus rate-limited logging of repeated errors.
+* :func:`run_server`: all of it, plus rate-limited logging of repeated errors;
+* :func:`run_workers`: ``N`` such server processes sharing one listening socket
+  (the kernel hands each new connection to one of them), restarted if one dies.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+import os
 import resource
+import signal
+import socket
+import time
+from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -114,7 +122,24 @@ def run_server(
     soft, _hard = raise_open_file_limit()
     if max_connections is None:
         max_connections = max(16, int(soft * 0.8) - 64)
-    config = uvicorn.Config(
+    config = _config(app, host, port, header_timeout, idle_timeout, max_connections, log_level)
+    logging.basicConfig(level=logging.WARNING)
+    install_repeat_filter(("", "uvicorn", "uvicorn.error", "uvicorn.access"))
+    uvicorn.Server(config).run()
+
+
+def _config(
+    app: Any,
+    host: str,
+    port: int,
+    header_timeout: float,
+    idle_timeout: float,
+    max_connections: int,
+    log_level: str,
+) -> Any:
+    import uvicorn
+
+    return uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -125,6 +150,112 @@ def run_server(
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
     )
+
+
+def _worker(
+    make_app: Callable[[], Any],
+    sock: socket.socket,
+    settings: tuple[str, int, float, float, int, str],
+    parent: int,
+) -> None:
+    """One worker process: its own app (database pool, listener, bots) on the shared socket."""
+    import uvicorn
+
+    # not the parent's handlers: a signal before uvicorn installs its own stops us at once
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # blocked by the parent
+    _die_with_parent(parent)
+
+    host, port, header_timeout, idle_timeout, max_connections, log_level = settings
+    config = _config(
+        make_app(), host, port, header_timeout, idle_timeout, max_connections, log_level
+    )
     logging.basicConfig(level=logging.WARNING)
     install_repeat_filter(("", "uvicorn", "uvicorn.error", "uvicorn.access"))
-    uvicorn.Server(config).run()
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to send this process SIGTERM when its parent dies (even by SIGKILL)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the parent stops its workers itself
+        pass
+    if os.getppid() != parent:  # it died before we asked
+        os._exit(0)
+
+
+def run_workers(
+    make_app: Callable[[], Any],
+    workers: int,
+    host: str,
+    port: int,
+    header_timeout: float = 10.0,
+    idle_timeout: float = 30.0,
+    max_connections: int | None = None,
+    log_level: str = "warning",
+) -> None:
+    """Serve with ``workers`` processes on one port (blocks until SIGINT or SIGTERM).
+
+    The parent binds the socket and forks the workers; each builds its own app with
+    ``make_app`` (after the fork: no connection is shared).  A worker that dies is
+    started again after a second.  ``max_connections`` is per worker."""
+    soft, _hard = raise_open_file_limit()
+    if max_connections is None:
+        max_connections = max(16, int(soft * 0.8) - 64)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    settings = (host, port, header_timeout, idle_timeout, max_connections, log_level)
+    context = multiprocessing.get_context("fork")
+    stopping = False
+
+    def start() -> multiprocessing.process.BaseProcess:
+        args = (make_app, sock, settings, os.getpid())
+        proc = context.Process(target=_worker, args=args, daemon=False)
+        # a stop signal between the fork and the worker's own handlers waits for them
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        try:
+            proc.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+        return proc
+
+    def stop(_signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    procs = [start() for _ in range(workers)]
+    try:
+        while not stopping:
+            time.sleep(0.2)
+            for i, proc in enumerate(procs):
+                if not proc.is_alive() and not stopping:
+                    log.warning(
+                        "worker %s stopped (exit %s); starting another", proc.pid, proc.exitcode
+                    )
+                    time.sleep(1.0)
+                    procs[i] = start()
+    finally:
+        for proc in procs:
+            if proc.is_alive() and proc.pid is not None:
+                os.kill(proc.pid, signal.SIGTERM)
+        for proc in procs:
+            proc.join(15)
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        sock.close()

@@ -7,7 +7,8 @@ the exact state by replaying the actions (see :mod:`kingdoms.server.master`).
 >>> store = Storage("sqlite://")
 >>> store.create_game(StoredGame(id="g1", game="kingdomino", players=2, seed=5,
 ...                              options={}, seats=[{"kind": "bot", "name": "b1"}]*2))
->>> store.append_action("g1", 0, seat=1, action=7)
+>>> store.append_action("g1", 0, seat=1, action=7)  # the game's new version
+1
 >>> store.load_game("g1").actions
 [7]
 """
@@ -36,7 +37,9 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -70,6 +73,7 @@ games_table = Table(
     Column("num_actions", Integer, nullable=False, default=0),
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
+    Column("version", Integer, nullable=False, default=0, server_default="0"),
 )
 
 actions_table = Table(
@@ -83,8 +87,35 @@ actions_table = Table(
 )
 
 
+leases_table = Table(
+    "bot_leases",
+    metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("owner", String(40), nullable=False),
+    Column("until", Float, nullable=False, index=True),
+)
+"""Which server process runs a game's bots, until when (a row only while a bot is due)."""
+
+CHANNEL = "kingdoms_games"
+"""The PostgreSQL ``NOTIFY`` channel: payload ``"<game id> <version>[ seats]"``."""
+
+
 class StorageError(KingdomsError):
     """The database refused a write (a conflicting action, an unknown game…)."""
+
+
+class StaleWrite(StorageError):
+    """The write was for a version of the game that is no longer the latest (another
+    process moved first): nothing was stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeaseChange:
+    """Stored with a write: ``owner`` now runs the game's bots until ``until``
+    (``owner=None``: no bot is due, the lease is dropped)."""
+
+    owner: str | None
+    until: float = 0.0
 
 
 @dataclass(slots=True)
@@ -103,6 +134,8 @@ class StoredGame:
     actions: list[int] = field(default_factory=list)
     created: float = 0.0
     updated: float = 0.0
+    version: int = 0
+    """Bumped by every change of the actions or the status (moves, undos, endings)."""
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -141,6 +174,10 @@ class Storage:
         self.url = url
         self.engine = make_engine(url)
         metadata.create_all(self.engine)
+        self._add_missing_columns()
+        self.shared = self.engine.dialect.name == "postgresql"
+        """Whether several server processes may use this database at once (PostgreSQL:
+        writes announce themselves with ``NOTIFY`` and bots run under leases)."""
         self.threadsafe = url not in ("sqlite://", "sqlite:///:memory:")
         """Whether worker threads may use it while the event loop does (an in-memory
         SQLite database is one shared connection: no)."""
@@ -148,8 +185,48 @@ class Storage:
     def close(self) -> None:
         self.engine.dispose()
 
+    def _add_missing_columns(self) -> None:
+        """Databases made before the ``version`` column get it (0 for every game)."""
+        columns = {c["name"] for c in inspect(self.engine).get_columns("games")}
+        if "version" not in columns:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    text("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+                )
+
+    def _notify(self, conn: Any, game_id: str, version: int, what: str = "") -> None:
+        """Tell the other processes (on commit) that ``game_id`` changed."""
+        if self.shared:
+            payload = f"{game_id} {version}" + (f" {what}" if what else "")
+            conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": payload})
+
+    @staticmethod
+    def _change_lease(conn: Any, game_id: str, lease: LeaseChange | None) -> None:
+        if lease is None:
+            return
+        if lease.owner is None:
+            conn.execute(delete(leases_table).where(leases_table.c.game_id == game_id))
+            return
+        res = conn.execute(
+            update(leases_table)
+            .where(leases_table.c.game_id == game_id)
+            .values(owner=lease.owner, until=lease.until)
+        )
+        if res.rowcount == 0:
+            conn.execute(
+                insert(leases_table).values(game_id=game_id, owner=lease.owner, until=lease.until)
+            )
+
+    @staticmethod
+    def _version(conn: Any, game_id: str) -> int:
+        return int(
+            conn.execute(
+                select(games_table.c.version).where(games_table.c.id == game_id)
+            ).scalar_one()
+        )
+
     # -- writes -----------------------------------------------------------------------
-    def create_game(self, game: StoredGame) -> None:
+    def create_game(self, game: StoredGame, lease: LeaseChange | None = None) -> None:
         now = time.time()
         game.created = game.created or now
         game.updated = now
@@ -177,6 +254,7 @@ class Storage:
                             game_id=game.id, idx=i, seat=-1, action=action, at=now
                         )
                     )
+                self._change_lease(conn, game.id, lease)
         except IntegrityError as err:
             raise StorageError(f"game {game.id!r} already exists") from err
 
@@ -188,30 +266,38 @@ class Storage:
         action: int,
         outcome: Mapping[str, Any] | None = None,
         finished: bool = False,
-    ) -> None:
-        """Store action number ``index`` (0-based); it must be the next one.
+        version: int | None = None,
+        lease: LeaseChange | None = None,
+    ) -> int:
+        """Store action number ``index`` (0-based); it must be the next one.  Returns
+        the game's new version.
 
         ``finished``: this action ends the game; its status and ``outcome`` are
         stored in the same transaction (a crash never leaves a finished game
-        "running")."""
+        "running").  ``version``: the version the caller saw; if another write came
+        first, :class:`StaleWrite` and nothing stored.  ``lease``: who runs the bots
+        next, changed in the same transaction."""
         now = time.time()
-        values: dict[str, Any] = {"num_actions": index + 1, "updated": now}
+        values: dict[str, Any] = {
+            "num_actions": index + 1,
+            "updated": now,
+            "version": games_table.c.version + 1,
+        }
         if finished:
             values["status"] = STATUS_FINISHED
             values["outcome"] = None if outcome is None else json.dumps(dict(outcome))
         try:
             with self.engine.begin() as conn:
-                res = conn.execute(
-                    update(games_table)
-                    .where(
-                        games_table.c.id == game_id,
-                        games_table.c.num_actions == index,
-                        games_table.c.status == STATUS_RUNNING,
-                    )
-                    .values(**values)
-                )
+                where = [
+                    games_table.c.id == game_id,
+                    games_table.c.num_actions == index,
+                    games_table.c.status == STATUS_RUNNING,
+                ]
+                if version is not None:
+                    where.append(games_table.c.version == version)
+                res = conn.execute(update(games_table).where(*where).values(**values))
                 if res.rowcount != 1:
-                    raise StorageError(
+                    raise StaleWrite(
                         f"cannot store action #{index} of game {game_id!r}: "
                         "unknown game, game over or not the next action"
                     )
@@ -220,22 +306,44 @@ class Storage:
                         game_id=game_id, idx=index, seat=seat, action=action, at=now
                     )
                 )
+                new_version = self._version(conn, game_id)
+                self._change_lease(conn, game_id, lease)
+                self._notify(conn, game_id, new_version)
         except IntegrityError as err:
-            raise StorageError(f"action #{index} of game {game_id!r} is already stored") from err
+            raise StaleWrite(f"action #{index} of game {game_id!r} is already stored") from err
+        return new_version
 
-    def truncate_actions(self, game_id: str, length: int) -> None:
-        """Drop every action from number ``length`` on (undo)."""
+    def truncate_actions(
+        self,
+        game_id: str,
+        length: int,
+        version: int | None = None,
+        lease: LeaseChange | None = None,
+    ) -> int:
+        """Drop every action from number ``length`` on (undo); the new version.
+
+        ``version``: the version the caller saw (the game must also still be
+        running), else :class:`StaleWrite` and nothing changed."""
         with self.engine.begin() as conn:
+            where = [games_table.c.id == game_id]
+            if version is not None:
+                where += [games_table.c.version == version, games_table.c.status == STATUS_RUNNING]
+            res = conn.execute(
+                update(games_table)
+                .where(*where)
+                .values(num_actions=length, updated=time.time(), version=games_table.c.version + 1)
+            )
+            if res.rowcount != 1:
+                raise StaleWrite(f"game {game_id!r} changed meanwhile: nothing undone")
             conn.execute(
                 delete(actions_table).where(
                     actions_table.c.game_id == game_id, actions_table.c.idx >= length
                 )
             )
-            conn.execute(
-                update(games_table)
-                .where(games_table.c.id == game_id)
-                .values(num_actions=length, updated=time.time())
-            )
+            new_version = self._version(conn, game_id)
+            self._change_lease(conn, game_id, lease)
+            self._notify(conn, game_id, new_version)
+        return new_version
 
     def update_seats(self, game_id: str, seats: Sequence[Mapping[str, Any]]) -> None:
         with self.engine.begin() as conn:
@@ -244,20 +352,120 @@ class Storage:
                 .where(games_table.c.id == game_id)
                 .values(seats=json.dumps(list(seats)), updated=time.time())
             )
+            self._notify(conn, game_id, self._version(conn, game_id), "seats")
 
-    def set_status(
-        self, game_id: str, status: str, outcome: Mapping[str, Any] | None = None
-    ) -> None:
+    def merge_seats(
+        self, game_id: str, changes: Mapping[int, Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """Set some keys of some seats (``{seat: {key: value}}``) without losing what
+        another process set meanwhile (the row is locked while merging); the seats now."""
         with self.engine.begin() as conn:
+            row = conn.execute(
+                select(games_table.c.seats).where(games_table.c.id == game_id).with_for_update()
+            ).first()
+            if row is None:
+                raise StorageError(f"no game {game_id!r}")
+            seats: list[dict[str, Any]] = json.loads(row.seats)
+            for i, values in changes.items():
+                seats[i].update(values)
             conn.execute(
                 update(games_table)
                 .where(games_table.c.id == game_id)
+                .values(seats=json.dumps(seats), updated=time.time())
+            )
+            self._notify(conn, game_id, self._version(conn, game_id), "seats")
+        return seats
+
+    def set_status(
+        self,
+        game_id: str,
+        status: str,
+        outcome: Mapping[str, Any] | None = None,
+        version: int | None = None,
+        idle_before: float | None = None,
+    ) -> int:
+        """Store how the game ended; its new version.
+
+        ``version``: only if the game is still running at that version;
+        ``idle_before``: only if its last change is older than that; otherwise
+        :class:`StaleWrite` and nothing changed.  Drops the game's bot lease."""
+        with self.engine.begin() as conn:
+            where = [games_table.c.id == game_id]
+            if version is not None:
+                where += [games_table.c.version == version, games_table.c.status == STATUS_RUNNING]
+            if idle_before is not None:
+                where += [games_table.c.updated < idle_before]
+            res = conn.execute(
+                update(games_table)
+                .where(*where)
                 .values(
                     status=status,
                     outcome=None if outcome is None else json.dumps(dict(outcome)),
                     updated=time.time(),
+                    version=games_table.c.version + 1,
                 )
             )
+            if res.rowcount != 1:
+                raise StaleWrite(f"game {game_id!r} changed meanwhile: status not stored")
+            new_version = self._version(conn, game_id)
+            self._change_lease(conn, game_id, LeaseChange(None))
+            self._notify(conn, game_id, new_version)
+        return new_version
+
+    # -- bot leases ---------------------------------------------------------------------
+    def take_lease(self, game_id: str, owner: str, until: float, now: float) -> bool:
+        """Run the bots of ``game_id`` until ``until`` if nobody else holds a live lease
+        (also renews one's own); whether it is now ``owner``'s."""
+        try:
+            with self.engine.begin() as conn:
+                res = conn.execute(
+                    update(leases_table)
+                    .where(
+                        leases_table.c.game_id == game_id,
+                        (leases_table.c.owner == owner) | (leases_table.c.until < now),
+                    )
+                    .values(owner=owner, until=until)
+                )
+                if res.rowcount == 1:
+                    return True
+                held = conn.execute(
+                    select(leases_table.c.owner).where(leases_table.c.game_id == game_id)
+                ).first()
+                if held is not None:
+                    return False
+                conn.execute(insert(leases_table).values(game_id=game_id, owner=owner, until=until))
+            return True
+        except IntegrityError:  # another process inserted it first
+            return False
+
+    def release_leases(self, owner: str, game_ids: Sequence[str] | None = None) -> None:
+        """Let other processes take ``owner``'s leases at once (all, or of some games)."""
+        where = [leases_table.c.owner == owner]
+        if game_ids is not None:
+            where.append(leases_table.c.game_id.in_(list(game_ids)))
+        with self.engine.begin() as conn:
+            conn.execute(update(leases_table).where(*where).values(until=0.0))
+
+    def drop_lease(self, game_id: str, owner: str) -> None:
+        """No bot is due in ``game_id`` after all: forget ``owner``'s lease."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                delete(leases_table).where(
+                    leases_table.c.game_id == game_id, leases_table.c.owner == owner
+                )
+            )
+
+    def expired_leases(self, now: float, limit: int = 100) -> list[str]:
+        """Running games whose bots are due but whose lease ran out (its process died)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(leases_table.c.game_id)
+                .join(games_table, games_table.c.id == leases_table.c.game_id)
+                .where(leases_table.c.until < now, games_table.c.status == STATUS_RUNNING)
+                .order_by(leases_table.c.until)
+                .limit(limit)
+            ).all()
+        return [r.game_id for r in rows]
 
     # -- reads ------------------------------------------------------------------------
     @staticmethod
@@ -275,6 +483,7 @@ class Storage:
             actions=actions if actions is not None else [],
             created=row.created,
             updated=row.updated,
+            version=int(row.version or 0),
         )
 
     def load_game(self, game_id: str) -> StoredGame | None:
@@ -342,9 +551,26 @@ class Storage:
                 conn.execute(
                     update(games_table)
                     .where(games_table.c.id.in_(ids), *unjoined)
-                    .values(status=STATUS_EXPIRED, updated=time.time())
+                    .values(
+                        status=STATUS_EXPIRED,
+                        updated=time.time(),
+                        version=games_table.c.version + 1,
+                    )
                 )
+                for game_id in ids:
+                    self._notify(conn, game_id, 0, "status")
         return ids
+
+    def idle_running(self, before: float, limit: int = 200) -> list[str]:
+        """Running games whose last change is older than ``before`` (oldest first)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games_table.c.id)
+                .where(games_table.c.status == STATUS_RUNNING, games_table.c.updated < before)
+                .order_by(games_table.c.updated)
+                .limit(limit)
+            ).all()
+        return [r.id for r in rows]
 
     def count_games(self) -> int:
         with self.engine.connect() as conn:

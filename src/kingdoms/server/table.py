@@ -60,6 +60,10 @@ class Table:
     """Whether the last action revealed anything (keyed by the ``prev`` state object)."""
     ended: dict[str, Any] | None = None
     """The outcome of a game ended before its rules end it (resigned, abandoned)."""
+    version: int = 0
+    """The stored version this state is (see :class:`~kingdoms.server.storage.StoredGame`)."""
+    lease_until: float = 0.0
+    """Until when this process holds the lease to run the game's bots (shared databases)."""
 
     @property
     def finished(self) -> bool:
