@@ -18,6 +18,7 @@ from typing import Any
 from kingdoms.core.errors import InvariantViolation
 from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, State
 from kingdoms.dominion import actions as A
+from kingdoms.dominion.cards import COINS
 from kingdoms.dominion.data import (
     BY_ID,
     CARDS,
@@ -43,10 +44,8 @@ PHASE_NAMES = ("action", "buy", "over", "cleanup")
 __all__ = ["DECISIONS", "DominionState", "Frame"]
 
 MOAT = BY_ID["moat"]
-TREASURE_COINS = [0] * NUM_CARDS
-TREASURE_COINS[COPPER] = 1
-TREASURE_COINS[BY_ID["silver"]] = 2
-TREASURE_COINS[BY_ID["gold"]] = 3
+TREASURE_COINS = list(COINS)
+"""Card index -> coins playing it makes (read from the card declarations)."""
 SILVER = BY_ID["silver"]
 PHILOSOPHERS_STONE = BY_ID["philosophers_stone"]
 
