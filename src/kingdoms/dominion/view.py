@@ -18,6 +18,8 @@
           "code": "militia",       # the engine's frame code
           "who": 1, "card": "militia",       # the seat deciding and the card that asked
           "min": 1, "max": 1,      # picks in this step (0: "done" is allowed)
+          "total": {"min": 0, "max": 4, "picked": 1},   # the whole decision (Chapel);
+                                   # max null: any number (Cellar)
           "about": {"player": 0, "card": "gold"},  # what it is about, if one card/seat
           # only in the deciding seat's view:
           "choices": [{"action": 182, "answer": "card", "card": "copper"}, ...],
@@ -77,6 +79,8 @@ def make_view(st: DominionState, player: int) -> JSONDict:
             min=0 if A.A_DONE in legal else 1,
             max=1,
         )
+        if "total" not in decision:
+            decision["total"] = {"min": decision["min"], "max": 1, "picked": 0}
         subject = _subject(st, fr)
         if subject is not None and (SPECS[fr.code].zone != "hand" or mine):
             # (a card about to enter the hand, as Library's: only its owner sees it)

@@ -89,6 +89,7 @@ asks(
         "*.discard",
         "Cellar: discard cards, then draw as many (done to stop).",
         pick="discard {card}",
+        bounds=lambda st, fr: (fr.a, 0, None),
     ),
     lambda st, fr: [*hand_choices(st.hands[fr.who]), A.A_DONE],
     _discard_draw_answer,
@@ -123,6 +124,7 @@ asks(
         "*.trash",
         "Chapel: trash up to 4 cards (done to stop).",
         pick="trash {card}",
+        bounds=lambda st, fr: (fr.a, 0, fr.b),
     ),
     lambda st, fr: [*hand_choices(st.hands[fr.who]), A.A_DONE],
     _trash_up_to_answer,
@@ -207,13 +209,23 @@ def _discard_down_answer(st: DominionState, fr: Frame, kind: int, c: int) -> Non
     hand = st.hands[fr.who]
     st.discard_from(fr.who, hand, c)
     if len(hand) > fr.a:
-        st.push("discard_down_to", fr.who, fr.card, fr.a)
+        st.push("discard_down_to", fr.who, fr.card, fr.a, fr.b + 1)
+
+
+def _down_to_bounds(st: DominionState, fr: Frame) -> tuple[int, int, int | None]:
+    """``a``: the hand size to keep; ``b``: the cards discarded so far."""
+    total = fr.b + len(st.hands[fr.who]) - fr.a
+    return fr.b, total, total
 
 
 asks(
     "discard_down_to",
     DecisionSpec(
-        CHOOSE_CARDS, "*.discard", "Militia: discard down to 3 cards.", pick="discard {card}"
+        CHOOSE_CARDS,
+        "*.discard",
+        "Militia: discard down to 3 cards.",
+        pick="discard {card}",
+        bounds=_down_to_bounds,
     ),
     lambda st, fr: hand_choices(st.hands[fr.who]),
     _discard_down_answer,
