@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from kingdoms.core.state import JSONDict
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.data import CARDS, NUM_CARDS
+from kingdoms.dominion.data import CARDS
 
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState, Frame
@@ -319,7 +319,7 @@ def describe(st: DominionState, fr: Frame, legal: list[int] | None) -> JSONDict:
         subject = CARDS[fr.field(spec.subject)].id if spec.subject >= 0 else None
         choices = []
         for a in legal:
-            kind, c = divmod(a, NUM_CARDS)
+            kind, c = A.decode(a)
             answer = ANSWERS.get(kind, "card")
             card = CARDS[c].id if answer in ("card", "pile") else None
             if answer in ("yes", "no"):

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kingdoms.dominion.cards import VP as DECLARED_VP
-from kingdoms.dominion.data import BY_ID, CARDS, PROVINCE
+from kingdoms.dominion.data import BY_ID, IS_ACTION, PROVINCE
 
 GARDENS = BY_ID["gardens"]
 VINEYARD = BY_ID["vineyard"]
-IS_ACTION_CARD = [c.is_action for c in CARDS]
-VP = list(DECLARED_VP)
+IS_ACTION_CARD = IS_ACTION
+VP = DECLARED_VP
 """Card index -> victory points per copy (read from the card declarations)."""
 
 

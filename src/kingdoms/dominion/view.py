@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from kingdoms.core.state import JSONDict
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, NUM_CARDS, POTION_COST
+from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, POTION_COST
 from kingdoms.dominion.decisions import SPECS, describe
 from kingdoms.i18n import translator
 
@@ -61,7 +61,8 @@ if TYPE_CHECKING:
 PHASES = ("action", "buy", "over", "cleanup")
 
 
-IDS = tuple(c.id for c in CARDS)
+IDS = [c.id for c in CARDS]
+"""Card index -> id (grows with added cards: :mod:`kingdoms.dominion.extend`)."""
 
 
 def make_view(st: DominionState, player: int) -> JSONDict:
@@ -175,7 +176,7 @@ def _possession(st: DominionState, player: int) -> JSONDict | None:
 
 def action_text(st: DominionState, action: int, lang: str = "en") -> str:
     _ = translator(lang)
-    kind, c = divmod(action, NUM_CARDS)
+    kind, c = A.decode(action)
     name = CARDS[c].name(lang)
     if kind == A.PLAY:
         return _("play {card}").format(card=name)

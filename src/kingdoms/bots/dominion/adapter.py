@@ -31,7 +31,7 @@ from kingdoms.bots.dominion.policy import (
 from kingdoms.bots.dominion.strategy import Situation
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards import COINS
-from kingdoms.dominion.data import CARDS, NUM_CARDS
+from kingdoms.dominion.data import CARDS
 
 CARD_IDS: tuple[str, ...] = tuple(c.id for c in CARDS)
 COSTS: Mapping[str, int] = {c.id: c.cost[0] for c in CARDS}
@@ -57,7 +57,7 @@ _NO_CARD = frozenset({A.DONE, A.YES, A.NO, A.PLAY_ALL_TREASURES, A.END_PHASE})
 def _decode_table() -> tuple[tuple[str, str | None], ...]:
     out: list[tuple[str, str | None]] = []
     for action in range(A.NUM_ACTIONS):
-        kind, card = divmod(action, NUM_CARDS)
+        kind, card = A.decode(action)
         out.append((_KIND_VERB[kind], None if kind in _NO_CARD else CARD_IDS[card]))
     return tuple(out)
 

@@ -24,7 +24,6 @@ from kingdoms.core.errors import InvalidConfig
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, IS_ACTION, NUM_CARDS
 
-_BUY0 = A.BUY * NUM_CARDS
 _PLAY0 = A.PLAY * NUM_CARDS
 
 
@@ -96,7 +95,7 @@ class StrategyBot:
             if view.get("phase") == "buy":
                 want = self.strategy.choose(situation(view))
                 if want is not None:
-                    action = _BUY0 + BY_ID[want]
+                    action = A.encode(A.BUY, BY_ID[want])
                     if action in legal_actions:
                         return action
                 if A.A_END_PHASE in legal_actions:

@@ -17,19 +17,21 @@ from kingdoms.dominion.cards import alchemy as alchemy
 from kingdoms.dominion.cards import basic as basic
 from kingdoms.dominion.cards import second as second
 from kingdoms.dominion.cards.base import ATTACKS, HELD, answer, decision_actions
-from kingdoms.dominion.cards.declare import DECLARED
+from kingdoms.dominion.cards.declare import COINS, DECLARED, VP
 from kingdoms.dominion.cards.registry import EFFECTS, TASKS
-from kingdoms.dominion.data import CARDS
+from kingdoms.dominion.data import CARDS, IS_ACTION
 
 IMPLEMENTED: frozenset[int] = frozenset(EFFECTS) | frozenset(
     c.index for c in CARDS if not c.is_action
 )
-"""Cards the engine plays: every Action with a handler, every Treasure and Victory card."""
+"""Cards of the card list the engine plays: every Action with a handler, every Treasure
+and Victory card."""
 
-COINS: tuple[int, ...] = tuple(DECLARED[c.id].coins if c.id in DECLARED else 0 for c in CARDS)
-"""Card index -> coins one play makes, from the declarations (0: none or variable)."""
-VP: tuple[int, ...] = tuple(DECLARED[c.id].vp if c.id in DECLARED else 0 for c in CARDS)
-"""Card index -> victory points per copy, from the declarations (0: none or variable)."""
+
+def implemented(card: int) -> bool:
+    """Whether the engine plays ``card`` (cards added at run time included)."""
+    return card in EFFECTS or not IS_ACTION[card]
+
 
 __all__ = [
     "ATTACKS",
@@ -42,4 +44,5 @@ __all__ = [
     "VP",
     "answer",
     "decision_actions",
+    "implemented",
 ]

@@ -47,6 +47,10 @@ class CardDecl:
 
 
 DECLARED: dict[str, CardDecl] = {}
+COINS: list[int] = [0] * len(CARDS)
+"""Card index -> coins one play makes, as declared (0: none or variable)."""
+VP: list[int] = [0] * len(CARDS)
+"""Card index -> victory points per copy, as declared (0: none or variable)."""
 
 
 class DeclarationError(ValueError):
@@ -87,6 +91,7 @@ def declare(
     for verb, prompt in prompts.items():
         PROMPTS[f"{cid}.{verb}"] = prompt
     index = BY_ID[cid]
+    COINS[index], VP[index] = coins, vp
     for step in decl.steps:
         step.bind(index)
     todo = decl.steps

@@ -35,7 +35,7 @@ def asks(code: str, spec: DecisionSpec, options: Options, answer: Answer) -> Non
 
 
 def hand_choices(hand: list[int], pred: Callable[[int], bool] | None = None) -> list[int]:
-    return [CHOOSE0 + c for c in sorted(set(hand)) if pred is None or pred(c)]
+    return [A.encode(A.CHOOSE, c) for c in sorted(set(hand)) if pred is None or pred(c)]
 
 
 class Step:
@@ -171,7 +171,7 @@ class GainUpTo(Step):
 
 
 def _gain_options(st: DominionState, fr: Frame) -> list[int]:
-    out = [GAIN0 + c for c in gain_options(st, fr.a, fr.b, fr.card)]
+    out = [A.encode(A.GAIN, c) for c in gain_options(st, fr.a, fr.b, fr.card)]
     return [*out, A.A_DONE] if fr.card in OPTIONAL_GAIN else out
 
 
