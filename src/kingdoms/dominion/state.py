@@ -502,13 +502,17 @@ class DominionState(Effects, State):
         hand = self.hands[self.turn]
         out: list[int] = []
         if self.phase == ACTION_PHASE:
-            out = [A.encode(A.PLAY, c) for c in sorted({c for c in hand if IS_ACTION[c]})]
+            # PLAY is kind 0: a card of the card list is its own play action
+            out = [
+                c if c < NUM_CARDS else A.encode(A.PLAY, c)
+                for c in sorted({c for c in hand if IS_ACTION[c]})
+            ]
             out.append(A.A_END_PHASE)
             return out
         if not self.bought:
             treasures = {c for c in hand if IS_TREASURE[c]}
             if treasures:
-                out = [A.encode(A.PLAY, c) for c in sorted(treasures)]
+                out = [c if c < NUM_CARDS else A.encode(A.PLAY, c) for c in sorted(treasures)]
                 out.append(A.A_ALL_TREASURES)
         if self.buys > 0:
             base = A.BUY * NUM_CARDS

@@ -35,7 +35,11 @@ def asks(code: str, spec: DecisionSpec, options: Options, answer: Answer) -> Non
 
 
 def hand_choices(hand: list[int], pred: Callable[[int], bool] | None = None) -> list[int]:
-    return [A.encode(A.CHOOSE, c) for c in sorted(set(hand)) if pred is None or pred(c)]
+    return [
+        CHOOSE0 + c if c < NUM_CARDS else A.encode(A.CHOOSE, c)
+        for c in sorted(set(hand))
+        if pred is None or pred(c)
+    ]
 
 
 class Step:
