@@ -224,6 +224,8 @@ def test_dominion_card_decision_renders_from_its_kind_and_zone(page: Any, server
         pytest.fail("never reached a Cellar decision")
     text = page.text_content("#d-decision") or ""
     assert "Cellar: discard cards, then draw as many (done to stop)." in text
+    # the whole decision's bounds, from the view's decision.total
+    assert page.text_content("#d-bounds") == "chosen 0, any number"
     hand = page.query_selector_all("#d-hand .dcard.clickable")
     assert hand  # the hand is the decision's zone: its cards are the choices
 
@@ -237,3 +239,5 @@ def test_dominion_card_decision_renders_from_its_kind_and_zone(page: Any, server
     hand[0].click()
     _wait_change(page, step)
     assert discard_size() == before + 1  # the clicked card was discarded
+    if page.query_selector("#d-bounds"):  # still deciding (the hand was not empty)
+        assert page.text_content("#d-bounds") == "chosen 1, any number"

@@ -148,9 +148,26 @@ class Screen:
                 line += (
                     f" ({_('Player')} {int(about['player']) + 1}: {self.cards([about['card']])})"
                 )
+            bounds = _bounds_text(decision.get("total"))
+            if bounds:
+                line += f" [dim]({_(bounds[0]).format(**bounds[1])})[/dim]"
             c.print(line)
         if log:
             c.print(Panel("\n".join(log), title=_("Log"), expand=True))
+
+
+def _bounds_text(total: Any) -> tuple[str, dict[str, Any]] | None:
+    """The msgid and arguments saying how many cards a multi-pick decision takes in
+    all (Chapel: up to 4; Cellar: any number; Militia: exactly as many as needed)."""
+    if not isinstance(total, Mapping) or total.get("max") == 1:
+        return None
+    most = total.get("max")
+    args = {"picked": total.get("picked", 0), "max": most}
+    if most is None:
+        return "chosen {picked}, any number", args
+    if total.get("min") == most:
+        return "chosen {picked} of {max}", args
+    return "chosen {picked}, up to {max}", args
 
 
 def _read(stream: IO[str]) -> str:

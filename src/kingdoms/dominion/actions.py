@@ -19,7 +19,11 @@ kind   name                 meaning
 8      END_PHASE            end the Action phase / end the Buy phase (ends the turn)
 =====  ===================  ==========================================================
 
-The action space has ``NUM_KINDS * NUM_CARDS`` actions.
+The action space has ``NUM_KINDS * NUM_CARDS`` actions for the cards of the card list
+(:data:`BASE_ACTIONS`).  Cards added at run time (:mod:`kingdoms.dominion.extend`, index
+``NUM_CARDS + i``) get a range appended after it, ``NUM_KINDS`` actions each:
+``BASE_ACTIONS + i * NUM_KINDS + kind``.  Every action id of the card list stays what
+it was, so saved records replay; :data:`NUM_ACTIONS` grows only when cards are added.
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ from kingdoms.dominion.data import NUM_CARDS
 
 PLAY, BUY, CHOOSE, GAIN, DONE, YES, NO, PLAY_ALL_TREASURES, END_PHASE = range(9)
 NUM_KINDS = 9
-NUM_ACTIONS = NUM_KINDS * NUM_CARDS
+BASE_ACTIONS = NUM_KINDS * NUM_CARDS
+NUM_ACTIONS = BASE_ACTIONS
+"""Size of the action space (grows by ``NUM_KINDS`` per card added at run time)."""
 
 KIND_NAMES = (
     "play",
@@ -44,11 +50,17 @@ KIND_NAMES = (
 
 
 def encode(kind: int, card: int = 0) -> int:
-    return kind * NUM_CARDS + card
+    if card < NUM_CARDS:
+        return kind * NUM_CARDS + card
+    return BASE_ACTIONS + (card - NUM_CARDS) * NUM_KINDS + kind
 
 
 def decode(action: int) -> tuple[int, int]:
-    return divmod(action, NUM_CARDS)
+    """``(kind, card)`` of an action."""
+    if action < BASE_ACTIONS:
+        return divmod(action, NUM_CARDS)
+    extra, kind = divmod(action - BASE_ACTIONS, NUM_KINDS)
+    return kind, NUM_CARDS + extra
 
 
 A_DONE = encode(DONE)

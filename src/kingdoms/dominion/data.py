@@ -61,7 +61,7 @@ class Card:
         return n
 
 
-def _load() -> tuple[Card, ...]:
+def _load() -> list[Card]:
     text = resources.files("kingdoms.dominion").joinpath("data", "cards.csv").read_text("utf-8")
     out = []
     for i, row in enumerate(csv.DictReader(io.StringIO(text))):
@@ -76,11 +76,14 @@ def _load() -> tuple[Card, ...]:
                 pile=row["pile"],
             )
         )
-    return tuple(out)
+    return out
 
 
-CARDS: tuple[Card, ...] = _load()
+CARDS: list[Card] = _load()
+"""Every card, by index: the card list, then cards added at run time
+(:mod:`kingdoms.dominion.extend`)."""
 NUM_CARDS = len(CARDS)
+"""The number of cards in the card list (added cards come after them)."""
 BY_ID: dict[str, int] = {c.id: c.index for c in CARDS}
 
 COPPER = BY_ID["copper"]
@@ -93,9 +96,10 @@ CURSE = BY_ID["curse"]
 POTION = BY_ID["potion"]
 BASIC_SUPPLY = (COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE)
 
-IS_ACTION = tuple(c.is_action for c in CARDS)
-IS_TREASURE = tuple(c.is_treasure for c in CARDS)
-IS_VICTORY = tuple(c.is_victory for c in CARDS)
-IS_ATTACK = tuple(c.is_attack for c in CARDS)
-COIN_COST = tuple(c.cost[0] for c in CARDS)
-POTION_COST = tuple(c.cost[1] for c in CARDS)
+# Per-card tables (lists: :func:`kingdoms.dominion.extend.add_card` appends to them).
+IS_ACTION = [c.is_action for c in CARDS]
+IS_TREASURE = [c.is_treasure for c in CARDS]
+IS_VICTORY = [c.is_victory for c in CARDS]
+IS_ATTACK = [c.is_attack for c in CARDS]
+COIN_COST = [c.cost[0] for c in CARDS]
+POTION_COST = [c.cost[1] for c in CARDS]

@@ -23,12 +23,13 @@ A pending decision frame has a ``code`` (the engine's name of the question, e.g.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kingdoms.core.state import JSONDict
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.data import CARDS, NUM_CARDS
+from kingdoms.dominion.data import CARDS
 
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState, Frame
@@ -38,6 +39,11 @@ KINDS = (CHOOSE_CARDS, CHOOSE_PILE, ORDER, YES_NO)
 
 ANSWERS = {A.CHOOSE: "card", A.GAIN: "pile", A.YES: "yes", A.NO: "no", A.DONE: "done"}
 """Action kind -> the answer it gives (``choices[i].answer`` in the view)."""
+
+
+Bounds = Callable[["DominionState", "Frame"], tuple[int, int, int | None]]
+"""``(picked, min, max)`` of a whole decision: the cards picked so far and how many it
+takes in all (``max`` None: any number)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +63,9 @@ class DecisionSpec:
     yes: str = "yes"
     no: str = "no"
     """Option texts (msgids) of a yes/no question (``{card}``: its subject)."""
+    bounds: Bounds | None = None
+    """The whole decision's bounds, for decisions answered by several picks (Cellar,
+    Chapel, Militia); None: one pick (optional when ``done`` is legal)."""
 
     @property
     def verb(self) -> str:
@@ -303,11 +312,14 @@ def describe(st: DominionState, fr: Frame, legal: list[int] | None) -> JSONDict:
         "zone": spec.zone,
         "whose": fr.field(spec.whose) if spec.whose >= 0 else fr.who,
     }
+    if spec.bounds is not None:
+        picked, least, most = spec.bounds(st, fr)
+        out["total"] = {"min": least, "max": most, "picked": picked}
     if legal is not None:
         subject = CARDS[fr.field(spec.subject)].id if spec.subject >= 0 else None
         choices = []
         for a in legal:
-            kind, c = divmod(a, NUM_CARDS)
+            kind, c = A.decode(a)
             answer = ANSWERS.get(kind, "card")
             card = CARDS[c].id if answer in ("card", "pile") else None
             if answer in ("yes", "no"):

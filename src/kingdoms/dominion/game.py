@@ -9,7 +9,7 @@ from typing import Any
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import Game
 from kingdoms.core.state import GameConfig, State
-from kingdoms.dominion.actions import NUM_ACTIONS
+from kingdoms.dominion import actions as A
 from kingdoms.dominion.kingdom import check_alchemy_cards, check_sets, resolve_kingdom
 from kingdoms.dominion.state import DominionState
 
@@ -63,7 +63,7 @@ class DominionGame(Game):
         return DominionState(config)
 
     def num_distinct_actions(self, config: GameConfig) -> int:
-        return NUM_ACTIONS
+        return A.NUM_ACTIONS
 
     def lobby_options(self) -> dict[str, Any]:
         from kingdoms.dominion.info import lobby_options

@@ -16,7 +16,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.data import CARDS, NUM_CARDS
+from kingdoms.dominion.data import CARDS
 
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
@@ -27,7 +27,7 @@ _NO_CARD = frozenset({A.DONE, A.YES, A.NO, A.PLAY_ALL_TREASURES, A.END_PHASE})
 
 def action_info(st: DominionState, action: int) -> dict[str, Any]:
     """``{"kind": "buy", "card": "province"}``; plus the pending decision's kind."""
-    kind, c = divmod(action, NUM_CARDS)
+    kind, c = A.decode(action)
     out: dict[str, Any] = {"kind": KINDS[kind]}
     if kind not in _NO_CARD:
         out["card"] = CARDS[c].id

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from kingdoms.core.errors import InvalidConfig
-from kingdoms.dominion.cards import IMPLEMENTED
-from kingdoms.dominion.data import BY_ID, CARDS
+from kingdoms.dominion.cards import implemented
+from kingdoms.dominion.data import BY_ID, CARDS, Card
 
 SETS = ("base", "base-1e", "base-2e", "alchemy")
 DEFAULT_SETS = ["base", "base-1e"]
@@ -57,16 +57,23 @@ def _key(text: str) -> str:
 
 _SET_NAMES = {_key(n): cards for names, cards in RECOMMENDED.items() for n in names}
 _CARD_NAMES: dict[str, int] = {}
+
+
+def add_names(card: Card) -> None:
+    """Make a kingdom card findable by its id and its names in every language."""
+    if card.is_kingdom:
+        for n in (card.id, *card.names.values()):
+            _CARD_NAMES.setdefault(_key(n), card.index)
+        _CARD_NAMES.setdefault(_key(card.id.replace("_", " ")), card.index)
+
+
 for _c in CARDS:
-    if _c.is_kingdom:
-        for _n in (_c.id, *_c.names.values()):
-            _CARD_NAMES.setdefault(_key(_n), _c.index)
-        _CARD_NAMES.setdefault(_key(_c.id.replace("_", " ")), _c.index)
+    add_names(_c)
 
 
 def valid_names() -> str:
     return ", ".join(
-        sorted({c.names["en"] for c in CARDS if c.index in IMPLEMENTED and c.is_kingdom})
+        sorted({c.names["en"] for c in CARDS if implemented(c.index) and c.is_kingdom})
     )
 
 
@@ -121,7 +128,7 @@ def resolve_kingdom(
             why = "is a basic card, not a kingdom card" if basic else "is not a known kingdom card"
             raise InvalidConfig(f"{n!r} {why}; valid kingdom cards: {valid_names()}")
         c = _CARD_NAMES[k]
-        if c not in IMPLEMENTED:
+        if not implemented(c):
             raise InvalidConfig(
                 f"{n!r} is not implemented yet; valid kingdom cards: {valid_names()}"
             )
@@ -133,7 +140,7 @@ def resolve_kingdom(
     pool = sorted(
         c.index
         for c in CARDS
-        if c.is_kingdom and c.set in sets and c.index in IMPLEMENTED and c.index not in chosen
+        if c.is_kingdom and c.set in sets and implemented(c.index) and c.index not in chosen
     )
     missing = 10 - len(chosen)
     if alchemy_cards is not None and missing:

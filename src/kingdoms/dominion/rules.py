@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kingdoms.dominion.data import BY_ID, CARDS, CURSE, DUCHY, ESTATE, NUM_CARDS, PROVINCE
+from kingdoms.dominion.cards import VP as DECLARED_VP
+from kingdoms.dominion.data import BY_ID, IS_ACTION, PROVINCE
 
 GARDENS = BY_ID["gardens"]
 VINEYARD = BY_ID["vineyard"]
-IS_ACTION_CARD = [c.is_action for c in CARDS]
-VP = [0] * NUM_CARDS
-VP[ESTATE], VP[DUCHY], VP[PROVINCE], VP[CURSE] = 1, 3, 6, -1
+IS_ACTION_CARD = IS_ACTION
+VP = DECLARED_VP
+"""Card index -> victory points per copy (read from the card declarations)."""
 
 
 def score(cards: Sequence[int]) -> int:

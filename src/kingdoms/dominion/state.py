@@ -18,6 +18,7 @@ from typing import Any
 from kingdoms.core.errors import InvariantViolation
 from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, State
 from kingdoms.dominion import actions as A
+from kingdoms.dominion.cards import COINS
 from kingdoms.dominion.data import (
     BY_ID,
     CARDS,
@@ -43,10 +44,8 @@ PHASE_NAMES = ("action", "buy", "over", "cleanup")
 __all__ = ["DECISIONS", "DominionState", "Frame"]
 
 MOAT = BY_ID["moat"]
-TREASURE_COINS = [0] * NUM_CARDS
-TREASURE_COINS[COPPER] = 1
-TREASURE_COINS[BY_ID["silver"]] = 2
-TREASURE_COINS[BY_ID["gold"]] = 3
+TREASURE_COINS = COINS
+"""Card index -> coins playing it makes (read from the card declarations)."""
 SILVER = BY_ID["silver"]
 PHILOSOPHERS_STONE = BY_ID["philosophers_stone"]
 
@@ -122,7 +121,9 @@ class DominionState(Effects, State):
         self.edition = int(opts.get("base_edition", 1))
         self.alchemy_errata = bool(opts.get("alchemy_errata", False))
         self.piles = sorted(set(_basic_piles(kingdom)) | set(kingdom))
-        self.supply = [0] * NUM_CARDS
+        # one count per card of the card list, and up to the last added card in play
+        # (a game without added cards keeps the card list's size: records replay)
+        self.supply = [0] * max(NUM_CARDS, self.piles[-1] + 1)
         for c in self.piles:
             self.supply[c] = CARDS[c].pile_size(n)
         self.hands = [[] for _ in range(n)]
@@ -501,19 +502,23 @@ class DominionState(Effects, State):
         hand = self.hands[self.turn]
         out: list[int] = []
         if self.phase == ACTION_PHASE:
-            out = sorted({c for c in hand if IS_ACTION[c]})  # PLAY kind is 0
+            # PLAY is kind 0: a card of the card list is its own play action
+            out = [
+                c if c < NUM_CARDS else A.encode(A.PLAY, c)
+                for c in sorted({c for c in hand if IS_ACTION[c]})
+            ]
             out.append(A.A_END_PHASE)
             return out
         if not self.bought:
             treasures = {c for c in hand if IS_TREASURE[c]}
             if treasures:
-                out = sorted(treasures)
+                out = [c if c < NUM_CARDS else A.encode(A.PLAY, c) for c in sorted(treasures)]
                 out.append(A.A_ALL_TREASURES)
         if self.buys > 0:
             base = A.BUY * NUM_CARDS
             coins, potions, supply = self.coins, self.potions, self.supply
             out += [
-                base + c
+                base + c if c < NUM_CARDS else A.encode(A.BUY, c)
                 for c in self.piles
                 if supply[c] and COIN_COST[c] <= coins and POTION_COST[c] <= potions
             ]
@@ -521,7 +526,7 @@ class DominionState(Effects, State):
         return out
 
     def _apply(self, action: int) -> None:
-        kind, c = divmod(action, NUM_CARDS)
+        kind, c = A.decode(action)
         if self.stack:
             from kingdoms.dominion.cards import answer
 
@@ -698,7 +703,7 @@ class DominionState(Effects, State):
         if counts != self.totals:
             diff = {
                 CARDS[c].id: counts[c] - self.totals[c]
-                for c in range(NUM_CARDS)
+                for c in range(len(counts))
                 if counts[c] != self.totals[c]
             }
             raise InvariantViolation(f"cards not conserved: {diff}")

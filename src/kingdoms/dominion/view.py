@@ -18,6 +18,8 @@
           "code": "militia",       # the engine's frame code
           "who": 1, "card": "militia",       # the seat deciding and the card that asked
           "min": 1, "max": 1,      # picks in this step (0: "done" is allowed)
+          "total": {"min": 0, "max": 4, "picked": 1},   # the whole decision (Chapel);
+                                   # max null: any number (Cellar)
           "about": {"player": 0, "card": "gold"},  # what it is about, if one card/seat
           # only in the deciding seat's view:
           "choices": [{"action": 182, "answer": "card", "card": "copper"}, ...],
@@ -49,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from kingdoms.core.state import JSONDict
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, NUM_CARDS, POTION_COST
+from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, POTION_COST
 from kingdoms.dominion.decisions import SPECS, describe
 from kingdoms.i18n import translator
 
@@ -59,7 +61,8 @@ if TYPE_CHECKING:
 PHASES = ("action", "buy", "over", "cleanup")
 
 
-IDS = tuple(c.id for c in CARDS)
+IDS = [c.id for c in CARDS]
+"""Card index -> id (grows with added cards: :mod:`kingdoms.dominion.extend`)."""
 
 
 def make_view(st: DominionState, player: int) -> JSONDict:
@@ -77,6 +80,8 @@ def make_view(st: DominionState, player: int) -> JSONDict:
             min=0 if A.A_DONE in legal else 1,
             max=1,
         )
+        if "total" not in decision:
+            decision["total"] = {"min": decision["min"], "max": 1, "picked": 0}
         subject = _subject(st, fr)
         if subject is not None and (SPECS[fr.code].zone != "hand" or mine):
             # (a card about to enter the hand, as Library's: only its owner sees it)
@@ -171,7 +176,7 @@ def _possession(st: DominionState, player: int) -> JSONDict | None:
 
 def action_text(st: DominionState, action: int, lang: str = "en") -> str:
     _ = translator(lang)
-    kind, c = divmod(action, NUM_CARDS)
+    kind, c = A.decode(action)
     name = CARDS[c].name(lang)
     if kind == A.PLAY:
         return _("play {card}").format(card=name)

@@ -30,15 +30,15 @@ from kingdoms.bots.dominion.policy import (
 )
 from kingdoms.bots.dominion.strategy import Situation
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.data import CARDS, NUM_CARDS
+from kingdoms.dominion.cards import COINS
+from kingdoms.dominion.data import CARDS
 
 CARD_IDS: tuple[str, ...] = tuple(c.id for c in CARDS)
 COSTS: Mapping[str, int] = {c.id: c.cost[0] for c in CARDS}
 POTION_COSTS: Mapping[str, int] = {c.id: c.cost[1] for c in CARDS if c.cost[1]}
 TYPES: Mapping[str, frozenset[str]] = {c.id: frozenset(t.lower() for t in c.types) for c in CARDS}
 TREASURE_IDS: frozenset[str] = frozenset(c.id for c in CARDS if c.is_treasure)
-_COINS = {"copper": 1, "silver": 2, "gold": 3}
-TREASURE_VALUES: Mapping[str, int] = {cid: _COINS.get(cid, 0) for cid in TREASURE_IDS}
+TREASURE_VALUES: Mapping[str, int] = {c.id: COINS[c.index] for c in CARDS if c.is_treasure}
 
 _KIND_VERB: Mapping[int, str] = {
     A.PLAY: PLAY,
@@ -57,7 +57,7 @@ _NO_CARD = frozenset({A.DONE, A.YES, A.NO, A.PLAY_ALL_TREASURES, A.END_PHASE})
 def _decode_table() -> tuple[tuple[str, str | None], ...]:
     out: list[tuple[str, str | None]] = []
     for action in range(A.NUM_ACTIONS):
-        kind, card = divmod(action, NUM_CARDS)
+        kind, card = A.decode(action)
         out.append((_KIND_VERB[kind], None if kind in _NO_CARD else CARD_IDS[card]))
     return tuple(out)
 

@@ -27,7 +27,6 @@ from kingdoms.dominion.decisions import ORDER, YES_NO
 
 __all__ = ["StrategyBot", "bundled_bot", "decision_purpose", "file_bot", "situation"]
 
-_BUY0 = A.BUY * NUM_CARDS
 _PLAY0 = A.PLAY * NUM_CARDS
 
 
@@ -118,7 +117,7 @@ class StrategyBot:
             if view.get("phase") == "buy":
                 want = self.strategy.choose(situation(view))
                 if want is not None:
-                    action = _BUY0 + BY_ID[want]
+                    action = A.encode(A.BUY, BY_ID[want])
                     if action in legal_actions:
                         return action
                 if A.A_END_PHASE in legal_actions:

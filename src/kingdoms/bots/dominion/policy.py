@@ -17,13 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from kingdoms.dominion.data import CARDS
+
 # Verbs the adapter normalises the engine's action kinds to.
 PLAY, BUY, GAIN, TRASH, DISCARD, KEEP = "play", "buy", "gain", "trash", "discard", "keep"
 REVEAL, SET_ASIDE, TOPDECK, YES, NO, DONE = "reveal", "set_aside", "topdeck", "yes", "no", "done"
 PLAY_TREASURES = "play_treasures"
 
 # Types of the cards, by id (fallback when the view does not say).
-_TREASURES = {"copper": 1, "silver": 2, "gold": 3, "potion": 0, "philosophers_stone": 0}
+_TREASURES = frozenset(c.id for c in CARDS if c.is_treasure)
 _VICTORY = {"estate", "duchy", "province", "gardens", "vineyard"}
 _JUNK = {"curse": 100, "estate": 90, "vineyard": 85, "gardens": 85, "duchy": 80, "province": 80}
 # Action cards that give +Actions: play these before terminal ones.

@@ -19,13 +19,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kingdoms.dominion.cards import COINS, VP
+from kingdoms.dominion.data import CARDS
+
 # Card ids as the engine and the shared card data name them.
 COPPER, SILVER, GOLD = "copper", "silver", "gold"
 ESTATE, DUCHY, PROVINCE = "estate", "duchy", "province"
 CURSE, SMITHY, WITCH = "curse", "smithy", "witch"
 GARDENS, VINEYARD = "gardens", "vineyard"
 
-COIN_VALUE: Mapping[str, int] = {COPPER: 1, SILVER: 2, GOLD: 3}
+COIN_VALUE: Mapping[str, int] = {
+    c.id: COINS[c.index] for c in CARDS if c.is_treasure and COINS[c.index]
+}
 """Coins a Treasure makes when played (fallback when the view gives no values)."""
 
 ACTION_COINS: Mapping[str, int] = {
@@ -39,19 +44,11 @@ ACTION_COINS: Mapping[str, int] = {
 }
 """The fixed +$ printed on Action cards (counted in "total money")."""
 
-VP_VALUE: Mapping[str, int] = {ESTATE: 1, DUCHY: 3, PROVINCE: 6, CURSE: -1}
+VP_VALUE: Mapping[str, int] = {c.id: VP[c.index] for c in CARDS if VP[c.index]}
+"""Fixed victory points per card (from the card declarations)."""
 
-BASIC_COST: Mapping[str, int] = {
-    COPPER: 0,
-    SILVER: 3,
-    GOLD: 6,
-    ESTATE: 2,
-    DUCHY: 5,
-    PROVINCE: 8,
-    CURSE: 0,
-    SMITHY: 4,
-    WITCH: 5,
-}
+BASIC_COST: Mapping[str, int] = {c.id: c.cost[0] for c in CARDS}
+"""Printed coin cost of every card (fallback when the situation gives no costs)."""
 
 
 def victory_points(owned: Mapping[str, int], types: Mapping[str, frozenset[str]]) -> int:

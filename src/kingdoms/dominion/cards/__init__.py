@@ -1,5 +1,6 @@
 """Card registry: effect handlers keyed by card index (registered by card id).
 
+* ``basic.py`` — the basic Treasure and Victory cards (their coins and points);
 * ``base.py`` — basic cards and the 25 first-edition kingdom cards;
 * ``second.py`` — the 7 second-edition kingdom cards;
 * ``alchemy.py`` — the 12 Alchemy kingdom cards and the Clean-up abilities.
@@ -13,24 +14,35 @@ pending decision frames.
 from __future__ import annotations
 
 from kingdoms.dominion.cards import alchemy as alchemy
+from kingdoms.dominion.cards import basic as basic
 from kingdoms.dominion.cards import second as second
 from kingdoms.dominion.cards.base import ATTACKS, HELD, answer, decision_actions
-from kingdoms.dominion.cards.declare import DECLARED
+from kingdoms.dominion.cards.declare import COINS, DECLARED, VP
 from kingdoms.dominion.cards.registry import EFFECTS, TASKS
-from kingdoms.dominion.data import CARDS
+from kingdoms.dominion.data import CARDS, IS_ACTION
 
 IMPLEMENTED: frozenset[int] = frozenset(EFFECTS) | frozenset(
     c.index for c in CARDS if not c.is_action
 )
-"""Cards the engine plays: every Action with a handler, every Treasure and Victory card."""
+"""Cards of the card list the engine plays: every Action with a handler, every Treasure
+and Victory card."""
+
+
+def implemented(card: int) -> bool:
+    """Whether the engine plays ``card`` (cards added at run time included)."""
+    return card in EFFECTS or not IS_ACTION[card]
+
 
 __all__ = [
     "ATTACKS",
+    "COINS",
     "DECLARED",
     "EFFECTS",
     "HELD",
     "IMPLEMENTED",
     "TASKS",
+    "VP",
     "answer",
     "decision_actions",
+    "implemented",
 ]

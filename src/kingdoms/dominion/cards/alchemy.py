@@ -17,7 +17,6 @@ from kingdoms.dominion.cards.base import HELD
 from kingdoms.dominion.cards.declare import declare
 from kingdoms.dominion.cards.registry import answers, card, decision, task
 from kingdoms.dominion.cards.steps import (
-    CHOOSE0,
     EachOtherGains,
     GainUpTo,
     Plus,
@@ -54,7 +53,7 @@ UNIVERSITY = BY_ID["university"]
 
 
 def _choices(cards: list[int]) -> list[int]:
-    return [CHOOSE0 + c for c in sorted(set(cards))]
+    return [A.encode(A.CHOOSE, c) for c in sorted(set(cards))]
 
 
 declare("alchemist", cost=3, potions=1, types=("Action",), card_set="alchemy", steps=[Plus(2, 1)])

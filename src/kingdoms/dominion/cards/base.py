@@ -14,7 +14,6 @@ from kingdoms.dominion.cards.registry import (
     task,
 )
 from kingdoms.dominion.cards.steps import (
-    CHOOSE0,
     DiscardAnyThenDraw,
     EachOtherDiscardsDownTo,
     EachOtherDraws,
@@ -308,9 +307,11 @@ def decision_actions(st: DominionState, fr: Frame) -> list[int]:
         out = _hand_choices(hand, lambda c: IS_ACTION[c])
         return [*out, A.A_DONE] if st.edition == 2 else out
     if code == "thief_trash":
-        return [CHOOSE0 + c for c in sorted({c for c in st.aside[fr.a] if IS_TREASURE[c]})]
+        return [
+            A.encode(A.CHOOSE, c) for c in sorted({c for c in st.aside[fr.a] if IS_TREASURE[c]})
+        ]
     if code == "thief_gain":
-        return [*(CHOOSE0 + c for c in sorted(set(st.stolen))), A.A_DONE]
+        return [*(A.encode(A.CHOOSE, c) for c in sorted(set(st.stolen))), A.A_DONE]
     raise KeyError(code)
 
 

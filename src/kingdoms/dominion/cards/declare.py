@@ -37,12 +37,20 @@ class CardDecl:
     set: str
     steps: tuple[Step, ...]
     prompts: Mapping[str, str]
+    coins: int = 0
+    """Coins one play of the card makes (a Treasure's value); 0 if none or variable."""
+    vp: int = 0
+    """Victory points each copy is worth at the end; 0 if none or variable."""
 
     def purposes(self) -> list[str]:
         return sorted(f"{self.id}.{s.verb}" for s in self.steps if s.verb)
 
 
 DECLARED: dict[str, CardDecl] = {}
+COINS: list[int] = [0] * len(CARDS)
+"""Card index -> coins one play makes, as declared (0: none or variable)."""
+VP: list[int] = [0] * len(CARDS)
+"""Card index -> victory points per copy, as declared (0: none or variable)."""
 
 
 class DeclarationError(ValueError):
@@ -58,9 +66,13 @@ def declare(
     steps: Sequence[Step],
     potions: int = 0,
     prompts: Mapping[str, str] | None = None,
+    coins: int = 0,
+    vp: int = 0,
 ) -> CardDecl:
     """Declare card ``cid``; ``prompts`` maps each decision verb of its steps to the
-    prompt shown to the deciding player."""
+    prompt shown to the deciding player; ``coins`` is a Treasure's value, ``vp`` a
+    Victory or Curse card's points.  A card without steps (a Treasure, a Victory card)
+    only declares its facts."""
     if cid not in BY_ID:
         raise DeclarationError(f"{cid!r} is not in the card list")
     facts = CARDS[BY_ID[cid]]
@@ -72,14 +84,19 @@ def declare(
         raise DeclarationError(
             f"{cid!r}: prompts for {sorted(verbs)} needed, got {sorted(prompts)}"
         )
-    decl = CardDecl(cid, cost, potions, frozenset(types), card_set, tuple(steps), prompts)
+    decl = CardDecl(
+        cid, cost, potions, frozenset(types), card_set, tuple(steps), prompts, coins, vp
+    )
     DECLARED[cid] = decl
     for verb, prompt in prompts.items():
         PROMPTS[f"{cid}.{verb}"] = prompt
     index = BY_ID[cid]
+    COINS[index], VP[index] = coins, vp
     for step in decl.steps:
         step.bind(index)
     todo = decl.steps
+    if not todo:
+        return decl
     if len(todo) == 1:
         only = todo[0]
         EFFECTS[index] = lambda st, p, pid: only.run(st, p, index)

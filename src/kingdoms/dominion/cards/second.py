@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.registry import answers, card, decision, task
-from kingdoms.dominion.cards.steps import CHOOSE0, ask_gain
+from kingdoms.dominion.cards.steps import ask_gain
 from kingdoms.dominion.cards.steps import hand_choices as _hand_choices
 from kingdoms.dominion.data import BY_ID, COPPER, GOLD, IS_ACTION, IS_TREASURE
 from kingdoms.dominion.frames import Frame
@@ -24,7 +24,7 @@ VASSAL = BY_ID["vassal"]
 
 
 def _choices(cards: list[int]) -> list[int]:
-    return [CHOOSE0 + c for c in sorted(set(cards))]
+    return [A.encode(A.CHOOSE, c) for c in sorted(set(cards))]
 
 
 # -- Artisan: gain a card up to $5 to your hand, then put a card from hand onto the deck

@@ -35,7 +35,11 @@ def asks(code: str, spec: DecisionSpec, options: Options, answer: Answer) -> Non
 
 
 def hand_choices(hand: list[int], pred: Callable[[int], bool] | None = None) -> list[int]:
-    return [CHOOSE0 + c for c in sorted(set(hand)) if pred is None or pred(c)]
+    return [
+        CHOOSE0 + c if c < NUM_CARDS else A.encode(A.CHOOSE, c)
+        for c in sorted(set(hand))
+        if pred is None or pred(c)
+    ]
 
 
 class Step:
@@ -89,6 +93,7 @@ asks(
         "*.discard",
         "Cellar: discard cards, then draw as many (done to stop).",
         pick="discard {card}",
+        bounds=lambda st, fr: (fr.a, 0, None),
     ),
     lambda st, fr: [*hand_choices(st.hands[fr.who]), A.A_DONE],
     _discard_draw_answer,
@@ -123,6 +128,7 @@ asks(
         "*.trash",
         "Chapel: trash up to 4 cards (done to stop).",
         pick="trash {card}",
+        bounds=lambda st, fr: (fr.a, 0, fr.b),
     ),
     lambda st, fr: [*hand_choices(st.hands[fr.who]), A.A_DONE],
     _trash_up_to_answer,
@@ -169,7 +175,7 @@ class GainUpTo(Step):
 
 
 def _gain_options(st: DominionState, fr: Frame) -> list[int]:
-    out = [GAIN0 + c for c in gain_options(st, fr.a, fr.b, fr.card)]
+    out = [A.encode(A.GAIN, c) for c in gain_options(st, fr.a, fr.b, fr.card)]
     return [*out, A.A_DONE] if fr.card in OPTIONAL_GAIN else out
 
 
@@ -207,13 +213,23 @@ def _discard_down_answer(st: DominionState, fr: Frame, kind: int, c: int) -> Non
     hand = st.hands[fr.who]
     st.discard_from(fr.who, hand, c)
     if len(hand) > fr.a:
-        st.push("discard_down_to", fr.who, fr.card, fr.a)
+        st.push("discard_down_to", fr.who, fr.card, fr.a, fr.b + 1)
+
+
+def _down_to_bounds(st: DominionState, fr: Frame) -> tuple[int, int, int | None]:
+    """``a``: the hand size to keep; ``b``: the cards discarded so far."""
+    total = fr.b + len(st.hands[fr.who]) - fr.a
+    return fr.b, total, total
 
 
 asks(
     "discard_down_to",
     DecisionSpec(
-        CHOOSE_CARDS, "*.discard", "Militia: discard down to 3 cards.", pick="discard {card}"
+        CHOOSE_CARDS,
+        "*.discard",
+        "Militia: discard down to 3 cards.",
+        pick="discard {card}",
+        bounds=_down_to_bounds,
     ),
     lambda st, fr: hand_choices(st.hands[fr.who]),
     _discard_down_answer,

@@ -109,6 +109,13 @@ export function render(el, msg, ctx) {
   if (d) {
     const about = d.about;
     const lines = [h("strong", {}, t(d.prompt || "Decide."))];
+    const total = d.total;
+    if (total && total.max !== 1) {
+      // the whole decision's bounds: Chapel "up to 4", Cellar "any number", Militia "2 of 2"
+      const msg = total.max === null ? "chosen {picked}, any number"
+        : total.min === total.max ? "chosen {picked} of {max}" : "chosen {picked}, up to {max}";
+      lines.push(" ", h("span", { class: "muted", id: "d-bounds" }, t(msg, { picked: total.picked, max: total.max })));
+    }
     if (about && about.card) {
       lines.push(" ", t("{name}: {card}", { name: ctx.name(about.player), card: cards[about.card] ? cards[about.card].name : about.card }));
     } else if (about) {
