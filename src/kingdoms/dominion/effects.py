@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from kingdoms.core.events import Event
 from kingdoms.core.state import GameConfig
+from kingdoms.dominion.cards import ATTACKS, EFFECTS
 from kingdoms.dominion.data import CARDS
 
 if TYPE_CHECKING:
@@ -172,8 +173,6 @@ class Effects:
 
     def play_card(self, p: int, c: int, play_id: int) -> None:
         """Resolve one play of c (already in play): Attack reactions first."""
-        from kingdoms.dominion.cards import ATTACKS, EFFECTS
-
         if self.logging:
             self._log("play", p, card=CARDS[c].id)
         if c in ATTACKS:

@@ -18,6 +18,8 @@ from typing import Any
 from kingdoms.core.errors import InvariantViolation
 from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, State
 from kingdoms.dominion import actions as A
+from kingdoms.dominion.cards import HELD, TASKS, answer, decision_actions
+from kingdoms.dominion.cards.alchemy import start_cleanup
 from kingdoms.dominion.data import (
     BY_ID,
     CARDS,
@@ -291,8 +293,6 @@ class DominionState(Effects, State):
         """Cards of ``p`` set aside by a pending effect that holds them in its frame."""
         if not self.stack:
             return []
-        from kingdoms.dominion.cards import HELD
-
         out: list[int] = []
         for fr in self.stack:
             fields = HELD.get(fr.code)
@@ -346,8 +346,6 @@ class DominionState(Effects, State):
             self._end_turn()
 
     def _run(self) -> None:
-        from kingdoms.dominion.cards import TASKS
-
         decisions = DECISIONS
         stack = self.stack
         while stack:
@@ -385,8 +383,6 @@ class DominionState(Effects, State):
         """Clean-up.  Alchemist/Herbalist abilities may ask first (see
         :func:`kingdoms.dominion.cards.alchemy.start_cleanup`); then
         :meth:`finish_turn` discards, draws and passes the turn."""
-        from kingdoms.dominion.cards.alchemy import start_cleanup
-
         p = self.turn
         self.phase = CLEANUP
         stack = self.stack
@@ -493,8 +489,6 @@ class DominionState(Effects, State):
 
     def legal_actions(self) -> list[int]:
         if self.stack:
-            from kingdoms.dominion.cards import decision_actions
-
             return decision_actions(self, self.stack[-1])
         if self.phase == OVER:
             return []
@@ -523,8 +517,6 @@ class DominionState(Effects, State):
     def _apply(self, action: int) -> None:
         kind, c = divmod(action, NUM_CARDS)
         if self.stack:
-            from kingdoms.dominion.cards import answer
-
             answer(self, self.stack.pop(), kind, c)
             self._settle()
             return

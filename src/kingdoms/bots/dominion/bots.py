@@ -18,11 +18,13 @@ from typing import Any
 
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion import adapter
+from kingdoms.bots.dominion.observation import Observation, observe
 from kingdoms.bots.dominion.policy import DONE, choose
 from kingdoms.bots.dominion.strategy import Situation, Strategy, decision_purpose
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, IS_ACTION, NUM_CARDS
+from kingdoms.dominion.state import DominionState
 
 _BUY0 = A.BUY * NUM_CARDS
 _PLAY0 = A.PLAY * NUM_CARDS
@@ -53,6 +55,9 @@ def situation(view: View) -> Situation:
     )
 
 
+__all__ = ["StrategyBot", "bundled_bot", "decision_purpose", "file_bot", "situation"]
+
+
 def _matches(card: str | None, key: str) -> bool:
     return card is not None and (card == key or key in adapter.TYPES.get(card, ()))
 
@@ -67,25 +72,35 @@ class StrategyBot:
         self.name = strategy.name
         self._play = tuple(BY_ID[c] for c in self.strategy.play if c in BY_ID)
 
-    def _override(self, view: View, legal: Sequence[int]) -> int | None:
-        purpose = decision_purpose(view)
+    def observe(self, state: object, player: int) -> Observation:
+        """What this bot reads of ``state``: ``player``'s typed observation (only what
+        that seat's view shows), instead of the view dict."""
+        if not isinstance(state, DominionState):
+            raise InvalidConfig(f"bot {self.name!r} plays Dominion, not {type(state).__name__}")
+        return observe(state, player)
+
+    def _override(self, obs: Observation, legal: Sequence[int]) -> int | None:
+        purpose = obs.purpose
         rule = self.strategy.decisions.get(purpose) if purpose else None
         if rule is None:
             return None
         if isinstance(rule, bool):
             action = A.A_YES if rule else A.A_NO
             return action if action in legal else None
-        options = adapter.decode(view, legal)
+        options = adapter.decode_observed(obs, legal)
         for key in rule:
             for opt in options:
                 if opt.verb != DONE and _matches(opt.card, key):
                     return opt.action
         return A.A_DONE if A.A_DONE in legal else None
 
-    def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
+    def act(
+        self, view: View | Observation, legal_actions: Sequence[int], rng: random.Random
+    ) -> int:
         if len(legal_actions) == 1:
             return legal_actions[0]
-        if view.get("decision") is None:
+        obs = view if isinstance(view, Observation) else Observation.from_view(view)
+        if obs.purpose is None:
             # Turn decisions (no card asking): the fast path.
             playable = [a for a in legal_actions if a < NUM_CARDS and IS_ACTION[a]]
             if A.A_ALL_TREASURES in legal_actions and not playable:
@@ -93,8 +108,8 @@ class StrategyBot:
             for c in self._play:
                 if _PLAY0 + c in legal_actions:
                     return _PLAY0 + c
-            if view.get("phase") == "buy":
-                want = self.strategy.choose(situation(view))
+            if obs.phase == "buy":
+                want = self.strategy.choose(adapter.situation_observed(obs))
                 if want is not None:
                     action = _BUY0 + BY_ID[want]
                     if action in legal_actions:
@@ -102,11 +117,11 @@ class StrategyBot:
                 if A.A_END_PHASE in legal_actions:
                     return A.A_END_PHASE
         else:
-            chosen = self._override(view, legal_actions)
+            chosen = self._override(obs, legal_actions)
             if chosen is not None:
                 return chosen
-        options = adapter.decode(view, legal_actions)
-        decision = adapter.decision(view, self.strategy.play, options)
+        options = adapter.decode_observed(obs, legal_actions)
+        decision = adapter.decision_observed(obs, self.strategy.play)
         return choose(decision, options)
 
 

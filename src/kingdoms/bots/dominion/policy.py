@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from kingdoms.bots.dominion.strategy import BASIC_COST
+
 # Verbs the adapter normalises the engine's action kinds to.
 PLAY, BUY, GAIN, TRASH, DISCARD, KEEP = "play", "buy", "gain", "trash", "discard", "keep"
 REVEAL, SET_ASIDE, TOPDECK, YES, NO, DONE = "reveal", "set_aside", "topdeck", "yes", "no", "done"
@@ -85,8 +87,6 @@ def _cost(d: Decision, card: str | None) -> int:
     c = d.costs.get(card)
     if c is not None:
         return c
-    from kingdoms.bots.dominion.strategy import BASIC_COST
-
     return BASIC_COST.get(card, 4)
 
 
