@@ -1,7 +1,8 @@
 """Primitive effects on a player's zones: draw (shuffling only when needed), gain,
 trash, discard, reveal, and the play of a card with its Attack/Moat plumbing.
 
-A mixin of :class:`kingdoms.dominion.state.DominionState` (it owns no fields).
+A trait of :class:`kingdoms.dominion.state.DominionState` (it owns no fields; a
+mypyc trait, so that the compiled state can mix it in).
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
+
+from mypy_extensions import trait
 
 from kingdoms.core.events import Event
 from kingdoms.core.state import GameConfig
@@ -21,6 +24,7 @@ if TYPE_CHECKING:
 from kingdoms.dominion.frames import Frame
 
 
+@trait
 class Effects:
     __slots__ = ()
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kingdoms.core.errors import InvariantViolation
-from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, State
+from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, State, copy_rng
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards import HELD, TASKS, answer, decision_actions
 from kingdoms.dominion.cards.alchemy import start_cleanup
@@ -56,7 +56,7 @@ DECISIONS = SPECS
 """Frame code -> its decision (filled where each decision is declared)."""
 
 
-class DominionState(Effects, State):
+class DominionState(State, Effects):
     __slots__ = (
         "actions",
         "alchemy_errata",
@@ -116,8 +116,13 @@ class DominionState(Effects, State):
     ended_by: str
 
     # -- construction ---------------------------------------------------------------
-    def __init__(self, config: GameConfig) -> None:
-        self._init_core(config)
+    def __init__(self, config: GameConfig, rng: random.Random | None = None) -> None:
+        """A new game of ``config``; given ``rng`` (a copy's), an empty shell that
+        :meth:`clone` fills (copies go through the constructor: compiled classes
+        have no bare ``__new__``)."""
+        self._init_core(config, rng)
+        if rng is not None:
+            return
         n = config.players
         opts = config.options
         kingdom = [BY_ID[c] for c in opts["kingdom"]]
@@ -221,8 +226,10 @@ class DominionState(Effects, State):
         return st
 
     def clone(self) -> DominionState:
-        new = DominionState.__new__(DominionState)
-        new._copy_core(self)
+        new = DominionState(self.config, copy_rng(self.rng))
+        new.history = self.history.copy()
+        new.log = self.log.copy()
+        new.logging = self.logging
         self._copy_into(new)
         return new
 
