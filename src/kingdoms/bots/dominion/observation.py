@@ -154,11 +154,12 @@ class Observation:
 
 
 def _counts(cards: list[int]) -> dict[str, int]:
-    counts = [0] * NUM_CARDS
-    for c in cards:
-        counts[c] += 1
     ids = IDS
-    return {ids[c]: n for c, n in enumerate(counts) if n}
+    out: dict[str, int] = {}
+    for c in cards:
+        card = ids[c]
+        out[card] = out.get(card, 0) + 1
+    return out
 
 
 def observe(st: DominionState, seat: int) -> Observation:
