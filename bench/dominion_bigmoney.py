@@ -1,13 +1,20 @@
 """Benchmark: 2-player Big Money mirror, kingdoms vs pyminion 0.4.0, in one run.
 
-Both engines run in this process (one core), one after the other, each for the
-same wall-clock budget::
+Both engines run in this process (one core), alternating short slices, each for
+the same CPU-time budget (``time.process_time``: steadier than wall time on a
+loaded machine)::
 
     .venv/bin/python bench/dominion_bigmoney.py --seconds 10
+    .venv/bin/python bench/dominion_bigmoney.py --all        # + sim, Smithy, Witch, Alchemy
+    KINGDOMS_PURE=1 .venv/bin/python bench/dominion_bigmoney.py --all   # the pure path
 
 The kingdoms side goes through the public API only: ``new_game`` + the
 ``big-money`` bot + ``play_out`` with logging off.  The last line printed is
-``ratio: X`` (kingdoms games/s divided by pyminion games/s).
+``ratio: X`` (kingdoms games/s divided by pyminion games/s).  ``--all`` adds the
+Big Money mirror through the simulator (``kingdoms sim``'s game loop: bots,
+trackers, results), a Smithy mirror (peer: pyminion's BigMoneySmithy), a Witch
+mirror and random bots on an Alchemy kingdom (their ratios: against pyminion's
+Big Money mirror, as a yardstick), and ``clone()``'s cost and memory per state.
 
 ``--profile`` runs the kingdoms side under cProfile and prints the top costs.
 """
@@ -42,13 +49,96 @@ def kingdoms_runner(seed0: int) -> Callable[[int], None]:
     return one
 
 
-def pyminion_runner(seed0: int) -> Callable[[int], None]:
-    # pyminion logs through the root logger; keep it quiet without adding handlers
-    # that print (a NullHandler stops logging.info() from calling basicConfig()).
+def sim_runner(seed0: int, specs: list[str], kingdom: object) -> Callable[[int], None]:
+    """Games through the simulator's loop (``kingdoms sim``): bots, trackers, results."""
+    from kingdoms.sim.runner import play_one
+
+    options = {"kingdom": kingdom}
+
+    def one(i: int) -> None:
+        play_one("dominion", specs, i, seed0, options)
+
+    return one
+
+
+ALCHEMY = [
+    "possession", "golem", "scrying_pool", "apothecary", "alchemist", "herbalist",
+    "university", "familiar", "transmute", "philosophers_stone",
+]  # fmt: skip
+WITCH = ["witch", "moat", "village", "smithy", "market", "militia", "cellar", "chapel",
+         "laboratory", "festival"]  # fmt: skip
+
+
+def random_runner(seed0: int) -> Callable[[int], None]:
+    """Random bots (``random_playout``) on an Alchemy kingdom, 3 players."""
+    from kingdoms.core import new_game
+
+    def one(i: int) -> None:
+        state = new_game("dominion", players=3, seed=seed0 + i, options={"kingdom": ALCHEMY})
+        state.logging = False
+        state.random_playout(random.Random(seed0 + i))
+
+    return one
+
+
+def clone_cost(seed: int, copies: int = 2000) -> tuple[float, float]:
+    """Microseconds of CPU per ``clone()`` and bytes per cloned state, on a mid-game
+    Big Money state."""
+    import tracemalloc
+
+    from kingdoms.bots import make_bot
+    from kingdoms.core import new_game
+
+    state = new_game("dominion", players=2, seed=seed, options={"kingdom": "First Game"})
+    state.logging = False
+    bot = make_bot("dominion", "big-money")
+    rng = random.Random(seed)
+    while state.step < 120 and not state.is_terminal():
+        state.apply(bot.act(state.view(state.current_player), state.legal_actions(), rng))
+    start = time.process_time()
+    for _ in range(copies):
+        state.clone()
+    per_clone = (time.process_time() - start) / copies * 1e6
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    kept = [state.clone() for _ in range(copies)]
+    per_state = (tracemalloc.get_traced_memory()[0] - before) / len(kept)
+    tracemalloc.stop()
+    return per_clone, per_state
+
+
+def pyminion_smithy_runner(seed0: int) -> Callable[[int], None]:
+    _quiet_root()
+    from pyminion.bots.examples import BigMoneySmithy
+    from pyminion.expansions.base import base_set, smithy
+    from pyminion.game import Game
+
+    def one(i: int) -> None:
+        random.seed(seed0 + i)
+        players = [BigMoneySmithy(player_id="s1"), BigMoneySmithy(player_id="s2")]
+        game = Game(
+            players=players,
+            expansions=[base_set],
+            kingdom_cards=[smithy],
+            log_stdout=False,
+            log_file=False,
+        )
+        game.play()
+
+    return one
+
+
+def _quiet_root() -> None:
     root = logging.getLogger()
     if not root.handlers:
         root.addHandler(logging.NullHandler())
     root.setLevel(logging.WARNING)
+
+
+def pyminion_runner(seed0: int) -> Callable[[int], None]:
+    # pyminion logs through the root logger; keep it quiet without adding handlers
+    # that print (a NullHandler stops logging.info() from calling basicConfig()).
+    _quiet_root()
     from pyminion.bots.examples import BigMoney
     from pyminion.expansions.base import base_set
     from pyminion.game import Game
@@ -66,12 +156,12 @@ def measure(run_one: Callable[[int], None], seconds: float) -> tuple[int, float]
     """Games played and elapsed time: whole games until ``seconds`` have passed."""
     run_one(0)  # warm up (imports, caches)
     games = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
         run_one(games + 1)
         games += 1
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= deadline:
             return games, now - start
 
@@ -89,12 +179,12 @@ def measure_interleaved(
         for i, run_one in enumerate(runners):
             if spent[i] >= seconds:
                 continue
-            start = time.perf_counter()
+            start = time.process_time()
             end = start + min(slice_s, seconds - spent[i])
             while True:
                 run_one(games[i] + 1)
                 games[i] += 1
-                now = time.perf_counter()
+                now = time.process_time()
                 if now >= end:
                     break
             spent[i] += now - start
@@ -106,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="time budget per engine")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="cProfile the kingdoms side")
+    parser.add_argument("--all", action="store_true", help="every game kind, clone() cost")
     parser.add_argument("--top", type=int, default=25, help="rows of the profile to print")
     args = parser.parse_args(argv)
 
@@ -129,13 +220,46 @@ def main(argv: list[str] | None = None) -> int:
     (n_ours, t_ours), (n_theirs, t_theirs) = measure_interleaved([ours, theirs], args.seconds)
     rate_ours = n_ours / t_ours
     rate_theirs = n_theirs / t_theirs
-    print(f"kingdoms big-money mirror: {n_ours} games in {t_ours:.2f}s = {rate_ours:.1f} games/s")
     print(
-        f"pyminion 0.4.0 BigMoney mirror: {n_theirs} games in {t_theirs:.2f}s "
+        f"kingdoms big-money mirror: {n_ours} games in {t_ours:.2f}s CPU = {rate_ours:.1f} games/s"
+    )
+    print(
+        f"pyminion 0.4.0 BigMoney mirror: {n_theirs} games in {t_theirs:.2f}s CPU "
         f"= {rate_theirs:.1f} games/s"
     )
+    if args.all:
+        _more(args.seed, args.seconds, rate_theirs)
     print(f"ratio: {rate_ours / rate_theirs:.1f}")
     return 0
+
+
+def _more(seed: int, seconds: float, big_money_peer: float) -> None:
+    """The other game kinds, each against its peer measured in the same run."""
+    import kingdoms
+
+    print(f"build: {kingdoms.build_kind()}")
+    runs: list[tuple[str, Callable[[int], None], Callable[[int], None] | None]] = [
+        ("sim big-money mirror", sim_runner(seed, ["big-money"] * 2, "First Game"), None),
+        (
+            "sim big-money-ultimate mirror",
+            sim_runner(seed, ["big-money-ultimate"] * 2, "First Game"),
+            None,
+        ),
+        ("sim smithy mirror", sim_runner(seed, ["smithy"] * 2, "First Game"), None),
+        ("sim witch mirror", sim_runner(seed, ["witch"] * 2, WITCH), None),
+        ("random bots, Alchemy, 3 players", random_runner(seed), None),
+    ]
+    for name, ours, _peer in runs:
+        n, t = measure(ours, seconds)
+        rate = n / t
+        print(f"kingdoms {name}: {n} games in {t:.2f}s CPU = {rate:.1f} games/s "
+              f"({rate / big_money_peer:.1f}x pyminion Big Money)")  # fmt: skip
+    smithy = sim_runner(seed, ["smithy"] * 2, "First Game")
+    (n1, t1), (n2, t2) = measure_interleaved([smithy, pyminion_smithy_runner(seed)], seconds)
+    print(f"smithy mirror: kingdoms {n1 / t1:.1f} games/s, pyminion BigMoneySmithy "
+          f"{n2 / t2:.1f} games/s, ratio {(n1 / t1) / (n2 / t2):.1f}")  # fmt: skip
+    per_clone, per_state = clone_cost(seed)
+    print(f"clone(): {per_clone:.1f} us CPU; memory per state: {per_state:.0f} bytes")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,14 @@ COMPILED: Final = (
     "kingdoms.core.state",
     "kingdoms.kingdomino.state",
     "kingdoms.bots.mcts",
+    "kingdoms.dominion.frames",
+    "kingdoms.dominion.effects",
+    "kingdoms.dominion.rules",
+    "kingdoms.dominion.state",
+    "kingdoms.bots.dominion.observation",
+    "kingdoms.bots.dominion.policy",
+    "kingdoms.bots.dominion.strategy",
+    "kingdoms.bots.dominion.adapter",
 )
 """Modules compiled with mypyc (each must pass ``mypy --strict``)."""
 

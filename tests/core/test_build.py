@@ -73,6 +73,28 @@ bots = [make_bot("kingdomino", s) for s in
          "full-greedy", "greedy"]]
 play_out(st, bots, checked=True)
 out["games"].append([st.history, st.fingerprint()])
+alchemy = ["possession", "golem", "scrying_pool", "apothecary", "alchemist", "herbalist",
+           "university", "familiar", "transmute", "philosophers_stone"]
+attacks = ["militia", "moat", "spy", "thief", "bureaucrat", "library", "chapel", "cellar",
+           "throne_room", "witch"]
+for kingdom, players in [("First Game", 2), (alchemy, 3), (attacks, 4), ("random", 2)]:
+    for seed in range(3):
+        st = new_game("dominion", players=players, seed=seed, options={"kingdom": kingdom})
+        st.random_playout(random.Random(seed))
+        c = st.clone()
+        out["games"].append([st.history, st.fingerprint(), c.fingerprint(), st.log_for(0)])
+        d = st.determinize(0, random.Random(seed))
+        out["games"].append(d.fingerprint())
+for kingdom, specs in [("First Game", ["big-money-ultimate", "smithy"]),
+                       (attacks, ["witch", "militia", "bureaucrat"]),
+                       (alchemy, ["familiar", "random", "smithy"])]:
+    for seed in range(2):
+        st = new_game("dominion", players=len(specs), seed=seed, options={"kingdom": kingdom})
+        st.logging = seed == 0
+        play_out(st, [make_bot("dominion", s) for s in specs], checked=True)
+        o = st.outcome()
+        out["games"].append([st.history, st.fingerprint(), list(o.scores), dict(o.details),
+                             st.log_for(None)])
 json.dump(out, sys.stdout)
 """
 
@@ -90,7 +112,9 @@ def _run(pure: bool) -> dict[str, object]:
 
 
 def test_compiled_and_pure_builds_play_bit_identical_games() -> None:
-    """Same seeds, same games: random playouts, checked play, MCTS and greedy bots."""
+    """Same seeds, same games: random playouts, checked play, MCTS and greedy bots;
+    Dominion kingdoms with Alchemy (Possession), attacks and random ones, random and
+    strategy bots, clones, determinizations and logs."""
     compiled = _run(pure=False)
     if compiled["kind"] != "compiled":
         pytest.skip("the compiled build is not available here")

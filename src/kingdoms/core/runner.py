@@ -21,6 +21,16 @@ def seat_rngs(seed: int, players: int) -> list[random.Random]:
     return [random.Random(f"{seed}:seat:{p}") for p in range(players)]
 
 
+def bot_input(bot: Bot, state: State, player: int) -> Any:
+    """What ``bot`` reads for ``player``'s decision: its own typed observation of that
+    seat when it has one (``bot.observe(state, player)``: only what the seat's view
+    shows, without building the view), else ``state.view(player)``."""
+    observe = getattr(bot, "observe", None)
+    if observe is not None:
+        return observe(state, player)
+    return state.view(player)
+
+
 def play_out(
     state: State,
     bots: Sequence[Bot],
@@ -37,7 +47,7 @@ def play_out(
         if player < 0:
             return state
         legal = state.legal_actions()
-        action = bots[player].act(state.view(player), legal, rngs[player])
+        action = bots[player].act(bot_input(bots[player], state, player), legal, rngs[player])
         if checked:
             if action not in legal:
                 raise IllegalAction(f"bot {bots[player].name!r} chose illegal action {action!r}")

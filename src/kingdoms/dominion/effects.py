@@ -1,7 +1,8 @@
 """Primitive effects on a player's zones: draw (shuffling only when needed), gain,
 trash, discard, reveal, and the play of a card with its Attack/Moat plumbing.
 
-A mixin of :class:`kingdoms.dominion.state.DominionState` (it owns no fields).
+A trait of :class:`kingdoms.dominion.state.DominionState` (it owns no fields; a
+mypyc trait, so that the compiled state can mix it in).
 """
 
 from __future__ import annotations
@@ -10,8 +11,11 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from mypy_extensions import trait
+
 from kingdoms.core.events import Event
 from kingdoms.core.state import GameConfig
+from kingdoms.dominion.cards import ATTACKS, EFFECTS
 from kingdoms.dominion.data import CARDS
 
 if TYPE_CHECKING:
@@ -20,6 +24,7 @@ if TYPE_CHECKING:
 from kingdoms.dominion.frames import Frame
 
 
+@trait
 class Effects:
     __slots__ = ()
 
@@ -172,8 +177,6 @@ class Effects:
 
     def play_card(self, p: int, c: int, play_id: int) -> None:
         """Resolve one play of c (already in play): Attack reactions first."""
-        from kingdoms.dominion.cards import ATTACKS, EFFECTS
-
         if self.logging:
             self._log("play", p, card=CARDS[c].id)
         if c in ATTACKS:

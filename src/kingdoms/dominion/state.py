@@ -16,9 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kingdoms.core.errors import InvariantViolation
-from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, State
+from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, State, copy_rng
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.cards import COINS
+from kingdoms.dominion.cards import COINS, HELD, TASKS, answer, decision_actions
+from kingdoms.dominion.cards.alchemy import start_cleanup
 from kingdoms.dominion.data import (
     BY_ID,
     CARDS,
@@ -53,7 +54,7 @@ DECISIONS = SPECS
 """Frame code -> its decision (filled where each decision is declared)."""
 
 
-class DominionState(Effects, State):
+class DominionState(State, Effects):
     __slots__ = (
         "actions",
         "alchemy_errata",
@@ -113,8 +114,13 @@ class DominionState(Effects, State):
     ended_by: str
 
     # -- construction ---------------------------------------------------------------
-    def __init__(self, config: GameConfig) -> None:
-        self._init_core(config)
+    def __init__(self, config: GameConfig, rng: random.Random | None = None) -> None:
+        """A new game of ``config``; given ``rng`` (a copy's), an empty shell that
+        :meth:`clone` fills (copies go through the constructor: compiled classes
+        have no bare ``__new__``)."""
+        self._init_core(config, rng)
+        if rng is not None:
+            return
         n = config.players
         opts = config.options
         kingdom = [BY_ID[c] for c in opts["kingdom"]]
@@ -220,8 +226,10 @@ class DominionState(Effects, State):
         return st
 
     def clone(self) -> DominionState:
-        new = DominionState.__new__(DominionState)
-        new._copy_core(self)
+        new = DominionState(self.config, copy_rng(self.rng))
+        new.history = self.history.copy()
+        new.log = self.log.copy()
+        new.logging = self.logging
         self._copy_into(new)
         return new
 
@@ -292,8 +300,6 @@ class DominionState(Effects, State):
         """Cards of ``p`` set aside by a pending effect that holds them in its frame."""
         if not self.stack:
             return []
-        from kingdoms.dominion.cards import HELD
-
         out: list[int] = []
         for fr in self.stack:
             fields = HELD.get(fr.code)
@@ -347,8 +353,6 @@ class DominionState(Effects, State):
             self._end_turn()
 
     def _run(self) -> None:
-        from kingdoms.dominion.cards import TASKS
-
         decisions = DECISIONS
         stack = self.stack
         while stack:
@@ -386,8 +390,6 @@ class DominionState(Effects, State):
         """Clean-up.  Alchemist/Herbalist abilities may ask first (see
         :func:`kingdoms.dominion.cards.alchemy.start_cleanup`); then
         :meth:`finish_turn` discards, draws and passes the turn."""
-        from kingdoms.dominion.cards.alchemy import start_cleanup
-
         p = self.turn
         self.phase = CLEANUP
         stack = self.stack
@@ -494,8 +496,6 @@ class DominionState(Effects, State):
 
     def legal_actions(self) -> list[int]:
         if self.stack:
-            from kingdoms.dominion.cards import decision_actions
-
             return decision_actions(self, self.stack[-1])
         if self.phase == OVER:
             return []
@@ -528,8 +528,6 @@ class DominionState(Effects, State):
     def _apply(self, action: int) -> None:
         kind, c = A.decode(action)
         if self.stack:
-            from kingdoms.dominion.cards import answer
-
             answer(self, self.stack.pop(), kind, c)
             self._settle()
             return

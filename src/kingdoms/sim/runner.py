@@ -27,7 +27,7 @@ from typing import Any
 from kingdoms.bots.base import make_bot
 from kingdoms.core.errors import IllegalAction, InvalidConfig
 from kingdoms.core.registry import get_game, new_game
-from kingdoms.core.runner import DEFAULT_MAX_STEPS, seat_rngs
+from kingdoms.core.runner import DEFAULT_MAX_STEPS, bot_input, seat_rngs
 from kingdoms.sim.stats import mean, wilson_interval
 from kingdoms.sim.trackers import METRICS, UNIT, tracker_for
 
@@ -93,7 +93,8 @@ def play_state(
         player = state.current_player
         if player < 0:
             break
-        action = bots[player].act(state.view(player), state.legal_actions(), rngs[player])
+        bot = bots[player]
+        action = bot.act(bot_input(bot, state, player), state.legal_actions(), rngs[player])
         if tracker is not None:
             tracker.before(state)
         state.apply(action)

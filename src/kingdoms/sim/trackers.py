@@ -61,6 +61,8 @@ class DominionTracker:
         if state.turn == self._turn and state.coins > self._coins:
             self._generated[self._turn] += state.coins - self._coins
         turns = state.turns
+        if turns == self._turns:  # no turn ended (most actions)
+            return
         for p, t in enumerate(turns):
             if t != self._turns[p]:
                 self._turns[p] = t

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kingdoms.bots.dominion.observation import Observation
 from kingdoms.bots.dominion.policy import (
     BUY,
     DISCARD,
@@ -198,4 +199,75 @@ def decision(
         costs=COSTS,
         types=TYPES,
         prefer_play=tuple(prefer_play),
+    )
+
+
+# -- the same from a typed observation (the bots' hot path) ---------------------------
+
+
+def decode_observed(obs: Observation, legal: Sequence[int]) -> list[Option]:
+    """:func:`decode` from an :class:`Observation` (no view dict built)."""
+    purpose = obs.purpose or ""
+    answers: dict[int, tuple[str, str | None]] = {a: (ans, c) for a, ans, c in obs.choices}
+    pick_verb = _ORDER_VERB.get(purpose) or _PICK_VERB.get(purpose.partition(".")[2], "choose")
+    yes_no = _YES_NO.get(purpose, (YES, NO))
+    out = []
+    n = len(DECODED)
+    for a in legal:
+        verb, card = DECODED[a] if 0 <= a < n else ("?", None)
+        choice = answers.get(a)
+        if choice is not None:
+            answer, card = choice
+            if answer == "card":
+                verb = pick_verb
+            elif answer == "yes":
+                verb = yes_no[0]
+            elif answer == "no":
+                verb = yes_no[1]
+        out.append(Option(a, verb, card))
+    return out
+
+
+def decision_observed(obs: Observation, prefer_play: Sequence[str] = ()) -> Decision:
+    """:func:`decision` from an :class:`Observation`."""
+    kind = obs.purpose or ""
+    source = kind.partition(".")[0] or None
+    own = obs.owned[obs.seat]
+    values = TREASURE_VALUES
+    return Decision(
+        kind=kind,
+        source=source,
+        about=obs.about,
+        me=obs.seat,
+        actions=obs.actions,
+        provinces_left=obs.supply.get("province", 8),
+        total_money=sum(values.get(c, 0) * n for c, n in own.items()),
+        costs=COSTS,
+        types=TYPES,
+        prefer_play=tuple(prefer_play),
+    )
+
+
+def situation_observed(obs: Observation) -> Situation:
+    """Everything a buy rule may ask, from the deciding seat's observation."""
+    me = obs.seat
+    turns = obs.turns
+    taken = turns[me] + 1
+    return Situation(
+        coins=obs.coins,
+        owned=obs.owned[me],
+        supply=obs.supply,
+        costs=COSTS,
+        potion_costs=POTION_COSTS,
+        potions=obs.potions,
+        treasure_values=TREASURE_VALUES,
+        treasure_ids=TREASURE_IDS,
+        types=TYPES,
+        buys=obs.buys,
+        turn=taken,
+        players=len(turns),
+        others=None,  # worked out from the seats when a rule needs it
+        seats=[{"owned": o, "turns": t} for o, t in zip(obs.owned, turns, strict=True)],
+        seat=me,
+        taken=taken,
     )

@@ -13,17 +13,20 @@ overrides by purpose, and leaves every other decision to the default policy.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion import adapter
+from kingdoms.bots.dominion.lang import PURPOSES as PURPOSE_KINDS
+from kingdoms.bots.dominion.observation import Observation, observe
 from kingdoms.bots.dominion.policy import choose
 from kingdoms.bots.dominion.strategy import Situation, Strategy, decision_purpose
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, IS_ACTION, NUM_CARDS
 from kingdoms.dominion.decisions import ORDER, YES_NO
+from kingdoms.dominion.state import DominionState
 
 __all__ = ["StrategyBot", "bundled_bot", "decision_purpose", "file_bot", "situation"]
 
@@ -55,6 +58,9 @@ def situation(view: View) -> Situation:
     )
 
 
+__all__ = ["StrategyBot", "bundled_bot", "decision_purpose", "file_bot", "situation"]
+
+
 def _matches(card: str | None, key: str) -> bool:
     return card is not None and (card == key or key in adapter.TYPES.get(card, ()))
 
@@ -69,28 +75,28 @@ class StrategyBot:
         self.name = strategy.name
         self._play = tuple(BY_ID[c] for c in self.strategy.play if c in BY_ID)
 
-    def _override(self, view: View, legal: Sequence[int]) -> int | None:
-        """The strategy's answer to the pending decision, read from the view's
-        structured decision (its kind, purpose and choices); ``None``: the default
+    def observe(self, state: object, player: int) -> Observation:
+        """What this bot reads of ``state``: ``player``'s typed observation (only what
+        that seat's view shows), instead of the view dict."""
+        if not isinstance(state, DominionState):
+            raise InvalidConfig(f"bot {self.name!r} plays Dominion, not {type(state).__name__}")
+        return observe(state, player)
+
+    def _override(self, obs: Observation, legal: Sequence[int]) -> int | None:
+        """The strategy's answer to the pending decision, read from the observation's
+        structured decision (its purpose, kind and choices); ``None``: the default
         policy decides."""
-        frame = view.get("decision")
-        if not isinstance(frame, Mapping):
-            return None
-        purpose = frame.get("purpose")
-        rule = self.strategy.decisions.get(purpose) if isinstance(purpose, str) else None
-        if rule is None:
+        purpose = obs.purpose
+        rule = self.strategy.decisions.get(purpose) if purpose else None
+        if rule is None or purpose is None:
             return None
         allowed = set(legal)
-        choices: list[tuple[int, Any, Any]] = [
-            (int(c["action"]), c.get("answer"), c.get("card"))
-            for c in frame.get("choices") or ()
-            if isinstance(c, Mapping) and c.get("action") in allowed
-        ]
-        kind = frame.get("kind")
+        choices = [(a, answer, card) for a, answer, card in obs.choices if a in allowed]
+        kind = PURPOSE_KINDS.get(purpose)
         if kind == YES_NO:
             if isinstance(rule, tuple):
                 return None
-            yes = rule if isinstance(rule, bool) else bool(rule(situation(view)))
+            yes = rule if isinstance(rule, bool) else bool(rule(adapter.situation_observed(obs)))
             want = "yes" if yes else "no"
             return next((a for a, answer, _ in choices if answer == want), None)
         if not isinstance(rule, tuple):
@@ -103,10 +109,13 @@ class StrategyBot:
             return None
         return next((a for a, answer, _ in choices if answer == "done"), None)
 
-    def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
+    def act(
+        self, view: View | Observation, legal_actions: Sequence[int], rng: random.Random
+    ) -> int:
         if len(legal_actions) == 1:
             return legal_actions[0]
-        if view.get("decision") is None:
+        obs = view if isinstance(view, Observation) else Observation.from_view(view)
+        if obs.purpose is None:
             # Turn decisions (no card asking): the fast path.
             playable = [a for a in legal_actions if a < NUM_CARDS and IS_ACTION[a]]
             if A.A_ALL_TREASURES in legal_actions and not playable:
@@ -114,8 +123,8 @@ class StrategyBot:
             for c in self._play:
                 if _PLAY0 + c in legal_actions:
                     return _PLAY0 + c
-            if view.get("phase") == "buy":
-                want = self.strategy.choose(situation(view))
+            if obs.phase == "buy":
+                want = self.strategy.choose(adapter.situation_observed(obs))
                 if want is not None:
                     action = A.encode(A.BUY, BY_ID[want])
                     if action in legal_actions:
@@ -123,11 +132,11 @@ class StrategyBot:
                 if A.A_END_PHASE in legal_actions:
                     return A.A_END_PHASE
         else:
-            chosen = self._override(view, legal_actions)
+            chosen = self._override(obs, legal_actions)
             if chosen is not None:
                 return chosen
-        options = adapter.decode(view, legal_actions)
-        decision = adapter.decision(view, self.strategy.play, options)
+        options = adapter.decode_observed(obs, legal_actions)
+        decision = adapter.decision_observed(obs, self.strategy.play)
         return choose(decision, options)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from kingdoms.bots.dominion.strategy import BASIC_COST
 from kingdoms.dominion.data import CARDS
 
 # Verbs the adapter normalises the engine's action kinds to.
@@ -87,8 +88,6 @@ def _cost(d: Decision, card: str | None) -> int:
     c = d.costs.get(card)
     if c is not None:
         return c
-    from kingdoms.bots.dominion.strategy import BASIC_COST
-
     return BASIC_COST.get(card, 4)
 
 

@@ -1,0 +1,106 @@
+"""The Dominion bots' typed observation: exactly what the seat's view shows."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kingdoms.bots import make_bot
+from kingdoms.bots.dominion.observation import Observation, observe
+from kingdoms.core import new_game
+from kingdoms.core.errors import InvalidConfig
+from kingdoms.core.runner import bot_input, play_out, seat_rngs
+from kingdoms.dominion.state import DominionState
+
+KINGDOMS = [
+    "First Game",
+    "random",
+    ["militia", "moat", "spy", "thief", "bureaucrat", "library", "chapel", "cellar",
+     "throne_room", "witch"],
+    ["possession", "golem", "scrying_pool", "apothecary", "alchemist", "herbalist",
+     "university", "familiar", "transmute", "philosophers_stone"],
+]  # fmt: skip
+
+
+def _states(seed: int, kingdom: object, players: int) -> list[DominionState]:
+    """Every state of a random game (random moves, so that decisions of every kind come up)."""
+    st = new_game("dominion", players=players, seed=seed, options={"kingdom": kingdom})
+    assert isinstance(st, DominionState)
+    st.logging = False
+    rng = random.Random(seed)
+    out = []
+    for _ in range(1500):
+        if st.is_terminal():
+            break
+        out.append(st.clone())
+        legal = st.legal_actions()
+        st.apply(legal[rng.randrange(len(legal))])
+    return out
+
+
+@pytest.mark.parametrize("kingdom", KINGDOMS, ids=["first-game", "random", "attacks", "alchemy"])
+def test_observation_equals_what_the_view_shows_for_every_seat(kingdom: object) -> None:
+    decisions = 0
+    for seed in range(3):
+        players = 2 + seed % 3
+        for st in _states(seed, kingdom, players):
+            decisions += bool(st.stack)
+            for seat in range(players):
+                got = observe(st, seat)
+                assert got == Observation.from_view(st.view(seat)), (seed, st.step, seat)
+    assert decisions > 0
+
+
+def test_observation_holds_no_hidden_card() -> None:
+    """Another seat's hand or any deck order changes nothing in a seat's observation."""
+    for st in _states(7, "First Game", 2)[::25]:
+        before = observe(st, st.current_player)
+        mixed = st.determinize(st.current_player, random.Random(1))
+        assert observe(mixed, st.current_player) == before
+
+
+class _ViewOnly:
+    """The same bot handed the view dict (as the web and the terminal do)."""
+
+    def __init__(self, spec: str) -> None:
+        self.bot = make_bot("dominion", spec)
+        self.name = self.bot.name
+
+    def act(self, view: object, legal: list[int], rng: random.Random) -> int:
+        assert isinstance(view, dict)
+        return int(self.bot.act(view, legal, rng))
+
+
+@pytest.mark.parametrize(
+    ("kingdom", "specs"),
+    [
+        ("First Game", ["big-money-ultimate", "smithy"]),
+        (KINGDOMS[2], ["witch", "militia"]),
+        (KINGDOMS[3], ["big-money", "smithy"]),
+    ],
+)
+def test_bots_decide_alike_from_the_observation_and_from_the_view(
+    kingdom: object, specs: list[str]
+) -> None:
+    for seed in range(2):
+        games = []
+        for bots in ([make_bot("dominion", s) for s in specs], [_ViewOnly(s) for s in specs]):
+            st = new_game("dominion", players=2, seed=seed, options={"kingdom": kingdom})
+            st.logging = False
+            play_out(st, bots, seat_rngs(seed, 2))  # type: ignore[arg-type]
+            games.append(st.history)
+        assert games[0] == games[1]
+
+
+def test_the_runner_hands_strategy_bots_the_observation() -> None:
+    st = new_game("dominion", players=2, seed=1, options={"kingdom": "First Game"})
+    bot = make_bot("dominion", "big-money")
+    assert isinstance(bot_input(bot, st, 0), Observation)
+    assert isinstance(bot_input(make_bot("dominion", "random"), st, 0), dict)
+
+
+def test_a_dominion_bot_refuses_to_observe_another_game() -> None:
+    bot = make_bot("dominion", "big-money")
+    with pytest.raises(InvalidConfig, match="plays Dominion"):
+        bot.observe(new_game("kingdomino", players=2, seed=1), 0)  # type: ignore[attr-defined]
