@@ -26,6 +26,9 @@ actions, as ranked by the game's ``rank_actions(state, legal)`` (in its bot
 package) when it has one — a way to spend a small budget where it matters
 (``0`` or absent: no limit).
 
+A game's bot package may also name moves not worth searching with
+``obvious_action(state, legal) -> action | None`` (Dominion: playing all Treasures).
+
 A game's bot package may set better defaults for this bot in ``BOT_DEFAULTS``
 (Kingdomino: ``playout=drafting,width=6``); ``make_bot`` applies them under the
 parameters of the spec.
@@ -196,6 +199,12 @@ class MCTSBot:
         base = game.state_from_view(view, rng)
         base.logging = False
         me = base.current_player
+        obvious = game_bot_hook(game.name, "obvious_action")
+        if callable(obvious):
+            forced = obvious(base, legal)
+            if forced is not None:
+                self.last_iterations = 0
+                return int(forced)
         if self.width is not None and len(legal) > self.width:
             ranker = game_ranker(game.name)
             if ranker is not None:
