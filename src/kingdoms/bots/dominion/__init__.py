@@ -45,12 +45,17 @@ BOT_DEFAULTS: Mapping[str, Mapping[str, object]] = MappingProxyType(
 
 
 def playout_policy(name: str) -> Callable[[Any, random.Random], int] | None:
-    """Rollout policies for ``mcts``: ``big-money-ultimate`` (fast, on the state
-    itself); None (random) otherwise."""
+    """Rollout policies for ``mcts``, fast, on the state itself:
+    ``big-money-ultimate``, ``kingdom`` (the bundled strategy fitting the kingdom);
+    None (random) otherwise."""
     if name == "big-money-ultimate":
         from kingdoms.bots.dominion.search import bmu_playout
 
         return bmu_playout
+    if name == "kingdom":
+        from kingdoms.bots.dominion.search import kingdom_playout
+
+        return kingdom_playout
     return None
 
 

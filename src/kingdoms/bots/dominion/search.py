@@ -6,8 +6,12 @@
   (Province when rich, Duchy/Estate dancing late, Gold, Silver); mid-card
   decisions go to the bundled bot itself (the default policy), which reads the
   deciding seat's view.
+* :func:`kingdom_playout` — the same, but buying by the bundled single-card
+  strategy that fits the kingdom (:func:`kingdom_strategy`: Witch before Familiar,
+  Militia, Smithy… when its card is in the kingdom; else ``big-money-ultimate``),
+  for every seat.
 * :func:`rank_actions` — the root moves best first, for ``mcts``'s ``width``:
-  the rollout policy's own choice, then buying or gaining the dearest cards, then
+  the kingdom's strategy's own choice, then buying or gaining the dearest cards, then
   ending the phase; playing one Treasure at a time and ending the buy phase with
   Treasures still in hand are left out when "play all Treasures" is legal (they
   are never better: no Treasure of these sets cares about the order).
@@ -19,8 +23,10 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+from kingdoms.bots.dominion import adapter
 from kingdoms.bots.dominion.bots import StrategyBot
 from kingdoms.bots.dominion.policy import _NON_TERMINAL
+from kingdoms.bots.dominion.strategy import Situation, Strategy
 from kingdoms.core.state import State
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import (
@@ -52,6 +58,77 @@ def _decider() -> StrategyBot:
     from kingdoms.bots.dominion.bots import bundled_bot
 
     return bundled_bot("big-money-ultimate")
+
+
+STRATEGY_ORDER: tuple[str, ...] = (
+    "witch",
+    "familiar",
+    "militia",
+    "smithy",
+    "council-room",
+    "laboratory",
+    "moat",
+    "bureaucrat",
+    "herbalist",
+    "festival",
+    "adventurer",
+    "chancellor",
+)
+"""Bundled single-card strategies, strongest first (2 players, against Big Money)."""
+
+
+@lru_cache(maxsize=256)
+def kingdom_strategy(kingdom: tuple[str, ...]) -> str:
+    """The bundled strategy the rollouts use in ``kingdom``: the first of
+    :data:`STRATEGY_ORDER` whose card is in it, else ``big-money-ultimate``.
+
+    >>> kingdom_strategy(("cellar", "moat", "smithy", "witch"))
+    'witch'
+    >>> kingdom_strategy(("cellar", "chapel"))
+    'big-money-ultimate'
+    """
+    for name in STRATEGY_ORDER:
+        if name.replace("-", "_") in kingdom:
+            return name
+    return "big-money-ultimate"
+
+
+@lru_cache(maxsize=256)
+def _strategy(name: str) -> tuple[Strategy, tuple[int, ...], StrategyBot]:
+    from kingdoms.bots.dominion.bundled import bundled_strategy
+
+    strategy = bundled_strategy(name)
+    play = tuple(BY_ID[c] for c in strategy.play if c in BY_ID)
+    return strategy, play, StrategyBot(strategy)
+
+
+_IDS = tuple(c.id for c in CARDS)
+
+
+def situation_of(st: DominionState, p: int) -> Situation:
+    """What a buy rule may ask, read from the state (all of it public or ``p``'s own)."""
+    counts: dict[str, int] = {}
+    for c in st.owned(p):
+        cid = _IDS[c]
+        counts[cid] = counts.get(cid, 0) + 1
+    supply = st.supply
+    return Situation(
+        coins=st.coins,
+        owned=counts,
+        supply={_IDS[c]: supply[c] for c in st.piles},
+        costs=adapter.COSTS,
+        potion_costs=adapter.POTION_COSTS,
+        potions=st.potions,
+        treasure_values=adapter.TREASURE_VALUES,
+        treasure_ids=adapter.TREASURE_IDS,
+        types=adapter.TYPES,
+        buys=st.buys,
+        turn=st.turns[p] + 1,
+        players=st.num_players,
+        others=tuple((st.vp_of(q), st.turns[q]) for q in range(st.num_players) if q != p),
+        seat=p,
+        taken=st.turns[p] + 1,
+    )
 
 
 def bmu_buy(st: DominionState, p: int) -> int | None:
@@ -94,6 +171,31 @@ def _turn_choice(st: DominionState, legal: list[int]) -> int | None:
     return A.A_END_PHASE
 
 
+def kingdom_playout(state: State, rng: random.Random) -> int:
+    """One rollout move: the kingdom's strategy (:func:`kingdom_strategy`) on the state."""
+    assert isinstance(state, DominionState)
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    strategy, play, bot = _strategy(kingdom_strategy(tuple(state.config.options["kingdom"])))
+    if not state.stack:
+        if state.phase == 0:
+            for c in play:
+                if c in legal:
+                    return c
+            choice = _turn_choice(state, legal)
+            if choice is not None:
+                return choice
+        elif not state.bought and A.A_ALL_TREASURES in legal:
+            return A.A_ALL_TREASURES
+        else:
+            want = strategy.choose(situation_of(state, state.turn))
+            if want is not None and _BUY0 + BY_ID[want] in legal:
+                return _BUY0 + BY_ID[want]
+            return A.A_END_PHASE
+    return bot.act(state.view(state.current_player), legal, rng)
+
+
 def bmu_playout(state: State, rng: random.Random) -> int:
     """One rollout move: ``big-money-ultimate`` playing on the state itself."""
     assert isinstance(state, DominionState)
@@ -121,12 +223,7 @@ def rank_actions(state: State, legal: list[int]) -> list[int]:
     assert isinstance(state, DominionState)
     if not legal:
         return legal
-    first: int
-    if state.stack:
-        first = _decider().act(state.view(state.current_player), legal, random.Random(0))
-    else:
-        choice = _turn_choice(state, legal)
-        first = choice if choice is not None else legal[0]
+    first = kingdom_playout(state, random.Random(0))
     rest = [a for a in legal if a != first]
     if not state.stack and state.phase == 1 and A.A_ALL_TREASURES in legal:
         return [A.A_ALL_TREASURES]
