@@ -21,7 +21,7 @@ def test_mcts_is_offered_with_dominion_defaults() -> None:
     assert "mcts" in bot_names("dominion")
     bot = make_bot("dominion", "mcts:time=0.5")
     assert isinstance(bot, MCTSBot)
-    assert (bot.playout, bot.width, bot.time) == ("big-money-ultimate", 5, 0.5)
+    assert (bot.playout, bot.width, bot.keep, bot.time) == ("kingdom", 5, 1.5, 0.5)
     assert make_bot("dominion", "mcts:width=0").width is None  # type: ignore[attr-defined]
 
 

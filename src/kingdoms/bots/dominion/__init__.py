@@ -38,10 +38,13 @@ def bot_from_file(path: str, **params: Any) -> Any:
 
 
 BOT_DEFAULTS: Mapping[str, Mapping[str, object]] = MappingProxyType(
-    {"mcts": MappingProxyType({"playout": "big-money-ultimate", "width": 5})}
+    {"mcts": MappingProxyType({"playout": "kingdom", "width": 5, "keep": 1.5})}
 )
 """Parameters of the generic bots in Dominion unless the spec says otherwise:
-``mcts`` = ``mcts:playout=big-money-ultimate,width=5`` (``width=0`` searches every move)."""
+``mcts`` = ``mcts:playout=kingdom,width=5,keep=1.5`` (the kingdom's bundled strategy
+rolls out and ranks the root moves; the search overrules its choice only when
+another move is better by more than 1.5 standard errors; ``width=0`` searches
+every move)."""
 
 
 def playout_policy(name: str) -> Callable[[Any, random.Random], int] | None:
