@@ -10,7 +10,8 @@ seconds per move) plays ``--games`` 2-player games against it, seats alternating
         --workers 2 --out /tmp/dominion_mcts.jsonl
 
 Every finished game is appended to ``--out`` as one JSON line (so a run stopped
-early still counts); ``--summary FILE`` prints the figures of such a file.
+early still counts); ``--summary FILE`` prints the figures of such a file; ``--first-game 2`` plays
+further games on the same kingdoms (new deals) to add to a file.
 A win is the game's own result (Dominion's tie-break by turns); a shared win
 counts a half.  Iterations per move: mean over the moves the bot searched (moves
 with one sensible answer are made without searching).
@@ -104,7 +105,7 @@ def one_kingdom(k: int, args: argparse.Namespace) -> list[dict[str, Any]]:
     opponent, rate = pick_opponent(kingdom, args.pick_games, 10_000 * (k + 1))
     spec = f"mcts:time={args.time}" + (f",{args.params}" if args.params else "")
     rows = []
-    for g in range(args.games):
+    for g in range(args.first_game, args.first_game + args.games):
         seat = g % 2
         specs = [opponent, opponent]
         specs[seat] = spec
@@ -153,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2, help="games per kingdom (seats swap)")
     parser.add_argument("--time", type=float, default=1.0, help="seconds per move")
     parser.add_argument("--params", default="", help="more mcts parameters, e.g. keep=1.5")
+    parser.add_argument(
+        "--first-game", type=int, default=0, help="number of the first game per kingdom"
+    )
     parser.add_argument("--pick-games", type=int, default=20)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
