@@ -39,14 +39,19 @@ def test_random_bot_rejects_parameters_and_picks_legal() -> None:
     assert picks == {3, 5, 9}
 
 
-def test_search_bots_only_where_states_can_be_rebuilt_from_views() -> None:
-    """mcts needs Game.state_from_view: offered for Kingdomino, not for Dominion."""
-    import pytest
-
+def test_search_bots_only_where_states_can_be_rebuilt_from_views(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """mcts needs Game.state_from_view: offered for both games, and not for a game
+    that cannot rebuild states from views."""
     from kingdoms.bots.base import bot_names, make_bot
     from kingdoms.core import InvalidConfig
+    from kingdoms.core.registry import Game
+    from kingdoms.dominion.game import DominionGame
 
     assert "mcts" in bot_names("kingdomino")
+    assert "mcts" in bot_names("dominion")
+    monkeypatch.setattr(DominionGame, "state_from_view", Game.state_from_view)
     assert "mcts" not in bot_names("dominion")
     with pytest.raises(InvalidConfig, match="unknown dominion bot 'mcts'"):
         make_bot("dominion", "mcts:time=1")

@@ -26,6 +26,13 @@ actions, as ranked by the game's ``rank_actions(state, legal)`` (in its bot
 package) when it has one — a way to spend a small budget where it matters
 (``0`` or absent: no limit).
 
+``keep`` (optional, with ``width`` and ``flat``) keeps the best-ranked root action
+unless another one's mean reward beats it by more than ``keep`` standard errors:
+a noisy search only overrules a good ranking on clear evidence.
+
+A game's bot package may also name moves not worth searching with
+``obvious_action(state, legal) -> action | None`` (Dominion: playing all Treasures).
+
 A game's bot package may set better defaults for this bot in ``BOT_DEFAULTS``
 (Kingdomino: ``playout=drafting,width=6``); ``make_bot`` applies them under the
 parameters of the spec.
@@ -135,6 +142,7 @@ class MCTSBot:
         seed: int | None = None,
         width: int | None = None,
         clock: str = "wall",
+        keep: float | None = None,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise InvalidConfig(f"algorithm must be one of {ALGORITHMS}, not {algorithm!r}")
@@ -154,6 +162,11 @@ class MCTSBot:
         self.clock = clock
         """``wall``: ``time`` is seconds of wall-clock time; ``cpu``: seconds of this
         thread's CPU time (fair budgets on a loaded machine)."""
+        if keep is not None and (
+            isinstance(keep, bool) or not isinstance(keep, int | float) or not keep >= 0
+        ):
+            raise InvalidConfig(f"keep must be a number of standard errors >= 0, not {keep!r}")
+        self.keep = float(keep) if keep is not None else None
         self.time = float(time) if time is not None else None
         self.iterations = iterations
         self.algorithm = algorithm
@@ -214,10 +227,18 @@ class MCTSBot:
         base = game.state_from_view(view, rng)
         base.logging = False
         me = base.current_player
-        if self.width is not None and len(legal) > self.width:
+        obvious = game_bot_hook(game.name, "obvious_action")
+        if callable(obvious):
+            forced = obvious(base, legal)
+            if forced is not None:
+                self.last_iterations = 0
+                return int(forced)
+        ranked = False
+        if self.width is not None and (len(legal) > self.width or self.keep is not None):
             ranker = game_ranker(game.name)
             if ranker is not None:
                 legal = ranker(base, legal)[: self.width]
+                ranked = True
                 if len(legal) == 1:
                     return legal[0]
 
@@ -225,7 +246,7 @@ class MCTSBot:
             return base.determinize(me, r)
 
         if self.algorithm == "flat":
-            return self._flat(build, view, legal, policy, rng)
+            return self._flat(build, view, legal, policy, rng, ranked)
         return self._uct(build, view, legal, policy, rng)
 
     def _flat(
@@ -235,10 +256,12 @@ class MCTSBot:
         legal: list[int],
         policy: PlayoutPolicy,
         rng: random.Random,
+        ranked: bool = False,
     ) -> int:
         k = len(legal)
         n = [0] * k
         w = [0.0] * k
+        w2 = [0.0] * k
         order = list(range(k))
         rng.shuffle(order)
         more = self._budget()
@@ -262,10 +285,22 @@ class MCTSBot:
             r = self._finish(state, policy, rng)
             n[i] += 1
             w[i] += r[me]
+            w2[i] += r[me] * r[me]
             done += 1
         self.last_iterations = done
         self.last_stats = {legal[j]: (n[j], w[j]) for j in range(k)}
-        return self._pick(legal, n, w)
+        pick = self._pick(legal, n, w)
+        if ranked and self.keep is not None and pick != legal[0] and n[0] > 0:
+            j = legal.index(pick)
+
+            def var(i: int) -> float:
+                mean = w[i] / n[i]
+                return max(w2[i] / n[i] - mean * mean, 1e-12)
+
+            diff = w[j] / n[j] - w[0] / n[0]
+            if diff <= self.keep * math.sqrt(var(j) / n[j] + var(0) / n[0]):
+                return legal[0]
+        return pick
 
     @staticmethod
     def _pick(legal: list[int], n: list[int], w: list[float]) -> int:

@@ -75,6 +75,13 @@ class DominionGame(Game):
 
         return card_catalog(lang)
 
+    def state_from_view(self, view: Mapping[str, Any], rng: random.Random) -> State:
+        """A full state matching one seat's view, hidden cards sampled
+        (:func:`kingdoms.dominion.rebuild.state_from_view`)."""
+        from kingdoms.dominion.rebuild import state_from_view
+
+        return state_from_view(view, rng)
+
     def bot_names(self) -> Mapping[str, str]:
         try:
             from kingdoms.bots.dominion import BOTS

@@ -35,7 +35,9 @@
                    "discard_top": null | "copper", "in_play": [...],
                    "set_aside": [...], "turns": 0, "owned": {"copper": 7, ...}}, ...],
       "hand": ["copper", ...],     # this seat's own hand only
-      "outcome": null | {...}      # once the game is over
+      "outcome": null | {...},     # once the game is over
+      "engine": {...}              # public bookkeeping for rebuilding a state:
+                                   # kingdoms.dominion.rebuild.public_engine
     }
 
 Other players' hands and every deck order are never in a view.
@@ -53,6 +55,7 @@ from kingdoms.core.state import JSONDict
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, POTION_COST
 from kingdoms.dominion.decisions import SPECS, describe
+from kingdoms.dominion.rebuild import public_engine
 from kingdoms.i18n import translator
 
 if TYPE_CHECKING:
@@ -131,6 +134,7 @@ def make_view(st: DominionState, player: int) -> JSONDict:
         "looking": [ids[c] for c in st.looking[player]],
         "possession": _possession(st, player),
         "outcome": out.to_json() if out else None,
+        "engine": public_engine(st, player),
     }
 
 
@@ -142,6 +146,7 @@ def make_public_view(st: DominionState) -> JSONDict:
     out["player"] = None
     out["hand"] = []
     out["looking"] = []
+    out["engine"] = public_engine(st, None)
     if out["possession"] is not None:
         out["possession"] = {"player": out["possession"]["player"], "by": out["possession"]["by"]}
     if out["decision"] is not None:

@@ -7,13 +7,18 @@ other decision goes to the shared default policy
 (:mod:`kingdoms.bots.dominion.policy`), so any bot can play any kingdom.
 A path to a ``.toml`` file is a bot too (:func:`bot_from_file`).
 
+The generic search bot ``mcts`` plays Dominion too, through the hooks below
+(:func:`playout_policy`, :func:`rank_actions`, :func:`obvious_action`,
+:data:`BOT_DEFAULTS`; see :mod:`kingdoms.bots.dominion.search`).
+
 >>> sorted(BOTS)[:4]
 ['adventurer', 'big-money', 'big-money-ultimate', 'bureaucrat']
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -32,4 +37,50 @@ def bot_from_file(path: str, **params: Any) -> Any:
     return file_bot(path, **params)
 
 
-__all__ = ["BOTS", "bot_from_file"]
+BOT_DEFAULTS: Mapping[str, Mapping[str, object]] = MappingProxyType(
+    {"mcts": MappingProxyType({"playout": "kingdom", "width": 5, "keep": 1.5})}
+)
+"""Parameters of the generic bots in Dominion unless the spec says otherwise:
+``mcts`` = ``mcts:playout=kingdom,width=5,keep=1.5`` (the kingdom's bundled strategy
+rolls out and ranks the root moves; the search overrules its choice only when
+another move is better by more than 1.5 standard errors; ``width=0`` searches
+every move)."""
+
+
+def playout_policy(name: str) -> Callable[[Any, random.Random], int] | None:
+    """Rollout policies for ``mcts``, fast, on the state itself:
+    ``big-money-ultimate``, ``kingdom`` (the bundled strategy fitting the kingdom);
+    None (random) otherwise."""
+    if name == "big-money-ultimate":
+        from kingdoms.bots.dominion.search import bmu_playout
+
+        return bmu_playout
+    if name == "kingdom":
+        from kingdoms.bots.dominion.search import kingdom_playout
+
+        return kingdom_playout
+    return None
+
+
+def rank_actions(state: Any, legal: list[int]) -> list[int]:
+    """Root moves best first, for ``mcts``'s ``width`` option."""
+    from kingdoms.bots.dominion.search import rank_actions as rank
+
+    return rank(state, legal)
+
+
+def obvious_action(state: Any, legal: list[int]) -> int | None:
+    """A root move ``mcts`` makes without searching (e.g. playing all Treasures)."""
+    from kingdoms.bots.dominion.search import obvious_action as obvious
+
+    return obvious(state, legal)
+
+
+__all__ = [
+    "BOTS",
+    "BOT_DEFAULTS",
+    "bot_from_file",
+    "obvious_action",
+    "playout_policy",
+    "rank_actions",
+]

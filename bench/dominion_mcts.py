@@ -1,0 +1,192 @@
+"""The Dominion search bot (``mcts``) against the best strategy bot of each kingdom.
+
+For each of ``--kingdoms`` random kingdoms (all sets), the opponent is the bundled
+strategy with the best win rate against ``big-money-ultimate`` on that kingdom
+(``big-money-ultimate`` itself counts, at 50 %), measured first with
+``--pick-games`` quick games; then ``mcts`` (the game's defaults, ``--time``
+seconds per move) plays ``--games`` 2-player games against it, seats alternating::
+
+    nice .venv/bin/python bench/dominion_mcts.py --kingdoms 20 --games 2 --time 1 \\
+        --workers 2 --out /tmp/dominion_mcts.jsonl
+
+Every finished game is appended to ``--out`` as one JSON line (so a run stopped
+early still counts); ``--summary FILE`` prints the figures of such a file; ``--first-game 2`` plays
+further games on the same kingdoms (new deals) to add to a file.
+A win is the game's own result (Dominion's tie-break by turns); a shared win
+counts a half.  Iterations per move: mean over the moves the bot searched (moves
+with one sensible answer are made without searching).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any
+
+SETS = ["base", "base-1e", "base-2e", "alchemy"]
+
+
+def kingdom_of(seed: int) -> list[str]:
+    from kingdoms.dominion.game import GAME
+
+    return list(GAME.normalize_options({"sets": SETS}, 2, seed)["kingdom"])
+
+
+def _play(kingdom: Sequence[str], specs: Sequence[str], seed: int) -> dict[str, Any]:
+    from kingdoms.bots.base import make_bot
+    from kingdoms.bots.mcts import MCTSBot
+    from kingdoms.core.registry import new_game
+    from kingdoms.core.runner import play_out, seat_rngs
+
+    bots = [make_bot("dominion", s) for s in specs]
+    iterations: list[int] = []
+    seconds: list[float] = []
+    for bot in bots:
+        if isinstance(bot, MCTSBot):
+            act = bot.act
+
+            def timed(view: Any, legal: Any, rng: Any, _act: Any = act, _bot: Any = bot) -> int:
+                t0 = time.perf_counter()
+                action = int(_act(view, legal, rng))
+                if _bot.last_iterations:
+                    iterations.append(_bot.last_iterations)
+                    seconds.append(time.perf_counter() - t0)
+                return action
+
+            bot.act = timed  # type: ignore[method-assign]
+    state = new_game("dominion", 2, seed, {"kingdom": list(kingdom)})
+    state.logging = False
+    t0 = time.perf_counter()
+    play_out(state, bots, seat_rngs(seed, 2))
+    out = state.outcome()
+    assert out is not None
+    return {
+        "scores": list(out.scores),
+        "winners": list(out.winners),
+        "iterations": iterations,
+        "move_seconds": seconds,
+        "seconds": time.perf_counter() - t0,
+    }
+
+
+def win_share(winners: Sequence[int], seat: int) -> float:
+    if seat not in winners:
+        return 0.0
+    return 1.0 / len(winners)
+
+
+def pick_opponent(kingdom: Sequence[str], games: int, seed: int) -> tuple[str, float]:
+    """The bundled strategy with the best win rate against big-money-ultimate here."""
+    from kingdoms.bots.dominion.bundled import bundled_names
+
+    best, best_rate = "big-money-ultimate", 0.5
+    for name in bundled_names():
+        if name == "big-money-ultimate":
+            continue
+        score = 0.0
+        for g in range(games):
+            seat = g % 2
+            specs = ["big-money-ultimate", "big-money-ultimate"]
+            specs[seat] = name
+            score += win_share(_play(kingdom, specs, seed + g)["winners"], seat)
+        rate = score / games
+        if rate > best_rate:
+            best, best_rate = name, rate
+    return best, best_rate
+
+
+def one_kingdom(k: int, args: argparse.Namespace) -> list[dict[str, Any]]:
+    kingdom = kingdom_of(args.seed + k)
+    opponent, rate = pick_opponent(kingdom, args.pick_games, 10_000 * (k + 1))
+    spec = f"mcts:time={args.time}" + (f",{args.params}" if args.params else "")
+    rows = []
+    for g in range(args.first_game, args.first_game + args.games):
+        seat = g % 2
+        specs = [opponent, opponent]
+        specs[seat] = spec
+        seed = args.seed * 1000 + k * 10 + g
+        res = _play(kingdom, specs, seed)
+        res.update(
+            kingdom_no=k,
+            kingdom=kingdom,
+            opponent=opponent,
+            opponent_rate_vs_bmu=rate,
+            seat=seat,
+            seed=seed,
+            spec=spec,
+            win=win_share(res["winners"], seat),
+        )
+        rows.append(res)
+    return rows
+
+
+def summarize(rows: Sequence[dict[str, Any]]) -> str:
+    from kingdoms.sim.stats import wilson_interval
+
+    n = len(rows)
+    if not n:
+        return "no games finished"
+    wins = sum(r["win"] for r in rows)
+    lo, hi = wilson_interval(wins, n)
+    iters = [i for r in rows for i in r["iterations"]]
+    secs = [s for r in rows for s in r["move_seconds"]]
+    margins = [r["scores"][r["seat"]] - r["scores"][1 - r["seat"]] for r in rows]
+    kingdoms = len({r["kingdom_no"] for r in rows})
+    opponents = sorted({r["opponent"] for r in rows})
+    return (
+        f"games {n} on {kingdoms} kingdoms: mcts win rate {wins / n:.1%} "
+        f"[95% CI {lo:.1%}-{hi:.1%}], mean VP margin {statistics.fmean(margins):+.1f}; "
+        f"iterations per searched move: median {statistics.median(iters):.0f}, "
+        f"mean {statistics.fmean(iters):.0f}, min {min(iters)}; "
+        f"seconds per searched move: mean {statistics.fmean(secs):.2f}, max {max(secs):.2f}; "
+        f"opponents: {', '.join(opponents)}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kingdoms", type=int, default=20)
+    parser.add_argument("--games", type=int, default=2, help="games per kingdom (seats swap)")
+    parser.add_argument("--time", type=float, default=1.0, help="seconds per move")
+    parser.add_argument("--params", default="", help="more mcts parameters, e.g. keep=1.5")
+    parser.add_argument(
+        "--first-game", type=int, default=0, help="number of the first game per kingdom"
+    )
+    parser.add_argument("--pick-games", type=int, default=20)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", default=None, help="append one JSON line per game")
+    parser.add_argument("--summary", default=None, help="only summarize this JSONL file")
+    args = parser.parse_args(argv)
+    if args.summary:
+        with open(args.summary, encoding="utf-8") as f:
+            print(summarize([json.loads(line) for line in f if line.strip()]))
+        return 0
+    rows: list[dict[str, Any]] = []
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        futures = [pool.submit(one_kingdom, k, args) for k in range(args.kingdoms)]
+        for fut in as_completed(futures):
+            for r in fut.result():
+                rows.append(r)
+                print(
+                    f"kingdom {r['kingdom_no']:2d} vs {r['opponent']} seat {r['seat']} "
+                    f"scores {r['scores']} win {r['win']} "
+                    f"iters/move {statistics.fmean(r['iterations'] or [0]):.0f} "
+                    f"({r['seconds']:.0f}s)",
+                    flush=True,
+                )
+                if args.out:
+                    with open(args.out, "a", encoding="utf-8") as f:
+                        f.write(json.dumps(r) + "\n")
+    print(summarize(rows), f"({time.perf_counter() - start:.0f}s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

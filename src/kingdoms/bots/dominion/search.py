@@ -1,0 +1,249 @@
+"""What the generic search bot (``mcts``) needs to play Dominion well and fast.
+
+* :func:`bmu_playout` — a rollout policy that plays on the (determinized) state
+  directly: Actions by a fixed preference (villages and cantrips before terminal
+  draw), all Treasures at once, buys as the bundled ``big-money-ultimate`` strategy
+  (Province when rich, Duchy/Estate dancing late, Gold, Silver); mid-card
+  decisions go to the bundled bot itself (the default policy), which reads the
+  deciding seat's view.
+* :func:`kingdom_playout` — the same, but buying by the bundled single-card
+  strategy that fits the kingdom (:func:`kingdom_strategy`: Witch before Familiar,
+  Militia, Smithy… when its card is in the kingdom; else ``big-money-ultimate``),
+  for every seat.
+* :func:`rank_actions` — the root moves best first, for ``mcts``'s ``width``:
+  the kingdom's strategy's own choice, then buying or gaining the dearest cards, then
+  ending the phase; playing one Treasure at a time and ending the buy phase with
+  Treasures still in hand are left out when "play all Treasures" is legal (they
+  are never better: no Treasure of these sets cares about the order).
+* :func:`obvious_action` — a move not worth searching (the only one that ranks).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from kingdoms.bots.dominion import adapter
+from kingdoms.bots.dominion.bots import StrategyBot
+from kingdoms.bots.dominion.policy import _NON_TERMINAL
+from kingdoms.bots.dominion.strategy import Situation, Strategy
+from kingdoms.core.state import State
+from kingdoms.dominion import actions as A
+from kingdoms.dominion.data import (
+    BY_ID,
+    CARDS,
+    COIN_COST,
+    IS_ACTION,
+    IS_TREASURE,
+    NUM_CARDS,
+    POTION_COST,
+)
+from kingdoms.dominion.state import DominionState
+
+_BUY0 = A.BUY * NUM_CARDS
+_GAIN0 = A.GAIN * NUM_CARDS
+PROVINCE, DUCHY, ESTATE = BY_ID["province"], BY_ID["duchy"], BY_ID["estate"]
+GOLD, SILVER, COPPER, CURSE = BY_ID["gold"], BY_ID["silver"], BY_ID["copper"], BY_ID["curse"]
+_MONEY = {COPPER: 1, SILVER: 2, GOLD: 3}
+
+PLAY_PRIORITY: tuple[int, ...] = tuple(
+    (100 + _NON_TERMINAL[c.id] if c.id in _NON_TERMINAL else 50 + c.cost[0]) if c.is_action else -1
+    for c in CARDS
+)
+"""Card index -> how early the rollout plays it (non-terminal Actions first)."""
+
+
+@lru_cache(maxsize=1)
+def _decider() -> StrategyBot:
+    from kingdoms.bots.dominion.bots import bundled_bot
+
+    return bundled_bot("big-money-ultimate")
+
+
+STRATEGY_ORDER: tuple[str, ...] = (
+    "witch",
+    "familiar",
+    "militia",
+    "smithy",
+    "council-room",
+    "laboratory",
+    "moat",
+    "bureaucrat",
+    "herbalist",
+    "festival",
+    "adventurer",
+    "chancellor",
+)
+"""Bundled single-card strategies, strongest first (2 players, against Big Money)."""
+
+
+@lru_cache(maxsize=256)
+def kingdom_strategy(kingdom: tuple[str, ...]) -> str:
+    """The bundled strategy the rollouts use in ``kingdom``: the first of
+    :data:`STRATEGY_ORDER` whose card is in it, else ``big-money-ultimate``.
+
+    >>> kingdom_strategy(("cellar", "moat", "smithy", "witch"))
+    'witch'
+    >>> kingdom_strategy(("cellar", "chapel"))
+    'big-money-ultimate'
+    """
+    for name in STRATEGY_ORDER:
+        if name.replace("-", "_") in kingdom:
+            return name
+    return "big-money-ultimate"
+
+
+@lru_cache(maxsize=256)
+def _strategy(name: str) -> tuple[Strategy, tuple[int, ...], StrategyBot]:
+    from kingdoms.bots.dominion.bundled import bundled_strategy
+
+    strategy = bundled_strategy(name)
+    play = tuple(BY_ID[c] for c in strategy.play if c in BY_ID)
+    return strategy, play, StrategyBot(strategy)
+
+
+_IDS = tuple(c.id for c in CARDS)
+
+
+def situation_of(st: DominionState, p: int) -> Situation:
+    """What a buy rule may ask, read from the state (all of it public or ``p``'s own)."""
+    counts: dict[str, int] = {}
+    for c in st.owned(p):
+        cid = _IDS[c]
+        counts[cid] = counts.get(cid, 0) + 1
+    supply = st.supply
+    return Situation(
+        coins=st.coins,
+        owned=counts,
+        supply={_IDS[c]: supply[c] for c in st.piles},
+        costs=adapter.COSTS,
+        potion_costs=adapter.POTION_COSTS,
+        potions=st.potions,
+        treasure_values=adapter.TREASURE_VALUES,
+        treasure_ids=adapter.TREASURE_IDS,
+        types=adapter.TYPES,
+        buys=st.buys,
+        turn=st.turns[p] + 1,
+        players=st.num_players,
+        others=tuple((st.vp_of(q), st.turns[q]) for q in range(st.num_players) if q != p),
+        seat=p,
+        taken=st.turns[p] + 1,
+    )
+
+
+def bmu_buy(st: DominionState, p: int) -> int | None:
+    """The card ``big-money-ultimate`` buys with the coins of ``st`` (None: nothing)."""
+    coins, supply = st.coins, st.supply
+    provinces = supply[PROVINCE]
+    if coins >= 8 and provinces:
+        money = 0
+        for zone in (st.hands[p], st.decks[p], st.discards[p], st.in_play[p]):
+            for c in zone:
+                money += _MONEY.get(c, 0)
+        if money > 18:
+            return PROVINCE
+    if coins >= 5 and provinces <= 4 and supply[DUCHY]:
+        return DUCHY
+    if coins >= 2 and provinces <= 2 and supply[ESTATE]:
+        return ESTATE
+    if coins >= 6 and supply[GOLD]:
+        return GOLD
+    if coins >= 5 and provinces <= 6 and supply[DUCHY]:
+        return DUCHY
+    if coins >= 3 and supply[SILVER]:
+        return SILVER
+    return None
+
+
+def _turn_choice(st: DominionState, legal: list[int]) -> int | None:
+    """The rollout policy's move outside pending decisions (None: ask the bot)."""
+    if st.phase == 0:
+        best, best_p = A.A_END_PHASE, 0
+        for a in legal:
+            if a < NUM_CARDS and PLAY_PRIORITY[a] > best_p:
+                best, best_p = a, PLAY_PRIORITY[a]
+        return best
+    if not st.bought and A.A_ALL_TREASURES in legal:
+        return A.A_ALL_TREASURES
+    want = bmu_buy(st, st.turn)
+    if want is not None and _BUY0 + want in legal:
+        return _BUY0 + want
+    return A.A_END_PHASE
+
+
+def kingdom_playout(state: State, rng: random.Random) -> int:
+    """One rollout move: the kingdom's strategy (:func:`kingdom_strategy`) on the state."""
+    assert isinstance(state, DominionState)
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    strategy, play, bot = _strategy(kingdom_strategy(tuple(state.config.options["kingdom"])))
+    if not state.stack:
+        if state.phase == 0:
+            for c in play:
+                if c in legal:
+                    return c
+            choice = _turn_choice(state, legal)
+            if choice is not None:
+                return choice
+        elif not state.bought and A.A_ALL_TREASURES in legal:
+            return A.A_ALL_TREASURES
+        else:
+            want = strategy.choose(situation_of(state, state.turn))
+            if want is not None and _BUY0 + BY_ID[want] in legal:
+                return _BUY0 + BY_ID[want]
+            return A.A_END_PHASE
+    return bot.act(state.view(state.current_player), legal, rng)
+
+
+def bmu_playout(state: State, rng: random.Random) -> int:
+    """One rollout move: ``big-money-ultimate`` playing on the state itself."""
+    assert isinstance(state, DominionState)
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    if not state.stack:
+        choice = _turn_choice(state, legal)
+        if choice is not None:
+            return choice
+    p = state.current_player
+    return _decider().act(state.view(p), legal, rng)
+
+
+def _card_value(c: int) -> float:
+    """Buying/gaining order of the ranking: dearer first, kingdom cards before basic
+    cards of the same cost, Curses and Coppers last."""
+    if c in (CURSE, COPPER):
+        return -1.0
+    return COIN_COST[c] + 2.5 * POTION_COST[c] + (0.5 if IS_ACTION[c] else 0.0)
+
+
+def rank_actions(state: State, legal: list[int]) -> list[int]:
+    """Root moves, best first (some dominated moves left out: see the module)."""
+    assert isinstance(state, DominionState)
+    if not legal:
+        return legal
+    first = kingdom_playout(state, random.Random(0))
+    rest = [a for a in legal if a != first]
+    if not state.stack and state.phase == 1 and A.A_ALL_TREASURES in legal:
+        return [A.A_ALL_TREASURES]
+    if not state.stack and state.phase == 0:
+        rest.sort(key=lambda a: -PLAY_PRIORITY[a] if a < NUM_CARDS else 0)
+    else:
+
+        def key(a: int) -> float:
+            kind, c = divmod(a, NUM_CARDS)
+            if kind in (A.BUY, A.GAIN):
+                return -_card_value(c)
+            if kind == A.PLAY and IS_TREASURE[c]:
+                return 50.0
+            return 0.0
+
+        rest.sort(key=key)
+    return [first, *rest]
+
+
+def obvious_action(state: State, legal: list[int]) -> int | None:
+    """A move to make without searching (the only one :func:`rank_actions` keeps)."""
+    ranked = rank_actions(state, legal)
+    return ranked[0] if len(ranked) == 1 else None

@@ -1,0 +1,318 @@
+"""A full Dominion state built from one seat's view (for search bots).
+
+:func:`state_from_view` keeps everything the view shows — the seat's hand, every
+public zone (in play, set aside, discard tops, trash, supply), the pending frames,
+phase, turn, actions, buys, coins, potions and the Possession bookkeeping — and
+samples every hidden card: for each seat, the cards it owns (``owned``, public)
+minus the cards the view places somewhere are dealt at random to that seat's
+hidden zones (deck, discard pile under its top card, and — for the other seats —
+hand and the cards they are looking at), with the sizes the view gives.
+
+A pending decision can tell something about a hidden hand (a seat asked whether
+to reveal Moat holds a Moat; a Bureaucrat victim asked which card to put back
+holds a Victory card; Library asks its owner about an Action card just drawn);
+the sample respects that.
+
+The engine's bookkeeping a rebuild needs and the rest of the view does not show
+is public (every player saw it happen) and is in the view's ``engine`` field,
+made by :func:`public_engine`: the pending frames (the card Library drew is
+blanked for everyone but the seat that drew it), whether the seat to play has
+bought, the Merchant/Herbalist counts, who revealed a Moat, the cards Thief
+stole, the Feasts already trashed, the play counter, the first player, and the
+Possession queues and the cards trashed in a possessed turn.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from kingdoms.core.errors import InvalidArgument, InvalidConfig
+from kingdoms.core.state import JSONDict
+from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, IS_VICTORY, NUM_CARDS
+from kingdoms.dominion.frames import Frame
+
+if TYPE_CHECKING:
+    from kingdoms.dominion.state import DominionState
+
+PHASES = ("action", "buy", "over", "cleanup")
+MOAT = BY_ID["moat"]
+
+_HIDDEN_FIELDS: Mapping[str, int] = {"library": 3}
+"""Frame code -> field holding a card only the frame's seat has seen (blanked)."""
+
+
+def _sees_hand(st: DominionState, player: int, who: int) -> bool:
+    return player == who or (st.controller == player and who == st.turn)
+
+
+def public_engine(st: DominionState, player: int | None) -> JSONDict:
+    """The engine's public bookkeeping, as ``player`` may see it (``None``: a spectator)."""
+    frames: list[list[Any]] = []
+    for fr in st.stack:
+        row: list[Any] = list(fr.to_json())
+        hidden = _HIDDEN_FIELDS.get(fr.code)
+        if hidden is not None and (player is None or not _sees_hand(st, player, fr.who)):
+            row[hidden] = None
+        frames.append(row)
+    ids = [c.id for c in CARDS]
+    return {
+        "frames": frames,
+        "bought": st.bought,
+        "merchants": st.merchants,
+        "herbalists": st.herbalists,
+        "silver_played": st.silver_played,
+        "immune": list(st.immune),
+        "stolen": [ids[c] for c in st.stolen],
+        "moved": list(st.moved),
+        "next_play_id": st.next_play_id,
+        "first": st.first,
+        "ended_by": st.ended_by,
+        "controller": st.controller,
+        "extra_turn": st.extra_turn,
+        "normal_player": st.normal_player,
+        "last_extra": st.last_extra,
+        "created": [list(x) for x in st.created],
+        "extra_queue": [list(x) for x in st.extra_queue],
+        "deferred": [list(x) for x in st.deferred],
+        "possessed_trash": [ids[c] for c in st.possessed_trash],
+    }
+
+
+def state_from_view(view: Mapping[str, Any], rng: random.Random) -> DominionState:
+    """A full state whose view for ``view["player"]`` is ``view``; hidden cards are
+    sampled with ``rng``.  A view that is not a seat's Dominion view raises
+    :class:`InvalidArgument` naming what was wrong."""
+    try:
+        return _rebuild(view, rng)
+    except InvalidArgument:
+        raise
+    except InvalidConfig as err:
+        raise InvalidArgument(f"not a Dominion view: {err}") from err
+    except KeyError as err:
+        raise InvalidArgument(f"not a Dominion view: no field {err}") from err
+    except (IndexError, TypeError, ValueError, AttributeError) as err:
+        raise InvalidArgument(f"not a Dominion view: {type(err).__name__}: {err}") from err
+
+
+def _cards(ids: Sequence[str]) -> list[int]:
+    out = []
+    for cid in ids:
+        c = BY_ID.get(cid)
+        if c is None:
+            raise InvalidArgument(f"not a Dominion view: unknown card {cid!r}")
+        out.append(c)
+    return out
+
+
+def _take(pool: list[int], cards: Sequence[int], where: str, seat: int) -> None:
+    for c in cards:
+        try:
+            pool.remove(c)
+        except ValueError:
+            raise InvalidArgument(
+                f"view shows seat {seat} with {CARDS[c].id} in {where} beyond the cards it owns"
+            ) from None
+
+
+def _rebuild(view: Mapping[str, Any], rng: random.Random) -> DominionState:
+    from kingdoms.dominion.cards import HELD
+    from kingdoms.dominion.game import GAME
+    from kingdoms.dominion.state import DominionState
+
+    if not isinstance(view, Mapping) or view.get("game") != "dominion":
+        raise InvalidArgument("not a Dominion view")
+    me = view["player"]
+    if type(me) is not int:
+        raise InvalidArgument("a spectator's view cannot be rebuilt: it has no seat")
+    seats = view["players"]
+    n = len(seats)
+    if not 0 <= me < n:
+        raise InvalidArgument(f"view field 'player' must be a seat below {n}, not {me!r}")
+    eng = view["engine"]
+    rules = view["rules"]
+    options = {
+        "kingdom": list(view["kingdom"]),
+        "base_edition": int(rules["base_edition"]),
+        "alchemy_errata": bool(rules["alchemy_errata"]),
+    }
+    config = GAME.config(n, rng.randrange(2**31), options)
+    st = DominionState.__new__(DominionState)
+    st._init_core(config)
+    st.logging = False
+    st.edition = int(rules["base_edition"])
+    st.alchemy_errata = bool(rules["alchemy_errata"])
+    st.piles = []
+    st.supply = [0] * NUM_CARDS
+    for pile in view["supply"]:
+        c = _cards([pile["card"]])[0]
+        st.piles.append(c)
+        st.supply[c] = int(pile["count"])
+    if st.piles != sorted(st.piles):
+        raise InvalidArgument("view field 'supply' is not in the engine's pile order")
+    st.trash = _cards(view["trash"])
+    if view["phase"] not in PHASES:
+        raise InvalidArgument(f"view field 'phase' must be one of {PHASES}, not {view['phase']!r}")
+    st.phase = PHASES.index(view["phase"])
+    st.turn = int(view["turn"])
+    st.actions = int(view["actions"])
+    st.buys = int(view["buys"])
+    st.coins = int(view["coins"])
+    st.potions = int(view["potions"])
+    st.bought = bool(eng["bought"])
+    st.merchants = int(eng["merchants"])
+    st.herbalists = int(eng["herbalists"])
+    st.silver_played = bool(eng["silver_played"])
+    st.immune = [bool(x) for x in eng["immune"]]
+    st.stolen = _cards(eng["stolen"])
+    st.moved = [int(x) for x in eng["moved"]]
+    st.next_play_id = int(eng["next_play_id"])
+    st.first = int(eng["first"])
+    st.ended_by = str(eng["ended_by"])
+    st.controller = int(eng["controller"])
+    st.extra_turn = bool(eng["extra_turn"])
+    st.normal_player = int(eng["normal_player"])
+    st.last_extra = int(eng["last_extra"])
+    st.created = [(int(t), int(c)) for t, c in eng["created"]]
+    st.extra_queue = [(int(t), int(c)) for t, c in eng["extra_queue"]]
+    st.deferred = [(int(w), int(t), int(c)) for w, t, c in eng["deferred"]]
+    st.possessed_trash = _cards(eng["possessed_trash"])
+    rows = [list(r) for r in eng["frames"]]
+    for row in rows:
+        if len(row) != 5 or not isinstance(row[0], str):
+            raise InvalidArgument(f"view frame {row!r} is not [code, who, card, a, b]")
+    st.turns = [int(s["turns"]) for s in seats]
+    st.hands = [[] for _ in range(n)]
+    st.decks = [[] for _ in range(n)]
+    st.discards = [[] for _ in range(n)]
+    st.in_play = [_cards(s["in_play"]) for s in seats]
+    st.aside = [[] for _ in range(n)]
+    st.looking = [[] for _ in range(n)]
+
+    possession = view.get("possession") or {}
+    # a seat deciding about its own discard pile (Harbinger) sees which cards are in it
+    decision = view.get("decision") or {}
+    discard_seen: tuple[int, set[int]] | None = None
+    if (
+        decision.get("zone") == "discard"
+        and decision.get("kind") == "choose_cards"
+        and "choices" in decision
+    ):
+        cards = [ch["card"] for ch in decision["choices"] if ch.get("answer") == "card"]
+        discard_seen = (int(decision["whose"]), set(_cards(cards)))
+    for q, seat in enumerate(seats):
+        held = [int(row[i]) for row in rows if row[1] == q for i in HELD.get(str(row[0]), ())]
+        set_aside = _cards(seat["set_aside"])
+        if len(held) > len(set_aside):
+            raise InvalidArgument(f"seat {q}'s set-aside cards do not hold its frames' cards")
+        st.aside[q] = set_aside[: len(set_aside) - len(held)]
+        pool: list[int] = []
+        for cid, count in seat["owned"].items():
+            pool += _cards([cid]) * int(count)
+        _take(pool, st.in_play[q], "play", q)
+        _take(pool, set_aside, "set-aside cards", q)
+        known_hand: list[int] | None = None
+        known_looking: list[int] | None = None
+        if q == me:
+            known_hand, known_looking = _cards(view["hand"]), _cards(view["looking"])
+        elif q == possession.get("player") and "hand" in possession:
+            known_hand = _cards(possession["hand"])
+            known_looking = _cards(possession["looking"])
+        top: list[int] = []
+        if seat["discard_size"]:
+            top = _cards([seat["discard_top"]])
+        _take(pool, top, "the discard pile", q)
+        hand_size, looking_size = int(seat["hand_size"]), int(seat["looking_count"])
+        if known_hand is not None and known_looking is not None:
+            if len(known_hand) != hand_size or len(known_looking) != looking_size:
+                raise InvalidArgument(f"seat {q}'s hand or looked-at cards do not match sizes")
+            _take(pool, known_hand, "hand", q)
+            _take(pool, known_looking, "the cards looked at", q)
+        deck_size, disc_size = int(seat["deck_size"]), int(seat["discard_size"])
+        hidden = (0 if known_hand is not None else hand_size + looking_size) + deck_size
+        hidden += max(disc_size - 1, 0)
+        if len(pool) != hidden:
+            raise InvalidArgument(
+                f"seat {q} owns {len(pool)} cards the view does not place, "
+                f"but its hidden zones hold {hidden}"
+            )
+        rng.shuffle(pool)
+        if known_hand is None or known_looking is None:
+            hand: list[int] = []
+            for row in rows:
+                if row[1] != q:
+                    continue
+                need = _required(str(row[0]), row)
+                if need is None:
+                    continue
+                pick = next((c for c in pool if need(c)), None)
+                if pick is None:
+                    raise InvalidArgument(
+                        f"seat {q} is asked {row[0]!r} but owns no hidden card that allows it"
+                    )
+                pool.remove(pick)
+                hand.append(pick)
+                if str(row[0]) in _HIDDEN_FIELDS and row[_HIDDEN_FIELDS[str(row[0])]] is None:
+                    row[_HIDDEN_FIELDS[str(row[0])]] = pick
+            if len(hand) > hand_size:
+                raise InvalidArgument(f"seat {q}'s pending decisions need more cards than its hand")
+            k = hand_size - len(hand)
+            known_hand = hand + pool[:k]
+            known_looking = pool[k : k + looking_size]
+            pool = pool[k + looking_size :]
+        st.hands[q] = known_hand
+        st.looking[q] = known_looking
+        if discard_seen is not None and discard_seen[0] == q:
+            st.discards[q], st.decks[q] = _split_discard(
+                pool, disc_size - 1, top, discard_seen[1], rng
+            )
+        else:
+            st.decks[q] = pool[:deck_size]
+            st.discards[q] = pool[deck_size:] + top
+    for row in rows:
+        if any(v is None for v in row[1:]):
+            raise InvalidArgument(f"view frame {row!r} has a blank field no hand explains")
+    st.stack = [Frame(str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
+    st.totals = st._counts()
+    st.rng = random.Random(rng.random())
+    return st
+
+
+def _split_discard(
+    pool: list[int], size: int, top: list[int], seen: set[int], rng: random.Random
+) -> tuple[list[int], list[int]]:
+    """(discard pile, deck) from the shuffled ``pool``, the discard pile under ``top``
+    holding ``size`` cards, every card of ``seen`` and no other kind of card."""
+    under: list[int] = []
+    rest = pool.copy()
+    for c in sorted(seen - set(top)):
+        if c not in rest:
+            raise InvalidArgument(f"the discard pile shows {CARDS[c].id}, not among hidden cards")
+        rest.remove(c)
+        under.append(c)
+    fits = [c for c in rest if c in seen]
+    extra = size - len(under)
+    if extra < 0 or len(fits) < extra:
+        raise InvalidArgument("the discard pile's size does not fit the cards it shows")
+    chosen = fits[:extra]
+    for c in chosen:
+        rest.remove(c)
+    under += chosen
+    rng.shuffle(under)
+    return under + top, rest
+
+
+def _required(code: str, row: Sequence[Any]) -> Callable[[int], bool] | None:
+    """What a pending frame of a seat says about its hidden hand: a test a card of
+    that hand must pass (one card per frame), or None."""
+    if code == "moat":
+        return lambda c: c == MOAT
+    if code == "bureaucrat":
+        return lambda c: IS_VICTORY[c]
+    if code in _HIDDEN_FIELDS and row[_HIDDEN_FIELDS[code]] is None:
+        return lambda c: IS_ACTION[c]
+    if code in _HIDDEN_FIELDS:
+        card = int(row[_HIDDEN_FIELDS[code]])
+        return lambda c: c == card
+    return None
