@@ -138,8 +138,8 @@ def _rebuild(view: Mapping[str, Any], rng: random.Random) -> DominionState:
         "alchemy_errata": bool(rules["alchemy_errata"]),
     }
     config = GAME.config(n, rng.randrange(2**31), options)
-    st = DominionState.__new__(DominionState)
-    st._init_core(config)
+    # an empty shell through the constructor (compiled classes have no bare __new__)
+    st = DominionState(config, random.Random(config.seed))
     st.logging = False
     st.edition = int(rules["base_edition"])
     st.alchemy_errata = bool(rules["alchemy_errata"])
