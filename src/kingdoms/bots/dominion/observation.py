@@ -15,8 +15,8 @@ random states.
 >>> obs = observe(st, st.current_player)
 >>> obs == Observation.from_view(st.view(st.current_player))
 True
->>> obs.owned[obs.seat]["copper"], obs.phase
-(7, 'action')
+>>> obs.owned[obs.seat]["copper"], obs.phase  # no Action in hand: the Buy phase
+(7, 'buy')
 """
 
 from __future__ import annotations
