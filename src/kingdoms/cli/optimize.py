@@ -10,10 +10,9 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from kingdoms.cli.run_options import run_options
 from kingdoms.cli.sim import _split_bots
-from kingdoms.sim.backends import BACKENDS
 from kingdoms.sim.optimize import optimize as run_optimize
-from kingdoms.sim.runner import default_workers
 
 
 @click.group()
@@ -45,16 +44,7 @@ def optimize() -> None:
     "--time-limit", type=click.FloatRange(min=0), default=None,
     help="Stop evolving after this many seconds (then measure the best).",
 )  # fmt: skip
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help=f"Worker processes ({default_workers()} cores here).",
-)
-@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True)
-@click.option("--address", default=None, help="Ray cluster address.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@run_options
 def optimize_dominion(
     kingdom: str,
     opponents: str,

@@ -10,9 +10,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from kingdoms.sim.backends import BACKENDS
+from kingdoms.cli.run_options import run_options
 from kingdoms.sim.rank import OPPONENT, rank_kingdom
-from kingdoms.sim.runner import default_workers
 
 
 @click.group()
@@ -42,16 +41,7 @@ def rank() -> None:
     "--screen-games", type=click.IntRange(min=1), default=40, show_default=True,
     help="Games per candidate number of copies (1-4) in the screen.",
 )  # fmt: skip
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help=f"Worker processes ({default_workers()} cores here).",
-)
-@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True)
-@click.option("--address", default=None, help="Ray cluster address.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@run_options
 def rank_dominion(
     kingdom: str,
     seed: int,
