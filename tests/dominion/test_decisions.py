@@ -14,7 +14,7 @@ from kingdoms.bots.dominion.policy import choose
 from kingdoms.cli.dominion import Screen
 from kingdoms.dominion.cards.registry import ANSWERS, DECISION_ACTIONS
 from kingdoms.dominion.data import BY_ID, CARDS
-from kingdoms.dominion.decisions import GAINERS, KINDS, PROMPTS, SPECS, YES_NO, purposes
+from kingdoms.dominion.decisions import KINDS, PROMPTS, SPECS, YES_NO, purposes
 from kingdoms.i18n import catalog
 from tests.dominion.helpers import FIRST_GAME, do, make
 
@@ -31,8 +31,9 @@ def test_every_decision_has_a_kind_and_a_purpose() -> None:
         card = purpose.split(".")[0]
         # a card id of data/cards.csv (Clean-up is the one decision of a phase)
         assert card in BY_ID or card == "cleanup", purpose
-    for card in GAINERS:
-        assert CARDS[BY_ID[card]].is_kingdom
+    gainers = {p.split(".")[0] for p in purposes() if p.endswith(".gain")}
+    assert gainers == {"workshop", "feast", "remodel", "mine", "university", "artisan", "thief"}
+    assert all(CARDS[BY_ID[c]].is_kingdom for c in gainers)
 
 
 @pytest.mark.parametrize("lang", ["pl", "cs"])
@@ -187,3 +188,37 @@ def test_steps_after_a_decision_wait_for_it() -> None:
         assert not s.stack
     finally:
         DECLARED["chapel"], EFFECTS[chapel] = saved
+
+
+def test_every_card_is_one_declaration_with_its_prompts() -> None:
+    """Every card of the card list is declared; a card has custom code exactly when its
+    declaration has a ``Custom`` step; every prompt a declaration gives is the prompt
+    of one of its decisions."""
+    from kingdoms.dominion.cards import DECLARED, EFFECTS
+    from kingdoms.dominion.cards.registry import CUSTOM
+    from kingdoms.dominion.cards.steps import Custom
+    from kingdoms.dominion.data import NUM_CARDS
+
+    assert {c.id for c in CARDS[:NUM_CARDS]} <= set(DECLARED)
+    spec_purposes = {s.purpose for s in SPECS.values()}
+    for cid, decl in DECLARED.items():
+        assert decl.index == BY_ID[cid]
+        custom = any(isinstance(s, Custom) for s in decl.steps)
+        assert custom == (decl.index in CUSTOM), cid
+        assert (decl.index in EFFECTS) == bool(decl.steps) == CARDS[decl.index].is_action, cid
+        for verb, prompt in decl.prompts.items():
+            assert f"{cid}.{verb}" in spec_purposes or f"*.{verb}" in spec_purposes, cid
+            assert PROMPTS[f"{cid}.{verb}"] == prompt
+
+
+def test_a_card_decision_without_a_declared_prompt_is_refused() -> None:
+    from kingdoms.dominion.cards.steps import asks, yes_no
+    from kingdoms.dominion.decisions import DecisionSpec
+
+    with pytest.raises(ValueError, match=r"no prompt declared for 'smithy\.reveal'"):
+        asks("smithy_reveal", DecisionSpec(YES_NO, "smithy.reveal"), yes_no, _noop)
+    assert "smithy_reveal" not in SPECS
+
+
+def _noop(*args: object) -> None:
+    return None

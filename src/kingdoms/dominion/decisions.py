@@ -52,7 +52,9 @@ class DecisionSpec:
     purpose: str
     """``<card id>.<verb>``; ``*.<verb>``: the card is the frame's card (the one that
     asked), for decisions that steps shared by several cards declare."""
-    prompt: str
+    prompt: str = ""
+    """The English prompt (a msgid); empty in a card's own decision: the prompt its
+    declaration gives for the purpose (filled in by ``steps.asks``)."""
     zone: str = "hand"
     subject: int = -1
     """Frame field holding the card a yes/no question is about (-1: none)."""
@@ -74,11 +76,13 @@ class DecisionSpec:
 
 SPECS: dict[str, DecisionSpec] = {}
 """Frame code -> its decision.  Filled by :func:`register` where the decision is
-declared: next to the card or the step that asks it."""
+declared: right below the card that asks it, or with the step that asks it
+(:func:`kingdoms.dominion.cards.steps.asks`).  There is no table of per-card decisions
+here."""
 
 
 PROMPTS: dict[str, str] = {}
-"""Purpose -> prompt, for decisions of shared steps (declared with each card)."""
+"""Purpose -> prompt, as each card's declaration gives it."""
 
 
 def register(code: str, spec: DecisionSpec) -> DecisionSpec:
@@ -86,199 +90,6 @@ def register(code: str, spec: DecisionSpec) -> DecisionSpec:
         raise ValueError(f"decision {code!r} declared twice")
     SPECS[code] = spec
     return spec
-
-
-def _s(
-    code: str,
-    kind: str,
-    purpose: str,
-    prompt: str,
-    zone: str = "hand",
-    subject: int = -1,
-    whose: int = -1,
-    pick: str = "choose {card}",
-    yes: str = "yes",
-    no: str = "no",
-) -> None:
-    register(code, DecisionSpec(kind, purpose, prompt, zone, subject, whose, pick, yes, no))
-
-
-TRASH, DISCARD, TOPDECK = "trash {card}", "discard {card}", "put {card} on deck"
-
-# base set
-_s(
-    "moat",
-    YES_NO,
-    "moat.reveal",
-    "An Attack is played: reveal Moat to be unaffected?",
-    yes="reveal Moat",
-    no="don't reveal",
-)
-_s(
-    "chancellor",
-    YES_NO,
-    "chancellor.discard_deck",
-    "Chancellor: put your deck into your discard pile?",
-    "deck",
-    yes="discard deck",
-    no="keep deck",
-)
-_s(
-    "library",
-    YES_NO,
-    "library.set_aside",
-    "Library: set this Action card aside?",
-    subject=3,
-    yes="set aside {card}",
-    no="keep {card}",
-)
-_s("mine", CHOOSE_CARDS, "mine.trash", "Mine: trash a Treasure to upgrade it.", pick=TRASH)
-_s(
-    "thief_trash",
-    CHOOSE_CARDS,
-    "thief.trash",
-    "Thief: trash one of the revealed Treasures.",
-    "set_aside",
-    whose=3,
-    pick=TRASH,
-)
-_s(
-    "thief_gain",
-    CHOOSE_CARDS,
-    "thief.gain",
-    "Thief: gain the trashed Treasures?",
-    "trash",
-    pick="gain {card}",
-)
-_s(
-    "throne",
-    CHOOSE_CARDS,
-    "throne_room.play",
-    "Throne Room: choose an Action card to play twice.",
-    pick="play {card} twice",
-)
-_s(
-    "moneylender",
-    YES_NO,
-    "moneylender.trash",
-    "Moneylender: trash a Copper for +$3?",
-    yes="trash Copper",
-    no="keep Copper",
-)
-_s(
-    "bureaucrat",
-    CHOOSE_CARDS,
-    "bureaucrat.topdeck",
-    "Bureaucrat: put a Victory card onto your deck.",
-    pick=TOPDECK,
-)
-# second edition
-_s(
-    "artisan",
-    CHOOSE_CARDS,
-    "artisan.topdeck",
-    "Artisan: put a card from your hand onto your deck.",
-    pick=TOPDECK,
-)
-_s(
-    "bandit",
-    CHOOSE_CARDS,
-    "bandit.trash",
-    "Bandit: choose the Treasure to trash.",
-    "set_aside",
-    whose=3,
-    pick=TRASH,
-)
-_s(
-    "harbinger",
-    CHOOSE_CARDS,
-    "harbinger.topdeck",
-    "Harbinger: put a card from your discard pile onto your deck?",
-    "discard",
-    pick=TOPDECK,
-)
-_s("poacher", CHOOSE_CARDS, "poacher.discard", "Poacher: discard a card.", pick=DISCARD)
-_s(
-    "sentry_trash",
-    CHOOSE_CARDS,
-    "sentry.trash",
-    "Sentry: trash any of these cards.",
-    "looking",
-    pick=TRASH,
-)
-_s(
-    "sentry_discard",
-    CHOOSE_CARDS,
-    "sentry.discard",
-    "Sentry: discard any of these cards.",
-    "looking",
-    pick=DISCARD,
-)
-_s(
-    "sentry_order",
-    ORDER,
-    "sentry.order",
-    "Sentry: which card goes on top?",
-    "looking",
-    pick="put {card} on top",
-)
-_s(
-    "vassal",
-    YES_NO,
-    "vassal.play",
-    "Vassal: play the discarded Action card?",
-    "discard",
-    3,
-    yes="play {card}",
-    no="don't play {card}",
-)
-# Alchemy
-_s(
-    "alchemist",
-    YES_NO,
-    "alchemist.topdeck",
-    "Alchemist: put it onto your deck?",
-    "play",
-    yes="put Alchemist on deck",
-    no="discard Alchemist",
-)
-_s(
-    "apothecary",
-    ORDER,
-    "apothecary.order",
-    "Apothecary: put the cards back (the last one ends on top).",
-    "set_aside",
-    pick="put back {card} now",
-)
-_s(
-    "golem",
-    ORDER,
-    "golem.order",
-    "Golem: which Action is played first?",
-    "set_aside",
-    pick="play {card} first",
-)
-_s(
-    "herbalist",
-    CHOOSE_CARDS,
-    "herbalist.topdeck",
-    "Herbalist: put a Treasure from play onto your deck?",
-    "play",
-    pick=TOPDECK,
-)
-_s(
-    "cleanup",
-    ORDER,
-    "cleanup.order",
-    "Clean-up: choose the card that leaves play next.",
-    "play",
-    pick="discard {card} from play",
-)
-
-GAINERS: tuple[str, ...] = (
-    "workshop", "feast", "remodel", "mine", "university", "artisan",
-)  # fmt: skip
-"""Cards whose gain decision has the purpose ``<card>.gain``."""
 
 
 def purpose_of(fr: Frame) -> str:
@@ -289,13 +100,13 @@ def purpose_of(fr: Frame) -> str:
 
 
 def purposes() -> list[str]:
-    """Every purpose a decision can have."""
+    """Every purpose a decision can have: those the cards declare, and Clean-up's."""
     out = {s.purpose for s in SPECS.values() if not s.purpose.startswith("*")}
     from kingdoms.dominion.cards import DECLARED
 
     for decl in DECLARED.values():
         out.update(decl.purposes())
-    return sorted(out | {f"{c}.gain" for c in GAINERS})
+    return sorted(out)
 
 
 def describe(st: DominionState, fr: Frame, legal: list[int] | None) -> JSONDict:

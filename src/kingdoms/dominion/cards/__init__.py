@@ -1,7 +1,10 @@
 """Card registry: effect handlers keyed by card index (registered by card id).
 
+Every card of the card list is one :func:`~kingdoms.dominion.cards.declare.declare`,
+in its set's module:
+
 * ``basic.py`` — the basic Treasure and Victory cards (their coins and points);
-* ``base.py`` — basic cards and the 25 first-edition kingdom cards;
+* ``base.py`` — the 25 first-edition kingdom cards;
 * ``second.py`` — the 7 second-edition kingdom cards;
 * ``alchemy.py`` — the 12 Alchemy kingdom cards and the Clean-up abilities.
 
@@ -16,9 +19,9 @@ from __future__ import annotations
 from kingdoms.dominion.cards import alchemy as alchemy
 from kingdoms.dominion.cards import basic as basic
 from kingdoms.dominion.cards import second as second
-from kingdoms.dominion.cards.base import ATTACKS, HELD, answer, decision_actions
+from kingdoms.dominion.cards.base import ATTACKS, HELD
 from kingdoms.dominion.cards.declare import COINS, DECLARED, VP
-from kingdoms.dominion.cards.registry import EFFECTS, TASKS
+from kingdoms.dominion.cards.registry import EFFECTS, TASKS, answer, decision_actions
 from kingdoms.dominion.data import CARDS, IS_ACTION
 
 IMPLEMENTED: frozenset[int] = frozenset(EFFECTS) | frozenset(

@@ -1,7 +1,8 @@
 """The Alchemy kingdom cards (§5 of the card rulings) and the Clean-up abilities
 of Alchemist and Herbalist.
 
-Potion itself is a basic Treasure (its potion is counted in
+Each card is one :func:`declare`; its own code (``Custom()`` step) and decisions are
+right below it.  Potion itself is a basic Treasure (its potion is counted in
 :meth:`DominionState.treasure_value`, as is Philosopher's Stone); Vineyard is
 scored in :mod:`kingdoms.dominion.rules`.  Possession's extra turns are run by the
 turn rules (:meth:`DominionState._next_turn`); its gains and trashes by
@@ -15,17 +16,21 @@ from typing import TYPE_CHECKING
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.base import HELD
 from kingdoms.dominion.cards.declare import declare
-from kingdoms.dominion.cards.registry import answers, card, decision, task
+from kingdoms.dominion.cards.registry import card, task
 from kingdoms.dominion.cards.steps import (
+    Custom,
     EachOtherGains,
     GainUpTo,
     Plus,
     RevealTopEach,
-    Step,
+    RevealUntil,
     TrashOneFromHand,
+    asks,
+    choices,
+    reveal_until,
+    yes_no,
 )
 from kingdoms.dominion.data import (
-    BY_ID,
     CARDS,
     COIN_COST,
     COPPER,
@@ -37,104 +42,43 @@ from kingdoms.dominion.data import (
     POTION,
     POTION_COST,
 )
+from kingdoms.dominion.decisions import CHOOSE_CARDS, ORDER, YES_NO, DecisionSpec
 from kingdoms.dominion.frames import Frame
 
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
 
-ALCHEMIST = BY_ID["alchemist"]
-APOTHECARY = BY_ID["apothecary"]
-APPRENTICE = BY_ID["apprentice"]
-GOLEM = BY_ID["golem"]
-HERBALIST = BY_ID["herbalist"]
-SCRYING_POOL = BY_ID["scrying_pool"]
-TRANSMUTE = BY_ID["transmute"]
-UNIVERSITY = BY_ID["university"]
+ALCHEMY = "alchemy"
+ACTION = ("Action",)
+TOPDECK = "put {card} on deck"
 
-
-def _choices(cards: list[int]) -> list[int]:
-    return [A.encode(A.CHOOSE, c) for c in sorted(set(cards))]
-
-
-declare("alchemist", cost=3, potions=1, types=("Action",), card_set="alchemy", steps=[Plus(2, 1)])
-declare(
-    "familiar",
+# -- Alchemist: +2 Cards +1 Action; at Clean-up, with a Potion in play, you may put it
+#    onto your deck (see the Clean-up below)
+ALCHEMIST = declare(
+    "alchemist",
     cost=3,
     potions=1,
-    types=("Action", "Attack"),
-    card_set="alchemy",
-    steps=[Plus(1, 1), EachOtherGains("curse")],
-)
-declare(
-    "university",
-    cost=2,
-    potions=1,
-    types=("Action",),
-    card_set="alchemy",
-    steps=[Plus(actions=2), GainUpTo(5)],  # an Action card (see gain_options), or none
-    prompts={"gain": "Gain a card."},
-)
-
-
-@card("herbalist")
-def _herbalist(st: DominionState, p: int, pid: int) -> None:
-    st.buys += 1
-    st.coins += 1
-    st.herbalists += 1
-
-
-@card("possession")
-def _possession(st: DominionState, p: int, pid: int) -> None:
-    """The player to the left takes an extra turn after this one, decided by ``p``."""
-    target = (p + 1) % st.num_players
-    st.created.append((target, p))
-    if st.logging:
-        st._log("possession", p, target=target)
-
-
-# -- Transmute: trash a card from hand; Action -> Duchy, Treasure -> Transmute, Victory -> Gold
-def _transmute_gains(st: DominionState, p: int, card: int, c: int) -> None:
-    if IS_ACTION[c]:
-        st.gain(p, DUCHY)
-    if IS_TREASURE[c]:
-        st.gain(p, TRANSMUTE)
-    if IS_VICTORY[c]:
-        st.gain(p, GOLD)
-
-
-declare(
-    "transmute",
-    cost=0,
-    potions=1,
-    types=("Action",),
-    card_set="alchemy",
-    steps=[TrashOneFromHand(then=_transmute_gains)],
-    prompts={"trash": "Transmute: trash a card."},
-)
-
-
-# -- Apprentice: +1 Action; trash a card from hand: +1 Card per $1, +2 if it costs a potion
-def _apprentice_draws(st: DominionState, p: int, card: int, c: int) -> None:
-    n = COIN_COST[c] + (2 if POTION_COST[c] else 0)
-    if n:
-        st.draw(p, n)
-
-
-declare(
-    "apprentice",
-    cost=5,
-    types=("Action",),
-    card_set="alchemy",
-    steps=[Plus(actions=1), TrashOneFromHand(then=_apprentice_draws)],
-    prompts={"trash": "Apprentice: trash a card to draw."},
-)
+    types=ACTION,
+    card_set=ALCHEMY,
+    steps=[Plus(cards=2, actions=1)],
+    prompts={"topdeck": "Alchemist: put it onto your deck?"},
+).index
 
 
 # -- Apothecary: +1 Card +1 Action; reveal 4: Coppers and Potions to hand, the rest back
+APOTHECARY = declare(
+    "apothecary",
+    cost=2,
+    potions=1,
+    types=ACTION,
+    card_set=ALCHEMY,
+    steps=[Plus(cards=1, actions=1), Custom()],
+    prompts={"order": "Apothecary: put the cards back (the last one ends on top)."},
+).index
+
+
 @card("apothecary")
 def _apothecary(st: DominionState, p: int, pid: int) -> None:
-    st.draw(p, 1)
-    st.actions += 1
     aside = st.aside[p]
     for c in st.reveal_top(p, 4, aside):
         if c in (COPPER, POTION):
@@ -152,12 +96,6 @@ def _apothecary_next(st: DominionState, p: int) -> None:
         aside.clear()
 
 
-@decision("apothecary")
-def _apothecary_options(st: DominionState, fr: Frame) -> list[int]:
-    return _choices(st.aside[fr.who])
-
-
-@answers("apothecary")
 def _apothecary_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """Put ``c`` back onto the deck now (the last card put back ends on top)."""
     p = fr.who
@@ -166,48 +104,61 @@ def _apothecary_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     _apothecary_next(st, p)
 
 
-# -- Scrying Pool: +1 Action; each player's top card: you choose discard or put back;
-#    then reveal from your deck until a non-Action; all of those to your hand
-class RevealUntilNonActionToHand(Step):
-    def run(self, st: DominionState, p: int, card: int) -> None:
-        revealed = []
-        while True:
-            c = st.take_top(p)
-            if c < 0:
-                break
-            revealed.append(c)
-            if not IS_ACTION[c]:
-                break
-        st.reveal(p, revealed)
-        st.hands[p].extend(revealed)
+asks(
+    "apothecary",
+    DecisionSpec(ORDER, "apothecary.order", zone="set_aside", pick="put back {card} now"),
+    lambda st, fr: choices(st.aside[fr.who]),
+    _apothecary_answer,
+)
+
+
+# -- Apprentice: +1 Action; trash a card from hand: +1 Card per $1, +2 if it costs a potion
+def _apprentice_draws(st: DominionState, p: int, card: int, c: int) -> None:
+    n = COIN_COST[c] + (2 if POTION_COST[c] else 0)
+    if n:
+        st.draw(p, n)
 
 
 declare(
-    "scrying_pool",
-    cost=2,
-    potions=1,
-    types=("Action", "Attack"),
-    card_set="alchemy",
-    steps=[Plus(actions=1), RevealTopEach(), RevealUntilNonActionToHand()],
-    prompts={"discard": "Scrying Pool: discard this card or put it back?"},
+    "apprentice",
+    cost=5,
+    types=ACTION,
+    card_set=ALCHEMY,
+    steps=[Plus(actions=1), TrashOneFromHand(then=_apprentice_draws)],
+    prompts={"trash": "Apprentice: trash a card to draw."},
 )
 
+# -- Familiar: +1 Card +1 Action; each other player gains a Curse
+declare(
+    "familiar",
+    cost=3,
+    potions=1,
+    types=("Action", "Attack"),
+    card_set=ALCHEMY,
+    steps=[Plus(cards=1, actions=1), EachOtherGains("curse")],
+)
 
 # -- Golem: reveal until 2 non-Golem Actions; discard the rest; play them in your order.
 #    The found cards are held by Golem's own frames (fields listed in HELD), not by the
 #    shared set-aside zone that Library, Adventurer, Apothecary... empty when they finish.
+GOLEM = declare(
+    "golem",
+    cost=4,
+    potions=1,
+    types=ACTION,
+    card_set=ALCHEMY,
+    steps=[Custom()],
+    prompts={"order": "Golem: which Action is played first?"},
+).index
+
+
+def _golem_finds(c: int) -> bool:
+    return IS_ACTION[c] and c != GOLEM
+
+
 @card("golem")
 def _golem(st: DominionState, p: int, pid: int) -> None:
-    found: list[int] = []
-    others: list[int] = []
-    while len(found) < 2:
-        c = st.take_top(p)
-        if c < 0:
-            break
-        if IS_ACTION[c] and c != GOLEM:
-            found.append(c)
-        else:
-            others.append(c)
+    _, found, others = reveal_until(st, p, 2, _golem_finds)
     st.reveal(p, found + others)
     st.discards[p].extend(others)
     if len(found) == 2 and found[0] != found[1]:
@@ -217,17 +168,19 @@ def _golem(st: DominionState, p: int, pid: int) -> None:
             st.push("golem_play", p, c)
 
 
-@decision("golem")
-def _golem_options(st: DominionState, fr: Frame) -> list[int]:
-    return _choices([fr.a, fr.b])
-
-
-@answers("golem")
 def _golem_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """``c`` is played first, then the other found card."""
     p = fr.who
     other = fr.b if c == fr.a else fr.a
     st.then(Frame("golem_play", p, c), Frame("golem_play", p, other))
+
+
+asks(
+    "golem",
+    DecisionSpec(ORDER, "golem.order", zone="set_aside", pick="play {card} first"),
+    lambda st, fr: choices([fr.a, fr.b]),
+    _golem_answer,
+)
 
 
 @task("golem_play")
@@ -239,6 +192,90 @@ def _golem_play(st: DominionState, fr: Frame) -> None:
 
 HELD["golem"] = (3, 4)
 HELD["golem_play"] = (2,)
+
+# -- Herbalist: +1 Buy +$1; at Clean-up you may put a Treasure from play onto your deck
+HERBALIST = declare(
+    "herbalist",
+    cost=2,
+    types=ACTION,
+    card_set=ALCHEMY,
+    steps=[Plus(buys=1, coins=1), Custom()],
+    prompts={"topdeck": "Herbalist: put a Treasure from play onto your deck?"},
+).index
+
+
+@card("herbalist")
+def _herbalist(st: DominionState, p: int, pid: int) -> None:
+    st.herbalists += 1
+
+
+# -- Philosopher's Stone: a Treasure worth $1 per 5 cards in your deck and discard pile
+#    (counted by the engine)
+declare("philosophers_stone", cost=3, potions=1, types=("Treasure",), card_set=ALCHEMY, steps=[])
+
+# -- Possession: the player to your left takes an extra turn after this one, which you
+#    decide
+declare("possession", cost=6, potions=1, types=ACTION, card_set=ALCHEMY, steps=[Custom()])
+
+
+@card("possession")
+def _possession(st: DominionState, p: int, pid: int) -> None:
+    target = (p + 1) % st.num_players
+    st.created.append((target, p))
+    if st.logging:
+        st._log("possession", p, target=target)
+
+
+# -- Scrying Pool: +1 Action; each player's top card: you choose discard or put back;
+#    then reveal from your deck until a non-Action; all of those to your hand
+def _not_action(c: int) -> bool:
+    return not IS_ACTION[c]
+
+
+declare(
+    "scrying_pool",
+    cost=2,
+    potions=1,
+    types=("Action", "Attack"),
+    card_set=ALCHEMY,
+    steps=[Plus(actions=1), RevealTopEach(), RevealUntil(1, _not_action, keep_all=True)],
+    prompts={"discard": "Scrying Pool: discard this card or put it back?"},
+)
+
+
+# -- Transmute: trash a card from hand; Action -> Duchy, Treasure -> Transmute, Victory -> Gold
+def _transmute_gains(st: DominionState, p: int, card: int, c: int) -> None:
+    if IS_ACTION[c]:
+        st.gain(p, DUCHY)
+    if IS_TREASURE[c]:
+        st.gain(p, card)
+    if IS_VICTORY[c]:
+        st.gain(p, GOLD)
+
+
+declare(
+    "transmute",
+    cost=0,
+    potions=1,
+    types=ACTION,
+    card_set=ALCHEMY,
+    steps=[TrashOneFromHand(then=_transmute_gains)],
+    prompts={"trash": "Transmute: trash a card."},
+)
+
+# -- University: +2 Actions; you may gain an Action card costing up to $5
+declare(
+    "university",
+    cost=2,
+    potions=1,
+    types=ACTION,
+    card_set=ALCHEMY,
+    steps=[Plus(actions=2), GainUpTo(5, optional=True, only="Action")],
+    prompts={"gain": "Gain a card."},
+)
+
+# -- Vineyard: 1 VP per 3 Action cards you have (scored by the rules)
+declare("vineyard", cost=0, potions=1, types=("Victory",), card_set=ALCHEMY, steps=[])
 
 
 # -- Clean-up: Alchemist and Herbalist --------------------------------------------------
@@ -268,12 +305,6 @@ def _order_matters(play: list[int]) -> bool:
     return HERBALIST in play and any(IS_TREASURE[c] for c in play)
 
 
-@decision("cleanup")
-def _cleanup_options(st: DominionState, fr: Frame) -> list[int]:
-    return [*_choices(st.in_play[fr.who]), A.A_DONE]
-
-
-@answers("cleanup")
 def _cleanup_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """Discard ``c`` from play next (done: the rest, in any order)."""
     p = fr.who
@@ -289,18 +320,26 @@ def _cleanup_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
         st.push("herbalist", p, HERBALIST, 0, 1)
 
 
+asks(
+    "cleanup",
+    DecisionSpec(
+        ORDER,
+        "cleanup.order",
+        "Clean-up: choose the card that leaves play next.",
+        "play",
+        pick="discard {card} from play",
+    ),
+    lambda st, fr: [*choices(st.in_play[fr.who]), A.A_DONE],
+    _cleanup_answer,
+)
+
+
 @task("cleanup_next")
 def _cleanup_next(st: DominionState, fr: Frame) -> None:
     if _order_matters(st.in_play[fr.who]):
         st.push("cleanup", fr.who, 0)
 
 
-@decision("alchemist")
-def _alchemist_options(st: DominionState, fr: Frame) -> list[int]:
-    return [A.A_YES, A.A_NO]
-
-
-@answers("alchemist")
 def _alchemist_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """Yes: this Alchemist goes onto the deck (from play, or just discarded)."""
     if kind != A.YES:
@@ -314,6 +353,20 @@ def _alchemist_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
         st._log("topdeck", p, card="alchemist")
 
 
+asks(
+    "alchemist",
+    DecisionSpec(
+        YES_NO,
+        "alchemist.topdeck",
+        zone="play",
+        yes="put Alchemist on deck",
+        no="discard Alchemist",
+    ),
+    yes_no,
+    _alchemist_answer,
+)
+
+
 @task("herbalist_ask")
 def _herbalist_ask(st: DominionState, fr: Frame) -> None:
     p, left = fr.who, fr.a
@@ -321,12 +374,6 @@ def _herbalist_ask(st: DominionState, fr: Frame) -> None:
         st.push("herbalist", p, HERBALIST, 0, left)
 
 
-@decision("herbalist")
-def _herbalist_options(st: DominionState, fr: Frame) -> list[int]:
-    return [*_choices([c for c in st.in_play[fr.who] if IS_TREASURE[c]]), A.A_DONE]
-
-
-@answers("herbalist")
 def _herbalist_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """Put the chosen Treasure from play onto the deck (done: none)."""
     if kind == A.DONE:
@@ -338,6 +385,14 @@ def _herbalist_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
         st._log("topdeck", p, card=CARDS[c].id)
     if st.alchemy_errata:
         st.push("herbalist_ask", p, 0, fr.b - 1)
+
+
+asks(
+    "herbalist",
+    DecisionSpec(CHOOSE_CARDS, "herbalist.topdeck", zone="play", pick=TOPDECK),
+    lambda st, fr: [*choices([c for c in st.in_play[fr.who] if IS_TREASURE[c]]), A.A_DONE],
+    _herbalist_answer,
+)
 
 
 @task("cleanup_finish")

@@ -1,4 +1,9 @@
-"""The basic cards and the 25 first-edition base-set kingdom cards."""
+"""The 25 first-edition base-set kingdom cards (Gardens included), in card-list order.
+
+Each card is one :func:`declare`; a card with a real special case has a ``Custom()``
+step, its code registered with ``@card`` right below the declaration, together with
+the decisions it asks (their prompts are in the declaration).
+"""
 
 from __future__ import annotations
 
@@ -6,37 +11,38 @@ from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.declare import declare
-from kingdoms.dominion.cards.registry import (
-    ANSWERS,
-    DECISION_ACTIONS,
-    EFFECTS,
-    card,
-    task,
-)
+from kingdoms.dominion.cards.registry import card, task
 from kingdoms.dominion.cards.steps import (
+    Custom,
     DiscardAnyThenDraw,
     EachOtherDiscardsDownTo,
     EachOtherDraws,
     EachOtherGains,
+    GainRule,
     GainUpTo,
     Plus,
     RevealTopEach,
+    RevealUntil,
     TrashOneFromHand,
     TrashUpTo,
     ask_gain,
+    asks,
+    choices,
     gain_costing_more,
+    hand_choices,
+    yes_no,
 )
-from kingdoms.dominion.cards.steps import hand_choices as _hand_choices
 from kingdoms.dominion.data import (
-    BY_ID,
     CARDS,
     COIN_COST,
+    COPPER,
     IS_ACTION,
     IS_TREASURE,
     IS_VICTORY,
     POTION_COST,
     SILVER,
 )
+from kingdoms.dominion.decisions import CHOOSE_CARDS, YES_NO, DecisionSpec
 from kingdoms.dominion.frames import Frame
 
 if TYPE_CHECKING:
@@ -48,122 +54,33 @@ HELD: dict[str, tuple[int, ...]] = {}
 holding a card id.  Such cards belong to the effect that set them aside (its frame),
 so no other card's effect can take them; they count as that player's set-aside cards."""
 
-MOAT = BY_ID["moat"]
-COPPER = BY_ID["copper"]
-MINE = BY_ID["mine"]
-FEAST = BY_ID["feast"]
-
-
-# -- declared cards: facts, steps, prompts ---------------------------------------------
 ACTION = ("Action",)
 ATTACK = ("Action", "Attack")
-declare("festival", cost=5, types=ACTION, card_set="base", steps=[Plus(0, 2, 1, 2)])
-declare("laboratory", cost=5, types=ACTION, card_set="base", steps=[Plus(cards=2, actions=1)])
-declare("market", cost=5, types=ACTION, card_set="base", steps=[Plus(1, 1, 1, 1)])
-declare("moat", cost=2, types=("Action", "Reaction"), card_set="base", steps=[Plus(cards=2)])
-declare("smithy", cost=4, types=ACTION, card_set="base", steps=[Plus(cards=3)])
-declare("village", cost=3, types=ACTION, card_set="base", steps=[Plus(cards=1, actions=2)])
-declare("woodcutter", cost=3, types=ACTION, card_set="base-1e", steps=[Plus(buys=1, coins=2)])
+TRASH, TOPDECK = "trash {card}", "put {card} on deck"
+
+
+def _is_treasure(c: int) -> bool:
+    return IS_TREASURE[c]
+
+
+# -- Adventurer: reveal until 2 Treasures; they go to the hand, the rest is discarded
 declare(
-    "cellar",
-    cost=2,
+    "adventurer",
+    cost=6,
     types=ACTION,
-    card_set="base",
-    steps=[Plus(actions=1), DiscardAnyThenDraw()],
-    prompts={"discard": "Cellar: discard cards, then draw as many (done to stop)."},
-)
-declare(
-    "chapel",
-    cost=2,
-    types=ACTION,
-    card_set="base",
-    steps=[TrashUpTo(4)],
-    prompts={"trash": "Chapel: trash up to 4 cards (done to stop)."},
-)
-declare(
-    "workshop",
-    cost=3,
-    types=ACTION,
-    card_set="base",
-    steps=[GainUpTo(4)],
-    prompts={"gain": "Gain a card."},
-)
-declare(
-    "militia",
-    cost=4,
-    types=ATTACK,
-    card_set="base",
-    steps=[Plus(coins=2), EachOtherDiscardsDownTo(3)],
-    prompts={"discard": "Militia: discard down to 3 cards."},
-)
-declare("witch", cost=5, types=ATTACK, card_set="base", steps=[Plus(2), EachOtherGains("curse")])
-declare(
-    "remodel",
-    cost=4,
-    types=ACTION,
-    card_set="base",
-    steps=[TrashOneFromHand(then=gain_costing_more(2))],
-    prompts={"trash": "Remodel: trash a card."},
-)
-declare(
-    "spy",
-    cost=4,
-    types=ATTACK,
     card_set="base-1e",
-    steps=[Plus(cards=1, actions=1), RevealTopEach()],
-    prompts={"discard": "Spy: discard this card or put it back?"},
+    steps=[RevealUntil(2, _is_treasure)],
 )
-declare(
-    "council_room",
-    cost=5,
-    types=ACTION,
+
+# -- Bureaucrat: gain a Silver onto the deck; each other player topdecks a Victory card
+BUREAUCRAT = declare(
+    "bureaucrat",
+    cost=4,
+    types=ATTACK,
     card_set="base",
-    steps=[Plus(cards=4, buys=1), EachOtherDraws(1)],
-)
-
-
-# -- tasks --------------------------------------------------------------------------
-@task("reset_immune")
-def _reset_immune(st: DominionState, fr: Frame) -> None:
-    for q in range(st.num_players):
-        st.immune[q] = False
-
-
-@task("moat_ask")
-def _moat_ask(st: DominionState, fr: Frame) -> None:
-    if MOAT in st.hands[fr.who]:
-        st.push("moat", fr.who, fr.card)
-
-
-@task("effect")
-def _effect(st: DominionState, fr: Frame) -> None:
-    EFFECTS[fr.card](st, fr.who, fr.a)
-
-
-@task("play")
-def _play(st: DominionState, fr: Frame) -> None:
-    st.play_card(fr.who, fr.card, fr.a)
-
-
-# -- Action cards -------------------------------------------------------------------
-@card("adventurer")
-def _adventurer(st: DominionState, p: int, pid: int) -> None:
-    aside = st.aside[p]
-    found: list[int] = []
-    revealed: list[int] = []
-    while len(found) < 2:
-        c = st.take_top(p)
-        if c < 0:
-            break
-        revealed.append(c)
-        if IS_TREASURE[c]:
-            found.append(c)
-        else:
-            aside.append(c)
-    st.reveal(p, revealed)
-    st.hands[p].extend(found)
-    for c in list(aside):
-        st.discard_from(p, aside, c)
+    steps=[Custom()],
+    prompts={"topdeck": "Bureaucrat: put a Victory card onto your deck."},
+).index
 
 
 @card("bureaucrat")
@@ -182,7 +99,7 @@ def _bureaucrat_victim(st: DominionState, fr: Frame) -> None:
     elif len(victories) == 1:
         _topdeck(st, q, victories[0])
     else:
-        st.push("bureaucrat", q, BY_ID["bureaucrat"])
+        st.push("bureaucrat", q, BUREAUCRAT)
 
 
 def _topdeck(st: DominionState, q: int, c: int) -> None:
@@ -191,11 +108,88 @@ def _topdeck(st: DominionState, q: int, c: int) -> None:
     st.decks[q].append(c)
 
 
+asks(
+    "bureaucrat",
+    DecisionSpec(CHOOSE_CARDS, "bureaucrat.topdeck", pick=TOPDECK),
+    lambda st, fr: hand_choices(st.hands[fr.who], lambda c: IS_VICTORY[c]),
+    lambda st, fr, kind, c: _topdeck(st, fr.who, c),
+)
+
+# -- Cellar: +1 Action; discard any number of cards, then draw that many
+declare(
+    "cellar",
+    cost=2,
+    types=ACTION,
+    card_set="base",
+    steps=[Plus(actions=1), DiscardAnyThenDraw()],
+    prompts={"discard": "Cellar: discard cards, then draw as many (done to stop)."},
+)
+
+# -- Chancellor: +$2; you may put your deck into your discard pile
+CHANCELLOR = declare(
+    "chancellor",
+    cost=3,
+    types=ACTION,
+    card_set="base-1e",
+    steps=[Plus(coins=2), Custom()],
+    prompts={"discard_deck": "Chancellor: put your deck into your discard pile?"},
+).index
+
+
 @card("chancellor")
 def _chancellor(st: DominionState, p: int, pid: int) -> None:
-    st.coins += 2
     if st.decks[p]:
-        st.push("chancellor", p, BY_ID["chancellor"])
+        st.push("chancellor", p, CHANCELLOR)
+
+
+def _chancellor_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind == A.YES:
+        p = fr.who
+        deck = st.decks[p]
+        deck.reverse()
+        st.discards[p].extend(deck)
+        st.decks[p] = []
+        if st.logging:
+            st._log("deck_discarded", p, count=len(deck))
+
+
+asks(
+    "chancellor",
+    DecisionSpec(
+        YES_NO, "chancellor.discard_deck", zone="deck", yes="discard deck", no="keep deck"
+    ),
+    yes_no,
+    _chancellor_answer,
+)
+
+# -- Chapel: trash up to 4 cards from your hand
+declare(
+    "chapel",
+    cost=2,
+    types=ACTION,
+    card_set="base",
+    steps=[TrashUpTo(4)],
+    prompts={"trash": "Chapel: trash up to 4 cards (done to stop)."},
+)
+
+# -- Council Room: +4 Cards +1 Buy; each other player draws a card
+declare(
+    "council_room",
+    cost=5,
+    types=ACTION,
+    card_set="base",
+    steps=[Plus(cards=4, buys=1), EachOtherDraws(1)],
+)
+
+# -- Feast: trash this card; gain a card costing up to $5
+FEAST = declare(
+    "feast",
+    cost=4,
+    types=ACTION,
+    card_set="base-1e",
+    steps=[Custom()],
+    prompts={"gain": "Gain a card."},
+).index
 
 
 @card("feast")
@@ -208,6 +202,26 @@ def _feast(st: DominionState, p: int, pid: int) -> None:
         del play[idx]
         st.trash_card(p, FEAST)
     ask_gain(st, p, FEAST, 5, 0)
+
+
+# -- Festival: +2 Actions +1 Buy +$2
+declare("festival", cost=5, types=ACTION, card_set="base", steps=[Plus(0, 2, 1, 2)])
+
+# -- Gardens: 1 VP per 10 cards you have (scored by the rules)
+declare("gardens", cost=4, types=("Victory",), card_set="base", steps=[])
+
+# -- Laboratory: +2 Cards +1 Action
+declare("laboratory", cost=5, types=ACTION, card_set="base", steps=[Plus(cards=2, actions=1)])
+
+# -- Library: draw to 7 cards; you may set aside Action cards drawn, discarded after
+LIBRARY = declare(
+    "library",
+    cost=5,
+    types=ACTION,
+    card_set="base",
+    steps=[Custom()],
+    prompts={"set_aside": "Library: set this Action card aside?"},
+).index
 
 
 @card("library")
@@ -225,11 +239,50 @@ def _library_loop(st: DominionState, fr: Frame) -> None:
         c = hand[-1]
         if IS_ACTION[c]:
             st.push("library_loop", p)
-            st.push("library", p, BY_ID["library"], c)
+            st.push("library", p, LIBRARY, c)
             return
     aside = st.aside[p]
     for c in list(aside):
         st.discard_from(p, aside, c)
+
+
+def _library_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind == A.YES:
+        st.hands[fr.who].remove(fr.a)
+        st.aside[fr.who].append(fr.a)
+
+
+asks(
+    "library",
+    DecisionSpec(YES_NO, "library.set_aside", subject=3, yes="set aside {card}", no="keep {card}"),
+    yes_no,
+    _library_answer,
+)
+
+# -- Market: +1 Card +1 Action +1 Buy +$1
+declare("market", cost=5, types=ACTION, card_set="base", steps=[Plus(1, 1, 1, 1)])
+
+# -- Militia: +$2; each other player discards down to 3 cards
+declare(
+    "militia",
+    cost=4,
+    types=ATTACK,
+    card_set="base",
+    steps=[Plus(coins=2), EachOtherDiscardsDownTo(3)],
+    prompts={"discard": "Militia: discard down to 3 cards."},
+)
+
+# -- Mine: you may trash a Treasure from your hand; gain a Treasure to your hand
+#    costing up to $3 more (first edition: the trash is not optional)
+MINE = declare(
+    "mine",
+    cost=5,
+    types=ACTION,
+    card_set="base",
+    steps=[Custom()],
+    gain=GainRule(to="hand", only="Treasure"),
+    prompts={"trash": "Mine: trash a Treasure to upgrade it.", "gain": "Gain a card."},
+).index
 
 
 @card("mine")
@@ -238,14 +291,125 @@ def _mine(st: DominionState, p: int, pid: int) -> None:
         st.push("mine", p, MINE)
 
 
+def _mine_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind != A.DONE:
+        st.trash_from(fr.who, st.hands[fr.who], c)
+        ask_gain(st, fr.who, MINE, COIN_COST[c] + 3, POTION_COST[c])
+
+
+def _optional_in_2e(st: DominionState, out: list[int]) -> list[int]:
+    """``out``, and ``done`` in the second edition (where Mine and Throne Room may
+    choose nothing)."""
+    return [*out, A.A_DONE] if st.edition == 2 else out
+
+
+asks(
+    "mine",
+    DecisionSpec(CHOOSE_CARDS, "mine.trash", pick=TRASH),
+    lambda st, fr: _optional_in_2e(st, hand_choices(st.hands[fr.who], _is_treasure)),
+    _mine_answer,
+)
+
+# -- Moat: +2 Cards; when another player plays an Attack, you may reveal it from your
+#    hand to be unaffected by it
+MOAT = declare(
+    "moat",
+    cost=2,
+    types=("Action", "Reaction"),
+    card_set="base",
+    steps=[Plus(cards=2)],
+    prompts={"reveal": "An Attack is played: reveal Moat to be unaffected?"},
+).index
+
+
+@task("moat_ask")
+def _moat_ask(st: DominionState, fr: Frame) -> None:
+    if MOAT in st.hands[fr.who]:
+        st.push("moat", fr.who, fr.card)
+
+
+def _moat_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind == A.YES:
+        st.immune[fr.who] = True
+        st.reveal(fr.who, [MOAT])
+
+
+asks(
+    "moat",
+    DecisionSpec(YES_NO, "moat.reveal", yes="reveal Moat", no="don't reveal"),
+    yes_no,
+    _moat_answer,
+)
+
+# -- Moneylender: you may trash a Copper from your hand for +$3 (first edition: you do)
+MONEYLENDER = declare(
+    "moneylender",
+    cost=4,
+    types=ACTION,
+    card_set="base",
+    steps=[Custom()],
+    prompts={"trash": "Moneylender: trash a Copper for +$3?"},
+).index
+
+
 @card("moneylender")
 def _moneylender(st: DominionState, p: int, pid: int) -> None:
     if COPPER in st.hands[p]:
         if st.edition == 1:
-            st.trash_from(p, st.hands[p], COPPER)
-            st.coins += 3
+            _lend(st, p)
         else:
-            st.push("moneylender", p, BY_ID["moneylender"])
+            st.push("moneylender", p, MONEYLENDER)
+
+
+def _lend(st: DominionState, p: int) -> None:
+    st.trash_from(p, st.hands[p], COPPER)
+    st.coins += 3
+
+
+asks(
+    "moneylender",
+    DecisionSpec(YES_NO, "moneylender.trash", yes="trash Copper", no="keep Copper"),
+    yes_no,
+    lambda st, fr, kind, c: _lend(st, fr.who) if kind == A.YES else None,
+)
+
+# -- Remodel: trash a card from your hand; gain a card costing up to $2 more
+declare(
+    "remodel",
+    cost=4,
+    types=ACTION,
+    card_set="base",
+    steps=[TrashOneFromHand(then=gain_costing_more(2))],
+    prompts={"trash": "Remodel: trash a card.", "gain": "Gain a card."},
+)
+
+# -- Smithy: +3 Cards
+declare("smithy", cost=4, types=ACTION, card_set="base", steps=[Plus(cards=3)])
+
+# -- Spy: +1 Card +1 Action; each player reveals the top card of their deck, you choose:
+#    discard it or put it back
+declare(
+    "spy",
+    cost=4,
+    types=ATTACK,
+    card_set="base-1e",
+    steps=[Plus(cards=1, actions=1), RevealTopEach()],
+    prompts={"discard": "Spy: discard this card or put it back?"},
+)
+
+# -- Thief: each other player reveals 2 cards; you trash a Treasure of them and may gain
+#    the trashed Treasures
+THIEF = declare(
+    "thief",
+    cost=4,
+    types=ATTACK,
+    card_set="base-1e",
+    steps=[Custom()],
+    prompts={
+        "trash": "Thief: trash one of the revealed Treasures.",
+        "gain": "Thief: gain the trashed Treasures?",
+    },
+).index
 
 
 @card("thief")
@@ -262,7 +426,7 @@ def _thief_victim(st: DominionState, fr: Frame) -> None:
     st.reveal_top(q, 2, aside)
     treasures = sorted({c for c in aside if IS_TREASURE[c]})
     if len(treasures) > 1:
-        st.push("thief_trash", p, BY_ID["thief"], q)
+        st.push("thief_trash", p, THIEF, q)
         return
     if treasures:
         _thief_take(st, p, q, treasures[0])
@@ -280,93 +444,86 @@ def _thief_take(st: DominionState, p: int, q: int, c: int) -> None:
 @task("thief_gain_ask")
 def _thief_gain_ask(st: DominionState, fr: Frame) -> None:
     if st.stolen:
-        st.push("thief_gain", fr.who, BY_ID["thief"])
+        st.push("thief_gain", fr.who, THIEF)
+
+
+def _thief_gain_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    p = fr.who
+    if kind == A.DONE:
+        st.stolen.clear()
+        return
+    st.trash.remove(c)
+    st.stolen.remove(c)
+    st.discards[st.gainer(p)].append(c)
+    if st.logging:
+        st._log("gain", p, card=CARDS[c].id, to="discard", source="trash")
+    if st.stolen:
+        st.push("thief_gain", p, fr.card)
+
+
+asks(
+    "thief_trash",
+    DecisionSpec(CHOOSE_CARDS, "thief.trash", zone="set_aside", whose=3, pick=TRASH),
+    lambda st, fr: choices([c for c in st.aside[fr.a] if IS_TREASURE[c]]),
+    lambda st, fr, kind, c: _thief_take(st, fr.who, fr.a, c),
+)
+asks(
+    "thief_gain",
+    DecisionSpec(CHOOSE_CARDS, "thief.gain", zone="trash", pick="gain {card}"),
+    lambda st, fr: [*choices(st.stolen), A.A_DONE],
+    _thief_gain_answer,
+)
+
+# -- Throne Room: you may play an Action card from your hand twice (first edition: you
+#    must, if you have one)
+THRONE_ROOM = declare(
+    "throne_room",
+    cost=4,
+    types=ACTION,
+    card_set="base",
+    steps=[Custom()],
+    prompts={"play": "Throne Room: choose an Action card to play twice."},
+).index
 
 
 @card("throne_room")
 def _throne_room(st: DominionState, p: int, pid: int) -> None:
     if any(IS_ACTION[c] for c in st.hands[p]):
-        st.push("throne", p, BY_ID["throne_room"])
+        st.push("throne", p, THRONE_ROOM)
 
 
-# -- decisions ----------------------------------------------------------------------
-def decision_actions(st: DominionState, fr: Frame) -> list[int]:
-    code, who = fr.code, fr.who
-    extra = DECISION_ACTIONS.get(code)
-    if extra is not None:
-        return extra(st, fr)
-    hand = st.hands[who]
-    if code in ("moat", "chancellor", "library", "moneylender"):
-        return [A.A_YES, A.A_NO]
-    if code == "bureaucrat":
-        return _hand_choices(hand, lambda c: IS_VICTORY[c])
-    if code == "mine":
-        out = _hand_choices(hand, lambda c: IS_TREASURE[c])
-        return [*out, A.A_DONE] if st.edition == 2 else out
-    if code == "throne":
-        out = _hand_choices(hand, lambda c: IS_ACTION[c])
-        return [*out, A.A_DONE] if st.edition == 2 else out
-    if code == "thief_trash":
-        return [
-            A.encode(A.CHOOSE, c) for c in sorted({c for c in st.aside[fr.a] if IS_TREASURE[c]})
-        ]
-    if code == "thief_gain":
-        return [*(A.encode(A.CHOOSE, c) for c in sorted(set(st.stolen))), A.A_DONE]
-    raise KeyError(code)
+def _throne_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind != A.DONE:
+        p = fr.who
+        st.hands[p].remove(c)
+        st.in_play[p].append(c)
+        pid = st.new_play_id()
+        st.push("play", p, c, pid)
+        st.push("play", p, c, pid)
 
 
-def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    code, p = fr.code, fr.who
-    extra = ANSWERS.get(code)
-    if extra is not None:
-        extra(st, fr, kind, c)
-        return
-    hand = st.hands[p]
-    if code == "moat":
-        if kind == A.YES:
-            st.immune[p] = True
-            st.reveal(p, [MOAT])
-    elif code == "chancellor":
-        if kind == A.YES:
-            deck = st.decks[p]
-            deck.reverse()
-            st.discards[p].extend(deck)
-            st.decks[p] = []
-            if st.logging:
-                st._log("deck_discarded", p, count=len(deck))
-    elif code == "library":
-        if kind == A.YES:
-            hand.remove(fr.a)
-            st.aside[p].append(fr.a)
-    elif code == "mine":
-        if kind != A.DONE:
-            st.trash_from(p, hand, c)
-            ask_gain(st, p, MINE, COIN_COST[c] + 3, POTION_COST[c])
-    elif code == "moneylender":
-        if kind == A.YES:
-            st.trash_from(p, hand, COPPER)
-            st.coins += 3
-    elif code == "bureaucrat":
-        _topdeck(st, p, c)
-    elif code == "thief_trash":
-        _thief_take(st, p, fr.a, c)
-    elif code == "thief_gain":
-        if kind != A.DONE:
-            st.trash.remove(c)
-            st.stolen.remove(c)
-            st.discards[st.gainer(p)].append(c)
-            if st.logging:
-                st._log("gain", p, card=CARDS[c].id, to="discard", source="trash")
-            if st.stolen:
-                st.push("thief_gain", p, fr.card)
-        else:
-            st.stolen.clear()
-    elif code == "throne":
-        if kind != A.DONE:
-            hand.remove(c)
-            st.in_play[p].append(c)
-            pid = st.new_play_id()
-            st.push("play", p, c, pid)
-            st.push("play", p, c, pid)
-    else:
-        raise KeyError(code)
+asks(
+    "throne",
+    DecisionSpec(CHOOSE_CARDS, "throne_room.play", pick="play {card} twice"),
+    lambda st, fr: _optional_in_2e(st, hand_choices(st.hands[fr.who], lambda c: IS_ACTION[c])),
+    _throne_answer,
+)
+
+# -- Village: +1 Card +2 Actions
+declare("village", cost=3, types=ACTION, card_set="base", steps=[Plus(cards=1, actions=2)])
+
+# -- Witch: +2 Cards; each other player gains a Curse
+declare("witch", cost=5, types=ATTACK, card_set="base", steps=[Plus(2), EachOtherGains("curse")])
+
+# -- Woodcutter: +1 Buy +$2
+declare("woodcutter", cost=3, types=ACTION, card_set="base-1e", steps=[Plus(buys=1, coins=2)])
+
+# -- Workshop: gain a card costing up to $4
+declare(
+    "workshop",
+    cost=3,
+    types=ACTION,
+    card_set="base",
+    steps=[GainUpTo(4)],
+    prompts={"gain": "Gain a card."},
+)

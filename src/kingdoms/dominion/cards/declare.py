@@ -8,8 +8,11 @@
 types, set — checked against the card list), the steps its effect is made of (from
 :mod:`kingdoms.dominion.cards.steps`, run in order; a step that asks a decision is
 waited for before the next one runs) and the prompt of each decision it asks (an
-English msgid of the catalogs).  Cards with real special cases (Possession, Golem,
-Throne Room, Library...) keep custom code in their module, next to their decisions.
+English msgid of the catalogs) — its steps' decisions and those its own code asks.
+Every card of the card list is declared, each in its set's module.  Cards with real
+special cases (Possession, Golem, Throne Room, Library...) have a :class:`Custom` step:
+their code is registered with ``@card(<id>)`` right below the declaration, with the
+decisions it asks (``asks(...)``, which takes each prompt from the declaration).
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kingdoms.dominion.cards.registry import EFFECTS, task
-from kingdoms.dominion.cards.steps import Step
+from kingdoms.dominion.cards.registry import CUSTOM, EFFECTS, task
+from kingdoms.dominion.cards.steps import GAIN_RULES, Custom, GainRule, Step
 from kingdoms.dominion.data import BY_ID, CARDS
 from kingdoms.dominion.decisions import PROMPTS
 from kingdoms.dominion.frames import Frame
@@ -31,6 +34,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class CardDecl:
     id: str
+    index: int
+    """The card's index in the card list."""
     cost: int
     potions: int
     types: frozenset[str]
@@ -43,7 +48,8 @@ class CardDecl:
     """Victory points each copy is worth at the end; 0 if none or variable."""
 
     def purposes(self) -> list[str]:
-        return sorted(f"{self.id}.{s.verb}" for s in self.steps if s.verb)
+        """The purposes of the decisions the card asks (one per declared prompt)."""
+        return sorted(f"{self.id}.{verb}" for verb in self.prompts)
 
 
 DECLARED: dict[str, CardDecl] = {}
@@ -68,11 +74,13 @@ def declare(
     prompts: Mapping[str, str] | None = None,
     coins: int = 0,
     vp: int = 0,
+    gain: GainRule | None = None,
 ) -> CardDecl:
-    """Declare card ``cid``; ``prompts`` maps each decision verb of its steps to the
-    prompt shown to the deciding player; ``coins`` is a Treasure's value, ``vp`` a
-    Victory or Curse card's points.  A card without steps (a Treasure, a Victory card)
-    only declares its facts."""
+    """Declare card ``cid``; ``prompts`` maps each decision verb of the card (its
+    steps' and its own code's) to the prompt shown to the deciding player; ``coins``
+    is a Treasure's value, ``vp`` a Victory or Curse card's points; ``gain`` the rule
+    of gains its own code asks (a :class:`GainUpTo` step declares its own).  A card
+    without steps (a Treasure, a Victory card) only declares its facts."""
     if cid not in BY_ID:
         raise DeclarationError(f"{cid!r} is not in the card list")
     facts = CARDS[BY_ID[cid]]
@@ -80,18 +88,20 @@ def declare(
         raise DeclarationError(f"declaration of {cid!r} does not match the card list")
     prompts = dict(prompts or {})
     verbs = {s.verb for s in steps if s.verb}
-    if verbs != {*prompts}:
+    if not verbs <= {*prompts}:
         raise DeclarationError(
             f"{cid!r}: prompts for {sorted(verbs)} needed, got {sorted(prompts)}"
         )
+    index = BY_ID[cid]
     decl = CardDecl(
-        cid, cost, potions, frozenset(types), card_set, tuple(steps), prompts, coins, vp
+        cid, index, cost, potions, frozenset(types), card_set, tuple(steps), prompts, coins, vp
     )
     DECLARED[cid] = decl
     for verb, prompt in prompts.items():
         PROMPTS[f"{cid}.{verb}"] = prompt
-    index = BY_ID[cid]
     COINS[index], VP[index] = coins, vp
+    if gain is not None:
+        GAIN_RULES[index] = gain
     for step in decl.steps:
         step.bind(index)
     todo = decl.steps
@@ -99,7 +109,10 @@ def declare(
         return decl
     if len(todo) == 1:
         only = todo[0]
-        EFFECTS[index] = lambda st, p, pid: only.run(st, p, index)
+        if isinstance(only, Custom):  # the card's own code gets the play id
+            EFFECTS[index] = lambda st, p, pid: CUSTOM[index](st, p, pid)
+        else:
+            EFFECTS[index] = lambda st, p, pid: only.run(st, p, index)
     else:
         EFFECTS[index] = lambda st, p, pid: run_steps(st, p, index, 0)
     return decl
@@ -121,3 +134,20 @@ def run_steps(st: DominionState, p: int, card: int, first: int) -> None:
 @task("steps")
 def _steps(st: DominionState, fr: Frame) -> None:
     run_steps(st, fr.who, fr.card, fr.a)
+
+
+# -- the engine's tasks of a play --------------------------------------------------------
+@task("effect")
+def _effect(st: DominionState, fr: Frame) -> None:
+    EFFECTS[fr.card](st, fr.who, fr.a)
+
+
+@task("play")
+def _play(st: DominionState, fr: Frame) -> None:
+    st.play_card(fr.who, fr.card, fr.a)
+
+
+@task("reset_immune")
+def _reset_immune(st: DominionState, fr: Frame) -> None:
+    for q in range(st.num_players):
+        st.immune[q] = False

@@ -18,6 +18,8 @@ Task = Callable[["DominionState", "Frame"], None]
 
 EFFECTS: dict[int, Effect] = {}
 """Card index -> what one play of it does (``effect(state, player, play_id)``)."""
+CUSTOM: dict[int, Effect] = {}
+"""Card index -> the card's own code, run by its ``Custom`` step."""
 TASKS: dict[str, Task] = {}
 """Task code -> what a pending task frame does."""
 Options = Callable[["DominionState", "Frame"], list[int]]
@@ -37,8 +39,8 @@ def _into(table: dict[K, F], key: K) -> Callable[[F], F]:
 
 
 def card(cid: str) -> Callable[[Effect], Effect]:
-    """Register the effect of card ``cid`` (custom code)."""
-    return _into(EFFECTS, BY_ID[cid])
+    """Register the custom code of card ``cid`` (run by its ``Custom`` step)."""
+    return _into(CUSTOM, BY_ID[cid])
 
 
 def task(code: str) -> Callable[[Task], Task]:
@@ -54,3 +56,13 @@ def decision(code: str) -> Callable[[Options], Options]:
 def answers(code: str) -> Callable[[Answer], Answer]:
     """Register what an answer to the decision ``code`` does (custom code)."""
     return _into(ANSWERS, code)
+
+
+def decision_actions(st: DominionState, fr: Frame) -> list[int]:
+    """The legal actions of the pending decision ``fr``."""
+    return DECISION_ACTIONS[fr.code](st, fr)
+
+
+def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    """Apply the answer (action kind ``kind``, card ``c``) to the decision ``fr``."""
+    ANSWERS[fr.code](st, fr, kind, c)

@@ -1,33 +1,65 @@
 """The seven kingdom cards new in the second edition of the base game (§4 of the
-card rulings): Artisan, Bandit, Harbinger, Merchant, Poacher, Sentry, Vassal."""
+card rulings): Artisan, Bandit, Harbinger, Merchant, Poacher, Sentry, Vassal.
+
+Each card is one :func:`declare`; its own code (``Custom()`` step) and decisions are
+right below it.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.cards.registry import answers, card, decision, task
-from kingdoms.dominion.cards.steps import ask_gain
-from kingdoms.dominion.cards.steps import hand_choices as _hand_choices
-from kingdoms.dominion.data import BY_ID, COPPER, GOLD, IS_ACTION, IS_TREASURE
+from kingdoms.dominion.cards.declare import declare
+from kingdoms.dominion.cards.registry import card, task
+from kingdoms.dominion.cards.steps import (
+    Custom,
+    GainRule,
+    Plus,
+    ask_gain,
+    asks,
+    choices,
+    hand_choices,
+    yes_no,
+)
+from kingdoms.dominion.data import CARDS, COPPER, GOLD, IS_ACTION, IS_TREASURE
+from kingdoms.dominion.decisions import CHOOSE_CARDS, ORDER, YES_NO, DecisionSpec
 from kingdoms.dominion.frames import Frame
 
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
 
-ARTISAN = BY_ID["artisan"]
-BANDIT = BY_ID["bandit"]
-HARBINGER = BY_ID["harbinger"]
-POACHER = BY_ID["poacher"]
-SENTRY = BY_ID["sentry"]
-VASSAL = BY_ID["vassal"]
+ACTION = ("Action",)
+TRASH, DISCARD, TOPDECK = "trash {card}", "discard {card}", "put {card} on deck"
 
 
-def _choices(cards: list[int]) -> list[int]:
-    return [A.encode(A.CHOOSE, c) for c in sorted(set(cards))]
+def _topdeck_from(st: DominionState, p: int, zone: list[int], c: int, last: bool) -> None:
+    """Move ``c`` (its ``last`` copy, else its first) from ``zone`` onto ``p``'s deck,
+    logged."""
+    if last:
+        del zone[len(zone) - 1 - zone[::-1].index(c)]
+    else:
+        zone.remove(c)
+    st.decks[p].append(c)
+    if st.logging:
+        st._log("topdeck", p, count=1)
 
 
 # -- Artisan: gain a card up to $5 to your hand, then put a card from hand onto the deck
+ARTISAN = declare(
+    "artisan",
+    cost=6,
+    types=ACTION,
+    card_set="base-2e",
+    steps=[Custom()],
+    gain=GainRule(to="hand"),
+    prompts={
+        "gain": "Gain a card.",
+        "topdeck": "Artisan: put a card from your hand onto your deck.",
+    },
+).index
+
+
 @card("artisan")
 def _artisan(st: DominionState, p: int, pid: int) -> None:
     st.push("artisan_put", p)
@@ -40,25 +72,32 @@ def _artisan_put(st: DominionState, fr: Frame) -> None:
         st.push("artisan", fr.who, ARTISAN)
 
 
-@decision("artisan")
-def _artisan_options(st: DominionState, fr: Frame) -> list[int]:
-    return _hand_choices(st.hands[fr.who])
-
-
-@answers("artisan")
-def _artisan_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p = fr.who
-    st.hands[p].remove(c)
-    st.decks[p].append(c)
-    if st.logging:
-        st._log("topdeck", p, count=1)
-
+asks(
+    "artisan",
+    DecisionSpec(CHOOSE_CARDS, "artisan.topdeck", pick=TOPDECK),
+    lambda st, fr: hand_choices(st.hands[fr.who]),
+    lambda st, fr, kind, c: _topdeck_from(st, fr.who, st.hands[fr.who], c, last=False),
+)
 
 # -- Bandit: gain a Gold; others reveal 2, trash a non-Copper Treasure, discard the rest
+BANDIT = declare(
+    "bandit",
+    cost=5,
+    types=("Action", "Attack"),
+    card_set="base-2e",
+    steps=[Custom()],
+    prompts={"trash": "Bandit: choose the Treasure to trash."},
+).index
+
+
 @card("bandit")
 def _bandit(st: DominionState, p: int, pid: int) -> None:
     st.gain(p, GOLD)
     st.then(*(Frame("bandit_victim", p, 0, q) for q in st.others(p) if not st.immune[q]))
+
+
+def _bandit_targets(aside: list[int]) -> list[int]:
+    return [c for c in aside if IS_TREASURE[c] and c != COPPER]
 
 
 @task("bandit_victim")
@@ -66,7 +105,7 @@ def _bandit_victim(st: DominionState, fr: Frame) -> None:
     q = fr.a
     aside = st.aside[q]
     st.reveal_top(q, 2, aside)
-    targets = sorted({c for c in aside if IS_TREASURE[c] and c != COPPER})
+    targets = sorted(set(_bandit_targets(aside)))
     if len(targets) > 1:
         st.push("bandit", q, BANDIT, q)  # the victim chooses
     elif targets:
@@ -81,58 +120,71 @@ def _bandit_trash(st: DominionState, q: int, c: int) -> None:
     st.discard_all(q, aside)
 
 
-@decision("bandit")
-def _bandit_options(st: DominionState, fr: Frame) -> list[int]:
-    return _choices([c for c in st.aside[fr.a] if IS_TREASURE[c] and c != COPPER])
-
-
-@answers("bandit")
-def _bandit_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    _bandit_trash(st, fr.a, c)
-
+asks(
+    "bandit",
+    DecisionSpec(CHOOSE_CARDS, "bandit.trash", zone="set_aside", whose=3, pick=TRASH),
+    lambda st, fr: choices(_bandit_targets(st.aside[fr.a])),
+    lambda st, fr, kind, c: _bandit_trash(st, fr.a, c),
+)
 
 # -- Harbinger: +1 Card +1 Action; may put a card from the discard pile onto the deck
+HARBINGER = declare(
+    "harbinger",
+    cost=3,
+    types=ACTION,
+    card_set="base-2e",
+    steps=[Plus(cards=1, actions=1), Custom()],
+    prompts={"topdeck": "Harbinger: put a card from your discard pile onto your deck?"},
+).index
+
+
 @card("harbinger")
 def _harbinger(st: DominionState, p: int, pid: int) -> None:
-    st.draw(p, 1)
-    st.actions += 1
     if st.discards[p]:
         st.push("harbinger", p, HARBINGER)
 
 
-@decision("harbinger")
-def _harbinger_options(st: DominionState, fr: Frame) -> list[int]:
-    return [*_choices(st.discards[fr.who]), A.A_DONE]
-
-
-@answers("harbinger")
 def _harbinger_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    if kind == A.DONE:
-        return
-    p = fr.who
-    disc = st.discards[p]
-    idx = len(disc) - 1 - disc[::-1].index(c)
-    del disc[idx]
-    st.decks[p].append(c)
-    if st.logging:
-        st._log("topdeck", p, count=1)
+    if kind != A.DONE:
+        _topdeck_from(st, fr.who, st.discards[fr.who], c, last=True)
 
+
+asks(
+    "harbinger",
+    DecisionSpec(CHOOSE_CARDS, "harbinger.topdeck", zone="discard", pick=TOPDECK),
+    lambda st, fr: [*choices(st.discards[fr.who]), A.A_DONE],
+    _harbinger_answer,
+)
 
 # -- Merchant: +1 Card +1 Action; the first Silver played this turn gives +$1
+declare(
+    "merchant",
+    cost=3,
+    types=ACTION,
+    card_set="base-2e",
+    steps=[Plus(cards=1, actions=1), Custom()],
+)
+
+
 @card("merchant")
 def _merchant(st: DominionState, p: int, pid: int) -> None:
-    st.draw(p, 1)
-    st.actions += 1
     if not st.silver_played:
         st.merchants += 1
 
 
 # -- Poacher: +1 Card +1 Action +$1; discard a card per empty Supply pile
+POACHER = declare(
+    "poacher",
+    cost=4,
+    types=ACTION,
+    card_set="base-2e",
+    steps=[Plus(cards=1, actions=1, coins=1), Custom()],
+    prompts={"discard": "Poacher: discard a card."},
+).index
+
+
 @card("poacher")
 def _poacher(st: DominionState, p: int, pid: int) -> None:
-    st.draw(p, 1)
-    st.actions += 1
-    st.coins += 1
     empty = st.empty_piles()
     hand = st.hands[p]
     if not empty or not hand:
@@ -144,12 +196,6 @@ def _poacher(st: DominionState, p: int, pid: int) -> None:
     st.push("poacher", p, POACHER, empty)
 
 
-@decision("poacher")
-def _poacher_options(st: DominionState, fr: Frame) -> list[int]:
-    return _hand_choices(st.hands[fr.who])
-
-
-@answers("poacher")
 def _poacher_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     p = fr.who
     st.discard_from(p, st.hands[p], c)
@@ -157,11 +203,30 @@ def _poacher_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
         st.push("poacher", p, POACHER, fr.a - 1)
 
 
+asks(
+    "poacher",
+    DecisionSpec(CHOOSE_CARDS, "poacher.discard", pick=DISCARD),
+    lambda st, fr: hand_choices(st.hands[fr.who]),
+    _poacher_answer,
+)
+
 # -- Sentry: +1 Card +1 Action; look at the top 2: trash, discard, put back in any order
+SENTRY = declare(
+    "sentry",
+    cost=5,
+    types=ACTION,
+    card_set="base-2e",
+    steps=[Plus(cards=1, actions=1), Custom()],
+    prompts={
+        "trash": "Sentry: trash any of these cards.",
+        "discard": "Sentry: discard any of these cards.",
+        "order": "Sentry: which card goes on top?",
+    },
+).index
+
+
 @card("sentry")
 def _sentry(st: DominionState, p: int, pid: int) -> None:
-    st.draw(p, 1)
-    st.actions += 1
     looking = st.looking[p]
     for _ in range(2):
         c = st.take_top(p)
@@ -175,15 +240,10 @@ def _sentry(st: DominionState, p: int, pid: int) -> None:
     st.push("sentry_trash", p, SENTRY)
 
 
-def _sentry_pick(code: str, trash: bool) -> None:
+def _sentry_pick(code: str, verb: str, trash: bool) -> None:
     """Sentry's "trash any" and "discard any" of the cards looked at (done stops)."""
 
-    @decision(code)
-    def _options(st: DominionState, fr: Frame) -> list[int]:
-        return [*_choices(st.looking[fr.who]), A.A_DONE]
-
-    @answers(code)
-    def _answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
         if kind == A.DONE:
             return
         p, looking = fr.who, st.looking[fr.who]
@@ -194,9 +254,18 @@ def _sentry_pick(code: str, trash: bool) -> None:
         if looking:
             st.push(code, p, SENTRY)
 
+    asks(
+        code,
+        DecisionSpec(
+            CHOOSE_CARDS, f"sentry.{verb}", zone="looking", pick=TRASH if trash else DISCARD
+        ),
+        lambda st, fr: [*choices(st.looking[fr.who]), A.A_DONE],
+        answer,
+    )
 
-_sentry_pick("sentry_trash", trash=True)
-_sentry_pick("sentry_discard", trash=False)
+
+_sentry_pick("sentry_trash", "trash", trash=True)
+_sentry_pick("sentry_discard", "discard", trash=False)
 
 
 @task("sentry_discard_ask")
@@ -216,12 +285,6 @@ def _sentry_back(st: DominionState, fr: Frame) -> None:
     looking.clear()
 
 
-@decision("sentry_order")
-def _sentry_order_options(st: DominionState, fr: Frame) -> list[int]:
-    return _choices(st.looking[fr.who])
-
-
-@answers("sentry_order")
 def _sentry_order_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """The chosen card goes back on top; the other under it."""
     p = fr.who
@@ -232,26 +295,36 @@ def _sentry_order_answer(st: DominionState, fr: Frame, kind: int, c: int) -> Non
     looking.clear()
 
 
+asks(
+    "sentry_order",
+    DecisionSpec(ORDER, "sentry.order", zone="looking", pick="put {card} on top"),
+    lambda st, fr: choices(st.looking[fr.who]),
+    _sentry_order_answer,
+)
+
 # -- Vassal: +$2; discard the top card; if it is an Action you may play it
+VASSAL = declare(
+    "vassal",
+    cost=3,
+    types=ACTION,
+    card_set="base-2e",
+    steps=[Plus(coins=2), Custom()],
+    prompts={"play": "Vassal: play the discarded Action card?"},
+).index
+
+
 @card("vassal")
 def _vassal(st: DominionState, p: int, pid: int) -> None:
-    st.coins += 2
     c = st.take_top(p)
     if c < 0:
         return
     st.discards[p].append(c)
     if st.logging:
-        st._log("discard", p, card=st_card_id(c), source="deck")
+        st._log("discard", p, card=CARDS[c].id, source="deck")
     if IS_ACTION[c]:
         st.push("vassal", p, VASSAL, c)
 
 
-@decision("vassal")
-def _vassal_options(st: DominionState, fr: Frame) -> list[int]:
-    return [A.A_YES, A.A_NO]
-
-
-@answers("vassal")
 def _vassal_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     p, found = fr.who, fr.a
     disc = st.discards[p]
@@ -261,7 +334,16 @@ def _vassal_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
         st.play_card(p, found, st.new_play_id())
 
 
-def st_card_id(c: int) -> str:
-    from kingdoms.dominion.data import CARDS
-
-    return CARDS[c].id
+asks(
+    "vassal",
+    DecisionSpec(
+        YES_NO,
+        "vassal.play",
+        zone="discard",
+        subject=3,
+        yes="play {card}",
+        no="don't play {card}",
+    ),
+    yes_no,
+    _vassal_answer,
+)

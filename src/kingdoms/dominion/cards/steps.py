@@ -12,12 +12,27 @@ runs a card's steps in order, waiting for each decision before the next step.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.cards.registry import ANSWERS, DECISION_ACTIONS, TASKS, Answer, Options
-from kingdoms.dominion.data import BY_ID, COIN_COST, IS_ACTION, IS_TREASURE, NUM_CARDS, POTION_COST
-from kingdoms.dominion.decisions import CHOOSE_CARDS, CHOOSE_PILE, YES_NO, DecisionSpec, register
+from kingdoms.dominion.cards.registry import (
+    ANSWERS,
+    CUSTOM,
+    DECISION_ACTIONS,
+    TASKS,
+    Answer,
+    Options,
+)
+from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, NUM_CARDS, POTION_COST
+from kingdoms.dominion.decisions import (
+    CHOOSE_CARDS,
+    CHOOSE_PILE,
+    PROMPTS,
+    YES_NO,
+    DecisionSpec,
+    register,
+)
 
 if TYPE_CHECKING:
     from kingdoms.dominion.frames import Frame
@@ -28,10 +43,26 @@ GAIN0 = A.GAIN * NUM_CARDS
 
 
 def asks(code: str, spec: DecisionSpec, options: Options, answer: Answer) -> None:
-    """Declare the decision ``code``: its spec, legal actions and answer."""
+    """Declare the decision ``code``: its spec, legal actions and answer.  A spec
+    without a prompt takes the one its card's declaration gives for its purpose (so a
+    card's custom decisions are declared right below the card, their prompts in it)."""
+    if not spec.prompt:
+        if spec.purpose not in PROMPTS:
+            raise ValueError(f"decision {code!r}: no prompt declared for {spec.purpose!r}")
+        spec = replace(spec, prompt=PROMPTS[spec.purpose])
     register(code, spec)
     DECISION_ACTIONS[code] = options
     ANSWERS[code] = answer
+
+
+def yes_no(st: DominionState, fr: Frame) -> list[int]:
+    """The legal actions of a yes/no question."""
+    return [A.A_YES, A.A_NO]
+
+
+def choices(cards: list[int]) -> list[int]:
+    """Picking one of ``cards`` (each distinct card once, in card order)."""
+    return [A.encode(A.CHOOSE, c) for c in sorted(set(cards))]
 
 
 def hand_choices(hand: list[int], pred: Callable[[int], bool] | None = None) -> list[int]:
@@ -53,6 +84,16 @@ class Step:
 
     def bind(self, card: int) -> None:
         """Called once when card ``card`` is declared with this step."""
+
+
+class Custom(Step):
+    """The card's own code (a real special case): the function registered with
+    ``@card(<id>)`` right below the card's declaration, called as
+    ``fn(state, player, play_id)``.  Only a card's sole step gets the play id (-1 when
+    other steps come before it)."""
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        CUSTOM[card](st, p, -1)
 
 
 class Plus(Step):
@@ -136,26 +177,34 @@ asks(
 
 
 # -- gain a card costing up to ... (Workshop, Feast, Remodel, Mine, University, Artisan) --
-MINE = BY_ID["mine"]
-UNIVERSITY = BY_ID["university"]
-GAIN_TO_HAND = frozenset({MINE, BY_ID["artisan"]})
-"""Cards whose gain goes into the hand."""
-OPTIONAL_GAIN = frozenset({UNIVERSITY})
-"""Cards whose gain is optional ("you may gain")."""
+class GainRule:
+    """Where a card's gain goes (``to``), whether it may be declined, which cards it
+    may take (``only``: a type, empty for any)."""
+
+    __slots__ = ("only", "optional", "to")
+
+    def __init__(self, to: str = "discard", optional: bool = False, only: str = "") -> None:
+        self.to, self.optional, self.only = to, optional, only
+
+
+ANY_GAIN = GainRule()
+GAIN_RULES: dict[int, GainRule] = {}
+"""Card index -> the rule of its gains (cards not in it: :data:`ANY_GAIN`)."""
 
 
 def gain_options(st: DominionState, coins: int, potions: int, src: int) -> list[int]:
-    """Supply cards costing at most (coins, potions) that ``src`` may gain: Mine only
-    Treasures, University only Actions.  Costs compare coins and potions separately."""
+    """Supply cards costing at most (coins, potions) that ``src`` may gain (its
+    :class:`GainRule`: Mine only Treasures, University only Actions).  Costs compare
+    coins and potions separately."""
     supply = st.supply
+    only = GAIN_RULES.get(src, ANY_GAIN).only
     return [
         c
         for c in st.piles
         if supply[c] > 0
         and COIN_COST[c] <= coins
         and POTION_COST[c] <= potions
-        and (src != MINE or IS_TREASURE[c])
-        and (src != UNIVERSITY or IS_ACTION[c])
+        and (not only or only in CARDS[c].types)
     ]
 
 
@@ -165,10 +214,20 @@ def ask_gain(st: DominionState, p: int, src: int, coins: int, potions: int) -> N
 
 
 class GainUpTo(Step):
+    """Gain a card costing up to $``coins`` (and ``potions``), to ``to``; ``optional``:
+    "you may gain"; ``only``: a card type it must have."""
+
     verb = "gain"
 
-    def __init__(self, coins: int, potions: int = 0) -> None:
+    def __init__(
+        self, coins: int, potions: int = 0, to: str = "discard", optional: bool = False,
+        only: str = "",
+    ) -> None:  # fmt: skip
         self.coins, self.potions = coins, potions
+        self.rule = GainRule(to, optional, only)
+
+    def bind(self, card: int) -> None:
+        GAIN_RULES[card] = self.rule
 
     def run(self, st: DominionState, p: int, card: int) -> None:
         ask_gain(st, p, card, self.coins, self.potions)
@@ -176,12 +235,12 @@ class GainUpTo(Step):
 
 def _gain_options(st: DominionState, fr: Frame) -> list[int]:
     out = [A.encode(A.GAIN, c) for c in gain_options(st, fr.a, fr.b, fr.card)]
-    return [*out, A.A_DONE] if fr.card in OPTIONAL_GAIN else out
+    return [*out, A.A_DONE] if GAIN_RULES.get(fr.card, ANY_GAIN).optional else out
 
 
 def _gain_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     if kind != A.DONE:
-        st.gain(fr.who, c, "hand" if fr.card in GAIN_TO_HAND else "discard")
+        st.gain(fr.who, c, GAIN_RULES.get(fr.card, ANY_GAIN).to)
 
 
 asks(
@@ -356,3 +415,46 @@ def gain_costing_more(more: int) -> Then:
         ask_gain(st, p, card, COIN_COST[c] + more, POTION_COST[c])
 
     return then
+
+
+# -- reveal cards from the deck until enough are found (Adventurer, Scrying Pool, Golem) --
+def reveal_until(
+    st: DominionState, p: int, wanted: int, found_if: Callable[[int], bool]
+) -> tuple[list[int], list[int], list[int]]:
+    """Take cards from the top of ``p``'s deck (shuffling as needed) until ``wanted``
+    cards for which ``found_if`` holds are found or none are left: ``(revealed, found,
+    others)``, each in the order taken.  The cards are in none of ``p``'s zones yet."""
+    revealed: list[int] = []
+    found: list[int] = []
+    others: list[int] = []
+    while len(found) < wanted:
+        c = st.take_top(p)
+        if c < 0:
+            break
+        revealed.append(c)
+        (found if found_if(c) else others).append(c)
+    return revealed, found, others
+
+
+class RevealUntil(Step):
+    """Reveal cards from the deck until ``wanted`` cards for which ``found_if`` holds
+    are revealed; they go to the hand, the other cards to the discard pile — or to the
+    hand too with ``keep_all`` (Adventurer: 2 Treasures; Scrying Pool: a non-Action,
+    all to the hand)."""
+
+    def __init__(
+        self, wanted: int, found_if: Callable[[int], bool], keep_all: bool = False
+    ) -> None:
+        self.wanted, self.found_if, self.keep_all = wanted, found_if, keep_all
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        revealed, found, others = reveal_until(st, p, self.wanted, self.found_if)
+        st.reveal(p, revealed)
+        if self.keep_all:
+            st.hands[p].extend(revealed)
+            return
+        st.hands[p].extend(found)
+        aside = st.aside[p]
+        aside.extend(others)
+        for c in list(aside):
+            st.discard_from(p, aside, c)
