@@ -57,12 +57,7 @@ if "courtyard" not in BY_ID:
         _topdeck,
     )
     declare(
-        "courtyard",
-        cost=2,
-        types=["Action"],
-        card_set="intrigue",
-        steps=[Plus(cards=3), TopdeckFromHand()],
-        prompts={"topdeck": PROMPT},
+        "courtyard", 2, ["Action"], "intrigue", Plus(cards=3), TopdeckFromHand(), topdeck=PROMPT
     )
     add_translations("pl", {PROMPT: "Dziedziniec: połóż kartę z ręki na swojej talii."})
     add_translations("cs", {PROMPT: "Nádvoří: polož kartu z ruky na svůj balíček."})

@@ -148,11 +148,11 @@ def test_a_declaration_that_contradicts_the_card_list_is_refused() -> None:
     from kingdoms.dominion.cards.steps import Plus, TrashUpTo
 
     with pytest.raises(DeclarationError, match="does not match"):
-        declare("smithy", cost=3, types=("Action",), card_set="base", steps=[Plus(cards=3)])
+        declare("smithy", 3, ("Action",), "base", Plus(cards=3))
     with pytest.raises(DeclarationError, match="not in the card list"):
-        declare("peddler", cost=8, types=("Action",), card_set="prosperity", steps=[])
+        declare("peddler", 8, ("Action",), "prosperity")
     with pytest.raises(DeclarationError, match="prompts"):
-        declare("chapel", cost=2, types=("Action",), card_set="base", steps=[TrashUpTo(4)])
+        declare("chapel", 2, ("Action",), "base", TrashUpTo(4))
 
 
 def test_steps_after_a_decision_wait_for_it() -> None:
@@ -168,11 +168,12 @@ def test_steps_after_a_decision_wait_for_it() -> None:
     try:
         declare(
             "chapel",
-            cost=2,
-            types=("Action",),
-            card_set="base",
-            steps=[TrashUpTo(2), Plus(cards=1, coins=2)],
-            prompts={"trash": "Chapel: trash up to 4 cards (done to stop)."},
+            2,
+            ("Action",),
+            "base",
+            TrashUpTo(2),
+            Plus(cards=1, coins=2),
+            trash="Chapel: trash up to 4 cards (done to stop).",
         )
         s = make(
             kingdom=["chapel", *FIRST_GAME[1:]],

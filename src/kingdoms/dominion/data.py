@@ -20,25 +20,28 @@ class Card:
     cost: tuple[int, int]
     types: frozenset[str]
     pile: str
+    is_action: bool
+    is_treasure: bool
+    is_victory: bool
+    is_attack: bool
+
+    @classmethod
+    def of(
+        cls,
+        index: int,
+        cid: str,
+        card_set: str,
+        names: dict[str, str],
+        cost: tuple[int, int],
+        types: frozenset[str],
+        pile: str,
+    ) -> Card:
+        """The card with these facts (its type flags follow from ``types``)."""
+        flags = ("Action" in types, "Treasure" in types, "Victory" in types, "Attack" in types)
+        return cls(index, cid, card_set, names, cost, types, pile, *flags)
 
     def name(self, lang: str = "en") -> str:
         return self.names.get(lang, self.names["en"])
-
-    @property
-    def is_action(self) -> bool:
-        return "Action" in self.types
-
-    @property
-    def is_treasure(self) -> bool:
-        return "Treasure" in self.types
-
-    @property
-    def is_victory(self) -> bool:
-        return "Victory" in self.types
-
-    @property
-    def is_attack(self) -> bool:
-        return "Attack" in self.types
 
     @property
     def is_kingdom(self) -> bool:
@@ -66,14 +69,14 @@ def _load() -> list[Card]:
     out = []
     for i, row in enumerate(csv.DictReader(io.StringIO(text))):
         out.append(
-            Card(
-                index=i,
-                id=row["id"],
-                set=row["set"],
-                names={"en": row["name_en"], "pl": row["name_pl"], "cs": row["name_cs"]},
-                cost=(int(row["coins"]), int(row["potions"])),
-                types=frozenset(row["types"].split("|")),
-                pile=row["pile"],
+            Card.of(
+                i,
+                row["id"],
+                row["set"],
+                {lang: row[f"name_{lang}"] for lang in ("en", "pl", "cs")},
+                (int(row["coins"]), int(row["potions"])),
+                frozenset(row["types"].split("|")),
+                row["pile"],
             )
         )
     return out
@@ -86,14 +89,9 @@ NUM_CARDS = len(CARDS)
 """The number of cards in the card list (added cards come after them)."""
 BY_ID: dict[str, int] = {c.id: c.index for c in CARDS}
 
-COPPER = BY_ID["copper"]
-SILVER = BY_ID["silver"]
-GOLD = BY_ID["gold"]
-ESTATE = BY_ID["estate"]
-DUCHY = BY_ID["duchy"]
-PROVINCE = BY_ID["province"]
-CURSE = BY_ID["curse"]
-POTION = BY_ID["potion"]
+COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE, POTION = (
+    BY_ID[c] for c in ("copper", "silver", "gold", "estate", "duchy", "province", "curse", "potion")
+)
 BASIC_SUPPLY = (COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE)
 
 # Per-card tables (lists: :func:`kingdoms.dominion.extend.add_card` appends to them).

@@ -5,8 +5,7 @@ One module can add a card with everything it needs, without editing the engine::
     COURTYARD = add_card("courtyard", card_set="intrigue", cost=2, types=["Action"],
                          names={"en": "Courtyard", "pl": ..., "cs": ...},
                          texts={"en": "+3 Cards. Put a card ...", "pl": ..., "cs": ...})
-    declare("courtyard", cost=2, types=["Action"], card_set="intrigue", steps=[...],
-            prompts={...})
+    declare("courtyard", 2, ["Action"], "intrigue", Plus(cards=3), ..., topdeck="...")
     add_translations("pl", {"Courtyard: put a card ...": "..."})
 
 The card gets the next index after the card list (``NUM_CARDS + i``) and its actions a
@@ -47,14 +46,14 @@ def add_card(
     missing = [lang for lang in LANGUAGES if not names.get(lang) or not texts.get(lang)]
     if missing:
         raise CardDataError(f"card {cid!r} needs a name and a text in {', '.join(missing)}")
-    card = data.Card(
-        index=len(data.CARDS),
-        id=cid,
-        set=card_set,
-        names={lang: names[lang] for lang in LANGUAGES},
-        cost=(cost, potions),
-        types=frozenset(types),
-        pile=pile,
+    card = data.Card.of(
+        len(data.CARDS),
+        cid,
+        card_set,
+        {lang: names[lang] for lang in LANGUAGES},
+        (cost, potions),
+        frozenset(types),
+        pile,
     )
     data.CARDS.append(card)
     data.BY_ID[cid] = card.index

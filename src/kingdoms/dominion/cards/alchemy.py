@@ -50,31 +50,20 @@ if TYPE_CHECKING:
 
 ALCHEMY = "alchemy"
 ACTION = ("Action",)
+ATTACK = ("Action", "Attack")
 TOPDECK = "put {card} on deck"
 
 # -- Alchemist: +2 Cards +1 Action; at Clean-up, with a Potion in play, you may put it
 #    onto your deck (see the Clean-up below)
-ALCHEMIST = declare(
-    "alchemist",
-    cost=3,
+ALCHEMIST = declare("alchemist", 3, ACTION, ALCHEMY, Plus(cards=2, actions=1),
     potions=1,
-    types=ACTION,
-    card_set=ALCHEMY,
-    steps=[Plus(cards=2, actions=1)],
-    prompts={"topdeck": "Alchemist: put it onto your deck?"},
-).index
+    topdeck="Alchemist: put it onto your deck?").index  # fmt: skip
 
 
 # -- Apothecary: +1 Card +1 Action; reveal 4: Coppers and Potions to hand, the rest back
-APOTHECARY = declare(
-    "apothecary",
-    cost=2,
+APOTHECARY = declare("apothecary", 2, ACTION, ALCHEMY, Plus(cards=1, actions=1), Custom(),
     potions=1,
-    types=ACTION,
-    card_set=ALCHEMY,
-    steps=[Plus(cards=1, actions=1), Custom()],
-    prompts={"order": "Apothecary: put the cards back (the last one ends on top)."},
-).index
+    order="Apothecary: put the cards back (the last one ends on top).").index  # fmt: skip
 
 
 @card("apothecary")
@@ -119,37 +108,19 @@ def _apprentice_draws(st: DominionState, p: int, card: int, c: int) -> None:
         st.draw(p, n)
 
 
-declare(
-    "apprentice",
-    cost=5,
-    types=ACTION,
-    card_set=ALCHEMY,
-    steps=[Plus(actions=1), TrashOneFromHand(then=_apprentice_draws)],
-    prompts={"trash": "Apprentice: trash a card to draw."},
-)
+declare("apprentice", 5, ACTION, ALCHEMY, Plus(actions=1), TrashOneFromHand(then=_apprentice_draws),
+    trash="Apprentice: trash a card to draw.")  # fmt: skip
 
 # -- Familiar: +1 Card +1 Action; each other player gains a Curse
-declare(
-    "familiar",
-    cost=3,
-    potions=1,
-    types=("Action", "Attack"),
-    card_set=ALCHEMY,
-    steps=[Plus(cards=1, actions=1), EachOtherGains("curse")],
-)
+declare("familiar", 3, ATTACK, ALCHEMY, Plus(cards=1, actions=1), EachOtherGains("curse"),
+    potions=1)  # fmt: skip
 
 # -- Golem: reveal until 2 non-Golem Actions; discard the rest; play them in your order.
 #    The found cards are held by Golem's own frames (fields listed in HELD), not by the
 #    shared set-aside zone that Library, Adventurer, Apothecary... empty when they finish.
-GOLEM = declare(
-    "golem",
-    cost=4,
+GOLEM = declare("golem", 4, ACTION, ALCHEMY, Custom(),
     potions=1,
-    types=ACTION,
-    card_set=ALCHEMY,
-    steps=[Custom()],
-    prompts={"order": "Golem: which Action is played first?"},
-).index
+    order="Golem: which Action is played first?").index  # fmt: skip
 
 
 def _golem_finds(c: int) -> bool:
@@ -194,14 +165,8 @@ HELD["golem"] = (3, 4)
 HELD["golem_play"] = (2,)
 
 # -- Herbalist: +1 Buy +$1; at Clean-up you may put a Treasure from play onto your deck
-HERBALIST = declare(
-    "herbalist",
-    cost=2,
-    types=ACTION,
-    card_set=ALCHEMY,
-    steps=[Plus(buys=1, coins=1), Custom()],
-    prompts={"topdeck": "Herbalist: put a Treasure from play onto your deck?"},
-).index
+HERBALIST = declare("herbalist", 2, ACTION, ALCHEMY, Plus(buys=1, coins=1), Custom(),
+    topdeck="Herbalist: put a Treasure from play onto your deck?").index  # fmt: skip
 
 
 @card("herbalist")
@@ -211,11 +176,11 @@ def _herbalist(st: DominionState, p: int, pid: int) -> None:
 
 # -- Philosopher's Stone: a Treasure worth $1 per 5 cards in your deck and discard pile
 #    (counted by the engine)
-declare("philosophers_stone", cost=3, potions=1, types=("Treasure",), card_set=ALCHEMY, steps=[])
+declare("philosophers_stone", 3, ("Treasure",), ALCHEMY, potions=1)
 
 # -- Possession: the player to your left takes an extra turn after this one, which you
 #    decide
-declare("possession", cost=6, potions=1, types=ACTION, card_set=ALCHEMY, steps=[Custom()])
+declare("possession", 6, ACTION, ALCHEMY, Custom(), potions=1)
 
 
 @card("possession")
@@ -232,15 +197,9 @@ def _not_action(c: int) -> bool:
     return not IS_ACTION[c]
 
 
-declare(
-    "scrying_pool",
-    cost=2,
-    potions=1,
-    types=("Action", "Attack"),
-    card_set=ALCHEMY,
-    steps=[Plus(actions=1), RevealTopEach(), RevealUntil(1, _not_action, keep_all=True)],
-    prompts={"discard": "Scrying Pool: discard this card or put it back?"},
-)
+declare("scrying_pool", 2, ATTACK, ALCHEMY,
+    Plus(actions=1), RevealTopEach(), RevealUntil(1, _not_action, keep_all=True), potions=1,
+    discard="Scrying Pool: discard this card or put it back?")  # fmt: skip
 
 
 # -- Transmute: trash a card from hand; Action -> Duchy, Treasure -> Transmute, Victory -> Gold
@@ -253,29 +212,17 @@ def _transmute_gains(st: DominionState, p: int, card: int, c: int) -> None:
         st.gain(p, GOLD)
 
 
-declare(
-    "transmute",
-    cost=0,
+declare("transmute", 0, ACTION, ALCHEMY, TrashOneFromHand(then=_transmute_gains),
     potions=1,
-    types=ACTION,
-    card_set=ALCHEMY,
-    steps=[TrashOneFromHand(then=_transmute_gains)],
-    prompts={"trash": "Transmute: trash a card."},
-)
+    trash="Transmute: trash a card.")  # fmt: skip
 
 # -- University: +2 Actions; you may gain an Action card costing up to $5
-declare(
-    "university",
-    cost=2,
-    potions=1,
-    types=ACTION,
-    card_set=ALCHEMY,
-    steps=[Plus(actions=2), GainUpTo(5, optional=True, only="Action")],
-    prompts={"gain": "Gain a card."},
-)
+declare("university", 2, ACTION, ALCHEMY,
+    Plus(actions=2), GainUpTo(5, optional=True, only="Action"), potions=1,
+    gain="Gain a card.")  # fmt: skip
 
 # -- Vineyard: 1 VP per 3 Action cards you have (scored by the rules)
-declare("vineyard", cost=0, potions=1, types=("Victory",), card_set=ALCHEMY, steps=[])
+declare("vineyard", 0, ("Victory",), ALCHEMY, potions=1)
 
 
 # -- Clean-up: Alchemist and Herbalist --------------------------------------------------

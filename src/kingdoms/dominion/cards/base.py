@@ -13,6 +13,7 @@ from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.declare import declare
 from kingdoms.dominion.cards.registry import card, task
 from kingdoms.dominion.cards.steps import (
+    Ask,
     Custom,
     DiscardAnyThenDraw,
     EachOtherDiscardsDownTo,
@@ -64,23 +65,11 @@ def _is_treasure(c: int) -> bool:
 
 
 # -- Adventurer: reveal until 2 Treasures; they go to the hand, the rest is discarded
-declare(
-    "adventurer",
-    cost=6,
-    types=ACTION,
-    card_set="base-1e",
-    steps=[RevealUntil(2, _is_treasure)],
-)
+declare("adventurer", 6, ACTION, "base-1e", RevealUntil(2, _is_treasure))
 
 # -- Bureaucrat: gain a Silver onto the deck; each other player topdecks a Victory card
-BUREAUCRAT = declare(
-    "bureaucrat",
-    cost=4,
-    types=ATTACK,
-    card_set="base",
-    steps=[Custom()],
-    prompts={"topdeck": "Bureaucrat: put a Victory card onto your deck."},
-).index
+BUREAUCRAT = declare("bureaucrat", 4, ATTACK, "base", Custom(),
+    topdeck="Bureaucrat: put a Victory card onto your deck.").index  # fmt: skip
 
 
 @card("bureaucrat")
@@ -116,30 +105,13 @@ asks(
 )
 
 # -- Cellar: +1 Action; discard any number of cards, then draw that many
-declare(
-    "cellar",
-    cost=2,
-    types=ACTION,
-    card_set="base",
-    steps=[Plus(actions=1), DiscardAnyThenDraw()],
-    prompts={"discard": "Cellar: discard cards, then draw as many (done to stop)."},
-)
+declare("cellar", 2, ACTION, "base", Plus(actions=1), DiscardAnyThenDraw(),
+    discard="Cellar: discard cards, then draw as many (done to stop).")  # fmt: skip
 
 # -- Chancellor: +$2; you may put your deck into your discard pile
-CHANCELLOR = declare(
-    "chancellor",
-    cost=3,
-    types=ACTION,
-    card_set="base-1e",
-    steps=[Plus(coins=2), Custom()],
-    prompts={"discard_deck": "Chancellor: put your deck into your discard pile?"},
-).index
-
-
-@card("chancellor")
-def _chancellor(st: DominionState, p: int, pid: int) -> None:
-    if st.decks[p]:
-        st.push("chancellor", p, CHANCELLOR)
+declare("chancellor", 3, ACTION, "base-1e",
+    Plus(coins=2), Ask("chancellor", lambda st, p: bool(st.decks[p])),
+    discard_deck="Chancellor: put your deck into your discard pile?")  # fmt: skip
 
 
 def _chancellor_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
@@ -163,33 +135,14 @@ asks(
 )
 
 # -- Chapel: trash up to 4 cards from your hand
-declare(
-    "chapel",
-    cost=2,
-    types=ACTION,
-    card_set="base",
-    steps=[TrashUpTo(4)],
-    prompts={"trash": "Chapel: trash up to 4 cards (done to stop)."},
-)
+declare("chapel", 2, ACTION, "base", TrashUpTo(4),
+    trash="Chapel: trash up to 4 cards (done to stop).")  # fmt: skip
 
 # -- Council Room: +4 Cards +1 Buy; each other player draws a card
-declare(
-    "council_room",
-    cost=5,
-    types=ACTION,
-    card_set="base",
-    steps=[Plus(cards=4, buys=1), EachOtherDraws(1)],
-)
+declare("council_room", 5, ACTION, "base", Plus(cards=4, buys=1), EachOtherDraws(1))
 
 # -- Feast: trash this card; gain a card costing up to $5
-FEAST = declare(
-    "feast",
-    cost=4,
-    types=ACTION,
-    card_set="base-1e",
-    steps=[Custom()],
-    prompts={"gain": "Gain a card."},
-).index
+FEAST = declare("feast", 4, ACTION, "base-1e", Custom(), gain="Gain a card.").index
 
 
 @card("feast")
@@ -205,23 +158,17 @@ def _feast(st: DominionState, p: int, pid: int) -> None:
 
 
 # -- Festival: +2 Actions +1 Buy +$2
-declare("festival", cost=5, types=ACTION, card_set="base", steps=[Plus(0, 2, 1, 2)])
+declare("festival", 5, ACTION, "base", Plus(0, 2, 1, 2))
 
 # -- Gardens: 1 VP per 10 cards you have (scored by the rules)
-declare("gardens", cost=4, types=("Victory",), card_set="base", steps=[])
+declare("gardens", 4, ("Victory",), "base")
 
 # -- Laboratory: +2 Cards +1 Action
-declare("laboratory", cost=5, types=ACTION, card_set="base", steps=[Plus(cards=2, actions=1)])
+declare("laboratory", 5, ACTION, "base", Plus(cards=2, actions=1))
 
 # -- Library: draw to 7 cards; you may set aside Action cards drawn, discarded after
-LIBRARY = declare(
-    "library",
-    cost=5,
-    types=ACTION,
-    card_set="base",
-    steps=[Custom()],
-    prompts={"set_aside": "Library: set this Action card aside?"},
-).index
+LIBRARY = declare("library", 5, ACTION, "base", Custom(),
+    set_aside="Library: set this Action card aside?").index  # fmt: skip
 
 
 @card("library")
@@ -260,35 +207,18 @@ asks(
 )
 
 # -- Market: +1 Card +1 Action +1 Buy +$1
-declare("market", cost=5, types=ACTION, card_set="base", steps=[Plus(1, 1, 1, 1)])
+declare("market", 5, ACTION, "base", Plus(1, 1, 1, 1))
 
 # -- Militia: +$2; each other player discards down to 3 cards
-declare(
-    "militia",
-    cost=4,
-    types=ATTACK,
-    card_set="base",
-    steps=[Plus(coins=2), EachOtherDiscardsDownTo(3)],
-    prompts={"discard": "Militia: discard down to 3 cards."},
-)
+declare("militia", 4, ATTACK, "base", Plus(coins=2), EachOtherDiscardsDownTo(3),
+    discard="Militia: discard down to 3 cards.")  # fmt: skip
 
 # -- Mine: you may trash a Treasure from your hand; gain a Treasure to your hand
 #    costing up to $3 more (first edition: the trash is not optional)
-MINE = declare(
-    "mine",
-    cost=5,
-    types=ACTION,
-    card_set="base",
-    steps=[Custom()],
-    gain=GainRule(to="hand", only="Treasure"),
-    prompts={"trash": "Mine: trash a Treasure to upgrade it.", "gain": "Gain a card."},
-).index
-
-
-@card("mine")
-def _mine(st: DominionState, p: int, pid: int) -> None:
-    if any(IS_TREASURE[c] for c in st.hands[p]):
-        st.push("mine", p, MINE)
+MINE = declare("mine", 5, ACTION, "base",
+    Ask("mine", lambda st, p: any(IS_TREASURE[c] for c in st.hands[p])),
+    gains=GainRule(to="hand", only="Treasure"),
+    trash="Mine: trash a Treasure to upgrade it.", gain="Gain a card.").index  # fmt: skip
 
 
 def _mine_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
@@ -312,14 +242,8 @@ asks(
 
 # -- Moat: +2 Cards; when another player plays an Attack, you may reveal it from your
 #    hand to be unaffected by it
-MOAT = declare(
-    "moat",
-    cost=2,
-    types=("Action", "Reaction"),
-    card_set="base",
-    steps=[Plus(cards=2)],
-    prompts={"reveal": "An Attack is played: reveal Moat to be unaffected?"},
-).index
+MOAT = declare("moat", 2, ("Action", "Reaction"), "base", Plus(cards=2),
+    reveal="An Attack is played: reveal Moat to be unaffected?").index  # fmt: skip
 
 
 @task("moat_ask")
@@ -342,14 +266,8 @@ asks(
 )
 
 # -- Moneylender: you may trash a Copper from your hand for +$3 (first edition: you do)
-MONEYLENDER = declare(
-    "moneylender",
-    cost=4,
-    types=ACTION,
-    card_set="base",
-    steps=[Custom()],
-    prompts={"trash": "Moneylender: trash a Copper for +$3?"},
-).index
+MONEYLENDER = declare("moneylender", 4, ACTION, "base", Custom(),
+    trash="Moneylender: trash a Copper for +$3?").index  # fmt: skip
 
 
 @card("moneylender")
@@ -374,42 +292,23 @@ asks(
 )
 
 # -- Remodel: trash a card from your hand; gain a card costing up to $2 more
-declare(
-    "remodel",
-    cost=4,
-    types=ACTION,
-    card_set="base",
-    steps=[TrashOneFromHand(then=gain_costing_more(2))],
-    prompts={"trash": "Remodel: trash a card.", "gain": "Gain a card."},
-)
+declare("remodel", 4, ACTION, "base", TrashOneFromHand(then=gain_costing_more(2)),
+    trash="Remodel: trash a card.",
+    gain="Gain a card.")  # fmt: skip
 
 # -- Smithy: +3 Cards
-declare("smithy", cost=4, types=ACTION, card_set="base", steps=[Plus(cards=3)])
+declare("smithy", 4, ACTION, "base", Plus(cards=3))
 
 # -- Spy: +1 Card +1 Action; each player reveals the top card of their deck, you choose:
 #    discard it or put it back
-declare(
-    "spy",
-    cost=4,
-    types=ATTACK,
-    card_set="base-1e",
-    steps=[Plus(cards=1, actions=1), RevealTopEach()],
-    prompts={"discard": "Spy: discard this card or put it back?"},
-)
+declare("spy", 4, ATTACK, "base-1e", Plus(cards=1, actions=1), RevealTopEach(),
+    discard="Spy: discard this card or put it back?")  # fmt: skip
 
 # -- Thief: each other player reveals 2 cards; you trash a Treasure of them and may gain
 #    the trashed Treasures
-THIEF = declare(
-    "thief",
-    cost=4,
-    types=ATTACK,
-    card_set="base-1e",
-    steps=[Custom()],
-    prompts={
-        "trash": "Thief: trash one of the revealed Treasures.",
-        "gain": "Thief: gain the trashed Treasures?",
-    },
-).index
+THIEF = declare("thief", 4, ATTACK, "base-1e", Custom(),
+    trash="Thief: trash one of the revealed Treasures.",
+    gain="Thief: gain the trashed Treasures?").index  # fmt: skip
 
 
 @card("thief")
@@ -476,20 +375,9 @@ asks(
 
 # -- Throne Room: you may play an Action card from your hand twice (first edition: you
 #    must, if you have one)
-THRONE_ROOM = declare(
-    "throne_room",
-    cost=4,
-    types=ACTION,
-    card_set="base",
-    steps=[Custom()],
-    prompts={"play": "Throne Room: choose an Action card to play twice."},
-).index
-
-
-@card("throne_room")
-def _throne_room(st: DominionState, p: int, pid: int) -> None:
-    if any(IS_ACTION[c] for c in st.hands[p]):
-        st.push("throne", p, THRONE_ROOM)
+declare("throne_room", 4, ACTION, "base",
+    Ask("throne", lambda st, p: any(IS_ACTION[c] for c in st.hands[p])),
+    play="Throne Room: choose an Action card to play twice.")  # fmt: skip
 
 
 def _throne_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
@@ -510,20 +398,13 @@ asks(
 )
 
 # -- Village: +1 Card +2 Actions
-declare("village", cost=3, types=ACTION, card_set="base", steps=[Plus(cards=1, actions=2)])
+declare("village", 3, ACTION, "base", Plus(cards=1, actions=2))
 
 # -- Witch: +2 Cards; each other player gains a Curse
-declare("witch", cost=5, types=ATTACK, card_set="base", steps=[Plus(2), EachOtherGains("curse")])
+declare("witch", 5, ATTACK, "base", Plus(2), EachOtherGains("curse"))
 
 # -- Woodcutter: +1 Buy +$2
-declare("woodcutter", cost=3, types=ACTION, card_set="base-1e", steps=[Plus(buys=1, coins=2)])
+declare("woodcutter", 3, ACTION, "base-1e", Plus(buys=1, coins=2))
 
 # -- Workshop: gain a card costing up to $4
-declare(
-    "workshop",
-    cost=3,
-    types=ACTION,
-    card_set="base",
-    steps=[GainUpTo(4)],
-    prompts={"gain": "Gain a card."},
-)
+declare("workshop", 3, ACTION, "base", GainUpTo(4), gain="Gain a card.")

@@ -65,28 +65,27 @@ class DeclarationError(ValueError):
 
 def declare(
     cid: str,
-    *,
     cost: int,
     types: Sequence[str],
     card_set: str,
-    steps: Sequence[Step],
+    *steps: Step,
     potions: int = 0,
-    prompts: Mapping[str, str] | None = None,
     coins: int = 0,
     vp: int = 0,
-    gain: GainRule | None = None,
+    gains: GainRule | None = None,
+    **prompts: str,
 ) -> CardDecl:
-    """Declare card ``cid``; ``prompts`` maps each decision verb of the card (its
-    steps' and its own code's) to the prompt shown to the deciding player; ``coins``
-    is a Treasure's value, ``vp`` a Victory or Curse card's points; ``gain`` the rule
-    of gains its own code asks (a :class:`GainUpTo` step declares its own).  A card
-    without steps (a Treasure, a Victory card) only declares its facts."""
+    """Declare card ``cid``: its cost (coins, and ``potions``), types and set, then the
+    steps of its effect in order, then the prompt shown to the deciding player for each
+    decision verb of the card (its steps' and its own code's: ``discard="Cellar: ..."``).
+    ``coins`` is a Treasure's value, ``vp`` a Victory or Curse card's points; ``gains``
+    the rule of gains its own code asks (a :class:`GainUpTo` step declares its own).  A
+    card without steps (a Treasure, a Victory card) only declares its facts."""
     if cid not in BY_ID:
         raise DeclarationError(f"{cid!r} is not in the card list")
     facts = CARDS[BY_ID[cid]]
     if (cost, potions) != facts.cost or card_set != facts.set or frozenset(types) != facts.types:
         raise DeclarationError(f"declaration of {cid!r} does not match the card list")
-    prompts = dict(prompts or {})
     verbs = {s.verb for s in steps if s.verb}
     if not verbs <= {*prompts}:
         raise DeclarationError(
@@ -100,8 +99,8 @@ def declare(
     for verb, prompt in prompts.items():
         PROMPTS[f"{cid}.{verb}"] = prompt
     COINS[index], VP[index] = coins, vp
-    if gain is not None:
-        GAIN_RULES[index] = gain
+    if gains is not None:
+        GAIN_RULES[index] = gains
     for step in decl.steps:
         step.bind(index)
     todo = decl.steps

@@ -13,6 +13,7 @@ from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.declare import declare
 from kingdoms.dominion.cards.registry import card, task
 from kingdoms.dominion.cards.steps import (
+    Ask,
     Custom,
     GainRule,
     Plus,
@@ -46,18 +47,9 @@ def _topdeck_from(st: DominionState, p: int, zone: list[int], c: int, last: bool
 
 
 # -- Artisan: gain a card up to $5 to your hand, then put a card from hand onto the deck
-ARTISAN = declare(
-    "artisan",
-    cost=6,
-    types=ACTION,
-    card_set="base-2e",
-    steps=[Custom()],
-    gain=GainRule(to="hand"),
-    prompts={
-        "gain": "Gain a card.",
-        "topdeck": "Artisan: put a card from your hand onto your deck.",
-    },
-).index
+ARTISAN = declare("artisan", 6, ACTION, "base-2e", Custom(), gains=GainRule(to="hand"),
+    gain="Gain a card.",
+    topdeck="Artisan: put a card from your hand onto your deck.").index  # fmt: skip
 
 
 @card("artisan")
@@ -80,14 +72,8 @@ asks(
 )
 
 # -- Bandit: gain a Gold; others reveal 2, trash a non-Copper Treasure, discard the rest
-BANDIT = declare(
-    "bandit",
-    cost=5,
-    types=("Action", "Attack"),
-    card_set="base-2e",
-    steps=[Custom()],
-    prompts={"trash": "Bandit: choose the Treasure to trash."},
-).index
+BANDIT = declare("bandit", 5, ("Action", "Attack"), "base-2e", Custom(),
+    trash="Bandit: choose the Treasure to trash.").index  # fmt: skip
 
 
 @card("bandit")
@@ -128,20 +114,9 @@ asks(
 )
 
 # -- Harbinger: +1 Card +1 Action; may put a card from the discard pile onto the deck
-HARBINGER = declare(
-    "harbinger",
-    cost=3,
-    types=ACTION,
-    card_set="base-2e",
-    steps=[Plus(cards=1, actions=1), Custom()],
-    prompts={"topdeck": "Harbinger: put a card from your discard pile onto your deck?"},
-).index
-
-
-@card("harbinger")
-def _harbinger(st: DominionState, p: int, pid: int) -> None:
-    if st.discards[p]:
-        st.push("harbinger", p, HARBINGER)
+declare("harbinger", 3, ACTION, "base-2e",
+    Plus(cards=1, actions=1), Ask("harbinger", lambda st, p: bool(st.discards[p])),
+    topdeck="Harbinger: put a card from your discard pile onto your deck?")  # fmt: skip
 
 
 def _harbinger_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
@@ -157,13 +132,7 @@ asks(
 )
 
 # -- Merchant: +1 Card +1 Action; the first Silver played this turn gives +$1
-declare(
-    "merchant",
-    cost=3,
-    types=ACTION,
-    card_set="base-2e",
-    steps=[Plus(cards=1, actions=1), Custom()],
-)
+declare("merchant", 3, ACTION, "base-2e", Plus(cards=1, actions=1), Custom())
 
 
 @card("merchant")
@@ -173,14 +142,8 @@ def _merchant(st: DominionState, p: int, pid: int) -> None:
 
 
 # -- Poacher: +1 Card +1 Action +$1; discard a card per empty Supply pile
-POACHER = declare(
-    "poacher",
-    cost=4,
-    types=ACTION,
-    card_set="base-2e",
-    steps=[Plus(cards=1, actions=1, coins=1), Custom()],
-    prompts={"discard": "Poacher: discard a card."},
-).index
+POACHER = declare("poacher", 4, ACTION, "base-2e", Plus(cards=1, actions=1, coins=1), Custom(),
+    discard="Poacher: discard a card.").index  # fmt: skip
 
 
 @card("poacher")
@@ -211,18 +174,10 @@ asks(
 )
 
 # -- Sentry: +1 Card +1 Action; look at the top 2: trash, discard, put back in any order
-SENTRY = declare(
-    "sentry",
-    cost=5,
-    types=ACTION,
-    card_set="base-2e",
-    steps=[Plus(cards=1, actions=1), Custom()],
-    prompts={
-        "trash": "Sentry: trash any of these cards.",
-        "discard": "Sentry: discard any of these cards.",
-        "order": "Sentry: which card goes on top?",
-    },
-).index
+SENTRY = declare("sentry", 5, ACTION, "base-2e", Plus(cards=1, actions=1), Custom(),
+    trash="Sentry: trash any of these cards.",
+    discard="Sentry: discard any of these cards.",
+    order="Sentry: which card goes on top?").index  # fmt: skip
 
 
 @card("sentry")
@@ -303,14 +258,8 @@ asks(
 )
 
 # -- Vassal: +$2; discard the top card; if it is an Action you may play it
-VASSAL = declare(
-    "vassal",
-    cost=3,
-    types=ACTION,
-    card_set="base-2e",
-    steps=[Plus(coins=2), Custom()],
-    prompts={"play": "Vassal: play the discarded Action card?"},
-).index
+VASSAL = declare("vassal", 3, ACTION, "base-2e", Plus(coins=2), Custom(),
+    play="Vassal: play the discarded Action card?").index  # fmt: skip
 
 
 @card("vassal")

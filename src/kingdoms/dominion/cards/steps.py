@@ -86,6 +86,28 @@ class Step:
         """Called once when card ``card`` is declared with this step."""
 
 
+class Counted(Step):
+    """A step with one number ``n`` (how many cards...)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+
+When = Callable[["DominionState", int], bool]
+
+
+class Ask(Step):
+    """Ask the player the card's decision ``code`` (declared with the card) if
+    ``when(state, player)`` holds: there is something to choose from."""
+
+    def __init__(self, code: str, when: When) -> None:
+        self.code, self.when = code, when
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        if self.when(st, p):
+            st.push(self.code, p, card)
+
+
 class Custom(Step):
     """The card's own code (a real special case): the function registered with
     ``@card(<id>)`` right below the card's declaration, called as
@@ -142,15 +164,14 @@ asks(
 
 
 # -- trash up to N cards from the hand (Chapel) ------------------------------------------
-class TrashUpTo(Step):
-    verb = "trash"
+class TrashUpTo(Counted):
+    """Trash up to ``n`` cards from the hand (Chapel)."""
 
-    def __init__(self, most: int) -> None:
-        self.most = most
+    verb = "trash"
 
     def run(self, st: DominionState, p: int, card: int) -> None:
         if st.hands[p]:
-            st.push("trash_up_to", p, card, 0, self.most)
+            st.push("trash_up_to", p, card, 0, self.n)
 
 
 def _trash_up_to_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
@@ -252,18 +273,15 @@ asks(
 
 
 # -- attacks on each other player ---------------------------------------------------------
-class EachOtherDiscardsDownTo(Step):
-    """Each other player (not protected) discards down to ``keep`` cards (Militia)."""
+class EachOtherDiscardsDownTo(Counted):
+    """Each other player (not protected) discards down to ``n`` cards (Militia)."""
 
     verb = "discard"
-
-    def __init__(self, keep: int) -> None:
-        self.keep = keep
 
     def run(self, st: DominionState, p: int, card: int) -> None:
         from kingdoms.dominion.frames import Frame
 
-        keep = self.keep
+        keep = self.n
         victims = [q for q in st.others(p) if not st.immune[q] and len(st.hands[q]) > keep]
         st.then(*(Frame("discard_down_to", q, card, keep) for q in victims))
 
@@ -307,11 +325,8 @@ class EachOtherGains(Step):
                 st.gain(q, self.card)
 
 
-class EachOtherDraws(Step):
+class EachOtherDraws(Counted):
     """Each other player draws ``n`` cards (Council Room)."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
 
     def run(self, st: DominionState, p: int, card: int) -> None:
         for q in st.others(p):
