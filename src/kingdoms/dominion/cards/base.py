@@ -64,6 +64,22 @@ def _is_treasure(c: int) -> bool:
     return IS_TREASURE[c]
 
 
+def _is_action(c: int) -> bool:
+    return IS_ACTION[c]
+
+
+def _is_victory(c: int) -> bool:
+    return IS_VICTORY[c]
+
+
+def _has_treasure(st: DominionState, p: int) -> bool:
+    return any(IS_TREASURE[c] for c in st.hands[p])
+
+
+def _has_action(st: DominionState, p: int) -> bool:
+    return any(IS_ACTION[c] for c in st.hands[p])
+
+
 # -- Adventurer: reveal until 2 Treasures; they go to the hand, the rest is discarded
 declare("adventurer", 6, ACTION, "base-1e", RevealUntil(2, _is_treasure))
 
@@ -100,7 +116,7 @@ def _topdeck(st: DominionState, q: int, c: int) -> None:
 asks(
     "bureaucrat",
     DecisionSpec(CHOOSE_CARDS, "bureaucrat.topdeck", pick=TOPDECK),
-    lambda st, fr: hand_choices(st.hands[fr.who], lambda c: IS_VICTORY[c]),
+    lambda st, fr: hand_choices(st.hands[fr.who], _is_victory),
     lambda st, fr, kind, c: _topdeck(st, fr.who, c),
 )
 
@@ -216,7 +232,7 @@ declare("militia", 4, ATTACK, "base", Plus(coins=2), EachOtherDiscardsDownTo(3),
 # -- Mine: you may trash a Treasure from your hand; gain a Treasure to your hand
 #    costing up to $3 more (first edition: the trash is not optional)
 MINE = declare("mine", 5, ACTION, "base",
-    Ask("mine", lambda st, p: any(IS_TREASURE[c] for c in st.hands[p])),
+    Ask("mine", _has_treasure),
     gains=GainRule(to="hand", only="Treasure"),
     trash="Mine: trash a Treasure to upgrade it.", gain="Gain a card.").index  # fmt: skip
 
@@ -376,7 +392,7 @@ asks(
 # -- Throne Room: you may play an Action card from your hand twice (first edition: you
 #    must, if you have one)
 declare("throne_room", 4, ACTION, "base",
-    Ask("throne", lambda st, p: any(IS_ACTION[c] for c in st.hands[p])),
+    Ask("throne", _has_action),
     play="Throne Room: choose an Action card to play twice.")  # fmt: skip
 
 
@@ -393,7 +409,7 @@ def _throne_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
 asks(
     "throne",
     DecisionSpec(CHOOSE_CARDS, "throne_room.play", pick="play {card} twice"),
-    lambda st, fr: _optional_in_2e(st, hand_choices(st.hands[fr.who], lambda c: IS_ACTION[c])),
+    lambda st, fr: _optional_in_2e(st, hand_choices(st.hands[fr.who], _is_action)),
     _throne_answer,
 )
 

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.registry import (
     ANSWERS,
@@ -73,6 +75,7 @@ def hand_choices(hand: list[int], pred: Callable[[int], bool] | None = None) -> 
     ]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a card module may add a step of its own
 class Step:
     """One part of a card's effect for player ``p`` (``card``: the card played)."""
 
