@@ -31,6 +31,8 @@ from kingdoms.dominion.cards.steps import (
     choices,
     gain_costing_more,
     hand_choices,
+    reveal_two_to_trash,
+    trash_revealed,
     yes_no,
 )
 from kingdoms.dominion.data import (
@@ -337,23 +339,16 @@ def _thief(st: DominionState, p: int, pid: int) -> None:
 @task("thief_victim")
 def _thief_victim(st: DominionState, fr: Frame) -> None:
     p, q = fr.who, fr.a
-    aside = st.aside[q]
-    st.reveal_top(q, 2, aside)
-    treasures = sorted({c for c in aside if IS_TREASURE[c]})
+    treasures = reveal_two_to_trash(st, q, _is_treasure)
     if len(treasures) > 1:
         st.push("thief_trash", p, THIEF, q)
-        return
-    if treasures:
-        _thief_take(st, p, q, treasures[0])
-    else:
-        st.discard_all(q, aside)
+    elif treasures:
+        _thief_take(st, q, treasures[0])
 
 
-def _thief_take(st: DominionState, p: int, q: int, c: int) -> None:
-    aside = st.aside[q]
-    st.trash_from(q, aside, c)
+def _thief_take(st: DominionState, q: int, c: int) -> None:
+    trash_revealed(st, q, c)
     st.stolen.append(c)
-    st.discard_all(q, aside)
 
 
 @task("thief_gain_ask")
@@ -380,7 +375,7 @@ asks(
     "thief_trash",
     DecisionSpec(CHOOSE_CARDS, "thief.trash", zone="set_aside", whose=3, pick=TRASH),
     lambda st, fr: choices([c for c in st.aside[fr.a] if IS_TREASURE[c]]),
-    lambda st, fr, kind, c: _thief_take(st, fr.who, fr.a, c),
+    lambda st, fr, kind, c: _thief_take(st, fr.a, c),
 )
 asks(
     "thief_gain",

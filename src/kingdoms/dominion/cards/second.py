@@ -21,6 +21,8 @@ from kingdoms.dominion.cards.steps import (
     asks,
     choices,
     hand_choices,
+    reveal_two_to_trash,
+    trash_revealed,
     yes_no,
 )
 from kingdoms.dominion.data import CARDS, COPPER, GOLD, IS_ACTION, IS_TREASURE
@@ -82,35 +84,25 @@ def _bandit(st: DominionState, p: int, pid: int) -> None:
     st.then(*(Frame("bandit_victim", p, 0, q) for q in st.others(p) if not st.immune[q]))
 
 
-def _bandit_targets(aside: list[int]) -> list[int]:
-    return [c for c in aside if IS_TREASURE[c] and c != COPPER]
+def _bandit_trashes(c: int) -> bool:
+    return IS_TREASURE[c] and c != COPPER
 
 
 @task("bandit_victim")
 def _bandit_victim(st: DominionState, fr: Frame) -> None:
     q = fr.a
-    aside = st.aside[q]
-    st.reveal_top(q, 2, aside)
-    targets = sorted(set(_bandit_targets(aside)))
+    targets = reveal_two_to_trash(st, q, _bandit_trashes)
     if len(targets) > 1:
         st.push("bandit", q, BANDIT, q)  # the victim chooses
     elif targets:
-        _bandit_trash(st, q, targets[0])
-    else:
-        st.discard_all(q, aside)
-
-
-def _bandit_trash(st: DominionState, q: int, c: int) -> None:
-    aside = st.aside[q]
-    st.trash_from(q, aside, c)
-    st.discard_all(q, aside)
+        trash_revealed(st, q, targets[0])
 
 
 asks(
     "bandit",
     DecisionSpec(CHOOSE_CARDS, "bandit.trash", zone="set_aside", whose=3, pick=TRASH),
-    lambda st, fr: choices(_bandit_targets(st.aside[fr.a])),
-    lambda st, fr, kind, c: _bandit_trash(st, fr.a, c),
+    lambda st, fr: choices([c for c in st.aside[fr.a] if _bandit_trashes(c)]),
+    lambda st, fr, kind, c: trash_revealed(st, fr.a, c),
 )
 
 # -- Harbinger: +1 Card +1 Action; may put a card from the discard pile onto the deck

@@ -476,3 +476,23 @@ class RevealUntil(Step):
         aside.extend(others)
         for c in list(aside):
             st.discard_from(p, aside, c)
+
+
+# -- each other player reveals their top 2 cards; a Treasure of them is trashed (Thief, Bandit)
+def reveal_two_to_trash(st: DominionState, q: int, trashable: Callable[[int], bool]) -> list[int]:
+    """Reveal the top 2 cards of ``q``'s deck into ``q``'s set-aside zone and return
+    the distinct ones that may be trashed (in card order); with none, the revealed
+    cards are discarded at once."""
+    aside = st.aside[q]
+    st.reveal_top(q, 2, aside)
+    targets = sorted({c for c in aside if trashable(c)})
+    if not targets:
+        st.discard_all(q, aside)
+    return targets
+
+
+def trash_revealed(st: DominionState, q: int, c: int) -> None:
+    """Trash ``c`` of ``q``'s revealed cards and discard the rest."""
+    aside = st.aside[q]
+    st.trash_from(q, aside, c)
+    st.discard_all(q, aside)
