@@ -232,7 +232,7 @@ def decision_observed(obs: Observation, prefer_play: Sequence[str] = ()) -> Deci
     """:func:`decision` from an :class:`Observation`."""
     kind = obs.purpose or ""
     source = kind.partition(".")[0] or None
-    own = obs.owned[obs.seat]
+    own = obs.owned_by(obs.seat)
     values = TREASURE_VALUES
     return Decision(
         kind=kind,
@@ -255,7 +255,7 @@ def situation_observed(obs: Observation) -> Situation:
     taken = turns[me] + 1
     return Situation(
         coins=obs.coins,
-        owned=obs.owned[me],
+        owned=obs.owned_by(me),
         supply=obs.supply,
         costs=COSTS,
         potion_costs=POTION_COSTS,
@@ -266,8 +266,8 @@ def situation_observed(obs: Observation) -> Situation:
         buys=obs.buys,
         turn=taken,
         players=len(turns),
-        others=None,  # worked out from the seats when a rule needs it
-        seats=[{"owned": o, "turns": t} for o, t in zip(obs.owned, turns, strict=True)],
+        others=None,  # worked out from the observation when a rule needs it
         seat=me,
         taken=taken,
+        observation=obs,
     )
