@@ -18,6 +18,7 @@ order, so it stops at the same game however many workers there are.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import random
 import time
@@ -25,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kingdoms.bots.base import make_bot
+from kingdoms.bots.base import bot_factory, make_bot
 from kingdoms.core.errors import IllegalAction, InvalidConfig
 from kingdoms.core.registry import get_game, new_game
 from kingdoms.core.runner import DEFAULT_MAX_STEPS, bot_input, bot_reader, seat_rngs
@@ -80,7 +81,19 @@ def play_one(
 ) -> GameResult:
     """Play game ``index`` of a run and collect its result; with ``curves`` also its
     per-turn series (:attr:`GameResult.series`, else empty)."""
-    return _result(game, specs, index, seed, options, curves)
+    return _result(game, specs, index, seed, options, curves, _makers(game, specs))
+
+
+def _makers(game: str, specs: Sequence[str]) -> list[Callable[[], Bot]]:
+    """Per bot spec, the function making its bots (a fresh bot for every game)."""
+    return [_maker(game, spec) for spec in specs]
+
+
+@functools.lru_cache(maxsize=256)
+def _maker(game: str, spec: str) -> Callable[[], Bot]:
+    # looked up once per process: strategy files are still read through their
+    # bot package's own cache, which sees when a file changes
+    return bot_factory(game, spec, files=True)
 
 
 def play_state(
@@ -92,10 +105,13 @@ def play_state(
     *,
     log: bool = False,
     series: dict[str, list[list[float]]] | None = None,
+    makers: Sequence[Callable[[], Bot]] | None = None,
 ) -> tuple[Any, list[int]]:
     k = len(specs)
     seat_bot = seating(index, k)
-    bots = [make_bot(game, specs[b], files=True) for b in seat_bot]
+    if makers is None:
+        makers = _makers(game, specs)
+    bots = [makers[b]() for b in seat_bot]
     state = new_sim_game(game, specs, index, seed, options)
     state.logging = log
     rngs = seat_rngs(state.config.seed, k)
@@ -144,9 +160,10 @@ def _result(
     seed: int,
     options: Mapping[str, Any],
     curves: bool = False,
+    makers: Sequence[Callable[[], Bot]] | None = None,
 ) -> GameResult:
     series: dict[str, list[list[float]]] | None = {} if curves else None
-    state, seat_bot = play_state(game, specs, index, seed, options, series=series)
+    state, seat_bot = play_state(game, specs, index, seed, options, series=series, makers=makers)
     return state_result(game, state, seat_bot, index, series)
 
 
@@ -191,7 +208,8 @@ def play_batch(
 ) -> list[GameResult]:
     """Games ``indices`` of a run, in one process (what a worker or a Ray task runs);
     ``curves``: with their per-turn series."""
-    return [_result(game, specs, i, seed, options, curves) for i in indices]
+    makers = _makers(game, specs)
+    return [_result(game, specs, i, seed, options, curves, makers) for i in indices]
 
 
 def batches(games: int, size: int) -> list[list[int]]:
