@@ -27,6 +27,7 @@ COMPILED: Final = (
     "kingdoms.core.state",
     "kingdoms.kingdomino.state",
     "kingdoms.bots.mcts",
+    "kingdoms.dominion.shuffle",
     "kingdoms.dominion.frames",
     "kingdoms.dominion.effects",
     "kingdoms.dominion.rules",
