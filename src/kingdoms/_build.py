@@ -36,6 +36,7 @@ COMPILED: Final = (
     "kingdoms.bots.dominion.policy",
     "kingdoms.bots.dominion.strategy",
     "kingdoms.bots.dominion.adapter",
+    "kingdoms.bots.dominion.bots",
 )
 """Modules compiled with mypyc (each must pass ``mypy --strict``)."""
 

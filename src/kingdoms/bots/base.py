@@ -110,6 +110,17 @@ def game_bot_hook(game: str, attr: str) -> Any:
     return getattr(module, attr, None)
 
 
+def named_hook(targets: Mapping[str, str], name: str) -> Any:
+    """``targets[name]`` (``"module:attr"``) imported when asked for, or None for a
+    name not listed: how the games' bot packages name their playout policies
+    without importing them up front."""
+    target = targets.get(name)
+    if target is None:
+        return None
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
 def generic_defaults(game: str, name: str) -> dict[str, Any]:
     """The game's own default parameters for the generic bot ``name`` (its bot
     package's ``BOT_DEFAULTS``), e.g. the best playout policy for ``mcts``."""

@@ -81,7 +81,9 @@ def play_one(
 ) -> GameResult:
     """Play game ``index`` of a run and collect its result; with ``curves`` also its
     per-turn series (:attr:`GameResult.series`, else empty)."""
-    return _result(game, specs, index, seed, options, curves, _makers(game, specs))
+    series: dict[str, list[list[float]]] | None = {} if curves else None
+    state, seat_bot = play_state(game, specs, index, seed, options, series=series)
+    return state_result(game, state, seat_bot, index, series)
 
 
 def _makers(game: str, specs: Sequence[str]) -> list[Callable[[], Bot]]:
@@ -105,12 +107,10 @@ def play_state(
     *,
     log: bool = False,
     series: dict[str, list[list[float]]] | None = None,
-    makers: Sequence[Callable[[], Bot]] | None = None,
 ) -> tuple[Any, list[int]]:
     k = len(specs)
     seat_bot = seating(index, k)
-    if makers is None:
-        makers = _makers(game, specs)
+    makers = _makers(game, specs)
     bots = [makers[b]() for b in seat_bot]
     state = new_sim_game(game, specs, index, seed, options)
     state.logging = log
@@ -151,20 +151,6 @@ def _tracked_loop(
         state.apply(action)
         tracker.after(state)
     raise IllegalAction(f"game did not end within {DEFAULT_MAX_STEPS} actions")
-
-
-def _result(
-    game: str,
-    specs: Sequence[str],
-    index: int,
-    seed: int,
-    options: Mapping[str, Any],
-    curves: bool = False,
-    makers: Sequence[Callable[[], Bot]] | None = None,
-) -> GameResult:
-    series: dict[str, list[list[float]]] | None = {} if curves else None
-    state, seat_bot = play_state(game, specs, index, seed, options, series=series, makers=makers)
-    return state_result(game, state, seat_bot, index, series)
 
 
 def state_result(
@@ -208,8 +194,7 @@ def play_batch(
 ) -> list[GameResult]:
     """Games ``indices`` of a run, in one process (what a worker or a Ray task runs);
     ``curves``: with their per-turn series."""
-    makers = _makers(game, specs)
-    return [_result(game, specs, i, seed, options, curves, makers) for i in indices]
+    return [play_one(game, specs, i, seed, options, curves=curves) for i in indices]
 
 
 def batches(games: int, size: int) -> list[list[int]]:
