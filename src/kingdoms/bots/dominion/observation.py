@@ -21,7 +21,6 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -203,9 +202,8 @@ class Observation:
 def _counts(cards: list[int]) -> dict[str, int]:
     """Card id -> copies, in card-list order (the order says nothing of where the
     cards lie)."""
-    per = Counter(cards)
     ids = IDS
-    return {ids[c]: per[c] for c in sorted(per)}
+    return {ids[c]: cards.count(c) for c in sorted(set(cards))}
 
 
 def observe(st: DominionState, seat: int) -> Observation:
