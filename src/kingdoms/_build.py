@@ -27,6 +27,7 @@ COMPILED: Final = (
     "kingdoms.core.state",
     "kingdoms.kingdomino.state",
     "kingdoms.bots.mcts",
+    "kingdoms.dominion.shuffle",
     "kingdoms.dominion.frames",
     "kingdoms.dominion.effects",
     "kingdoms.dominion.rules",
@@ -43,6 +44,7 @@ COMPILED: Final = (
     "kingdoms.bots.dominion.policy",
     "kingdoms.bots.dominion.strategy",
     "kingdoms.bots.dominion.adapter",
+    "kingdoms.bots.dominion.bots",
 )
 """Modules compiled with mypyc (each must pass ``mypy --strict``)."""
 

@@ -9,7 +9,7 @@ import pytest
 from kingdoms.bots import make_bot
 from kingdoms.bots.dominion.observation import Observation, observe
 from kingdoms.core import new_game
-from kingdoms.core.errors import InvalidConfig
+from kingdoms.core.errors import InvalidArgument, InvalidConfig
 from kingdoms.core.runner import bot_input, play_out, seat_rngs
 from kingdoms.dominion.state import DominionState
 
@@ -104,3 +104,28 @@ def test_a_dominion_bot_refuses_to_observe_another_game() -> None:
     bot = make_bot("dominion", "big-money")
     with pytest.raises(InvalidConfig, match="plays Dominion"):
         bot.observe(new_game("kingdomino", players=2, seed=1), 0)  # type: ignore[attr-defined]
+
+
+def test_owned_counts_are_read_during_the_decision_only() -> None:
+    st = new_game("dominion", players=2, seed=4, options={"kingdom": "First Game"})
+    st.logging = False
+    early = observe(st, 0)  # type: ignore[arg-type]
+    late = observe(st, 0)  # type: ignore[arg-type]
+    assert early.owned_by(1) == {"copper": 7, "estate": 3}  # read in time: kept
+    st.apply(st.legal_actions()[0])
+    assert early.owned_by(1) == {"copper": 7, "estate": 3}
+    with pytest.raises(InvalidArgument, match="read at step 1"):
+        late.owned_by(0)  # the game moved on: no reading of a later state
+    with pytest.raises(InvalidArgument, match="during the decision"):
+        _ = late.supply
+
+
+def test_owned_counts_list_cards_in_card_order_wherever_they_lie() -> None:
+    """The order of the owned counts says nothing of which cards are in hand."""
+    from kingdoms.dominion.data import BY_ID
+
+    for st in _states(11, KINGDOMS[2], 2)[::40]:
+        for seat in range(2):
+            for q in range(2):
+                cards = list(observe(st, seat).owned_by(q))
+                assert cards == sorted(cards, key=BY_ID.__getitem__)

@@ -95,6 +95,12 @@ for kingdom, specs in [("First Game", ["big-money-ultimate", "smithy"]),
         o = st.outcome()
         out["games"].append([st.history, st.fingerprint(), list(o.scores), dict(o.details),
                              st.log_for(None)])
+from kingdoms.sim.runner import play_one
+for i, specs in enumerate([["witch", "big-money-ultimate"], ["smithy", "militia", "big-money"]]):
+    for curves in (False, True):
+        r = play_one("dominion", specs, i, 3, {"kingdom": attacks}, curves=curves)
+        out["games"].append([list(r.winners), list(r.scores), r.first, dict(r.summary),
+                             {k: [list(x) for x in v] for k, v in r.series.items()}])
 json.dump(out, sys.stdout)
 """
 
@@ -114,7 +120,8 @@ def _run(pure: bool) -> dict[str, object]:
 def test_compiled_and_pure_builds_play_bit_identical_games() -> None:
     """Same seeds, same games: random playouts, checked play, MCTS and greedy bots;
     Dominion kingdoms with Alchemy (Possession), attacks and random ones, random and
-    strategy bots, clones, determinizations and logs."""
+    strategy bots, clones, determinizations and logs; simulator games with and
+    without their per-turn curves."""
     compiled = _run(pure=False)
     if compiled["kind"] != "compiled":
         pytest.skip("the compiled build is not available here")

@@ -20,7 +20,7 @@ KINGDOM = {"kingdom": "smithy,witch,village,market,cellar,moat,militia,chapel,fe
 
 def test_dominion_per_turn_series_match_the_game() -> None:
     bots = ["smithy", "big-money-ultimate"]
-    result = play_one("dominion", bots, 3, 7, KINGDOM)
+    result = play_one("dominion", bots, 3, 7, KINGDOM, curves=True)
     # the same game played again by the plain runner: same final VP for each bot
     from kingdoms.bots.base import make_bot
 
@@ -40,8 +40,32 @@ def test_dominion_per_turn_series_match_the_game() -> None:
         assert len(coins) == len(money) == len(vp)
 
 
+def test_games_without_curves_are_the_same_games_without_series() -> None:
+    bots = ["witch", "big-money-ultimate"]
+    with_curves = [play_one("dominion", bots, i, 7, KINGDOM, curves=True) for i in range(4)]
+    plain = [play_one("dominion", bots, i, 7, KINGDOM) for i in range(4)]
+    for full, lean in zip(with_curves, plain, strict=True):
+        assert set(full.series) == {"vp", "money", "coins"}
+        assert all(len(rows) == 2 and all(rows) for rows in full.series.values())
+        assert lean.series == {}
+        assert (lean.winners, lean.scores, lean.first, lean.summary) == (
+            full.winners,
+            full.scores,
+            full.first,
+            full.summary,
+        )
+    lean_report = simulate("dominion", bots, 6, seed=2, options=KINGDOM)
+    full_report = simulate("dominion", bots, 6, seed=2, options=KINGDOM, curves=True)
+    assert "per_turn" not in lean_report.to_json()
+    assert full_report.to_json()["per_turn"]["vp"][0][0] == 3.0
+    assert lean_report.wins == full_report.wins
+    assert lean_report.length_distribution() == full_report.length_distribution()
+
+
 def test_curves_lengths_and_pile_share_in_the_report() -> None:
-    report = simulate("dominion", ["witch", "big-money-ultimate"], 12, seed=2, options=KINGDOM)
+    report = simulate(
+        "dominion", ["witch", "big-money-ultimate"], 12, seed=2, options=KINGDOM, curves=True
+    )
     data = report.to_json()
     assert sum(data["length_distribution"].values()) == 12
     assert 0 <= data["pile_ending_share"] <= 1
@@ -55,7 +79,7 @@ def test_curves_lengths_and_pile_share_in_the_report() -> None:
 
 
 def test_kingdomino_points_per_round_and_margins() -> None:
-    report = simulate("kingdomino", ["random", "random"], 3, seed=4)
+    report = simulate("kingdomino", ["random", "random"], 3, seed=4, curves=True)
     data = report.to_json()
     rows = data["per_turn"]["points"]
     assert len(rows) == 2 and all(len(r) >= 5 for r in rows)
@@ -108,9 +132,12 @@ def test_cli_charts_json_and_sample_log(tmp_path: Path) -> None:
     page = html.read_text()
     assert '<script src="http' not in page and "Plotly.newPlot" in page  # self-contained
     assert "coins generated" in page
-    res = runner.invoke(main, [*args, "smithy", "--json", "--sample-log"])
+    res = runner.invoke(main, [*args, "smithy", "--json", "--sample-log", "--curves"])
     data = json.loads(res.output)
     assert data["per_turn"]["coins"] and data["sample_log"][0].startswith("sample game 1")
+    res = runner.invoke(main, [*args, "smithy"])  # no curves asked for: none printed
+    assert res.exit_code == 0, res.output
+    assert "mean per turn" not in res.output and "game length (turns)" in res.output
 
 
 def test_cli_round_robin_matrix() -> None:

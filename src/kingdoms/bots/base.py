@@ -11,9 +11,10 @@ Bots are named by a *spec*: a name and optional parameters, e.g.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
@@ -109,6 +110,17 @@ def game_bot_hook(game: str, attr: str) -> Any:
     return getattr(module, attr, None)
 
 
+def named_hook(targets: Mapping[str, str], name: str) -> Any:
+    """``targets[name]`` (``"module:attr"``) imported when asked for, or None for a
+    name not listed: how the games' bot packages name their playout policies
+    without importing them up front."""
+    target = targets.get(name)
+    if target is None:
+        return None
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
 def generic_defaults(game: str, name: str) -> dict[str, Any]:
     """The game's own default parameters for the generic bot ``name`` (its bot
     package's ``BOT_DEFAULTS``), e.g. the best playout policy for ``mcts``."""
@@ -125,25 +137,50 @@ def make_bot(game: str, spec: str, *, files: bool = False) -> Bot:
 
     ``files=True`` (the simulator, the command line) also accepts a path to a
     strategy file; never for specs from the network (they would read server files)."""
+    return bot_factory(game, spec, files=files)()
+
+
+def bot_factory(game: str, spec: str, *, files: bool = False) -> Callable[[], Bot]:
+    """:func:`make_bot` with the spec looked up once: a function that builds a fresh
+    bot on every call (the first call checks that it is a bot)."""
     name, params = parse_bot_spec(spec)
     targets = _targets(game)
     from_file = game_bot_hook(game, "bot_from_file") if files else None
     if name not in targets and from_file is not None and name.endswith(STRATEGY_SUFFIXES):
         # a strategy file: the game's bot package reads it
-        bot = from_file(name, **params)
-        if not isinstance(bot, Bot):
-            raise InvalidConfig(f"{name} does not make a bot")
-        return bot
+        return _Maker(functools.partial(from_file, name, **params), name, f"{name}")
     if name not in targets:
         raise InvalidConfig(f"unknown {game} bot {name!r}; available: {', '.join(sorted(targets))}")
     if name in GENERIC_BOTS:
         params = {**generic_defaults(game, name), **params}
     module, _, attr = targets[name].partition(":")
     factory = getattr(importlib.import_module(module), attr)
-    try:
-        bot = factory(**params)
-    except TypeError as err:
-        raise InvalidConfig(f"bad parameters for bot {name!r}: {err}") from err
-    if not isinstance(bot, Bot):
-        raise InvalidConfig(f"{targets[name]} does not make a bot")
-    return bot
+    return _Maker(functools.partial(factory, **params), name, targets[name], bad_params=True)
+
+
+class _Maker:
+    """Builds one spec's bots; the first build is checked (parameters, bot protocol)."""
+
+    def __init__(
+        self, make: Callable[[], Any], name: str, what: str, *, bad_params: bool = False
+    ) -> None:
+        self._make = make
+        self._name = name
+        self._what = what
+        self._bad_params = bad_params
+        self._checked = False
+
+    def __call__(self) -> Bot:
+        if self._checked:
+            bot: Bot = self._make()
+            return bot
+        try:
+            made = self._make()
+        except TypeError as err:
+            if not self._bad_params:
+                raise
+            raise InvalidConfig(f"bad parameters for bot {self._name!r}: {err}") from err
+        if not isinstance(made, Bot):
+            raise InvalidConfig(f"{self._what} does not make a bot")
+        self._checked = True
+        return made

@@ -63,6 +63,12 @@ def _common(f: Callable[..., Any]) -> Callable[..., Any]:
                 "--sample-log", is_flag=True, help="Also print the log of the run's first game."
             ),
             click.option(
+                "--curves",
+                is_flag=True,
+                help="Also record and report the per-turn curves (VP, money, coins per "
+                "turn; Kingdomino: points per round); --chart and --html imply it.",
+            ),
+            click.option(
                 "--until-clear",
                 "until_clear",
                 is_flag=True,
@@ -125,6 +131,7 @@ def _run(
     sample_log: bool,
     turns: int,
     until_clear: bool,
+    curves: bool,
 ) -> None:
     if bool(bots) == bool(round_robin):
         raise click.UsageError("give either --bots or --round-robin")
@@ -155,6 +162,7 @@ def _run(
             address=address,
             progress=lambda k: progress.advance(task, k),
             stop=stop,
+            curves=curves or bool(chart or html),
         )
     _outputs(report, chart, html)
     if as_json:

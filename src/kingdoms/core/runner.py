@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kingdoms.core.errors import IllegalAction
@@ -25,10 +25,17 @@ def bot_input(bot: Bot, state: State, player: int) -> Any:
     """What ``bot`` reads for ``player``'s decision: its own typed observation of that
     seat when it has one (``bot.observe(state, player)``: only what the seat's view
     shows, without building the view), else ``state.view(player)``."""
-    observe = getattr(bot, "observe", None)
-    if observe is not None:
-        return observe(state, player)
+    return bot_reader(bot)(state, player)
+
+
+def _view(state: State, player: int) -> Any:
     return state.view(player)
+
+
+def bot_reader(bot: Bot) -> Callable[[State, int], Any]:
+    """:func:`bot_input` for ``bot`` as one function (looked up once per game)."""
+    observe: Callable[[State, int], Any] | None = getattr(bot, "observe", None)
+    return observe if observe is not None else _view
 
 
 def play_out(
@@ -42,12 +49,13 @@ def play_out(
     """Let ``bots[seat]`` decide for every seat until the game ends. Returns ``state``."""
     if rngs is None:
         rngs = seat_rngs(state.config.seed, state.num_players)
+    reads = [bot_reader(bot) for bot in bots]
     for _ in range(max_steps):
         player = state.current_player
         if player < 0:
             return state
         legal = state.legal_actions()
-        action = bots[player].act(bot_input(bots[player], state, player), legal, rngs[player])
+        action = bots[player].act(reads[player](state, player), legal, rngs[player])
         if checked:
             if action not in legal:
                 raise IllegalAction(f"bot {bots[player].name!r} chose illegal action {action!r}")

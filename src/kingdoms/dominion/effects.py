@@ -17,6 +17,7 @@ from kingdoms.core.events import Event
 from kingdoms.core.state import GameConfig
 from kingdoms.dominion.cards import ATTACKS, EFFECTS
 from kingdoms.dominion.data import CARDS
+from kingdoms.dominion.shuffle import shuffle
 
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
@@ -53,7 +54,7 @@ class Effects:
         disc = self.discards[p]
         if not disc:
             return False
-        self.rng.shuffle(disc)
+        shuffle(disc, self.rng)  # = self.rng.shuffle(disc), compiled
         self.decks[p] = disc + self.decks[p]
         self.discards[p] = []
         if self.logging:

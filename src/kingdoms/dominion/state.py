@@ -38,6 +38,7 @@ from kingdoms.dominion.decisions import SPECS
 from kingdoms.dominion.effects import Effects
 from kingdoms.dominion.frames import Frame
 from kingdoms.dominion.rules import end_reason, score, vp_by_card, winners
+from kingdoms.dominion.shuffle import shuffle
 
 ACTION_PHASE, BUY_PHASE, OVER, CLEANUP = 0, 1, 2, 3
 PHASE_NAMES = ("action", "buy", "over", "cleanup")
@@ -159,7 +160,7 @@ class DominionState(State, Effects):
         self.ended_by = ""
         for p in range(n):
             deck = [COPPER] * 7 + [ESTATE] * 3
-            self.rng.shuffle(deck)
+            shuffle(deck, self.rng)  # = self.rng.shuffle(deck), compiled
             self.decks[p] = deck
         self.totals = self._counts()
         if self.logging:

@@ -18,6 +18,7 @@ import os
 import tempfile
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,25 @@ from kingdoms.core.errors import InvalidConfig
 from kingdoms.sim.runner import GameResult, play_batch
 
 BACKENDS = ("local", "ray")
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every batch of a run shares: the game, the bots, the run's seed, the game
+    options and whether per-turn series are recorded."""
+
+    game: str
+    specs: list[str]
+    seed: int
+    options: Mapping[str, Any]
+    curves: bool = False
+
+    def play(self, indices: Sequence[int], specs: Sequence[str] | None = None) -> list[GameResult]:
+        """Games ``indices`` of the run (``specs``: the bots, where their files lie here)."""
+        return play_batch(
+            self.game, self.specs if specs is None else specs, indices, self.seed,
+            self.options, self.curves,
+        )  # fmt: skip
 
 
 def run_batches(
@@ -37,32 +57,27 @@ def run_batches(
     workers: int = 1,
     backend: str = "local",
     address: str | None = None,
+    curves: bool = False,
 ) -> Generator[list[GameResult], None, None]:
-    """The results of every batch, in batch order."""
+    """The results of every batch, in batch order (``curves``: with per-turn series)."""
+    job = Job(game, specs, seed, dict(options), curves)
     if backend == "ray":
-        yield from _ray(game, specs, chunks, seed, options, workers, address)
+        yield from _ray(job, chunks, workers, address)
     elif backend != "local":
         raise InvalidConfig(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
     elif workers <= 1:
         for chunk in chunks:
-            yield play_batch(game, specs, chunk, seed, options)
+            yield job.play(chunk)
     else:
-        yield from _processes(game, specs, chunks, seed, options, workers)
+        yield from _processes(job, chunks, workers)
 
 
 def _processes(
-    game: str,
-    specs: list[str],
-    chunks: Sequence[Sequence[int]],
-    seed: int,
-    options: Mapping[str, Any],
-    workers: int,
+    job: Job, chunks: Sequence[Sequence[int]], workers: int
 ) -> Iterator[list[GameResult]]:
     pool = ProcessPoolExecutor(max_workers=workers)
     try:
-        futures: list[Future[list[GameResult]]] = [
-            pool.submit(play_batch, game, specs, c, seed, options) for c in chunks
-        ]
+        futures: list[Future[list[GameResult]]] = [pool.submit(job.play, c) for c in chunks]
         for fut in futures:
             yield fut.result()
     finally:
@@ -79,19 +94,14 @@ def _strategy_files(specs: Sequence[str]) -> dict[str, tuple[str, str]]:
 
 
 def ray_batch(
-    game: str,
-    specs: list[str],
-    files: Mapping[str, tuple[str, str]],
-    indices: Sequence[int],
-    seed: int,
-    options: Mapping[str, Any],
+    job: Job, files: Mapping[str, tuple[str, str]], indices: Sequence[int]
 ) -> list[GameResult]:
     """A Ray task: write the shipped strategy files, then play the batch."""
     if not files:
-        return play_batch(game, specs, indices, seed, options)
+        return job.play(indices)
     with tempfile.TemporaryDirectory(prefix="kingdoms-") as tmp:
         local = []
-        for i, spec in enumerate(specs):
+        for i, spec in enumerate(job.specs):
             if spec in files:
                 name, text = files[spec]
                 folder = Path(tmp) / str(i)
@@ -100,17 +110,11 @@ def ray_batch(
                 local.append(str(folder / name))
             else:
                 local.append(spec)
-        return play_batch(game, local, indices, seed, options)
+        return job.play(indices, local)
 
 
 def _ray(
-    game: str,
-    specs: list[str],
-    chunks: Sequence[Sequence[int]],
-    seed: int,
-    options: Mapping[str, Any],
-    workers: int,
-    address: str | None,
+    job: Job, chunks: Sequence[Sequence[int]], workers: int, address: str | None
 ) -> Iterator[list[GameResult]]:
     try:
         import ray
@@ -128,8 +132,8 @@ def _ray(
             raise InvalidConfig(f"cannot start or reach {where}: {err}") from err
         started = True
     task = ray.remote(ray_batch)
-    files = _strategy_files(specs)
-    refs = [task.remote(game, specs, files, list(c), seed, dict(options)) for c in chunks]
+    files = _strategy_files(job.specs)
+    refs = [task.remote(job, files, list(c)) for c in chunks]
     try:
         for ref in refs:
             yield ray.get(ref)

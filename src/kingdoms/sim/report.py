@@ -60,7 +60,7 @@ def print_report(report: SimReport, console: Console, *, turns: int = 25) -> Non
 
 def print_curves(report: SimReport, console: Console, *, turns: int = 25) -> None:
     metrics = METRICS.get(report.game, {})
-    if not metrics:
+    if not metrics or not report.curves_recorded:
         return
     unit = UNIT.get(report.game, "turn")
     curves = report.curves()

@@ -18,18 +18,23 @@ order, so it stops at the same game however many workers there are.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kingdoms.bots.base import make_bot
+from kingdoms.bots.base import bot_factory, make_bot
 from kingdoms.core.errors import IllegalAction, InvalidConfig
 from kingdoms.core.registry import get_game, new_game
-from kingdoms.core.runner import DEFAULT_MAX_STEPS, bot_input, seat_rngs
+from kingdoms.core.runner import DEFAULT_MAX_STEPS, bot_input, bot_reader, seat_rngs
 from kingdoms.sim.stats import mean, wilson_interval
-from kingdoms.sim.trackers import METRICS, UNIT, tracker_for
+from kingdoms.sim.trackers import METRICS, UNIT, Tracker, tracker_for
+
+if TYPE_CHECKING:
+    from kingdoms.bots.base import Bot
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,10 +71,31 @@ def new_sim_game(
 
 
 def play_one(
-    game: str, specs: Sequence[str], index: int, seed: int, options: Mapping[str, Any]
+    game: str,
+    specs: Sequence[str],
+    index: int,
+    seed: int,
+    options: Mapping[str, Any],
+    *,
+    curves: bool = False,
 ) -> GameResult:
-    """Play game ``index`` of a run and collect its result and per-turn series."""
-    return _result(game, specs, index, seed, options)
+    """Play game ``index`` of a run and collect its result; with ``curves`` also its
+    per-turn series (:attr:`GameResult.series`, else empty)."""
+    series: dict[str, list[list[float]]] | None = {} if curves else None
+    state, seat_bot = play_state(game, specs, index, seed, options, series=series)
+    return state_result(game, state, seat_bot, index, series)
+
+
+def _makers(game: str, specs: Sequence[str]) -> list[Callable[[], Bot]]:
+    """Per bot spec, the function making its bots (a fresh bot for every game)."""
+    return [_maker(game, spec) for spec in specs]
+
+
+@functools.lru_cache(maxsize=256)
+def _maker(game: str, spec: str) -> Callable[[], Bot]:
+    # looked up once per process: strategy files are still read through their
+    # bot package's own cache, which sees when a file changes
+    return bot_factory(game, spec, files=True)
 
 
 def play_state(
@@ -84,35 +110,47 @@ def play_state(
 ) -> tuple[Any, list[int]]:
     k = len(specs)
     seat_bot = seating(index, k)
-    bots = [make_bot(game, specs[b], files=True) for b in seat_bot]
+    makers = _makers(game, specs)
+    bots = [makers[b]() for b in seat_bot]
     state = new_sim_game(game, specs, index, seed, options)
     state.logging = log
-    tracker = tracker_for(game, state)
     rngs = seat_rngs(state.config.seed, k)
-    for _ in range(DEFAULT_MAX_STEPS):
-        player = state.current_player
-        if player < 0:
-            break
-        bot = bots[player]
-        action = bot.act(bot_input(bot, state, player), state.legal_actions(), rngs[player])
-        if tracker is not None:
-            tracker.before(state)
-        state.apply(action)
-        if tracker is not None:
-            tracker.after(state)
+    tracker = tracker_for(game, state) if series is not None else None
+    if series is None or tracker is None:
+        _loop(state, bots, rngs)
     else:
-        raise IllegalAction(f"game did not end within {DEFAULT_MAX_STEPS} actions")
-    if series is not None and tracker is not None:
+        _tracked_loop(state, bots, rngs, tracker)
         series.update(tracker.series())
     return state, seat_bot
 
 
-def _result(
-    game: str, specs: Sequence[str], index: int, seed: int, options: Mapping[str, Any]
-) -> GameResult:
-    series: dict[str, list[list[float]]] = {}
-    state, seat_bot = play_state(game, specs, index, seed, options, series=series)
-    return state_result(game, state, seat_bot, index, series)
+def _loop(state: Any, bots: Sequence[Bot], rngs: Sequence[random.Random]) -> None:
+    """One game: the engine and the bots, nothing else."""
+    reads = [bot_reader(bot) for bot in bots]
+    legal = state.legal_actions
+    apply = state.apply
+    for _ in range(DEFAULT_MAX_STEPS):
+        player = state.current_player
+        if player < 0:
+            return
+        apply(bots[player].act(reads[player](state, player), legal(), rngs[player]))
+    raise IllegalAction(f"game did not end within {DEFAULT_MAX_STEPS} actions")
+
+
+def _tracked_loop(
+    state: Any, bots: Sequence[Bot], rngs: Sequence[random.Random], tracker: Tracker
+) -> None:
+    """:func:`_loop` with the per-turn tracker watching every action."""
+    for _ in range(DEFAULT_MAX_STEPS):
+        player = state.current_player
+        if player < 0:
+            return
+        bot = bots[player]
+        action = bot.act(bot_input(bot, state, player), state.legal_actions(), rngs[player])
+        tracker.before(state)
+        state.apply(action)
+        tracker.after(state)
+    raise IllegalAction(f"game did not end within {DEFAULT_MAX_STEPS} actions")
 
 
 def state_result(
@@ -147,10 +185,16 @@ def state_result(
 
 
 def play_batch(
-    game: str, specs: Sequence[str], indices: Sequence[int], seed: int, options: Mapping[str, Any]
+    game: str,
+    specs: Sequence[str],
+    indices: Sequence[int],
+    seed: int,
+    options: Mapping[str, Any],
+    curves: bool = False,
 ) -> list[GameResult]:
-    """Games ``indices`` of a run, in one process (what a worker or a Ray task runs)."""
-    return [_result(game, specs, i, seed, options) for i in indices]
+    """Games ``indices`` of a run, in one process (what a worker or a Ray task runs);
+    ``curves``: with their per-turn series."""
+    return [play_one(game, specs, i, seed, options, curves=curves) for i in indices]
 
 
 def batches(games: int, size: int) -> list[list[int]]:
@@ -168,6 +212,8 @@ class SimReport:
     seconds: float
     requested: int = 0
     """Games asked for (more than :attr:`games` when stopped early)."""
+    curves_recorded: bool = False
+    """Whether the games carry their per-turn series (``simulate(curves=True)``)."""
 
     @property
     def wins(self) -> list[int]:
@@ -267,10 +313,11 @@ class SimReport:
             out["pile_ending_share"] = round(piles / self.games, 4)
         out["length_unit"] = UNIT.get(self.game, "turn")
         out["length_distribution"] = {str(k): v for k, v in self.length_distribution().items()}
-        out["per_turn"] = {
-            metric: [[round(v, 3) for v in row] for row in rows]
-            for metric, rows in self.curves().items()
-        }
+        if self.curves_recorded:
+            out["per_turn"] = {
+                metric: [[round(v, 3) for v in row] for row in rows]
+                for metric, rows in self.curves().items()
+            }
         out["seconds"] = round(self.seconds, 3)
         out["games_per_second"] = round(self.games_per_second, 2)
         return out
@@ -298,6 +345,7 @@ def simulate(
     batch: int | None = None,
     backend: str = "local",
     address: str | None = None,
+    curves: bool = False,
 ) -> SimReport:
     """Play ``games`` games of ``game`` between ``bots`` (bot specs) and report.
 
@@ -305,7 +353,9 @@ def simulate(
     ``backend="ray"`` runs them as Ray tasks (``address``: a cluster, else a local
     Ray instance).  ``progress(n)`` is called with the number of games finished
     since the last call; ``stop(results)``, asked after every batch with the games
-    so far in index order, ends the run early when it returns True."""
+    so far in index order, ends the run early when it returns True.  ``curves``
+    also records every game's per-turn series (:meth:`SimReport.curves`); without
+    it a game is the engine and the bots only."""
     from kingdoms.sim.backends import run_batches
 
     g = get_game(game)
@@ -320,7 +370,7 @@ def simulate(
     start = time.perf_counter()
     results: list[GameResult] = []
     stream = run_batches(
-        game, list(bots), batches(games, size), seed, opts, workers, backend, address
+        game, list(bots), batches(games, size), seed, opts, workers, backend, address, curves
     )
     with contextlib.closing(stream):  # stopping early cancels the batches not started
         for chunk in stream:
@@ -338,6 +388,7 @@ def simulate(
         results=results,
         seconds=seconds,
         requested=games,
+        curves_recorded=curves,
     )
 
 

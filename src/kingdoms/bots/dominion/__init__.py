@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from kingdoms.bots.base import named_hook
 from kingdoms.bots.dominion.bundled import attr_name, bundled_names
 
 BOTS: Mapping[str, str] = MappingProxyType(
@@ -47,19 +48,20 @@ another move is better by more than 1.5 standard errors; ``width=0`` searches
 every move)."""
 
 
+PLAYOUTS: Mapping[str, str] = MappingProxyType(
+    {
+        "big-money-ultimate": "kingdoms.bots.dominion.search:bmu_playout",
+        "kingdom": "kingdoms.bots.dominion.search:kingdom_playout",
+    }
+)
+
+
 def playout_policy(name: str) -> Callable[[Any, random.Random], int] | None:
     """Rollout policies for ``mcts``, fast, on the state itself:
     ``big-money-ultimate``, ``kingdom`` (the bundled strategy fitting the kingdom);
     None (random) otherwise."""
-    if name == "big-money-ultimate":
-        from kingdoms.bots.dominion.search import bmu_playout
-
-        return bmu_playout
-    if name == "kingdom":
-        from kingdoms.bots.dominion.search import kingdom_playout
-
-        return kingdom_playout
-    return None
+    policy: Callable[[Any, random.Random], int] | None = named_hook(PLAYOUTS, name)
+    return policy
 
 
 def rank_actions(state: Any, legal: list[int]) -> list[int]:

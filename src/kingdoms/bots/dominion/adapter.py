@@ -146,20 +146,31 @@ def decode(view: Mapping[str, Any], legal: Sequence[int]) -> list[Option]:
     decision's options come from its structured ``choices``, read by purpose)."""
     frame = _frame(view)
     purpose = str(frame.get("purpose", ""))
-    answers: dict[int, Mapping[str, Any]] = {}
+    answers: dict[int, tuple[Any, str | None]] = {}
     for choice in frame.get("choices") or ():
         if isinstance(choice, Mapping) and isinstance(choice.get("action"), int):
-            answers[choice["action"]] = choice
+            got = choice.get("card")
+            answers[choice["action"]] = (
+                choice.get("answer"),
+                got if isinstance(got, str) else None,
+            )
+    return _options(purpose, answers, legal)
+
+
+def _options(
+    purpose: str, answers: Mapping[int, tuple[Any, str | None]], legal: Sequence[int]
+) -> list[Option]:
+    """The legal actions as options: the pending decision's answers (``action ->
+    (answer, card)``) named by the verbs its purpose calls for."""
     pick_verb = _ORDER_VERB.get(purpose) or _PICK_VERB.get(purpose.partition(".")[2], "choose")
     yes_no = _YES_NO.get(purpose, (YES, NO))
     out = []
+    n = len(DECODED)
     for a in legal:
-        verb, card = DECODED[a] if 0 <= a < len(DECODED) else ("?", None)
+        verb, card = DECODED[a] if 0 <= a < n else ("?", None)
         choice = answers.get(a)
         if choice is not None:
-            answer = choice.get("answer")
-            got = choice.get("card")
-            card = got if isinstance(got, str) else None
+            answer, card = choice
             if answer == "card":
                 verb = pick_verb
             elif answer == "yes":
@@ -207,32 +218,15 @@ def decision(
 
 def decode_observed(obs: Observation, legal: Sequence[int]) -> list[Option]:
     """:func:`decode` from an :class:`Observation` (no view dict built)."""
-    purpose = obs.purpose or ""
-    answers: dict[int, tuple[str, str | None]] = {a: (ans, c) for a, ans, c in obs.choices}
-    pick_verb = _ORDER_VERB.get(purpose) or _PICK_VERB.get(purpose.partition(".")[2], "choose")
-    yes_no = _YES_NO.get(purpose, (YES, NO))
-    out = []
-    n = len(DECODED)
-    for a in legal:
-        verb, card = DECODED[a] if 0 <= a < n else ("?", None)
-        choice = answers.get(a)
-        if choice is not None:
-            answer, card = choice
-            if answer == "card":
-                verb = pick_verb
-            elif answer == "yes":
-                verb = yes_no[0]
-            elif answer == "no":
-                verb = yes_no[1]
-        out.append(Option(a, verb, card))
-    return out
+    answers: dict[int, tuple[Any, str | None]] = {a: (ans, c) for a, ans, c in obs.choices}
+    return _options(obs.purpose or "", answers, legal)
 
 
 def decision_observed(obs: Observation, prefer_play: Sequence[str] = ()) -> Decision:
     """:func:`decision` from an :class:`Observation`."""
     kind = obs.purpose or ""
     source = kind.partition(".")[0] or None
-    own = obs.owned[obs.seat]
+    own = obs.owned_by(obs.seat)
     values = TREASURE_VALUES
     return Decision(
         kind=kind,
@@ -255,7 +249,7 @@ def situation_observed(obs: Observation) -> Situation:
     taken = turns[me] + 1
     return Situation(
         coins=obs.coins,
-        owned=obs.owned[me],
+        owned=obs.owned_by(me),
         supply=obs.supply,
         costs=COSTS,
         potion_costs=POTION_COSTS,
@@ -266,8 +260,8 @@ def situation_observed(obs: Observation) -> Situation:
         buys=obs.buys,
         turn=taken,
         players=len(turns),
-        others=None,  # worked out from the seats when a rule needs it
-        seats=[{"owned": o, "turns": t} for o, t in zip(obs.owned, turns, strict=True)],
+        others=None,  # worked out from the observation when a rule needs it
         seat=me,
         taken=taken,
+        observation=obs,
     )

@@ -78,7 +78,7 @@ class StrategyBot:
     def observe(self, state: object, player: int) -> Observation:
         """What this bot reads of ``state``: ``player``'s typed observation (only what
         that seat's view shows), instead of the view dict."""
-        if not isinstance(state, DominionState):
+        if type(state) is not DominionState and not isinstance(state, DominionState):
             raise InvalidConfig(f"bot {self.name!r} plays Dominion, not {type(state).__name__}")
         return observe(state, player)
 

@@ -40,7 +40,7 @@ import operator
 import re
 import tomllib
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -288,23 +288,9 @@ def _compile(node: ast.expr) -> Compiled:
         fns = [p.fn for p in parts]
         cards = set().union(*(p.cards for p in parts))
         if isinstance(node.op, ast.And):
-            truth = frozenset(
-                v
-                for v, ok in (
-                    (True, all(True in p.truth for p in parts)),
-                    (False, any(False in p.truth for p in parts)),
-                )
-                if ok
-            )
+            truth = _joined_truth(parts, all, any)
             return Compiled(lambda s: all(f(s) for f in fns), (0, 1), truth, cards)
-        truth = frozenset(
-            v
-            for v, ok in (
-                (True, any(True in p.truth for p in parts)),
-                (False, all(False in p.truth for p in parts)),
-            )
-            if ok
-        )
+        truth = _joined_truth(parts, any, all)
         return Compiled(lambda s: any(f(s) for f in fns), (0, 1), truth, cards)
     if isinstance(node, ast.BinOp):
         binop = _BIN.get(type(node.op))
@@ -348,6 +334,23 @@ def _compile(node: ast.expr) -> Compiled:
             lambda s: all(c(lf(s), rf(s)) for c, lf, rf in pairs), (0, 1), possible, cards
         )
     raise ExprError(f"unsupported expression {ast.dump(node)[:40]!r}", col)
+
+
+def _joined_truth(
+    parts: Sequence[Compiled],
+    can_be_true: Callable[[Iterable[bool]], bool],
+    can_be_false: Callable[[Iterable[bool]], bool],
+) -> frozenset[bool]:
+    """The values an ``and`` (``all``, ``any``) or an ``or`` (``any``, ``all``) of
+    ``parts`` can take."""
+    return frozenset(
+        v
+        for v, ok in (
+            (True, can_be_true(True in p.truth for p in parts)),
+            (False, can_be_false(False in p.truth for p in parts)),
+        )
+        if ok
+    )
 
 
 def compile_condition(text: str) -> Compiled:

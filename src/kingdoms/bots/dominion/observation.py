@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from kingdoms.core.errors import InvalidArgument
 from kingdoms.dominion.data import CARDS, NUM_CARDS
 from kingdoms.dominion.decisions import ANSWERS, SPECS, purpose_of
 
@@ -38,20 +39,27 @@ Choice = tuple[int, str, "str | None"]
 
 
 class Observation:
-    """What one seat sees, as typed fields (see the module doc)."""
+    """What one seat sees, as typed fields (see the module doc).
+
+    An observation made by :func:`observe` counts the supply and the seats' owned
+    cards only when first read (most decisions never read them); it reads them from
+    the state it was made of, so they must be read before the game moves on (reading
+    them later raises :class:`~kingdoms.core.errors.InvalidArgument`)."""
 
     __slots__ = (
+        "_owned",
+        "_state",
+        "_step",
+        "_supply",
         "about",
         "actions",
         "buys",
         "choices",
         "coins",
-        "owned",
         "phase",
         "potions",
         "purpose",
         "seat",
-        "supply",
         "turns",
     )
 
@@ -63,12 +71,13 @@ class Observation:
         potions: int,
         actions: int,
         buys: int,
-        supply: dict[str, int],
-        owned: tuple[dict[str, int], ...],
+        supply: dict[str, int] | None,
+        owned: tuple[dict[str, int], ...] | None,
         turns: tuple[int, ...],
         purpose: str | None = None,
         about: int | None = None,
         choices: tuple[Choice, ...] = (),
+        source: DominionState | None = None,
     ) -> None:
         self.seat = seat
         self.phase = phase
@@ -76,10 +85,9 @@ class Observation:
         self.potions = potions
         self.actions = actions
         self.buys = buys
-        self.supply = supply
-        """Card id -> cards left, for the piles of this game (in pile order)."""
-        self.owned = owned
-        """Per seat: card id -> copies owned (public: every gain is seen)."""
+        self._supply = supply
+        n = len(turns)
+        self._owned: list[dict[str, int] | None] = [None] * n if owned is None else list(owned)
         self.turns = turns
         """Per seat: turns taken."""
         self.purpose = purpose
@@ -88,6 +96,44 @@ class Observation:
         """The seat the pending decision is about, when the view says."""
         self.choices = choices
         """The pending decision's choices, only in the deciding seat's observation."""
+        self._state = source
+        self._step = source.step if source is not None else 0
+
+    def _source(self) -> DominionState:
+        st = self._state
+        if st is None:  # pragma: no cover - observations without counts have a source
+            raise InvalidArgument("this observation has no supply or owned counts")
+        if st.step != self._step:
+            raise InvalidArgument(
+                f"observation of step {self._step} read at step {st.step}: "
+                "read its supply and owned cards during the decision"
+            )
+        return st
+
+    @property
+    def supply(self) -> dict[str, int]:
+        """Card id -> cards left, for the piles of this game (in pile order)."""
+        out = self._supply
+        if out is None:
+            st = self._source()
+            ids = IDS
+            counts = st.supply
+            out = {ids[c]: counts[c] for c in st.piles}
+            self._supply = out
+        return out
+
+    def owned_by(self, seat: int) -> dict[str, int]:
+        """Card id -> copies ``seat`` owns (public: every gain is seen)."""
+        out = self._owned[seat]
+        if out is None:
+            out = _counts(self._source().owned(seat))
+            self._owned[seat] = out
+        return out
+
+    @property
+    def owned(self) -> tuple[dict[str, int], ...]:
+        """Per seat: card id -> copies owned (public: every gain is seen)."""
+        return tuple(self.owned_by(q) for q in range(len(self.turns)))
 
     @property
     def in_decision(self) -> bool:
@@ -154,18 +200,15 @@ class Observation:
 
 
 def _counts(cards: list[int]) -> dict[str, int]:
+    """Card id -> copies, in card-list order (the order says nothing of where the
+    cards lie)."""
     ids = IDS
-    out: dict[str, int] = {}
-    for c in cards:
-        card = ids[c]
-        out[card] = out.get(card, 0) + 1
-    return out
+    return {ids[c]: cards.count(c) for c in sorted(set(cards))}
 
 
 def observe(st: DominionState, seat: int) -> Observation:
     """``seat``'s observation of ``st`` (only what ``st.view(seat)`` shows)."""
     ids = IDS
-    supply = st.supply
     purpose: str | None = None
     about: int | None = None
     choices: tuple[Choice, ...] = ()
@@ -196,10 +239,11 @@ def observe(st: DominionState, seat: int) -> Observation:
         st.potions,
         st.actions,
         st.buys,
-        {ids[c]: supply[c] for c in st.piles},
-        tuple(_counts(st.owned(q)) for q in range(st.num_players)),
+        None,
+        None,
         tuple(st.turns),
         purpose,
         about,
         choices,
+        st,
     )

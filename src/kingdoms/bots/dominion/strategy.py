@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kingdoms.bots.dominion.observation import Observation
 from kingdoms.dominion.cards import COINS, VP
 from kingdoms.dominion.data import CARDS
 
@@ -99,6 +100,9 @@ class Situation:
     seat: int = 0
     taken: int = 0
     """Turns the deciding seat will have taken when this turn ends."""
+    observation: Observation | None = None
+    """The deciding seat's observation, read for :attr:`others` instead of
+    :attr:`seats` when given."""
 
     def cost(self, card: str) -> int:
         c = self.costs.get(card)
@@ -152,11 +156,19 @@ class Situation:
     def opponents(self) -> tuple[tuple[int, int], ...]:
         """``(VP, turns taken)`` of every other seat."""
         if self.others is None:
-            self.others = tuple(
-                (victory_points(p["owned"], self.types), int(p["turns"]))
-                for q, p in enumerate(self.seats)
-                if q != self.seat
-            )
+            obs = self.observation
+            if obs is not None:
+                self.others = tuple(
+                    (victory_points(obs.owned_by(q), self.types), t)
+                    for q, t in enumerate(obs.turns)
+                    if q != self.seat
+                )
+            else:
+                self.others = tuple(
+                    (victory_points(p["owned"], self.types), int(p["turns"]))
+                    for q, p in enumerate(self.seats)
+                    if q != self.seat
+                )
         return self.others
 
     def vp_lead(self) -> int:

@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from kingdoms.bots.base import named_hook
 from kingdoms.core.state import State
 
 BOTS: Mapping[str, str] = MappingProxyType(
@@ -25,23 +26,20 @@ BOT_DEFAULTS: Mapping[str, Mapping[str, object]] = MappingProxyType(
 ``mcts`` = ``mcts:playout=drafting,width=6`` (``width=0`` searches every move)."""
 
 
+PLAYOUTS: Mapping[str, str] = MappingProxyType(
+    {
+        name: f"kingdoms.bots.kingdomino.bots:{name}_playout"
+        for name in ("greedy", "careful", "drafting")
+    }
+)
+
+
 def playout_policy(name: str) -> Callable[[State, random.Random], int] | None:
     """Playout policies for MCTS: ``greedy`` (most points now), ``careful`` (also
     avoids breaking the Middle Kingdom and leaving holes) and ``drafting`` (careful,
     and drafts by value to the own kingdom); None (random) otherwise."""
-    if name == "greedy":
-        from kingdoms.bots.kingdomino.bots import greedy_playout
-
-        return greedy_playout
-    if name == "careful":
-        from kingdoms.bots.kingdomino.bots import careful_playout
-
-        return careful_playout
-    if name == "drafting":
-        from kingdoms.bots.kingdomino.bots import drafting_playout
-
-        return drafting_playout
-    return None
+    policy: Callable[[State, random.Random], int] | None = named_hook(PLAYOUTS, name)
+    return policy
 
 
 def rank_actions(state: State, legal: list[int]) -> list[int]:
