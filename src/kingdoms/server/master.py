@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from kingdoms.bots.base import Bot, make_bot
@@ -47,6 +49,7 @@ from kingdoms.server.replays import Replays
 from kingdoms.server.spectate import spectator_message
 from kingdoms.server.storage import (
     CHANNEL,
+    DB_THREADS,
     STATUS_EXPIRED,
     STATUS_FINISHED,
     STATUS_RUNNING,
@@ -96,6 +99,8 @@ class GameMaster:
         self.listening = asyncio.Event()
         """Set while this process receives the other processes' notifications."""
         self._dirty: set[str] = set()
+        self._seats_noted: set[str] = set()
+        """Games whose seats or status another process changed (a reload is due)."""
         self._noted: OrderedDict[str, int] = OrderedDict()
         """The newest version notified per game (recent ones): a game loaded while a
         notification passed is refreshed at once."""
@@ -110,6 +115,9 @@ class GameMaster:
         self.finish_hooks: list[Callable[[Table], None]] = []
         """Called once when a game ends (by its rules, a resignation or abandonment)."""
         self.bot_pool = BotPool(limits.bot_workers)
+        self._db_threads = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="db")
+        """Where database calls wait, so that the event loop never does (at most one
+        connection of the pool per thread)."""
         self.replays = Replays()
         self._finished: OrderedDict[str, Table] = OrderedDict()
         """Recently used finished games (they never change)."""
@@ -145,6 +153,7 @@ class GameMaster:
         if self.shared:  # let another process take our games' bots at once
             with contextlib.suppress(Exception):
                 self.storage.release_leases(self.node)
+        self._db_threads.shutdown(wait=False, cancel_futures=True)
 
     # -- several processes on one database ----------------------------------------------
     def _lease_after(self, table: Table, state: State) -> LeaseChange | None:
@@ -191,6 +200,8 @@ class GameMaster:
         table = self.tables.get(parts[0])
         if table is None:
             return  # not in memory here: loaded fresh when needed
+        if len(parts) > 2:
+            self._seats_noted.add(parts[0])
         if int(parts[1]) > table.version or len(parts) > 2:
             idle = table.bot_task is None or table.bot_task.done()
             if not table.subscribers and idle and not table.lock.locked():
@@ -215,11 +226,18 @@ class GameMaster:
                 if table is None:
                     break
                 try:
-                    await self.refresh(table)
+                    async with table.lock:
+                        # our own writes come back too: reload only if truly behind
+                        if self._behind(table):
+                            await self._refresh_locked(table)
                 except Exception:
                     log.exception("cannot refresh game %s", game_id)
         finally:
             self._refreshers.pop(game_id, None)
+
+    def _behind(self, table: Table) -> bool:
+        """Whether a notification says the stored game is newer than ``table``."""
+        return table.id in self._seats_noted or self._noted.get(table.id, -1) > table.version
 
     async def refresh(self, table: Table) -> None:
         """Bring a cached game up to the stored one and push it to its connections."""
@@ -227,6 +245,7 @@ class GameMaster:
             await self._refresh_locked(table)
 
     async def _refresh_locked(self, table: Table) -> None:
+        self._seats_noted.discard(table.id)
         stored = await self._off_loop(self.storage.load_game, table.id)
         if stored is None or stored.status == STATUS_EXPIRED:
             self._forget([table.id])
@@ -350,7 +369,7 @@ class GameMaster:
     async def _off_loop(self, func: Callable[..., T], *args: Any) -> T:
         """``func(*args)`` in a worker thread when the storage allows it."""
         if self.storage.threadsafe:
-            return await asyncio.to_thread(func, *args)
+            return await asyncio.get_running_loop().run_in_executor(self._db_threads, func, *args)
         await asyncio.sleep(0)
         return func(*args)
 
@@ -551,9 +570,10 @@ class GameMaster:
                 for s in newly:
                     table.seats[s]["joined"] = True
                 # merged with what other processes set meanwhile
-                table.seats = self.storage.merge_seats(
-                    table.id, {s: {"joined": True} for s in newly}
+                merge = functools.partial(
+                    self.storage.merge_seats, table.id, {s: {"joined": True} for s in newly}
                 )
+                table.seats = await self._off_loop(merge) if self.shared else merge()
             await self.push(table, [sub])
         return table, sub
 
@@ -697,18 +717,21 @@ class GameMaster:
         finished = new.is_terminal()
         outcome = new.outcome() if finished else None
         lease = self._lease_after(table, new)
+        store = functools.partial(
+            self.storage.append_action,
+            table.id,
+            state.step,
+            seat,
+            action,
+            outcome=None if outcome is None else outcome.to_json(),
+            finished=finished,
+            version=table.version,
+            lease=lease,
+        )
         try:
-            # the game's end goes in the same transaction as its last action
-            table.version = self.storage.append_action(
-                table.id,
-                state.step,
-                seat,
-                action,
-                outcome=None if outcome is None else outcome.to_json(),
-                finished=finished,
-                version=table.version,
-                lease=lease,
-            )
+            # the game's end goes in the same transaction as its last action; with several
+            # processes the event loop serves the other games while the database works
+            table.version = await self._off_loop(store) if self.shared else store()
         except StaleWrite as err:  # another process stored a move first
             await self._refresh_locked(table)
             raise RequestError("stale", "the game has moved on; nothing was stored") from err

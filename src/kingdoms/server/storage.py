@@ -43,7 +43,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
 
 from kingdoms.core.errors import KingdomsError
@@ -95,6 +95,15 @@ leases_table = Table(
     Column("until", Float, nullable=False, index=True),
 )
 """Which server process runs a game's bots, until when (a row only while a bot is due)."""
+
+POOL_SIZE = 8
+"""PostgreSQL connections a process keeps open (the database threads use one each)."""
+POOL_OVERFLOW = 4
+"""Extra connections a process may open for a moment when all of those are busy."""
+POOL_TIMEOUT = 10.0
+"""Seconds a request waits for a free connection before it fails (``storage`` error)."""
+DB_THREADS = POOL_SIZE
+"""Worker threads per process that talk to the database (one connection each)."""
 
 CHANNEL = "kingdoms_games"
 """The PostgreSQL ``NOTIFY`` channel: payload ``"<game id> <version>[ seats]"``."""
@@ -160,7 +169,11 @@ def make_engine(url: str) -> Engine:
             engine = create_engine(url, connect_args={"check_same_thread": False})
             event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # No ping before each checkout (a round trip per request): a connection found dead
+    # invalidates the pool, and the one write that met it is retried (see _write_once).
+    return create_engine(
+        url, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, pool_timeout=POOL_TIMEOUT
+    )
 
 
 class Storage:
@@ -178,6 +191,7 @@ class Storage:
         self.shared = self.engine.dialect.name == "postgresql"
         """Whether several server processes may use this database at once (PostgreSQL:
         writes announce themselves with ``NOTIFY`` and bots run under leases)."""
+        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.threadsafe = url not in ("sqlite://", "sqlite:///:memory:")
         """Whether worker threads may use it while the event loop does (an in-memory
         SQLite database is one shared connection: no)."""
@@ -278,6 +292,10 @@ class Storage:
         first, :class:`StaleWrite` and nothing stored.  ``lease``: who runs the bots
         next, changed in the same transaction."""
         now = time.time()
+        if self.shared:
+            return self._append_one_statement(
+                game_id, index, seat, action, outcome, finished, version, lease, now
+            )
         values: dict[str, Any] = {
             "num_actions": index + 1,
             "updated": now,
@@ -312,6 +330,85 @@ class Storage:
         except IntegrityError as err:
             raise StaleWrite(f"action #{index} of game {game_id!r} is already stored") from err
         return new_version
+
+    def _append_one_statement(
+        self,
+        game_id: str,
+        index: int,
+        seat: int,
+        action: int,
+        outcome: Mapping[str, Any] | None,
+        finished: bool,
+        version: int | None,
+        lease: LeaseChange | None,
+        now: float,
+    ) -> int:
+        """PostgreSQL: the version check, the action, the ending, the lease and the
+        ``NOTIFY`` in one statement, so one round trip and its own transaction."""
+        params: dict[str, Any] = {
+            "id": game_id,
+            "idx": index,
+            "next": index + 1,
+            "seat": seat,
+            "action": action,
+            "now": now,
+            "running": STATUS_RUNNING,
+            "channel": CHANNEL,
+        }
+        sets = "num_actions = :next, updated = :now, version = version + 1"
+        if finished:
+            sets += ", status = :finished, outcome = :outcome"
+            params["finished"] = STATUS_FINISHED
+            params["outcome"] = None if outcome is None else json.dumps(dict(outcome))
+        checks = "id = :id AND num_actions = :idx AND status = :running"
+        if version is not None:
+            checks += " AND version = :version"
+            params["version"] = version
+        lease_sql = ""
+        if lease is not None and lease.owner is None:
+            lease_sql = (
+                ", lease AS (DELETE FROM bot_leases WHERE game_id = :id"
+                " AND EXISTS (SELECT 1 FROM up))"
+            )
+        elif lease is not None:
+            lease_sql = (
+                ", lease AS (INSERT INTO bot_leases (game_id, owner, until)"
+                " SELECT :id, :owner, :until FROM up ON CONFLICT (game_id)"
+                " DO UPDATE SET owner = EXCLUDED.owner, until = EXCLUDED.until)"
+            )
+            params["owner"] = lease.owner
+            params["until"] = lease.until
+        sql = text(
+            f"WITH up AS (UPDATE games SET {sets} WHERE {checks} RETURNING version),"
+            " ins AS (INSERT INTO actions (game_id, idx, seat, action, at)"
+            f" SELECT :id, :idx, :seat, :action, :now FROM up){lease_sql}"
+            " SELECT version, pg_notify(:channel, :id || ' ' || version) FROM up"
+        )
+        try:
+            row = self._write_once(sql, params)
+        except IntegrityError as err:
+            raise StaleWrite(f"action #{index} of game {game_id!r} is already stored") from err
+        if row is None:
+            raise StaleWrite(
+                f"cannot store action #{index} of game {game_id!r}: "
+                "unknown game, game over or not the next action"
+            )
+        return int(row[0])
+
+    def _write_once(self, sql: Any, params: Mapping[str, Any]) -> Any:
+        """Run one self-contained statement in its own transaction; its first row.
+
+        A connection that died while idle in the pool (the database restarted) is
+        found here: the pool is then renewed and the statement run once more (it is
+        checked against the game's version, so it can never be stored twice)."""
+        for attempt in (1, 2):
+            try:
+                with self._autocommit.connect() as conn:
+                    return conn.execute(sql, params).first()
+            except DBAPIError as err:
+                if attempt == 2 or not err.connection_invalidated:
+                    raise
+        raise AssertionError("unreachable")
 
     def truncate_actions(
         self,
