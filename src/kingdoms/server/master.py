@@ -44,7 +44,6 @@ from kingdoms.core.state import GameConfig, State
 from kingdoms.i18n import LANGUAGES
 from kingdoms.server.botpool import BotPool
 from kingdoms.server.limits import DEFAULT_LIMITS, ServerLimits, bounded_bot_spec, check_text
-from kingdoms.server.logtext import seat_names, with_names
 from kingdoms.server.replays import Replays
 from kingdoms.server.spectate import spectator_message
 from kingdoms.server.storage import (
@@ -68,6 +67,7 @@ from kingdoms.server.table import (
     Table,
     hash_token,
     public_seats,
+    state_message,
 )
 from kingdoms.server.undo import previous_state, undo_refusal
 
@@ -586,31 +586,9 @@ class GameMaster:
     def seat_message(self, table: Table, seat: int, sub: Subscriber) -> dict[str, Any]:
         """Everything one seat may know now (its view, its log, its choices)."""
         state = table.state
-        full_log = state.log_for(seat)
-        start = sub.log_sent.get(seat, 0)
-        if start > len(full_log):  # an undo shortened the log: send it again
-            start = 0
-        sub.log_sent[seat] = len(full_log)
         lang = sub.lang
-        names = seat_names(table.seats)
-        msg: dict[str, Any] = {
-            "type": "state",
-            "game_id": table.id,
-            "game": state.config.game,
-            "seat": seat,
-            "state_id": state.step,
-            "current_player": state.current_player,
-            "finished": table.finished,
-            "seats": public_seats(table.seats),
-            "view": state.view(seat),
-            "log_start": start,
-            "log": [
-                {**event, "text": with_names(state.event_to_str(event, lang), names, lang)}
-                for event in full_log[start:]
-            ],
-            "legal": [],
-            "can_undo": False,
-        }
+        msg = state_message(table, sub, seat, state.view(seat))
+        msg["seat"] = seat
         if state.current_player == seat and not table.finished:
             # Games may describe actions as data (``action_info(a)``, e.g. which card or
             # which square) so that boards can make those things clickable: still no rules
@@ -624,9 +602,7 @@ class GameMaster:
                 }
                 for a in state.legal_actions()
             ]
-        if table.finished:
-            msg["outcome"] = table.outcome_json()
-        else:
+        if not table.finished:
             msg["can_undo"] = self.undo_refusal(table, seat) is None
         return msg
 
