@@ -27,8 +27,6 @@ from kingdoms.server.storage import (
     metadata,
 )
 
-pytestmark = pytest.mark.postgres
-
 PASS = 7  # the toy game's pass (tests/server/toygame.py)
 
 
@@ -50,6 +48,7 @@ def _statements(store: Storage) -> list[str]:
     return seen
 
 
+@pytest.mark.postgres
 def test_a_move_is_one_statement_with_its_lease_and_notification(pg: str) -> None:
     store = Storage(pg)
     store.create_game(
@@ -92,6 +91,7 @@ def test_a_move_is_one_statement_with_its_lease_and_notification(pg: str) -> Non
     store.close()
 
 
+@pytest.mark.postgres
 def test_a_move_waiting_on_a_locked_game_leaves_the_event_loop_free(pg: str) -> None:
     """Another transaction holds the game's row for a second: the move waits, the
     process's other work (other games, WebSocket pings) does not."""
@@ -128,6 +128,7 @@ def test_a_move_waiting_on_a_locked_game_leaves_the_event_loop_free(pg: str) -> 
     asyncio.run(main())
 
 
+@pytest.mark.postgres
 def test_a_process_does_not_reload_a_game_for_its_own_writes(pg: str) -> None:
     async def main() -> None:
         gm = GameMaster(Storage(pg), bot_delay=0, expire_after=None)
@@ -161,5 +162,51 @@ def test_a_process_does_not_reload_a_game_for_its_own_writes(pg: str) -> None:
         finally:
             await gm.stop()
             gm.storage.close()
+
+    asyncio.run(main())
+
+
+def test_busy_games_take_turns_with_the_sockets() -> None:
+    """Twenty games move at once: between the views of two of them the event loop
+    passes again (where it reads the sockets and answers pings), never twenty in a row."""
+
+    async def main() -> None:
+        gm = GameMaster(Storage("sqlite://"), bot_delay=0)
+        events: list[str] = []
+        real_message = gm.seat_message
+
+        def recorded(table: Any, seat: int, sub: Any) -> dict[str, Any]:
+            events.append("view")
+            return real_message(table, seat, sub)
+
+        gm.seat_message = recorded  # type: ignore[method-assign]
+
+        async def send(_msg: dict[str, Any]) -> None:
+            pass
+
+        tables = []
+        for _ in range(20):
+            table, tokens = gm.create_game("toy", [{"kind": "human"}] * 2)
+            await gm.subscribe(table.id, [t for t in tokens if t], send)
+            tables.append(table)
+        events.clear()
+        running = True
+
+        async def loop_passes() -> None:
+            while running:
+                events.append("pass")
+                await asyncio.sleep(0)  # once per pass of the event loop
+
+        ticker = asyncio.create_task(loop_passes())
+        await asyncio.sleep(0)
+        await asyncio.gather(
+            *(gm.act(t, (t.state.current_player,), {"action": PASS, "state_id": 0}) for t in tables)
+        )
+        running = False
+        await ticker
+        runs = "".join("v" if e == "view" else " " for e in events).split()
+        assert events.count("view") == 40  # two seats in each of twenty games
+        assert max(len(r) for r in runs) == 2  # one game's views per pass
+        gm.storage.close()
 
     asyncio.run(main())

@@ -32,7 +32,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -75,6 +75,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+INTERNAL_ERROR: dict[str, Any] = {"type": "error", "code": "server", "message": "internal error"}
+"""Sent instead of a view the engine failed to build."""
+
 __all__ = ["GameMaster", "RequestError", "Subscriber", "Table", "public_seats"]
 
 
@@ -115,6 +118,7 @@ class GameMaster:
         self.finish_hooks: list[Callable[[Table], None]] = []
         """Called once when a game ends (by its rules, a resignation or abandonment)."""
         self.bot_pool = BotPool(limits.bot_workers)
+        self._turn_lock = asyncio.Lock()
         self._db_threads = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="db")
         """Where database calls wait, so that the event loop never does (at most one
         connection of the pool per thread)."""
@@ -611,25 +615,46 @@ class GameMaster:
 
         Call with ``table.lock`` held."""
         targets = list(table.subscribers if subs is None else subs)
-        for sub in targets:
-            if not sub.seats:  # a spectator: the public view only
-                try:
-                    await sub.send(spectator_message(table, sub))
-                except Exception:  # a closed connection (or an engine bug): drop the watcher
-                    log.exception("cannot update a spectator of game %s", table.id)
-                    self.unsubscribe(table, sub)
-                continue
-            for seat in sub.seats:
-                try:
-                    msg = self.seat_message(table, seat, sub)
-                except Exception:  # an engine bug: report it, keep the game and the socket
-                    log.exception("cannot build the view of seat %s in game %s", seat, table.id)
-                    msg = {"type": "error", "code": "server", "message": "internal error"}
+        outbox: list[tuple[Subscriber, list[dict[str, Any]]]] = []
+        async with self._turn():
+            for sub in targets:
+                if not sub.seats:  # a spectator: the public view only
+                    try:
+                        outbox.append((sub, [spectator_message(table, sub)]))
+                    except Exception:  # an engine bug: drop the watcher
+                        log.exception("cannot update a spectator of game %s", table.id)
+                        self.unsubscribe(table, sub)
+                    continue
+                msgs = []
+                for seat in sub.seats:
+                    try:
+                        msgs.append(self.seat_message(table, seat, sub))
+                    except Exception:  # an engine bug: report it, keep the game and the socket
+                        log.exception("cannot build the view of seat %s in game %s", seat, table.id)
+                        msgs.append(INTERNAL_ERROR)
+                outbox.append((sub, msgs))
+        for sub, msgs in outbox:
+            for msg in msgs:
                 try:
                     await sub.send(msg)
                 except Exception:  # a closed connection must not stop the game
+                    if not sub.seats:
+                        log.exception("cannot update a spectator of game %s", table.id)
                     self.unsubscribe(table, sub)
                     break
+
+    @contextlib.asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        """One game's share of the event loop: the work of building its views.
+
+        Games take turns, one per pass of the event loop, so that between two of
+        them the loop reads the sockets (WebSocket pings answered, new messages
+        taken in) however many games are busy.  Without it, a pass ran every ready
+        game's work at once: with hundreds of games that took longer than the
+        clients' ping timeout and they closed their connections."""
+        async with self._turn_lock:
+            yield
+            await asyncio.sleep(0)  # keep the turn until the loop has polled the sockets
 
     # -- actions --------------------------------------------------------------------------
     def _resolve_action(self, state: State, message: Mapping[str, Any], lang: str) -> int:
