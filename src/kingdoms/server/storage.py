@@ -58,40 +58,43 @@ STATUS_EXPIRED = "expired"
 
 metadata = MetaData()
 
+
+def keys(**types: Any) -> list[Column[Any]]:
+    """The primary key columns of a table, in order (``name=type``)."""
+    return [Column(name, kind, primary_key=True) for name, kind in types.items()]
+
+
+def required(**types: Any) -> list[Column[Any]]:
+    """Columns that must hold a value, in order (``name=type``)."""
+    return [Column(name, kind, nullable=False) for name, kind in types.items()]
+
+
 games_table = Table(
     "games",
     metadata,
-    Column("id", String(40), primary_key=True),
-    Column("game", String(40), nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("options", Text, nullable=False),
-    Column("seats", Text, nullable=False),
+    *keys(id=String(40)),
+    *required(game=String(40), players=Integer, seed=BigInteger, options=Text, seats=Text),
     Column("status", String(16), nullable=False, index=True),
     Column("outcome", Text, nullable=True),
     Column("meta", Text, nullable=False, default="{}"),
     Column("num_actions", Integer, nullable=False, default=0),
-    Column("created", Float, nullable=False),
-    Column("updated", Float, nullable=False),
+    *required(created=Float, updated=Float),
     Column("version", Integer, nullable=False, default=0, server_default="0"),
 )
 
 actions_table = Table(
     "actions",
     metadata,
-    Column("game_id", String(40), primary_key=True),
-    Column("idx", Integer, primary_key=True),
-    Column("seat", Integer, nullable=False),
-    Column("action", BigInteger, nullable=False),
-    Column("at", Float, nullable=False),
+    *keys(game_id=String(40), idx=Integer),
+    *required(seat=Integer, action=BigInteger, at=Float),
 )
 
 
 leases_table = Table(
     "bot_leases",
     metadata,
-    Column("game_id", String(40), primary_key=True),
-    Column("owner", String(40), nullable=False),
+    *keys(game_id=String(40)),
+    *required(owner=String(40)),
     Column("until", Float, nullable=False, index=True),
 )
 """Which server process runs a game's bots, until when (a row only while a bot is due)."""
