@@ -283,6 +283,7 @@ def _run_separate(
         ],
         stdout=subprocess.DEVNULL,
         stderr=log_file,
+        start_new_session=True,  # a server's own CPU share, apart from this load generator
     )
     base = f"http://127.0.0.1:{port}"
     try:

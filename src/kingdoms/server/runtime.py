@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -171,6 +172,7 @@ def _worker(
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # blocked by the parent
     _die_with_parent(parent)
+    _own_session()
 
     host, port, options = settings
     config = _config(make_app(), host, port, options)
@@ -179,6 +181,18 @@ def _worker(
 
 
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _own_session() -> None:
+    """Make this worker a session of its own.
+
+    Linux's scheduler (with autogroup, the default on most distributions) shares the
+    CPU between sessions first: workers left in their parent's session would split
+    one share between them, so on a busy machine N workers got no more CPU than one.
+    As sessions of their own each gets its share, as N separate servers would.  The
+    parent still stops them (it forwards Ctrl+C and SIGTERM, and they die with it)."""
+    with contextlib.suppress(OSError):
+        os.setsid()
 
 
 def _die_with_parent(parent: int) -> None:
