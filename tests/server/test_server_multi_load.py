@@ -210,3 +210,23 @@ def test_busy_games_take_turns_with_the_sockets() -> None:
         gm.storage.close()
 
     asyncio.run(main())
+
+
+@pytest.mark.postgres
+def test_a_move_goes_through_after_the_pools_connection_died(pg: str) -> None:
+    """No ping before each use: a connection the database dropped (a restart) is
+    found by the move itself, which is sent once more on a fresh connection."""
+    store = Storage(pg)
+    store.create_game(
+        StoredGame(id="g2", game="toy", players=2, seed=1, options={}, seats=[{}, {}])
+    )
+    with store.engine.connect() as conn:  # the pool's one connection
+        pid = conn.execute(text("SELECT pg_backend_pid()")).scalar_one()
+    other = Storage(pg)
+    with other.engine.connect() as conn:
+        assert conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid}).scalar_one()
+    other.close()
+    assert store.append_action("g2", 0, 0, PASS, version=0) == 1
+    stored = store.load_game("g2")
+    assert stored is not None and stored.actions == [PASS] and stored.version == 1
+    store.close()
