@@ -230,3 +230,31 @@ def test_a_move_goes_through_after_the_pools_connection_died(pg: str) -> None:
     stored = store.load_game("g2")
     assert stored is not None and stored.actions == [PASS] and stored.version == 1
     store.close()
+
+
+@pytest.mark.postgres
+def test_workers_starting_together_on_a_new_database_all_start(pg: str) -> None:
+    """Each worker creates the missing tables as it starts: at once on an empty
+    database they raced, and all but one failed on a duplicate table."""
+    for _ in range(3):
+        store = Storage(pg)
+        metadata.drop_all(store.engine)
+        store.close()
+        ready = threading.Barrier(4)
+        failures: list[BaseException] = []
+
+        def start(
+            ready: threading.Barrier = ready, failures: list[BaseException] = failures
+        ) -> None:
+            ready.wait()
+            try:
+                Storage(pg).close()
+            except BaseException as err:  # reported below
+                failures.append(err)
+
+        threads = [threading.Thread(target=start) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert failures == []

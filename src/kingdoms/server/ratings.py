@@ -43,7 +43,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from kingdoms.server.protocol import RateLimit
-from kingdoms.server.storage import STATUS_ABANDONED, Storage, keys, required
+from kingdoms.server.storage import STATUS_ABANDONED, Storage, create_tables, keys, required
 from kingdoms.server.table import HUMAN, RequestError
 from kingdoms.server.table import Table as GameTable
 
@@ -127,7 +127,7 @@ class RatingBook:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.model = PlackettLuce()
-        metadata.create_all(engine)
+        create_tables(engine, metadata)
 
     # -- profiles ----------------------------------------------------------------------
     def create_profile(self, name: Any, secret: Any) -> dict[str, str]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,7 +42,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
 
@@ -110,6 +110,25 @@ DB_THREADS = POOL_SIZE
 
 CHANNEL = "kingdoms_games"
 """The PostgreSQL ``NOTIFY`` channel: payload ``"<game id> <version>[ seats]"``."""
+
+
+SCHEMA_LOCK = 0x6B696E67
+"""The PostgreSQL advisory lock held while a process creates or updates the tables."""
+
+
+def create_tables(
+    engine: Engine, meta: MetaData, then: Callable[[Connection], None] | None = None
+) -> None:
+    """Create the missing tables of ``meta`` (then ``then(conn)``, in the same
+    transaction).  On PostgreSQL under an advisory lock: workers starting together on
+    a new database would otherwise race to create the same tables, and all but one
+    fail."""
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SCHEMA_LOCK})
+        meta.create_all(conn)
+        if then is not None:
+            then(conn)
 
 
 class StorageError(KingdomsError):
@@ -189,8 +208,7 @@ class Storage:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
-        metadata.create_all(self.engine)
-        self._add_missing_columns()
+        create_tables(self.engine, metadata, self._add_missing_columns)
         self.shared = self.engine.dialect.name == "postgresql"
         """Whether several server processes may use this database at once (PostgreSQL:
         writes announce themselves with ``NOTIFY`` and bots run under leases)."""
@@ -202,14 +220,12 @@ class Storage:
     def close(self) -> None:
         self.engine.dispose()
 
-    def _add_missing_columns(self) -> None:
+    @staticmethod
+    def _add_missing_columns(conn: Connection) -> None:
         """Databases made before the ``version`` column get it (0 for every game)."""
-        columns = {c["name"] for c in inspect(self.engine).get_columns("games")}
+        columns = {c["name"] for c in inspect(conn).get_columns("games")}
         if "version" not in columns:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    text("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
-                )
+            conn.execute(text("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0"))
 
     def _notify(self, conn: Any, game_id: str, version: int, what: str = "") -> None:
         """Tell the other processes (on commit) that ``game_id`` changed."""
