@@ -29,6 +29,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import signal
 import socket
 import statistics
@@ -63,7 +64,7 @@ async def _play(
     latencies: list[float] = []
     try:
         return await _play_inner(base, game, max_actions, seed, think, latencies), 0
-    except (OSError, RuntimeError, websockets.ConnectionClosed) as err:
+    except Exception as err:  # every failure counts, whatever its kind
         ERRORS.append(f"{type(err).__name__}: {err}"[:120])
         return latencies, 1
 
@@ -114,6 +115,15 @@ async def _play_inner(
                 )
             )
     return latencies
+
+
+def _kinds(errors: list[str], most: int = 8) -> dict[str, int]:
+    """How many games ended on each kind of error (digits blurred: one kind per cause)."""
+    counts: dict[str, int] = {}
+    for err in errors:
+        kind = re.sub(r"\d+", "N", err)
+        counts[kind] = counts.get(kind, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: -kv[1])[:most])
 
 
 def rss_mb(pid: int | str = "self") -> float:
@@ -186,7 +196,7 @@ async def _run(
         "latency_ms_p99": round(1000 * lat[int(0.99 * (len(lat) - 1))], 2),
         "latency_ms_max": round(1000 * lat[-1], 2),
         "errors": errors,
-        "error_kinds": sorted(set(ERRORS))[:5],
+        "error_kinds": _kinds(ERRORS),
         "server_rss_mb": round(peak, 1),
         "server_peak_mb": round(peak_mb(pid), 1),
         "memory_mb_per_game": round((peak - before) / games, 3),
@@ -245,12 +255,16 @@ def _run_separate(
     max_actions: int,
     think: float,
     processes: int = 1,
+    server_log: str | None = None,
 ) -> dict[str, Any]:
     """The server as ``kingdoms serve`` in its own process (its memory measured alone);
     ``processes`` > 1: ``--workers`` on one port (memory: all of them)."""
     port = _free_port()
     workers = ["--workers", str(processes)] if processes > 1 else []
     kingdoms = Path(sys.executable).with_name("kingdoms")
+    log_file: Any = subprocess.DEVNULL
+    if server_log:
+        log_file = open(server_log, "a")  # noqa: SIM115 (closed below)
     proc = subprocess.Popen(
         [
             str(kingdoms),
@@ -268,7 +282,8 @@ def _run_separate(
             *workers,
         ],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=log_file,
+        start_new_session=True,  # a server's own CPU share, apart from this load generator
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -279,8 +294,10 @@ def _run_separate(
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)
+        load_before = os.getloadavg()[0]
         report = asyncio.run(_run(base, game, games, players, max_actions, think, proc.pid))
         report.update(
+            load_average=[round(load_before, 1), round(os.getloadavg()[0], 1)],
             game=game,
             players=players,
             database=url.split(":", 1)[0],
@@ -296,6 +313,8 @@ def _run_separate(
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        if log_file is not subprocess.DEVNULL:
+            log_file.close()
 
 
 def main() -> None:
@@ -319,6 +338,10 @@ def main() -> None:
         default=None,
         help="server processes on PostgreSQL, compared in one run: 1,2 (kingdoms serve --workers)",
     )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="with --processes: runs of each, alternating"
+    )
+    parser.add_argument("--server-log", default=None, help="append the servers' stderr here")
     args = parser.parse_args()
     if args.processes:
         compare_processes(args)
@@ -351,21 +374,36 @@ def compare_processes(args: argparse.Namespace) -> None:
     from kingdoms.server.storage import Storage, metadata
 
     counts = [int(n) for n in str(args.processes).split(",")]
-    games = int(str(args.games).split(",")[0])
     with contextlib.ExitStack() as stack:
         url = args.db or stack.enter_context(_postgres())
-        reports = []
-        for n in counts:
-            store = Storage(url)  # fresh tables for each run
-            metadata.drop_all(store.engine)
-            store.close()
-            report = _run_separate(url, args.game, games, args.players, args.actions, args.think, n)
-            reports.append(report)
-            print(json.dumps(report), flush=True)
+        for games in (int(n) for n in str(args.games).split(",")):
+            for _round in range(args.rounds):
+                reports = []
+                for n in counts:  # alternating, so the machine's load hits each alike
+                    store = Storage(url)  # fresh tables for each run
+                    metadata.drop_all(store.engine)
+                    store.close()
+                    report = _run_separate(
+                        url,
+                        args.game,
+                        games,
+                        args.players,
+                        args.actions,
+                        args.think,
+                        n,
+                        server_log=args.server_log,
+                    )
+                    reports.append(report)
+                    print(json.dumps(report), flush=True)
+                _print_ratios(counts, reports)
+
+
+def _print_ratios(counts: list[int], reports: list[dict[str, Any]]) -> None:
     base = reports[0]
     for n, report in zip(counts[1:], reports[1:], strict=True):
         ratio = {
             "compare": f"{n} processes / {counts[0]}",
+            "games": base["games"],
             "moves_per_second": round(report["actions_per_second"] / base["actions_per_second"], 2),
             "p50": round(report["latency_ms_p50"] / base["latency_ms_p50"], 2),
             "p99": round(report["latency_ms_p99"] / base["latency_ms_p99"], 2),

@@ -64,8 +64,8 @@ def test_placeholders_survive_translation() -> None:
 def test_serve_command_builds_the_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
     seen: dict[str, Any] = {}
 
-    def fake_run(app: Any, host: str, port: int, **kw: Any) -> None:
-        seen.update(app=app, host=host, port=port, **kw)
+    def fake_run(app: Any, host: str, port: int, options: Any) -> None:
+        seen.update(app=app, host=host, port=port, options=options)
 
     from kingdoms.server import runtime
 
@@ -75,7 +75,8 @@ def test_serve_command_builds_the_app(monkeypatch: pytest.MonkeyPatch, tmp_path:
     assert res.exit_code == 0, res.output
     assert "http://localhost:8123/" in res.output
     assert seen["port"] == 8123 and seen["app"].state.master.bot_delay == 0
-    assert seen["header_timeout"] == 10.0 and seen["app"].state.master.limits.bot_think == 5.0
+    assert seen["options"].header_timeout == 10.0
+    assert seen["app"].state.master.limits.bot_think == 5.0
     assert (tmp_path / "d" / "k.sqlite").exists()
 
 

@@ -237,6 +237,11 @@ def test_workers_share_one_port_and_come_back(tmp_path: Path, pg: str) -> None:
             assert time.monotonic() < end, "two workers never started"
             time.sleep(0.1)
         first = _children(proc.pid)
+        # each worker is a session of its own: its own CPU share under Linux's autogroup
+        while not all(os.getsid(w) == w for w in first):
+            assert time.monotonic() < end, "the workers stayed in their parent's session"
+            time.sleep(0.1)
+        assert os.getsid(proc.pid) not in first
         ids = []
         for _ in range(6):
             seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]

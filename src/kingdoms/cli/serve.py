@@ -116,7 +116,7 @@ def serve(
     """Run the web app: open the printed address in a browser."""
     from kingdoms.server.app import create_app
     from kingdoms.server.limits import ServerLimits
-    from kingdoms.server.runtime import run_server, run_workers
+    from kingdoms.server.runtime import ServeOptions, run_server, run_workers
 
     if workers > 1 and not db.startswith("postgresql"):
         raise click.UsageError(
@@ -154,12 +154,8 @@ def serve(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     many = f"; {workers} processes" if workers > 1 else ""
     click.echo(f"kingdoms: open http://{shown}:{port}/  (database: {db}{many}; Ctrl+C stops)")
-    limits_kw: dict[str, Any] = {
-        "header_timeout": header_timeout,
-        "idle_timeout": idle_timeout,
-        "max_connections": max_connections,
-    }
+    options = ServeOptions(header_timeout, idle_timeout, max_connections)
     if workers > 1:
-        run_workers(make_app, workers, host, port, **limits_kw)
+        run_workers(make_app, workers, host, port, options)
     else:
-        run_server(make_app(), host, port, **limits_kw)
+        run_server(make_app(), host, port, options)

@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from kingdoms.bots.base import Bot, make_bot
@@ -42,11 +44,11 @@ from kingdoms.core.state import GameConfig, State
 from kingdoms.i18n import LANGUAGES
 from kingdoms.server.botpool import BotPool
 from kingdoms.server.limits import DEFAULT_LIMITS, ServerLimits, bounded_bot_spec, check_text
-from kingdoms.server.logtext import seat_names, with_names
 from kingdoms.server.replays import Replays
 from kingdoms.server.spectate import spectator_message
 from kingdoms.server.storage import (
     CHANNEL,
+    DB_THREADS,
     STATUS_EXPIRED,
     STATUS_FINISHED,
     STATUS_RUNNING,
@@ -65,12 +67,16 @@ from kingdoms.server.table import (
     Table,
     hash_token,
     public_seats,
+    state_message,
 )
 from kingdoms.server.undo import previous_state, undo_refusal
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+INTERNAL_ERROR: dict[str, Any] = {"type": "error", "code": "server", "message": "internal error"}
+"""Sent instead of a view the engine failed to build."""
 
 __all__ = ["GameMaster", "RequestError", "Subscriber", "Table", "public_seats"]
 
@@ -96,6 +102,8 @@ class GameMaster:
         self.listening = asyncio.Event()
         """Set while this process receives the other processes' notifications."""
         self._dirty: set[str] = set()
+        self._seats_noted: set[str] = set()
+        """Games whose seats or status another process changed (a reload is due)."""
         self._noted: OrderedDict[str, int] = OrderedDict()
         """The newest version notified per game (recent ones): a game loaded while a
         notification passed is refreshed at once."""
@@ -110,6 +118,10 @@ class GameMaster:
         self.finish_hooks: list[Callable[[Table], None]] = []
         """Called once when a game ends (by its rules, a resignation or abandonment)."""
         self.bot_pool = BotPool(limits.bot_workers)
+        self._turn_lock = asyncio.Lock()
+        self._db_threads = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="db")
+        """Where database calls wait, so that the event loop never does (at most one
+        connection of the pool per thread)."""
         self.replays = Replays()
         self._finished: OrderedDict[str, Table] = OrderedDict()
         """Recently used finished games (they never change)."""
@@ -145,6 +157,7 @@ class GameMaster:
         if self.shared:  # let another process take our games' bots at once
             with contextlib.suppress(Exception):
                 self.storage.release_leases(self.node)
+        self._db_threads.shutdown(wait=False, cancel_futures=True)
 
     # -- several processes on one database ----------------------------------------------
     def _lease_after(self, table: Table, state: State) -> LeaseChange | None:
@@ -191,6 +204,8 @@ class GameMaster:
         table = self.tables.get(parts[0])
         if table is None:
             return  # not in memory here: loaded fresh when needed
+        if len(parts) > 2:
+            self._seats_noted.add(parts[0])
         if int(parts[1]) > table.version or len(parts) > 2:
             idle = table.bot_task is None or table.bot_task.done()
             if not table.subscribers and idle and not table.lock.locked():
@@ -215,11 +230,18 @@ class GameMaster:
                 if table is None:
                     break
                 try:
-                    await self.refresh(table)
+                    async with table.lock:
+                        # our own writes come back too: reload only if truly behind
+                        if self._behind(table):
+                            await self._refresh_locked(table)
                 except Exception:
                     log.exception("cannot refresh game %s", game_id)
         finally:
             self._refreshers.pop(game_id, None)
+
+    def _behind(self, table: Table) -> bool:
+        """Whether a notification says the stored game is newer than ``table``."""
+        return table.id in self._seats_noted or self._noted.get(table.id, -1) > table.version
 
     async def refresh(self, table: Table) -> None:
         """Bring a cached game up to the stored one and push it to its connections."""
@@ -227,6 +249,7 @@ class GameMaster:
             await self._refresh_locked(table)
 
     async def _refresh_locked(self, table: Table) -> None:
+        self._seats_noted.discard(table.id)
         stored = await self._off_loop(self.storage.load_game, table.id)
         if stored is None or stored.status == STATUS_EXPIRED:
             self._forget([table.id])
@@ -350,7 +373,7 @@ class GameMaster:
     async def _off_loop(self, func: Callable[..., T], *args: Any) -> T:
         """``func(*args)`` in a worker thread when the storage allows it."""
         if self.storage.threadsafe:
-            return await asyncio.to_thread(func, *args)
+            return await asyncio.get_running_loop().run_in_executor(self._db_threads, func, *args)
         await asyncio.sleep(0)
         return func(*args)
 
@@ -551,9 +574,10 @@ class GameMaster:
                 for s in newly:
                     table.seats[s]["joined"] = True
                 # merged with what other processes set meanwhile
-                table.seats = self.storage.merge_seats(
-                    table.id, {s: {"joined": True} for s in newly}
+                merge = functools.partial(
+                    self.storage.merge_seats, table.id, {s: {"joined": True} for s in newly}
                 )
+                table.seats = await self._off_loop(merge) if self.shared else merge()
             await self.push(table, [sub])
         return table, sub
 
@@ -566,31 +590,9 @@ class GameMaster:
     def seat_message(self, table: Table, seat: int, sub: Subscriber) -> dict[str, Any]:
         """Everything one seat may know now (its view, its log, its choices)."""
         state = table.state
-        full_log = state.log_for(seat)
-        start = sub.log_sent.get(seat, 0)
-        if start > len(full_log):  # an undo shortened the log: send it again
-            start = 0
-        sub.log_sent[seat] = len(full_log)
         lang = sub.lang
-        names = seat_names(table.seats)
-        msg: dict[str, Any] = {
-            "type": "state",
-            "game_id": table.id,
-            "game": state.config.game,
-            "seat": seat,
-            "state_id": state.step,
-            "current_player": state.current_player,
-            "finished": table.finished,
-            "seats": public_seats(table.seats),
-            "view": state.view(seat),
-            "log_start": start,
-            "log": [
-                {**event, "text": with_names(state.event_to_str(event, lang), names, lang)}
-                for event in full_log[start:]
-            ],
-            "legal": [],
-            "can_undo": False,
-        }
+        msg = state_message(table, sub, seat, state.view(seat))
+        msg["seat"] = seat
         if state.current_player == seat and not table.finished:
             # Games may describe actions as data (``action_info(a)``, e.g. which card or
             # which square) so that boards can make those things clickable: still no rules
@@ -604,9 +606,7 @@ class GameMaster:
                 }
                 for a in state.legal_actions()
             ]
-        if table.finished:
-            msg["outcome"] = table.outcome_json()
-        else:
+        if not table.finished:
             msg["can_undo"] = self.undo_refusal(table, seat) is None
         return msg
 
@@ -615,25 +615,46 @@ class GameMaster:
 
         Call with ``table.lock`` held."""
         targets = list(table.subscribers if subs is None else subs)
-        for sub in targets:
-            if not sub.seats:  # a spectator: the public view only
-                try:
-                    await sub.send(spectator_message(table, sub))
-                except Exception:  # a closed connection (or an engine bug): drop the watcher
-                    log.exception("cannot update a spectator of game %s", table.id)
-                    self.unsubscribe(table, sub)
-                continue
-            for seat in sub.seats:
-                try:
-                    msg = self.seat_message(table, seat, sub)
-                except Exception:  # an engine bug: report it, keep the game and the socket
-                    log.exception("cannot build the view of seat %s in game %s", seat, table.id)
-                    msg = {"type": "error", "code": "server", "message": "internal error"}
+        outbox: list[tuple[Subscriber, list[dict[str, Any]]]] = []
+        async with self._turn():
+            for sub in targets:
+                if not sub.seats:  # a spectator: the public view only
+                    try:
+                        outbox.append((sub, [spectator_message(table, sub)]))
+                    except Exception:  # an engine bug: drop the watcher
+                        log.exception("cannot update a spectator of game %s", table.id)
+                        self.unsubscribe(table, sub)
+                    continue
+                msgs = []
+                for seat in sub.seats:
+                    try:
+                        msgs.append(self.seat_message(table, seat, sub))
+                    except Exception:  # an engine bug: report it, keep the game and the socket
+                        log.exception("cannot build the view of seat %s in game %s", seat, table.id)
+                        msgs.append(INTERNAL_ERROR)
+                outbox.append((sub, msgs))
+        for sub, msgs in outbox:
+            for msg in msgs:
                 try:
                     await sub.send(msg)
                 except Exception:  # a closed connection must not stop the game
+                    if not sub.seats:
+                        log.exception("cannot update a spectator of game %s", table.id)
                     self.unsubscribe(table, sub)
                     break
+
+    @contextlib.asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        """One game's share of the event loop: the work of building its views.
+
+        Games take turns, one per pass of the event loop, so that between two of
+        them the loop reads the sockets (WebSocket pings answered, new messages
+        taken in) however many games are busy.  Without it, a pass ran every ready
+        game's work at once: with hundreds of games that took longer than the
+        clients' ping timeout and they closed their connections."""
+        async with self._turn_lock:
+            yield
+            await asyncio.sleep(0)  # keep the turn until the loop has polled the sockets
 
     # -- actions --------------------------------------------------------------------------
     def _resolve_action(self, state: State, message: Mapping[str, Any], lang: str) -> int:
@@ -697,18 +718,21 @@ class GameMaster:
         finished = new.is_terminal()
         outcome = new.outcome() if finished else None
         lease = self._lease_after(table, new)
+        store = functools.partial(
+            self.storage.append_action,
+            table.id,
+            state.step,
+            seat,
+            action,
+            outcome=None if outcome is None else outcome.to_json(),
+            finished=finished,
+            version=table.version,
+            lease=lease,
+        )
         try:
-            # the game's end goes in the same transaction as its last action
-            table.version = self.storage.append_action(
-                table.id,
-                state.step,
-                seat,
-                action,
-                outcome=None if outcome is None else outcome.to_json(),
-                finished=finished,
-                version=table.version,
-                lease=lease,
-            )
+            # the game's end goes in the same transaction as its last action; with several
+            # processes the event loop serves the other games while the database works
+            table.version = await self._off_loop(store) if self.shared else store()
         except StaleWrite as err:  # another process stored a move first
             await self._refresh_locked(table)
             raise RequestError("stale", "the game has moved on; nothing was stored") from err

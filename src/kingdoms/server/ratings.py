@@ -31,7 +31,7 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -43,7 +43,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from kingdoms.server.protocol import RateLimit
-from kingdoms.server.storage import STATUS_ABANDONED, Storage
+from kingdoms.server.storage import STATUS_ABANDONED, Storage, create_tables, keys, required
 from kingdoms.server.table import HUMAN, RequestError
 from kingdoms.server.table import Table as GameTable
 
@@ -56,33 +56,26 @@ metadata = MetaData()
 profiles_table = Table(
     "profiles",
     metadata,
-    Column("id", String(24), primary_key=True),
+    *keys(id=String(24)),
     Column("name", String(MAX_NAME * 4), nullable=False, unique=True),
     Column("name_key", String(MAX_NAME * 4), nullable=False, unique=True),
-    Column("salt", String(64), nullable=False),
-    Column("secret_hash", String(128), nullable=False),
-    Column("created", Float, nullable=False),
+    *required(salt=String(64), secret_hash=String(128), created=Float),
 )
 
 ratings_table = Table(
     "ratings",
     metadata,
-    Column("subject", String(120), primary_key=True),
-    Column("game", String(40), primary_key=True),
-    Column("bucket", String(8), primary_key=True),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
+    *keys(subject=String(120), game=String(40), bucket=String(8)),
+    *required(mu=Float, sigma=Float),
     Column("games", Integer, nullable=False, default=0),
-    Column("updated", Float, nullable=False),
+    *required(updated=Float),
 )
 
 rated_games_table = Table(
     "rated_games",
     metadata,
-    Column("game_id", String(40), primary_key=True),
-    Column("game", String(40), nullable=False),
-    Column("subjects", String(2000), nullable=False),
-    Column("at", Float, nullable=False),
+    *keys(game_id=String(40)),
+    *required(game=String(40), subjects=String(2000), at=Float),
 )
 
 
@@ -134,7 +127,7 @@ class RatingBook:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.model = PlackettLuce()
-        metadata.create_all(engine)
+        create_tables(engine, metadata)
 
     # -- profiles ----------------------------------------------------------------------
     def create_profile(self, name: Any, secret: Any) -> dict[str, str]:
@@ -372,24 +365,25 @@ def _error(err: RequestError) -> JSONResponse:
 
 async def create_profile(request: Request) -> Response:
     """Create a profile: ``{"name", "secret"}`` (the secret stays in the browser)."""
-    try:
-        _limited(request)
-        data = await _body(request)
-        profile = _book(request).create_profile(data.get("name"), data.get("secret"))
-    except RequestError as err:
-        return _error(err)
-    return JSONResponse(profile, status_code=201)
+    return await _profile_request(request, RatingBook.create_profile, 201)
 
 
 async def login(request: Request) -> Response:
     """Check a profile's name and secret (e.g. on another device)."""
+    return await _profile_request(request, RatingBook.check_profile, 200)
+
+
+async def _profile_request(
+    request: Request, act: Callable[[RatingBook, Any, Any], dict[str, str]], status: int
+) -> Response:
+    """``act(book, name, secret)`` on the request's JSON body, within the rate limit."""
     try:
         _limited(request)
         data = await _body(request)
-        profile = _book(request).check_profile(data.get("name"), data.get("secret"))
+        profile = act(_book(request), data.get("name"), data.get("secret"))
     except RequestError as err:
         return _error(err)
-    return JSONResponse(profile)
+    return JSONResponse(profile, status_code=status)
 
 
 _GAME_NAME = re.compile(r"[a-z][a-z0-9-]{0,39}")

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -21,6 +22,7 @@ import signal
 import socket
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -105,47 +107,51 @@ def raise_open_file_limit() -> tuple[int, int]:
     return soft, hard
 
 
-def run_server(
-    app: Any,
-    host: str,
-    port: int,
-    header_timeout: float = 10.0,
-    idle_timeout: float = 30.0,
-    max_connections: int | None = None,
-    log_level: str = "warning",
-) -> None:
-    """Serve ``app`` with uvicorn within the limits above (blocks until stopped).
+@dataclass(frozen=True)
+class ServeOptions:
+    """How one server process treats its connections (the same in every worker)."""
 
-    ``max_connections`` defaults to most of the open-file limit."""
+    header_timeout: float = 10.0
+    """Seconds a client has to send a complete request head."""
+    idle_timeout: float = 30.0
+    """Seconds an idle HTTP connection is kept open."""
+    max_connections: int | None = None
+    """Open connections at most per process (``None``: most of the open-file limit)."""
+    log_level: str = "warning"
+
+    def with_file_limit(self) -> ServeOptions:
+        """These options once the open-file limit is raised, ``max_connections`` set."""
+        soft, _hard = raise_open_file_limit()
+        if self.max_connections is not None:
+            return self
+        return replace(self, max_connections=max(16, int(soft * 0.8) - 64))
+
+
+def run_server(app: Any, host: str, port: int, options: ServeOptions = ServeOptions()) -> None:
+    """Serve ``app`` with uvicorn within the limits above (blocks until stopped)."""
     import uvicorn
 
-    soft, _hard = raise_open_file_limit()
-    if max_connections is None:
-        max_connections = max(16, int(soft * 0.8) - 64)
-    config = _config(app, host, port, header_timeout, idle_timeout, max_connections, log_level)
-    logging.basicConfig(level=logging.WARNING)
-    install_repeat_filter(("", "uvicorn", "uvicorn.error", "uvicorn.access"))
+    config = _config(app, host, port, options.with_file_limit())
+    _quiet_repeats()
     uvicorn.Server(config).run()
 
 
-def _config(
-    app: Any,
-    host: str,
-    port: int,
-    header_timeout: float,
-    idle_timeout: float,
-    max_connections: int,
-    log_level: str,
-) -> Any:
+def _quiet_repeats() -> None:
+    logging.basicConfig(level=logging.WARNING)
+    install_repeat_filter(("", "uvicorn", "uvicorn.error", "uvicorn.access"))
+
+
+def _config(app: Any, host: str, port: int, options: ServeOptions) -> Any:
     import uvicorn
 
+    assert options.max_connections is not None
     return uvicorn.Config(
         app,
         host=host,
         port=port,
-        log_level=log_level,
-        http=guarded_protocol(header_timeout, max_connections),
-        timeout_keep_alive=max(1, int(idle_timeout)),
+        log_level=options.log_level,
+        http=guarded_protocol(options.header_timeout, options.max_connections),
+        timeout_keep_alive=max(1, int(options.idle_timeout)),
         ws_max_size=64 * 1024,  # messages are at most 4 KB: no 16 MB frames held in memory
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
@@ -155,7 +161,7 @@ def _config(
 def _worker(
     make_app: Callable[[], Any],
     sock: socket.socket,
-    settings: tuple[str, int, float, float, int, str],
+    settings: tuple[str, int, ServeOptions],
     parent: int,
 ) -> None:
     """One worker process: its own app (database pool, listener, bots) on the shared socket."""
@@ -166,17 +172,27 @@ def _worker(
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # blocked by the parent
     _die_with_parent(parent)
+    _own_session()
 
-    host, port, header_timeout, idle_timeout, max_connections, log_level = settings
-    config = _config(
-        make_app(), host, port, header_timeout, idle_timeout, max_connections, log_level
-    )
-    logging.basicConfig(level=logging.WARNING)
-    install_repeat_filter(("", "uvicorn", "uvicorn.error", "uvicorn.access"))
+    host, port, options = settings
+    config = _config(make_app(), host, port, options)
+    _quiet_repeats()
     uvicorn.Server(config).run(sockets=[sock])
 
 
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _own_session() -> None:
+    """Make this worker a session of its own.
+
+    Linux's scheduler (with autogroup, the default on most distributions) shares the
+    CPU between sessions first: workers left in their parent's session would split
+    one share between them, so on a busy machine N workers got no more CPU than one.
+    As sessions of their own each gets its share, as N separate servers would.  The
+    parent still stops them (it forwards Ctrl+C and SIGTERM, and they die with it)."""
+    with contextlib.suppress(OSError):
+        os.setsid()
 
 
 def _die_with_parent(parent: int) -> None:
@@ -197,26 +213,21 @@ def run_workers(
     workers: int,
     host: str,
     port: int,
-    header_timeout: float = 10.0,
-    idle_timeout: float = 30.0,
-    max_connections: int | None = None,
-    log_level: str = "warning",
+    options: ServeOptions = ServeOptions(),
 ) -> None:
     """Serve with ``workers`` processes on one port (blocks until SIGINT or SIGTERM).
 
     The parent binds the socket and forks the workers; each builds its own app with
     ``make_app`` (after the fork: no connection is shared).  A worker that dies is
-    started again after a second.  ``max_connections`` is per worker."""
-    soft, _hard = raise_open_file_limit()
-    if max_connections is None:
-        max_connections = max(16, int(soft * 0.8) - 64)
+    started again after a second.  ``options.max_connections`` is per worker."""
+    options = options.with_file_limit()
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.listen(2048)
     sock.set_inheritable(True)
-    settings = (host, port, header_timeout, idle_timeout, max_connections, log_level)
+    settings = (host, port, options)
     context = multiprocessing.get_context("fork")
     stopping = False
 

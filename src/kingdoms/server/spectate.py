@@ -22,8 +22,7 @@ import random
 from typing import Any
 
 from kingdoms.core.state import State
-from kingdoms.server.logtext import seat_names, with_names
-from kingdoms.server.table import Subscriber, Table, public_seats
+from kingdoms.server.table import Subscriber, Table, state_message
 
 NO_SEAT = -1
 """The seat number a spectator's log is filtered for: nobody's secrets."""
@@ -92,35 +91,8 @@ def current_scores(state: State) -> list[float] | None:
 
 def spectator_message(table: Table, sub: Subscriber) -> dict[str, Any]:
     """The state message a spectator receives: public view, public log, no choices."""
-    state = table.state
-    full_log = state.log_for(NO_SEAT)
-    start = sub.log_sent.get(NO_SEAT, 0)
-    if start > len(full_log):
-        start = 0
-    sub.log_sent[NO_SEAT] = len(full_log)
-    names = seat_names(table.seats)
-    msg: dict[str, Any] = {
-        "type": "state",
-        "game_id": table.id,
-        "game": state.config.game,
-        "seat": None,
-        "spectator": True,
-        "state_id": state.step,
-        "current_player": state.current_player,
-        "finished": table.finished,
-        "seats": public_seats(table.seats),
-        "view": public_view(state),
-        "scores": current_scores(state),
-        "log_start": start,
-        "log": [
-            {**event, "text": with_names(state.event_to_str(event, sub.lang), names, sub.lang)}
-            for event in full_log[start:]
-        ],
-        "legal": [],
-        "can_undo": False,
-    }
-    if table.finished:
-        msg["outcome"] = table.outcome_json()
+    msg = state_message(table, sub, NO_SEAT, public_view(table.state))
+    msg.update(seat=None, spectator=True, scores=current_scores(table.state))
     return msg
 
 

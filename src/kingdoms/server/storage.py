@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,8 +42,8 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
 
 from kingdoms.core.errors import KingdomsError
@@ -58,46 +58,77 @@ STATUS_EXPIRED = "expired"
 
 metadata = MetaData()
 
+
+def keys(**types: Any) -> list[Column[Any]]:
+    """The primary key columns of a table, in order (``name=type``)."""
+    return [Column(name, kind, primary_key=True) for name, kind in types.items()]
+
+
+def required(**types: Any) -> list[Column[Any]]:
+    """Columns that must hold a value, in order (``name=type``)."""
+    return [Column(name, kind, nullable=False) for name, kind in types.items()]
+
+
 games_table = Table(
     "games",
     metadata,
-    Column("id", String(40), primary_key=True),
-    Column("game", String(40), nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("options", Text, nullable=False),
-    Column("seats", Text, nullable=False),
+    *keys(id=String(40)),
+    *required(game=String(40), players=Integer, seed=BigInteger, options=Text, seats=Text),
     Column("status", String(16), nullable=False, index=True),
     Column("outcome", Text, nullable=True),
     Column("meta", Text, nullable=False, default="{}"),
     Column("num_actions", Integer, nullable=False, default=0),
-    Column("created", Float, nullable=False),
-    Column("updated", Float, nullable=False),
+    *required(created=Float, updated=Float),
     Column("version", Integer, nullable=False, default=0, server_default="0"),
 )
 
 actions_table = Table(
     "actions",
     metadata,
-    Column("game_id", String(40), primary_key=True),
-    Column("idx", Integer, primary_key=True),
-    Column("seat", Integer, nullable=False),
-    Column("action", BigInteger, nullable=False),
-    Column("at", Float, nullable=False),
+    *keys(game_id=String(40), idx=Integer),
+    *required(seat=Integer, action=BigInteger, at=Float),
 )
 
 
 leases_table = Table(
     "bot_leases",
     metadata,
-    Column("game_id", String(40), primary_key=True),
-    Column("owner", String(40), nullable=False),
+    *keys(game_id=String(40)),
+    *required(owner=String(40)),
     Column("until", Float, nullable=False, index=True),
 )
 """Which server process runs a game's bots, until when (a row only while a bot is due)."""
 
+POOL_SIZE = 8
+"""PostgreSQL connections a process keeps open (the database threads use one each)."""
+POOL_OVERFLOW = 4
+"""Extra connections a process may open for a moment when all of those are busy."""
+POOL_TIMEOUT = 10.0
+"""Seconds a request waits for a free connection before it fails (``storage`` error)."""
+DB_THREADS = POOL_SIZE
+"""Worker threads per process that talk to the database (one connection each)."""
+
 CHANNEL = "kingdoms_games"
 """The PostgreSQL ``NOTIFY`` channel: payload ``"<game id> <version>[ seats]"``."""
+
+
+SCHEMA_LOCK = 0x6B696E67
+"""The PostgreSQL advisory lock held while a process creates or updates the tables."""
+
+
+def create_tables(
+    engine: Engine, meta: MetaData, then: Callable[[Connection], None] | None = None
+) -> None:
+    """Create the missing tables of ``meta`` (then ``then(conn)``, in the same
+    transaction).  On PostgreSQL under an advisory lock: workers starting together on
+    a new database would otherwise race to create the same tables, and all but one
+    fail."""
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SCHEMA_LOCK})
+        meta.create_all(conn)
+        if then is not None:
+            then(conn)
 
 
 class StorageError(KingdomsError):
@@ -160,7 +191,11 @@ def make_engine(url: str) -> Engine:
             engine = create_engine(url, connect_args={"check_same_thread": False})
             event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # No ping before each checkout (a round trip per request): a connection found dead
+    # invalidates the pool, and the one write that met it is retried (see _write_once).
+    return create_engine(
+        url, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, pool_timeout=POOL_TIMEOUT
+    )
 
 
 class Storage:
@@ -173,11 +208,11 @@ class Storage:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
-        metadata.create_all(self.engine)
-        self._add_missing_columns()
+        create_tables(self.engine, metadata, self._add_missing_columns)
         self.shared = self.engine.dialect.name == "postgresql"
         """Whether several server processes may use this database at once (PostgreSQL:
         writes announce themselves with ``NOTIFY`` and bots run under leases)."""
+        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.threadsafe = url not in ("sqlite://", "sqlite:///:memory:")
         """Whether worker threads may use it while the event loop does (an in-memory
         SQLite database is one shared connection: no)."""
@@ -185,14 +220,12 @@ class Storage:
     def close(self) -> None:
         self.engine.dispose()
 
-    def _add_missing_columns(self) -> None:
+    @staticmethod
+    def _add_missing_columns(conn: Connection) -> None:
         """Databases made before the ``version`` column get it (0 for every game)."""
-        columns = {c["name"] for c in inspect(self.engine).get_columns("games")}
+        columns = {c["name"] for c in inspect(conn).get_columns("games")}
         if "version" not in columns:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    text("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
-                )
+            conn.execute(text("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0"))
 
     def _notify(self, conn: Any, game_id: str, version: int, what: str = "") -> None:
         """Tell the other processes (on commit) that ``game_id`` changed."""
@@ -278,6 +311,10 @@ class Storage:
         first, :class:`StaleWrite` and nothing stored.  ``lease``: who runs the bots
         next, changed in the same transaction."""
         now = time.time()
+        if self.shared:
+            return self._append_one_statement(
+                game_id, index, seat, action, outcome, finished, version, lease, now
+            )
         values: dict[str, Any] = {
             "num_actions": index + 1,
             "updated": now,
@@ -312,6 +349,85 @@ class Storage:
         except IntegrityError as err:
             raise StaleWrite(f"action #{index} of game {game_id!r} is already stored") from err
         return new_version
+
+    def _append_one_statement(
+        self,
+        game_id: str,
+        index: int,
+        seat: int,
+        action: int,
+        outcome: Mapping[str, Any] | None,
+        finished: bool,
+        version: int | None,
+        lease: LeaseChange | None,
+        now: float,
+    ) -> int:
+        """PostgreSQL: the version check, the action, the ending, the lease and the
+        ``NOTIFY`` in one statement, so one round trip and its own transaction."""
+        params: dict[str, Any] = {
+            "id": game_id,
+            "idx": index,
+            "next": index + 1,
+            "seat": seat,
+            "action": action,
+            "now": now,
+            "running": STATUS_RUNNING,
+            "channel": CHANNEL,
+        }
+        sets = "num_actions = :next, updated = :now, version = version + 1"
+        if finished:
+            sets += ", status = :finished, outcome = :outcome"
+            params["finished"] = STATUS_FINISHED
+            params["outcome"] = None if outcome is None else json.dumps(dict(outcome))
+        checks = "id = :id AND num_actions = :idx AND status = :running"
+        if version is not None:
+            checks += " AND version = :version"
+            params["version"] = version
+        lease_sql = ""
+        if lease is not None and lease.owner is None:
+            lease_sql = (
+                ", lease AS (DELETE FROM bot_leases WHERE game_id = :id"
+                " AND EXISTS (SELECT 1 FROM up))"
+            )
+        elif lease is not None:
+            lease_sql = (
+                ", lease AS (INSERT INTO bot_leases (game_id, owner, until)"
+                " SELECT :id, :owner, :until FROM up ON CONFLICT (game_id)"
+                " DO UPDATE SET owner = EXCLUDED.owner, until = EXCLUDED.until)"
+            )
+            params["owner"] = lease.owner
+            params["until"] = lease.until
+        sql = text(
+            f"WITH up AS (UPDATE games SET {sets} WHERE {checks} RETURNING version),"
+            " ins AS (INSERT INTO actions (game_id, idx, seat, action, at)"
+            f" SELECT :id, :idx, :seat, :action, :now FROM up){lease_sql}"
+            " SELECT version, pg_notify(:channel, :id || ' ' || version) FROM up"
+        )
+        try:
+            row = self._write_once(sql, params)
+        except IntegrityError as err:
+            raise StaleWrite(f"action #{index} of game {game_id!r} is already stored") from err
+        if row is None:
+            raise StaleWrite(
+                f"cannot store action #{index} of game {game_id!r}: "
+                "unknown game, game over or not the next action"
+            )
+        return int(row[0])
+
+    def _write_once(self, sql: Any, params: Mapping[str, Any]) -> Any:
+        """Run one self-contained statement in its own transaction; its first row.
+
+        A connection that died while idle in the pool (the database restarted) is
+        found here: the pool is then renewed and the statement run once more (it is
+        checked against the game's version, so it can never be stored twice)."""
+        for attempt in (1, 2):
+            try:
+                with self._autocommit.connect() as conn:
+                    return conn.execute(sql, params).first()
+            except DBAPIError as err:
+                if attempt == 2 or not err.connection_invalidated:
+                    raise
+        raise AssertionError("unreachable")
 
     def truncate_actions(
         self,

@@ -13,6 +13,7 @@ from kingdoms.bots.base import Bot
 from kingdoms.core.errors import KingdomsError
 from kingdoms.core.record import GameRecord
 from kingdoms.core.state import State
+from kingdoms.server.logtext import seat_names, with_names
 
 HUMAN, BOT = "human", "bot"
 
@@ -40,6 +41,13 @@ class Subscriber:
     send: Sender
     lang: str = "en"
     log_sent: dict[int, int] = field(default_factory=dict)
+
+    def log_start(self, seat: int, log_length: int) -> int:
+        """Where the part of a seat's log this connection has not seen yet starts (all
+        of it again after an undo shortened the log); the log counts as sent now."""
+        start = self.log_sent.get(seat, 0)
+        self.log_sent[seat] = log_length
+        return 0 if start > log_length else start
 
 
 @dataclass(eq=False)
@@ -107,3 +115,33 @@ def public_seats(seats: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         }
         for i, s in enumerate(seats)
     ]
+
+
+def state_message(table: Table, sub: Subscriber, log_seat: int, view: Any) -> dict[str, Any]:
+    """What every state message holds: the game, whose decision it is, the seats,
+    ``view`` and the part of ``log_seat``'s log that ``sub`` has not seen yet (no
+    choices: the caller adds a seat's)."""
+    state = table.state
+    full_log = state.log_for(log_seat)
+    start = sub.log_start(log_seat, len(full_log))
+    names, lang = seat_names(table.seats), sub.lang
+    msg: dict[str, Any] = {
+        "type": "state",
+        "game_id": table.id,
+        "game": state.config.game,
+        "state_id": state.step,
+        "current_player": state.current_player,
+        "finished": table.finished,
+        "seats": public_seats(table.seats),
+        "view": view,
+        "log_start": start,
+        "log": [
+            {**event, "text": with_names(state.event_to_str(event, lang), names, lang)}
+            for event in full_log[start:]
+        ],
+        "legal": [],
+        "can_undo": False,
+    }
+    if table.finished:
+        msg["outcome"] = table.outcome_json()
+    return msg
