@@ -37,3 +37,19 @@ def test_core_and_engines_import_nothing_from_the_layers_above() -> None:
     assert "kingdoms.dominion.state" in loaded and "kingdoms.kingdomino.state" in loaded
     above = [m for m in loaded if m.split(".")[1] in ABOVE]
     assert above == []
+
+
+def test_core_sources_name_no_layer_above_not_even_for_types() -> None:
+    """Type-only imports count too: ``core`` defines the protocols it needs (``Bot``)."""
+    import re
+    from pathlib import Path
+
+    import kingdoms.core
+
+    pattern = re.compile(r"^\s*(from|import)\s+kingdoms\.(" + "|".join(ABOVE) + r")\b", re.M)
+    found = [
+        path.name
+        for path in Path(kingdoms.core.__file__).parent.glob("*.py")
+        if pattern.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []

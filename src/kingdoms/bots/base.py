@@ -14,21 +14,14 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import Game, get_game, load_target
+from kingdoms.core.runner import Bot as Bot  # the bot protocol, defined next to the runner
+from kingdoms.core.runner import ObservingBot as ObservingBot
 
 View = Mapping[str, Any]
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """Anything with a ``name`` and an ``act`` method is a bot."""
-
-    name: str
-
-    def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int: ...
 
 
 class RandomBot:

@@ -4,14 +4,33 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast, runtime_checkable
 
 from kingdoms.core.errors import IllegalAction
 from kingdoms.core.registry import new_game
 from kingdoms.core.state import State
 
-if TYPE_CHECKING:
-    from kingdoms.bots.base import Bot
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything with a ``name`` and an ``act`` method is a bot (the bots themselves
+    live in :mod:`kingdoms.bots`, which re-exports this protocol)."""
+
+    name: str
+
+    def act(self, view: Any, legal_actions: Sequence[int], rng: random.Random) -> int: ...
+
+
+@runtime_checkable
+class ObservingBot(Bot, Protocol):
+    """A bot that reads its own typed observation of a seat instead of the seat's view:
+    ``observe(state, player)`` shows only what that view shows, without building it."""
+
+    def observe(self, state: Any, player: int) -> Any: ...
+
+
+_OBSERVES: dict[type, bool] = {}
+"""Bot class -> whether it is an :class:`ObservingBot` (checked once per class)."""
 
 DEFAULT_MAX_STEPS = 100_000
 
@@ -25,9 +44,12 @@ def bot_input(bot: Bot, state: State, player: int) -> Any:
     """What ``bot`` reads for ``player``'s decision: its own typed observation of that
     seat when it has one (``bot.observe(state, player)``: only what the seat's view
     shows, without building the view), else ``state.view(player)``."""
-    observe = getattr(bot, "observe", None)
-    if observe is not None:
-        return observe(state, player)
+    kind = type(bot)
+    observes = _OBSERVES.get(kind)
+    if observes is None:
+        observes = _OBSERVES[kind] = isinstance(bot, ObservingBot)
+    if observes:
+        return cast(ObservingBot, bot).observe(state, player)
     return state.view(player)
 
 
