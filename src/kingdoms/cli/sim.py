@@ -227,14 +227,14 @@ class _GameCommands(click.Group):
 def sim_command(game: Game) -> click.Command:
     """``kingdoms sim <game>``: the common flags plus the game's option flags."""
     flags_of_game = cli_options(game)
-    names = bot_names(game.name)
-    bots = ",".join(names[:2] if len(names) >= 2 else ["random", "random"])
+    files = "; or strategy files (.toml)" if game.bots.from_file else ""
+    bots = f"Bots: {', '.join(bot_names(game.name))}{files}."
 
     def run(**flags: Any) -> None:
         options = flags_of_game.take(flags)
         _run(game.name, options, **flags)
 
-    help_ = f"Simulate {game.title} games, e.g. --bots {bots} -n 100."
+    help_ = f"Simulate {game.title} games, e.g. --bots random,random -n 100.\n\n{bots}"
     return click.command(game.name, help=help_)(_common(flags_of_game.decorate(run)))
 
 
