@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, cast, runtime_checkable
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 from kingdoms.core.errors import IllegalAction
 from kingdoms.core.registry import new_game
@@ -29,8 +29,9 @@ class ObservingBot(Bot, Protocol):
     def observe(self, state: Any, player: int) -> Any: ...
 
 
-_OBSERVES: dict[type, bool] = {}
-"""Bot class -> whether it is an :class:`ObservingBot` (checked once per class)."""
+_READERS: dict[type, Callable[[Any, Any, int], Any] | None] = {}
+"""Bot class -> its ``observe`` when it is an :class:`ObservingBot`, else None
+(checked once per class)."""
 
 DEFAULT_MAX_STEPS = 100_000
 
@@ -45,11 +46,13 @@ def bot_input(bot: Bot, state: State, player: int) -> Any:
     seat when it has one (``bot.observe(state, player)``: only what the seat's view
     shows, without building the view), else ``state.view(player)``."""
     kind = type(bot)
-    observes = _OBSERVES.get(kind)
-    if observes is None:
-        observes = _OBSERVES[kind] = isinstance(bot, ObservingBot)
-    if observes:
-        return cast(ObservingBot, bot).observe(state, player)
+    if kind in _READERS:
+        reader = _READERS[kind]
+    else:
+        reader = type(bot).observe if isinstance(bot, ObservingBot) else None
+        _READERS[kind] = reader
+    if reader is not None:
+        return reader(bot, state, player)
     return state.view(player)
 
 
