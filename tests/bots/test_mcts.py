@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from kingdoms.bots import base as bots_base
 from kingdoms.bots import mcts as mcts_mod
 from kingdoms.bots.mcts import MCTSBot, rewards
 from kingdoms.core.errors import InvalidConfig
@@ -119,6 +120,7 @@ def _toy_registry(monkeypatch: pytest.MonkeyPatch) -> None:
         return TOY if name == "toy" else real(name)
 
     monkeypatch.setattr(mcts_mod, "get_game", fake)
+    monkeypatch.setattr(bots_base, "get_game", fake)  # the bot hooks' lookup
 
 
 def _view(turn: int = 0, seat: int = 0) -> dict[str, Any]:

@@ -95,6 +95,8 @@ def test_kingdomino_against_a_bot_to_the_end_by_clicking(page: Any, server: str)
     page.click("#play-here")
     page.wait_for_selector("body[data-ready]")
     page.wait_for_selector("#k-current")
+    # the board's style sheet, as the game's registration declares it (Game.web)
+    assert page.locator('link[href="/static/css/kingdomino.css"]').count() == 1
     for _ in range(200):
         page.wait_for_selector(".choice, .scores")
         if page.query_selector(".scores"):

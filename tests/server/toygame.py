@@ -151,5 +151,9 @@ class ToyGame(Game):
     def num_distinct_actions(self, config: GameConfig) -> int:
         return 8
 
+    def action_info(self, state: State, action: int) -> dict[str, Any] | None:
+        assert isinstance(state, ToyState)
+        return state.action_info(action)
+
 
 GAME = ToyGame()

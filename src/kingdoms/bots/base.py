@@ -12,24 +12,17 @@ Bots are named by a *spec*: a name and optional parameters, e.g.
 from __future__ import annotations
 
 import functools
-import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from kingdoms.core.errors import InvalidConfig
+from kingdoms.core.registry import Game, get_game, load_target
+from kingdoms.core.runner import Bot as Bot  # the bot protocol, defined next to the runner
+from kingdoms.core.runner import ObservingBot as ObservingBot
 
 View = Mapping[str, Any]
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """Anything with a ``name`` and an ``act`` method is a bot."""
-
-    name: str
-
-    def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int: ...
 
 
 class RandomBot:
@@ -85,8 +78,6 @@ SEARCH_BOTS = frozenset({"mcts"})
 
 
 def _targets(game: str) -> dict[str, str]:
-    from kingdoms.core.registry import Game, get_game
-
     g = get_game(game)
     searchable = type(g).state_from_view is not Game.state_from_view
     generic = {k: v for k, v in GENERIC_BOTS.items() if searchable or k not in SEARCH_BOTS}
@@ -99,15 +90,23 @@ def bot_names(game: str) -> list[str]:
     return sorted(_targets(game))
 
 
+_HOOKS = {
+    "BOT_DEFAULTS": "defaults",
+    "playout_policy": "playout_policy",
+    "rank_actions": "rank_actions",
+    "obvious_action": "obvious_action",
+    "bot_from_file": "from_file",
+}
+"""The hook names generic bots ask for -> fields of the game's ``BotHooks``."""
+
+
 def game_bot_hook(game: str, attr: str) -> Any:
-    """``attr`` of the game's bot package (``kingdoms.bots.<game>``), or None when
-    the package or the attribute does not exist: the games' hooks for generic bots
-    (``BOT_DEFAULTS``, ``playout_policy``, ``rank_actions``)."""
-    try:
-        module = importlib.import_module(f"kingdoms.bots.{game}")
-    except ImportError:
-        return None
-    return getattr(module, attr, None)
+    """The game's bot hook ``attr`` (``BOT_DEFAULTS``, ``playout_policy``,
+    ``rank_actions``, ``obvious_action``, ``bot_from_file``) as its registration
+    (``Game.bots``) names it, or None when the game has none."""
+    if attr not in _HOOKS:
+        raise InvalidConfig(f"no bot hook {attr!r}; hooks: {', '.join(_HOOKS)}")
+    return get_game(game).bot_hook(_HOOKS[attr])
 
 
 def named_hook(targets: Mapping[str, str], name: str) -> Any:
@@ -117,19 +116,18 @@ def named_hook(targets: Mapping[str, str], name: str) -> Any:
     target = targets.get(name)
     if target is None:
         return None
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    return load_target(target)
 
 
 def generic_defaults(game: str, name: str) -> dict[str, Any]:
-    """The game's own default parameters for the generic bot ``name`` (its bot
-    package's ``BOT_DEFAULTS``), e.g. the best playout policy for ``mcts``."""
+    """The game's own default parameters for the generic bot ``name`` (its
+    ``bots.defaults`` hook), e.g. the best playout policy for ``mcts``."""
     defaults = game_bot_hook(game, "BOT_DEFAULTS") or {}
     return dict(defaults.get(name, {}))
 
 
 STRATEGY_SUFFIXES = (".toml",)
-"""Bot specs ending so are strategy files, read by the game's ``bot_from_file`` hook."""
+"""Bot specs ending so are strategy files, read by the game's ``bots.from_file`` hook."""
 
 
 def make_bot(game: str, spec: str, *, files: bool = False) -> Bot:
@@ -153,8 +151,7 @@ def bot_factory(game: str, spec: str, *, files: bool = False) -> Callable[[], Bo
         raise InvalidConfig(f"unknown {game} bot {name!r}; available: {', '.join(sorted(targets))}")
     if name in GENERIC_BOTS:
         params = {**generic_defaults(game, name), **params}
-    module, _, attr = targets[name].partition(":")
-    factory = getattr(importlib.import_module(module), attr)
+    factory = load_target(targets[name])
     return _Maker(functools.partial(factory, **params), name, targets[name], bad_params=True)
 
 

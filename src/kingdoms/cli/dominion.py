@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kingdoms.cli.dominion_options import dominion_options, game_options
+from kingdoms.cli.game_options import seat_options, seat_specs
 from kingdoms.core.errors import KingdomsError, ParseError
 from kingdoms.core.registry import new_game
 from kingdoms.core.runner import seat_rngs
@@ -284,12 +285,10 @@ def dominion() -> None:
 
 
 @dominion.command()
-@click.option("--players", "-n", type=int, default=None, help="Number of players (2–6).")
-@click.option(
-    "--bots",
-    default="big-money",
-    show_default=True,
-    help="Comma-separated bot specs for seats 2, 3, … (names or strategy .toml files)",
+@seat_options(
+    "2–6",
+    "big-money",
+    "Comma-separated bot specs for seats 2, 3, … (names or strategy .toml files)",
 )
 @dominion_options
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
@@ -298,14 +297,9 @@ def play(players: int | None, bots: str, lang: str, seed: int | None, **flags: A
     """Play Dominion against bots (you are player 1)."""
     from kingdoms.bots import make_bot
 
-    specs = [s.strip() for s in bots.split(",") if s.strip()] or ["big-money"]
-    if players is None:
-        players = len(specs) + 1
+    players, specs = seat_specs(bots, players, "big-money")
     if players < 2:
         raise click.BadParameter("at least 2 players", param_hint="--players")
-    while len(specs) < players - 1:
-        specs.append(specs[-1])
-    specs = specs[: players - 1]
     options = game_options(**flags)
     try:
         state = new_game("dominion", players=players, seed=seed, options=options)

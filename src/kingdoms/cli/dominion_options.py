@@ -76,3 +76,14 @@ def game_options(
     if alchemy_errata:
         options["alchemy_errata"] = True
     return options
+
+
+def _cli_options() -> Any:
+    from kingdoms.cli.game_options import CliOptions
+
+    names = ("kingdom", "sets", "edition", "alchemy_errata", "alchemy_cards")
+    return CliOptions(dominion_options, names, game_options)
+
+
+CLI_OPTIONS = _cli_options()
+"""The flags above as the Dominion registration's ``cli_options``."""

@@ -19,12 +19,14 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from kingdoms.cli.game_options import cli_options, seat_options, seat_specs
 from kingdoms.core.errors import KingdomsError
 from kingdoms.core.registry import new_game
 from kingdoms.core.state import State
 from kingdoms.i18n import LANGUAGES, translator
 from kingdoms.kingdomino.board import DIRECTIONS
-from kingdoms.kingdomino.state import VARIANTS, KingdominoState
+from kingdoms.kingdomino.game import GAME
+from kingdoms.kingdomino.state import KingdominoState
 from kingdoms.kingdomino.text import direction_name
 from kingdoms.kingdomino.tiles import TERRAIN_NAMES, TERRAINS, TILES
 
@@ -154,47 +156,30 @@ def normalize_answer(state: State, text: str, lang: str = "en") -> str:
     return text
 
 
+_OPTIONS = cli_options(GAME)
+
+
 @click.group()
 def kingdomino() -> None:
     """Kingdomino: play in the terminal."""
 
 
 @kingdomino.command()
-@click.option("--players", "-n", type=int, default=None, help="Number of players (2–4).")
-@click.option(
-    "--bots",
-    default="full-greedy",
-    show_default=True,
-    help="Comma-separated bot specs for seats 2, 3, … (e.g. mcts:time=1).",
+@seat_options(
+    "2–4", "full-greedy", "Comma-separated bot specs for seats 2, 3, … (e.g. mcts:time=1)."
 )
-@click.option("--variants", default="", help="Comma-separated: " + ", ".join(VARIANTS) + ".")
-@click.option("--middle-kingdom-rule", type=click.Choice(["window", "bbox"]), default="window")
+@_OPTIONS.decorate
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
 @click.option("--seed", type=int, default=None, help="Seed of the game (random if omitted).")
-def play(
-    players: int | None,
-    bots: str,
-    variants: str,
-    middle_kingdom_rule: str,
-    lang: str,
-    seed: int | None,
-) -> None:
+def play(players: int | None, bots: str, lang: str, seed: int | None, **flags: Any) -> None:
     """Play Kingdomino against bots (you are player 1)."""
     from kingdoms.bots import make_bot
     from kingdoms.cli.dominion import run
 
-    specs = [s.strip() for s in bots.split(",") if s.strip()] or ["full-greedy"]
-    if players is None:
-        players = len(specs) + 1
+    players, specs = seat_specs(bots, players, "full-greedy")
     if not 2 <= players <= 4:
         raise click.BadParameter("Kingdomino takes 2–4 players", param_hint="--players")
-    while len(specs) < players - 1:
-        specs.append(specs[-1])
-    specs = specs[: players - 1]
-    options: dict[str, Any] = {
-        "variants": [v.strip() for v in variants.split(",") if v.strip()],
-        "middle_kingdom_rule": middle_kingdom_rule,
-    }
+    options = _OPTIONS.take(flags)
     try:
         state = new_game("kingdomino", players=players, seed=seed, options=options)
         seat_bots = [None, *(make_bot("kingdomino", s) for s in specs)]

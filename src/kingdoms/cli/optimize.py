@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from kingdoms.cli.run_options import run_options
+from kingdoms.cli.run_options import count_option, run_options
 from kingdoms.cli.sim import _split_bots
 from kingdoms.sim.optimize import optimize as run_optimize
 
@@ -30,16 +30,10 @@ def optimize() -> None:
     help="Where to write the best strategy file.",
 )  # fmt: skip
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--population", type=click.IntRange(min=2), default=12, show_default=True)
-@click.option("--generations", type=click.IntRange(min=1), default=8, show_default=True)
-@click.option(
-    "--games", type=click.IntRange(min=1), default=60, show_default=True,
-    help="Games per candidate and opponent in each generation.",
-)  # fmt: skip
-@click.option(
-    "--final-games", type=click.IntRange(min=1), default=1000, show_default=True,
-    help="Fresh games measuring the winner.",
-)  # fmt: skip
+@count_option("--population", 12, "Strategies in each generation.", minimum=2)
+@count_option("--generations", 8, "Generations evolved.")
+@count_option("--games", 60, "Games per candidate and opponent in each generation.")
+@count_option("--final-games", 1000, "Fresh games measuring the winner.")
 @click.option(
     "--time-limit", type=click.FloatRange(min=0), default=None,
     help="Stop evolving after this many seconds (then measure the best).",

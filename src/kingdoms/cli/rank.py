@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from kingdoms.cli.run_options import run_options
+from kingdoms.cli.run_options import count_option, run_options
 from kingdoms.sim.rank import OPPONENT, rank_kingdom
 
 
@@ -26,21 +26,14 @@ def rank() -> None:
     help="A recommended set's name or comma-separated cards (missing ones drawn at random).",
 )
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option(
+@count_option(
     "--max-games",
-    type=click.IntRange(min=10),
-    default=1000,
-    show_default=True,
-    help="Games per card at most (a matchup stops once its interval is clear of 50 %).",
+    1000,
+    "Games per card at most (a matchup stops once its interval is clear of 50 %).",
+    minimum=10,
 )
-@click.option(
-    "--min-games", type=click.IntRange(min=1), default=100, show_default=True,
-    help="Games per card before stopping early may happen.",
-)  # fmt: skip
-@click.option(
-    "--screen-games", type=click.IntRange(min=1), default=40, show_default=True,
-    help="Games per candidate number of copies (1-4) in the screen.",
-)  # fmt: skip
+@count_option("--min-games", 100, "Games per card before stopping early may happen.")
+@count_option("--screen-games", 40, "Games per candidate number of copies (1-4) in the screen.")
 @run_options
 def rank_dominion(
     kingdom: str,

@@ -1,4 +1,4 @@
-"""Command-line options shared by the commands that run many games (rank, optimize)."""
+"""Command-line options shared by the commands that run many games (sim, rank, optimize)."""
 
 from __future__ import annotations
 
@@ -13,20 +13,37 @@ from kingdoms.sim.runner import default_workers
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def count_option(flag: str, default: int, help: str, minimum: int = 1) -> Callable[[F], F]:
+    """An integer flag (a number of games, generations…) of at least ``minimum``."""
+    return click.option(
+        flag, type=click.IntRange(min=minimum), default=default, show_default=True, help=help
+    )
+
+
+WORKERS = click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help=f"Worker processes or Ray CPUs (this machine has {default_workers()} cores).",
+)
+BACKEND = click.option(
+    "--backend",
+    type=click.Choice(BACKENDS),
+    default="local",
+    show_default=True,
+    help="Where batches run: local processes, or Ray (pip install 'kingdoms[ray]').",
+)
+ADDRESS = click.option(
+    "--address",
+    default=None,
+    help="Ray cluster address (ray://head:10001 or auto); default: a local Ray.",
+)
+JSON = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+
+
 def run_options(command: F) -> F:
     """Add ``--workers``, ``--backend``, ``--address`` and ``--json`` to ``command``."""
-    options = [
-        click.option(
-            "--workers",
-            type=click.IntRange(min=1),
-            default=1,
-            show_default=True,
-            help=f"Worker processes ({default_workers()} cores here).",
-        ),
-        click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True),
-        click.option("--address", default=None, help="Ray cluster address."),
-        click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
-    ]
-    for option in reversed(options):
+    for option in (JSON, ADDRESS, BACKEND, WORKERS):
         command = option(command)
     return command

@@ -2,50 +2,44 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 DEFAULT_RATES = {"create": 0.5, "replay": 5.0, "record": 2.0}
 """Requests per second one client may make by default (bursts of five times that)."""
 
 
+def _setting(flag: str, default: Any, kind: Any, help: str) -> Callable[[F], F]:
+    """A server setting: a flag with a default shown in ``--help``."""
+    return click.option(flag, default=default, show_default=True, type=kind, help=help)
+
+
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
-@click.option(
+@_setting("--host", "127.0.0.1", str, "Address to listen on.")
+@_setting("--port", 8000, int, "Port to listen on.")
+@_setting(
     "--db",
-    default="sqlite:///data/kingdoms.sqlite",
-    show_default=True,
-    help="Database URL: sqlite:///PATH or postgresql+psycopg://USER@HOST/DB.",
+    "sqlite:///data/kingdoms.sqlite",
+    str,
+    "Database URL: sqlite:///PATH or postgresql+psycopg://USER@HOST/DB.",
 )
-@click.option(
-    "--bot-delay",
-    default=0.3,
-    show_default=True,
-    type=float,
-    help="Seconds a bot waits before acting (so people can follow).",
-)
-@click.option(
+@_setting("--bot-delay", 0.3, float, "Seconds a bot waits before acting (so people can follow).")
+@_setting(
     "--bot-think",
-    default=5.0,
-    show_default=True,
-    type=float,
-    help="Most seconds a bot may think per move (clients asking for more are refused).",
+    5.0,
+    float,
+    "Most seconds a bot may think per move (clients asking for more are refused).",
 )
-@click.option(
-    "--bot-iterations",
-    default=20_000,
-    show_default=True,
-    type=int,
-    help="Most search iterations a bot may run per move.",
-)
-@click.option(
+@_setting("--bot-iterations", 20_000, int, "Most search iterations a bot may run per move.")
+@_setting(
     "--bot-workers",
-    default=2,
-    show_default=True,
-    type=int,
-    help="Bot moves computed at once across all games (the bots' share of the CPU).",
+    2,
+    int,
+    "Bot moves computed at once across all games (the bots' share of the CPU).",
 )
 @click.option(
     "--rate",
@@ -55,46 +49,28 @@ DEFAULT_RATES = {"create": 0.5, "replay": 5.0, "record": 2.0}
     help="Requests per second one client may make, by kind (create, replay, record); "
     "default create=0.5, replay=5, record=2; KIND=0 lifts a limit.",
 )
-@click.option(
-    "--expire-after",
-    default=24.0,
-    show_default=True,
-    type=float,
-    help="Hours after which a game nobody joined expires (0: never).",
+@_setting(
+    "--expire-after", 24.0, float, "Hours after which a game nobody joined expires (0: never)."
 )
-@click.option(
-    "--header-timeout",
-    default=10.0,
-    show_default=True,
-    type=float,
-    help="Seconds a client has to send a complete request head.",
-)
-@click.option(
-    "--idle-timeout",
-    default=30.0,
-    show_default=True,
-    type=float,
-    help="Seconds an idle HTTP connection is kept open.",
-)
+@_setting("--header-timeout", 10.0, float, "Seconds a client has to send a complete request head.")
+@_setting("--idle-timeout", 30.0, float, "Seconds an idle HTTP connection is kept open.")
 @click.option(
     "--max-connections",
     default=None,
     type=int,
     help="Open connections at most (default: most of the open-file limit).",
 )
-@click.option(
+@_setting(
     "--workers",
-    default=1,
-    show_default=True,
-    type=click.IntRange(1, 64),
-    help="Server processes on this port (more than one needs PostgreSQL).",
+    1,
+    click.IntRange(1, 64),
+    "Server processes on this port (more than one needs PostgreSQL).",
 )
-@click.option(
+@_setting(
     "--lease-time",
-    default=6.0,
-    show_default=True,
-    type=click.FloatRange(1.0, 600.0),
-    help="Seconds a process holds a game's bots without renewing (PostgreSQL): "
+    6.0,
+    click.FloatRange(1.0, 600.0),
+    "Seconds a process holds a game's bots without renewing (PostgreSQL): "
     "when a process dies, another takes its bots over after this.",
 )
 def serve(

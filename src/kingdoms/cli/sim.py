@@ -6,16 +6,19 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from kingdoms.cli.dominion_options import dominion_options, game_options
+from kingdoms.bots.base import bot_names
+from kingdoms.cli.game_options import cli_options
+from kingdoms.cli.run_options import ADDRESS, BACKEND, JSON, WORKERS
 from kingdoms.core.errors import InvalidConfig
-from kingdoms.sim.backends import BACKENDS
-from kingdoms.sim.runner import SimReport, default_workers, simulate
+from kingdoms.core.registry import Game, available_games, get_game
+from kingdoms.sim.runner import SimReport, StopRule, simulate
 
 
 def _common(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -33,26 +36,10 @@ def _common(f: Callable[..., Any]) -> Callable[..., Any]:
                 "-n", "--games", type=click.IntRange(min=1), default=100, show_default=True
             ),
             click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True),
-            click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
-            click.option(
-                "--workers",
-                type=click.IntRange(min=1),
-                default=1,
-                show_default=True,
-                help=f"Worker processes or Ray CPUs (this machine has {default_workers()} cores).",
-            ),
-            click.option(
-                "--backend",
-                type=click.Choice(BACKENDS),
-                default="local",
-                show_default=True,
-                help="Where batches run: local processes, or Ray (pip install 'kingdoms[ray]').",
-            ),
-            click.option(
-                "--address",
-                default=None,
-                help="Ray cluster address (ray://head:10001 or auto); default: a local Ray.",
-            ),
+            JSON,
+            WORKERS,
+            BACKEND,
+            ADDRESS,
             click.option("--chart", type=click.Path(dir_okay=False), help="Write a PNG chart."),
             click.option(
                 "--html",
@@ -137,9 +124,11 @@ def _run(
         raise click.UsageError("give either --bots or --round-robin")
     err = Console(stderr=True)
     out = Console(width=160) if not Console().is_terminal else Console()
+    runs = _Runs(
+        game, options, games, seed, workers, backend, address, curves or bool(chart or html)
+    )
     if round_robin:
-        _round_robin(game, options, _split_bots(round_robin), games, seed, as_json, workers,
-                     backend, address, err, out)  # fmt: skip
+        _round_robin(runs, _split_bots(round_robin), as_json, err, out)
         return
     specs = _split_bots(bots or "")
     stop = None
@@ -151,19 +140,7 @@ def _run(
         stop = clear_of_half(min(100, games))
     with _progress(game, err) as progress:
         task = progress.add_task("games", total=games)
-        report = simulate(
-            game,
-            specs,
-            games,
-            seed,
-            options,
-            workers=workers,
-            backend=backend,
-            address=address,
-            progress=lambda k: progress.advance(task, k),
-            stop=stop,
-            curves=curves or bool(chart or html),
-        )
+        report = runs.run(specs, lambda k: progress.advance(task, k), stop)
     _outputs(report, chart, html)
     if as_json:
         data = report.to_json()
@@ -197,39 +174,49 @@ def _outputs(report: SimReport, chart: str | None, html: str | None) -> None:
         html_report(report, html)
 
 
-def _round_robin(
-    game: str,
-    options: dict[str, Any],
-    bots: list[str],
-    games: int,
-    seed: int,
-    as_json: bool,
-    workers: int,
-    backend: str,
-    address: str | None,
-    err: Console,
-    out: Console,
-) -> None:
+@dataclass(frozen=True)
+class _Runs:
+    """What every simulation of one command shares; :meth:`run` plays one batch."""
+
+    game: str
+    options: dict[str, Any]
+    games: int
+    seed: int
+    workers: int
+    backend: str
+    address: str | None
+    curves: bool = False
+    """Record the per-turn curves (asked for, or needed by a chart)."""
+
+    def run(
+        self, specs: list[str], advance: Callable[[int], None], stop: StopRule | None = None
+    ) -> SimReport:
+        return simulate(
+            self.game,
+            specs,
+            self.games,
+            self.seed,
+            self.options,
+            workers=self.workers,
+            backend=self.backend,
+            address=self.address,
+            progress=advance,
+            stop=stop,
+            curves=self.curves,
+        )
+
+
+def _round_robin(runs: _Runs, bots: list[str], as_json: bool, err: Console, out: Console) -> None:
     from kingdoms.sim.report import RoundRobin
 
     if len(bots) < 2:
         raise InvalidConfig("a round robin needs at least two bots")
     pairs = list(itertools.combinations(range(len(bots)), 2))
     reports = {}
-    with _progress(game, err) as progress:
-        task = progress.add_task("games", total=games * len(pairs))
+    with _progress(runs.game, err) as progress:
+        task = progress.add_task("games", total=runs.games * len(pairs))
         for i, j in pairs:
-            reports[(i, j)] = simulate(
-                game,
-                [bots[i], bots[j]],
-                games,
-                seed,
-                options,
-                workers=workers,
-                backend=backend,
-                address=address,
-                progress=lambda k: progress.advance(task, k),
-            )
+            reports[(i, j)] = runs.run([bots[i], bots[j]], lambda k: progress.advance(task, k))
     rr = RoundRobin(bots, reports)
     if as_json:
         click.echo(json.dumps(rr.to_json()))
@@ -237,38 +224,33 @@ def _round_robin(
         rr.print(out)
 
 
-@click.group()
+class _GameCommands(click.Group):
+    """One sub-command per registered game, made from its registration."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return available_games()
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in available_games():
+            return None
+        return sim_command(get_game(cmd_name))
+
+
+def sim_command(game: Game) -> click.Command:
+    """``kingdoms sim <game>``: the common flags plus the game's option flags."""
+    flags_of_game = cli_options(game)
+    files = "; or strategy files (.toml)" if game.bots.from_file else ""
+    bots = f"Bots: {', '.join(bot_names(game.name))}{files}."
+
+    def run(**flags: Any) -> None:
+        options = flags_of_game.take(flags)
+        _run(game.name, options, **flags)
+
+    help_ = f"Simulate {game.title} games, e.g. --bots random,random -n 100.\n\n{bots}"
+    return click.command(game.name, help=help_)(_common(flags_of_game.decorate(run)))
+
+
+@click.group(cls=_GameCommands)
 def sim() -> None:
     """Pit bots against each other: win rates with 95 % confidence intervals,
     per-turn curves, game lengths, charts."""
-
-
-@sim.command("dominion")
-@_common
-@dominion_options
-def sim_dominion(**flags: Any) -> None:
-    """Simulate Dominion games, e.g. --bots witch,big-money-ultimate -n 10000, or
-    --bots my_bot.toml,big-money-ultimate."""
-    keys = ("kingdom", "sets", "edition", "alchemy_errata", "alchemy_cards")
-    options = game_options(**{k: flags.pop(k) for k in keys})
-    _run("dominion", options, **flags)
-
-
-@sim.command("kingdomino")
-@_common
-@click.option(
-    "--variants", default="", help="Comma-separated: middle-kingdom, harmony, dynasty, mighty-duel."
-)
-@click.option(
-    "--middle-kingdom-rule",
-    type=click.Choice(["window", "bbox"]),
-    default="window",
-    show_default=True,
-)
-def sim_kingdomino(variants: str, middle_kingdom_rule: str, **flags: Any) -> None:
-    """Simulate Kingdomino games, e.g. --bots mcts:time=0.2,full-greedy,full-greedy,full-greedy."""
-    options: dict[str, Any] = {
-        "variants": [v.strip() for v in variants.split(",") if v.strip()],
-        "middle_kingdom_rule": middle_kingdom_rule,
-    }
-    _run("kingdomino", options, **flags)

@@ -1,8 +1,18 @@
 """The game registry: ``new_game("dominion", ...)`` and ``new_game("kingdomino", ...)``.
 
+A game declares itself once, as one :class:`Game` object: its name, title and
+player range, its options, how it starts a state, its bots and their hooks, its
+web board and style sheets, its terminal command, its simulator metrics and the
+optional views of a state that front ends show (action info, public view,
+current scores).  Everything that lives in a layer above ``core`` (bots,
+terminal, simulator trackers) is named by a ``"module:attr"`` string and
+imported only when used, so ``core`` imports nothing from those layers.
+
 Games plug in through the ``kingdoms.games`` entry-point group (see
 ``pyproject.toml``); the built-in games are also listed here so that the
-package works from a source tree without being installed.
+package works from a source tree without being installed.  The lobby, the
+command line, the simulator and the server read :func:`available_games`: adding a
+game is one package plus one entry point.
 """
 
 from __future__ import annotations
@@ -12,6 +22,7 @@ import importlib
 import os
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from functools import cache
 from importlib import metadata
 from types import MappingProxyType
@@ -28,8 +39,62 @@ _BUILTIN: Mapping[str, str] = MappingProxyType(
 )
 
 
+def load_target(target: str) -> Any:
+    """The object named by ``"package.module:attr"`` (the module imported now)."""
+    module, sep, attr = target.partition(":")
+    if not sep or not module or not attr:
+        raise InvalidConfig(f"{target!r} is not a 'module:attr' name")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+@dataclass(frozen=True)
+class BotHooks:
+    """Where a game's bots live, each a ``"module:attr"`` imported only when used
+    (``None``: the game has none).
+
+    * ``table`` — a mapping bot name -> ``"module:factory"`` (the game's own bots);
+    * ``defaults`` — a mapping generic bot name -> its default parameters here;
+    * ``playout_policy`` — ``(name) -> policy or None``: MCTS playout policies;
+    * ``rank_actions`` — ``(state, legal) -> legal, best first``: MCTS's ``width``;
+    * ``obvious_action`` — ``(state, legal) -> action or None``: moves MCTS need not search;
+    * ``from_file`` — ``(path, **params) -> bot``: strategy files (``.toml``).
+    """
+
+    table: str | None = None
+    defaults: str | None = None
+    playout_policy: str | None = None
+    rank_actions: str | None = None
+    obvious_action: str | None = None
+    from_file: str | None = None
+
+
+@dataclass(frozen=True)
+class WebAssets:
+    """What the browser loads for a game: the board module (``js/boards/<board>.js``,
+    which renders the game's views; ``generic`` shows any view as data) and extra
+    style sheets (paths under ``/static/``)."""
+
+    board: str = "generic"
+    css: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SimMetrics:
+    """The simulator's per-turn curves: ``tracker`` is a ``"module:class"`` built
+    as ``tracker(state)`` (see :mod:`kingdoms.sim.trackers`), ``metrics`` maps each
+    series it records to what it means, ``unit`` names one step of the curves."""
+
+    tracker: str | None = None
+    metrics: Mapping[str, str] = field(default_factory=dict)
+    unit: str = "turn"
+
+
 class Game(abc.ABC):
-    """A registered game: how to validate settings and start a state."""
+    """A registered game: how to validate settings and start a state, and what
+    every front end needs to know about it."""
 
     name: str
     title: str
@@ -39,6 +104,18 @@ class Game(abc.ABC):
     """What the sim report calls a seat's final number (``vp``, ``score``)."""
     supports_first_player: bool = False
     """True if the option ``first_player`` (a seat) fixes who starts."""
+    bots: BotHooks = BotHooks()
+    """The game's bot table and the hooks generic bots use."""
+    web: WebAssets = WebAssets()
+    """The browser board and style sheets."""
+    terminal: str | None = None
+    """``"module:attr"`` of the click command ``kingdoms <name>`` (play in a terminal)."""
+    cli_options: str | None = None
+    """``"module:attr"`` of a :class:`kingdoms.cli.game_options.CliOptions` giving the
+    command-line flags of this game's options (``kingdoms sim <name>``); by default
+    they are generated from :meth:`lobby_options`."""
+    sim: SimMetrics = SimMetrics()
+    """What the simulator tracks per turn."""
 
     @abc.abstractmethod
     def normalize_options(
@@ -66,12 +143,52 @@ class Game(abc.ABC):
         raise InvalidConfig(f"{self.title} does not support building states from views")
 
     def bot_names(self) -> Mapping[str, str]:
-        """Game-specific bots: name -> ``module:factory``."""
-        return {}
+        """Game-specific bots: name -> ``module:factory`` (the table :attr:`bots` names)."""
+        table = self.bot_hook("table")
+        return dict(table) if table is not None else {}
 
     def summarize(self, state: State) -> dict[str, Any]:
         """Extra per-game facts for the simulator (e.g. turns, how the game ended)."""
         return {}
+
+    def lobby_options(self) -> dict[str, Any]:
+        """The options a lobby (and the command line) offers: option name ->
+        ``{"label", "choices": [[value, label], ...]}``, with ``"type": "flags"``
+        for any combination of the choices or ``"type": "text"`` for free text."""
+        return {}
+
+    def client_data(self, lang: str) -> dict[str, Any]:
+        """The game's static data and texts for boards in ``lang`` (card names and
+        texts, tiles): its text catalog for the browser."""
+        return {}
+
+    def action_info(self, state: State, action: int) -> dict[str, Any] | None:
+        """``action`` described as data for boards (which card, which square), or
+        None when the game describes its actions by text only."""
+        return None
+
+    def public_view(self, state: State) -> dict[str, Any] | None:
+        """What anyone may see of ``state``, or None to let the server derive it
+        from the seats' views (see :mod:`kingdoms.server.spectate`)."""
+        return None
+
+    def current_scores(self, state: State) -> list[float] | None:
+        """Each seat's score before the game ends, or None when it has none."""
+        return None
+
+    def bot_hook(self, hook: str) -> Any:
+        """The object :attr:`bots` names for ``hook`` (a field of :class:`BotHooks`),
+        or None when the game has none or its bots are not installed."""
+        targets = {f.name: getattr(self.bots, f.name) for f in fields(BotHooks)}
+        if hook not in targets:
+            raise InvalidConfig(f"no bot hook {hook!r}; hooks: {', '.join(targets)}")
+        target = targets[hook]
+        if target is None:
+            return None
+        try:
+            return load_target(target)
+        except ImportError:
+            return None
 
     def check_players(self, players: int) -> None:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
@@ -94,8 +211,7 @@ class Game(abc.ABC):
 
 
 def _load(target: str) -> Game:
-    module, _, attr = target.partition(":")
-    obj = getattr(importlib.import_module(module), attr)
+    obj = load_target(target)
     if not isinstance(obj, Game):
         raise InvalidConfig(f"{target} is not a kingdoms Game")
     return obj

@@ -4,14 +4,33 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast, runtime_checkable
 
 from kingdoms.core.errors import IllegalAction
 from kingdoms.core.registry import new_game
 from kingdoms.core.state import State
 
-if TYPE_CHECKING:
-    from kingdoms.bots.base import Bot
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything with a ``name`` and an ``act`` method is a bot (the bots themselves
+    live in :mod:`kingdoms.bots`, which re-exports this protocol)."""
+
+    name: str
+
+    def act(self, view: Any, legal_actions: Sequence[int], rng: random.Random) -> int: ...
+
+
+@runtime_checkable
+class ObservingBot(Bot, Protocol):
+    """A bot that reads its own typed observation of a seat instead of the seat's view:
+    ``observe(state, player)`` shows only what that view shows, without building it."""
+
+    def observe(self, state: Any, player: int) -> Any: ...
+
+
+_OBSERVES: dict[type, bool] = {}
+"""Bot class -> whether it is an :class:`ObservingBot` (checked once per class)."""
 
 DEFAULT_MAX_STEPS = 100_000
 
@@ -33,9 +52,13 @@ def _view(state: State, player: int) -> Any:
 
 
 def bot_reader(bot: Bot) -> Callable[[State, int], Any]:
-    """:func:`bot_input` for ``bot`` as one function (looked up once per game)."""
-    observe: Callable[[State, int], Any] | None = getattr(bot, "observe", None)
-    return observe if observe is not None else _view
+    """:func:`bot_input` for ``bot`` as one function (looked up once per game): its
+    bound ``observe`` when it is an :class:`ObservingBot`, else the seat's view."""
+    kind = type(bot)
+    observes = _OBSERVES.get(kind)
+    if observes is None:
+        observes = _OBSERVES[kind] = isinstance(bot, ObservingBot)
+    return cast(ObservingBot, bot).observe if observes else _view
 
 
 def play_out(

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kingdoms.core.errors import InvalidConfig
-from kingdoms.core.registry import Game
+from kingdoms.core.registry import BotHooks, Game, SimMetrics, WebAssets
 from kingdoms.core.state import GameConfig, State
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.kingdom import check_alchemy_cards, check_sets, resolve_kingdom
@@ -23,6 +23,26 @@ class DominionGame(Game):
     max_players = 6
     score_name = "vp"
     supports_first_player = True
+    bots = BotHooks(
+        table="kingdoms.bots.dominion:BOTS",
+        defaults="kingdoms.bots.dominion:BOT_DEFAULTS",
+        playout_policy="kingdoms.bots.dominion:playout_policy",
+        rank_actions="kingdoms.bots.dominion:rank_actions",
+        obvious_action="kingdoms.bots.dominion:obvious_action",
+        from_file="kingdoms.bots.dominion:bot_from_file",
+    )
+    web = WebAssets(board="dominion", css=("css/cards.css",))
+    terminal = "kingdoms.cli.dominion:dominion"
+    cli_options = "kingdoms.cli.dominion_options:CLI_OPTIONS"
+    sim = SimMetrics(
+        tracker="kingdoms.sim.trackers:DominionTracker",
+        metrics={
+            "vp": "victory points",
+            "money": "coins in deck (Treasures + fixed +$ of Actions)",
+            "coins": "coins generated in the turn",
+        },
+        unit="turn",
+    )
 
     def normalize_options(
         self, options: Mapping[str, Any], players: int, seed: int
@@ -82,12 +102,17 @@ class DominionGame(Game):
 
         return state_from_view(view, rng)
 
-    def bot_names(self) -> Mapping[str, str]:
-        try:
-            from kingdoms.bots.dominion import BOTS
-        except ImportError:
-            return {}
-        return dict(BOTS)
+    def action_info(self, state: State, action: int) -> dict[str, Any] | None:
+        assert isinstance(state, DominionState)
+        return state.action_info(action)
+
+    def public_view(self, state: State) -> dict[str, Any] | None:
+        assert isinstance(state, DominionState)
+        return state.public_view()
+
+    def current_scores(self, state: State) -> list[float] | None:
+        assert isinstance(state, DominionState)
+        return [float(x) for x in state.vp()]
 
     def summarize(self, state: State) -> dict[str, Any]:
         assert isinstance(state, DominionState)

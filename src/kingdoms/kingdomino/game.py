@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kingdoms.core.errors import InvalidArgument, InvalidConfig
-from kingdoms.core.registry import Game
+from kingdoms.core.registry import BotHooks, Game, SimMetrics, WebAssets
 from kingdoms.core.state import GameConfig, State
 from kingdoms.kingdomino.board import new_board
 from kingdoms.kingdomino.state import NUM_ACTIONS, PHASES, VARIANTS, KingdominoState
@@ -37,6 +37,19 @@ class KingdominoGame(Game):
     min_players = 2
     max_players = 4
     score_name = "score"
+    bots = BotHooks(
+        table="kingdoms.bots.kingdomino:BOTS",
+        defaults="kingdoms.bots.kingdomino:BOT_DEFAULTS",
+        playout_policy="kingdoms.bots.kingdomino:playout_policy",
+        rank_actions="kingdoms.bots.kingdomino:rank_actions",
+    )
+    web = WebAssets(board="kingdomino", css=("css/kingdomino.css",))
+    terminal = "kingdoms.cli.kingdomino:kingdomino"
+    sim = SimMetrics(
+        tracker="kingdoms.sim.trackers:KingdominoTracker",
+        metrics={"points": "points at the end of the round"},
+        unit="round",
+    )
 
     def normalize_options(
         self, options: Mapping[str, Any], players: int, seed: int
@@ -181,12 +194,13 @@ class KingdominoGame(Game):
             },
         }
 
-    def bot_names(self) -> Mapping[str, str]:
-        try:
-            from kingdoms.bots.kingdomino import BOTS
-        except ImportError:
-            return {}
-        return dict(BOTS)
+    def action_info(self, state: State, action: int) -> dict[str, Any] | None:
+        assert isinstance(state, KingdominoState)
+        return state.action_info(action)
+
+    def current_scores(self, state: State) -> list[float] | None:
+        assert isinstance(state, KingdominoState)
+        return [float(state.score(p)) for p in range(state.num_players)]
 
     def summarize(self, state: State) -> dict[str, Any]:
         assert isinstance(state, KingdominoState)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.responses import FileResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -29,6 +29,7 @@ from kingdoms.server.limits import DEFAULT_LIMITS, ServerLimits
 from kingdoms.server.lobby import ROUTES
 from kingdoms.server.master import GameMaster, RequestError, Subscriber, Table
 from kingdoms.server.storage import Storage
+from kingdoms.web import render_page
 
 log = logging.getLogger(__name__)
 
@@ -182,13 +183,13 @@ def create_app(
     static = static_dir()
 
     async def index(request: Any) -> Response:
-        return FileResponse(static / "index.html", headers=PAGE_HEADERS)
+        return HTMLResponse(render_page("index"), headers=PAGE_HEADERS)
 
     async def game_page(request: Any) -> Response:
-        return FileResponse(static / "game.html", headers=PAGE_HEADERS)
+        return HTMLResponse(render_page("game"), headers=PAGE_HEADERS)
 
     async def leaderboard_page(request: Any) -> Response:
-        return FileResponse(static / "leaderboard.html", headers=PAGE_HEADERS)
+        return HTMLResponse(render_page("leaderboard"), headers=PAGE_HEADERS)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

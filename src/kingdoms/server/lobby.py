@@ -59,7 +59,9 @@ def game_catalog() -> list[dict[str, Any]]:
                 "min_players": game.min_players,
                 "max_players": game.max_players,
                 "bots": bots,
-                "options": getattr(game, "lobby_options", lambda: {})(),
+                "options": game.lobby_options(),
+                "board": game.web.board,
+                "css": list(game.web.css),
             }
         )
     return out
@@ -242,8 +244,7 @@ async def get_game_data(request: Request) -> Response:
         game = get_game(name)
     except KingdomsError as err:
         return error_response(RequestError("no_game", str(err)), 404)
-    data = getattr(game, "client_data", None)
-    return JSONResponse(data(lang) if callable(data) else {})
+    return JSONResponse(game.client_data(lang))
 
 
 async def openapi(request: Request) -> Response:

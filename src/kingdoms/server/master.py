@@ -597,15 +597,15 @@ class GameMaster:
             # Games may describe actions as data (``action_info(a)``, e.g. which card or
             # which square) so that boards can make those things clickable: still no rules
             # in the client, it only maps the server's legal actions onto the board.
-            info = getattr(state, "action_info", None)
-            msg["legal"] = [
-                {
-                    "action": a,
-                    "text": state.action_to_str(a, lang),
-                    **({"info": info(a)} if callable(info) else {}),
-                }
-                for a in state.legal_actions()
-            ]
+            game = get_game(state.config.game)
+            legal: list[dict[str, Any]] = []
+            for a in state.legal_actions():
+                entry: dict[str, Any] = {"action": a, "text": state.action_to_str(a, lang)}
+                info = game.action_info(state, a)
+                if info is not None:
+                    entry["info"] = info
+                legal.append(entry)
+            msg["legal"] = legal
         if not table.finished:
             msg["can_undo"] = self.undo_refusal(table, seat) is None
         return msg

@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from kingdoms.core.registry import get_game
 from kingdoms.core.state import State
 from kingdoms.server.table import Subscriber, Table, state_message
 
@@ -59,10 +60,9 @@ def _common(values: list[Any]) -> Any:
 
 def public_view(state: State) -> dict[str, Any]:
     """What anyone may see of ``state`` (see the module's description)."""
-    own = getattr(state, "public_view", None)
-    if callable(own):
-        result: dict[str, Any] = own()
-        return result
+    own = get_game(state.config.game).public_view(state)
+    if own is not None:
+        return own
     n = state.num_players
     views = [state.view(p) for p in range(n)]
     if not state.is_terminal():
@@ -80,13 +80,7 @@ def current_scores(state: State) -> list[float] | None:
     if state.is_terminal():
         out = state.outcome()
         return list(out.scores) if out is not None else None
-    vp = getattr(state, "vp", None)
-    if callable(vp):
-        return [float(x) for x in vp()]
-    score = getattr(state, "score", None)
-    if callable(score):
-        return [float(score(p)) for p in range(state.num_players)]
-    return None
+    return get_game(state.config.game).current_scores(state)
 
 
 def spectator_message(table: Table, sub: Subscriber) -> dict[str, Any]:

@@ -4,6 +4,8 @@ actions (the engine is not asked for anything; bots never see these).
 A tracker watches one game: :meth:`before` is called before every action and
 :meth:`after` after it; :meth:`series` returns, per metric, one list per seat of the
 values at the end of each of that seat's turns (Dominion) or rounds (Kingdomino).
+Which tracker a game uses, its metrics and their unit come from the game's
+registration (``Game.sim``).
 
 >>> sorted(METRICS["dominion"])
 ['coins', 'money', 'vp']
@@ -11,20 +13,45 @@ values at the end of each of that seat's turns (Dominion) or rounds (Kingdomino)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Protocol, TypeVar
 
-METRICS: Mapping[str, Mapping[str, str]] = {
-    "dominion": {
-        "vp": "victory points",
-        "money": "coins in deck (Treasures + fixed +$ of Actions)",
-        "coins": "coins generated in the turn",
-    },
-    "kingdomino": {"points": "points at the end of the round"},
-}
+from kingdoms.core.errors import KingdomsError
+from kingdoms.core.registry import SimMetrics, available_games, get_game, load_target
+
+T = TypeVar("T")
+
+
+def _sim_of(game: str) -> SimMetrics | None:
+    try:
+        return get_game(game).sim
+    except (ImportError, KingdomsError):
+        return None
+
+
+class _PerGame(Mapping[str, T]):
+    """Game -> one field of its ``Game.sim``, read from the registered games."""
+
+    def __init__(self, read: Callable[[SimMetrics], T]) -> None:
+        self._read = read
+
+    def __getitem__(self, game: str) -> T:
+        sim = _sim_of(game)
+        if sim is None:
+            raise KeyError(game)
+        return self._read(sim)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(available_games())
+
+    def __len__(self) -> int:
+        return len(available_games())
+
+
+METRICS: Mapping[str, Mapping[str, str]] = _PerGame(lambda sim: sim.metrics)
 """Game -> metric -> what it means (the metrics of the per-turn curves)."""
 
-UNIT: Mapping[str, str] = {"dominion": "turn", "kingdomino": "round"}
+UNIT: Mapping[str, str] = _PerGame(lambda sim: sim.unit)
 
 
 class Tracker(Protocol):
@@ -97,8 +124,9 @@ class KingdominoTracker:
 
 
 def tracker_for(game: str, state: Any) -> Tracker | None:
-    if game == "dominion":
-        return DominionTracker(state)
-    if game == "kingdomino":
-        return KingdominoTracker(state)
-    return None
+    """The tracker the game registered (``Game.sim.tracker``) for ``state``, if any."""
+    sim = _sim_of(game)
+    if sim is None or sim.tracker is None:
+        return None
+    tracker: Tracker = load_target(sim.tracker)(state)
+    return tracker

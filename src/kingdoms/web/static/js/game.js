@@ -15,16 +15,32 @@ let pending = false;
 let retry = 500;
 const boards = {};
 
-const BOARDS = new Set(["dominion", "kingdomino"]); // js/boards/<game>.js; others: generic
-
 /** A game's name as a title ("dominion" → "Dominion"). */
 function gameTitle(game) {
   return String(game || "").split(/[-_ ]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
 }
 
+// Each game's board module and style sheets, as its registration declares them
+// (the server's /api/catalog); a game without its own board shows the generic one.
+let catalog = null;
+
+async function gameAssets(game) {
+  if (catalog === null) {
+    catalog = fetch("/api/catalog").then((r) => r.json()).then((d) => d.games).catch(() => []);
+  }
+  return (await catalog).find((g) => g.name === game) || { board: "generic", css: [] };
+}
+
 async function board(game) {
   if (!(game in boards)) {
-    boards[game] = await import(BOARDS.has(game) ? `./boards/${game}.js` : "./boards/generic.js");
+    boards[game] = gameAssets(game).then((assets) => {
+      for (const href of assets.css || []) {
+        if (!document.querySelector(`link[href="/static/${href}"]`)) {
+          document.head.append(h("link", { rel: "stylesheet", href: `/static/${href}` }));
+        }
+      }
+      return import(`./boards/${assets.board || "generic"}.js`);
+    });
   }
   return boards[game];
 }

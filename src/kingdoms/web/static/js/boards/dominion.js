@@ -2,18 +2,11 @@
 // It draws the view and makes cards clickable only where a legal action names them
 // (legal[i].info = {kind, card}); every legal action is also a button in the panel.
 import { h } from "../dom.js";
+import { gameCatalog } from "./catalog.js";
 import { byCostThenName, cardFace, clearSelection, fitNames } from "./dominion-cards.js";
 import { confirmBar, endScreen, opponentPanel } from "./dominion-panels.js";
 
-const data = {}; // lang -> {cards: {id: {name, cost, potions, types, text, set}}}
-const loading = {};
-
-function load(lang) {
-  if (!loading[lang]) {
-    loading[lang] = fetch(`/api/catalog/dominion/${lang}`).then((r) => r.json()).then((d) => { data[lang] = d.cards; });
-  }
-  return loading[lang];
-}
+const catalog = gameCatalog("dominion"); // lang -> {cards: {id: {name, cost, potions, types, text, set}}}
 
 // A pending decision renders by its kind and zone (view.decision: kind, purpose,
 // prompt, zone, whose, choices): its prompt is an English msgid of the catalogs, and
@@ -67,14 +60,12 @@ function markFresh(row, key, count) {
 }
 
 export function render(el, msg, ctx) {
-  const cards = data[ctx.lang];
+  const cards = (catalog.get(ctx.lang) || {}).cards;
   last = { el, msg, ctx };
   if (!cards) {
     // draw once the cards arrive, unless something else was drawn here meanwhile
-    const placeholder = h("p", { class: "muted" }, "…");
-    el.append(placeholder);
-    load(ctx.lang).then(() => {
-      if (placeholder.isConnected && last && last.msg === msg) {
+    catalog.whenLoaded(el, ctx.lang, () => {
+      if (last && last.msg === msg) {
         el.textContent = "";
         render(el, msg, ctx);
       }

@@ -3,20 +3,13 @@
 // that cover it (button or "r"), click again (or Enter, or "Place") to place.  Only the
 // server's legal actions are offered (legal[i].info = {kind: "place", cells: ...}).
 import { h } from "../dom.js";
+import { gameCatalog } from "./catalog.js";
 import { castle, crowns, king } from "./kingdomino-icons.js";
 
-const data = {}; // lang -> {terrains, dominoes}
-const loading = {};
+const catalog = gameCatalog("kingdomino"); // lang -> {terrains, dominoes}
 let sel = null; // {step, key: "x,y", i}
 const seen = {}; // seat -> squares of its kingdom at the last render (to animate new ones)
 let current = null; // {el, msg, ctx} of the last render (for the keyboard)
-
-function load(lang) {
-  if (!loading[lang]) {
-    loading[lang] = fetch(`/api/catalog/kingdomino/${lang}`).then((r) => r.json()).then((d) => { data[lang] = d; });
-  }
-  return loading[lang];
-}
 
 // Variant bonuses by their keys in the view, as translatable titles.
 const BONUS = { middle_kingdom: "Middle Kingdom", harmony: "Harmony" };
@@ -119,12 +112,10 @@ function kingdomEl(v, q, d, ctx, places) {
 }
 
 export function render(el, msg, ctx) {
-  const d = data[ctx.lang];
+  const d = catalog.get(ctx.lang);
   current = { el, msg, ctx };
   if (!d) {
-    const placeholder = h("p", { class: "muted" }, "…");
-    el.append(placeholder);
-    load(ctx.lang).then(() => { if (placeholder.isConnected && current && current.msg === msg) rerender(); });
+    catalog.whenLoaded(el, ctx.lang, () => { if (current && current.msg === msg) rerender(); });
     return;
   }
   if (sel && sel.step !== msg.state_id) sel = null;

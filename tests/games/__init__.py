@@ -1,0 +1,1 @@
+"""Test-only games registered through the ``kingdoms.games`` entry point."""
