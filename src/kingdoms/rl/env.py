@@ -52,6 +52,24 @@ class Encoder(abc.ABC):
         """A new float32 vector of ``size`` holding what ``seat`` may see."""
 
 
+def lay_out(fields: list[tuple[str, int]]) -> tuple[dict[str, slice], int]:
+    """Consecutive fields ``(name, length)``: each name's slice, and the total length."""
+    layout: dict[str, slice] = {}
+    pos = 0
+    for name, length in fields:
+        layout[name] = slice(pos, pos + length)
+        pos += length
+    return layout, pos
+
+
+def writer(array: np.ndarray) -> Any:
+    """A memoryview of a 1-D numpy array, to set a few elements one by one: a
+    memoryview item write costs a fraction of a numpy item write or of a numpy
+    fancy-indexing call (typed ``Any``: typeshed's memoryview takes only ints)."""
+    view: Any = memoryview(array)  # type: ignore[arg-type]
+    return view
+
+
 class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     """The unwrapped environment; build it with :func:`kingdoms.rl.dominion_env` or
     :func:`kingdoms.rl.kingdomino_env`."""
