@@ -171,7 +171,7 @@ class KingdominoEncoder(Encoder):
             if b is not self._boards[q] or len(placed) < done:
                 self._clear_board(q)
                 self._boards[q] = b
-                done = 0
+                done = self._done[q] = 0
                 self._stats[q] = (-1, -1, ())
             if done < len(placed):
                 bases = [grids + ((q - seat) % n) * PLANES * GRID for seat in range(n)]
@@ -188,13 +188,11 @@ class KingdominoEncoder(Encoder):
                 self._done[q] = len(placed)
             key = (len(placed), len(b.discarded))
             if self._stats[q][:2] != key:
-                # points per terrain are cached by the board: only the terrains of
-                # the new domino are scored again
-                score = sum(b.terrain_score(t) for t in range(6))
-                score += sum(st.bonuses(q).values())
-                crowns = b.total_crowns()
+                # the board caches its points per terrain: only the terrains of the
+                # new domino are scored again
+                score = st.score(q)
                 past = sum(g[q][0] for g in st.past)
-                stats = (float(score), float(crowns), float(key[1]), float(past + score))
+                stats = (float(score), float(b.total_crowns()), float(key[1]), float(past + score))
                 self._stats[q] = (*key, stats)
 
     def _unseen_flags(self, st: KingdominoState) -> Any:
