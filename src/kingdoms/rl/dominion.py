@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import chain
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 from pettingzoo import AECEnv
@@ -62,7 +62,7 @@ from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, NUM_CARDS
 from kingdoms.dominion.decisions import SPECS
 from kingdoms.dominion.rules import GARDENS, VINEYARD, VP, score
 from kingdoms.dominion.state import DECISIONS, DominionState
-from kingdoms.rl.env import Encoder, KingdomsAECEnv, lay_out, wrap, writer
+from kingdoms.rl.env import Encoder, EnvSettings, KingdomsAECEnv, lay_out, wrap, writer
 
 DECISION_KINDS: tuple[str, ...] = tuple(sorted(DECISIONS))
 """Decision kinds in the order of the ``decision`` one-hot."""
@@ -402,15 +402,17 @@ def render_dominion(state: State) -> str:
     return "\n".join(lines)
 
 
-def dominion_raw_env(
-    players: int = 2,
-    kingdom: str | list[str] | None = None,
-    options: Mapping[str, Any] | None = None,
-    render_mode: str | None = None,
-    max_steps: int | None = 10_000,
-) -> KingdomsAECEnv:
-    """The unwrapped Dominion environment (see :func:`dominion_env`)."""
-    opts = dict(options or {})
+class DominionSettings(EnvSettings, total=False):
+    """The settings of :func:`dominion_env` and :func:`dominion_raw_env` (all optional)."""
+
+    kingdom: str | list[str] | None
+
+
+def dominion_raw_env(**settings: Unpack[DominionSettings]) -> KingdomsAECEnv:
+    """The unwrapped Dominion environment (settings: see :func:`dominion_env`)."""
+    players = settings.get("players", 2)
+    opts = dict(settings.get("options") or {})
+    kingdom = settings.get("kingdom")
     if kingdom is not None:
         opts["kingdom"] = kingdom
     env = KingdomsAECEnv(
@@ -418,28 +420,23 @@ def dominion_raw_env(
         players,
         opts,
         DominionEncoder(players),
-        render_mode=render_mode,
-        max_steps=max_steps,
+        render_mode=settings.get("render_mode"),
+        max_steps=settings.get("max_steps", 10_000),
         renderer=render_dominion,
     )
     assert env.num_actions == NUM_ACTIONS
     return env
 
 
-def dominion_env(
-    players: int = 2,
-    kingdom: str | list[str] | None = None,
-    options: Mapping[str, Any] | None = None,
-    render_mode: str | None = None,
-    max_steps: int | None = 10_000,
-    illegal: str = "raise",
-) -> AECEnv:
-    """Dominion for ``players`` seats as a wrapped PettingZoo AEC environment.
+def dominion_env(illegal: str = "raise", **settings: Unpack[DominionSettings]) -> AECEnv:
+    """Dominion as a wrapped PettingZoo AEC environment.
 
-    ``kingdom``: a recommended set's name or a list of ten card ids (default: a
-    random kingdom drawn from each game's seed); ``options``: the other Dominion
-    options (``base_edition``, ``sets``, ``alchemy_errata``, …); ``max_steps``:
-    truncate a game after that many actions (None: never).
+    Settings: ``players`` (2–6, default 2); ``kingdom``: a recommended set's name or
+    a list of ten card ids (default: a random kingdom drawn from each game's seed);
+    ``options``: the other Dominion options (``base_edition``, ``sets``,
+    ``alchemy_errata``, …); ``render_mode`` (None or ``"ansi"``); ``max_steps``:
+    truncate a game after that many actions (default 10,000; None: never).
+    ``illegal``: ``"raise"`` or ``"terminate"`` (see :func:`kingdoms.rl.env.wrap`).
 
     >>> env = dominion_env(kingdom="First Game")
     >>> env.reset(seed=1)
@@ -447,5 +444,4 @@ def dominion_env(
     >>> obs["action_mask"].shape, obs["observation"].dtype
     ((468,), dtype('float32'))
     """
-    raw = dominion_raw_env(players, kingdom, options, render_mode, max_steps)
-    return wrap(raw, illegal=illegal)
+    return wrap(dominion_raw_env(**settings), illegal=illegal)

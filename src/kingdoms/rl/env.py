@@ -23,7 +23,7 @@ import abc
 import os
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 from gymnasium import spaces
@@ -50,6 +50,15 @@ class Encoder(abc.ABC):
     @abc.abstractmethod
     def encode(self, state: State, seat: int) -> np.ndarray:
         """A new float32 vector of ``size`` holding what ``seat`` may see."""
+
+
+class EnvSettings(TypedDict, total=False):
+    """Settings common to both games' environments (each game adds its own)."""
+
+    players: int
+    options: Mapping[str, Any] | None
+    render_mode: str | None
+    max_steps: int | None
 
 
 def lay_out(fields: list[tuple[str, int]]) -> tuple[dict[str, slice], int]:

@@ -49,7 +49,7 @@ square: one-hot terrain (6) and crowns.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 from pettingzoo import AECEnv
@@ -65,7 +65,7 @@ from kingdoms.kingdomino.state import (
 )
 from kingdoms.kingdomino.state import PHASES as VIEW_PHASES
 from kingdoms.kingdomino.tiles import TERRAINS, TILES
-from kingdoms.rl.env import Encoder, KingdomsAECEnv, lay_out, wrap, writer
+from kingdoms.rl.env import Encoder, EnvSettings, KingdomsAECEnv, lay_out, wrap, writer
 
 PLANES = 8
 GRID = SIDE * SIDE
@@ -368,44 +368,41 @@ def render_kingdomino(state: State) -> str:
     return "\n".join(lines)
 
 
-def kingdomino_raw_env(
-    players: int = 2,
-    variants: list[str] | tuple[str, ...] = (),
-    options: Mapping[str, Any] | None = None,
-    render_mode: str | None = None,
-    max_steps: int | None = None,
-) -> KingdomsAECEnv:
-    """The unwrapped Kingdomino environment (see :func:`kingdomino_env`)."""
-    opts = dict(options or {})
-    opts["variants"] = list(variants)
+class KingdominoSettings(EnvSettings, total=False):
+    """The settings of :func:`kingdomino_env` and :func:`kingdomino_raw_env` (all
+    optional)."""
+
+    variants: list[str] | tuple[str, ...]
+
+
+def kingdomino_raw_env(**settings: Unpack[KingdominoSettings]) -> KingdomsAECEnv:
+    """The unwrapped Kingdomino environment (settings: see :func:`kingdomino_env`)."""
+    players = settings.get("players", 2)
+    opts = dict(settings.get("options") or {})
+    opts["variants"] = list(settings.get("variants", ()))
     return KingdomsAECEnv(
         "kingdomino",
         players,
         opts,
         KingdominoEncoder(players),
-        render_mode=render_mode,
-        max_steps=max_steps,
+        render_mode=settings.get("render_mode"),
+        max_steps=settings.get("max_steps"),
         renderer=render_kingdomino,
     )
 
 
-def kingdomino_env(
-    players: int = 2,
-    variants: list[str] | tuple[str, ...] = (),
-    options: Mapping[str, Any] | None = None,
-    render_mode: str | None = None,
-    max_steps: int | None = None,
-    illegal: str = "raise",
-) -> AECEnv:
-    """Kingdomino for 2–4 ``players`` as a wrapped PettingZoo AEC environment.
+def kingdomino_env(illegal: str = "raise", **settings: Unpack[KingdominoSettings]) -> AECEnv:
+    """Kingdomino as a wrapped PettingZoo AEC environment.
 
-    ``variants``: any of ``middle-kingdom``, ``harmony``, ``dynasty``,
-    ``mighty-duel``; ``options``: other game options (``middle_kingdom_rule``).
+    Settings: ``players`` (2–4, default 2); ``variants``: any of
+    ``middle-kingdom``, ``harmony``, ``dynasty``, ``mighty-duel``; ``options``:
+    other game options (``middle_kingdom_rule``); ``render_mode`` (None or
+    ``"ansi"``); ``max_steps`` (default None: every game ends).  ``illegal``:
+    ``"raise"`` or ``"terminate"`` (see :func:`kingdoms.rl.env.wrap`).
 
     >>> env = kingdomino_env(players=3, variants=["harmony"])
     >>> env.reset(seed=0)
     >>> int(env.last()[0]["action_mask"].sum())  # the first king picks one of 3 dominoes
     3
     """
-    raw = kingdomino_raw_env(players, variants, options, render_mode, max_steps)
-    return wrap(raw, illegal=illegal)
+    return wrap(kingdomino_raw_env(**settings), illegal=illegal)
