@@ -88,6 +88,26 @@ _DOMINO = _domino_table()
 _DOMINO_VIEWS = [writer(row) for row in _DOMINO]
 
 
+_WRITES: dict[tuple[int, int], tuple[tuple[int, float], ...]] = {}
+
+
+def _placement_writes(placement: tuple[int, int]) -> tuple[tuple[int, float], ...]:
+    """What a placement ``(domino number, code)`` sets in its board's 8 planes:
+    (offset in the block, value) pairs (terrain flags, non-zero crowns), memoized."""
+    writes = _WRITES.get(placement)
+    if writes is None:
+        number, code = placement
+        dom = TILES[number]
+        out: list[tuple[int, float]] = []
+        for cell, (t, c) in zip(placement_cells(code), (dom.left, dom.right), strict=True):
+            g = _grid_index(cell)
+            out.append((t * GRID + g, 1.0))
+            if c:
+                out.append((7 * GRID + g, float(c)))
+        writes = _WRITES[placement] = tuple(out)
+    return writes
+
+
 def _grid_index(cell: int) -> int:
     """Engine cell (``y * 14 + x``) -> index in a 13×13 plane."""
     return (cell // W) * SIDE + cell % W
@@ -127,7 +147,10 @@ class KingdominoEncoder(Encoder):
         self._template_views = [writer(t) for t in self._templates]
         self._boards: list[Board | None] = [None] * n
         self._done = [0] * n
-        self._stats: list[tuple[int, int, tuple[float, ...]]] = [(-1, -1, ())] * n
+        # per seat: (dominoes placed, discarded) when its stats were computed, and
+        # the stats (score, crowns, discarded, match total)
+        self._keys: list[tuple[int, int] | None] = [None] * n
+        self._stats: list[tuple[float, ...]] = [()] * n
         self._unseen: tuple[object, int, object, Any] | None = None
         lay = self.layout
         self._rels = [[(q - seat) % n for q in range(n)] for seat in range(n)]
@@ -148,6 +171,14 @@ class KingdominoEncoder(Encoder):
         self._unseen_slice = self.layout["unseen"]
         self._stats_slice = self.layout["seat_stats"]
         self._grids = self.layout["grids"]
+        # per board: (template of each observing seat, where that board's block starts)
+        self._targets = [
+            [
+                (self._template_views[seat], self._grids.start + (q - seat) % n * PLANES * GRID)
+                for seat in range(n)
+            ]
+            for q in range(n)
+        ]
 
     def _clear_board(self, q: int) -> None:
         """Seat ``q``'s grid planes back to a lone castle, in every seat's template."""
@@ -162,9 +193,6 @@ class KingdominoEncoder(Encoder):
     def _sync(self, st: KingdominoState) -> None:
         """Bring the grid planes (in every seat's template) and the scores up to date
         with the boards: new placements only, unless a board was replaced."""
-        n = self.players
-        grids = self._grids.start
-        views = self._template_views
         for q, b in enumerate(st.boards):
             placed = b.placed
             done = self._done[q]
@@ -172,28 +200,28 @@ class KingdominoEncoder(Encoder):
                 self._clear_board(q)
                 self._boards[q] = b
                 done = self._done[q] = 0
-                self._stats[q] = (-1, -1, ())
+                self._keys[q] = None
             if done < len(placed):
-                bases = [grids + ((q - seat) % n) * PLANES * GRID for seat in range(n)]
+                targets = self._targets[q]
                 for i in range(done, len(placed)):
-                    number, code = placed[i]
-                    dom = TILES[number]
-                    for cell, (t, c) in zip(
-                        placement_cells(code), (dom.left, dom.right), strict=True
-                    ):
-                        g = _grid_index(cell)
-                        for view, base in zip(views, bases, strict=True):
-                            view[base + t * GRID + g] = 1.0
-                            view[base + 7 * GRID + g] = c
+                    writes = _placement_writes(placed[i])
+                    for view, base in targets:
+                        for offset, value in writes:
+                            view[base + offset] = value
                 self._done[q] = len(placed)
             key = (len(placed), len(b.discarded))
-            if self._stats[q][:2] != key:
+            if self._keys[q] != key:
                 # the board caches its points per terrain: only the terrains of the
                 # new domino are scored again
                 score = st.score(q)
                 past = sum(g[q][0] for g in st.past)
-                stats = (float(score), float(b.total_crowns()), float(key[1]), float(past + score))
-                self._stats[q] = (*key, stats)
+                self._keys[q] = key
+                self._stats[q] = (
+                    float(score),
+                    float(b.total_crowns()),
+                    float(key[1]),
+                    float(past + score),
+                )
 
     def _unseen_flags(self, st: KingdominoState) -> Any:
         """Dominoes nobody has seen (undrawn or set aside), as 48 flags."""
@@ -270,7 +298,7 @@ class KingdominoEncoder(Encoder):
         p = self._stats_slice.start
         stats = self._stats
         for q in self._orders[seat]:
-            for x in stats[q][2]:
+            for x in stats[q]:
                 out[p] = x
                 p += 1
         return obs
