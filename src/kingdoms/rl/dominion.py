@@ -50,7 +50,6 @@ Nothing else: no deck order, no other seat's hand, no discard pile beyond its to
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import chain
 from typing import Any, Unpack
 
 import numpy as np
@@ -67,8 +66,8 @@ from kingdoms.rl.env import Encoder, EnvSettings, KingdomsAECEnv, lay_out, wrap,
 DECISION_KINDS: tuple[str, ...] = tuple(sorted(DECISIONS))
 """Decision kinds in the order of the ``decision`` one-hot."""
 _DECISION_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
-_VP = np.array(VP, dtype=np.float32)
-_IS_ACTION = np.array(IS_ACTION, dtype=np.float32)
+_VP_LIST = list(VP)
+_ACTIONS = [c for c in range(NUM_CARDS) if IS_ACTION[c]]
 
 
 class DominionEncoder(Encoder):
@@ -118,12 +117,9 @@ class DominionEncoder(Encoder):
             seats += [lay["in_play"].start + r * k] + [lay["set_aside"].start + r * k] * 2
         possessed = [lay["possessed_hand"].start, lay["possessed_looking"].start]
         self._starts = (mine + seats, mine + possessed + seats)
-        # the owned counts (absolute seats): hand, deck, discard, play, aside,
-        # looking, held by pending frames of each seat, in one bincount
-        self._owned_starts = np.repeat(np.arange(n, dtype=np.intp) * k, 7)
-        self._owned_cache: tuple[object, int, tuple[int, ...], list[int], np.ndarray] | None
+        self._owned_cache: tuple[object, int, tuple[int, ...], list[int]] | None
         self._owned_cache = None
-        self._owned_by_seat: list[tuple[Any, list[float]]] = []
+        self._owned_by_seat: list[tuple[list[Any], list[float]]] = []
         self._numbers = lay["counters"].start
         self._owned = lay["owned"]
         self._cache: tuple[object, list[int], bool, bool] | None = None
@@ -208,7 +204,10 @@ class DominionEncoder(Encoder):
         # -- owned counts and victory points: recounted only when cards may have
         # changed owner (see _owned_counts)
         owned, vp = self._owned_counts(st, helds, gardens, vineyards)[seat]
-        out[self._owned.start : self._owned.stop] = owned
+        i = self._owned.start
+        for row in owned:
+            out[i : i + k] = row
+            i += k
         # -- numbers
         supply = st.supply
         # the supply changes on few steps: reuse its vector (pile counts, then the
@@ -242,7 +241,7 @@ class DominionEncoder(Encoder):
 
     def _owned_counts(
         self, st: DominionState, helds: list[list[int]], gardens: bool, vineyards: bool
-    ) -> list[tuple[Any, list[float]]]:
+    ) -> list[tuple[list[Any], list[float]]]:
         """For each observing seat: the ``owned`` block and the victory points of every
         seat, in that seat's relative order.
 
@@ -274,24 +273,33 @@ class DominionEncoder(Encoder):
             and cache[2] == key
             and cache[3] == st.supply
         ):
-            self._owned_cache = (st.supply, st.step, key, cache[3], cache[4])
+            self._owned_cache = (st.supply, st.step, key, cache[3])
             return self._owned_by_seat
-        segments: list[list[int]] = []
-        for q in range(n):
-            segments += (hands[q], decks[q], discards[q], in_play[q], aside[q], looking[q])
-            segments.append(helds[q])
-        lengths = [len(s) for s in segments]
-        cards = np.fromiter(chain.from_iterable(segments), dtype=np.intp, count=sum(lengths))
-        cards += np.repeat(self._owned_starts, lengths)
+        # a few dozen cards per seat: counted one by one into each seat's row
         k = NUM_CARDS
-        owned = np.bincount(cards, minlength=n * k).astype(np.float32).reshape(n, k)
-        vp = owned @ _VP
-        if gardens:
-            vp += owned[:, GARDENS] * (owned.sum(axis=1) // 10)
-        if vineyards:
-            vp += owned[:, VINEYARD] * ((owned @ _IS_ACTION) // 3)
-        self._owned_by_seat = [(writer(owned[o].ravel()), vp[o].tolist()) for o in self._orders]
-        self._owned_cache = (st.supply, st.step, key, st.supply.copy(), owned)
+        rows: list[Any] = []
+        points: list[float] = []
+        for q in range(n):
+            row = np.zeros(k, dtype=np.float32)
+            count = writer(row)
+            vp = 0
+            for zone in (hands[q], decks[q], discards[q], in_play[q], aside[q], looking[q]):
+                for c in zone:
+                    count[c] += 1.0
+                    vp += _VP_LIST[c]
+            for c in helds[q]:
+                count[c] += 1.0
+                vp += _VP_LIST[c]
+            if gardens:
+                vp += count[GARDENS] * (totals[q] // 10)
+            if vineyards:
+                vp += count[VINEYARD] * (sum(count[c] for c in _ACTIONS) // 3)
+            rows.append(count)
+            points.append(float(vp))
+        self._owned_by_seat = [
+            ([rows[q] for q in order], [points[q] for q in order]) for order in self._orders
+        ]
+        self._owned_cache = (st.supply, st.step, key, st.supply.copy())
         return self._owned_by_seat
 
     def encode_view(self, view: Mapping[str, Any], bought: bool) -> np.ndarray:
