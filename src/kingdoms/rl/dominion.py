@@ -242,8 +242,8 @@ class DominionEncoder(Encoder):
     def _owned_counts(
         self, st: DominionState, helds: list[list[int]], gardens: bool, vineyards: bool
     ) -> list[tuple[list[Any], list[float]]]:
-        """For each observing seat: the ``owned`` block and the victory points of every
-        seat, in that seat's relative order.
+        """For each observing seat: every seat's ``owned`` row (a float32 memoryview of
+        ``NUM_CARDS`` counts) and victory points, in that seat's relative order.
 
         Cards change owner only by moving between a seat's zones, the supply, the
         trash and the Possession set-aside trash, which changes a seat's card total,
