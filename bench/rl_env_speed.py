@@ -21,7 +21,8 @@ environment over time per step of the engine loops).
 Instruction counts (stable on a loaded machine): ``--callgrind`` runs each loop
 under valgrind's callgrind for a fixed number of steps, twice (``--steps`` and
 three times as many), and divides the difference by the extra steps, which leaves
-out start-up and warm-up; it prints instructions per step and the ratios::
+out start-up and warm-up (the steps are counted: a loop stops after whole batches
+of 100 iterations); it prints instructions per step and the ratios::
 
     .venv/bin/python bench/rl_env_speed.py --callgrind [--steps 1000]
 
@@ -105,8 +106,9 @@ def env_loop(make: Callable[[], Any], seed: int) -> Callable[[float, int], int]:
     return run
 
 
-def instructions(game: str, loop: str, steps: int) -> int:
-    """Instructions callgrind counts for one process running ``loop`` for ``steps``."""
+def instructions(game: str, loop: str, steps: int) -> tuple[int, int]:
+    """(instructions, steps played) callgrind counts for one process running ``loop``
+    for at least ``steps`` steps (whole batches of 100 iterations)."""
     done = subprocess.run(
         [
             "valgrind",
@@ -128,9 +130,10 @@ def instructions(game: str, loop: str, steps: int) -> int:
         env={**os.environ, "PYTHONHASHSEED": "0"},
     )
     found = re.search(r"Collected : (\d+)", done.stderr)
-    if found is None:
-        raise RuntimeError(f"no instruction count in callgrind's output:\n{done.stderr}")
-    return int(found.group(1))
+    played = re.search(r": (\d+) steps", done.stdout)
+    if found is None or played is None:
+        raise RuntimeError(f"no counts in the run's output:\n{done.stdout}\n{done.stderr}")
+    return int(found.group(1)), int(played.group(1))
 
 
 def count(games: list[str], steps: int) -> None:
@@ -138,8 +141,9 @@ def count(games: list[str], steps: int) -> None:
     for game in games:
         per_step = {}
         for loop in ("engine", "env", "raw env"):
-            extra = instructions(game, loop, 3 * steps) - instructions(game, loop, steps)
-            per_step[loop] = extra / (2 * steps)
+            few, few_steps = instructions(game, loop, steps)
+            many, many_steps = instructions(game, loop, 3 * steps)
+            per_step[loop] = (many - few) / (many_steps - few_steps)
             print(f"{game} {loop:8s} {per_step[loop]:10,.0f} instructions/step", flush=True)
         print(f"{game} env/engine instruction ratio: {per_step['env'] / per_step['engine']:.2f}")
         raw = per_step["raw env"] / per_step["engine"]
