@@ -33,6 +33,7 @@ of 100 iterations); it prints instructions per step and the ratios::
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import re
@@ -187,6 +188,12 @@ def main() -> None:
         }
         if args.only:
             loops[args.only](0.0, 100)  # warm up: first game started, caches filled
+            # the objects of the imports and of the set-up (every loop's) out of the
+            # collector's way: otherwise whether a full collection, which walks all
+            # of them, falls inside the counted steps moves the count by thousands of
+            # instructions per step from run to run
+            gc.collect()
+            gc.freeze()
             steps_done = loops[args.only](0.0, args.steps)
             print(f"{game} {args.only}: {steps_done} steps")
             return
