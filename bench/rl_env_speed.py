@@ -6,8 +6,8 @@ run, in alternating time slices (machine noise hits all alike):
 * ``engine`` — the peer: ``state.legal_actions()``, a random choice,
   ``state.apply(action)`` (with the event log off, as in the environment);
 * ``env`` — the wrapped AEC environment as a learner uses it: ``agent_iter``,
-  ``last()`` (observation and action mask), a random legal action from the mask,
-  ``step``;
+  ``last()`` (observation and action mask), a random legal action from the mask
+  (``mask.nonzero()[0]``: ``np.flatnonzero`` costs twice as much), ``step``;
 * ``raw env`` — the same on the unwrapped environment (no PettingZoo wrappers);
 * ``engine+view`` — the engine loop that also builds the acting seat's view
   (``state.view(seat)``, what a bot reads): what an agent needs without the
@@ -18,23 +18,30 @@ run, in alternating time slices (machine noise hits all alike):
 Prints steps per second of each loop and the cost ratios (time per step of the
 environment over time per step of the engine loops).
 
-Instruction counts (stable on a loaded machine): run one loop for a fixed number
-of steps under callgrind, twice, and divide the difference by the extra steps::
+Instruction counts (stable on a loaded machine): ``--callgrind`` runs each loop
+under valgrind's callgrind for a fixed number of steps, twice (``--steps`` and
+three times as many), and divides the difference by the extra steps, which leaves
+out start-up and warm-up (the steps are counted: a loop stops after whole batches
+of 100 iterations); it prints instructions per step and the ratios::
 
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-        .venv/bin/python bench/rl_env_speed.py --games dominion --only env --steps 2000
-    (again with --steps 4000; the same for --only engine)
+    .venv/bin/python bench/rl_env_speed.py --callgrind [--steps 1000]
+
+(one such run is ``valgrind --tool=callgrind --callgrind-out-file=/dev/null
+.venv/bin/python bench/rl_env_speed.py --games dominion --only env --steps 1000``).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import os
 import random
+import re
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
-
-import numpy as np
 
 from kingdoms.core.registry import new_game
 from kingdoms.rl import dominion_env, dominion_raw_env, kingdomino_env, kingdomino_raw_env
@@ -92,12 +99,56 @@ def env_loop(make: Callable[[], Any], seed: int) -> Callable[[float, int], int]:
                     if not env.agents:
                         env.reset()
                     continue
-                legal = np.flatnonzero(obs["action_mask"])
+                legal = obs["action_mask"].nonzero()[0]
                 env.step(int(legal[rng.randrange(len(legal))]))
                 steps += 1
         return steps
 
     return run
+
+
+def instructions(game: str, loop: str, steps: int) -> tuple[int, int]:
+    """(instructions, steps played) callgrind counts for one process running ``loop``
+    for at least ``steps`` steps (whole batches of 100 iterations)."""
+    done = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            __file__,
+            "--games",
+            game,
+            "--only",
+            loop,
+            "--steps",
+            str(steps),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        # the same string hashes in every run: set orders, and so the work, repeat
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    played = re.search(r": (\d+) steps", done.stdout)
+    if found is None or played is None:
+        raise RuntimeError(f"no counts in the run's output:\n{done.stdout}\n{done.stderr}")
+    return int(found.group(1)), int(played.group(1))
+
+
+def count(games: list[str], steps: int) -> None:
+    """Instructions per step of the engine, env and raw env loops, under callgrind."""
+    for game in games:
+        per_step = {}
+        for loop in ("engine", "env", "raw env"):
+            few, few_steps = instructions(game, loop, steps)
+            many, many_steps = instructions(game, loop, 3 * steps)
+            per_step[loop] = (many - few) / (many_steps - few_steps)
+            print(f"{game} {loop:8s} {per_step[loop]:10,.0f} instructions/step", flush=True)
+        print(f"{game} env/engine instruction ratio: {per_step['env'] / per_step['engine']:.2f}")
+        raw = per_step["raw env"] / per_step["engine"]
+        print(f"{game} raw env/engine instruction ratio: {raw:.2f}", flush=True)
 
 
 def main() -> None:
@@ -111,7 +162,15 @@ def main() -> None:
         "(for instruction counts under callgrind)",
     )
     parser.add_argument("--steps", type=int, default=20_000, help="steps of --only")
+    parser.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="count instructions per step under callgrind (--steps and 3 × --steps)",
+    )
     args = parser.parse_args()
+    if args.callgrind:
+        count(args.games.split(","), 1000 if args.steps == 20_000 else args.steps)
+        return
     makers = {
         "dominion": (
             lambda: dominion_env(kingdom="First Game"),
@@ -129,6 +188,12 @@ def main() -> None:
         }
         if args.only:
             loops[args.only](0.0, 100)  # warm up: first game started, caches filled
+            # the objects of the imports and of the set-up (every loop's) out of the
+            # collector's way: otherwise whether a full collection, which walks all
+            # of them, falls inside the counted steps moves the count by thousands of
+            # instructions per step from run to run
+            gc.collect()
+            gc.freeze()
             steps_done = loops[args.only](0.0, args.steps)
             print(f"{game} {args.only}: {steps_done} steps")
             return

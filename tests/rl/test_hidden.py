@@ -246,3 +246,43 @@ def test_kingdomino_encoder_equals_the_view_encoding(players: int, variants: lis
             legal = st.legal_actions()
             st.apply(legal[rng.randrange(len(legal))])
     assert checked > 200
+
+
+@pytest.mark.parametrize(("game", "players", "options"), CASES)
+def test_one_encoder_over_interleaved_games(game: str, players: int, options: dict) -> None:
+    """One encoder asked about two games played side by side, and about
+    determinizations of them, in turn (its caches and per-seat templates switch
+    state at every call): every vector equals the view-based encoding of its own
+    state, and the seat's observation of a determinization equals its own."""
+    rng = random.Random(11)
+    enc = _encoder(game, players)
+    games = [new_game(game, players=players, seed=s, options=options) for s in (21, 22)]
+    for st in games:
+        st.logging = False
+
+    def slow(st: State, seat: int) -> np.ndarray:
+        if isinstance(enc, DominionEncoder):
+            assert isinstance(st, DominionState)
+            return enc.encode_view(st.view(seat), bool(st.bought))
+        assert isinstance(enc, KingdominoEncoder)
+        return enc.encode_view(st.view(seat))
+
+    checked = 0
+    for step in range(150):
+        for st in games:
+            if st.is_terminal():
+                continue
+            seat = step % players
+            fast = enc.encode(st, seat)
+            assert np.array_equal(fast, slow(st, seat)), (
+                step,
+                seat,
+                _diff(enc, fast, slow(st, seat)),
+            )
+            if step % 5 == 0:
+                other = st.determinize(seat, random.Random(step))
+                assert np.array_equal(enc.encode(other, seat), fast), (step, seat)
+            checked += 1
+            legal = st.legal_actions()
+            st.apply(legal[rng.randrange(len(legal))])
+    assert checked > 60

@@ -50,8 +50,7 @@ Nothing else: no deck order, no other seat's hand, no discard pile beyond its to
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import chain
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 from pettingzoo import AECEnv
@@ -62,13 +61,13 @@ from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, NUM_CARDS
 from kingdoms.dominion.decisions import SPECS
 from kingdoms.dominion.rules import GARDENS, VINEYARD, VP, score
 from kingdoms.dominion.state import DECISIONS, DominionState
-from kingdoms.rl.env import Encoder, KingdomsAECEnv, wrap
+from kingdoms.rl.env import Encoder, EnvSettings, KingdomsAECEnv, lay_out, wrap, writer
 
 DECISION_KINDS: tuple[str, ...] = tuple(sorted(DECISIONS))
 """Decision kinds in the order of the ``decision`` one-hot."""
 _DECISION_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
-_VP = np.array(VP, dtype=np.float32)
-_IS_ACTION = np.array(IS_ACTION, dtype=np.float32)
+_VP_LIST = list(VP)
+_ACTIONS = [c for c in range(NUM_CARDS) if IS_ACTION[c]]
 
 
 class DominionEncoder(Encoder):
@@ -94,7 +93,7 @@ class DominionEncoder(Encoder):
             ("seat_counts", 6 * n),
             ("supply", k),
             ("in_supply", k),
-            # card-count blocks filled by one bincount, in this order:
+            # card-count blocks
             ("hand", k),
             ("looking", k),
             ("trash", k),
@@ -108,28 +107,21 @@ class DominionEncoder(Encoder):
             ("decision_subject", k),
             ("discard_top", n * k),
         ]
-        self.layout: dict[str, slice] = {}
-        pos = 0
-        for name, length in fields:
-            self.layout[name] = slice(pos, pos + length)
-            pos += length
-        self.size = pos
-        # card-count segments (see encode): where each one's block starts
+        self.layout, self.size = lay_out(fields)
+        # card-count segments (see encode): where each one's block starts, without
+        # and with the possessed seat's hand and looking
         lay = self.layout
-        starts = [0, lay["hand"].start, lay["looking"].start, lay["trash"].start]
-        starts += [lay["possessed_hand"].start, lay["possessed_looking"].start]
+        mine = [lay["hand"].start, lay["looking"].start, lay["trash"].start]
+        seats: list[int] = []
         for r in range(n):
-            starts += [lay["in_play"].start + r * k] + [lay["set_aside"].start + r * k] * 2
-        self._starts = np.array(starts, dtype=np.intp)
-        # the owned counts (absolute seats): hand, deck, discard, play, aside,
-        # looking, held by pending frames of each seat, in one bincount
-        self._owned_starts = np.repeat(np.arange(n, dtype=np.intp) * k, 7)
-        self._owned_cache: tuple[object, int, tuple[int, ...], list[int], np.ndarray] | None
+            seats += [lay["in_play"].start + r * k] + [lay["set_aside"].start + r * k] * 2
+        possessed = [lay["possessed_hand"].start, lay["possessed_looking"].start]
+        self._starts = (mine + seats, mine + possessed + seats)
+        self._owned_cache: tuple[object, int, tuple[int, ...], list[int]] | None
         self._owned_cache = None
-        self._owned_by_seat: list[tuple[np.ndarray, np.ndarray]] = []
+        self._owned_by_seat: list[tuple[list[Any], list[float]]] = []
         self._numbers = lay["counters"].start
         self._owned = lay["owned"]
-        self._vp = slice(lay["seat_counts"].start + 5, lay["seat_counts"].stop, 6)
         self._cache: tuple[object, list[int], bool, bool] | None = None
         self._orders = [[(seat + r) % n for r in range(n)] for seat in range(n)]
         self._rels = [[(q - seat) % n for q in range(n)] for seat in range(n)]
@@ -139,7 +131,7 @@ class DominionEncoder(Encoder):
         self._top = lay["discard_top"].start
         assert lay["in_supply"].start == lay["supply"].stop
         self._supply_slice = slice(lay["supply"].start, lay["in_supply"].stop)
-        self._supply: tuple[list[int], list[int], np.ndarray, int] | None = None
+        self._supply: tuple[list[int], list[int], Any, int] | None = None
 
     def _game_constants(self, st: DominionState) -> tuple[list[int], bool, bool]:
         """(the piles of this game, Gardens in the game, Vineyard in the game)."""
@@ -162,58 +154,60 @@ class DominionEncoder(Encoder):
         stack = st.stack
         to_move = st.current_player
         in_supply, gardens, vineyards = self._game_constants(st)
-        # -- one-hots: positions set to 1 (counted by the bincount below)
-        ones = [0, 1 + st.phase, self._turn + rel[turn]]
+        obs = np.zeros(self.size, dtype=np.float32)
+        # a few dozen elements are set one by one through a memoryview (far cheaper
+        # than as many numpy calls); the big blocks are copied from cached vectors
+        out = writer(obs)
+        # -- one-hots
+        out[0] = 1.0
+        out[1 + st.phase] = 1.0
+        out[self._turn + rel[turn]] = 1.0
         if to_move >= 0:
-            ones.append(self._to_move + rel[to_move])
+            out[self._to_move + rel[to_move]] = 1.0
         controller = st.controller
         if controller >= 0:
-            ones.append(self._possessed_by + rel[controller])
+            out[self._possessed_by + rel[controller]] = 1.0
         possessor = controller == seat and turn != seat
         if stack:
             fr = stack[-1]
             code = fr.code
-            ones.append(lay["decision"].start + _DECISION_INDEX.get(code, len(DECISION_KINDS)))
-            ones.append(lay["decision_who"].start + rel[fr.who])
+            out[lay["decision"].start + _DECISION_INDEX.get(code, len(DECISION_KINDS))] = 1.0
+            out[lay["decision_who"].start + rel[fr.who]] = 1.0
             if fr.card:
-                ones.append(lay["decision_card"].start + fr.card)
+                out[lay["decision_card"].start + fr.card] = 1.0
             # what the view says the decision is about (a card about to enter a hand,
             # as Library's: only for the seat deciding)
             spec = SPECS[code]
             if (spec.subject >= 0 or spec.whose >= 0) and (spec.zone != "hand" or to_move == seat):
                 whose = fr.field(spec.whose) if spec.whose >= 0 else fr.who
-                ones.append(lay["decision_about"].start + rel[whose])
+                out[lay["decision_about"].start + rel[whose]] = 1.0
                 if spec.subject >= 0:
-                    ones.append(lay["decision_subject"].start + fr.field(spec.subject))
+                    out[lay["decision_subject"].start + fr.field(spec.subject)] = 1.0
         top = self._top
         hands, decks, discards = st.hands, st.decks, st.discards
         in_play, aside, looking = st.in_play, st.aside, st.looking
         for r, q in enumerate(order):
             disc = discards[q]
             if disc:
-                ones.append(top + r * k + disc[-1])
-        # -- card counts: every zone the seat may count, by card, in one bincount
-        # with the one-hots (a segment's cards are shifted to its block)
+                out[top + r * k + disc[-1]] = 1.0
+        # -- card counts: every zone the seat may count, card by card
         empty: list[int] = []
-        segments: list[list[int]] = [
-            ones,
-            hands[seat],
-            looking[seat],
-            st.trash,
-            hands[turn] if possessor else empty,
-            looking[turn] if possessor else empty,
-        ]
+        segments: list[list[int]] = [hands[seat], looking[seat], st.trash]
+        if possessor:
+            segments += (hands[turn], looking[turn])
         helds = [st.held_by_frames(q) for q in range(n)] if stack else [empty] * n
         for q in order:
             segments += (in_play[q], aside[q], helds[q])
-        lengths = [len(s) for s in segments]
-        cards = np.fromiter(chain.from_iterable(segments), dtype=np.intp, count=sum(lengths))
-        cards += np.repeat(self._starts, lengths)
-        obs = np.bincount(cards, minlength=self.size).astype(np.float32)
+        for start, cards in zip(self._starts[possessor], segments, strict=True):
+            for c in cards:
+                out[start + c] += 1.0
         # -- owned counts and victory points: recounted only when cards may have
         # changed owner (see _owned_counts)
         owned, vp = self._owned_counts(st, helds, gardens, vineyards)[seat]
-        obs[self._owned] = owned
+        i = self._owned.start
+        for row in owned:
+            out[i : i + k] = row
+            i += k
         # -- numbers
         supply = st.supply
         # the supply changes on few steps: reuse its vector (pile counts, then the
@@ -224,22 +218,32 @@ class DominionEncoder(Encoder):
             vector[:k] = supply
             vector[k:][in_supply] = 1
             empties = [supply[p] for p in st.piles].count(0)
-            cached = self._supply = (supply.copy(), in_supply, vector, empties)
-        obs[self._supply_slice] = cached[2]
-        numbers = [st.actions, st.buys, st.coins, st.potions, st.bought, cached[3]]
-        for q in order:
-            numbers += (len(hands[q]), len(decks[q]), len(discards[q]), st.turns[q])
-            numbers += (len(looking[q]), 0)
+            cached = self._supply = (supply.copy(), in_supply, writer(vector), empties)
+        out[self._supply_slice.start : self._supply_slice.stop] = cached[2]
         i = self._numbers
-        obs[i : i + len(numbers)] = numbers
-        obs[self._vp] = vp  # (after the numbers, which hold 0 in its places)
+        out[i] = st.actions
+        out[i + 1] = st.buys
+        out[i + 2] = st.coins
+        out[i + 3] = st.potions
+        out[i + 4] = st.bought
+        out[i + 5] = cached[3]
+        i += 6
+        turns = st.turns
+        for q, points in zip(order, vp, strict=True):
+            out[i] = len(hands[q])
+            out[i + 1] = len(decks[q])
+            out[i + 2] = len(discards[q])
+            out[i + 3] = turns[q]
+            out[i + 4] = len(looking[q])
+            out[i + 5] = points
+            i += 6
         return obs
 
     def _owned_counts(
         self, st: DominionState, helds: list[list[int]], gardens: bool, vineyards: bool
-    ) -> list[tuple[np.ndarray, np.ndarray]]:
-        """For each observing seat: the ``owned`` block and the victory points of every
-        seat, in that seat's relative order.
+    ) -> list[tuple[list[Any], list[float]]]:
+        """For each observing seat: every seat's ``owned`` row (a float32 memoryview of
+        ``NUM_CARDS`` counts) and victory points, in that seat's relative order.
 
         Cards change owner only by moving between a seat's zones, the supply, the
         trash and the Possession set-aside trash, which changes a seat's card total,
@@ -269,24 +273,33 @@ class DominionEncoder(Encoder):
             and cache[2] == key
             and cache[3] == st.supply
         ):
-            self._owned_cache = (st.supply, st.step, key, cache[3], cache[4])
+            self._owned_cache = (st.supply, st.step, key, cache[3])
             return self._owned_by_seat
-        segments: list[list[int]] = []
-        for q in range(n):
-            segments += (hands[q], decks[q], discards[q], in_play[q], aside[q], looking[q])
-            segments.append(helds[q])
-        lengths = [len(s) for s in segments]
-        cards = np.fromiter(chain.from_iterable(segments), dtype=np.intp, count=sum(lengths))
-        cards += np.repeat(self._owned_starts, lengths)
+        # a few dozen cards per seat: counted one by one into each seat's row
         k = NUM_CARDS
-        owned = np.bincount(cards, minlength=n * k).astype(np.float32).reshape(n, k)
-        vp = owned @ _VP
-        if gardens:
-            vp += owned[:, GARDENS] * (owned.sum(axis=1) // 10)
-        if vineyards:
-            vp += owned[:, VINEYARD] * ((owned @ _IS_ACTION) // 3)
-        self._owned_by_seat = [(owned[o].ravel(), vp[o]) for o in self._orders]
-        self._owned_cache = (st.supply, st.step, key, st.supply.copy(), owned)
+        rows: list[Any] = []
+        points: list[float] = []
+        for q in range(n):
+            row = np.zeros(k, dtype=np.float32)
+            count = writer(row)
+            vp = 0
+            for zone in (hands[q], decks[q], discards[q], in_play[q], aside[q], looking[q]):
+                for c in zone:
+                    count[c] += 1.0
+                    vp += _VP_LIST[c]
+            for c in helds[q]:
+                count[c] += 1.0
+                vp += _VP_LIST[c]
+            if gardens:
+                vp += count[GARDENS] * (totals[q] // 10)
+            if vineyards:
+                vp += count[VINEYARD] * (sum(count[c] for c in _ACTIONS) // 3)
+            rows.append(count)
+            points.append(float(vp))
+        self._owned_by_seat = [
+            ([rows[q] for q in order], [points[q] for q in order]) for order in self._orders
+        ]
+        self._owned_cache = (st.supply, st.step, key, st.supply.copy())
         return self._owned_by_seat
 
     def encode_view(self, view: Mapping[str, Any], bought: bool) -> np.ndarray:
@@ -397,15 +410,17 @@ def render_dominion(state: State) -> str:
     return "\n".join(lines)
 
 
-def dominion_raw_env(
-    players: int = 2,
-    kingdom: str | list[str] | None = None,
-    options: Mapping[str, Any] | None = None,
-    render_mode: str | None = None,
-    max_steps: int | None = 10_000,
-) -> KingdomsAECEnv:
-    """The unwrapped Dominion environment (see :func:`dominion_env`)."""
-    opts = dict(options or {})
+class DominionSettings(EnvSettings, total=False):
+    """The settings of :func:`dominion_env` and :func:`dominion_raw_env` (all optional)."""
+
+    kingdom: str | list[str] | None
+
+
+def dominion_raw_env(**settings: Unpack[DominionSettings]) -> KingdomsAECEnv:
+    """The unwrapped Dominion environment (settings: see :func:`dominion_env`)."""
+    players = settings.get("players", 2)
+    opts = dict(settings.get("options") or {})
+    kingdom = settings.get("kingdom")
     if kingdom is not None:
         opts["kingdom"] = kingdom
     env = KingdomsAECEnv(
@@ -413,28 +428,23 @@ def dominion_raw_env(
         players,
         opts,
         DominionEncoder(players),
-        render_mode=render_mode,
-        max_steps=max_steps,
+        render_mode=settings.get("render_mode"),
+        max_steps=settings.get("max_steps", 10_000),
         renderer=render_dominion,
     )
     assert env.num_actions == NUM_ACTIONS
     return env
 
 
-def dominion_env(
-    players: int = 2,
-    kingdom: str | list[str] | None = None,
-    options: Mapping[str, Any] | None = None,
-    render_mode: str | None = None,
-    max_steps: int | None = 10_000,
-    illegal: str = "raise",
-) -> AECEnv:
-    """Dominion for ``players`` seats as a wrapped PettingZoo AEC environment.
+def dominion_env(illegal: str = "raise", **settings: Unpack[DominionSettings]) -> AECEnv:
+    """Dominion as a wrapped PettingZoo AEC environment.
 
-    ``kingdom``: a recommended set's name or a list of ten card ids (default: a
-    random kingdom drawn from each game's seed); ``options``: the other Dominion
-    options (``base_edition``, ``sets``, ``alchemy_errata``, …); ``max_steps``:
-    truncate a game after that many actions (None: never).
+    Settings: ``players`` (2–6, default 2); ``kingdom``: a recommended set's name or
+    a list of ten card ids (default: a random kingdom drawn from each game's seed);
+    ``options``: the other Dominion options (``base_edition``, ``sets``,
+    ``alchemy_errata``, …); ``render_mode`` (None or ``"ansi"``); ``max_steps``:
+    truncate a game after that many actions (default 10,000; None: never).
+    ``illegal``: ``"raise"`` or ``"terminate"`` (see :func:`kingdoms.rl.env.wrap`).
 
     >>> env = dominion_env(kingdom="First Game")
     >>> env.reset(seed=1)
@@ -442,5 +452,4 @@ def dominion_env(
     >>> obs["action_mask"].shape, obs["observation"].dtype
     ((468,), dtype('float32'))
     """
-    raw = dominion_raw_env(players, kingdom, options, render_mode, max_steps)
-    return wrap(raw, illegal=illegal)
+    return wrap(dominion_raw_env(**settings), illegal=illegal)

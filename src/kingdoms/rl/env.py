@@ -23,7 +23,7 @@ import abc
 import os
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 from gymnasium import spaces
@@ -50,6 +50,33 @@ class Encoder(abc.ABC):
     @abc.abstractmethod
     def encode(self, state: State, seat: int) -> np.ndarray:
         """A new float32 vector of ``size`` holding what ``seat`` may see."""
+
+
+class EnvSettings(TypedDict, total=False):
+    """Settings common to both games' environments (each game adds its own)."""
+
+    players: int
+    options: Mapping[str, Any] | None
+    render_mode: str | None
+    max_steps: int | None
+
+
+def lay_out(fields: list[tuple[str, int]]) -> tuple[dict[str, slice], int]:
+    """Consecutive fields ``(name, length)``: each name's slice, and the total length."""
+    layout: dict[str, slice] = {}
+    pos = 0
+    for name, length in fields:
+        layout[name] = slice(pos, pos + length)
+        pos += length
+    return layout, pos
+
+
+def writer(array: np.ndarray) -> Any:
+    """A memoryview of a 1-D numpy array, to set a few elements one by one: a
+    memoryview item write costs a fraction of a numpy item write or of a numpy
+    fancy-indexing call (typed ``Any``: typeshed's memoryview takes only ints)."""
+    view: Any = memoryview(array)  # type: ignore[arg-type]
+    return view
 
 
 class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]

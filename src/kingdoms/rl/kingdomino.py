@@ -49,7 +49,7 @@ square: one-hot terrain (6) and crowns.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 from pettingzoo import AECEnv
@@ -65,7 +65,7 @@ from kingdoms.kingdomino.state import (
 )
 from kingdoms.kingdomino.state import PHASES as VIEW_PHASES
 from kingdoms.kingdomino.tiles import TERRAINS, TILES
-from kingdoms.rl.env import Encoder, KingdomsAECEnv, wrap
+from kingdoms.rl.env import Encoder, EnvSettings, KingdomsAECEnv, lay_out, wrap, writer
 
 PLANES = 8
 GRID = SIDE * SIDE
@@ -85,6 +85,27 @@ def _domino_table() -> np.ndarray:
 
 
 _DOMINO = _domino_table()
+_DOMINO_VIEWS = [writer(row) for row in _DOMINO]
+
+
+_WRITES: dict[tuple[int, int], tuple[tuple[int, float], ...]] = {}
+
+
+def _placement_writes(placement: tuple[int, int]) -> tuple[tuple[int, float], ...]:
+    """What a placement ``(domino number, code)`` sets in its board's 8 planes:
+    (offset in the block, value) pairs (terrain flags, non-zero crowns), memoized."""
+    writes = _WRITES.get(placement)
+    if writes is None:
+        number, code = placement
+        dom = TILES[number]
+        out: list[tuple[int, float]] = []
+        for cell, (t, c) in zip(placement_cells(code), (dom.left, dom.right), strict=True):
+            g = _grid_index(cell)
+            out.append((t * GRID + g, 1.0))
+            if c:
+                out.append((7 * GRID + g, float(c)))
+        writes = _WRITES[placement] = tuple(out)
+    return writes
 
 
 def _grid_index(cell: int) -> int:
@@ -119,26 +140,24 @@ class KingdominoEncoder(Encoder):
             ("seat_stats", 4 * n),
             ("grids", n * PLANES * GRID),
         ]
-        self.layout: dict[str, slice] = {}
-        pos = 0
-        for name, length in fields:
-            self.layout[name] = slice(pos, pos + length)
-            pos += length
-        self.size = pos
-        self._planes = np.zeros((n, PLANES * GRID), dtype=np.float32)
+        self.layout, self.size = lay_out(fields)
+        # per observing seat: a vector holding its grid planes (relative order) and 0s
+        # elsewhere, which encode copies and fills in
+        self._templates = [np.zeros(self.size, dtype=np.float32) for _ in range(n)]
+        self._template_views = [writer(t) for t in self._templates]
         self._boards: list[Board | None] = [None] * n
         self._done = [0] * n
-        self._stats: list[tuple[int, int, tuple[float, ...]]] = [(-1, -1, ())] * n
-        self._unseen: tuple[object, int, object, np.ndarray] | None = None
+        # per seat: (dominoes placed, discarded) when its stats were computed, and
+        # the stats (score, crowns, discarded, match total)
+        self._keys: list[tuple[int, int] | None] = [None] * n
+        self._stats: list[tuple[float, ...]] = [()] * n
+        self._unseen: tuple[object, int, object, Any] | None = None
         lay = self.layout
         self._rels = [[(q - seat) % n for q in range(n)] for seat in range(n)]
         self._orders = [[(seat + r) % n for r in range(n)] for seat in range(n)]
-        self._numbers = [
-            lay["round"].start,
-            lay["game"].start,
-            *range(lay["variants"].start, lay["variants"].start + 2),
-        ]
-        self._numbers2 = [lay["variants"].start + 2, lay["variants"].start + 3]
+        # round, game, then the four variant flags
+        self._numbers = lay["round"].start
+        assert lay["game"].start == self._numbers + 1 == lay["variants"].start - 1
         self._picks_made = lay["picks_made"].start
         self._to_move = lay["to_move"].start
         self._pick_order = lay["pick_order"].start
@@ -146,44 +165,65 @@ class KingdominoEncoder(Encoder):
         slots = [lay["acting"].start]
         slots += [lay["current_line"].start + i * slot for i in range(line)]
         slots += [lay["next_line"].start + i * slot for i in range(line)]
-        self._domino_pos = np.array(slots, dtype=np.intp)[:, None] + np.arange(DOMINO_FEATURES)
+        self._slots = slots
         # where each slot's king one-hot starts (its flags follow it)
         self._king_pos = [p + DOMINO_FEATURES for p in slots[1:]]
-        self._no_dominoes = [[0] * (line - i) for i in range(line + 1)]
         self._unseen_slice = self.layout["unseen"]
         self._stats_slice = self.layout["seat_stats"]
         self._grids = self.layout["grids"]
+        # per board: (template of each observing seat, where that board's block starts)
+        self._targets = [
+            [
+                (self._template_views[seat], self._grids.start + (q - seat) % n * PLANES * GRID)
+                for seat in range(n)
+            ]
+            for q in range(n)
+        ]
+
+    def _clear_board(self, q: int) -> None:
+        """Seat ``q``'s grid planes back to a lone castle, in every seat's template."""
+        n = self.players
+        for seat in range(n):
+            r = (q - seat) % n
+            start = self._grids.start + r * PLANES * GRID
+            template = self._templates[seat]
+            template[start : start + PLANES * GRID] = 0.0
+            template[start + 6 * GRID + _grid_index(CASTLE_CELL)] = 1.0
 
     def _sync(self, st: KingdominoState) -> None:
-        planes = self._planes
+        """Bring the grid planes (in every seat's template) and the scores up to date
+        with the boards: new placements only, unless a board was replaced."""
         for q, b in enumerate(st.boards):
-            if b is not self._boards[q] or len(b.placed) < self._done[q]:
-                planes[q].fill(0.0)
-                planes[q, 6 * GRID + _grid_index(CASTLE_CELL)] = 1.0
-                self._boards[q] = b
-                self._done[q] = 0
-                self._stats[q] = (-1, -1, ())
             placed = b.placed
-            for i in range(self._done[q], len(placed)):
-                number, code = placed[i]
-                dom = TILES[number]
-                for cell, (t, c) in zip(placement_cells(code), (dom.left, dom.right), strict=True):
-                    g = _grid_index(cell)
-                    planes[q, t * GRID + g] = 1.0
-                    planes[q, 7 * GRID + g] = c
-            self._done[q] = len(placed)
+            done = self._done[q]
+            if b is not self._boards[q] or len(placed) < done:
+                self._clear_board(q)
+                self._boards[q] = b
+                done = self._done[q] = 0
+                self._keys[q] = None
+            if done < len(placed):
+                targets = self._targets[q]
+                for i in range(done, len(placed)):
+                    writes = _placement_writes(placed[i])
+                    for view, base in targets:
+                        for offset, value in writes:
+                            view[base + offset] = value
+                self._done[q] = len(placed)
             key = (len(placed), len(b.discarded))
-            if self._stats[q][:2] != key:
-                # points per terrain are cached by the board: only the terrains of
-                # the new domino are scored again
-                score = sum(b.terrain_score(t) for t in range(6))
-                score += sum(st.bonuses(q).values())
-                crowns = b.total_crowns()
+            if self._keys[q] != key:
+                # the board caches its points per terrain: only the terrains of the
+                # new domino are scored again
+                score = st.score(q)
                 past = sum(g[q][0] for g in st.past)
-                stats = (float(score), float(crowns), float(key[1]), float(past + score))
-                self._stats[q] = (*key, stats)
+                self._keys[q] = key
+                self._stats[q] = (
+                    float(score),
+                    float(b.total_crowns()),
+                    float(key[1]),
+                    float(past + score),
+                )
 
-    def _unseen_flags(self, st: KingdominoState) -> np.ndarray:
+    def _unseen_flags(self, st: KingdominoState) -> Any:
         """Dominoes nobody has seen (undrawn or set aside), as 48 flags."""
         cache = self._unseen
         pile = st.pile
@@ -196,7 +236,7 @@ class KingdominoEncoder(Encoder):
             flags = np.zeros(48, dtype=np.float32)
             flags[[d - 1 for d in pile]] = 1.0
             flags[[d - 1 for d in st.aside]] = 1.0
-            cache = self._unseen = (pile, len(pile), st.aside, flags)
+            cache = self._unseen = (pile, len(pile), st.aside, writer(flags))
         return cache[3]
 
     def encode(self, state: State, seat: int) -> np.ndarray:
@@ -206,51 +246,61 @@ class KingdominoEncoder(Encoder):
         n = self.players
         rel = self._rels[seat]
         phase = st.phase
-        obs = np.zeros(self.size, dtype=np.float32)
-        # numbers
-        obs[self._numbers] = (st.round + 1, st.game_no + 1, st.middle, st.harmony)
-        obs[self._numbers2] = (st.dynasty, st.mighty)
-        obs[self._picks_made] = st.pick_pos
-        # one-hots and flags: the positions set to 1
-        ones = [0, 1 + phase]
+        # the seat's template holds its grids (kept up to date by _sync) and 0s
+        # elsewhere; the rest is written element by element through a memoryview
+        # (a few dozen writes: far cheaper than as many numpy calls)
+        obs = self._templates[seat].copy()
+        out = writer(obs)
+        out[0] = 1.0
+        out[1 + phase] = 1.0
+        i = self._numbers
+        out[i] = st.round + 1
+        out[i + 1] = st.game_no + 1
+        out[i + 2] = st.middle
+        out[i + 3] = st.harmony
+        out[i + 4] = st.dynasty
+        out[i + 5] = st.mighty
+        out[self._picks_made] = st.pick_pos
         to_move = st.current_player
         if to_move >= 0:
-            ones.append(self._to_move + rel[to_move])
+            out[self._to_move + rel[to_move]] = 1.0
         # kings drawn so far for the first picks (the rest of the draw is hidden)
         drawn = st.pick_order if phase != FIRST_PICKS else st.pick_order[: st.pick_pos + 1]
         pick = self._pick_order
         for i, q in enumerate(drawn):
-            ones.append(pick + i * n + rel[q])
-        # domino features: the acting domino, then each slot of both lines (0: none)
+            out[pick + i * n + rel[q]] = 1.0
+        # domino features: the acting domino, then each slot of both lines (none: 0s)
         acting = phase in (PLACE, CHOOSE)
+        slots = self._slots
+        features = _DOMINO_VIEWS
+        if acting:
+            p = slots[0]
+            out[p : p + DOMINO_FEATURES] = features[st.current[st.slot]]
         line = self.line
-        dominoes = [st.current[st.slot] if acting else 0]
-        current, nxt = st.current, st.next
-        dominoes += current
-        dominoes += self._no_dominoes[len(current)]
-        dominoes += nxt
-        dominoes += self._no_dominoes[len(nxt)]
-        obs[self._domino_pos] = _DOMINO[dominoes]
+        for base, dominoes in ((1, st.current), (1 + line, st.next)):
+            for i, d in enumerate(dominoes):
+                p = slots[base + i]
+                out[p : p + DOMINO_FEATURES] = features[d]
         done = st.slot + (1 if phase == CHOOSE else 0) if acting else 0
         kings = self._king_pos
         for i, king in enumerate(st.current_kings):
             if king >= 0:
-                ones.append(kings[i] + rel[king])
+                out[kings[i] + rel[king]] = 1.0
             if i < done:
-                ones.append(kings[i] + n)
+                out[kings[i] + n] = 1.0
         if acting:
-            ones.append(kings[st.slot] + n + 1)
+            out[kings[st.slot] + n + 1] = 1.0
         for i, king in enumerate(st.next_kings):
             if king >= 0:
-                ones.append(kings[line + i] + rel[king])
-        obs[ones] = 1.0
-        order = self._orders[seat]
-        obs[self._unseen_slice] = self._unseen_flags(st)
-        obs[self._stats_slice] = [x for q in order for x in self._stats[q][2]]
-        grids = obs[self._grids].reshape(n, PLANES * GRID)
-        planes = self._planes
-        for r, q in enumerate(order):
-            grids[r] = planes[q]
+                out[kings[line + i] + rel[king]] = 1.0
+        unseen = self._unseen_slice
+        out[unseen.start : unseen.stop] = self._unseen_flags(st)
+        p = self._stats_slice.start
+        stats = self._stats
+        for q in self._orders[seat]:
+            for x in stats[q]:
+                out[p] = x
+                p += 1
         return obs
 
     def encode_view(self, view: Mapping[str, Any]) -> np.ndarray:
@@ -346,44 +396,41 @@ def render_kingdomino(state: State) -> str:
     return "\n".join(lines)
 
 
-def kingdomino_raw_env(
-    players: int = 2,
-    variants: list[str] | tuple[str, ...] = (),
-    options: Mapping[str, Any] | None = None,
-    render_mode: str | None = None,
-    max_steps: int | None = None,
-) -> KingdomsAECEnv:
-    """The unwrapped Kingdomino environment (see :func:`kingdomino_env`)."""
-    opts = dict(options or {})
-    opts["variants"] = list(variants)
+class KingdominoSettings(EnvSettings, total=False):
+    """The settings of :func:`kingdomino_env` and :func:`kingdomino_raw_env` (all
+    optional)."""
+
+    variants: list[str] | tuple[str, ...]
+
+
+def kingdomino_raw_env(**settings: Unpack[KingdominoSettings]) -> KingdomsAECEnv:
+    """The unwrapped Kingdomino environment (settings: see :func:`kingdomino_env`)."""
+    players = settings.get("players", 2)
+    opts = dict(settings.get("options") or {})
+    opts["variants"] = list(settings.get("variants", ()))
     return KingdomsAECEnv(
         "kingdomino",
         players,
         opts,
         KingdominoEncoder(players),
-        render_mode=render_mode,
-        max_steps=max_steps,
+        render_mode=settings.get("render_mode"),
+        max_steps=settings.get("max_steps"),
         renderer=render_kingdomino,
     )
 
 
-def kingdomino_env(
-    players: int = 2,
-    variants: list[str] | tuple[str, ...] = (),
-    options: Mapping[str, Any] | None = None,
-    render_mode: str | None = None,
-    max_steps: int | None = None,
-    illegal: str = "raise",
-) -> AECEnv:
-    """Kingdomino for 2–4 ``players`` as a wrapped PettingZoo AEC environment.
+def kingdomino_env(illegal: str = "raise", **settings: Unpack[KingdominoSettings]) -> AECEnv:
+    """Kingdomino as a wrapped PettingZoo AEC environment.
 
-    ``variants``: any of ``middle-kingdom``, ``harmony``, ``dynasty``,
-    ``mighty-duel``; ``options``: other game options (``middle_kingdom_rule``).
+    Settings: ``players`` (2–4, default 2); ``variants``: any of
+    ``middle-kingdom``, ``harmony``, ``dynasty``, ``mighty-duel``; ``options``:
+    other game options (``middle_kingdom_rule``); ``render_mode`` (None or
+    ``"ansi"``); ``max_steps`` (default None: every game ends).  ``illegal``:
+    ``"raise"`` or ``"terminate"`` (see :func:`kingdoms.rl.env.wrap`).
 
     >>> env = kingdomino_env(players=3, variants=["harmony"])
     >>> env.reset(seed=0)
     >>> int(env.last()[0]["action_mask"].sum())  # the first king picks one of 3 dominoes
     3
     """
-    raw = kingdomino_raw_env(players, variants, options, render_mode, max_steps)
-    return wrap(raw, illegal=illegal)
+    return wrap(kingdomino_raw_env(**settings), illegal=illegal)
