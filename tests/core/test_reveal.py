@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kingdoms.core import new_game
-from kingdoms.core.reveal import REVEALED, step_reveal, view_change
+from kingdoms.core import new_game, reveal
+from kingdoms.core.reveal import REVEALED, sampled_reveal, step_reveal, view_change
 from kingdoms.core.state import State
-from kingdoms.kingdomino.state import FIRST_PICKS, KingdominoState
+from kingdoms.kingdomino.state import FIRST_PICKS, PLACE, KingdominoState
 
 CHANCE = "that action used chance (cards were shuffled or drawn)"
 
@@ -57,6 +58,65 @@ def test_kingdomino_steps_are_final_exactly_when_they_show_something(
         assert step_reveal(before, action, state) == expected, (before.phase, action)
         kinds.add(expected)
     assert REVEALED in kinds and None in kinds
+
+
+@settings(max_examples=4, deadline=None)
+@given(
+    players=st.integers(2, 4),
+    seed=st.integers(0, 10**6),
+    variants=st.sets(st.sampled_from(["middle-kingdom", "harmony", "dynasty"])),
+)
+def test_kingdomino_structural_answer_agrees_with_sampling(
+    players: int, seed: int, variants: set[str]
+) -> None:
+    """Every step Kingdomino settles from its structure shows nothing on samples
+    either, and the structure settles every placement that draws no line."""
+    state = new_game(
+        "kingdomino", players=players, seed=seed, options={"variants": sorted(variants)}
+    )
+    assert isinstance(state, KingdominoState)
+    rng = random.Random(seed)
+    settled = 0
+    while not state.is_terminal():
+        before = state.clone()
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        state.apply(action)
+        if before.revealed_nothing(action, state):
+            settled += 1
+            assert sampled_reveal(before, action, state) is None, (before.phase, action)
+        elif before.phase == PLACE and len(state.pile) == len(before.pile):
+            assert state.game_no != before.game_no  # only a new game of a Dynasty
+    assert settled > 0
+
+
+def test_step_reveal_samples_only_what_the_game_cannot_settle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Kingdomino placement is answered without a single determinization; a pick
+    that draws a line is still sampled (and final)."""
+    state = new_game("kingdomino", players=3, seed=11)
+    assert isinstance(state, KingdominoState)
+    sampled: list[int] = []
+    real = reveal.sampled_reveal
+
+    def counting(before: State, action: int, after: State, samples: int = 64) -> str | None:
+        sampled.append(before.step)
+        return real(before, action, after, samples)
+
+    monkeypatch.setattr(reveal, "sampled_reveal", counting)
+    verdicts: dict[bool, set[str | None]] = {True: set(), False: set()}
+    while state.round < 2:
+        before = state.clone()
+        action = state.legal_actions()[0]
+        state.apply(action)
+        was_sampled = len(sampled)
+        verdict = step_reveal(before, action, state)
+        verdicts[len(sampled) > was_sampled].add(verdict)
+        if before.phase == PLACE:
+            assert len(sampled) == was_sampled, "a placement was sampled"
+    assert verdicts[False] == {None}
+    assert REVEALED in verdicts[True]
 
 
 def test_the_last_line_of_a_four_player_game_reveals_nothing() -> None:

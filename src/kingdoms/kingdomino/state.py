@@ -525,6 +525,19 @@ class KingdominoState(State):
         """Dominoes of this game nobody has seen: undrawn and set aside."""
         return sorted([*self.pile, *self.aside])
 
+    def revealed_nothing(self, action: int, after: State) -> bool:
+        """What :meth:`determinize` resamples (the undrawn dominoes, the set-aside
+        ones, the kings not drawn yet) is read only to draw a line, to draw the next
+        king of the first picks, or to deal the next game of a Dynasty: a step of the
+        same game, outside the first picks, that left as many dominoes undrawn showed
+        nothing.  (How many are undrawn is public.)"""
+        return (
+            isinstance(after, KingdominoState)
+            and self.phase != FIRST_PICKS
+            and after.game_no == self.game_no
+            and len(after.pile) == len(self.pile)
+        )
+
     def determinize(self, player: int, rng: random.Random) -> KingdominoState:
         """Reshuffle the undrawn dominoes (drawn from everything unseen) and, during
         the first picks, the kings not drawn yet."""
