@@ -126,10 +126,12 @@ def sampled_reveal(
         state.logging = before.logging
         return state
 
+    keep_before = False  # whether views change with the sample: then copy each before
     for _ in range(samples):
         seed = rng.random()
         alt = determinized(seed)
-        alt_before: State | None = None  # made again from the same seed if needed
+        # the sample before the step: a copy, or made again from its seed when needed
+        alt_before = alt.clone() if keep_before else None
         try:
             alt.apply_checked(action)
         except KingdomsError:
@@ -144,6 +146,7 @@ def sampled_reveal(
                 real_changes[s] = view_change(before.view(s), real_views[s])
             if alt_before is None:
                 alt_before = determinized(seed)
+                keep_before = True
             if view_change(alt_before.view(s), view) != real_changes[s]:
                 return REVEALED
     return None
