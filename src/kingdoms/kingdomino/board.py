@@ -117,7 +117,10 @@ def _regions(m: int, crown: list[int]) -> list[tuple[int, int]]:
 
 
 def _terrain_score(m: int, crown: list[int]) -> int:
-    return sum(squares * crowns for squares, crowns in _regions(m, crown))
+    total = 0
+    for squares, crowns in _regions(m, crown):
+        total += squares * crowns
+    return total
 
 
 def _allowed(occ: int, box: tuple[int, int, int, int], size: int) -> int:
