@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import socket
+import sys
 import tempfile
 import threading
 import time
@@ -21,6 +22,9 @@ import uvicorn
 from playwright.sync_api import sync_playwright
 
 from kingdoms.server.app import create_app
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.browser.drive import kingdomino_moves
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
@@ -57,21 +61,6 @@ def _dominion_moves(page: Any, n: int) -> None:
                 if page.query_selector("#d-confirm:not([hidden])"):  # a touch screen
                     page.click("#d-confirm-do")
                 break
-        else:
-            page.click(".choice >> nth=-1")
-        page.wait_for_function(f"document.body.dataset.step !== '{step}'")
-
-
-def _kingdomino_moves(page: Any, n: int) -> None:
-    for _ in range(n):
-        page.wait_for_selector(".choices > .choice")
-        step = page.get_attribute("body", "data-step")
-        if page.query_selector(".domino.clickable"):
-            page.click(".domino.clickable >> nth=0")
-        elif page.query_selector(".kd-cell.target"):
-            page.click(".kd-cell.target >> nth=0")
-            page.wait_for_selector("#k-place:not([disabled])")
-            page.click("#k-place")
         else:
             page.click(".choice >> nth=-1")
         page.wait_for_function(f"document.body.dataset.step !== '{step}'")
@@ -121,7 +110,7 @@ def main() -> None:
                     link = _game(page, base, "kingdomino", "greedy", 5, {})
                     page.goto(link)
                     page.wait_for_selector("#k-current")
-                    _kingdomino_moves(page, 9)
+                    kingdomino_moves(page, 9)
                     page.wait_for_selector(".choices > .choice")
                     page.evaluate("window.scrollTo(0, 0)")
                     page.wait_for_timeout(300)

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 import pytest
+from tests.browser.drive import wait_step_change
 
 pytestmark = pytest.mark.browser
 
@@ -30,12 +31,6 @@ def _lobby(page: Any, server: str, game: str, kinds: list[str], **options: str) 
 
 def _step(page: Any) -> str:
     return str(page.get_attribute("body", "data-step"))
-
-
-def _wait_change(page: Any, step: str) -> None:
-    page.wait_for_function(
-        f"document.body.dataset.step !== '{step}' || !!document.querySelector('.scores')"
-    )
 
 
 def _dominion_click(page: Any) -> None:
@@ -70,7 +65,7 @@ def test_dominion_against_a_bot_to_the_end_by_clicking(page: Any, server: str) -
             break
         step = _step(page)
         _dominion_click(page)
-        _wait_change(page, step)
+        wait_step_change(page, step)
     page.wait_for_selector(".scores")
     assert page.text_content("#prompt-title") == "Game over"
     assert page.query_selector("#d-outcome")
@@ -109,7 +104,7 @@ def test_kingdomino_against_a_bot_to_the_end_by_clicking(page: Any, server: str)
             page.keyboard.press("Enter")
         else:
             _kingdomino_click(page)
-        _wait_change(page, step)
+        wait_step_change(page, step)
     page.wait_for_selector(".scores")
     assert page.query_selector("#k-breakdown")
     assert len(page.query_selector_all(".kd-kingdom")) == 2
@@ -136,7 +131,7 @@ def test_two_browsers_play_kingdomino_online(browser: Any, server: str) -> None:
                 if pg.query_selector(".choice") and not pg.query_selector(".scores"):
                     step = _step(pg)
                     _kingdomino_click(pg)
-                    _wait_change(pg, step)
+                    wait_step_change(pg, step)
                     acted = True
             if not acted:
                 pages[0].wait_for_timeout(50)
@@ -221,7 +216,7 @@ def test_dominion_card_decision_renders_from_its_kind_and_zone(page: Any, server
             page.keyboard.press("a")
         else:
             page.click(".choice >> nth=-1")
-        _wait_change(page, step)
+        wait_step_change(page, step)
     else:
         pytest.fail("never reached a Cellar decision")
     text = page.text_content("#d-decision") or ""
@@ -239,7 +234,7 @@ def test_dominion_card_decision_renders_from_its_kind_and_zone(page: Any, server
     before = discard_size()
     step = _step(page)
     hand[0].click()
-    _wait_change(page, step)
+    wait_step_change(page, step)
     assert discard_size() == before + 1  # the clicked card was discarded
     if page.query_selector("#d-bounds"):  # still deciding (the hand was not empty)
         assert page.text_content("#d-bounds") == "chosen 1, any number"

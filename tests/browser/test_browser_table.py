@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.browser.drive import kingdomino_moves, wait_step_change
 
 from kingdoms.i18n import catalog
 
@@ -52,12 +53,6 @@ def _decision_bar_on_screen(page: Any) -> None:
     assert page.is_visible("#prompt .choice")
 
 
-def _wait_step_change(page: Any, step: str | None) -> None:
-    page.wait_for_function(
-        f"document.body.dataset.step !== '{step}' || !!document.querySelector('.scores')"
-    )
-
-
 def test_phone_lobby_and_dominion_tap_selects_then_confirms(phone: Any, server: str) -> None:
     phone.goto(server + "/")
     phone.wait_for_selector("body[data-ready]")
@@ -91,7 +86,7 @@ def test_phone_lobby_and_dominion_tap_selects_then_confirms(phone: Any, server: 
             assert phone.get_attribute("body", "data-step") == step
             assert phone.query_selector(".dcard.selected")
             phone.tap("#d-confirm-do")
-        _wait_step_change(phone, step)
+        wait_step_change(phone, step)
     assert folded  # the buy phase offered many cards
     _no_sideways_scroll(phone)
 
@@ -103,18 +98,7 @@ def test_phone_kingdomino_by_taps(phone: Any, server: str) -> None:
     phone.wait_for_selector("#k-kingdoms")
     _no_sideways_scroll(phone)
     _decision_bar_on_screen(phone)
-    for _ in range(8):
-        phone.wait_for_selector(".choices > .choice")
-        step = phone.get_attribute("body", "data-step")
-        if phone.query_selector(".domino.clickable"):
-            phone.tap(".domino.clickable >> nth=0")
-        elif phone.query_selector(".kd-cell.target"):
-            phone.tap(".kd-cell.target >> nth=0")
-            phone.wait_for_selector("#k-place:not([disabled])")
-            phone.tap("#k-place")
-        else:
-            phone.tap(".choice >> nth=-1")
-        _wait_step_change(phone, step)
+    kingdomino_moves(phone, 8, tap=True)
     _no_sideways_scroll(phone)
     # placed squares show their terrain (colour and pattern), not the empty square's
     colours = phone.eval_on_selector_all(

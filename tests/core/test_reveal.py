@@ -4,15 +4,18 @@ shows, in Dominion against many more independent determinizations."""
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kingdoms.core import new_game
-from kingdoms.core.reveal import REVEALED, step_reveal, view_change
+from kingdoms.core import new_game, reveal
+from kingdoms.core.reveal import REVEALED, sampled_reveal, step_reveal, view_change
 from kingdoms.core.state import State
-from kingdoms.kingdomino.state import FIRST_PICKS, KingdominoState
+from kingdoms.kingdomino.state import FIRST_PICKS, PLACE, KingdominoState
 
 CHANCE = "that action used chance (cards were shuffled or drawn)"
 
@@ -33,6 +36,18 @@ def kingdomino_expected(before: KingdominoState, after: KingdominoState) -> str 
     return None
 
 
+def random_steps(state: State, seed: int) -> Iterator[tuple[State, int]]:
+    """Play ``state`` on with uniformly random legal actions to the end: after each
+    step, ``(the state before it, its action)`` (``state`` is the state after)."""
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        before = state.clone()
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        state.apply(action)
+        yield before, action
+
+
 @settings(max_examples=4, deadline=None)
 @given(
     players=st.integers(2, 4),
@@ -42,21 +57,54 @@ def kingdomino_expected(before: KingdominoState, after: KingdominoState) -> str 
 def test_kingdomino_steps_are_final_exactly_when_they_show_something(
     players: int, seed: int, variants: set[str]
 ) -> None:
+    """Also: every step Kingdomino settles from its structure shows nothing on
+    samples either, and the structure settles every placement that draws no line."""
     state = new_game(
         "kingdomino", players=players, seed=seed, options={"variants": sorted(variants)}
     )
     assert isinstance(state, KingdominoState)
-    rng = random.Random(seed)
     kinds = set()
-    while not state.is_terminal():
-        before = state.clone()
-        legal = state.legal_actions()
-        action = legal[rng.randrange(len(legal))]
-        state.apply(action)
+    settled = 0
+    for before, action in random_steps(state, seed):
+        assert isinstance(before, KingdominoState)
         expected = kingdomino_expected(before, state)
         assert step_reveal(before, action, state) == expected, (before.phase, action)
         kinds.add(expected)
-    assert REVEALED in kinds and None in kinds
+        if before.revealed_nothing(action, state):
+            settled += 1
+            assert sampled_reveal(before, action, state) is None, (before.phase, action)
+        elif before.phase == PLACE and len(state.pile) == len(before.pile):
+            assert state.game_no != before.game_no  # only a new game of a Dynasty
+    assert REVEALED in kinds and None in kinds and settled > 0
+
+
+def test_step_reveal_samples_only_what_the_game_cannot_settle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Kingdomino placement is answered without a single determinization; a pick
+    that draws a line is still sampled (and final)."""
+    state = new_game("kingdomino", players=3, seed=11)
+    assert isinstance(state, KingdominoState)
+    sampled: list[int] = []
+    real = reveal.sampled_reveal
+
+    def counting(before: State, action: int, after: State, samples: int = 64) -> str | None:
+        sampled.append(before.step)
+        return real(before, action, after, samples)
+
+    monkeypatch.setattr(reveal, "sampled_reveal", counting)
+    verdicts: dict[bool, set[str | None]] = {True: set(), False: set()}
+    while state.round < 2:
+        before = state.clone()
+        action = state.legal_actions()[0]
+        state.apply(action)
+        was_sampled = len(sampled)
+        verdict = step_reveal(before, action, state)
+        verdicts[len(sampled) > was_sampled].add(verdict)
+        if before.phase == PLACE:
+            assert len(sampled) == was_sampled, "a placement was sampled"
+    assert verdicts[False] == {None}
+    assert REVEALED in verdicts[True]
 
 
 def test_the_last_line_of_a_four_player_game_reveals_nothing() -> None:
@@ -64,12 +112,8 @@ def test_the_last_line_of_a_four_player_game_reveals_nothing() -> None:
     their order, so bringing it out shows nothing."""
     state = new_game("kingdomino", players=4, seed=5)
     assert isinstance(state, KingdominoState)
-    rng = random.Random(5)
-    while len(state.pile) > 0 or not state.next:
-        before = state.clone()
-        legal = state.legal_actions()
-        action = legal[rng.randrange(len(legal))]
-        state.apply(action)
+    for before, action in random_steps(state, 5):
+        assert isinstance(before, KingdominoState)
         if not state.pile and state.next and before.pile:
             assert step_reveal(before, action, state) is None
             return
@@ -119,15 +163,8 @@ def test_dominion_steps_left_undoable_show_nothing_on_fresh_samples(
     players: int, seed: int
 ) -> None:
     state = new_game("dominion", players=players, seed=seed)
-    rng = random.Random(seed)
     verdicts = set()
-    for _ in range(80):
-        if state.is_terminal():
-            break
-        before = state.clone()
-        legal = state.legal_actions()
-        action = legal[rng.randrange(len(legal))]
-        state.apply(action)
+    for before, action in itertools.islice(random_steps(state, seed), 80):
         verdict = step_reveal(before, action, state)
         verdicts.add(verdict)
         if before.rng.getstate() != state.rng.getstate():

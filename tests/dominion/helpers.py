@@ -6,12 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from kingdoms.dominion.data import CARDS
+from kingdoms.dominion.kingdom import RECOMMENDED
 from kingdoms.dominion.state import DominionState
 
-FIRST_GAME = [
-    "cellar", "market", "militia", "mine", "moat",
-    "remodel", "smithy", "village", "woodcutter", "workshop",
-]  # fmt: skip
+FIRST_GAME = list(next(cards for names, cards in RECOMMENDED.items() if "First Game" in names))
 ALL_1E = [
     "adventurer", "bureaucrat", "chancellor", "chapel", "feast",
     "library", "moneylender", "spy", "thief", "throne_room",

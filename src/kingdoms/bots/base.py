@@ -25,14 +25,20 @@ from kingdoms.core.runner import ObservingBot as ObservingBot
 View = Mapping[str, Any]
 
 
-class RandomBot:
-    """Uniformly random over the legal actions (for testing and as a baseline)."""
+class ParameterlessBot:
+    """Base of the bots that take no parameters: any given is a clear error."""
 
-    name = "random"
+    name: str
 
     def __init__(self, **params: Any) -> None:
         if params:
-            raise InvalidConfig(f"bot 'random' takes no parameters, got {sorted(params)}")
+            raise InvalidConfig(f"bot {self.name!r} takes no parameters, got {sorted(params)}")
+
+
+class RandomBot(ParameterlessBot):
+    """Uniformly random over the legal actions (for testing and as a baseline)."""
+
+    name = "random"
 
     def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
         return legal_actions[rng.randrange(len(legal_actions))]

@@ -226,7 +226,6 @@ class MCTSBot:
         # parts with ``determinize`` (cheaper than rebuilding from the view).
         base = game.state_from_view(view, rng)
         base.logging = False
-        me = base.current_player
         obvious = game_bot_hook(game.name, "obvious_action")
         if callable(obvious):
             forced = obvious(base, legal)
@@ -242,22 +241,16 @@ class MCTSBot:
                 if len(legal) == 1:
                     return legal[0]
 
-        def build(_view: View, r: random.Random) -> State:
-            return base.determinize(me, r)
-
         if self.algorithm == "flat":
-            return self._flat(build, view, legal, policy, rng, ranked)
-        return self._uct(build, view, legal, policy, rng)
+            return self._flat(base, legal, policy, rng, ranked)
+        return self._uct(base, legal, policy, rng)
 
     def _flat(
-        self,
-        build: Callable[[View, random.Random], State],
-        view: View,
-        legal: list[int],
-        policy: PlayoutPolicy,
-        rng: random.Random,
-        ranked: bool = False,
+        self, base: State, legal: list[int], policy: PlayoutPolicy, rng: random.Random, ranked: bool
     ) -> int:
+        """Flat UCB over the root actions; each iteration plays one from a fresh
+        determinization of ``base`` for the seat to move."""
+        me = base.current_player
         k = len(legal)
         n = [0] * k
         w = [0.0] * k
@@ -278,9 +271,8 @@ class MCTSBot:
                     v = w[j] / n[j] + c * math.sqrt(log_t / n[j])
                     if v > best:
                         best, i = v, j
-            state = build(view, rng)
+            state = base.determinize(me, rng)
             state.logging = False
-            me = state.current_player
             state.apply(legal[i])
             r = self._finish(state, policy, rng)
             n[i] += 1
@@ -313,20 +305,16 @@ class MCTSBot:
                 best = j
         return legal[best]
 
-    def _uct(
-        self,
-        build: Callable[[View, random.Random], State],
-        view: View,
-        legal: list[int],
-        policy: PlayoutPolicy,
-        rng: random.Random,
-    ) -> int:
+    def _uct(self, base: State, legal: list[int], policy: PlayoutPolicy, rng: random.Random) -> int:
+        """UCT (information-set style: one tree over determinizations of ``base`` for
+        the seat to move, children counted as available when legal)."""
+        me = base.current_player
         root = _Node()
         more = self._budget()
         c = self.c
         done = 0
         while more(done):
-            state = build(view, rng)
+            state = base.determinize(me, rng)
             state.logging = False
             node = root
             path: list[tuple[_Node, int]] = []  # (child node, seat that chose it)

@@ -17,6 +17,14 @@ alone, the same for every game:
    the acting seat and differs in every determinization, steps that do not touch
    it included.)
 
+Sampling costs a determinization, the step and every seat's view per sample, so a
+game may settle rule 2 from its structure first: a step that read nothing of what
+``determinize`` resamples showed nothing (:meth:`State.revealed_nothing
+<kingdoms.core.state.State.revealed_nothing>`; in Kingdomino every step but those that
+draw a line, a king of the first picks or a new game of a Dynasty).  Only the steps
+the game cannot settle are sampled (:func:`sampled_reveal`); the property tests check
+every game's structural answer against sampling.
+
 A card turned face up from a hidden deck is caught by 2 even though no RNG is used
 (the resampled decks have other cards on top), and so is a new Kingdomino line or
 the next king drawn for the first picks.  What the acting seat already knew (a card
@@ -49,6 +57,7 @@ from kingdoms.core.errors import KingdomsError
 from kingdoms.core.state import Action, State
 
 REVEALED = "that action revealed new information"
+CHANCE = "that action used chance (cards were shuffled or drawn)"
 
 SAMPLES = 64
 """Determinizations tried per step (a step that reveals something stops at the first
@@ -85,9 +94,25 @@ def view_change(old: Any, new: Any) -> dict[tuple[Any, ...], Any]:
 
 def step_reveal(before: State, action: Action, after: State, samples: int = SAMPLES) -> str | None:
     """Why the step ``before`` → ``action`` → ``after`` is final (``None``: it revealed
-    nothing, see the module docstring).  ``before`` is left unchanged."""
+    nothing, see the module docstring).  ``before`` is left unchanged.
+
+    A step the game can tell structurally showed nothing
+    (:meth:`~kingdoms.core.state.State.revealed_nothing`) costs no sampling; any other
+    goes to :func:`sampled_reveal`."""
     if before.rng.getstate() != after.rng.getstate():
-        return "that action used chance (cards were shuffled or drawn)"
+        return CHANCE
+    if before.revealed_nothing(action, after):
+        return None
+    return sampled_reveal(before, action, after, samples)
+
+
+def sampled_reveal(
+    before: State, action: Action, after: State, samples: int = SAMPLES
+) -> str | None:
+    """Rule 2 of the module docstring by sampling alone (no game hook): ``None`` if
+    every seat's view change and new log events come out as in the real game on
+    ``samples`` determinizations for the acting seat, else :data:`REVEALED` at the
+    first that differs."""
     actor = before.current_player
     seats = range(after.num_players)
     start = len(before.log)
@@ -95,10 +120,18 @@ def step_reveal(before: State, action: Action, after: State, samples: int = SAMP
     real_logs = [[e.visible_to(s) for e in after.log[start:]] for s in seats]
     real_changes: dict[int, dict[tuple[Any, ...], Any]] = {}
     rng = random.Random(f"reveal:{before.config.seed}:{before.step}:{action}")
+
+    def determinized(seed: float) -> State:
+        state = before.determinize(actor, random.Random(seed))
+        state.logging = before.logging
+        return state
+
+    keep_before = False  # whether views change with the sample: then copy each before
     for _ in range(samples):
-        alt_before = before.determinize(actor, random.Random(rng.random()))
-        alt_before.logging = before.logging
-        alt = alt_before.clone()
+        seed = rng.random()
+        alt = determinized(seed)
+        # the sample before the step: a copy, or made again from its seed when needed
+        alt_before = alt.clone() if keep_before else None
         try:
             alt.apply_checked(action)
         except KingdomsError:
@@ -111,9 +144,12 @@ def step_reveal(before: State, action: Action, after: State, samples: int = SAMP
                 continue  # what s sees after is the same whatever the actor could not see
             if s not in real_changes:
                 real_changes[s] = view_change(before.view(s), real_views[s])
+            if alt_before is None:
+                alt_before = determinized(seed)
+                keep_before = True
             if view_change(alt_before.view(s), view) != real_changes[s]:
                 return REVEALED
     return None
 
 
-__all__ = ["SAMPLES", "step_reveal", "view_change"]
+__all__ = ["CHANCE", "REVEALED", "SAMPLES", "sampled_reveal", "step_reveal", "view_change"]

@@ -219,6 +219,14 @@ class State(abc.ABC):
         who = f"player {event['player'] + 1} " if "player" in event else ""
         return f"{who}{event['type']}" + (f": {rest}" if rest else "")
 
+    def revealed_nothing(self, action: Action, after: State) -> bool:
+        """Whether the step ``self`` → ``action`` → ``after`` certainly showed no seat
+        anything hidden from the acting seat, known from the game's structure: the step
+        read nothing that :meth:`determinize` resamples.  ``False`` means "not known
+        here" and :func:`kingdoms.core.reveal.step_reveal` samples; a game must never
+        answer ``True`` for a step that showed something."""
+        return False
+
     def check_invariants(self) -> None:  # noqa: B027 - optional hook
         """Raise :class:`InvariantViolation` if the state is inconsistent."""
 

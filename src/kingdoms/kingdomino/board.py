@@ -94,9 +94,11 @@ def _bits(m: int) -> list[int]:
     return out
 
 
-def _terrain_score(m: int, crown: list[int]) -> int:
+def _regions(m: int, crown: list[int]) -> list[tuple[int, int]]:
+    """The properties of the terrain mask ``m`` (flood fills) as ``(squares, crowns)``,
+    with ``crown`` the masks of the squares with 1, 2 and 3 crowns."""
     c1, c2, c3 = crown
-    total = 0
+    out = []
     while m:
         region = m & -m
         while True:
@@ -110,9 +112,31 @@ def _terrain_score(m: int, crown: list[int]) -> int:
             + 2 * (region & c2).bit_count()
             + 3 * (region & c3).bit_count()
         )
-        if crowns:
-            total += region.bit_count() * crowns
+        out.append((region.bit_count(), crowns))
+    return out
+
+
+def _terrain_score(m: int, crown: list[int]) -> int:
+    total = 0
+    for squares, crowns in _regions(m, crown):
+        total += squares * crowns
     return total
+
+
+def _allowed(occ: int, box: tuple[int, int, int, int], size: int) -> int:
+    """Empty cells (not in ``occ``) a square may go on when the squares cover the
+    bounding box ``box`` = (minx, maxx, miny, maxy) and the kingdom is size×size."""
+    minx, maxx, miny, maxy = box
+    n1 = size - 1
+    xlo, xhi = max(0, maxx - n1), min(SIDE - 1, minx + n1)
+    ylo, yhi = max(0, maxy - n1), min(SIDE - 1, miny + n1)
+    return FULL & ~occ & XBAND[xlo][xhi] & YBAND[ylo][yhi]
+
+
+def _unreachable(allowed: int) -> int:
+    """How many of the ``allowed`` cells have no allowed neighbour (no domino fits)."""
+    reach = allowed << 1 | allowed >> 1 | allowed << W | allowed >> W
+    return (allowed & ~reach).bit_count()
 
 
 class Board:
@@ -165,10 +189,18 @@ class Board:
     # -- placement ------------------------------------------------------------------
     def allowed(self) -> int:
         """Empty cells a square may go on without breaking the size limit."""
-        n1 = self.size - 1
-        xlo, xhi = max(0, self.maxx - n1), min(SIDE - 1, self.minx + n1)
-        ylo, yhi = max(0, self.maxy - n1), min(SIDE - 1, self.miny + n1)
-        return FULL & ~self.occ & XBAND[xlo][xhi] & YBAND[ylo][yhi]
+        return _allowed(self.occ, (self.minx, self.maxx, self.miny, self.maxy), self.size)
+
+    def _box_with(self, a: int, b: int) -> tuple[int, int, int, int]:
+        """The bounding box (minx, maxx, miny, maxy) once cells ``a`` and ``b`` are
+        covered too."""
+        ax, bx, ay, by = a % W, b % W, a // W, b // W
+        return (
+            min(self.minx, ax, bx),
+            max(self.maxx, ax, bx),
+            min(self.miny, ay, by),
+            max(self.maxy, ay, by),
+        )
 
     def legal_placements(self, domino: Domino) -> list[int]:
         """Every legal placement code of ``domino`` (a double's turned copies once)."""
@@ -211,15 +243,7 @@ class Board:
             if c:
                 self.crown[c - 1] |= bit
             self.adj[t] |= NBR[cell]
-            x, y = cell % W, cell // W
-            if x < self.minx:
-                self.minx = x
-            elif x > self.maxx:
-                self.maxx = x
-            if y < self.miny:
-                self.miny = y
-            elif y > self.maxy:
-                self.maxy = y
+        self.minx, self.maxx, self.miny, self.maxy = self._box_with(a, b)
         self.placed.append((domino.number, code))
         self._score = None
         ts = self._tscore
@@ -252,25 +276,11 @@ class Board:
 
     def properties(self) -> list[tuple[int, int, int]]:
         """Every property as ``(terrain, squares, crowns)``."""
-        out = []
-        c1, c2, c3 = self.crown
-        for t in range(6):
-            m = self.terrain[t]
-            while m:
-                region = m & -m
-                while True:
-                    grow = (region | region << 1 | region >> 1 | region << W | region >> W) & m
-                    if grow == region:
-                        break
-                    region = grow
-                m &= ~region
-                crowns = (
-                    (region & c1).bit_count()
-                    + 2 * (region & c2).bit_count()
-                    + 3 * (region & c3).bit_count()
-                )
-                out.append((t, region.bit_count(), crowns))
-        return out
+        return [
+            (t, squares, crowns)
+            for t in range(6)
+            for squares, crowns in _regions(self.terrain[t], self.crown)
+        ]
 
     def _scores(self) -> tuple[int, int, int]:
         s = self._score
@@ -329,20 +339,7 @@ class Board:
         """:meth:`holes` as it would be after the placement ``code`` (not made)."""
         a, b = placement_cells(code)
         occ = self.occ | 1 << a | 1 << b
-        ax, bx, ay, by = a % W, b % W, a // W, b // W
-        minx = min(self.minx, ax, bx)
-        maxx = max(self.maxx, ax, bx)
-        miny = min(self.miny, ay, by)
-        maxy = max(self.maxy, ay, by)
-        n1 = self.size - 1
-        allowed = (
-            FULL
-            & ~occ
-            & XBAND[max(0, maxx - n1)][min(SIDE - 1, minx + n1)]
-            & YBAND[max(0, maxy - n1)][min(SIDE - 1, miny + n1)]
-        )
-        reach = allowed << 1 | allowed >> 1 | allowed << W | allowed >> W
-        return (allowed & ~reach).bit_count()
+        return _unreachable(_allowed(occ, self._box_with(a, b), self.size))
 
     def keeps_middle(self, code: int) -> bool:
         """Whether the placement ``code`` keeps every square in the window centred on
@@ -356,9 +353,7 @@ class Board:
     def holes(self) -> int:
         """Empty cells that can still be part of the kingdom but that no domino
         can ever cover (no neighbour that can be covered either)."""
-        allowed = self.allowed()
-        reach = allowed << 1 | allowed >> 1 | allowed << W | allowed >> W
-        return (allowed & ~reach).bit_count()
+        return _unreachable(self.allowed())
 
     def is_middle(self, rule: str = "window") -> bool:
         """Middle Kingdom: ``window`` — every square within the size×size window

@@ -324,18 +324,11 @@ class KingdominoState(State):
             else:
                 self._after_turn()
         elif ph == CHOOSE:
-            number = action - PICK
-            owner = self.current_kings[self.slot]
-            self.next_kings[self.next.index(number)] = owner
-            if self.logging:
-                self.emit(Event("pick", owner, {"domino": number}))
+            self._pick(self.current_kings[self.slot], action - PICK, self.next, self.next_kings)
             self._after_turn()
         elif ph == FIRST_PICKS:
-            number = action - PICK
             owner = self.pick_order[self.pick_pos]
-            self.current_kings[self.current.index(number)] = owner
-            if self.logging:
-                self.emit(Event("pick", owner, {"domino": number}))
+            self._pick(owner, action - PICK, self.current, self.current_kings)
             self.pick_pos += 1
             if self.pick_pos == len(self.pick_order):
                 self.next = self._draw()
@@ -346,6 +339,13 @@ class KingdominoState(State):
                     self.emit(Event("round", data={"round": 1, "line": list(self.next)}))
         else:
             raise AssertionError("no action is possible: the game is over")
+
+    def _pick(self, owner: int, number: int, line: list[int], kings: list[int]) -> None:
+        """``owner``'s king goes onto domino ``number`` of ``line`` (``kings``: the
+        owners of the kings on that line)."""
+        kings[line.index(number)] = owner
+        if self.logging:
+            self.emit(Event("pick", owner, {"domino": number}))
 
     def clone(self) -> KingdominoState:
         new = self._copy(copy_rng(self.rng))
@@ -524,6 +524,19 @@ class KingdominoState(State):
     def unseen(self) -> list[int]:
         """Dominoes of this game nobody has seen: undrawn and set aside."""
         return sorted([*self.pile, *self.aside])
+
+    def revealed_nothing(self, action: int, after: State) -> bool:
+        """What :meth:`determinize` resamples (the undrawn dominoes, the set-aside
+        ones, the kings not drawn yet) is read only to draw a line, to draw the next
+        king of the first picks, or to deal the next game of a Dynasty: a step of the
+        same game, outside the first picks, that left as many dominoes undrawn showed
+        nothing.  (How many are undrawn is public.)"""
+        return (
+            isinstance(after, KingdominoState)
+            and self.phase != FIRST_PICKS
+            and after.game_no == self.game_no
+            and len(after.pile) == len(self.pile)
+        )
 
     def determinize(self, player: int, rng: random.Random) -> KingdominoState:
         """Reshuffle the undrawn dominoes (drawn from everything unseen) and, during

@@ -31,7 +31,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from kingdoms.bots.base import View
+from kingdoms.bots.base import ParameterlessBot, View
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.state import State
 from kingdoms.kingdomino.board import CENTRE, Board, W, cell_at, placement_cells
@@ -150,14 +150,28 @@ def greedy_playout(state: State, rng: random.Random) -> int:
     return greedy_pick(legal)
 
 
-class GreedyBot:
+class _Judging:
+    """A bot that judges the state rebuilt from its view (:meth:`choose`); an only
+    legal action is played at once."""
+
+    def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
+        legal = list(legal_actions)
+        if len(legal) == 1:
+            return legal[0]
+        st = _state(view, rng)
+        return self.choose(st, st.boards[st.current_player], legal, rng)
+
+    def choose(
+        self, st: KingdominoState, board: Board, legal: list[int], rng: random.Random
+    ) -> int:
+        """The action to play in ``st`` with ``board`` the acting seat's kingdom."""
+        raise NotImplementedError
+
+
+class GreedyBot(ParameterlessBot):
     """Best immediate score for the current placement; drafts by domino value."""
 
     name = "greedy"
-
-    def __init__(self, **params: Any) -> None:
-        if params:
-            raise InvalidConfig(f"bot 'greedy' takes no parameters, got {sorted(params)}")
 
     def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
         legal = list(legal_actions)
@@ -168,7 +182,7 @@ class GreedyBot:
         return greedy_place(_state(view, rng), legal, rng)
 
 
-class PlanningGreedyBot:
+class PlanningGreedyBot(_Judging):
     """Placement and draft judged together (see the module docstring)."""
 
     name = "planning-greedy"
@@ -202,13 +216,9 @@ class PlanningGreedyBot:
         best = self._ranked(st, board, domino, codes)[0][0]
         return best
 
-    def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
-        legal = list(legal_actions)
-        if len(legal) == 1:
-            return legal[0]
-        st = _state(view, rng)
-        me = st.current_player
-        board = st.boards[me]
+    def choose(
+        self, st: KingdominoState, board: Board, legal: list[int], rng: random.Random
+    ) -> int:
         if st.phase in (CHOOSE, FIRST_PICKS):
             scored = [(self._draft_value(st, board, a - PICK), a) for a in legal]
             return max(scored)[1]
@@ -271,7 +281,7 @@ def most_crowns_on_a_square(legal: Sequence[int]) -> list[int]:
     return [a for a in legal if max(TILES[a - PICK].left[1], TILES[a - PICK].right[1]) == best]
 
 
-class FullGreedyBot:
+class FullGreedyBot(ParameterlessBot, _Judging):
     """The full-greedy agent of the CIG-2018 Kingdomino study, as it defines it.
 
     A turn of the study is one move: place the domino taken last round and pick
@@ -301,10 +311,6 @@ class FullGreedyBot:
     """
 
     name = "full-greedy"
-
-    def __init__(self, **params: Any) -> None:
-        if params:
-            raise InvalidConfig(f"bot 'full-greedy' takes no parameters, got {sorted(params)}")
 
     @staticmethod
     def _judge(st: KingdominoState, board: Board, number: int, code: int) -> tuple[int, int, int]:
@@ -345,13 +351,9 @@ class FullGreedyBot:
             moves = [(p, d) for p in placements for d in picks]
         return moves
 
-    def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
-        legal = list(legal_actions)
-        if len(legal) == 1:
-            return legal[0]
-        st = _state(view, rng)
-        me = st.current_player
-        board = st.boards[me]
+    def choose(
+        self, st: KingdominoState, board: Board, legal: list[int], rng: random.Random
+    ) -> int:
         acting = st.acting_domino()
         if st.phase == FIRST_PICKS:
             choices = most_crowns_on_a_square(legal)

@@ -1,0 +1,69 @@
+"""Cost of the undo rule per step: :func:`kingdoms.core.reveal.step_reveal` (the game's
+structural answer first, sampling for the rest) against :func:`sampled_reveal`
+(sampling every step), the peer, on the same steps of the same random games.
+
+The server asks it once per action (whether the acting seat may take it back), so
+this is what each move of a human player pays.
+
+    .venv/bin/python bench/undo_reveal.py [--games 3] [--steps 300]
+
+Each step is timed with both rules one after the other, so machine noise hits both
+alike; steps that used chance are left out (both answer from the RNG alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from kingdoms import build_kind
+from kingdoms.core import new_game
+from kingdoms.core.reveal import sampled_reveal, step_reveal
+
+
+def measure(game: str, players: int, games: int, max_steps: int) -> tuple[float, float, int]:
+    """Seconds of ``step_reveal`` and of ``sampled_reveal`` over the steps timed."""
+    fast = slow = 0.0
+    timed = 0
+    for seed in range(games):
+        state = new_game(game, players=players, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(max_steps):
+            if state.is_terminal():
+                break
+            before = state.clone()
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            state.apply(action)
+            if before.rng.getstate() != state.rng.getstate():
+                continue
+            t0 = time.perf_counter()
+            verdict = step_reveal(before, action, state)
+            t1 = time.perf_counter()
+            peer = sampled_reveal(before, action, state)
+            t2 = time.perf_counter()
+            if verdict != peer:
+                raise AssertionError(f"{game} seed {seed} step {before.step}: {verdict} != {peer}")
+            fast += t1 - t0
+            slow += t2 - t1
+            timed += 1
+    return fast, slow, timed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--steps", type=int, default=300)
+    args = parser.parse_args()
+    print(f"build: {build_kind()}")
+    for game, players in (("kingdomino", 2), ("kingdomino", 4), ("dominion", 2)):
+        fast, slow, n = measure(game, players, args.games, args.steps)
+        print(
+            f"{game} {players}p, {n} steps: step_reveal {1000 * fast / n:.2f} ms/step, "
+            f"sampling alone {1000 * slow / n:.2f} ms/step, {slow / fast:.1f}x faster"
+        )
+
+
+if __name__ == "__main__":
+    main()
