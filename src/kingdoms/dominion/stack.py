@@ -11,11 +11,12 @@ with ``push``/``then`` (:mod:`kingdoms.dominion.effects`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from kingdoms.core.state import State
 from kingdoms.dominion.cards import HELD, TASKS
 from kingdoms.dominion.decisions import SPECS
+from kingdoms.dominion.fields import CARD_LIST, FRAMES, LIST, VALUE, Field, names
 from kingdoms.dominion.frames import Frame
 
 if TYPE_CHECKING:
@@ -25,10 +26,21 @@ DECISIONS = SPECS
 """Frame code -> its decision (filled where each decision is declared)."""
 
 
+STACK_FIELDS: Final = (
+    Field("stack", FRAMES),
+    Field("stolen", CARD_LIST, engine=True),
+    Field("moved", LIST, engine=True),
+    Field("immune", LIST, bool, engine=True),
+    Field("next_play_id", VALUE, engine=True),
+)
+"""The stack's fields: pending frames, cards Thief took, the plays of cards that
+moved (Feast), who revealed a Moat, the play counter."""
+
+
 class Stack(State):
     """The pending frames and the bookkeeping of effects in progress."""
 
-    __slots__ = ("immune", "moved", "next_play_id", "stack", "stolen")
+    __slots__ = names(STACK_FIELDS)
 
     stack: list[Frame]
     stolen: list[int]

@@ -23,24 +23,25 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
-from kingdoms.core.errors import InvariantViolation
+from kingdoms.core.errors import InvalidArgument, InvariantViolation, malformed_as
 from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, copy_rng
 from kingdoms.dominion.data import (
+    BASIC_SUPPLY,
     BY_ID,
     CARDS,
     COPPER,
-    CURSE,
     ESTATE,
     IS_VICTORY,
     NUM_CARDS,
     POTION,
     POTION_COST,
 )
+from kingdoms.dominion.fields import DERIVED, Field, copy_groups, from_json, to_json
 from kingdoms.dominion.frames import Frame
 from kingdoms.dominion.rules import winners
-from kingdoms.dominion.stack import DECISIONS
+from kingdoms.dominion.stack import DECISIONS, STACK_FIELDS
 from kingdoms.dominion.turn import (
     ACTION_PHASE,
     BUY_PHASE,
@@ -48,14 +49,18 @@ from kingdoms.dominion.turn import (
     OVER,
     PHASE_NAMES,
     TREASURE_COINS,
+    TURN_FIELDS,
     Turn,
 )
+from kingdoms.dominion.zones import ZONE_FIELDS
 
 __all__ = [
     "ACTION_PHASE",
     "BUY_PHASE",
     "CLEANUP",
     "DECISIONS",
+    "ENGINE_FIELDS",
+    "FIELDS",
     "OVER",
     "PHASE_NAMES",
     "TREASURE_COINS",
@@ -64,6 +69,14 @@ __all__ = [
 ]
 
 MOAT = BY_ID["moat"]
+
+FIELDS: Final[tuple[Field, ...]] = STACK_FIELDS + ZONE_FIELDS + TURN_FIELDS
+"""Every field of a state beyond the core ones (config, rng, history, log, logging),
+each declared once by its part: what clone, snapshot, restore and rebuild read."""
+ENGINE_FIELDS: Final = tuple(f for f in FIELDS if f.engine)
+"""The fields a view's public bookkeeping (``view["engine"]``) carries, besides the
+pending frames (see :mod:`kingdoms.dominion.rebuild`)."""
+_SAME, _COPIED, _NESTED = copy_groups(FIELDS)
 
 
 class DominionState(Turn):
@@ -77,11 +90,8 @@ class DominionState(Turn):
 
     # -- construction ---------------------------------------------------------------
     def __init__(self, config: GameConfig, rng: random.Random | None = None) -> None:
-        """A new game of ``config``; given ``rng`` (a copy's), an empty shell that
-        :meth:`clone` fills (copies go through the constructor: compiled classes
-        have no bare ``__new__``)."""
-        self._init_core(config, rng)
-        if rng is not None:
+        """A new game of ``config`` (given ``rng``: a shell, see ``_init_core``)."""
+        if self._init_core(config, rng):
             return
         n = config.players
         opts = config.options
@@ -196,44 +206,15 @@ class DominionState(Turn):
         return new
 
     def _copy_into(self, new: DominionState) -> None:
-        new.actions = self.actions
-        new.aside = [z.copy() for z in self.aside]
-        new.bought = self.bought
-        new.buys = self.buys
-        new.coins = self.coins
-        new.decks = [z.copy() for z in self.decks]
-        new.discards = [z.copy() for z in self.discards]
-        new.edition = self.edition
-        new.hands = [z.copy() for z in self.hands]
-        new.immune = self.immune.copy()
-        new.in_play = [z.copy() for z in self.in_play]
-        new.moved = self.moved.copy()
-        new.next_play_id = self.next_play_id
-        new.phase = self.phase
-        new.piles = self.piles
-        new.potions = self.potions
-        new.stack = self.stack.copy()
-        new.stolen = self.stolen.copy()
-        new.supply = self.supply.copy()
-        new.totals = self.totals
-        new.trash = self.trash.copy()
-        new.turn = self.turn
-        new.turns = self.turns.copy()
-        new.ended_by = self.ended_by
-        new.alchemy_errata = self.alchemy_errata
-        new.first = self.first
-        new.looking = [z.copy() for z in self.looking]
-        new.merchants = self.merchants
-        new.herbalists = self.herbalists
-        new.silver_played = self.silver_played
-        new.controller = self.controller
-        new.extra_turn = self.extra_turn
-        new.normal_player = self.normal_player
-        new.last_extra = self.last_extra
-        new.created = self.created.copy()
-        new.extra_queue = self.extra_queue.copy()
-        new.deferred = self.deferred.copy()
-        new.possessed_trash = self.possessed_trash.copy()
+        """Copy every declared field into ``new`` (lists copied, values shared)."""
+        for name in _SAME:
+            setattr(new, name, getattr(self, name))
+        for name in _COPIED:
+            flat: list[Any] = getattr(self, name)
+            setattr(new, name, flat.copy())
+        for name in _NESTED:
+            zones: list[list[int]] = getattr(self, name)
+            setattr(new, name, [z.copy() for z in zones])
 
     # -- the State contract ---------------------------------------------------------
     @property
@@ -327,48 +308,17 @@ class DominionState(Turn):
         return new
 
     def snapshot(self) -> JSONDict:
-        st = self.rng.getstate()
-        return {
-            "config": self.config.to_json(),
-            "rng": [st[0], list(st[1]), st[2]],
-            "phase": self.phase,
-            "turn": self.turn,
-            "actions": self.actions,
-            "buys": self.buys,
-            "coins": self.coins,
-            "potions": self.potions,
-            "bought": self.bought,
-            "supply": self.supply,
-            "piles": self.piles,
-            "trash": self.trash,
-            "hands": self.hands,
-            "decks": self.decks,
-            "discards": self.discards,
-            "in_play": self.in_play,
-            "aside": self.aside,
-            "stack": [f.to_json() for f in self.stack],
-            "stolen": self.stolen,
-            "moved": self.moved,
-            "immune": self.immune,
-            "turns": self.turns,
-            "next_play_id": self.next_play_id,
-            "ended_by": self.ended_by,
-            "edition": self.edition,
-            "alchemy_errata": self.alchemy_errata,
-            "first": self.first,
-            "looking": self.looking,
-            "merchants": self.merchants,
-            "herbalists": self.herbalists,
-            "silver_played": self.silver_played,
-            "controller": self.controller,
-            "extra_turn": self.extra_turn,
-            "normal_player": self.normal_player,
-            "last_extra": self.last_extra,
-            "created": [list(x) for x in self.created],
-            "extra_queue": [list(x) for x in self.extra_queue],
-            "deferred": [list(x) for x in self.deferred],
-            "possessed_trash": self.possessed_trash,
-        }
+        out = self._snapshot_core()
+        for f in FIELDS:
+            if f.kind != DERIVED:
+                out[f.name] = to_json(f, getattr(self, f.name))
+        return out
+
+    @classmethod
+    def restore(cls, snapshot: Mapping[str, Any]) -> DominionState:
+        """The state whose :meth:`snapshot` is ``snapshot`` (without history or log).
+        Data that is not a Dominion snapshot raises :class:`InvalidArgument`."""
+        return malformed_as("a Dominion snapshot", lambda: _restore(snapshot))
 
     def check_invariants(self) -> None:
         counts = self._counts()
@@ -385,9 +335,26 @@ class DominionState(Turn):
             raise InvariantViolation("negative actions/buys/coins/potions")
 
 
+def _restore(snapshot: Mapping[str, Any]) -> DominionState:
+    conf = snapshot["config"]
+    if conf["game"] != DominionState.game_name:
+        raise InvalidArgument(f"not a Dominion snapshot: a game of {conf['game']!r}")
+    config = GameConfig(
+        DominionState.game_name, int(conf["players"]), int(conf["seed"]), dict(conf["options"])
+    )
+    version, internal, gauss = snapshot["rng"]
+    rng = random.Random()
+    rng.setstate((version, tuple(internal), gauss))
+    st = DominionState(config, rng)
+    for f in FIELDS:
+        if f.kind != DERIVED:
+            setattr(st, f.name, from_json(f, snapshot[f.name]))
+    st.totals = st._counts()
+    return st
+
+
 def _basic_piles(kingdom: Sequence[int]) -> list[int]:
-    piles = [BY_ID[c] for c in ("copper", "silver", "gold", "estate", "duchy", "province")]
-    piles.append(CURSE)
+    piles = list(BASIC_SUPPLY)
     if any(POTION_COST[c] for c in kingdom):
         piles.append(POTION)
     return piles

@@ -10,7 +10,7 @@ card); :meth:`Turn._end_turn` and :meth:`Turn.finish_turn` are Clean-up;
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards import COINS, answer, decision_actions
@@ -24,8 +24,10 @@ from kingdoms.dominion.data import (
     NUM_CARDS,
     POTION,
     POTION_COST,
+    SILVER,
 )
 from kingdoms.dominion.effects import Effects
+from kingdoms.dominion.fields import LIST, TUPLES, VALUE, Field, names
 from kingdoms.dominion.frames import Frame
 from kingdoms.dominion.scoring import Scoring
 
@@ -37,37 +39,40 @@ PHASE_NAMES = ("action", "buy", "over", "cleanup")
 
 TREASURE_COINS = COINS
 """Card index -> coins playing it makes (read from the card declarations)."""
-SILVER = BY_ID["silver"]
 PHILOSOPHERS_STONE = BY_ID["philosophers_stone"]
+
+
+TURN_FIELDS: Final = (
+    Field("turn", VALUE),
+    Field("phase", VALUE),
+    Field("actions", VALUE),
+    Field("buys", VALUE),
+    Field("coins", VALUE),
+    Field("potions", VALUE),
+    Field("bought", VALUE, bool, engine=True),
+    Field("merchants", VALUE, engine=True),
+    Field("herbalists", VALUE, engine=True),
+    Field("silver_played", VALUE, bool, engine=True),
+    Field("first", VALUE, engine=True),
+    Field("turns", LIST),
+    Field("ended_by", VALUE, str, engine=True),
+    Field("edition", VALUE),
+    Field("alchemy_errata", VALUE, bool),
+    Field("controller", VALUE, engine=True),
+    Field("extra_turn", VALUE, bool, engine=True),
+    Field("normal_player", VALUE, engine=True),
+    Field("last_extra", VALUE, engine=True),
+    Field("created", TUPLES, engine=True),
+    Field("extra_queue", TUPLES, engine=True),
+    Field("deferred", TUPLES, engine=True),
+)
+"""The turn's fields; the last seven are the Possession bookkeeping."""
 
 
 class Turn(Scoring, Effects):
     """Whose turn it is, its phase and resources, and the turns to come."""
 
-    __slots__ = (
-        "actions",
-        "alchemy_errata",
-        "bought",
-        "buys",
-        "coins",
-        "controller",
-        "created",
-        "deferred",
-        "edition",
-        "ended_by",
-        "extra_queue",
-        "extra_turn",
-        "first",
-        "herbalists",
-        "last_extra",
-        "merchants",
-        "normal_player",
-        "phase",
-        "potions",
-        "silver_played",
-        "turn",
-        "turns",
-    )
+    __slots__ = names(TURN_FIELDS)
 
     turn: int
     phase: int

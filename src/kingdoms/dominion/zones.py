@@ -13,25 +13,31 @@ each card the game holds: the conservation check).  Moving cards between zones
 
 from __future__ import annotations
 
+from typing import Final
+
+from kingdoms.dominion.fields import CARD_LIST, DERIVED, LIST, SHARED, ZONES, Field, names
 from kingdoms.dominion.stack import Stack
+
+ZONE_FIELDS: Final = (
+    Field("supply", LIST),
+    Field("piles", SHARED),
+    Field("trash", CARD_LIST),
+    Field("hands", ZONES),
+    Field("decks", ZONES),
+    Field("discards", ZONES),
+    Field("in_play", ZONES),
+    Field("aside", ZONES),
+    Field("looking", ZONES),
+    Field("possessed_trash", CARD_LIST, engine=True),
+    Field("totals", DERIVED),
+)
+"""The zones' fields (``totals`` is counted from the others)."""
 
 
 class Zones(Stack):
     """Where every card is."""
 
-    __slots__ = (
-        "aside",
-        "decks",
-        "discards",
-        "hands",
-        "in_play",
-        "looking",
-        "piles",
-        "possessed_trash",
-        "supply",
-        "totals",
-        "trash",
-    )
+    __slots__ = names(ZONE_FIELDS)
 
     supply: list[int]
     piles: list[int]
