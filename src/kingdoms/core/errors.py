@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class KingdomsError(Exception):
     """Base class of every error this package raises on purpose."""
@@ -30,3 +35,17 @@ class ParseError(KingdomsError):
 
 class InvariantViolation(KingdomsError):
     """A state that breaks one of its game's invariants (a bug in the engine)."""
+
+
+def malformed_as(what: str, make: Callable[[], T]) -> T:
+    """``make()``, with the errors that malformed input raises in it (bad settings, a
+    missing key, a value of the wrong type or size) turned into
+    :class:`InvalidArgument` saying that the input is ``not {what}``."""
+    try:
+        return make()
+    except InvalidConfig as err:
+        raise InvalidArgument(f"not {what}: {err}") from err
+    except KeyError as err:
+        raise InvalidArgument(f"not {what}: no field {err}") from err
+    except (IndexError, TypeError, ValueError, AttributeError) as err:
+        raise InvalidArgument(f"not {what}: {type(err).__name__}: {err}") from err

@@ -121,12 +121,21 @@ class State(abc.ABC):
     logging: bool
     rng: random.Random
 
-    def _init_core(self, config: GameConfig, rng: random.Random | None = None) -> None:
+    def _init_core(self, config: GameConfig, rng: random.Random | None = None) -> bool:
+        """Set the core fields; True when ``rng`` is given (a copy's): then the
+        constructor makes only an empty shell that ``clone`` fills (copies go
+        through the constructor: compiled classes have no bare ``__new__``)."""
         self.config = config
         self.history = []
         self.log = []
         self.logging = True
         self.rng = random.Random(config.seed) if rng is None else rng
+        return rng is not None
+
+    def _snapshot_core(self) -> JSONDict:
+        """The start of a snapshot: the config and the random generator's state."""
+        st = self.rng.getstate()
+        return {"config": self.config.to_json(), "rng": [st[0], list(st[1]), st[2]]}
 
     def _copy_core(self, other: State) -> None:
         """Copy the core fields of ``other`` into this (new) state."""

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import random
 import unicodedata
 from collections.abc import Sequence
+from importlib import resources
 from typing import Any
 
 from kingdoms.core.errors import InvalidConfig
@@ -14,41 +17,20 @@ from kingdoms.dominion.data import BY_ID, CARDS, Card
 SETS = ("base", "base-1e", "base-2e", "alchemy")
 DEFAULT_SETS = ["base", "base-1e"]
 
-RECOMMENDED: dict[tuple[str, ...], list[str]] = {
-    ("First Game", "Pierwsza rozgrywka"): [
-        "cellar", "market", "militia", "mine", "moat",
-        "remodel", "smithy", "village", "woodcutter", "workshop",
-    ],
-    ("Big Money", "Bogactwo", "Wielkie pieniądze"): [
-        "adventurer", "bureaucrat", "chancellor", "chapel", "feast",
-        "laboratory", "market", "mine", "moneylender", "throne_room",
-    ],
-    ("Interaction", "Interakcja", "Oddziaływanie"): [
-        "bureaucrat", "chancellor", "council_room", "festival", "library",
-        "militia", "moat", "spy", "thief", "village",
-    ],
-    ("Size Distortion", "Zakrzywienie rozmiaru", "Zmienna ręka"): [
-        "cellar", "chapel", "feast", "gardens", "laboratory",
-        "thief", "village", "witch", "woodcutter", "workshop",
-    ],
-    ("Village Square", "Rynek wioskowy", "Wiejski rynek"): [
-        "bureaucrat", "cellar", "festival", "library", "market",
-        "remodel", "smithy", "throne_room", "village", "woodcutter",
-    ],
-    # Alchemy + base game (the Alchemy rulebook)
-    ("Forbidden Arts", "Zakazane sztuki", "Zakázané umění"): [
-        "apprentice", "familiar", "possession", "university", "cellar",
-        "council_room", "gardens", "laboratory", "thief", "throne_room",
-    ],
-    ("Potion Mixers", "Mieszacze mikstur", "Mastičkář"): [
-        "alchemist", "apothecary", "golem", "herbalist", "transmute",
-        "cellar", "chancellor", "festival", "militia", "smithy",
-    ],
-    ("Chemistry Lesson", "Lekcja chemii", "Hodina chemie"): [
-        "alchemist", "golem", "philosophers_stone", "university", "bureaucrat",
-        "market", "moat", "remodel", "witch", "woodcutter",
-    ],
-}  # fmt: skip
+
+def _load_recommended() -> dict[tuple[str, ...], list[str]]:
+    """``data/kingdoms.csv``: each recommended set's names (en, pl, cs; ``|`` between
+    them) and its 10 card ids (space-separated): the base game's and Alchemy's
+    rulebook sets."""
+    text = resources.files("kingdoms.dominion").joinpath("data", "kingdoms.csv").read_text("utf-8")
+    return {
+        tuple(row["names"].split("|")): row["cards"].split()
+        for row in csv.DictReader(io.StringIO(text))
+    }
+
+
+RECOMMENDED = _load_recommended()
+"""Recommended kingdoms: (name in each language, …) -> their card ids."""
 
 
 def _key(text: str) -> str:

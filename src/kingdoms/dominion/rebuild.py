@@ -28,9 +28,11 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from kingdoms.core.errors import InvalidArgument, InvalidConfig
+from kingdoms.core.errors import InvalidArgument, malformed_as
 from kingdoms.core.state import JSONDict
 from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, IS_VICTORY, NUM_CARDS
+from kingdoms.dominion.fields import card_indices as _cards
+from kingdoms.dominion.fields import from_public, to_public
 from kingdoms.dominion.frames import Frame
 
 if TYPE_CHECKING:
@@ -56,54 +58,19 @@ def public_engine(st: DominionState, player: int | None) -> JSONDict:
         if hidden is not None and (player is None or not _sees_hand(st, player, fr.who)):
             row[hidden] = None
         frames.append(row)
-    ids = [c.id for c in CARDS]
-    return {
-        "frames": frames,
-        "bought": st.bought,
-        "merchants": st.merchants,
-        "herbalists": st.herbalists,
-        "silver_played": st.silver_played,
-        "immune": list(st.immune),
-        "stolen": [ids[c] for c in st.stolen],
-        "moved": list(st.moved),
-        "next_play_id": st.next_play_id,
-        "first": st.first,
-        "ended_by": st.ended_by,
-        "controller": st.controller,
-        "extra_turn": st.extra_turn,
-        "normal_player": st.normal_player,
-        "last_extra": st.last_extra,
-        "created": [list(x) for x in st.created],
-        "extra_queue": [list(x) for x in st.extra_queue],
-        "deferred": [list(x) for x in st.deferred],
-        "possessed_trash": [ids[c] for c in st.possessed_trash],
-    }
+    from kingdoms.dominion.state import ENGINE_FIELDS
+
+    out: JSONDict = {"frames": frames}
+    for f in ENGINE_FIELDS:
+        out[f.name] = to_public(f, getattr(st, f.name))
+    return out
 
 
 def state_from_view(view: Mapping[str, Any], rng: random.Random) -> DominionState:
     """A full state whose view for ``view["player"]`` is ``view``; hidden cards are
     sampled with ``rng``.  A view that is not a seat's Dominion view raises
     :class:`InvalidArgument` naming what was wrong."""
-    try:
-        return _rebuild(view, rng)
-    except InvalidArgument:
-        raise
-    except InvalidConfig as err:
-        raise InvalidArgument(f"not a Dominion view: {err}") from err
-    except KeyError as err:
-        raise InvalidArgument(f"not a Dominion view: no field {err}") from err
-    except (IndexError, TypeError, ValueError, AttributeError) as err:
-        raise InvalidArgument(f"not a Dominion view: {type(err).__name__}: {err}") from err
-
-
-def _cards(ids: Sequence[str]) -> list[int]:
-    out = []
-    for cid in ids:
-        c = BY_ID.get(cid)
-        if c is None:
-            raise InvalidArgument(f"not a Dominion view: unknown card {cid!r}")
-        out.append(c)
-    return out
+    return malformed_as("a Dominion view", lambda: _rebuild(view, rng))
 
 
 def _take(pool: list[int], cards: Sequence[int], where: str, seat: int) -> None:
@@ -119,7 +86,7 @@ def _take(pool: list[int], cards: Sequence[int], where: str, seat: int) -> None:
 def _rebuild(view: Mapping[str, Any], rng: random.Random) -> DominionState:
     from kingdoms.dominion.cards import HELD
     from kingdoms.dominion.game import GAME
-    from kingdoms.dominion.state import DominionState
+    from kingdoms.dominion.state import ENGINE_FIELDS, DominionState
 
     if not isinstance(view, Mapping) or view.get("game") != "dominion":
         raise InvalidArgument("not a Dominion view")
@@ -155,29 +122,10 @@ def _rebuild(view: Mapping[str, Any], rng: random.Random) -> DominionState:
     if view["phase"] not in PHASES:
         raise InvalidArgument(f"view field 'phase' must be one of {PHASES}, not {view['phase']!r}")
     st.phase = PHASES.index(view["phase"])
-    st.turn = int(view["turn"])
-    st.actions = int(view["actions"])
-    st.buys = int(view["buys"])
-    st.coins = int(view["coins"])
-    st.potions = int(view["potions"])
-    st.bought = bool(eng["bought"])
-    st.merchants = int(eng["merchants"])
-    st.herbalists = int(eng["herbalists"])
-    st.silver_played = bool(eng["silver_played"])
-    st.immune = [bool(x) for x in eng["immune"]]
-    st.stolen = _cards(eng["stolen"])
-    st.moved = [int(x) for x in eng["moved"]]
-    st.next_play_id = int(eng["next_play_id"])
-    st.first = int(eng["first"])
-    st.ended_by = str(eng["ended_by"])
-    st.controller = int(eng["controller"])
-    st.extra_turn = bool(eng["extra_turn"])
-    st.normal_player = int(eng["normal_player"])
-    st.last_extra = int(eng["last_extra"])
-    st.created = [(int(t), int(c)) for t, c in eng["created"]]
-    st.extra_queue = [(int(t), int(c)) for t, c in eng["extra_queue"]]
-    st.deferred = [(int(w), int(t), int(c)) for w, t, c in eng["deferred"]]
-    st.possessed_trash = _cards(eng["possessed_trash"])
+    for name in ("turn", "actions", "buys", "coins", "potions"):
+        setattr(st, name, int(view[name]))
+    for f in ENGINE_FIELDS:
+        setattr(st, f.name, from_public(f, eng[f.name]))
     rows = [list(r) for r in eng["frames"]]
     for row in rows:
         if len(row) != 5 or not isinstance(row[0], str):

@@ -20,7 +20,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from kingdoms.core.errors import InvalidArgument, InvalidConfig
+from kingdoms.core.errors import InvalidArgument, InvalidConfig, malformed_as
 from kingdoms.core.registry import BotHooks, Game, SimMetrics, WebAssets
 from kingdoms.core.state import GameConfig, State
 from kingdoms.kingdomino.board import new_board
@@ -89,14 +89,7 @@ class KingdominoGame(Game):
         """A full state matching ``view``; the undrawn dominoes are sampled from
         those nobody has seen and the kings not drawn yet are put in a random order.
         A view that is not one of Kingdomino raises :class:`InvalidArgument`."""
-        try:
-            return self._state_from_view(view, rng)
-        except InvalidConfig as err:
-            raise InvalidArgument(f"not a Kingdomino view: {err}") from err
-        except KeyError as err:
-            raise InvalidArgument(f"not a Kingdomino view: no field {err}") from err
-        except (IndexError, TypeError, ValueError, AttributeError) as err:
-            raise InvalidArgument(f"not a Kingdomino view: {type(err).__name__}: {err}") from err
+        return malformed_as("a Kingdomino view", lambda: self._state_from_view(view, rng))
 
     def _state_from_view(self, view: Mapping[str, Any], rng: random.Random) -> State:
         if not isinstance(view, Mapping) or view.get("game") != self.name:

@@ -128,11 +128,8 @@ class KingdominoState(State):
     game_name: ClassVar[str] = "kingdomino"
 
     def __init__(self, config: GameConfig, rng: random.Random | None = None) -> None:
-        """A new game of ``config``; given ``rng`` (a copy's), an empty shell that
-        :meth:`clone` fills (copies go through the constructor: compiled classes
-        have no bare ``__new__``)."""
-        self._init_core(config, rng)
-        if rng is not None:
+        """A new game of ``config`` (given ``rng``: a shell, see ``_init_core``)."""
+        if self._init_core(config, rng):
             return
         opts = config.options
         variants = set(opts.get("variants", ()))
@@ -556,10 +553,8 @@ class KingdominoState(State):
         return new
 
     def snapshot(self) -> JSONDict:
-        st = self.rng.getstate()
         return {
-            "config": self.config.to_json(),
-            "rng": [st[0], list(st[1]), st[2]],
+            **self._snapshot_core(),
             "phase": self.phase,
             "round": self.round,
             "slot": self.slot,

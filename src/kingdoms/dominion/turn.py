@@ -1,0 +1,305 @@
+"""The turn: phases (Action, Buy, Clean-up), buying, Possession turns.
+
+A part of :class:`kingdoms.dominion.state.DominionState` (see
+:mod:`kingdoms.dominion.stack` for the chain).  A turn starts in
+:meth:`Turn._start_turn`; :meth:`Turn.legal_actions` and :meth:`Turn._apply` are
+the Action phase (play an Action card) and the Buy phase (play Treasures, buy a
+card); :meth:`Turn._end_turn` and :meth:`Turn.finish_turn` are Clean-up;
+:meth:`Turn._next_turn` picks who plays next, extra Possession turns first.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final, cast
+
+from kingdoms.dominion import actions as A
+from kingdoms.dominion.cards import COINS, answer, decision_actions
+from kingdoms.dominion.cards.alchemy import start_cleanup
+from kingdoms.dominion.data import (
+    BY_ID,
+    CARDS,
+    COIN_COST,
+    IS_ACTION,
+    IS_TREASURE,
+    NUM_CARDS,
+    POTION,
+    POTION_COST,
+    SILVER,
+)
+from kingdoms.dominion.effects import Effects
+from kingdoms.dominion.fields import LIST, TUPLES, VALUE, Field, names
+from kingdoms.dominion.frames import Frame
+from kingdoms.dominion.scoring import Scoring
+
+if TYPE_CHECKING:
+    from kingdoms.dominion.state import DominionState
+
+ACTION_PHASE, BUY_PHASE, OVER, CLEANUP = 0, 1, 2, 3
+PHASE_NAMES = ("action", "buy", "over", "cleanup")
+
+TREASURE_COINS = COINS
+"""Card index -> coins playing it makes (read from the card declarations)."""
+PHILOSOPHERS_STONE = BY_ID["philosophers_stone"]
+
+
+TURN_FIELDS: Final = (
+    Field("turn", VALUE),
+    Field("phase", VALUE),
+    Field("actions", VALUE),
+    Field("buys", VALUE),
+    Field("coins", VALUE),
+    Field("potions", VALUE),
+    Field("bought", VALUE, bool, engine=True),
+    Field("merchants", VALUE, engine=True),
+    Field("herbalists", VALUE, engine=True),
+    Field("silver_played", VALUE, bool, engine=True),
+    Field("first", VALUE, engine=True),
+    Field("turns", LIST),
+    Field("ended_by", VALUE, str, engine=True),
+    Field("edition", VALUE),
+    Field("alchemy_errata", VALUE, bool),
+    Field("controller", VALUE, engine=True),
+    Field("extra_turn", VALUE, bool, engine=True),
+    Field("normal_player", VALUE, engine=True),
+    Field("last_extra", VALUE, engine=True),
+    Field("created", TUPLES, engine=True),
+    Field("extra_queue", TUPLES, engine=True),
+    Field("deferred", TUPLES, engine=True),
+)
+"""The turn's fields; the last seven are the Possession bookkeeping."""
+
+
+class Turn(Scoring, Effects):
+    """Whose turn it is, its phase and resources, and the turns to come."""
+
+    __slots__ = names(TURN_FIELDS)
+
+    turn: int
+    phase: int
+    actions: int
+    buys: int
+    coins: int
+    potions: int
+    bought: bool
+    merchants: int
+    herbalists: int
+    silver_played: bool
+    first: int
+    turns: list[int]
+    ended_by: str
+    edition: int
+    alchemy_errata: bool
+    # Possession: who controls the current (extra) turn, and pending extra turns
+    controller: int
+    extra_turn: bool
+    normal_player: int
+    last_extra: int
+    created: list[tuple[int, int]]
+    extra_queue: list[tuple[int, int]]
+    deferred: list[tuple[int, int, int]]
+
+    def _start_turn(self, p: int, controller: int = -1) -> None:
+        """Start ``p``'s turn; ``controller`` >= 0 makes it an extra turn (Possession)
+        in which that player makes every decision of ``p``."""
+        self.turn = p
+        self.controller = controller
+        self.extra_turn = controller >= 0
+        if not self.extra_turn:
+            self.normal_player = p
+        self.phase = ACTION_PHASE
+        self.actions = 1
+        self.buys = 1
+        self.coins = 0
+        self.potions = 0
+        self.bought = False
+        self.merchants = self.herbalists = 0
+        self.silver_played = False
+        if self.logging:
+            if controller >= 0:
+                self._log("turn", p, number=self.turns[p] + 1, possessed_by=controller)
+            else:
+                self._log("turn", p, number=self.turns[p] + 1)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Run pending tasks; skip phases in which nothing can be done."""
+        self._run()
+        if self.stack or self.phase == OVER:
+            return
+        if self.phase == ACTION_PHASE:
+            if self.actions > 0:
+                hand = self.hands[self.turn]
+                for c in hand:
+                    if IS_ACTION[c]:
+                        return
+            self.phase = BUY_PHASE
+        if self.phase == BUY_PHASE and self.buys <= 0:
+            self._end_turn()
+
+    def treasure_value(self, p: int, c: int) -> None:
+        """Add what playing Treasure ``c`` produces (Potion: a potion; Philosopher's
+        Stone: $1 per 5 cards in deck + discard; Silver: Merchant bonus the first time)."""
+        if c == POTION:
+            self.potions += 1
+        elif c == PHILOSOPHERS_STONE:
+            self.coins += (len(self.decks[p]) + len(self.discards[p])) // 5
+        else:
+            self.coins += TREASURE_COINS[c]
+            if c == SILVER and not self.silver_played:
+                self.silver_played = True
+                self.coins += self.merchants
+
+    def play_treasure(self, p: int, c: int) -> None:
+        self.hands[p].remove(c)
+        self.in_play[p].append(c)
+        self.treasure_value(p, c)
+        if self.logging:
+            self._log("play", p, card=CARDS[c].id)
+
+    def _end_turn(self) -> None:
+        """Clean-up.  Alchemist/Herbalist abilities may ask first (see
+        :func:`kingdoms.dominion.cards.alchemy.start_cleanup`); then
+        :meth:`finish_turn` discards, draws and passes the turn."""
+        p = self.turn
+        self.phase = CLEANUP
+        stack = self.stack
+        depth = len(stack)
+        start_cleanup(cast("DominionState", self), p)
+        if len(stack) == depth:
+            self.finish_turn(p)  # nothing to ask
+            return
+        stack.insert(depth, Frame("cleanup_finish", p))
+        self._run()
+
+    def finish_turn(self, p: int) -> None:
+        disc = self.discards[p]
+        disc.extend(self.in_play[p])
+        disc.extend(self.hands[p])
+        self.in_play[p] = []
+        self.hands[p] = []
+        self.moved.clear()
+        self.draw(p, 5)
+        if self.possessed_trash:
+            # trashed during a Possession turn: back to their owner after Clean-up
+            # (into the discard pile as it is now: the draw may have shuffled it away)
+            self.discards[p].extend(self.possessed_trash)
+            self.possessed_trash = []
+        if not self.extra_turn:
+            self.turns[p] += 1
+        self.actions = self.buys = self.coins = self.potions = 0
+        ended = self.game_end_reason()
+        if ended:
+            self.ended_by = ended
+            self.phase = OVER
+            self.controller = -1
+            if self.logging:
+                self._log("end", None, by=ended, vp=self.vp())
+            return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        """Pending Possession turns first (in the order played), then the next player.
+
+        Possessions played in a normal turn give their extra turns right after it;
+        ones played in an extra turn wait for the end of that player's next normal
+        turn.  With ``alchemy_errata`` no player takes two extra turns in a row."""
+        p = self.turn
+        if self.extra_turn:
+            self.deferred.extend((p, t, c) for t, c in self.created)
+            self.last_extra = p
+        else:
+            self.extra_queue.extend(self.created)
+            keep = []
+            for who, t, c in self.deferred:
+                if who == p:
+                    self.extra_queue.append((t, c))
+                else:
+                    keep.append((who, t, c))
+            self.deferred = keep
+            self.last_extra = -1
+        self.created = []
+        while self.extra_queue:
+            t, c = self.extra_queue.pop(0)
+            if self.alchemy_errata and t == self.last_extra:
+                if self.logging:
+                    self._log("extra_turn_skipped", t)
+                continue
+            self._start_turn(t, controller=c)
+            return
+        self._start_turn((self.normal_player + 1) % self.num_players)
+
+    def legal_actions(self) -> list[int]:
+        if self.stack:
+            return decision_actions(cast("DominionState", self), self.stack[-1])
+        if self.phase == OVER:
+            return []
+        hand = self.hands[self.turn]
+        out: list[int] = []
+        if self.phase == ACTION_PHASE:
+            # PLAY is kind 0: a card of the card list is its own play action
+            out = [
+                c if c < NUM_CARDS else A.encode(A.PLAY, c)
+                for c in sorted({c for c in hand if IS_ACTION[c]})
+            ]
+            out.append(A.A_END_PHASE)
+            return out
+        if not self.bought:
+            treasures = {c for c in hand if IS_TREASURE[c]}
+            if treasures:
+                out = [c if c < NUM_CARDS else A.encode(A.PLAY, c) for c in sorted(treasures)]
+                out.append(A.A_ALL_TREASURES)
+        if self.buys > 0:
+            base = A.BUY * NUM_CARDS
+            coins, potions, supply = self.coins, self.potions, self.supply
+            out += [
+                base + c if c < NUM_CARDS else A.encode(A.BUY, c)
+                for c in self.piles
+                if supply[c] and COIN_COST[c] <= coins and POTION_COST[c] <= potions
+            ]
+        out.append(A.A_END_PHASE)
+        return out
+
+    def _apply(self, action: int) -> None:
+        kind, c = A.decode(action)
+        if self.stack:
+            answer(cast("DominionState", self), self.stack.pop(), kind, c)
+            self._settle()
+            return
+        p = self.turn
+        if kind == A.PLAY:
+            if self.phase == ACTION_PHASE:
+                self.actions -= 1
+                self.hands[p].remove(c)
+                self.in_play[p].append(c)
+                self.play_card(p, c, self.new_play_id())
+                self._settle()
+            else:
+                self.play_treasure(p, c)
+        elif kind == A.PLAY_ALL_TREASURES:
+            hand = self.hands[p]
+            keep = []
+            for card in hand:
+                if IS_TREASURE[card]:
+                    self.in_play[p].append(card)
+                    self.treasure_value(p, card)
+                    if self.logging:
+                        self._log("play", p, card=CARDS[card].id)
+                else:
+                    keep.append(card)
+            self.hands[p] = keep
+        elif kind == A.BUY:
+            self.buys -= 1
+            self.coins -= COIN_COST[c]
+            self.potions -= POTION_COST[c]
+            self.bought = True
+            if self.logging:
+                self._log("buy", p, card=CARDS[c].id)
+            self.gain(p, c)
+            if self.buys <= 0:
+                self._end_turn()
+        elif kind == A.END_PHASE:
+            if self.phase == ACTION_PHASE:
+                self.phase = BUY_PHASE
+                self._settle()
+            else:
+                self._end_turn()

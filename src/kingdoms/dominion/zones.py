@@ -1,0 +1,91 @@
+"""Zones and supply: every place a card can be, and the count of each card.
+
+A part of :class:`kingdoms.dominion.state.DominionState` (see
+:mod:`kingdoms.dominion.stack` for the chain).  Per player (lists indexed by seat):
+``hands``, ``decks`` (top card last), ``discards``, ``in_play``, ``aside`` (set
+aside), ``looking`` (cards a player looks at during an effect).  Shared: ``supply``
+(card index -> cards left in its pile), ``piles`` (the card indices of this game's
+supply piles, sorted), ``trash``, ``possessed_trash`` (cards trashed in a
+Possession turn, back to their owner after Clean-up) and ``totals`` (how many of
+each card the game holds: the conservation check).  Moving cards between zones
+(draw, gain, trash, discard, reveal) is in :mod:`kingdoms.dominion.effects`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from kingdoms.dominion.fields import CARD_LIST, DERIVED, LIST, SHARED, ZONES, Field, names
+from kingdoms.dominion.stack import Stack
+
+ZONE_FIELDS: Final = (
+    Field("supply", LIST),
+    Field("piles", SHARED),
+    Field("trash", CARD_LIST),
+    Field("hands", ZONES),
+    Field("decks", ZONES),
+    Field("discards", ZONES),
+    Field("in_play", ZONES),
+    Field("aside", ZONES),
+    Field("looking", ZONES),
+    Field("possessed_trash", CARD_LIST, engine=True),
+    Field("totals", DERIVED),
+)
+"""The zones' fields (``totals`` is counted from the others)."""
+
+
+class Zones(Stack):
+    """Where every card is."""
+
+    __slots__ = names(ZONE_FIELDS)
+
+    supply: list[int]
+    piles: list[int]
+    trash: list[int]
+    possessed_trash: list[int]
+    hands: list[list[int]]
+    decks: list[list[int]]
+    discards: list[list[int]]
+    in_play: list[list[int]]
+    aside: list[list[int]]
+    looking: list[list[int]]
+    totals: list[int]
+
+    def _counts(self) -> list[int]:
+        counts = self.supply.copy()
+        for c in self.possessed_trash:
+            counts[c] += 1
+        for zones in (
+            self.hands,
+            self.decks,
+            self.discards,
+            self.in_play,
+            self.aside,
+            self.looking,
+        ):
+            for z in zones:
+                for c in z:
+                    counts[c] += 1
+        for c in self.trash:
+            counts[c] += 1
+        for p in range(self.num_players):
+            for c in self.held_by_frames(p):
+                counts[c] += 1
+        return counts
+
+    def set_aside_of(self, p: int) -> list[int]:
+        """Every card ``p`` has set aside: the shared zone and the frames' cards."""
+        if not self.stack:
+            return self.aside[p]
+        return self.aside[p] + self.held_by_frames(p)
+
+    def owned(self, p: int) -> list[int]:
+        return (
+            self.hands[p]
+            + self.decks[p]
+            + self.discards[p]
+            + self.in_play[p]
+            + self.aside[p]
+            + self.looking[p]
+            + (self.held_by_frames(p) if self.stack else [])
+        )
