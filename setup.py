@@ -60,6 +60,8 @@ def _extensions() -> list[Extension]:
         )
     except BaseException as exc:
         _say(f"Cython board not built ({exc!r}); the pure-Python board is used")
+        for name in cython:
+            _remove_built(name)
     try:
         from mypyc.build import mypycify
 
@@ -78,7 +80,17 @@ def _extensions() -> list[Extension]:
         out += mypyc_exts
     except BaseException as exc:
         _say(f"mypyc modules not built ({exc!r}); their pure-Python sources are used")
+        for name in compiled:  # no copy from an earlier build may shadow the sources
+            _remove_built(name)
+        for shared in SRC.glob("kingdoms__mypyc*"):
+            shared.unlink(missing_ok=True)
     return out
+
+
+def _remove_built(module: str) -> None:
+    """Delete the in-place compiled copy of ``module``, if any."""
+    suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
+    (SRC / (module.replace(".", "/") + suffix)).unlink(missing_ok=True)
 
 
 class OptionalBuildExt(build_ext):
@@ -101,12 +113,9 @@ class OptionalBuildExt(build_ext):
         except BaseException as exc:
             names = ", ".join(e.name for e in group)
             _say(f"compiling {names} failed ({exc!r}); using pure Python for it")
-            suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
             for ext in group:  # no stale copy may shadow the pure-Python source
-                built = Path(self.get_ext_fullpath(ext.name))
-                in_place = SRC / (ext.name.replace(".", "/") + suffix)
-                for target in (built, in_place):
-                    target.unlink(missing_ok=True)
+                Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
+                _remove_built(ext.name)
 
 
 setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
