@@ -27,6 +27,7 @@ default of ``mcts`` in Kingdomino.
 
 from __future__ import annotations
 
+import abc
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -150,7 +151,7 @@ def greedy_playout(state: State, rng: random.Random) -> int:
     return greedy_pick(legal)
 
 
-class _Judging:
+class _Judging(abc.ABC):
     """A bot that judges the state rebuilt from its view (:meth:`choose`); an only
     legal action is played at once."""
 
@@ -161,11 +162,11 @@ class _Judging:
         st = _state(view, rng)
         return self.choose(st, st.boards[st.current_player], legal, rng)
 
+    @abc.abstractmethod
     def choose(
         self, st: KingdominoState, board: Board, legal: list[int], rng: random.Random
     ) -> int:
         """The action to play in ``st`` with ``board`` the acting seat's kingdom."""
-        raise NotImplementedError
 
 
 class GreedyBot(ParameterlessBot):
