@@ -203,7 +203,10 @@ def _counts(cards: list[int]) -> dict[str, int]:
     """Card id -> copies, in card-list order (the order says nothing of where the
     cards lie)."""
     ids = IDS
-    return {ids[c]: cards.count(c) for c in sorted(set(cards))}
+    counts: dict[int, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    return {ids[c]: counts[c] for c in sorted(counts)}
 
 
 def observe(st: DominionState, seat: int) -> Observation:
