@@ -244,17 +244,19 @@ class Turn(Scoring, Effects):
             out.append(A.A_END_PHASE)
             return out
         if not self.bought:
-            treasures = {c for c in hand if IS_TREASURE[c]}
+            is_treasure = IS_TREASURE  # a local: module globals are dict look-ups
+            treasures = {c for c in hand if is_treasure[c]}
             if treasures:
                 out = [c if c < NUM_CARDS else A.encode(A.PLAY, c) for c in sorted(treasures)]
                 out.append(A.A_ALL_TREASURES)
         if self.buys > 0:
             base = A.BUY * NUM_CARDS
             coins, potions, supply = self.coins, self.potions, self.supply
+            coin_cost, potion_cost = COIN_COST, POTION_COST
             out += [
                 base + c if c < NUM_CARDS else A.encode(A.BUY, c)
                 for c in self.piles
-                if supply[c] and COIN_COST[c] <= coins and POTION_COST[c] <= potions
+                if supply[c] and coin_cost[c] <= coins and potion_cost[c] <= potions
             ]
         out.append(A.A_END_PHASE)
         return out
