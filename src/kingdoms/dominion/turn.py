@@ -280,8 +280,9 @@ class Turn(Scoring, Effects):
         elif kind == A.PLAY_ALL_TREASURES:
             hand = self.hands[p]
             keep = []
+            is_treasure = IS_TREASURE
             for card in hand:
-                if IS_TREASURE[card]:
+                if is_treasure[card]:
                     self.in_play[p].append(card)
                     self.treasure_value(p, card)
                     if self.logging:
