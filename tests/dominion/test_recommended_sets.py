@@ -23,3 +23,21 @@ def test_first_game_is_the_rulebook_set() -> None:
         "cellar", "market", "militia", "mine", "moat",
         "remodel", "smithy", "village", "woodcutter", "workshop",
     ]  # fmt: skip
+
+
+def test_a_set_name_gives_the_same_kingdom_as_resolving_it_and_others_give_none() -> None:
+    from kingdoms.core import new_game
+    from kingdoms.dominion.kingdom import set_kingdom
+
+    for names, cards in RECOMMENDED.items():
+        for name in names:
+            assert set_kingdom(name) == sorted(cards)
+            assert set_kingdom(f"  {name.upper()} ") == sorted(cards)
+    for other in (None, "random", "village, smithy", ["village"], 3):
+        assert set_kingdom(other) is None
+    # games made with a set name have that kingdom; random kingdoms still follow the seed
+    st = new_game("dominion", players=2, seed=5, options={"kingdom": "Big Money"})
+    assert st.config.options["kingdom"] == set_kingdom("Big Money")
+    a = new_game("dominion", players=2, seed=5).config.options["kingdom"]
+    assert a == new_game("dominion", players=2, seed=5).config.options["kingdom"]
+    assert a != new_game("dominion", players=2, seed=6).config.options["kingdom"]

@@ -10,7 +10,7 @@ from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import BotHooks, Game, SimMetrics, WebAssets
 from kingdoms.core.state import GameConfig, State
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.kingdom import check_alchemy_cards, check_sets, resolve_kingdom
+from kingdoms.dominion.kingdom import check_alchemy_cards, check_sets, resolve_kingdom, set_kingdom
 from kingdoms.dominion.state import DominionState
 
 OPTIONS = ("kingdom", "sets", "base_edition", "alchemy_errata", "alchemy_cards", "first_player")
@@ -65,8 +65,10 @@ class DominionGame(Game):
             raise InvalidConfig(
                 f"first_player must be a seat from 0 to {players - 1}, not {first!r}"
             )
-        rng = random.Random(f"kingdom-{seed}")
-        kingdom = resolve_kingdom(options.get("kingdom"), sets, rng, alchemy)
+        kingdom = set_kingdom(options.get("kingdom"))  # a set name: no generator to seed
+        if kingdom is None:
+            rng = random.Random(f"kingdom-{seed}")
+            kingdom = resolve_kingdom(options.get("kingdom"), sets, rng, alchemy)
         out: dict[str, Any] = {
             "kingdom": kingdom,
             "sets": sets,

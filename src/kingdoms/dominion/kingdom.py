@@ -84,6 +84,19 @@ def check_alchemy_cards(value: Any) -> tuple[int, int] | None:
     return (lo, hi)
 
 
+def set_kingdom(value: Any) -> list[str] | None:
+    """Card ids (sorted) of the recommended set ``value`` names; None: not a set name.
+
+    >>> set_kingdom("First Game")[:3], set_kingdom("random")
+    (['cellar', 'market', 'militia'], None)
+    """
+    if isinstance(value, str):
+        cards = _SET_NAMES.get(_key(value))
+        if cards is not None:
+            return sorted(cards)
+    return None
+
+
 def resolve_kingdom(
     value: Any,
     sets: Sequence[str],

@@ -235,26 +235,30 @@ class Turn(Scoring, Effects):
             return []
         hand = self.hands[self.turn]
         out: list[int] = []
+        n_cards = NUM_CARDS  # a local: module globals are dict look-ups
         if self.phase == ACTION_PHASE:
             # PLAY is kind 0: a card of the card list is its own play action
+            is_action = IS_ACTION
             out = [
-                c if c < NUM_CARDS else A.encode(A.PLAY, c)
-                for c in sorted({c for c in hand if IS_ACTION[c]})
+                c if c < n_cards else A.encode(A.PLAY, c)
+                for c in sorted({c for c in hand if is_action[c]})
             ]
             out.append(A.A_END_PHASE)
             return out
         if not self.bought:
-            treasures = {c for c in hand if IS_TREASURE[c]}
+            is_treasure = IS_TREASURE  # a local: module globals are dict look-ups
+            treasures = {c for c in hand if is_treasure[c]}
             if treasures:
-                out = [c if c < NUM_CARDS else A.encode(A.PLAY, c) for c in sorted(treasures)]
+                out = [c if c < n_cards else A.encode(A.PLAY, c) for c in sorted(treasures)]
                 out.append(A.A_ALL_TREASURES)
         if self.buys > 0:
-            base = A.BUY * NUM_CARDS
+            base = A.BUY * n_cards
             coins, potions, supply = self.coins, self.potions, self.supply
+            coin_cost, potion_cost = COIN_COST, POTION_COST
             out += [
-                base + c if c < NUM_CARDS else A.encode(A.BUY, c)
+                base + c if c < n_cards else A.encode(A.BUY, c)
                 for c in self.piles
-                if supply[c] and COIN_COST[c] <= coins and POTION_COST[c] <= potions
+                if supply[c] and coin_cost[c] <= coins and potion_cost[c] <= potions
             ]
         out.append(A.A_END_PHASE)
         return out
@@ -278,8 +282,9 @@ class Turn(Scoring, Effects):
         elif kind == A.PLAY_ALL_TREASURES:
             hand = self.hands[p]
             keep = []
+            is_treasure = IS_TREASURE
             for card in hand:
-                if IS_TREASURE[card]:
+                if is_treasure[card]:
                     self.in_play[p].append(card)
                     self.treasure_value(p, card)
                     if self.logging:

@@ -80,12 +80,11 @@ class Zones(Stack):
         return self.aside[p] + self.held_by_frames(p)
 
     def owned(self, p: int) -> list[int]:
-        return (
-            self.hands[p]
-            + self.decks[p]
-            + self.discards[p]
-            + self.in_play[p]
-            + self.aside[p]
-            + self.looking[p]
-            + (self.held_by_frames(p) if self.stack else [])
-        )
+        out = self.hands[p] + self.decks[p]  # one new list, extended in place
+        out.extend(self.discards[p])
+        out.extend(self.in_play[p])
+        out.extend(self.aside[p])
+        out.extend(self.looking[p])
+        if self.stack:
+            out.extend(self.held_by_frames(p))
+        return out

@@ -117,12 +117,20 @@ class StrategyBot:
         obs = view if isinstance(view, Observation) else Observation.from_view(view)
         if obs.purpose is None:
             # Turn decisions (no card asking): the fast path.
-            playable = [a for a in legal_actions if a < NUM_CARDS and IS_ACTION[a]]
-            if A.A_ALL_TREASURES in legal_actions and not playable:
-                return A.A_ALL_TREASURES
+            # module globals are dict look-ups: read them once
+            n_cards, is_action = NUM_CARDS, IS_ACTION
+            playable = False
+            for a in legal_actions:
+                if a < n_cards and is_action[a]:
+                    playable = True
+                    break
+            all_treasures = A.A_ALL_TREASURES
+            if not playable and all_treasures in legal_actions:
+                return all_treasures
+            play0 = _PLAY0
             for c in self._play:
-                if _PLAY0 + c in legal_actions:
-                    return _PLAY0 + c
+                if play0 + c in legal_actions:
+                    return play0 + c
             if obs.phase == "buy":
                 want = self.strategy.choose(adapter.situation_observed(obs))
                 if want is not None:

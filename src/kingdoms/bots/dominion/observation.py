@@ -203,7 +203,14 @@ def _counts(cards: list[int]) -> dict[str, int]:
     """Card id -> copies, in card-list order (the order says nothing of where the
     cards lie)."""
     ids = IDS
-    return {ids[c]: cards.count(c) for c in sorted(set(cards))}
+    counts = [0] * NUM_CARDS
+    seen: list[int] = []
+    for c in cards:
+        if not counts[c]:
+            seen.append(c)
+        counts[c] += 1
+    seen.sort()
+    return {ids[c]: counts[c] for c in seen}
 
 
 def observe(st: DominionState, seat: int) -> Observation:

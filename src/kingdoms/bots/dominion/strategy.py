@@ -69,40 +69,89 @@ def victory_points(owned: Mapping[str, int], types: Mapping[str, frozenset[str]]
     return total
 
 
-@dataclass(slots=True)
-class Situation:
-    """What a buy rule needs to know, all of it visible to the deciding seat."""
+_NONE: Mapping[str, Any] = {}
+"""The shared empty mapping of the defaults (never written)."""
 
-    coins: int
-    owned: Mapping[str, int] = field(default_factory=dict)
-    """Card id -> copies the seat owns (deck, hand, discard, play, set aside)."""
-    supply: Mapping[str, int] = field(default_factory=dict)
-    """Card id -> cards left in that supply pile (only piles in this game)."""
-    costs: Mapping[str, int] = field(default_factory=dict)
-    """Card id -> coin cost now (missing: :data:`BASIC_COST`)."""
-    potion_costs: Mapping[str, int] = field(default_factory=dict)
-    potions: int = 0
-    treasure_values: Mapping[str, int] = field(default_factory=dict)
-    """Card id -> coins per play, for Treasures (missing: :data:`COIN_VALUE`)."""
-    treasure_ids: frozenset[str] | None = None
-    """Ids of Treasure cards (None: the keys of the treasure values)."""
-    types: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    """Card id -> lower-case type names."""
-    buys: int = 1
-    turn: int = 1
-    """The deciding seat's turn number (1 on its first turn)."""
-    players: int = 2
-    others: tuple[tuple[int, int], ...] | None = ()
-    """``(VP, turns taken)`` of every other seat (public: gains are public);
-    ``None``: worked out from :attr:`seats` when first needed."""
-    seats: Sequence[Mapping[str, Any]] = ()
-    """The view's player entries (``owned``, ``turns``), for :attr:`others`."""
-    seat: int = 0
-    taken: int = 0
-    """Turns the deciding seat will have taken when this turn ends."""
-    observation: Observation | None = None
-    """The deciding seat's observation, read for :attr:`others` instead of
-    :attr:`seats` when given."""
+
+class Situation:
+    """What a buy rule needs to know, all of it visible to the deciding seat.
+
+    A plain class (built for every buy, so no dataclass machinery); its fields:
+
+    * ``owned``: card id -> copies the seat owns (deck, hand, discard, play, set aside);
+    * ``supply``: card id -> cards left in that supply pile (only piles in this game);
+    * ``costs``: card id -> coin cost now (missing: :data:`BASIC_COST`);
+    * ``treasure_values``: card id -> coins per play, for Treasures (missing:
+      :data:`COIN_VALUE`); ``treasure_ids``: ids of Treasure cards (None: the keys of
+      the treasure values);
+    * ``types``: card id -> lower-case type names;
+    * ``turn``: the deciding seat's turn number (1 on its first turn);
+    * ``others``: ``(VP, turns taken)`` of every other seat (public: gains are
+      public); ``None``: worked out from ``observation`` (or ``seats``, the view's
+      player entries) when first needed;
+    * ``taken``: turns the deciding seat will have taken when this turn ends.
+    """
+
+    __slots__ = (
+        "buys",
+        "coins",
+        "costs",
+        "observation",
+        "others",
+        "owned",
+        "players",
+        "potion_costs",
+        "potions",
+        "seat",
+        "seats",
+        "supply",
+        "taken",
+        "treasure_ids",
+        "treasure_values",
+        "turn",
+        "types",
+    )
+
+    def __init__(
+        self,
+        coins: int,
+        owned: Mapping[str, int] = _NONE,
+        supply: Mapping[str, int] = _NONE,
+        costs: Mapping[str, int] = _NONE,
+        potion_costs: Mapping[str, int] = _NONE,
+        potions: int = 0,
+        treasure_values: Mapping[str, int] = _NONE,
+        treasure_ids: frozenset[str] | None = None,
+        types: Mapping[str, frozenset[str]] = _NONE,
+        buys: int = 1,
+        turn: int = 1,
+        players: int = 2,
+        others: tuple[tuple[int, int], ...] | None = (),
+        seats: Sequence[Mapping[str, Any]] = (),
+        seat: int = 0,
+        taken: int = 0,
+        observation: Observation | None = None,
+    ) -> None:
+        self.coins = coins
+        self.owned = owned
+        self.supply = supply
+        self.costs = costs
+        self.potion_costs = potion_costs
+        self.potions = potions
+        self.treasure_values = treasure_values
+        self.treasure_ids = treasure_ids
+        self.types = types
+        self.buys = buys
+        self.turn = turn
+        self.players = players
+        self.others = others
+        self.seats = seats
+        self.seat = seat
+        self.taken = taken
+        self.observation = observation
+
+    def __repr__(self) -> str:
+        return f"Situation(coins={self.coins}, buys={self.buys}, turn={self.turn})"
 
     def cost(self, card: str) -> int:
         c = self.costs.get(card)
