@@ -173,4 +173,6 @@ def test_watching_a_bots_only_game_live_then_its_replay(page: Any, server: str) 
         assert page.query_selector("#rematch") is None  # a spectator holds no seat
         page.click("#replay-link")
     page.wait_for_selector("#replay-controls:not([hidden])", timeout=15_000)
+    # the controls show at once; the final position and its log come with the first fetch
+    page.wait_for_selector("body[data-step] #log li", timeout=15_000)
     assert page.query_selector_all("#log li")
