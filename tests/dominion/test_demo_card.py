@@ -140,3 +140,30 @@ def test_a_card_id_already_taken_is_refused_and_nothing_changes(demo_card: Any) 
         add_card("lurker", card_set="intrigue", cost=2, types=["Action"],
                  names={"en": "Lurker"}, texts={"en": "+1 Action."})  # fmt: skip
     assert (len(CARDS), A.NUM_ACTIONS) == before and "lurker" not in BY_ID
+
+
+@with_the_card
+def test_an_attack_added_at_run_time_is_an_attack_moat_included(demo_card: Any) -> None:
+    """An added card with the Attack type is treated as one with no other edit: a
+    player holding Moat may reveal it, and is then unaffected."""
+    from kingdoms.dominion.cards.declare import declare
+    from kingdoms.dominion.cards.steps import EachOtherGains, Plus
+
+    add_card(
+        "test_hex",
+        card_set="test",
+        cost=3,
+        types=["Action", "Attack"],
+        names={"en": "Test Hex", "pl": "Klątwa testowa", "cs": "Testovací kletba"},
+        texts={"en": "+$2. Others gain a Curse.", "pl": "+2. Inni: Klątwa.", "cs": "+2."},
+    )
+    declare("test_hex", 3, ["Action", "Attack"], "test", Plus(coins=2), EachOtherGains("curse"))
+    kingdom = ["test_hex", *(c for c in FIRST_GAME if c != "cellar")]  # Moat among them
+    s = make(kingdom=kingdom, hands={0: ["test_hex"], 1: ["moat", "estate"]})
+    do(s, "play Test Hex")
+    assert s.current_player == 1 and s.view(1)["decision"]["purpose"] == "moat.reveal"
+    do(s, "reveal Moat")
+    assert s.coins == 2 and BY_ID["curse"] not in s.discards[1] and not s.stack
+    s = make(kingdom=kingdom, hands={0: ["test_hex"], 1: ["estate"]})  # no Moat: attacked
+    do(s, "play Test Hex")
+    assert s.discards[1] == [BY_ID["curse"]]

@@ -15,8 +15,8 @@ from mypy_extensions import trait
 
 from kingdoms.core.events import Event
 from kingdoms.core.state import GameConfig
-from kingdoms.dominion.cards import ATTACKS, EFFECTS
-from kingdoms.dominion.data import CARDS
+from kingdoms.dominion.cards import EFFECTS
+from kingdoms.dominion.data import CARDS, IS_ATTACK
 from kingdoms.dominion.shuffle import shuffle
 
 if TYPE_CHECKING:
@@ -180,7 +180,7 @@ class Effects:
         """Resolve one play of c (already in play): Attack reactions first."""
         if self.logging:
             self._log("play", p, card=CARDS[c].id)
-        if c in ATTACKS:
+        if IS_ATTACK[c]:  # cards added at run time included
             self.then(
                 Frame("reset_immune", p),
                 *(Frame("moat_ask", q, c) for q in self.others(p)),

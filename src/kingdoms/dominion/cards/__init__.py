@@ -19,7 +19,7 @@ from __future__ import annotations
 from kingdoms.dominion.cards import alchemy as alchemy
 from kingdoms.dominion.cards import basic as basic
 from kingdoms.dominion.cards import second as second
-from kingdoms.dominion.cards.base import ATTACKS, HELD
+from kingdoms.dominion.cards.base import HELD
 from kingdoms.dominion.cards.declare import COINS, DECLARED, VP
 from kingdoms.dominion.cards.registry import EFFECTS, TASKS, answer, decision_actions
 from kingdoms.dominion.data import CARDS, IS_ACTION
@@ -37,7 +37,6 @@ def implemented(card: int) -> bool:
 
 
 __all__ = [
-    "ATTACKS",
     "COINS",
     "DECLARED",
     "EFFECTS",

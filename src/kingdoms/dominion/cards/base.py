@@ -51,7 +51,6 @@ from kingdoms.dominion.frames import Frame
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
 
-ATTACKS: frozenset[int] = frozenset(c.index for c in CARDS if c.is_attack)
 HELD: dict[str, tuple[int, ...]] = {}
 """Frames that hold set-aside cards of their deciding player: code -> frame fields
 holding a card id.  Such cards belong to the effect that set them aside (its frame),
