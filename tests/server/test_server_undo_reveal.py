@@ -78,3 +78,28 @@ def test_kingdomino_undo_is_refused_once_a_new_line_is_out() -> None:
             assert inboxes[seat].messages[-1]["can_undo"] is True
 
     asyncio.run(main())
+
+
+def test_catching_up_with_a_move_stored_elsewhere_keeps_the_state_before_it() -> None:
+    """A move another process stored is applied forward, and the state before it is
+    kept for the undo rule: no replay of the whole game on the next push."""
+
+    async def main() -> None:
+        store = Storage("sqlite://")
+        gm = GameMaster(store, bot_delay=0)
+        table, tokens = gm.create_game("kingdomino", HUMANS, {}, seed=3)
+        await gm.subscribe(table.id, [tokens[0]], Inbox().send)  # type: ignore[list-item]
+        before = table.state.clone()
+        action = before.legal_actions()[0]
+        # the move arrives through the database, as from another process
+        store.append_action(
+            table.id, before.step, before.current_player, action, version=table.version
+        )
+        stored = store.load_game(table.id)
+        assert stored is not None and gm._catch_up(table, stored)
+        assert table.state.history == [*before.history, action]
+        assert table.prev is not None and table.prev[0] == table.state.step
+        assert table.prev[1].snapshot() == before.snapshot()
+        assert table.prev[1] is not table.state
+
+    asyncio.run(main())

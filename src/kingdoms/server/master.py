@@ -270,15 +270,19 @@ class GameMaster:
             return False
         history = list(table.state.history)
         actions = list(stored.actions)
+        before_last: State | None = None
         if actions[: len(history)] == history:  # moves on from here: apply the new ones
             state = table.state.clone()
-            for action in actions[len(history) :]:
+            news = actions[len(history) :]
+            for i, action in enumerate(news):
+                if i == len(news) - 1:  # kept for undo: no replay from the record
+                    before_last = state.clone()
                 state.apply_checked(action)
         else:  # an undo: replay
             config = table.state.config
             state = GameRecord(config=config, actions=tuple(actions)).replay()
         table.state = state
-        table.prev = None
+        table.prev = None if before_last is None else (state.step, before_last)
         table.prev_reveal = None
         table.version = stored.version
         table.lease_until = 0.0  # whoever wrote holds the lease if a bot is due
