@@ -134,11 +134,16 @@ def _ray(
     task = ray.remote(ray_batch)
     files = _strategy_files(job.specs)
     refs = [task.remote(job, files, list(c)) for c in chunks]
+    done = 0
     try:
         for ref in refs:
-            yield ray.get(ref)
+            result = ray.get(ref)
+            done += 1
+            yield result
     finally:
-        for ref in refs:
+        # only the batches not fetched (an early stop): cancelling a finished task can
+        # abort the driver inside Ray ("Tried to complete task that was not pending")
+        for ref in refs[done:]:
             ray.cancel(ref)
         if started:
             ray.shutdown()
