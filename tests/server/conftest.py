@@ -45,11 +45,17 @@ def postgres_url() -> Iterator[str]:
 def storage_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'db' / 'kingdoms.sqlite'}"
-    url: str = request.getfixturevalue("postgres_url")
-    # a fresh schema per test: drop what an earlier test left
-    store = Storage(url)
+    url: str = request.getfixturevalue("pg")
+    return url
+
+
+@pytest.fixture
+def pg(postgres_url: str) -> str:
+    """The test cluster with empty tables (a fresh schema: what an earlier test left
+    is dropped)."""
     from kingdoms.server.storage import metadata
 
+    store = Storage(postgres_url)
     metadata.drop_all(store.engine)
     store.close()
-    return url
+    return postgres_url

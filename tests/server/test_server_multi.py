@@ -25,20 +25,11 @@ from serverproc import serve
 from kingdoms.cli.serve import serve as serve_command
 from kingdoms.core.record import GameRecord
 from kingdoms.core.state import GameConfig
-from kingdoms.server.storage import STATUS_FINISHED, Storage, metadata
+from kingdoms.server.storage import STATUS_FINISHED, Storage
 
 pytestmark = pytest.mark.postgres
 
 NO_RATES = ("--rate", "create=0", "--rate", "replay=0", "--rate", "record=0")
-
-
-@pytest.fixture
-def pg(postgres_url: str) -> str:
-    """The test cluster with empty tables."""
-    store = Storage(postgres_url)
-    metadata.drop_all(store.engine)
-    store.close()
-    return postgres_url
 
 
 class Conn:

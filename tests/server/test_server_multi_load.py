@@ -30,14 +30,6 @@ from kingdoms.server.storage import (
 PASS = 7  # the toy game's pass (tests/server/toygame.py)
 
 
-@pytest.fixture
-def pg(postgres_url: str) -> str:
-    store = Storage(postgres_url)
-    metadata.drop_all(store.engine)
-    store.close()
-    return postgres_url
-
-
 def _statements(store: Storage) -> list[str]:
     seen: list[str] = []
 
