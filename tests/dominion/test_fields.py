@@ -96,6 +96,9 @@ def _mutated(f: F.Field, value: Any) -> Any:
     if kind == F.ZONES:
         value[0].append(3)
         return value
+    if kind == F.COUNTS:
+        value[0][3] += 1  # kept in place as cards move
+        return value
     if kind == F.FRAMES:
         value.append(Frame("reset_immune", 0))
         return value
@@ -117,13 +120,15 @@ def test_clone_copies_every_field_and_snapshot_shows_every_field() -> None:
         seen_possession += st.controller >= 0
         before = st.snapshot()
         totals = list(st.totals)
+        owned = [list(counts) for counts in st.owned_counts]
         for f in FIELDS:
             copy = st.clone()
             assert copy.snapshot() == before
             setattr(copy, f.name, _mutated(f, getattr(copy, f.name)))
             assert st.snapshot() == before, f"clone shares {f.name}"
             assert st.totals == totals, f"clone shares {f.name}"
-            if f.kind != F.DERIVED:
+            assert st.owned_counts == owned, f"clone shares {f.name}"
+            if f.kind not in F.UNSAVED:
                 assert copy.snapshot() != before, f"snapshot leaves out {f.name}"
     assert seen_pending and seen_possession
 
@@ -137,6 +142,7 @@ def test_snapshot_restore_gives_the_same_game() -> None:
         back = DominionState.restore(snap)
         assert back.snapshot() == snap
         assert back.totals == st.totals
+        assert back.owned_counts == st.owned_counts
         back.check_invariants()
         # both play on identically (the random generator is restored too)
         a, b = st.clone(), back

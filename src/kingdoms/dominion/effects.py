@@ -45,6 +45,7 @@ class Effects:
     turn: int
     controller: int
     possessed_trash: list[int]
+    owned_counts: list[list[int]]
 
     def _log(self, type_: str, player: int | None, **data: Any) -> None:
         self.log.append(Event(type_, player, data))
@@ -115,6 +116,7 @@ class Effects:
             # Possession: the possessor gains it, always into their discard pile
             p, dest = self.controller, "discard"
         self.supply[c] -= 1
+        self.owned_counts[p][c] += 1
         if dest == "hand":
             self.hands[p].append(c)
         elif dest == "deck":
@@ -133,7 +135,8 @@ class Effects:
         """Trash ``c`` (already taken from its zone), which belongs to ``p``.
 
         During a Possession turn the possessed player's own cards are set aside
-        instead and go back to their discard pile after Clean-up."""
+        instead and go back to their discard pile after Clean-up (not owned until then)."""
+        self.owned_counts[p][c] -= 1
         if p == self.turn and self.controller >= 0:
             self.possessed_trash.append(c)
         else:

@@ -39,8 +39,13 @@ TUPLES: Final = "tuples"
 DERIVED: Final = "derived"
 """Counted from the other fields (card totals): shared by a copy, left out of a
 snapshot, counted again on restore."""
+COUNTS: Final = "counts"
+"""Per seat, one count per card, kept up to date as cards move (the owned counts):
+each list copied by a copy, left out of a snapshot, counted again on restore."""
 
-KINDS: Final = (VALUE, SHARED, LIST, CARD_LIST, ZONES, FRAMES, TUPLES, DERIVED)
+KINDS: Final = (VALUE, SHARED, LIST, CARD_LIST, ZONES, FRAMES, TUPLES, DERIVED, COUNTS)
+UNSAVED: Final = (DERIVED, COUNTS)
+"""The kinds counted from the other fields: not in a snapshot, counted on restore."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +83,7 @@ def names(fields: Sequence[Field]) -> tuple[str, ...]:
 def copy_groups(fields: Sequence[Field]) -> tuple[tuple[str, ...], ...]:
     """(shared by a copy, copied as a list, copied list by list): what ``clone`` does."""
     same = tuple(f.name for f in fields if f.kind in (VALUE, SHARED, DERIVED))
-    nested = tuple(f.name for f in fields if f.kind == ZONES)
+    nested = tuple(f.name for f in fields if f.kind in (ZONES, COUNTS))
     copied = tuple(f.name for f in fields if f.name not in same and f.name not in nested)
     return same, copied, nested
 

@@ -38,7 +38,7 @@ from kingdoms.dominion.data import (
     POTION,
     POTION_COST,
 )
-from kingdoms.dominion.fields import DERIVED, Field, copy_groups, from_json, to_json
+from kingdoms.dominion.fields import UNSAVED, Field, copy_groups, from_json, to_json
 from kingdoms.dominion.frames import Frame
 from kingdoms.dominion.rules import winners
 from kingdoms.dominion.shuffle import shuffle
@@ -135,6 +135,7 @@ class DominionState(Turn):
             shuffle(deck, self.rng)  # = self.rng.shuffle(deck), compiled
             self.decks[p] = deck
         self.totals = self._counts()
+        self.owned_counts = self.count_owned()
         if self.logging:
             self._log(
                 "setup",
@@ -193,6 +194,7 @@ class DominionState(Turn):
         for cid, count in (supply or {}).items():
             st.supply[BY_ID[cid]] = count
         st.totals = st._counts()
+        st.owned_counts = st.count_owned()
         st.turn = st.first = turn
         st.stack.clear()
         st._start_turn(turn)
@@ -311,7 +313,7 @@ class DominionState(Turn):
     def snapshot(self) -> JSONDict:
         out = self._snapshot_core()
         for f in FIELDS:
-            if f.kind != DERIVED:
+            if f.kind not in UNSAVED:
                 out[f.name] = to_json(f, getattr(self, f.name))
         return out
 
@@ -330,6 +332,15 @@ class DominionState(Turn):
                 if counts[c] != self.totals[c]
             }
             raise InvariantViolation(f"cards not conserved: {diff}")
+        owned = self.count_owned()
+        if owned != self.owned_counts:
+            diff = {
+                f"{p}:{CARDS[c].id}": self.owned_counts[p][c] - owned[p][c]
+                for p in range(len(owned))
+                for c in range(len(owned[p]))
+                if owned[p][c] != self.owned_counts[p][c]
+            }
+            raise InvariantViolation(f"owned counts kept wrong (kept - counted): {diff}")
         if min(self.supply) < 0:
             raise InvariantViolation("negative supply count")
         if self.actions < 0 or self.buys < 0 or self.coins < 0 or self.potions < 0:
@@ -348,9 +359,10 @@ def _restore(snapshot: Mapping[str, Any]) -> DominionState:
     rng.setstate((version, tuple(internal), gauss))
     st = DominionState(config, rng)
     for f in FIELDS:
-        if f.kind != DERIVED:
+        if f.kind not in UNSAVED:
             setattr(st, f.name, from_json(f, snapshot[f.name]))
     st.totals = st._counts()
+    st.owned_counts = st.count_owned()
     return st
 
 

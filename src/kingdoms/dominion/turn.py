@@ -182,7 +182,11 @@ class Turn(Scoring, Effects):
         if self.possessed_trash:
             # trashed during a Possession turn: back to their owner after Clean-up
             # (into the discard pile as it is now: the draw may have shuffled it away)
-            self.discards[p].extend(self.possessed_trash)
+            back = self.possessed_trash
+            self.discards[p].extend(back)
+            owned = self.owned_counts[p]
+            for c in back:
+                owned[c] += 1
             self.possessed_trash = []
         if not self.extra_turn:
             self.turns[p] += 1

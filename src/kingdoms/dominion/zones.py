@@ -7,7 +7,11 @@ aside), ``looking`` (cards a player looks at during an effect).  Shared: ``suppl
 (card index -> cards left in its pile), ``piles`` (the card indices of this game's
 supply piles, sorted), ``trash``, ``possessed_trash`` (cards trashed in a
 Possession turn, back to their owner after Clean-up) and ``totals`` (how many of
-each card the game holds: the conservation check).  Moving cards between zones
+each card the game holds: the conservation check).  ``owned_counts`` (per seat, card
+index -> copies the seat owns, as :meth:`Zones.owned` lists them) is kept up to date
+where cards change hands (gain, trash, the cards trashed in a Possession turn coming
+back), so that reading it costs nothing; :meth:`Zones.count_owned` counts it again
+from the zones (restore, test positions, the invariant check).  Moving cards between zones
 (draw, gain, trash, discard, reveal) is in :mod:`kingdoms.dominion.effects`.
 """
 
@@ -15,7 +19,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from kingdoms.dominion.fields import CARD_LIST, DERIVED, LIST, SHARED, ZONES, Field, names
+from kingdoms.dominion.data import CARDS
+from kingdoms.dominion.fields import (
+    CARD_LIST,
+    COUNTS,
+    DERIVED,
+    LIST,
+    SHARED,
+    ZONES,
+    Field,
+    names,
+)
 from kingdoms.dominion.stack import Stack
 
 ZONE_FIELDS: Final = (
@@ -30,8 +44,9 @@ ZONE_FIELDS: Final = (
     Field("looking", ZONES),
     Field("possessed_trash", CARD_LIST, engine=True),
     Field("totals", DERIVED),
+    Field("owned_counts", COUNTS),
 )
-"""The zones' fields (``totals`` is counted from the others)."""
+"""The zones' fields (``totals`` and ``owned_counts`` are counted from the others)."""
 
 
 class Zones(Stack):
@@ -50,6 +65,7 @@ class Zones(Stack):
     aside: list[list[int]]
     looking: list[list[int]]
     totals: list[int]
+    owned_counts: list[list[int]]
 
     def _counts(self) -> list[int]:
         counts = self.supply.copy()
@@ -87,4 +103,16 @@ class Zones(Stack):
         out.extend(self.looking[p])
         if self.stack:
             out.extend(self.held_by_frames(p))
+        return out
+
+    def count_owned(self) -> list[list[int]]:
+        """Per seat, card index -> copies owned, counted from the zones (what
+        ``owned_counts`` keeps as cards move)."""
+        size = max(len(CARDS), len(self.supply))
+        out = []
+        for p in range(self.num_players):
+            counts = [0] * size
+            for c in self.owned(p):
+                counts[c] += 1
+            out.append(counts)
         return out

@@ -126,7 +126,10 @@ class Observation:
         """Card id -> copies ``seat`` owns (public: every gain is seen)."""
         out = self._owned[seat]
         if out is None:
-            out = _counts(self._source().owned(seat))
+            # the counts the engine keeps as cards change hands: no zone is read
+            counts = self._source().owned_counts[seat]
+            ids = IDS
+            out = {ids[c]: n for c, n in enumerate(counts) if n}
             self._owned[seat] = out
         return out
 
@@ -197,20 +200,6 @@ class Observation:
             about=about,
             choices=choices,
         )
-
-
-def _counts(cards: list[int]) -> dict[str, int]:
-    """Card id -> copies, in card-list order (the order says nothing of where the
-    cards lie)."""
-    ids = IDS
-    counts = [0] * NUM_CARDS
-    seen: list[int] = []
-    for c in cards:
-        if not counts[c]:
-            seen.append(c)
-        counts[c] += 1
-    seen.sort()
-    return {ids[c]: counts[c] for c in seen}
 
 
 def observe(st: DominionState, seat: int) -> Observation:

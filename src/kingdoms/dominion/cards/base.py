@@ -363,7 +363,9 @@ def _thief_gain_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
         return
     st.trash.remove(c)
     st.stolen.remove(c)
-    st.discards[st.gainer(p)].append(c)
+    gainer = st.gainer(p)
+    st.discards[gainer].append(c)
+    st.owned_counts[gainer][c] += 1
     if st.logging:
         st._log("gain", p, card=CARDS[c].id, to="discard", source="trash")
     if st.stolen:
