@@ -105,6 +105,9 @@ def _mutated(f: F.Field, value: Any) -> Any:
     if kind == F.TUPLES:
         value.append((1, 2))
         return value
+    if kind == F.CACHE:
+        value[-1] = [1]
+        return value
     if kind in (F.SHARED, F.DERIVED):
         return [*value, 1]  # replaced whole, never changed in place
     value.append(True if f.of is bool else 1)
@@ -121,6 +124,7 @@ def test_clone_copies_every_field_and_snapshot_shows_every_field() -> None:
         before = st.snapshot()
         totals = list(st.totals)
         owned = [list(counts) for counts in st.owned_counts]
+        cache = dict(st.buy_cache)
         for f in FIELDS:
             copy = st.clone()
             assert copy.snapshot() == before
@@ -128,6 +132,7 @@ def test_clone_copies_every_field_and_snapshot_shows_every_field() -> None:
             assert st.snapshot() == before, f"clone shares {f.name}"
             assert st.totals == totals, f"clone shares {f.name}"
             assert st.owned_counts == owned, f"clone shares {f.name}"
+            assert st.buy_cache == cache, f"clone shares {f.name}"
             if f.kind not in F.UNSAVED:
                 assert copy.snapshot() != before, f"snapshot leaves out {f.name}"
     assert seen_pending and seen_possession

@@ -46,6 +46,7 @@ class Effects:
     controller: int
     possessed_trash: list[int]
     owned_counts: list[list[int]]
+    buy_cache: dict[int, list[int]]
 
     def _log(self, type_: str, player: int | None, **data: Any) -> None:
         self.log.append(Event(type_, player, data))
@@ -72,25 +73,29 @@ class Effects:
         return deck.pop()
 
     def take_top_n(self, p: int, n: int) -> list[int]:
-        """Remove up to ``n`` cards from the top of p's deck (shuffling if needed)."""
-        out = []
-        for _ in range(n):
-            c = self.take_top(p)
-            if c < 0:
-                break
-            out.append(c)
+        """Remove up to ``n`` cards from the top of p's deck, top card first (shuffling
+        the discard pile in when the deck runs out, as taking them one by one would)."""
+        deck = self.decks[p]
+        k = len(deck)
+        if k >= n:
+            out = deck[k - n :]
+            del deck[k - n :]
+            out.reverse()
+            return out
+        out = deck[::-1]  # the whole deck, then the rest from the shuffled discard pile
+        deck.clear()
+        if self.shuffle(p):
+            deck = self.decks[p]
+            j = max(0, len(deck) - (n - k))
+            rest = deck[j:]
+            del deck[j:]
+            rest.reverse()
+            out.extend(rest)
         return out
 
     def draw(self, p: int, n: int, log: bool = True) -> int:
-        deck = self.decks[p]
-        hand = self.hands[p]
-        if len(deck) >= n:
-            drawn = deck[len(deck) - n :]
-            del deck[len(deck) - n :]
-            drawn.reverse()
-        else:
-            drawn = self.take_top_n(p, n)
-        hand.extend(drawn)
+        drawn = self.take_top_n(p, n)
+        self.hands[p].extend(drawn)
         if log and self.logging and drawn:
             self.log.append(
                 Event(
@@ -115,7 +120,10 @@ class Effects:
         if p == self.turn and self.controller >= 0:
             # Possession: the possessor gains it, always into their discard pile
             p, dest = self.controller, "discard"
-        self.supply[c] -= 1
+        supply = self.supply
+        supply[c] -= 1
+        if supply[c] == 0:
+            self.buy_cache.clear()  # what coins afford has changed
         self.owned_counts[p][c] += 1
         if dest == "hand":
             self.hands[p].append(c)

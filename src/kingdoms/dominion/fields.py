@@ -43,9 +43,13 @@ COUNTS: Final = "counts"
 """Per seat, one count per card, kept up to date as cards move (the owned counts):
 each list copied by a copy, left out of a snapshot, counted again on restore."""
 
-KINDS: Final = (VALUE, SHARED, LIST, CARD_LIST, ZONES, FRAMES, TUPLES, DERIVED, COUNTS)
-UNSAVED: Final = (DERIVED, COUNTS)
-"""The kinds counted from the other fields: not in a snapshot, counted on restore."""
+CACHE: Final = "cache"
+"""A memo of what the other fields give (a dict, emptied when they change it): a copy
+starts with an empty one; left out of a snapshot, empty on restore."""
+
+KINDS: Final = (VALUE, SHARED, LIST, CARD_LIST, ZONES, FRAMES, TUPLES, DERIVED, COUNTS, CACHE)
+UNSAVED: Final = (DERIVED, COUNTS, CACHE)
+"""The kinds made from the other fields: not in a snapshot, made again on restore."""
 
 
 @dataclass(frozen=True)
@@ -81,11 +85,13 @@ def names(fields: Sequence[Field]) -> tuple[str, ...]:
 
 
 def copy_groups(fields: Sequence[Field]) -> tuple[tuple[str, ...], ...]:
-    """(shared by a copy, copied as a list, copied list by list): what ``clone`` does."""
+    """(shared by a copy, copied as a list, copied list by list, empty in a copy): what
+    ``clone`` does."""
     same = tuple(f.name for f in fields if f.kind in (VALUE, SHARED, DERIVED))
     nested = tuple(f.name for f in fields if f.kind in (ZONES, COUNTS))
-    copied = tuple(f.name for f in fields if f.name not in same and f.name not in nested)
-    return same, copied, nested
+    fresh = tuple(f.name for f in fields if f.kind == CACHE)
+    copied = tuple(f.name for f in fields if f.name not in same + nested + fresh)
+    return same, copied, nested, fresh
 
 
 def to_json(field: Field, value: Any) -> Any:

@@ -222,8 +222,7 @@ def _rebuild(view: Mapping[str, Any], rng: random.Random) -> DominionState:
         if any(v is None for v in row[1:]):
             raise InvalidArgument(f"view frame {row!r} has a blank field no hand explains")
     st.stack = [Frame(str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
-    st.totals = st._counts()
-    st.owned_counts = st.count_owned()
+    st.recount()
     st.rng = random.Random(rng.random())
     return st
 

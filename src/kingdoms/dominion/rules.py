@@ -7,15 +7,17 @@ The turn rules themselves (phases, buying, clean-up) live in
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from kingdoms.dominion.cards import VP as DECLARED_VP
 from kingdoms.dominion.data import BY_ID, IS_ACTION, PROVINCE
 
-GARDENS = BY_ID["gardens"]
-VINEYARD = BY_ID["vineyard"]
-IS_ACTION_CARD = IS_ACTION
-VP = DECLARED_VP
+GARDENS: Final = BY_ID["gardens"]
+VINEYARD: Final = BY_ID["vineyard"]
+IS_ACTION_CARD: Final = IS_ACTION
+VP: Final = DECLARED_VP
 """Card index -> victory points per copy (read from the card declarations)."""
+_PROVINCE: Final = PROVINCE
 
 
 def score(cards: Sequence[int]) -> int:
@@ -32,6 +34,45 @@ def score(cards: Sequence[int]) -> int:
         actions = sum(1 for c in cards if IS_ACTION_CARD[c])
         total += vineyards * (actions // 3)
     return total
+
+
+def score_counts(counts: list[int]) -> int:
+    """:func:`score` of the cards whose copies ``counts`` gives (card index -> copies,
+    as a seat's kept owned counts)."""
+    total = 0
+    vp = VP
+    for c, n in enumerate(counts):
+        if n:
+            total += vp[c] * n
+    gardens = counts[GARDENS]
+    if gardens:
+        total += gardens * (sum(counts) // 10)
+    vineyards = counts[VINEYARD]
+    if vineyards:
+        total += vineyards * (_actions(counts) // 3)
+    return total
+
+
+def _actions(counts: list[int]) -> int:
+    is_action = IS_ACTION_CARD
+    return sum(n for c, n in enumerate(counts) if n and is_action[c])
+
+
+def vp_by_card_counts(counts: list[int]) -> dict[int, int]:
+    """:func:`vp_by_card` of the cards whose copies ``counts`` gives, in card order."""
+    out: dict[int, int] = {}
+    for c, n in enumerate(counts):
+        if not n:
+            continue
+        if c == GARDENS:
+            worth = n * (sum(counts) // 10)
+        elif c == VINEYARD:
+            worth = n * (_actions(counts) // 3)
+        else:
+            worth = n * VP[c]
+        if worth or c in (GARDENS, VINEYARD):
+            out[c] = worth
+    return out
 
 
 def vp_by_card(cards: Sequence[int]) -> dict[int, int]:
@@ -51,11 +92,14 @@ def vp_by_card(cards: Sequence[int]) -> dict[int, int]:
     return out
 
 
-def end_reason(supply: Sequence[int], piles: Sequence[int], players: int) -> str:
+def end_reason(supply: list[int], piles: list[int], players: int) -> str:
     """ "provinces", "piles" or "" (3 empty supply piles end it, 4 with 5–6 players)."""
-    if supply[PROVINCE] == 0:
+    if supply[_PROVINCE] == 0:
         return "provinces"
-    empty = sum(1 for c in piles if supply[c] == 0)
+    empty = 0
+    for c in piles:
+        if supply[c] == 0:
+            empty += 1
     if empty >= (3 if players <= 4 else 4):
         return "piles"
     return ""

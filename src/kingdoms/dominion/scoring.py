@@ -9,7 +9,7 @@ functions in :mod:`kingdoms.dominion.rules`; this part applies them to the zones
 from __future__ import annotations
 
 from kingdoms.dominion.data import CARDS
-from kingdoms.dominion.rules import end_reason, score, vp_by_card
+from kingdoms.dominion.rules import end_reason, score_counts, vp_by_card_counts
 from kingdoms.dominion.zones import Zones
 
 
@@ -26,7 +26,7 @@ class Scoring(Zones):
         return end_reason(self.supply, self.piles, self.num_players)
 
     def vp_of(self, p: int) -> int:
-        return score(self.owned(p))
+        return score_counts(self.owned_counts[p])  # = score(self.owned(p))
 
     def vp(self) -> list[int]:
         return [self.vp_of(p) for p in range(self.num_players)]
@@ -34,6 +34,6 @@ class Scoring(Zones):
     def vp_by_card_ids(self) -> list[dict[str, int]]:
         """Per seat: card id -> the points its copies give (the outcome's breakdown)."""
         return [
-            {CARDS[c].id: v for c, v in sorted(vp_by_card(self.owned(p)).items())}
+            {CARDS[c].id: v for c, v in vp_by_card_counts(self.owned_counts[p]).items()}
             for p in range(self.num_players)
         ]

@@ -77,7 +77,7 @@ each declared once by its part: what clone, snapshot, restore and rebuild read."
 ENGINE_FIELDS: Final = tuple(f for f in FIELDS if f.engine)
 """The fields a view's public bookkeeping (``view["engine"]``) carries, besides the
 pending frames (see :mod:`kingdoms.dominion.rebuild`)."""
-_SAME, _COPIED, _NESTED = copy_groups(FIELDS)
+_SAME, _COPIED, _NESTED, _FRESH = copy_groups(FIELDS)
 
 
 class DominionState(Turn):
@@ -134,8 +134,7 @@ class DominionState(Turn):
             deck = [COPPER] * 7 + [ESTATE] * 3
             shuffle(deck, self.rng)  # = self.rng.shuffle(deck), compiled
             self.decks[p] = deck
-        self.totals = self._counts()
-        self.owned_counts = self.count_owned()
+        self.recount()
         if self.logging:
             self._log(
                 "setup",
@@ -193,8 +192,7 @@ class DominionState(Turn):
             st.decks[p] = [BY_ID[c] for c in reversed(cards)]
         for cid, count in (supply or {}).items():
             st.supply[BY_ID[cid]] = count
-        st.totals = st._counts()
-        st.owned_counts = st.count_owned()
+        st.recount()
         st.turn = st.first = turn
         st.stack.clear()
         st._start_turn(turn)
@@ -218,6 +216,8 @@ class DominionState(Turn):
         for name in _NESTED:
             zones: list[list[int]] = getattr(self, name)
             setattr(new, name, [z.copy() for z in zones])
+        for name in _FRESH:
+            setattr(new, name, {})
 
     # -- the State contract ---------------------------------------------------------
     @property
@@ -361,8 +361,7 @@ def _restore(snapshot: Mapping[str, Any]) -> DominionState:
     for f in FIELDS:
         if f.kind not in UNSAVED:
             setattr(st, f.name, from_json(f, snapshot[f.name]))
-    st.totals = st._counts()
-    st.owned_counts = st.count_owned()
+    st.recount()
     return st
 
 

@@ -41,6 +41,26 @@ TREASURE_COINS = COINS
 """Card index -> coins playing it makes (read from the card declarations)."""
 PHILOSOPHERS_STONE = BY_ID["philosophers_stone"]
 
+# The card tables and action codes the hot paths read, as final names: compiled, a
+# final name is a static (an ordinary module global is a dict look-up at every use).
+# The tables are the same list objects (cards added at run time append to them).
+_COINS: Final = COINS
+_IS_ACTION: Final = IS_ACTION
+_IS_TREASURE: Final = IS_TREASURE
+_COIN_COST: Final = COIN_COST
+_POTION_COST: Final = POTION_COST
+_N: Final = NUM_CARDS
+_BASE_ACTIONS: Final = A.BASE_ACTIONS
+_PLAY: Final = A.PLAY
+_BUY: Final = A.BUY
+_ALL_TREASURES: Final = A.PLAY_ALL_TREASURES
+_END_PHASE: Final = A.END_PHASE
+_A_ALL_TREASURES: Final = A.A_ALL_TREASURES
+_A_END_PHASE: Final = A.A_END_PHASE
+_POTION: Final = POTION
+_SILVER: Final = SILVER
+_STONE: Final = PHILOSOPHERS_STONE
+
 
 TURN_FIELDS: Final = (
     Field("turn", VALUE),
@@ -130,7 +150,7 @@ class Turn(Scoring, Effects):
             if self.actions > 0:
                 hand = self.hands[self.turn]
                 for c in hand:
-                    if IS_ACTION[c]:
+                    if _IS_ACTION[c]:
                         return
             self.phase = BUY_PHASE
         if self.phase == BUY_PHASE and self.buys <= 0:
@@ -139,13 +159,13 @@ class Turn(Scoring, Effects):
     def treasure_value(self, p: int, c: int) -> None:
         """Add what playing Treasure ``c`` produces (Potion: a potion; Philosopher's
         Stone: $1 per 5 cards in deck + discard; Silver: Merchant bonus the first time)."""
-        if c == POTION:
+        if c == _POTION:
             self.potions += 1
-        elif c == PHILOSOPHERS_STONE:
+        elif c == _STONE:
             self.coins += (len(self.decks[p]) + len(self.discards[p])) // 5
         else:
-            self.coins += TREASURE_COINS[c]
-            if c == SILVER and not self.silver_played:
+            self.coins += _COINS[c]
+            if c == _SILVER and not self.silver_played:
                 self.silver_played = True
                 self.coins += self.merchants
 
@@ -173,11 +193,14 @@ class Turn(Scoring, Effects):
 
     def finish_turn(self, p: int) -> None:
         disc = self.discards[p]
-        disc.extend(self.in_play[p])
-        disc.extend(self.hands[p])
-        self.in_play[p] = []
-        self.hands[p] = []
-        self.moved.clear()
+        play = self.in_play[p]
+        hand = self.hands[p]
+        disc.extend(play)
+        disc.extend(hand)
+        play.clear()
+        hand.clear()
+        if self.moved:
+            self.moved.clear()
         self.draw(p, 5)
         if self.possessed_trash:
             # trashed during a Possession turn: back to their owner after Clean-up
@@ -208,6 +231,11 @@ class Turn(Scoring, Effects):
         ones played in an extra turn wait for the end of that player's next normal
         turn.  With ``alchemy_errata`` no player takes two extra turns in a row."""
         p = self.turn
+        if not (self.extra_turn or self.created or self.deferred or self.extra_queue):
+            # no Possession pending (nearly every turn): the next player
+            self.last_extra = -1
+            self._start_turn((self.normal_player + 1) % self.num_players)
+            return
         if self.extra_turn:
             self.deferred.extend((p, t, c) for t, c in self.created)
             self.last_extra = p
@@ -235,46 +263,72 @@ class Turn(Scoring, Effects):
     def legal_actions(self) -> list[int]:
         if self.stack:
             return decision_actions(cast("DominionState", self), self.stack[-1])
-        if self.phase == OVER:
+        phase = self.phase
+        if phase == OVER:
             return []
         hand = self.hands[self.turn]
         out: list[int] = []
-        n_cards = NUM_CARDS  # a local: module globals are dict look-ups
-        if self.phase == ACTION_PHASE:
+        n_cards = _N
+        if phase == ACTION_PHASE:
             # PLAY is kind 0: a card of the card list is its own play action
-            is_action = IS_ACTION
-            out = [
-                c if c < n_cards else A.encode(A.PLAY, c)
-                for c in sorted({c for c in hand if is_action[c]})
-            ]
-            out.append(A.A_END_PHASE)
+            is_action = _IS_ACTION
+            for c in hand:
+                if is_action[c] and c not in out:
+                    out.append(c)
+            out.sort()
+            if out and out[-1] >= n_cards:  # cards added at run time
+                out = [c if c < n_cards else A.encode(_PLAY, c) for c in out]
+            out.append(_A_END_PHASE)
             return out
         if not self.bought:
-            is_treasure = IS_TREASURE  # a local: module globals are dict look-ups
-            treasures = {c for c in hand if is_treasure[c]}
-            if treasures:
-                out = [c if c < n_cards else A.encode(A.PLAY, c) for c in sorted(treasures)]
-                out.append(A.A_ALL_TREASURES)
+            is_treasure = _IS_TREASURE
+            for c in hand:
+                if is_treasure[c] and c not in out:
+                    out.append(c)
+            if out:
+                out.sort()
+                if out[-1] >= n_cards:  # cards added at run time
+                    out = [c if c < n_cards else A.encode(_PLAY, c) for c in out]
+                out.append(_A_ALL_TREASURES)
         if self.buys > 0:
-            base = A.BUY * n_cards
-            coins, potions, supply = self.coins, self.potions, self.supply
-            coin_cost, potion_cost = COIN_COST, POTION_COST
-            out += [
-                base + c if c < n_cards else A.encode(A.BUY, c)
-                for c in self.piles
-                if supply[c] and coin_cost[c] <= coins and potion_cost[c] <= potions
-            ]
-        out.append(A.A_END_PHASE)
+            out.extend(self.buy_list())
+        out.append(_A_END_PHASE)
+        return out
+
+    def buy_list(self) -> list[int]:
+        """The buy actions the current coins and potions afford, in pile order (do not
+        change the list: it is remembered per coins and potions until a pile empties,
+        the only change of the supply that can change it; no card changes costs)."""
+        coins, potions = self.coins, self.potions
+        key = coins * 4096 + potions if potions < 4096 else -1
+        cache = self.buy_cache
+        found = cache.get(key)
+        if found is not None:
+            return found
+        n_cards = _N
+        base = _BUY * n_cards
+        supply, coin_cost, potion_cost = self.supply, _COIN_COST, _POTION_COST
+        out = [
+            base + c if c < n_cards else A.encode(_BUY, c)
+            for c in self.piles
+            if supply[c] and coin_cost[c] <= coins and potion_cost[c] <= potions
+        ]
+        if key >= 0:
+            cache[key] = out
         return out
 
     def _apply(self, action: int) -> None:
-        kind, c = A.decode(action)
+        if action < _BASE_ACTIONS:  # a card of the card list (A.decode, inlined)
+            kind = action // _N
+            c = action - kind * _N
+        else:
+            kind, c = A.decode(action)
         if self.stack:
             answer(cast("DominionState", self), self.stack.pop(), kind, c)
             self._settle()
             return
         p = self.turn
-        if kind == A.PLAY:
+        if kind == _PLAY:
             if self.phase == ACTION_PHASE:
                 self.actions -= 1
                 self.hands[p].remove(c)
@@ -283,30 +337,31 @@ class Turn(Scoring, Effects):
                 self._settle()
             else:
                 self.play_treasure(p, c)
-        elif kind == A.PLAY_ALL_TREASURES:
+        elif kind == _ALL_TREASURES:
             hand = self.hands[p]
+            play = self.in_play[p]
             keep = []
-            is_treasure = IS_TREASURE
+            is_treasure = _IS_TREASURE
             for card in hand:
                 if is_treasure[card]:
-                    self.in_play[p].append(card)
+                    play.append(card)
                     self.treasure_value(p, card)
                     if self.logging:
                         self._log("play", p, card=CARDS[card].id)
                 else:
                     keep.append(card)
             self.hands[p] = keep
-        elif kind == A.BUY:
+        elif kind == _BUY:
             self.buys -= 1
-            self.coins -= COIN_COST[c]
-            self.potions -= POTION_COST[c]
+            self.coins -= _COIN_COST[c]
+            self.potions -= _POTION_COST[c]
             self.bought = True
             if self.logging:
                 self._log("buy", p, card=CARDS[c].id)
             self.gain(p, c)
             if self.buys <= 0:
                 self._end_turn()
-        elif kind == A.END_PHASE:
+        elif kind == _END_PHASE:
             if self.phase == ACTION_PHASE:
                 self.phase = BUY_PHASE
                 self._settle()

@@ -11,7 +11,9 @@ each card the game holds: the conservation check).  ``owned_counts`` (per seat, 
 index -> copies the seat owns, as :meth:`Zones.owned` lists them) is kept up to date
 where cards change hands (gain, trash, the cards trashed in a Possession turn coming
 back), so that reading it costs nothing; :meth:`Zones.count_owned` counts it again
-from the zones (restore, test positions, the invariant check).  Moving cards between zones
+from the zones (restore, test positions, the invariant check).  ``buy_cache`` (coins
+and potions -> the buy actions they afford) is replaced by an empty one whenever a
+supply pile empties.  Moving cards between zones
 (draw, gain, trash, discard, reveal) is in :mod:`kingdoms.dominion.effects`.
 """
 
@@ -21,6 +23,7 @@ from typing import Final
 
 from kingdoms.dominion.data import CARDS
 from kingdoms.dominion.fields import (
+    CACHE,
     CARD_LIST,
     COUNTS,
     DERIVED,
@@ -45,8 +48,10 @@ ZONE_FIELDS: Final = (
     Field("possessed_trash", CARD_LIST, engine=True),
     Field("totals", DERIVED),
     Field("owned_counts", COUNTS),
+    Field("buy_cache", CACHE),
 )
-"""The zones' fields (``totals`` and ``owned_counts`` are counted from the others)."""
+"""The zones' fields (``totals`` and ``owned_counts`` are counted from the others,
+``buy_cache`` remembers the Buy phase's buy actions per coins and potions)."""
 
 
 class Zones(Stack):
@@ -66,6 +71,7 @@ class Zones(Stack):
     looking: list[list[int]]
     totals: list[int]
     owned_counts: list[list[int]]
+    buy_cache: dict[int, list[int]]
 
     def _counts(self) -> list[int]:
         counts = self.supply.copy()
@@ -104,6 +110,13 @@ class Zones(Stack):
         if self.stack:
             out.extend(self.held_by_frames(p))
         return out
+
+    def recount(self) -> None:
+        """Count again what the state keeps counted (card totals, owned counts) and
+        forget the remembered buy lists: after zones or the supply were set directly."""
+        self.totals = self._counts()
+        self.owned_counts = self.count_owned()
+        self.buy_cache = {}
 
     def count_owned(self) -> list[list[int]]:
         """Per seat, card index -> copies owned, counted from the zones (what

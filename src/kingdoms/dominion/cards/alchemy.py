@@ -11,7 +11,7 @@ turn rules (:meth:`DominionState._next_turn`); its gains and trashes by
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.base import HELD
@@ -55,7 +55,7 @@ TOPDECK = "put {card} on deck"
 
 # -- Alchemist: +2 Cards +1 Action; at Clean-up, with a Potion in play, you may put it
 #    onto your deck (see the Clean-up below)
-ALCHEMIST = declare("alchemist", 3, ACTION, ALCHEMY, Plus(cards=2, actions=1),
+ALCHEMIST: Final = declare("alchemist", 3, ACTION, ALCHEMY, Plus(cards=2, actions=1),
     potions=1,
     topdeck="Alchemist: put it onto your deck?").index  # fmt: skip
 
@@ -165,7 +165,7 @@ HELD["golem"] = (3, 4)
 HELD["golem_play"] = (2,)
 
 # -- Herbalist: +1 Buy +$1; at Clean-up you may put a Treasure from play onto your deck
-HERBALIST = declare("herbalist", 2, ACTION, ALCHEMY, Plus(buys=1, coins=1), Custom(),
+HERBALIST: Final = declare("herbalist", 2, ACTION, ALCHEMY, Plus(buys=1, coins=1), Custom(),
     topdeck="Herbalist: put a Treasure from play onto your deck?").index  # fmt: skip
 
 
@@ -246,10 +246,14 @@ def start_cleanup(st: DominionState, p: int) -> None:
         st.push("cleanup", p, 0)
 
 
+_POTION: Final = POTION
+_IS_TREASURE: Final = IS_TREASURE
+
+
 def _order_matters(play: list[int]) -> bool:
-    if ALCHEMIST in play and POTION in play:
+    if ALCHEMIST in play and _POTION in play:
         return True
-    return HERBALIST in play and any(IS_TREASURE[c] for c in play)
+    return HERBALIST in play and any(_IS_TREASURE[c] for c in play)
 
 
 def _cleanup_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
