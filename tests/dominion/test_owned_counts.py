@@ -46,6 +46,7 @@ def assert_kept_right(state: DominionState) -> None:
         assert kept(state, p) == recount(state, p), (
             f"step {state.step}, seat {p}: kept {kept(state, p)} != {recount(state, p)}"
         )
+        assert set(kept(state, p)) <= set(state.owned_kinds)
 
 
 class Seen:

@@ -104,7 +104,7 @@ class DominionState(Turn):
         # (a game without added cards keeps the card list's size: records replay)
         self.supply = [0] * max(NUM_CARDS, self.piles[-1] + 1)
         for c in self.piles:
-            self.supply[c] = CARDS[c].pile_size(n)
+            self.supply[c] = _pile_size(c, n)
         self.hands = [[] for _ in range(n)]
         self.decks = [[] for _ in range(n)]
         self.discards = [[] for _ in range(n)]
@@ -341,6 +341,10 @@ class DominionState(Turn):
                 if owned[p][c] != self.owned_counts[p][c]
             }
             raise InvariantViolation(f"owned counts kept wrong (kept - counted): {diff}")
+        kinds = set(self.owned_kinds)
+        strays = {CARDS[c].id for q in owned for c, n in enumerate(q) if n and c not in kinds}
+        if strays:
+            raise InvariantViolation(f"owned cards not in owned_kinds: {sorted(strays)}")
         if min(self.supply) < 0:
             raise InvariantViolation("negative supply count")
         if self.actions < 0 or self.buys < 0 or self.coins < 0 or self.potions < 0:
@@ -363,6 +367,18 @@ def _restore(snapshot: Mapping[str, Any]) -> DominionState:
             setattr(st, f.name, from_json(f, snapshot[f.name]))
     st.recount()
     return st
+
+
+_PILE_SIZES: Final[dict[int, int]] = {}
+"""``card * 64 + players`` -> the card's pile size (worked out once per process)."""
+
+
+def _pile_size(c: int, players: int) -> int:
+    key = c * 64 + players
+    size = _PILE_SIZES.get(key)
+    if size is None:
+        size = _PILE_SIZES[key] = CARDS[c].pile_size(players)
+    return size
 
 
 def _basic_piles(kingdom: Sequence[int]) -> list[int]:

@@ -11,7 +11,10 @@ each card the game holds: the conservation check).  ``owned_counts`` (per seat, 
 index -> copies the seat owns, as :meth:`Zones.owned` lists them) is kept up to date
 where cards change hands (gain, trash, the cards trashed in a Possession turn coming
 back), so that reading it costs nothing; :meth:`Zones.count_owned` counts it again
-from the zones (restore, test positions, the invariant check).  ``buy_cache`` (coins
+from the zones (restore, test positions, the invariant check).  ``owned_kinds`` (the
+cards a seat can own in this game, sorted: the supply piles and every card found in
+a zone when counted — a seat comes to own only cards gained from a pile or taken
+from another seat) lets a reader of the counts skip the other cards.  ``buy_cache`` (coins
 and potions -> the buy actions they afford) is replaced by an empty one whenever a
 supply pile empties.  Moving cards between zones
 (draw, gain, trash, discard, reveal) is in :mod:`kingdoms.dominion.effects`.
@@ -48,6 +51,7 @@ ZONE_FIELDS: Final = (
     Field("possessed_trash", CARD_LIST, engine=True),
     Field("totals", DERIVED),
     Field("owned_counts", COUNTS),
+    Field("owned_kinds", DERIVED),
     Field("buy_cache", CACHE),
 )
 """The zones' fields (``totals`` and ``owned_counts`` are counted from the others,
@@ -71,6 +75,7 @@ class Zones(Stack):
     looking: list[list[int]]
     totals: list[int]
     owned_counts: list[list[int]]
+    owned_kinds: list[int]
     buy_cache: dict[int, list[int]]
 
     def _counts(self) -> list[int]:
@@ -116,6 +121,9 @@ class Zones(Stack):
         forget the remembered buy lists: after zones or the supply were set directly."""
         self.totals = self._counts()
         self.owned_counts = self.count_owned()
+        kinds = set(self.piles)
+        kinds.update(c for c, n in enumerate(self.totals) if n)
+        self.owned_kinds = sorted(kinds)
         self.buy_cache = {}
 
     def count_owned(self) -> list[list[int]]:

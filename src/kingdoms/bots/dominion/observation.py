@@ -127,9 +127,10 @@ class Observation:
         out = self._owned[seat]
         if out is None:
             # the counts the engine keeps as cards change hands: no zone is read
-            counts = self._source().owned_counts[seat]
+            st = self._source()
+            counts = st.owned_counts[seat]
             ids = IDS
-            out = {ids[c]: n for c, n in enumerate(counts) if n}
+            out = {ids[c]: counts[c] for c in st.owned_kinds if counts[c]}
             self._owned[seat] = out
         return out
 
