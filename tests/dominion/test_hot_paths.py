@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from kingdoms.bots.dominion.soak import SoakBot, random_setup
 from kingdoms.core import new_game
-from kingdoms.dominion.data import BY_ID
+from kingdoms.dominion.data import BY_ID, IS_TREASURE
 from kingdoms.dominion.rules import VP, score, score_counts, vp_by_card, vp_by_card_counts
 from kingdoms.dominion.state import BUY_PHASE, DominionState
 from tests.dominion.helpers import do, make
@@ -125,3 +125,40 @@ def test_scores_from_counts_are_the_scores_of_the_cards(cards: list[str]) -> Non
         counts[c] += 1
     assert score_counts(counts) == score(owned)
     assert vp_by_card_counts(counts) == dict(sorted(vp_by_card(owned).items()))
+
+
+TREASURE_KINGDOM = [
+    "philosophers_stone", "merchant", "smithy", "village", "market",
+    "moat", "mine", "cellar", "militia", "remodel",
+]  # fmt: skip
+HAND_CARDS = [
+    "copper", "silver", "gold", "potion", "philosophers_stone", "estate", "smithy",
+    "merchant", "curse",
+]  # fmt: skip
+
+
+@given(
+    hand=st.lists(st.sampled_from(HAND_CARDS), max_size=9),
+    merchants=st.integers(0, 2),
+    silver_played=st.booleans(),
+    coins=st.integers(0, 3),
+    logging=st.booleans(),
+)
+@settings(max_examples=200, deadline=None)
+def test_playing_all_treasures_is_playing_them_one_by_one(
+    hand: list[str], merchants: int, silver_played: bool, coins: int, logging: bool
+) -> None:
+    s = make(
+        kingdom=TREASURE_KINGDOM,
+        hands={0: hand},
+        discards={0: ["copper"] * 7},
+    )
+    s.merchants, s.silver_played, s.coins, s.logging = merchants, silver_played, coins, logging
+    s.log.clear()
+    a, b = s.clone(), s.clone()
+    a.play_all_treasures(0)
+    for c in list(b.hands[0]):
+        if IS_TREASURE[c]:
+            b.play_treasure(0, c)
+    assert a.snapshot() == b.snapshot()
+    assert a.log == b.log

@@ -154,3 +154,14 @@ def test_a_card_moved_without_its_bookkeeping_breaks_the_invariant() -> None:
     s.owned_counts = s.count_owned()
     s.check_invariants()
     assert sum(s.owned_counts[0]) == 9 and CARDS[s.trash[0]].id in ("copper", "estate")
+
+
+def test_a_new_game_starts_with_what_a_recount_gives() -> None:
+    for players in (2, 3, 6):
+        s = new_game(
+            "dominion", players=players, seed=players, options={"kingdom": "Forbidden Arts"}
+        )
+        assert isinstance(s, DominionState)
+        start = (s.totals, s.owned_counts, s.owned_kinds)
+        s.recount()
+        assert (s.totals, s.owned_counts, s.owned_kinds) == start

@@ -134,7 +134,18 @@ class DominionState(Turn):
             deck = [COPPER] * 7 + [ESTATE] * 3
             shuffle(deck, self.rng)  # = self.rng.shuffle(deck), compiled
             self.decks[p] = deck
-        self.recount()
+        # what recount() gives here, known without counting: every card is in the
+        # supply or a starting deck (7 Coppers and 3 Estates, both supply piles)
+        self.totals = self._counts()
+        size = max(len(CARDS), len(self.supply))
+        self.owned_counts = []
+        for _ in range(n):
+            owned = [0] * size
+            owned[COPPER] = 7
+            owned[ESTATE] = 3
+            self.owned_counts.append(owned)
+        self.owned_kinds = self.piles
+        self.buy_cache = {}
         if self.logging:
             self._log(
                 "setup",

@@ -176,6 +176,36 @@ class Turn(Scoring, Effects):
         if self.logging:
             self._log("play", p, card=CARDS[c].id)
 
+    def play_all_treasures(self, p: int) -> None:
+        """Play every Treasure in ``p``'s hand, in hand order: what playing them one by
+        one with :meth:`treasure_value` gives (a Silver's Merchant bonus once; Potion
+        and Philosopher's Stone by :meth:`treasure_value`), summed at once."""
+        hand = self.hands[p]
+        is_treasure = _IS_TREASURE
+        played = [c for c in hand if is_treasure[c]]
+        if len(played) == len(hand):
+            hand.clear()
+        else:
+            self.hands[p] = [c for c in hand if not is_treasure[c]]
+        self.in_play[p].extend(played)
+        coins = 0
+        coin_table = _COINS
+        silver = False
+        for c in played:
+            if c in (_POTION, _STONE):
+                self.treasure_value(p, c)
+            else:
+                coins += coin_table[c]
+                if c == _SILVER:
+                    silver = True
+        self.coins += coins
+        if silver and not self.silver_played:
+            self.silver_played = True
+            self.coins += self.merchants
+        if self.logging:
+            for c in played:
+                self._log("play", p, card=CARDS[c].id)
+
     def _end_turn(self) -> None:
         """Clean-up.  Alchemist/Herbalist abilities may ask first (see
         :func:`kingdoms.dominion.cards.alchemy.start_cleanup`); then
@@ -338,19 +368,7 @@ class Turn(Scoring, Effects):
             else:
                 self.play_treasure(p, c)
         elif kind == _ALL_TREASURES:
-            hand = self.hands[p]
-            play = self.in_play[p]
-            keep = []
-            is_treasure = _IS_TREASURE
-            for card in hand:
-                if is_treasure[card]:
-                    play.append(card)
-                    self.treasure_value(p, card)
-                    if self.logging:
-                        self._log("play", p, card=CARDS[card].id)
-                else:
-                    keep.append(card)
-            self.hands[p] = keep
+            self.play_all_treasures(p)
         elif kind == _BUY:
             self.buys -= 1
             self.coins -= _COIN_COST[c]
