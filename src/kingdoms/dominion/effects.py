@@ -57,7 +57,8 @@ class Effects:
         if not disc:
             return False
         shuffle(disc, self.rng)  # = self.rng.shuffle(disc), compiled
-        self.decks[p] = disc + self.decks[p]
+        deck = self.decks[p]
+        self.decks[p] = disc + deck if deck else disc  # the pile becomes the deck
         self.discards[p] = []
         if self.logging:
             self._log("shuffle", p, count=len(disc))

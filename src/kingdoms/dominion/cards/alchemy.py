@@ -251,9 +251,19 @@ _IS_TREASURE: Final = IS_TREASURE
 
 
 def _order_matters(play: list[int]) -> bool:
-    if ALCHEMIST in play and _POTION in play:
-        return True
-    return HERBALIST in play and any(_IS_TREASURE[c] for c in play)
+    """An Alchemist with a Potion in play, or a Herbalist with a Treasure (one pass)."""
+    alchemist = potion = herbalist = treasure = False
+    is_treasure = _IS_TREASURE
+    for c in play:
+        if c == ALCHEMIST:
+            alchemist = True
+        elif c == HERBALIST:
+            herbalist = True
+        elif is_treasure[c]:
+            treasure = True
+            if c == _POTION:
+                potion = True
+    return (alchemist and potion) or (herbalist and treasure)
 
 
 def _cleanup_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
