@@ -188,20 +188,18 @@ class Turn(Scoring, Effects):
         else:
             self.hands[p] = [c for c in hand if not is_treasure[c]]
         self.in_play[p].extend(played)
-        coins = 0
-        coin_table = _COINS
-        silver = False
-        for c in played:
-            if c in (_POTION, _STONE):
+        if _POTION in played or _STONE in played:
+            for c in played:
                 self.treasure_value(p, c)
-            else:
+        else:
+            coins = 0
+            coin_table = _COINS
+            for c in played:
                 coins += coin_table[c]
-                if c == _SILVER:
-                    silver = True
-        self.coins += coins
-        if silver and not self.silver_played:
-            self.silver_played = True
-            self.coins += self.merchants
+            self.coins += coins
+            if not self.silver_played and _SILVER in played:
+                self.silver_played = True
+                self.coins += self.merchants
         if self.logging:
             for c in played:
                 self._log("play", p, card=CARDS[c].id)

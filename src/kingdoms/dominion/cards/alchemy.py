@@ -251,7 +251,9 @@ _IS_TREASURE: Final = IS_TREASURE
 
 
 def _order_matters(play: list[int]) -> bool:
-    """An Alchemist with a Potion in play, or a Herbalist with a Treasure (one pass)."""
+    """An Alchemist with a Potion in play, or a Herbalist with a Treasure."""
+    if ALCHEMIST not in play and HERBALIST not in play:
+        return False  # nearly always
     alchemist = potion = herbalist = treasure = False
     is_treasure = _IS_TREASURE
     for c in play:
