@@ -243,25 +243,28 @@ def decision_observed(obs: Observation, prefer_play: Sequence[str] = ()) -> Deci
 
 
 def situation_observed(obs: Observation) -> Situation:
-    """Everything a buy rule may ask, from the deciding seat's observation."""
+    """Everything a buy rule may ask, from the deciding seat's observation: the
+    supply and owned counts are read from it only when a rule asks (most buys need
+    one pile or two), the other seats' VP likewise."""
     me = obs.seat
-    turns = obs.turns
-    taken = turns[me] + 1
+    taken = obs.turns[me] + 1
+    # positional: one call per buy decision, keywords cost more on the pure path
     return Situation(
-        coins=obs.coins,
-        owned=obs.owned_by(me),
-        supply=obs.supply,
-        costs=COSTS,
-        potion_costs=POTION_COSTS,
-        potions=obs.potions,
-        treasure_values=TREASURE_VALUES,
-        treasure_ids=TREASURE_IDS,
-        types=TYPES,
-        buys=obs.buys,
-        turn=taken,
-        players=len(turns),
-        others=None,  # worked out from the observation when a rule needs it
-        seat=me,
-        taken=taken,
-        observation=obs,
+        obs.coins,
+        None,  # owned: read when a rule asks
+        None,  # supply: read pile by pile
+        COSTS,
+        POTION_COSTS,
+        obs.potions,
+        TREASURE_VALUES,
+        TREASURE_IDS,
+        TYPES,
+        obs.buys,
+        taken,
+        len(obs.turns),
+        None,  # others: worked out from the observation when a rule needs it
+        (),
+        me,
+        taken,
+        obs,
     )

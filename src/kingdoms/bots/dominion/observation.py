@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from kingdoms.core.errors import InvalidArgument
-from kingdoms.dominion.data import CARDS, NUM_CARDS
+from kingdoms.dominion.data import BY_ID, CARDS, NUM_CARDS
 from kingdoms.dominion.decisions import ANSWERS, SPECS, purpose_of
 
 if TYPE_CHECKING:
@@ -121,6 +121,19 @@ class Observation:
             out = {ids[c]: counts[c] for c in st.piles}
             self._supply = out
         return out
+
+    def left(self, card: str) -> int:
+        """Cards left in ``card``'s supply pile (0: no such pile in this game), as
+        ``supply.get(card, 0)`` without counting every pile."""
+        out = self._supply
+        if out is not None:
+            return out.get(card, 0)
+        c = BY_ID.get(card)
+        if c is None:
+            return 0
+        counts = self._source().supply
+        # only the piles of this game count; every other card's entry stays 0
+        return counts[c] if c < len(counts) else 0
 
     def owned_by(self, seat: int) -> dict[str, int]:
         """Card id -> copies ``seat`` owns (public: every gain is seen)."""

@@ -79,7 +79,10 @@ class Situation:
     A plain class (built for every buy, so no dataclass machinery); its fields:
 
     * ``owned``: card id -> copies the seat owns (deck, hand, discard, play, set aside);
+      None: read from ``observation`` when a rule first asks (most buys never do);
     * ``supply``: card id -> cards left in that supply pile (only piles in this game);
+      None: read from ``observation`` (one pile at a time by :meth:`left`, whole when
+      a rule asks for every pile);
     * ``costs``: card id -> coin cost now (missing: :data:`BASIC_COST`);
     * ``treasure_values``: card id -> coins per play, for Treasures (missing:
       :data:`COIN_VALUE`); ``treasure_ids``: ids of Treasure cards (None: the keys of
@@ -93,18 +96,18 @@ class Situation:
     """
 
     __slots__ = (
+        "_owned",
+        "_supply",
         "buys",
         "coins",
         "costs",
         "observation",
         "others",
-        "owned",
         "players",
         "potion_costs",
         "potions",
         "seat",
         "seats",
-        "supply",
         "taken",
         "treasure_ids",
         "treasure_values",
@@ -115,8 +118,8 @@ class Situation:
     def __init__(
         self,
         coins: int,
-        owned: Mapping[str, int] = _NONE,
-        supply: Mapping[str, int] = _NONE,
+        owned: Mapping[str, int] | None = _NONE,
+        supply: Mapping[str, int] | None = _NONE,
         costs: Mapping[str, int] = _NONE,
         potion_costs: Mapping[str, int] = _NONE,
         potions: int = 0,
@@ -133,8 +136,8 @@ class Situation:
         observation: Observation | None = None,
     ) -> None:
         self.coins = coins
-        self.owned = owned
-        self.supply = supply
+        self._owned = owned
+        self._supply = supply
         self.costs = costs
         self.potion_costs = potion_costs
         self.potions = potions
@@ -153,19 +156,42 @@ class Situation:
     def __repr__(self) -> str:
         return f"Situation(coins={self.coins}, buys={self.buys}, turn={self.turn})"
 
+    @property
+    def owned(self) -> Mapping[str, int]:
+        out = self._owned
+        if out is None:
+            obs = self.observation
+            out = _NONE if obs is None else obs.owned_by(self.seat)
+            self._owned = out
+        return out
+
+    @property
+    def supply(self) -> Mapping[str, int]:
+        out = self._supply
+        if out is None:
+            obs = self.observation
+            out = _NONE if obs is None else obs.supply
+            self._supply = out
+        return out
+
     def cost(self, card: str) -> int:
         c = self.costs.get(card)
         return BASIC_COST.get(card, 99) if c is None else c
 
     def affordable(self, card: str) -> bool:
         return (
-            self.supply.get(card, 0) > 0
+            self.left(card) > 0
             and self.cost(card) <= self.coins
             and self.potion_costs.get(card, 0) <= self.potions
         )
 
     def left(self, card: str) -> int:
-        return self.supply.get(card, 0)
+        """Cards left in ``card``'s supply pile (0: no such pile in this game)."""
+        sup = self._supply
+        if sup is None:
+            obs = self.observation
+            return 0 if obs is None else obs.left(card)
+        return sup.get(card, 0)
 
     def count(self, card: str) -> int:
         return self.owned.get(card, 0)
@@ -228,7 +254,7 @@ class Situation:
     def ends_game(self, card: str) -> bool:
         """Would buying ``card`` now end the game (last Province, or last card of a
         pile with enough piles already empty)?"""
-        if self.supply.get(card, 0) != 1:
+        if self.left(card) != 1:
             return False
         if card == PROVINCE:
             return True
