@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from kingdoms.bots.base import bot_factory, make_bot
 from kingdoms.core.errors import IllegalAction, InvalidConfig
-from kingdoms.core.registry import get_game, new_game
+from kingdoms.core.registry import Game, get_game
 from kingdoms.core.runner import DEFAULT_MAX_STEPS, bot_input, bot_reader, seat_rngs
 from kingdoms.sim.stats import mean, wilson_interval
 from kingdoms.sim.trackers import METRICS, UNIT, Tracker, tracker_for
@@ -63,11 +63,43 @@ def new_sim_game(
     game: str, specs: Sequence[str], index: int, seed: int, options: Mapping[str, Any]
 ) -> Any:
     """The state of game ``index`` of a run (seat 0 starts where the game allows)."""
-    opts = dict(options)
-    if get_game(game).supports_first_player:
-        # Seat 0 starts; with the rotation every bot starts equally often.
-        opts["first_player"] = 0
-    return new_game(game, players=len(specs), seed=game_seed(seed, index), options=opts)
+    return _prepared(game, specs, options).new_state(index, seed)
+
+
+class _Prepared:
+    """What every game of one run shares, made once per process: the game, the bot
+    makers and the game's configuration function (options checked once)."""
+
+    __slots__ = ("configs", "g", "makers", "name")
+
+    def __init__(self, game: str, specs: Sequence[str], options: Mapping[str, Any]) -> None:
+        g = get_game(game)
+        opts = dict(options)
+        if g.supports_first_player:
+            # Seat 0 starts; with the rotation every bot starts equally often.
+            opts["first_player"] = 0
+        self.name = game
+        self.g = g
+        self.configs = g.configs(len(specs), opts)
+        self.makers = _makers(game, specs)
+
+    def new_state(self, index: int, seed: int) -> Any:
+        return self.g.create(self.configs(game_seed(seed, index)))
+
+
+_PREPARED: dict[tuple[str, tuple[str, ...], str], _Prepared] = {}
+
+
+def _prepared(game: str, specs: Sequence[str], options: Mapping[str, Any]) -> _Prepared:
+    """The run's :class:`_Prepared`, kept for the next games of the same run
+    (options are plain data: their ``repr`` tells runs apart)."""
+    key = (game, tuple(specs), repr(sorted(options.items())))
+    got = _PREPARED.get(key)
+    if got is None:
+        if len(_PREPARED) >= 32:
+            _PREPARED.clear()
+        got = _PREPARED[key] = _Prepared(game, specs, options)
+    return got
 
 
 def play_one(
@@ -82,8 +114,9 @@ def play_one(
     """Play game ``index`` of a run and collect its result; with ``curves`` also its
     per-turn series (:attr:`GameResult.series`, else empty)."""
     series: dict[str, list[list[float]]] | None = {} if curves else None
-    state, seat_bot = play_state(game, specs, index, seed, options, series=series)
-    return state_result(game, state, seat_bot, index, series)
+    run = _prepared(game, specs, options)
+    state, seat_bot = _play(run, len(specs), index, seed, series=series)
+    return _result(run.g, state, seat_bot, index, series)
 
 
 def _makers(game: str, specs: Sequence[str]) -> list[Callable[[], Bot]]:
@@ -108,14 +141,24 @@ def play_state(
     log: bool = False,
     series: dict[str, list[list[float]]] | None = None,
 ) -> tuple[Any, list[int]]:
-    k = len(specs)
+    return _play(_prepared(game, specs, options), len(specs), index, seed, log, series)
+
+
+def _play(
+    run: _Prepared,
+    k: int,
+    index: int,
+    seed: int,
+    log: bool = False,
+    series: dict[str, list[list[float]]] | None = None,
+) -> tuple[Any, list[int]]:
     seat_bot = seating(index, k)
-    makers = _makers(game, specs)
+    makers = run.makers
     bots = [makers[b]() for b in seat_bot]
-    state = new_sim_game(game, specs, index, seed, options)
+    state = run.new_state(index, seed)
     state.logging = log
     rngs = seat_rngs(state.config.seed, k)
-    tracker = tracker_for(game, state) if series is not None else None
+    tracker = tracker_for(run.name, state) if series is not None else None
     if series is None or tracker is None:
         _loop(state, bots, rngs)
     else:
@@ -160,6 +203,16 @@ def state_result(
     index: int,
     series: Mapping[str, list[list[float]]] | None,
 ) -> GameResult:
+    return _result(get_game(game), state, seat_bot, index, series)
+
+
+def _result(
+    g: Game,
+    state: Any,
+    seat_bot: Sequence[int],
+    index: int,
+    series: Mapping[str, list[list[float]]] | None,
+) -> GameResult:
     outcome = state.outcome()
     if outcome is None:  # pragma: no cover - the loop only returns finished games
         raise InvalidConfig("game did not finish")
@@ -168,19 +221,23 @@ def state_result(
     for seat, score in enumerate(outcome.scores):
         scores[seat_bot[seat]] = float(score)
     by_bot: dict[str, tuple[tuple[float, ...], ...]] = {}
-    for metric, rows in (series or {}).items():
-        per_bot: list[tuple[float, ...]] = [()] * k
-        for seat, row in enumerate(rows):
-            per_bot[seat_bot[seat]] = tuple(row)
-        by_bot[metric] = tuple(per_bot)
+    if series:
+        for metric, rows in series.items():
+            per_bot: list[tuple[float, ...]] = [()] * k
+            for seat, row in enumerate(rows):
+                per_bot[seat_bot[seat]] = tuple(row)
+            by_bot[metric] = tuple(per_bot)
     first_seat = outcome.details.get("first_player")
+    winners = outcome.winners
     return GameResult(
-        index=index,
-        winners=tuple(sorted(seat_bot[s] for s in outcome.winners)),
-        scores=tuple(scores),
-        first=seat_bot[first_seat] if isinstance(first_seat, int) else None,
-        summary=get_game(game).summarize(state),
-        series=by_bot,
+        index,
+        (seat_bot[winners[0]],)
+        if len(winners) == 1
+        else tuple(sorted(seat_bot[s] for s in winners)),
+        tuple(scores),
+        seat_bot[first_seat] if isinstance(first_seat, int) else None,
+        g.summarize(state),
+        by_bot,
     )
 
 
