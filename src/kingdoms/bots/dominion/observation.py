@@ -131,7 +131,10 @@ class Observation:
         c = BY_ID.get(card)
         if c is None:
             return 0
-        counts = self._source().supply
+        st = self._state
+        if st is None or st.step != self._step:
+            st = self._source()  # raises: no such reading
+        counts = st.supply
         # only the piles of this game count; every other card's entry stays 0
         return counts[c] if c < len(counts) else 0
 

@@ -179,9 +179,10 @@ class Situation:
         return BASIC_COST.get(card, 99) if c is None else c
 
     def affordable(self, card: str) -> bool:
+        # the cost first: most rules fail on it, without reading the pile
         return (
-            self.left(card) > 0
-            and self.cost(card) <= self.coins
+            self.cost(card) <= self.coins
+            and self.left(card) > 0
             and self.potion_costs.get(card, 0) <= self.potions
         )
 
