@@ -18,6 +18,7 @@ from typing import Any
 
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion import adapter
+from kingdoms.bots.dominion.bundled import bundled_strategy, cached_file_strategy
 from kingdoms.bots.dominion.lang import PURPOSES as PURPOSE_KINDS
 from kingdoms.bots.dominion.observation import Observation, observe
 from kingdoms.bots.dominion.policy import choose
@@ -150,13 +151,9 @@ class StrategyBot:
 
 def bundled_bot(name: str, **params: Any) -> StrategyBot:
     """The bundled strategy file ``name`` as a bot."""
-    from kingdoms.bots.dominion.bundled import bundled_strategy
-
     return StrategyBot(bundled_strategy(name), **params)
 
 
 def file_bot(path: str, **params: Any) -> StrategyBot:
     """A bot playing the strategy file at ``path``."""
-    from kingdoms.bots.dominion.bundled import cached_file_strategy
-
     return StrategyBot(cached_file_strategy(path), **params)
