@@ -113,9 +113,12 @@ def play_one(
 ) -> GameResult:
     """Play game ``index`` of a run and collect its result; with ``curves`` also its
     per-turn series (:attr:`GameResult.series`, else empty)."""
+    return _play_one(_prepared(game, specs, options), len(specs), index, seed, curves)
+
+
+def _play_one(run: _Prepared, k: int, index: int, seed: int, curves: bool) -> GameResult:
     series: dict[str, list[list[float]]] | None = {} if curves else None
-    run = _prepared(game, specs, options)
-    state, seat_bot = _play(run, len(specs), index, seed, series=series)
+    state, seat_bot = _play(run, k, index, seed, series=series)
     return _result(run.g, state, seat_bot, index, series)
 
 
@@ -251,7 +254,8 @@ def play_batch(
 ) -> list[GameResult]:
     """Games ``indices`` of a run, in one process (what a worker or a Ray task runs);
     ``curves``: with their per-turn series."""
-    return [play_one(game, specs, i, seed, options, curves=curves) for i in indices]
+    run = _prepared(game, specs, options)
+    return [_play_one(run, len(specs), i, seed, curves) for i in indices]
 
 
 def batches(games: int, size: int) -> list[list[int]]:
