@@ -110,3 +110,19 @@ def test_a_simulated_game_is_the_game_of_its_seed_played_out(
         assert outcome is not None
         assert result.winners == tuple(sorted(seat_bot[s] for s in outcome.winners))
         assert [result.scores[seat_bot[s]] for s in range(len(specs))] == list(outcome.scores)
+
+
+def test_a_run_is_prepared_again_when_its_options_change() -> None:
+    specs = ["big-money", "big-money"]
+    kingdom = ["witch", "moat", "village", "smithy", "market", "militia", "cellar", "chapel",
+               "laboratory", "festival"]  # fmt: skip
+    options: dict[str, object] = {"kingdom": kingdom}
+    state, _ = play_state("dominion", specs, 0, 1, options)
+    assert "witch" in state.config.options["kingdom"]
+    kingdom[0] = "workshop"  # the same dict, its list changed: a new kingdom
+    state, _ = play_state("dominion", specs, 0, 1, options)
+    assert "workshop" in state.config.options["kingdom"]
+    assert "witch" not in state.config.options["kingdom"]
+    play_state("dominion", specs, 0, 1, {"kingdom": "First Game", "base_edition": 1})
+    with pytest.raises(InvalidConfig, match="base_edition"):  # equal to 1, but not a number
+        play_state("dominion", specs, 0, 1, {"kingdom": "First Game", "base_edition": True})

@@ -18,6 +18,7 @@ order, so it stops at the same game however many workers there are.
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import os
 import random
@@ -87,19 +88,26 @@ class _Prepared:
         return self.g.create(self.configs(game_seed(seed, index)))
 
 
-_PREPARED: dict[tuple[str, tuple[str, ...], str], _Prepared] = {}
+_PREPARED: dict[tuple[str, ...], list[tuple[dict[str, Any], _Prepared]]] = {}
 
 
 def _prepared(game: str, specs: Sequence[str], options: Mapping[str, Any]) -> _Prepared:
-    """The run's :class:`_Prepared`, kept for the next games of the same run
-    (options are plain data: their ``repr`` tells runs apart)."""
-    key = (game, tuple(specs), repr(sorted(options.items())))
-    got = _PREPARED.get(key)
-    if got is None:
+    """The run's :class:`_Prepared`, kept for the next games of the same run: the same
+    game, bots and options (equal, with values of the same types: ``1`` is not
+    ``True`` to the options' checks)."""
+    key = (game, *specs)
+    runs = _PREPARED.get(key)
+    if runs is None:
         if len(_PREPARED) >= 32:
             _PREPARED.clear()
-        got = _PREPARED[key] = _Prepared(game, specs, options)
-    return got
+        runs = _PREPARED[key] = []
+    for opts, run in runs:
+        if opts == options and all(type(v) is type(options[k]) for k, v in opts.items()):
+            return run
+    run = _Prepared(game, specs, options)
+    del runs[:-7]  # a few option sets per bot line-up
+    runs.append((copy.deepcopy(dict(options)), run))  # a caller may change its lists
+    return run
 
 
 def play_one(
