@@ -9,7 +9,7 @@ tuple lookup.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from kingdoms.bots.dominion.observation import Observation
 from kingdoms.bots.dominion.policy import (
@@ -35,11 +35,13 @@ from kingdoms.dominion.cards import COINS
 from kingdoms.dominion.data import CARDS
 
 CARD_IDS: tuple[str, ...] = tuple(c.id for c in CARDS)
-COSTS: Mapping[str, int] = {c.id: c.cost[0] for c in CARDS}
-POTION_COSTS: Mapping[str, int] = {c.id: c.cost[1] for c in CARDS if c.cost[1]}
-TYPES: Mapping[str, frozenset[str]] = {c.id: frozenset(t.lower() for t in c.types) for c in CARDS}
-TREASURE_IDS: frozenset[str] = frozenset(c.id for c in CARDS if c.is_treasure)
-TREASURE_VALUES: Mapping[str, int] = {c.id: COINS[c.index] for c in CARDS if c.is_treasure}
+COSTS: Final[Mapping[str, int]] = {c.id: c.cost[0] for c in CARDS}
+POTION_COSTS: Final[Mapping[str, int]] = {c.id: c.cost[1] for c in CARDS if c.cost[1]}
+TYPES: Final[Mapping[str, frozenset[str]]] = {
+    c.id: frozenset(t.lower() for t in c.types) for c in CARDS
+}
+TREASURE_IDS: Final[frozenset[str]] = frozenset(c.id for c in CARDS if c.is_treasure)
+TREASURE_VALUES: Final[Mapping[str, int]] = {c.id: COINS[c.index] for c in CARDS if c.is_treasure}
 
 _KIND_VERB: Mapping[int, str] = {
     A.PLAY: PLAY,

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kingdoms.bots.dominion.strategy import Situation, Strategy
+from kingdoms.bots.dominion.strategy import Situation, Strategy, always
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.dominion.cards import DECLARED
 from kingdoms.dominion.data import CARDS
@@ -686,10 +686,6 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
     return Parsed(title.strip(), entries, play, decisions, findings)
 
 
-def _always(_s: Situation) -> bool:
-    return True
-
-
 def _build(parsed: Parsed, source: str) -> Strategy:
     errors = [f for f in parsed.findings if f.level == "error"]
     if errors:
@@ -698,7 +694,7 @@ def _build(parsed: Parsed, source: str) -> Strategy:
     for e in parsed.entries:
         if e.card is None:  # pragma: no cover - an unknown card is an error above
             continue
-        rules.append((e.card, e.compiled.fn if e.compiled else _always))
+        rules.append((e.card, e.compiled.fn if e.compiled else always))
     return Strategy(
         parsed.name,
         tuple(rules),

@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from kingdoms.core.errors import InvalidArgument
 from kingdoms.dominion.data import BY_ID, CARDS, NUM_CARDS
@@ -31,8 +31,9 @@ from kingdoms.dominion.decisions import ANSWERS, SPECS, purpose_of
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
 
-IDS: tuple[str, ...] = tuple(c.id for c in CARDS)
-PHASES: tuple[str, ...] = ("action", "buy", "over", "cleanup")
+IDS: Final[tuple[str, ...]] = tuple(c.id for c in CARDS)
+PHASES: Final[tuple[str, ...]] = ("action", "buy", "over", "cleanup")
+_BY_ID: Final[dict[str, int]] = BY_ID  # compiled: a constant, not a global look-up
 
 Choice = tuple[int, str, "str | None"]
 """``(action, answer, card)`` of a pending decision, as the view's ``choices``."""
@@ -128,7 +129,7 @@ class Observation:
         out = self._supply
         if out is not None:
             return out.get(card, 0)
-        c = BY_ID.get(card)
+        c = _BY_ID.get(card)
         if c is None:
             return 0
         st = self._state

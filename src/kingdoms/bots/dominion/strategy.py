@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from kingdoms.bots.dominion.observation import Observation
 from kingdoms.dominion.cards import COINS, VP
@@ -48,7 +48,7 @@ ACTION_COINS: Mapping[str, int] = {
 VP_VALUE: Mapping[str, int] = {c.id: VP[c.index] for c in CARDS if VP[c.index]}
 """Fixed victory points per card (from the card declarations)."""
 
-BASIC_COST: Mapping[str, int] = {c.id: c.cost[0] for c in CARDS}
+BASIC_COST: Final[Mapping[str, int]] = {c.id: c.cost[0] for c in CARDS}
 """Printed coin cost of every card (fallback when the situation gives no costs)."""
 
 
@@ -69,7 +69,7 @@ def victory_points(owned: Mapping[str, int], types: Mapping[str, frozenset[str]]
     return total
 
 
-_NONE: Mapping[str, Any] = {}
+_NONE: Final[Mapping[str, Any]] = {}
 """The shared empty mapping of the defaults (never written)."""
 
 
@@ -301,7 +301,7 @@ class Strategy:
     def choose(self, s: Situation) -> str | None:
         """The card to buy now, or ``None`` to stop buying."""
         for card, cond in self.rules:
-            if s.affordable(card) and cond(s):
+            if s.affordable(card) and (cond is always or cond(s)):
                 if self.guard and s.loses_by_ending(card):
                     continue
                 return card
