@@ -181,13 +181,14 @@ def _play(
 def _loop(state: Any, bots: Sequence[Bot], rngs: Sequence[random.Random]) -> None:
     """One game: the engine and the bots, nothing else."""
     reads = [bot_reader(bot) for bot in bots]
+    acts = [bot.act for bot in bots]
     legal = state.legal_actions
     apply = state.apply
     for _ in range(DEFAULT_MAX_STEPS):
         player = state.current_player
         if player < 0:
             return
-        apply(bots[player].act(reads[player](state, player), legal(), rngs[player]))
+        apply(acts[player](reads[player](state, player), legal(), rngs[player]))
     raise IllegalAction(f"game did not end within {DEFAULT_MAX_STEPS} actions")
 
 
