@@ -160,6 +160,7 @@ def test_a_buy_situation_reads_the_observation_only_when_asked() -> None:
     for st in _states(3, KINGDOMS[2], 2)[::5]:
         seat = st.current_player
         lazy = situation_observed(observe(st, seat))
+        viewed = situation_observed(Observation.from_view(st.view(seat)))
         full = observe(st, seat)
         eager = Situation(
             coins=full.coins,
@@ -180,7 +181,7 @@ def test_a_buy_situation_reads_the_observation_only_when_asked() -> None:
             observation=full,
         )
         for card in ("province", "gold", "witch", "curse", "potion", "no_such_card"):
-            assert lazy.left(card) == eager.left(card)
+            assert lazy.left(card) == eager.left(card) == viewed.left(card)
             assert lazy.affordable(card) == eager.affordable(card)
             assert lazy.ends_game(card) == eager.ends_game(card)
             assert lazy.loses_by_ending(card) == eager.loses_by_ending(card)

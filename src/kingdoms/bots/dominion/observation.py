@@ -139,6 +139,14 @@ class Observation:
         # only the piles of this game count; every other card's entry stays 0
         return counts[c] if c < len(counts) else 0
 
+    def pile_counts(self) -> list[int] | None:
+        """The state's cards left per card index (0 for cards with no pile in this
+        game), read during the decision only, not to be changed: what :meth:`left`
+        reads, for a reader of many piles; None for an observation of a view."""
+        if self._state is None:
+            return None
+        return self._source().supply
+
     def owned_by(self, seat: int) -> dict[str, int]:
         """Card id -> copies ``seat`` owns (public: every gain is seen)."""
         out = self._owned[seat]

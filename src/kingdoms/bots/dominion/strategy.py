@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from kingdoms.bots.dominion.observation import Observation
 from kingdoms.dominion.cards import COINS, VP
-from kingdoms.dominion.data import CARDS
+from kingdoms.dominion.data import BY_ID, CARDS
 
 # Card ids as the engine and the shared card data name them.
 COPPER, SILVER, GOLD = "copper", "silver", "gold"
@@ -70,6 +70,7 @@ def victory_points(owned: Mapping[str, int], types: Mapping[str, frozenset[str]]
 
 
 _NONE: Final[Mapping[str, Any]] = {}
+_BY_ID: Final[dict[str, int]] = BY_ID  # compiled: a constant, not a global look-up
 """The shared empty mapping of the defaults (never written)."""
 
 
@@ -97,6 +98,7 @@ class Situation:
 
     __slots__ = (
         "_owned",
+        "_piles",
         "_supply",
         "buys",
         "coins",
@@ -138,6 +140,7 @@ class Situation:
         self.coins = coins
         self._owned = owned
         self._supply = supply
+        self._piles: list[int] | None = None
         self.costs = costs
         self.potion_costs = potion_costs
         self.potions = potions
@@ -189,10 +192,20 @@ class Situation:
     def left(self, card: str) -> int:
         """Cards left in ``card``'s supply pile (0: no such pile in this game)."""
         sup = self._supply
-        if sup is None:
+        if sup is not None:
+            return sup.get(card, 0)
+        piles = self._piles
+        if piles is None:
             obs = self.observation
-            return 0 if obs is None else obs.left(card)
-        return sup.get(card, 0)
+            if obs is None:
+                return 0
+            # the state's pile counts, read as the observation's ``left`` reads them
+            piles = obs.pile_counts()
+            if piles is None:
+                return obs.left(card)
+            self._piles = piles
+        c = _BY_ID.get(card)
+        return piles[c] if c is not None and c < len(piles) else 0
 
     def count(self, card: str) -> int:
         return self.owned.get(card, 0)
