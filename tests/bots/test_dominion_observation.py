@@ -7,10 +7,20 @@ import random
 import pytest
 
 from kingdoms.bots import make_bot
+from kingdoms.bots.dominion.adapter import (
+    COSTS,
+    POTION_COSTS,
+    TREASURE_IDS,
+    TREASURE_VALUES,
+    TYPES,
+    situation_observed,
+)
 from kingdoms.bots.dominion.observation import Observation, observe
+from kingdoms.bots.dominion.strategy import Situation
 from kingdoms.core import new_game
 from kingdoms.core.errors import InvalidArgument, InvalidConfig
 from kingdoms.core.runner import bot_input, play_out, seat_rngs
+from kingdoms.dominion.data import CARDS
 from kingdoms.dominion.state import DominionState
 
 KINGDOMS = [
@@ -129,3 +139,58 @@ def test_owned_counts_list_cards_in_card_order_wherever_they_lie() -> None:
             for q in range(2):
                 cards = list(observe(st, seat).owned_by(q))
                 assert cards == sorted(cards, key=BY_ID.__getitem__)
+
+
+@pytest.mark.parametrize("kingdom", KINGDOMS[2:], ids=["attacks", "alchemy"])
+def test_one_pile_read_equals_the_whole_supply(kingdom: object) -> None:
+    """``left(card)`` reads one pile of the state: the same as the counted supply,
+    for every card id (piles of the game or not) and for an unknown id."""
+    ids = [c.id for c in CARDS] + ["no_such_card"]
+    for st in _states(5, kingdom, 3)[::7]:
+        obs = observe(st, st.current_player)
+        counted = observe(st, st.current_player).supply
+        assert [obs.left(c) for c in ids] == [counted.get(c, 0) for c in ids], st.step
+        assert obs.supply == counted  # reading piles first leaves the whole supply alike
+
+
+def test_a_buy_situation_reads_the_observation_only_when_asked() -> None:
+    """The situation of a buy made from an observation equals one made with every
+    count up front, rule by rule, and is read from the seat's observation only."""
+    checked = 0
+    for st in _states(3, KINGDOMS[2], 2)[::5]:
+        seat = st.current_player
+        lazy = situation_observed(observe(st, seat))
+        viewed = situation_observed(Observation.from_view(st.view(seat)))
+        full = observe(st, seat)
+        eager = Situation(
+            coins=full.coins,
+            owned=full.owned_by(seat),
+            supply=full.supply,
+            costs=COSTS,
+            potion_costs=POTION_COSTS,
+            potions=full.potions,
+            treasure_values=TREASURE_VALUES,
+            treasure_ids=TREASURE_IDS,
+            types=TYPES,
+            buys=full.buys,
+            turn=full.turns[seat] + 1,
+            players=2,
+            others=None,
+            seat=seat,
+            taken=full.turns[seat] + 1,
+            observation=full,
+        )
+        for card in ("province", "gold", "witch", "curse", "potion", "no_such_card"):
+            assert lazy.left(card) == eager.left(card) == viewed.left(card)
+            assert lazy.affordable(card) == eager.affordable(card)
+            assert lazy.ends_game(card) == eager.ends_game(card)
+            assert lazy.loses_by_ending(card) == eager.loses_by_ending(card)
+        assert (lazy.total_money(), lazy.vp(), lazy.vp_lead()) == (
+            eager.total_money(),
+            eager.vp(),
+            eager.vp_lead(),
+        )
+        assert (lazy.empty_piles(), lazy.deck_size()) == (eager.empty_piles(), eager.deck_size())
+        assert dict(lazy.owned) == full.owned_by(seat) and dict(lazy.supply) == full.supply
+        checked += 1
+    assert checked > 10

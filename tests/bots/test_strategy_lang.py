@@ -21,7 +21,7 @@ from kingdoms.bots.dominion.lang import (
     compile_condition,
     parse_strategy,
 )
-from kingdoms.bots.dominion.strategy import Situation
+from kingdoms.bots.dominion.strategy import Situation, always
 from kingdoms.cli import main
 
 FULL = {
@@ -569,3 +569,63 @@ def test_the_guard_acts_in_real_games_from_the_view_alone() -> None:
                     assert me <= state.vp_of(1 - p)  # type: ignore[attr-defined]
             state.apply(bots[p].act(view, state.legal_actions(), rng))
     assert skipped > 0
+
+
+# -- conditions made into one function: the same values as the node-by-node closures --
+
+_ATOMS = [
+    "0", "1", "2", "3", "11", "0.5", "18", "total_money", "money", "empty_piles", "turn",
+    "coins", "potions", "buys", "vp", "vp_lead", "vp_deficit", "deck_size", "players",
+    "count(Gold)", "count(Treasure)", "count(Victory)", "count(\"Council Room\")",
+    "left(Province)", "left(Curse)", "true", "false",
+]  # fmt: skip
+
+
+def _expressions() -> st.SearchStrategy[str]:
+    def grow(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        binary = st.tuples(
+            inner, st.sampled_from(["+", "-", "*", "/", "//", "%", "<", "<=", ">", ">=", "==",
+                                    "!=", "and", "or"]), inner
+        ).map(lambda t: f"({t[0]} {t[1]} {t[2]})")  # fmt: skip
+        chain = st.tuples(inner, inner, inner).map(lambda t: f"({t[0]} < {t[1]} <= {t[2]})")
+        call = st.tuples(st.sampled_from(["min", "max"]), st.lists(inner, min_size=2, max_size=3))
+        unary = st.tuples(st.sampled_from(["not ", "-", "+"]), inner)
+        return st.one_of(
+            binary,
+            chain,
+            call.map(lambda t: f"{t[0]}({', '.join(t[1])})"),
+            unary.map(lambda t: f"({t[0]}{t[1]})"),
+        )
+
+    return st.recursive(st.sampled_from(_ATOMS), grow, max_leaves=6)
+
+
+_SITUATIONS = [
+    sit(0),
+    sit(8, {"copper": 7, "gold": 2, "estate": 3, "province": 1}, turn=9, buys=2),
+    sit(5, {"gardens": 3, "copper": 30, "smithy": 2}, supply={"province": 1, "curse": 0}),
+    sit(3, {}, others=((12, 4),), seats=(), potions=1, turn=20, players=4),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_expressions())
+def test_a_condition_as_one_function_computes_what_its_closures_compute(text: str) -> None:
+    import ast
+    import math
+
+    from kingdoms.bots.dominion.lang import _compile
+
+    closures = _compile(ast.parse(text, mode="eval").body).fn
+    one = compile_condition(text).fn
+    assert "lambda" in repr(one) and one.__code__.co_name == "<lambda>"
+    for s in _SITUATIONS:
+        want, got = closures(s), one(s)
+        assert type(got) is type(want), (text, want, got)
+        assert got == want or (math.isnan(want) and math.isnan(got)), (text, want, got)
+
+
+def test_every_bundled_condition_is_made_one_function() -> None:
+    for name in bundled_names():
+        for _card, cond in parse_strategy(bundled_text(name), name).rules:
+            assert cond is always or cond.__code__.co_filename == "<string>", name

@@ -54,3 +54,38 @@ def test_normalized_options_are_stable(game_name: str) -> None:
 def test_random_seed_is_chosen_and_recorded(game_name: str) -> None:
     state = new_game(game_name, players=2)
     assert isinstance(state.config.seed, int) and state.config.seed >= 0
+
+
+DOMINION_OPTIONS: list[dict[str, object]] = [
+    {"kingdom": "First Game"},  # a set: options checked once
+    {"kingdom": "Big Money", "base_edition": 1, "first_player": 1},
+    {"kingdom": ["witch", "moat", "village", "smithy", "market", "militia", "cellar",
+                 "chapel", "laboratory", "festival"]},  # 10 cards: fixed too
+    {"kingdom": "witch, moat, village"},  # filled at random: per seed
+    {"kingdom": "random", "sets": ["base", "alchemy"], "alchemy_cards": "3-5"},
+    {},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("options", DOMINION_OPTIONS)
+def test_configs_for_many_seeds_equal_config_seed_by_seed(options: dict[str, object]) -> None:
+    game = get_game("dominion")
+    make = game.configs(3, options)
+    for seed in (0, 1, 7, 12345, 2**40):
+        assert make(seed) == game.config(3, seed, options)
+    first, second = make(5), make(5)
+    assert first.options == second.options and first.options is not second.options
+
+
+def test_configs_check_once_and_keep_config_s_errors(game_name: str) -> None:
+    game = get_game(game_name)
+    with pytest.raises(InvalidConfig, match="unknown"):
+        game.configs(2, {"no_such_option": 1})
+    with pytest.raises(InvalidConfig, match="players"):
+        game.configs(game.max_players + 1)
+    make = game.configs(2, {"kingdom": "First Game"} if game_name == "dominion" else {})
+    assert make(3) == game.config(
+        2, 3, {"kingdom": "First Game"} if game_name == "dominion" else {}
+    )
+    with pytest.raises(InvalidConfig, match="seed"):
+        make(-1)

@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from kingdoms.bots import make_bot
 from kingdoms.cli import main
-from kingdoms.core import InvalidConfig
+from kingdoms.core import InvalidConfig, new_game
+from kingdoms.core.runner import play_out, seat_rngs
 from kingdoms.sim import simulate, wilson_interval
-from kingdoms.sim.runner import seating
+from kingdoms.sim.runner import game_seed, play_one, play_state, seating
 
 
 def test_wilson_interval() -> None:
@@ -76,3 +78,51 @@ def test_cli_json_and_table(game_name: str, tmp_path: Path) -> None:
 def test_cli_unknown_bot_is_a_clear_error(game_name: str) -> None:
     res = CliRunner().invoke(main, ["sim", game_name, "--bots", "random,zzz", "-n", "1"])
     assert res.exit_code != 0 and "unknown" in res.output and "zzz" in res.output
+
+
+@pytest.mark.parametrize(
+    ("game", "specs", "options"),
+    [
+        ("dominion", ["big-money-ultimate", "random"], {"kingdom": "First Game"}),
+        ("dominion", ["smithy", "random", "witch"], {"kingdom": "random"}),
+        ("kingdomino", ["random", "greedy"], {}),
+    ],
+)
+def test_a_simulated_game_is_the_game_of_its_seed_played_out(
+    game: str, specs: list[str], options: dict[str, object]
+) -> None:
+    """Game ``i`` of a run is ``new_game`` of its seed, the bots in their rotated
+    seats, played with the seats' generators (the options checked once per run
+    change nothing), and its result is that game's outcome seen from the bots."""
+    for index in range(4):
+        state, seat_bot = play_state(game, specs, index, 11, options)
+        opts = dict(options)
+        if game == "dominion":
+            opts["first_player"] = 0
+        seed = game_seed(11, index)
+        alone = new_game(game, players=len(specs), seed=seed, options=opts)
+        bots = [make_bot(game, specs[b]) for b in seat_bot]
+        play_out(alone, bots, seat_rngs(seed, len(specs)))
+        assert state.config == alone.config
+        assert state.history == alone.history
+        result = play_one(game, specs, index, 11, options)
+        outcome = alone.outcome()
+        assert outcome is not None
+        assert result.winners == tuple(sorted(seat_bot[s] for s in outcome.winners))
+        assert [result.scores[seat_bot[s]] for s in range(len(specs))] == list(outcome.scores)
+
+
+def test_a_run_is_prepared_again_when_its_options_change() -> None:
+    specs = ["big-money", "big-money"]
+    kingdom = ["witch", "moat", "village", "smithy", "market", "militia", "cellar", "chapel",
+               "laboratory", "festival"]  # fmt: skip
+    options: dict[str, object] = {"kingdom": kingdom}
+    state, _ = play_state("dominion", specs, 0, 1, options)
+    assert "witch" in state.config.options["kingdom"]
+    kingdom[0] = "workshop"  # the same dict, its list changed: a new kingdom
+    state, _ = play_state("dominion", specs, 0, 1, options)
+    assert "workshop" in state.config.options["kingdom"]
+    assert "witch" not in state.config.options["kingdom"]
+    play_state("dominion", specs, 0, 1, {"kingdom": "First Game", "base_edition": 1})
+    with pytest.raises(InvalidConfig, match="base_edition"):  # equal to 1, but not a number
+        play_state("dominion", specs, 0, 1, {"kingdom": "First Game", "base_edition": True})

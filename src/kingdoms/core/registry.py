@@ -21,7 +21,7 @@ import abc
 import importlib
 import os
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
 from importlib import metadata
@@ -208,6 +208,22 @@ class Game(abc.ABC):
             raise InvalidConfig(f"{self.title} options must be a mapping, not {options!r}")
         opts = self.normalize_options(dict(options or {}), players, seed)
         return GameConfig(game=self.name, players=players, seed=seed, options=opts)
+
+    def configs(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> Callable[[int], GameConfig]:
+        """``seed -> self.config(players, seed, options)`` for the many games of one
+        simulation: the players and options are checked now (bad ones raise here),
+        and a game may override this to check them only once (its options'
+        normal form must then not depend on the seed).  Every config made equals
+        :meth:`config`'s."""
+        self.config(players, 0, options)
+        opts = dict(options or {})
+
+        def make(seed: int) -> GameConfig:
+            return self.config(players, seed, opts)
+
+        return make
 
 
 def _load(target: str) -> Game:

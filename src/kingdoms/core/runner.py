@@ -36,8 +36,70 @@ DEFAULT_MAX_STEPS = 100_000
 
 
 def seat_rngs(seed: int, players: int) -> list[random.Random]:
-    """One generator per seat, derived from the game seed (bots never share the game's)."""
-    return [random.Random(f"{seed}:seat:{p}") for p in range(players)]
+    """One generator per seat, derived from the game seed (bots never share the game's).
+
+    Each is ``random.Random(f"{seed}:seat:{p}")``, seeded when its bot first draws
+    from it (:class:`SeatRandom`): most bots of a simulation never draw, and seeding
+    a generator costs more than many of their decisions."""
+    return [SeatRandom(f"{seed}:seat:{p}") for p in range(players)]
+
+
+class SeatRandom(random.Random):
+    """``random.Random(text)``, seeded on first use.
+
+    Until then the generator's state is not made; the first draw (or ``getstate``,
+    ``seed``, ``setstate``, a copy or a pickle) seeds it from ``text`` exactly as
+    ``random.Random(text)`` does and turns the object into a plain
+    :class:`random.Random` (same memory layout), so later draws run at full speed
+    and every number is the one the eagerly seeded generator gives.
+
+    >>> lazy, eager = SeatRandom("7:seat:0"), random.Random("7:seat:0")
+    >>> [lazy.random() for _ in range(3)] == [eager.random() for _ in range(3)]
+    True
+    >>> type(lazy) is random.Random
+    True
+    """
+
+    def __init__(self, text: str) -> None:  # no seeding here: see _seed_now
+        self._text = text
+        self.gauss_next = None
+
+    def _seed_now(self) -> None:
+        # a method bound before the first draw may be called again afterwards
+        # (``choices`` keeps ``self.random``) when ``self`` is a plain generator
+        # already: only the first call seeds
+        if type(self) is SeatRandom:
+            text = self._text
+            SeatRandom._plain(self)
+            random.Random.seed(self, text)
+
+    def _plain(self) -> None:
+        self.__class__ = random.Random  # type: ignore[assignment]
+        self.__dict__.pop("_text", None)
+
+    def random(self) -> float:
+        SeatRandom._seed_now(self)
+        return random.Random.random(self)
+
+    def getrandbits(self, k: int, /) -> int:
+        SeatRandom._seed_now(self)
+        return random.Random.getrandbits(self, k)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        SeatRandom._plain(self)
+        random.Random.seed(self, a, version)
+
+    def getstate(self) -> tuple[Any, ...]:
+        SeatRandom._seed_now(self)
+        return random.Random.getstate(self)
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        SeatRandom._plain(self)
+        random.Random.setstate(self, state)
+
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        SeatRandom._seed_now(self)
+        return random.Random.__reduce__(self)
 
 
 def bot_input(bot: Bot, state: State, player: int) -> Any:

@@ -10,6 +10,9 @@ import io
 from dataclasses import dataclass
 from importlib import resources
 
+_PILE_SIZES: dict[tuple[str, str, int], int] = {}
+"""(card id, pile rule, players) -> pile size: :meth:`Card.pile_size`'s answers."""
+
 
 @dataclass(frozen=True, slots=True)
 class Card:
@@ -48,6 +51,15 @@ class Card:
         return self.set not in ("basic", "alchemy-basic")
 
     def pile_size(self, players: int) -> int:
+        """Cards in this card's supply pile for ``players`` players (worked out once
+        per card and player count: every new game asks for every pile)."""
+        key = (self.id, self.pile, players)
+        size = _PILE_SIZES.get(key)
+        if size is None:
+            size = _PILE_SIZES[key] = self._pile_size(players)
+        return size
+
+    def _pile_size(self, players: int) -> int:
         spec = self.pile
         if spec == "60-7n":
             return (60 if players <= 4 else 120) - 7 * players

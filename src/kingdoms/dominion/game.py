@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import BotHooks, Game, SimMetrics, WebAssets
 from kingdoms.core.state import GameConfig, State
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.kingdom import check_alchemy_cards, check_sets, resolve_kingdom, set_kingdom
+from kingdoms.dominion.kingdom import (
+    check_alchemy_cards,
+    check_sets,
+    fixed_kingdom,
+    resolve_kingdom,
+    set_kingdom,
+)
 from kingdoms.dominion.state import DominionState
 
 OPTIONS = ("kingdom", "sets", "base_edition", "alchemy_errata", "alchemy_cards", "first_player")
@@ -80,6 +86,25 @@ class DominionGame(Game):
         if first is not None:
             out["first_player"] = first
         return out
+
+    def configs(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> Callable[[int], GameConfig]:
+        """With a fixed kingdom (a set or 10 cards) the options are normalised once:
+        nothing else in them depends on the seed."""
+        if not isinstance(options, Mapping) or not fixed_kingdom(options.get("kingdom")):
+            return super().configs(players, options)
+        opts = self.config(players, 0, options).options
+        name = self.name
+
+        def make(seed: int) -> GameConfig:
+            if type(seed) is not int or seed < 0:  # config's own checks and errors
+                return self.config(players, seed, options)
+            # a copy per game (lists too): a game's options are its own
+            own = {k: list(v) if isinstance(v, list) else v for k, v in opts.items()}
+            return GameConfig(game=name, players=players, seed=seed, options=own)
+
+        return make
 
     def create(self, config: GameConfig) -> State:
         return DominionState(config)

@@ -97,6 +97,28 @@ def set_kingdom(value: Any) -> list[str] | None:
     return None
 
 
+def fixed_kingdom(value: Any) -> bool:
+    """Whether the kingdom option ``value`` names all 10 cards (a recommended set or
+    10 card names): no random pick, the same kingdom whatever the seed.
+
+    >>> fixed_kingdom("First Game"), fixed_kingdom("random"), fixed_kingdom(["witch"])
+    (True, False, False)
+    """
+    if set_kingdom(value) is not None:
+        return True
+    names = _named(value)
+    return names is not None and len(names) == 10
+
+
+def _named(value: Any) -> list[str] | None:
+    """The card names of a kingdom option listing cards (None: another form)."""
+    if isinstance(value, str) and _key(value) != "random" and _key(value) not in _SET_NAMES:
+        return [n for n in (x.strip() for x in value.split(",")) if n]
+    if isinstance(value, (list, tuple)) and all(isinstance(x, str) for x in value):
+        return list(value)
+    return None
+
+
 def resolve_kingdom(
     value: Any,
     sets: Sequence[str],

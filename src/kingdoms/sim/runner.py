@@ -18,6 +18,7 @@ order, so it stops at the same game however many workers there are.
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import os
 import random
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from kingdoms.bots.base import bot_factory, make_bot
 from kingdoms.core.errors import IllegalAction, InvalidConfig
-from kingdoms.core.registry import get_game, new_game
+from kingdoms.core.registry import Game, get_game
 from kingdoms.core.runner import DEFAULT_MAX_STEPS, bot_input, bot_reader, seat_rngs
 from kingdoms.sim.stats import mean, wilson_interval
 from kingdoms.sim.trackers import METRICS, UNIT, Tracker, tracker_for
@@ -63,11 +64,50 @@ def new_sim_game(
     game: str, specs: Sequence[str], index: int, seed: int, options: Mapping[str, Any]
 ) -> Any:
     """The state of game ``index`` of a run (seat 0 starts where the game allows)."""
-    opts = dict(options)
-    if get_game(game).supports_first_player:
-        # Seat 0 starts; with the rotation every bot starts equally often.
-        opts["first_player"] = 0
-    return new_game(game, players=len(specs), seed=game_seed(seed, index), options=opts)
+    return _prepared(game, specs, options).new_state(index, seed)
+
+
+class _Prepared:
+    """What every game of one run shares, made once per process: the game, the bot
+    makers and the game's configuration function (options checked once)."""
+
+    __slots__ = ("configs", "g", "makers", "name")
+
+    def __init__(self, game: str, specs: Sequence[str], options: Mapping[str, Any]) -> None:
+        g = get_game(game)
+        opts = dict(options)
+        if g.supports_first_player:
+            # Seat 0 starts; with the rotation every bot starts equally often.
+            opts["first_player"] = 0
+        self.name = game
+        self.g = g
+        self.configs = g.configs(len(specs), opts)
+        self.makers = _makers(game, specs)
+
+    def new_state(self, index: int, seed: int) -> Any:
+        return self.g.create(self.configs(game_seed(seed, index)))
+
+
+_PREPARED: dict[tuple[str, ...], list[tuple[dict[str, Any], _Prepared]]] = {}
+
+
+def _prepared(game: str, specs: Sequence[str], options: Mapping[str, Any]) -> _Prepared:
+    """The run's :class:`_Prepared`, kept for the next games of the same run: the same
+    game, bots and options (equal, with values of the same types: ``1`` is not
+    ``True`` to the options' checks)."""
+    key = (game, *specs)
+    runs = _PREPARED.get(key)
+    if runs is None:
+        if len(_PREPARED) >= 32:
+            _PREPARED.clear()
+        runs = _PREPARED[key] = []
+    for opts, run in runs:
+        if opts == options and all(type(v) is type(options[k]) for k, v in opts.items()):
+            return run
+    run = _Prepared(game, specs, options)
+    del runs[:-7]  # a few option sets per bot line-up
+    runs.append((copy.deepcopy(dict(options)), run))  # a caller may change its lists
+    return run
 
 
 def play_one(
@@ -81,9 +121,13 @@ def play_one(
 ) -> GameResult:
     """Play game ``index`` of a run and collect its result; with ``curves`` also its
     per-turn series (:attr:`GameResult.series`, else empty)."""
+    return _play_one(_prepared(game, specs, options), len(specs), index, seed, curves)
+
+
+def _play_one(run: _Prepared, k: int, index: int, seed: int, curves: bool) -> GameResult:
     series: dict[str, list[list[float]]] | None = {} if curves else None
-    state, seat_bot = play_state(game, specs, index, seed, options, series=series)
-    return state_result(game, state, seat_bot, index, series)
+    state, seat_bot = _play(run, k, index, seed, series=series)
+    return _result(run.g, state, seat_bot, index, series)
 
 
 def _makers(game: str, specs: Sequence[str]) -> list[Callable[[], Bot]]:
@@ -108,14 +152,24 @@ def play_state(
     log: bool = False,
     series: dict[str, list[list[float]]] | None = None,
 ) -> tuple[Any, list[int]]:
-    k = len(specs)
+    return _play(_prepared(game, specs, options), len(specs), index, seed, log, series)
+
+
+def _play(
+    run: _Prepared,
+    k: int,
+    index: int,
+    seed: int,
+    log: bool = False,
+    series: dict[str, list[list[float]]] | None = None,
+) -> tuple[Any, list[int]]:
     seat_bot = seating(index, k)
-    makers = _makers(game, specs)
+    makers = run.makers
     bots = [makers[b]() for b in seat_bot]
-    state = new_sim_game(game, specs, index, seed, options)
+    state = run.new_state(index, seed)
     state.logging = log
     rngs = seat_rngs(state.config.seed, k)
-    tracker = tracker_for(game, state) if series is not None else None
+    tracker = tracker_for(run.name, state) if series is not None else None
     if series is None or tracker is None:
         _loop(state, bots, rngs)
     else:
@@ -127,13 +181,14 @@ def play_state(
 def _loop(state: Any, bots: Sequence[Bot], rngs: Sequence[random.Random]) -> None:
     """One game: the engine and the bots, nothing else."""
     reads = [bot_reader(bot) for bot in bots]
+    acts = [bot.act for bot in bots]
     legal = state.legal_actions
     apply = state.apply
     for _ in range(DEFAULT_MAX_STEPS):
         player = state.current_player
         if player < 0:
             return
-        apply(bots[player].act(reads[player](state, player), legal(), rngs[player]))
+        apply(acts[player](reads[player](state, player), legal(), rngs[player]))
     raise IllegalAction(f"game did not end within {DEFAULT_MAX_STEPS} actions")
 
 
@@ -160,6 +215,16 @@ def state_result(
     index: int,
     series: Mapping[str, list[list[float]]] | None,
 ) -> GameResult:
+    return _result(get_game(game), state, seat_bot, index, series)
+
+
+def _result(
+    g: Game,
+    state: Any,
+    seat_bot: Sequence[int],
+    index: int,
+    series: Mapping[str, list[list[float]]] | None,
+) -> GameResult:
     outcome = state.outcome()
     if outcome is None:  # pragma: no cover - the loop only returns finished games
         raise InvalidConfig("game did not finish")
@@ -168,19 +233,23 @@ def state_result(
     for seat, score in enumerate(outcome.scores):
         scores[seat_bot[seat]] = float(score)
     by_bot: dict[str, tuple[tuple[float, ...], ...]] = {}
-    for metric, rows in (series or {}).items():
-        per_bot: list[tuple[float, ...]] = [()] * k
-        for seat, row in enumerate(rows):
-            per_bot[seat_bot[seat]] = tuple(row)
-        by_bot[metric] = tuple(per_bot)
+    if series:
+        for metric, rows in series.items():
+            per_bot: list[tuple[float, ...]] = [()] * k
+            for seat, row in enumerate(rows):
+                per_bot[seat_bot[seat]] = tuple(row)
+            by_bot[metric] = tuple(per_bot)
     first_seat = outcome.details.get("first_player")
+    winners = outcome.winners
     return GameResult(
-        index=index,
-        winners=tuple(sorted(seat_bot[s] for s in outcome.winners)),
-        scores=tuple(scores),
-        first=seat_bot[first_seat] if isinstance(first_seat, int) else None,
-        summary=get_game(game).summarize(state),
-        series=by_bot,
+        index,
+        (seat_bot[winners[0]],)
+        if len(winners) == 1
+        else tuple(sorted(seat_bot[s] for s in winners)),
+        tuple(scores),
+        seat_bot[first_seat] if isinstance(first_seat, int) else None,
+        g.summarize(state),
+        by_bot,
     )
 
 
@@ -194,7 +263,8 @@ def play_batch(
 ) -> list[GameResult]:
     """Games ``indices`` of a run, in one process (what a worker or a Ray task runs);
     ``curves``: with their per-turn series."""
-    return [play_one(game, specs, i, seed, options, curves=curves) for i in indices]
+    run = _prepared(game, specs, options)
+    return [_play_one(run, len(specs), i, seed, curves) for i in indices]
 
 
 def batches(games: int, size: int) -> list[list[int]]:

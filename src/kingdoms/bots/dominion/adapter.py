@@ -9,7 +9,7 @@ tuple lookup.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from kingdoms.bots.dominion.observation import Observation
 from kingdoms.bots.dominion.policy import (
@@ -35,11 +35,13 @@ from kingdoms.dominion.cards import COINS
 from kingdoms.dominion.data import CARDS
 
 CARD_IDS: tuple[str, ...] = tuple(c.id for c in CARDS)
-COSTS: Mapping[str, int] = {c.id: c.cost[0] for c in CARDS}
-POTION_COSTS: Mapping[str, int] = {c.id: c.cost[1] for c in CARDS if c.cost[1]}
-TYPES: Mapping[str, frozenset[str]] = {c.id: frozenset(t.lower() for t in c.types) for c in CARDS}
-TREASURE_IDS: frozenset[str] = frozenset(c.id for c in CARDS if c.is_treasure)
-TREASURE_VALUES: Mapping[str, int] = {c.id: COINS[c.index] for c in CARDS if c.is_treasure}
+COSTS: Final[Mapping[str, int]] = {c.id: c.cost[0] for c in CARDS}
+POTION_COSTS: Final[Mapping[str, int]] = {c.id: c.cost[1] for c in CARDS if c.cost[1]}
+TYPES: Final[Mapping[str, frozenset[str]]] = {
+    c.id: frozenset(t.lower() for t in c.types) for c in CARDS
+}
+TREASURE_IDS: Final[frozenset[str]] = frozenset(c.id for c in CARDS if c.is_treasure)
+TREASURE_VALUES: Final[Mapping[str, int]] = {c.id: COINS[c.index] for c in CARDS if c.is_treasure}
 
 _KIND_VERB: Mapping[int, str] = {
     A.PLAY: PLAY,
@@ -243,25 +245,28 @@ def decision_observed(obs: Observation, prefer_play: Sequence[str] = ()) -> Deci
 
 
 def situation_observed(obs: Observation) -> Situation:
-    """Everything a buy rule may ask, from the deciding seat's observation."""
+    """Everything a buy rule may ask, from the deciding seat's observation: the
+    supply and owned counts are read from it only when a rule asks (most buys need
+    one pile or two), the other seats' VP likewise."""
     me = obs.seat
-    turns = obs.turns
-    taken = turns[me] + 1
+    taken = obs.turns[me] + 1
+    # positional: one call per buy decision, keywords cost more on the pure path
     return Situation(
-        coins=obs.coins,
-        owned=obs.owned_by(me),
-        supply=obs.supply,
-        costs=COSTS,
-        potion_costs=POTION_COSTS,
-        potions=obs.potions,
-        treasure_values=TREASURE_VALUES,
-        treasure_ids=TREASURE_IDS,
-        types=TYPES,
-        buys=obs.buys,
-        turn=taken,
-        players=len(turns),
-        others=None,  # worked out from the observation when a rule needs it
-        seat=me,
-        taken=taken,
-        observation=obs,
+        obs.coins,
+        None,  # owned: read when a rule asks
+        None,  # supply: read pile by pile
+        COSTS,
+        POTION_COSTS,
+        obs.potions,
+        TREASURE_VALUES,
+        TREASURE_IDS,
+        TYPES,
+        obs.buys,
+        taken,
+        len(obs.turns),
+        None,  # others: worked out from the observation when a rule needs it
+        (),
+        me,
+        taken,
+        obs,
     )

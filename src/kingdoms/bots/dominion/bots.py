@@ -14,23 +14,28 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion import adapter
+from kingdoms.bots.dominion.bundled import bundled_strategy, cached_file_strategy
 from kingdoms.bots.dominion.lang import PURPOSES as PURPOSE_KINDS
 from kingdoms.bots.dominion.observation import Observation, observe
 from kingdoms.bots.dominion.policy import choose
 from kingdoms.bots.dominion.strategy import Situation, Strategy, decision_purpose
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.data import BY_ID, IS_ACTION, NUM_CARDS
+from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, NUM_CARDS
 from kingdoms.dominion.decisions import ORDER, YES_NO
 from kingdoms.dominion.state import DominionState
 
 __all__ = ["StrategyBot", "bundled_bot", "decision_purpose", "file_bot", "situation"]
 
-_PLAY0 = A.PLAY * NUM_CARDS
+_PLAY0: Final = A.PLAY * NUM_CARDS
+_ALL_TREASURES: Final = A.A_ALL_TREASURES
+_END_PHASE: Final = A.A_END_PHASE
+_BUY_ACTION: Final[dict[str, int]] = {c.id: A.encode(A.BUY, c.index) for c in CARDS}
+"""Card id -> the action buying it (cards of the card list; added cards: encoded)."""
 
 
 def situation(view: View) -> Situation:
@@ -124,21 +129,21 @@ class StrategyBot:
                 if a < n_cards and is_action[a]:
                     playable = True
                     break
-            all_treasures = A.A_ALL_TREASURES
-            if not playable and all_treasures in legal_actions:
-                return all_treasures
-            play0 = _PLAY0
+            if not playable and _ALL_TREASURES in legal_actions:
+                return _ALL_TREASURES
             for c in self._play:
-                if play0 + c in legal_actions:
-                    return play0 + c
+                if _PLAY0 + c in legal_actions:
+                    return _PLAY0 + c
             if obs.phase == "buy":
                 want = self.strategy.choose(adapter.situation_observed(obs))
                 if want is not None:
-                    action = A.encode(A.BUY, BY_ID[want])
+                    action = _BUY_ACTION.get(want)
+                    if action is None:
+                        action = A.encode(A.BUY, BY_ID[want])
                     if action in legal_actions:
                         return action
-                if A.A_END_PHASE in legal_actions:
-                    return A.A_END_PHASE
+                if _END_PHASE in legal_actions:
+                    return _END_PHASE
         else:
             chosen = self._override(obs, legal_actions)
             if chosen is not None:
@@ -150,13 +155,9 @@ class StrategyBot:
 
 def bundled_bot(name: str, **params: Any) -> StrategyBot:
     """The bundled strategy file ``name`` as a bot."""
-    from kingdoms.bots.dominion.bundled import bundled_strategy
-
     return StrategyBot(bundled_strategy(name), **params)
 
 
 def file_bot(path: str, **params: Any) -> StrategyBot:
     """A bot playing the strategy file at ``path``."""
-    from kingdoms.bots.dominion.bundled import cached_file_strategy
-
     return StrategyBot(cached_file_strategy(path), **params)

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kingdoms.bots.dominion.strategy import Situation, Strategy
+from kingdoms.bots.dominion.strategy import Situation, Strategy, always
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.dominion.cards import DECLARED
 from kingdoms.dominion.data import CARDS
@@ -373,7 +373,129 @@ def compile_condition(text: str) -> Compiled:
         raise ExprError(
             f"bad condition {text.strip()!r}: {err.msg}", (err.offset or 1) - 1
         ) from None
-    return _compile(tree.body)
+    compiled = _compile(tree.body)
+    code = _source(tree.body)
+    if code is not None:  # one function instead of a closure per node
+        compiled.fn = eval(f"lambda s: {code}", dict(_SOURCE_NAMES))
+    return compiled
+
+
+_VARIABLE_SOURCE: Mapping[str, str] = {
+    "total_money": "s.total_money()",
+    "money": "s.total_money()",
+    "empty_piles": "s.empty_piles()",
+    "turn": "s.turn",
+    "coins": "s.coins",
+    "potions": "s.potions",
+    "buys": "s.buys",
+    "vp": "s.vp()",
+    "vp_lead": "s.vp_lead()",
+    "vp_deficit": "(-s.vp_lead())",
+    "deck_size": "s.deck_size()",
+    "players": "s.players",
+}
+"""Each of :data:`VARIABLES` as Python source over the situation ``s``."""
+
+_SOURCE_OPS: Mapping[type, str] = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+}
+
+
+def _floordiv(a: Any, b: Any) -> Any:
+    return a // b if b else 0
+
+
+def _mod(a: Any, b: Any) -> Any:
+    return a % b if b else 0
+
+
+_SOURCE_NAMES: Mapping[str, Any] = {
+    "__builtins__": {},
+    "bool": bool,
+    "min": min,
+    "max": max,
+    "_safe_div": _safe_div,
+    "_floordiv": _floordiv,
+    "_mod": _mod,
+}
+"""All that the generated functions may name."""
+
+
+def _source(node: ast.expr) -> str | None:
+    """A condition :func:`_compile` accepted, as one Python expression over ``s`` that
+    computes what its closures compute (None: leave it to the closures).  Only
+    numbers, the known variables and validated card or type ids (quoted with
+    ``repr``) are written out: nothing of the file's text is copied as code."""
+    if isinstance(node, ast.Constant):
+        v = node.value
+        if isinstance(v, bool):
+            return repr(v)
+        if isinstance(v, int | float) and math.isfinite(v) and eval(repr(v), {}) == v:
+            return f"({v!r})"
+        return None
+    if isinstance(node, ast.Name):
+        if node.id in ("true", "True", "false", "False"):
+            return repr(node.id in ("true", "True"))
+        return _VARIABLE_SOURCE.get(node.id.lower())
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        fname = node.func.id.lower()
+        if fname in ("count", "left"):
+            what = _name(_arg_name(node.args[0]))
+            if what is None:  # pragma: no cover - _compile refused it already
+                return None
+            kind, key = what
+            method = "left" if fname == "left" else "count" if kind == "card" else "count_type"
+            return f"s.{method}({key!r})"
+        parts = [_source(a) for a in node.args]
+        if fname not in ("min", "max") or any(p is None for p in parts):
+            return None  # pragma: no cover - _compile refused it already
+        return f"{fname}({', '.join(p for p in parts if p is not None)})"
+    if isinstance(node, ast.UnaryOp):
+        inner = _source(node.operand)
+        if inner is None:
+            return None
+        if isinstance(node.op, ast.Not):
+            return f"(not {inner})"
+        if isinstance(node.op, ast.USub):
+            return f"(-{inner})"
+        return inner if isinstance(node.op, ast.UAdd) else None
+    if isinstance(node, ast.BoolOp):
+        parts = [_source(v) for v in node.values]
+        if any(p is None for p in parts):
+            return None
+        joiner = " and " if isinstance(node.op, ast.And) else " or "
+        # all()/any() of the parts: the same short-circuit, a bool
+        return f"bool({joiner.join(p for p in parts if p is not None)})"
+    if isinstance(node, ast.BinOp):
+        a, b = _source(node.left), _source(node.right)
+        if a is None or b is None:
+            return None
+        if isinstance(node.op, ast.Div):
+            return f"_safe_div({a}, {b})"
+        if isinstance(node.op, ast.FloorDiv):
+            return f"_floordiv({a}, {b})"
+        if isinstance(node.op, ast.Mod):
+            return f"_mod({a}, {b})"
+        op = _SOURCE_OPS.get(type(node.op))
+        return None if op is None else f"({a} {op} {b})"
+    if isinstance(node, ast.Compare):
+        items = [_source(node.left), *(_source(c) for c in node.comparators)]
+        ops = [_SOURCE_OPS.get(type(o)) for o in node.ops]
+        if any(x is None for x in items) or any(o is None for o in ops):
+            return None
+        out = str(items[0])
+        for op, item in zip(ops, items[1:], strict=True):
+            out += f" {op} {item}"
+        return f"({out})"
+    return None
 
 
 # -- files --------------------------------------------------------------------------
@@ -564,10 +686,6 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
     return Parsed(title.strip(), entries, play, decisions, findings)
 
 
-def _always(_s: Situation) -> bool:
-    return True
-
-
 def _build(parsed: Parsed, source: str) -> Strategy:
     errors = [f for f in parsed.findings if f.level == "error"]
     if errors:
@@ -576,7 +694,7 @@ def _build(parsed: Parsed, source: str) -> Strategy:
     for e in parsed.entries:
         if e.card is None:  # pragma: no cover - an unknown card is an error above
             continue
-        rules.append((e.card, e.compiled.fn if e.compiled else _always))
+        rules.append((e.card, e.compiled.fn if e.compiled else always))
     return Strategy(
         parsed.name,
         tuple(rules),

@@ -22,17 +22,18 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from kingdoms.core.errors import InvalidArgument
-from kingdoms.dominion.data import CARDS, NUM_CARDS
+from kingdoms.dominion.data import BY_ID, CARDS, NUM_CARDS
 from kingdoms.dominion.decisions import ANSWERS, SPECS, purpose_of
 
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
 
-IDS: tuple[str, ...] = tuple(c.id for c in CARDS)
-PHASES: tuple[str, ...] = ("action", "buy", "over", "cleanup")
+IDS: Final[tuple[str, ...]] = tuple(c.id for c in CARDS)
+PHASES: Final[tuple[str, ...]] = ("action", "buy", "over", "cleanup")
+_BY_ID: Final[dict[str, int]] = BY_ID  # compiled: a constant, not a global look-up
 
 Choice = tuple[int, str, "str | None"]
 """``(action, answer, card)`` of a pending decision, as the view's ``choices``."""
@@ -121,6 +122,30 @@ class Observation:
             out = {ids[c]: counts[c] for c in st.piles}
             self._supply = out
         return out
+
+    def left(self, card: str) -> int:
+        """Cards left in ``card``'s supply pile (0: no such pile in this game), as
+        ``supply.get(card, 0)`` without counting every pile."""
+        out = self._supply
+        if out is not None:
+            return out.get(card, 0)
+        c = _BY_ID.get(card)
+        if c is None:
+            return 0
+        st = self._state
+        if st is None or st.step != self._step:
+            st = self._source()  # raises: no such reading
+        counts = st.supply
+        # only the piles of this game count; every other card's entry stays 0
+        return counts[c] if c < len(counts) else 0
+
+    def pile_counts(self) -> list[int] | None:
+        """The state's cards left per card index (0 for cards with no pile in this
+        game), read during the decision only, not to be changed: what :meth:`left`
+        reads, for a reader of many piles; None for an observation of a view."""
+        if self._state is None:
+            return None
+        return self._source().supply
 
     def owned_by(self, seat: int) -> dict[str, int]:
         """Card id -> copies ``seat`` owns (public: every gain is seen)."""

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from kingdoms.bots.dominion.observation import Observation
 from kingdoms.dominion.cards import COINS, VP
-from kingdoms.dominion.data import CARDS
+from kingdoms.dominion.data import BY_ID, CARDS
 
 # Card ids as the engine and the shared card data name them.
 COPPER, SILVER, GOLD = "copper", "silver", "gold"
@@ -48,7 +48,7 @@ ACTION_COINS: Mapping[str, int] = {
 VP_VALUE: Mapping[str, int] = {c.id: VP[c.index] for c in CARDS if VP[c.index]}
 """Fixed victory points per card (from the card declarations)."""
 
-BASIC_COST: Mapping[str, int] = {c.id: c.cost[0] for c in CARDS}
+BASIC_COST: Final[Mapping[str, int]] = {c.id: c.cost[0] for c in CARDS}
 """Printed coin cost of every card (fallback when the situation gives no costs)."""
 
 
@@ -69,7 +69,8 @@ def victory_points(owned: Mapping[str, int], types: Mapping[str, frozenset[str]]
     return total
 
 
-_NONE: Mapping[str, Any] = {}
+_NONE: Final[Mapping[str, Any]] = {}
+_BY_ID: Final[dict[str, int]] = BY_ID  # compiled: a constant, not a global look-up
 """The shared empty mapping of the defaults (never written)."""
 
 
@@ -79,7 +80,10 @@ class Situation:
     A plain class (built for every buy, so no dataclass machinery); its fields:
 
     * ``owned``: card id -> copies the seat owns (deck, hand, discard, play, set aside);
+      None: read from ``observation`` when a rule first asks (most buys never do);
     * ``supply``: card id -> cards left in that supply pile (only piles in this game);
+      None: read from ``observation`` (one pile at a time by :meth:`left`, whole when
+      a rule asks for every pile);
     * ``costs``: card id -> coin cost now (missing: :data:`BASIC_COST`);
     * ``treasure_values``: card id -> coins per play, for Treasures (missing:
       :data:`COIN_VALUE`); ``treasure_ids``: ids of Treasure cards (None: the keys of
@@ -93,18 +97,19 @@ class Situation:
     """
 
     __slots__ = (
+        "_owned",
+        "_piles",
+        "_supply",
         "buys",
         "coins",
         "costs",
         "observation",
         "others",
-        "owned",
         "players",
         "potion_costs",
         "potions",
         "seat",
         "seats",
-        "supply",
         "taken",
         "treasure_ids",
         "treasure_values",
@@ -115,8 +120,8 @@ class Situation:
     def __init__(
         self,
         coins: int,
-        owned: Mapping[str, int] = _NONE,
-        supply: Mapping[str, int] = _NONE,
+        owned: Mapping[str, int] | None = _NONE,
+        supply: Mapping[str, int] | None = _NONE,
         costs: Mapping[str, int] = _NONE,
         potion_costs: Mapping[str, int] = _NONE,
         potions: int = 0,
@@ -133,8 +138,9 @@ class Situation:
         observation: Observation | None = None,
     ) -> None:
         self.coins = coins
-        self.owned = owned
-        self.supply = supply
+        self._owned = owned
+        self._supply = supply
+        self._piles: list[int] | None = None
         self.costs = costs
         self.potion_costs = potion_costs
         self.potions = potions
@@ -153,19 +159,53 @@ class Situation:
     def __repr__(self) -> str:
         return f"Situation(coins={self.coins}, buys={self.buys}, turn={self.turn})"
 
+    @property
+    def owned(self) -> Mapping[str, int]:
+        out = self._owned
+        if out is None:
+            obs = self.observation
+            out = _NONE if obs is None else obs.owned_by(self.seat)
+            self._owned = out
+        return out
+
+    @property
+    def supply(self) -> Mapping[str, int]:
+        out = self._supply
+        if out is None:
+            obs = self.observation
+            out = _NONE if obs is None else obs.supply
+            self._supply = out
+        return out
+
     def cost(self, card: str) -> int:
         c = self.costs.get(card)
         return BASIC_COST.get(card, 99) if c is None else c
 
     def affordable(self, card: str) -> bool:
+        # the cost first: most rules fail on it, without reading the pile
         return (
-            self.supply.get(card, 0) > 0
-            and self.cost(card) <= self.coins
+            self.cost(card) <= self.coins
+            and self.left(card) > 0
             and self.potion_costs.get(card, 0) <= self.potions
         )
 
     def left(self, card: str) -> int:
-        return self.supply.get(card, 0)
+        """Cards left in ``card``'s supply pile (0: no such pile in this game)."""
+        sup = self._supply
+        if sup is not None:
+            return sup.get(card, 0)
+        piles = self._piles
+        if piles is None:
+            obs = self.observation
+            if obs is None:
+                return 0
+            # the state's pile counts, read as the observation's ``left`` reads them
+            piles = obs.pile_counts()
+            if piles is None:
+                return obs.left(card)
+            self._piles = piles
+        c = _BY_ID.get(card)
+        return piles[c] if c is not None and c < len(piles) else 0
 
     def count(self, card: str) -> int:
         return self.owned.get(card, 0)
@@ -228,7 +268,7 @@ class Situation:
     def ends_game(self, card: str) -> bool:
         """Would buying ``card`` now end the game (last Province, or last card of a
         pile with enough piles already empty)?"""
-        if self.supply.get(card, 0) != 1:
+        if self.left(card) != 1:
             return False
         if card == PROVINCE:
             return True
@@ -274,7 +314,7 @@ class Strategy:
     def choose(self, s: Situation) -> str | None:
         """The card to buy now, or ``None`` to stop buying."""
         for card, cond in self.rules:
-            if s.affordable(card) and cond(s):
+            if s.affordable(card) and (cond is always or cond(s)):
                 if self.guard and s.loses_by_ending(card):
                     continue
                 return card
