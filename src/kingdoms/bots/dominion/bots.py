@@ -22,7 +22,7 @@ from kingdoms.bots.dominion.bundled import bundled_strategy, cached_file_strateg
 from kingdoms.bots.dominion.lang import PURPOSES as PURPOSE_KINDS
 from kingdoms.bots.dominion.observation import Observation, observe
 from kingdoms.bots.dominion.policy import choose
-from kingdoms.bots.dominion.strategy import Situation, Strategy, decision_purpose
+from kingdoms.bots.dominion.strategy import Condition, Situation, Strategy, always, decision_purpose
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, NUM_CARDS
@@ -79,6 +79,53 @@ class StrategyBot:
         self.strategy = strategy
         self.name = strategy.name
         self._play = tuple(BY_ID[c] for c in self.strategy.play if c in BY_ID)
+        self._rules_of: Strategy | None = None
+        self._rules: tuple[tuple[str, int, Condition], ...] = ()
+
+    def _buy_rules(self) -> tuple[tuple[str, int, Condition], ...]:
+        """The strategy's buy rules with the action buying each card: -1 for a card
+        whose affordability only the situation knows (not of the card list)."""
+        strategy = self.strategy
+        if self._rules_of is not strategy:
+            costs = adapter.COSTS
+            self._rules = tuple(
+                (card, _BUY_ACTION[card] if card in _BUY_ACTION and card in costs else -1, cond)
+                for card, cond in strategy.rules
+            )
+            self._rules_of = strategy
+        return self._rules
+
+    def _buy(self, obs: Observation, legal_actions: Sequence[int]) -> int | None:
+        """:meth:`Strategy.choose`'s card as its buy action, or None.  The engine's
+        legal buys are exactly the affordable cards with a non-empty pile (the
+        situation's costs are the cards' printed ones, as the engine's), so a rule
+        is tried against them; the :class:`Situation` is built only when a
+        condition or the end-of-game guard asks."""
+        s: Situation | None = None
+        guard = self.strategy.guard
+        for card, action, cond in self._buy_rules():
+            if action >= 0:
+                if action not in legal_actions:
+                    continue
+            else:
+                if s is None:
+                    s = adapter.situation_observed(obs)
+                if not s.affordable(card):
+                    continue
+            if cond is not always:
+                if s is None:
+                    s = adapter.situation_observed(obs)
+                if not cond(s):
+                    continue
+            if guard and obs.left(card) == 1:
+                if s is None:
+                    s = adapter.situation_observed(obs)
+                if s.loses_by_ending(card):
+                    continue
+            if action < 0:
+                action = A.encode(A.BUY, BY_ID[card])
+            return action if action in legal_actions else None
+        return None
 
     def observe(self, state: object, player: int) -> Observation:
         """What this bot reads of ``state``: ``player``'s typed observation (only what
@@ -135,13 +182,9 @@ class StrategyBot:
                 if _PLAY0 + c in legal_actions:
                     return _PLAY0 + c
             if obs.phase == "buy":
-                want = self.strategy.choose(adapter.situation_observed(obs))
-                if want is not None:
-                    action = _BUY_ACTION.get(want)
-                    if action is None:
-                        action = A.encode(A.BUY, BY_ID[want])
-                    if action in legal_actions:
-                        return action
+                action = self._buy(obs, legal_actions)
+                if action is not None:
+                    return action
                 if _END_PHASE in legal_actions:
                     return _END_PHASE
         else:
