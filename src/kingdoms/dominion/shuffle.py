@@ -23,11 +23,17 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
     if type(rng) is not random.Random:  # a subclass may draw otherwise
         rng.shuffle(cards)
         return
-    getrandbits = rng.getrandbits
     i = len(cards) - 1
+    if i <= 0:
+        return
+    getrandbits = rng.getrandbits
+    k = len(cards).bit_length()  # bits of n = i + 1, kept as n goes down
+    low = 1 << (k - 1)  # the smallest n of k bits
     while i > 0:
         n = i + 1
-        k = n.bit_length()
+        if n < low:
+            k -= 1
+            low >>= 1
         r = getrandbits(k)
         while r >= n:
             r = getrandbits(k)

@@ -98,13 +98,14 @@ class Observation:
         self.choices = choices
         """The pending decision's choices, only in the deciding seat's observation."""
         self._state = source
-        self._step = source.step if source is not None else 0
+        # len(history) is the state's step, without the property's call
+        self._step = len(source.history) if source is not None else 0
 
     def _source(self) -> DominionState:
         st = self._state
         if st is None:  # pragma: no cover - observations without counts have a source
             raise InvalidArgument("this observation has no supply or owned counts")
-        if st.step != self._step:
+        if len(st.history) != self._step:
             raise InvalidArgument(
                 f"observation of step {self._step} read at step {st.step}: "
                 "read its supply and owned cards during the decision"
@@ -133,7 +134,7 @@ class Observation:
         if c is None:
             return 0
         st = self._state
-        if st is None or st.step != self._step:
+        if st is None or len(st.history) != self._step:
             st = self._source()  # raises: no such reading
         counts = st.supply
         # only the piles of this game count; every other card's entry stays 0
