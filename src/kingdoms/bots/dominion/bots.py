@@ -173,7 +173,9 @@ class StrategyBot:
             n_cards, is_action = NUM_CARDS, IS_ACTION
             playable = False
             for a in legal_actions:
-                if a < n_cards and is_action[a]:
+                if a >= n_cards:
+                    break  # plays of the card list come first in the canonical order
+                if is_action[a]:
                     playable = True
                     break
             if not playable and _ALL_TREASURES in legal_actions:
