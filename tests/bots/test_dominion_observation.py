@@ -194,3 +194,29 @@ def test_a_buy_situation_reads_the_observation_only_when_asked() -> None:
         assert dict(lazy.owned) == full.owned_by(seat) and dict(lazy.supply) == full.supply
         checked += 1
     assert checked > 10
+
+
+@pytest.mark.parametrize("kingdom", KINGDOMS[1:], ids=["random", "attacks", "alchemy"])
+def test_counts_read_from_the_engine_equal_the_owned_cards(kingdom: object) -> None:
+    """A buy rule's ``count(X)``, ``count(Type)`` and ``total_money`` read straight
+    from the engine's kept counts (no owned dict built) give what the owned cards
+    give, for every card id, every type and every seat."""
+    ids = [c.id for c in CARDS] + ["no_such_card"]
+    kinds = [*sorted({t for c in CARDS for t in TYPES[c.id]}), "no_such_type"]
+    checked = 0
+    for st in _states(8, kingdom, 3)[::6]:
+        seat = st.current_player
+        lazy = situation_observed(observe(st, seat))
+        owned = observe(st, seat).owned_by(seat)
+        eager = situation_observed(observe(st, seat))
+        eager._owned = owned
+        assert [lazy.count(c) for c in ids] == [owned.get(c, 0) for c in ids]
+        assert [lazy.count_type(k) for k in kinds] == [eager.count_type(k) for k in kinds]
+        assert lazy.total_money() == eager.total_money()
+        assert lazy._owned is None  # the dict was never built
+        obs = observe(st, seat)
+        for q in range(3):
+            counted = observe(st, seat).owned_by(q)
+            assert [obs.count_of(q, c) for c in ids] == [counted.get(c, 0) for c in ids]
+        checked += 1
+    assert checked > 10

@@ -160,6 +160,64 @@ class Observation:
             self._owned[seat] = out
         return out
 
+    def count_of(self, seat: int, card: str) -> int:
+        """Copies of ``card`` ``seat`` owns, as ``owned_by(seat).get(card, 0)``, read
+        from the engine's kept counts without building the dict."""
+        out = self._owned[seat]
+        if out is not None:
+            return out.get(card, 0)
+        c = _BY_ID.get(card)
+        if c is None:
+            return 0
+        st = self._state
+        if st is None or len(st.history) != self._step:
+            st = self._source()  # raises: no such reading
+        counts = st.owned_counts[seat]
+        # a card the seat owns is one of ``owned_kinds``; every other count is 0
+        return counts[c] if c < len(counts) else 0
+
+    def money_of(self, seat: int, values: Mapping[str, int], extra: Mapping[str, int]) -> int:
+        """Coins of ``seat``'s owned cards: per copy ``values[card]``, else
+        ``extra[card]`` (the sum a strategy's ``total_money`` asks for), read from
+        the engine's kept counts when the owned dict is not built."""
+        total = 0
+        out = self._owned[seat]
+        if out is not None:
+            for card, n in out.items():
+                v = values.get(card) or extra.get(card)
+                if v:
+                    total += v * n
+            return total
+        st = self._source()
+        counts = st.owned_counts[seat]
+        ids = IDS
+        for c in st.owned_kinds:
+            n = counts[c]
+            if n:
+                card = ids[c]
+                v = values.get(card) or extra.get(card)
+                if v:
+                    total += v * n
+        return total
+
+    def count_type_of(self, seat: int, kind: str, types: Mapping[str, frozenset[str]]) -> int:
+        """``seat``'s owned cards whose ``types`` entry holds ``kind``."""
+        total = 0
+        out = self._owned[seat]
+        if out is not None:
+            for card, n in out.items():
+                if kind in types.get(card, ()):
+                    total += n
+            return total
+        st = self._source()
+        counts = st.owned_counts[seat]
+        ids = IDS
+        for c in st.owned_kinds:
+            n = counts[c]
+            if n and kind in types.get(ids[c], ()):
+                total += n
+        return total
+
     @property
     def owned(self) -> tuple[dict[str, int], ...]:
         """Per seat: card id -> copies owned (public: every gain is seen)."""

@@ -208,12 +208,21 @@ class Situation:
         return piles[c] if c is not None and c < len(piles) else 0
 
     def count(self, card: str) -> int:
-        return self.owned.get(card, 0)
+        owned = self._owned
+        if owned is None:
+            obs = self.observation
+            if obs is not None:
+                return obs.count_of(self.seat, card)  # the engine's kept count
+            owned = self.owned
+        return owned.get(card, 0)
 
     def count_type(self, kind: str) -> int:
         """Owned cards of a type (``"treasure"``, ``"action"``…)."""
         if kind == "treasure" and not self.types:
             return self.treasures()
+        obs = self.observation
+        if self._owned is None and obs is not None:
+            return obs.count_type_of(self.seat, kind, self.types)
         return sum(n for c, n in self.owned.items() if kind in self.types.get(c, ()))
 
     def deck_size(self) -> int:
@@ -222,6 +231,9 @@ class Situation:
     def total_money(self) -> int:
         """Coin value of all Treasures the seat owns plus the fixed +$ of its Actions."""
         values = self.treasure_values or COIN_VALUE
+        obs = self.observation
+        if self._owned is None and obs is not None:
+            return obs.money_of(self.seat, values, ACTION_COINS)  # no dict built
         total = 0
         for c, n in self.owned.items():
             v = values.get(c) or ACTION_COINS.get(c)
