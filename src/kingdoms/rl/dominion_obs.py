@@ -104,12 +104,19 @@ class DominionEncoder:
         # card-count segments (see encode): where each one's block starts, without
         # and with the possessed seat's hand and looking
         lay = self.layout
-        mine = [lay["hand"].start, lay["looking"].start, lay["trash"].start]
+        mine: list[int] = [lay["hand"].start, lay["looking"].start, lay["trash"].start]
         seats: list[int] = []
         for r in range(n):
-            seats += [lay["in_play"].start + r * k] + [lay["set_aside"].start + r * k] * 2
-        possessed = [lay["possessed_hand"].start, lay["possessed_looking"].start]
+            seats += [lay["in_play"].start + r * k, lay["set_aside"].start + r * k]
+        possessed: list[int] = [lay["possessed_hand"].start, lay["possessed_looking"].start]
         self._starts = (mine + seats, mine + possessed + seats)
+        # per card, how many of it the block being written holds (all 0 between uses)
+        self._tally = [0] * k
+        self._decision: int = lay["decision"].start
+        self._decision_who: int = lay["decision_who"].start
+        self._decision_card: int = lay["decision_card"].start
+        self._decision_about: int = lay["decision_about"].start
+        self._decision_subject: int = lay["decision_subject"].start
         self._owned_cache: tuple[object, int, tuple[int, ...], list[int]] | None
         self._owned_cache = None
         self._owned_by_seat: list[tuple[list[Any], list[int]]] = []
@@ -140,7 +147,6 @@ class DominionEncoder:
         assert isinstance(st, DominionState)
         n = self.players
         k = NUM_CARDS
-        lay = self.layout
         order = self._orders[seat]
         rel = self._rels[seat]
         turn = st.turn
@@ -164,18 +170,18 @@ class DominionEncoder:
         if stack:
             fr = stack[-1]
             code = fr.code
-            out[lay["decision"].start + _DECISION_INDEX.get(code, len(DECISION_KINDS))] = 1
-            out[lay["decision_who"].start + rel[fr.who]] = 1
+            out[self._decision + _DECISION_INDEX.get(code, len(DECISION_KINDS))] = 1
+            out[self._decision_who + rel[fr.who]] = 1
             if fr.card:
-                out[lay["decision_card"].start + fr.card] = 1
+                out[self._decision_card + fr.card] = 1
             # what the view says the decision is about (a card about to enter a hand,
             # as Library's: only for the seat deciding)
             spec = SPECS[code]
             if (spec.subject >= 0 or spec.whose >= 0) and (spec.zone != "hand" or to_move == seat):
                 whose = fr.field(spec.whose) if spec.whose >= 0 else fr.who
-                out[lay["decision_about"].start + rel[whose]] = 1
+                out[self._decision_about + rel[whose]] = 1
                 if spec.subject >= 0:
-                    out[lay["decision_subject"].start + fr.field(spec.subject)] = 1
+                    out[self._decision_subject + fr.field(spec.subject)] = 1
         top = self._top
         hands, decks, discards = st.hands, st.decks, st.discards
         in_play, aside, looking = st.in_play, st.aside, st.looking
@@ -183,17 +189,27 @@ class DominionEncoder:
             disc = discards[q]
             if disc:
                 out[top + r * k + disc[-1]] = 1
-        # -- card counts: every zone the seat may count, card by card
+        # -- card counts: every zone the seat may count, block by block; the cards of
+        # a block are tallied in a list first, then each distinct card is written
+        # once (a list item costs a fraction of a memoryview item)
         empty: list[int] = []
-        segments: list[list[int]] = [hands[seat], looking[seat], st.trash]
+        blocks: list[list[list[int]]] = [[hands[seat]], [looking[seat]], [st.trash]]
         if possessor:
-            segments += (hands[turn], looking[turn])
+            blocks += ([hands[turn]], [looking[turn]])
         helds = [st.held_by_frames(q) for q in range(n)] if stack else [empty] * n
         for q in order:
-            segments += (in_play[q], aside[q], helds[q])
-        for start, cards in zip(self._starts[possessor], segments, strict=True):
-            for c in cards:
-                out[start + c] += 1
+            blocks += ([in_play[q]], [aside[q], helds[q]])
+        tally = self._tally
+        for start, zones in zip(self._starts[possessor], blocks, strict=True):
+            for cards in zones:
+                for c in cards:
+                    tally[c] += 1
+            for cards in zones:
+                for c in cards:
+                    m = tally[c]
+                    if m:
+                        out[start + c] = m
+                        tally[c] = 0
         # -- owned counts and victory points: recounted only when cards may have
         # changed owner (see _owned_counts)
         owned, vp = self._owned_counts(st, helds, gardens, vineyards)[seat]

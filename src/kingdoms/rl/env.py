@@ -159,6 +159,12 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             self._legal_positions = None
         return self._legal
 
+    def legal_actions(self) -> list[int]:
+        """The legal actions of the agent to act (the positions of its mask's 1s), as
+        the engine lists them; not to be changed.  For tools and benchmarks: a
+        learner reads its mask."""
+        return self._legal_actions(self.game_state)
+
     def _mask_positions(self, state: State) -> np.ndarray:
         """The legal actions as an index array, made once per state: a C array of
         the Python ints read by numpy without converting them one by one (``put``
