@@ -100,10 +100,17 @@ def _grid_index(cell: int) -> int:
 
 
 class KingdominoEncoder:
-    """The observation vector described in this module's docstring.
+    """The observation vector described in this module's docstring, encoded
+    incrementally.
 
-    Kingdoms only grow, so each seat's grid planes are updated with the new
-    placements only (and rebuilt when the encoder meets another board object)."""
+    Each observing seat has a buffer holding the vector it was last given.
+    Kingdoms only grow, so the grid planes are updated with the new placements only
+    (in every seat's buffer; rebuilt when the encoder meets another board object);
+    the other fields are compared with what the seat's buffer holds and only the
+    differences are written (a step moves a few one-hots, a flag or two, a domino
+    slot).  :meth:`encode` hands out a copy of the buffer.  The result depends only
+    on the state given, never on the order of the calls (the tests compare it with
+    :meth:`encode_view` after every step of random games)."""
 
     def __init__(self, players: int) -> None:
         n = self.players = players
@@ -127,10 +134,11 @@ class KingdominoEncoder:
             ("grids", n * PLANES * GRID),
         ]
         self.layout, self.size = lay_out(fields)
-        # per observing seat: a vector holding its grid planes (relative order) and 0s
-        # elsewhere, which encode copies and fills in
-        self._templates = [np.zeros(self.size, dtype=OBS_DTYPE) for _ in range(n)]
-        self._template_views: list[Any] = [writer(t) for t in self._templates]
+        # per observing seat: the vector it was last given (see the class docstring)
+        self._buffers = [np.zeros(self.size, dtype=OBS_DTYPE) for _ in range(n)]
+        self._views: list[Any] = [writer(t) for t in self._buffers]
+        for view in self._views:
+            view[0] = 1  # bias
         self._boards: list[Board | None] = [None] * n
         self._done = [0] * n
         # per seat: (dominoes placed, discarded) when its stats were computed, and
@@ -155,12 +163,21 @@ class KingdominoEncoder:
         # where each slot's king one-hot starts (its flags follow it)
         self._king_pos = [p + DOMINO_FEATURES for p in slots[1:]]
         self._unseen_slice = self.layout["unseen"]
-        self._stats_slice = self.layout["seat_stats"]
+        self._unseen_start: int = self._unseen_slice.start
+        stats_start: int = self.layout["seat_stats"].start
+        # where each entry of encode's numbers goes
+        self._number_pos: list[int] = [self._numbers + i for i in range(6)]
+        self._number_pos += [self._picks_made] + [stats_start + i for i in range(4 * n)]
+        # per seat: what its buffer holds (see encode)
+        self._ones: list[list[int]] = [[] for _ in range(n)]
+        self._numbers_held = [[0] * len(self._number_pos) for _ in range(n)]
+        self._dominoes_held = [[0] * len(slots) for _ in range(n)]
+        self._unseen_held: list[object] = [None] * n
         self._grids = self.layout["grids"]
         # per board: (template of each observing seat, where that board's block starts)
         self._targets = [
             [
-                (self._template_views[seat], self._grids.start + (q - seat) % n * PLANES * GRID)
+                (self._views[seat], self._grids.start + (q - seat) % n * PLANES * GRID)
                 for seat in range(n)
             ]
             for q in range(n)
@@ -172,7 +189,7 @@ class KingdominoEncoder:
         for seat in range(n):
             r = (q - seat) % n
             start = self._grids.start + r * PLANES * GRID
-            template = self._templates[seat]
+            template = self._buffers[seat]
             template[start : start + PLANES * GRID] = 0
             template[start + 6 * GRID + _grid_index(CASTLE_CELL)] = 1
 
@@ -225,64 +242,82 @@ class KingdominoEncoder:
         assert isinstance(st, KingdominoState)
         self._sync(st)
         n = self.players
+        line = self.line
         rel = self._rels[seat]
         phase = st.phase
-        # the seat's template holds its grids (kept up to date by _sync) and 0s
-        # elsewhere; the rest is written element by element through a memoryview
-        # (a few dozen writes: far cheaper than as many numpy calls)
-        obs = self._templates[seat].copy()
-        out = writer(obs)
-        out[0] = 1
-        out[1 + phase] = 1
-        i = self._numbers
-        out[i] = st.round + 1
-        out[i + 1] = st.game_no + 1
-        out[i + 2] = st.middle
-        out[i + 3] = st.harmony
-        out[i + 4] = st.dynasty
-        out[i + 5] = st.mighty
-        out[self._picks_made] = st.pick_pos
+        acting = phase in (PLACE, CHOOSE)
+        # the vector besides the grids and the bias, as three lists: where the 1s of
+        # the one-hots and flags are, the numbers (round, game, variant flags, first
+        # picks made, then the seat stats), the domino in each feature slot (0: none)
+        ones: list[int] = [1 + phase]
         to_move = st.current_player
         if to_move >= 0:
-            out[self._to_move + rel[to_move]] = 1
+            ones.append(self._to_move + rel[to_move])
         # kings drawn so far for the first picks (the rest of the draw is hidden)
         drawn = st.pick_order if phase != FIRST_PICKS else st.pick_order[: st.pick_pos + 1]
         pick = self._pick_order
         for i, q in enumerate(drawn):
-            out[pick + i * n + rel[q]] = 1
-        # domino features: the acting domino, then each slot of both lines (none: 0s)
-        acting = phase in (PLACE, CHOOSE)
-        slots = self._slots
-        features = _DOMINO_VIEWS
-        if acting:
-            p = slots[0]
-            out[p : p + DOMINO_FEATURES] = features[st.current[st.slot]]
-        line = self.line
-        for base, dominoes in ((1, st.current), (1 + line, st.next)):
-            for i, d in enumerate(dominoes):
-                p = slots[base + i]
-                out[p : p + DOMINO_FEATURES] = features[d]
-        done = st.slot + (1 if phase == CHOOSE else 0) if acting else 0
+            ones.append(pick + i * n + rel[q])
+        slot = st.slot
+        done = slot + (1 if phase == CHOOSE else 0) if acting else 0
         kings = self._king_pos
         for i, king in enumerate(st.current_kings):
             if king >= 0:
-                out[kings[i] + rel[king]] = 1
+                ones.append(kings[i] + rel[king])
             if i < done:
-                out[kings[i] + n] = 1
+                ones.append(kings[i] + n)
         if acting:
-            out[kings[st.slot] + n + 1] = 1
+            ones.append(kings[slot] + n + 1)
         for i, king in enumerate(st.next_kings):
             if king >= 0:
-                out[kings[line + i] + rel[king]] = 1
-        unseen = self._unseen_slice
-        out[unseen.start : unseen.stop] = self._unseen_flags(st)
-        p = self._stats_slice.start
+                ones.append(kings[line + i] + rel[king])
+        numbers: list[int] = [
+            st.round + 1,
+            st.game_no + 1,
+            int(st.middle),
+            int(st.harmony),
+            int(st.dynasty),
+            int(st.mighty),
+            st.pick_pos,
+        ]
         stats = self._stats
         for q in self._orders[seat]:
-            for x in stats[q]:
-                out[p] = x
-                p += 1
-        return obs
+            numbers.extend(stats[q])
+        current, following = st.current, st.next
+        dominoes: list[int] = [current[slot] if acting else 0]
+        for i in range(line):
+            dominoes.append(current[i] if i < len(current) else 0)
+        for i in range(line):
+            dominoes.append(following[i] if i < len(following) else 0)
+        unseen = self._unseen_flags(st)
+        # the seat's buffer, from what it holds to this: only the differences
+        out = self._views[seat]
+        old = self._ones[seat]
+        if ones != old:
+            for p in old:
+                if p not in ones:
+                    out[p] = 0
+            for p in ones:
+                if p not in old:
+                    out[p] = 1
+            self._ones[seat] = ones
+        held = self._numbers_held[seat]
+        where = self._number_pos
+        for i, x in enumerate(numbers):
+            if held[i] != x:
+                out[where[i]] = x
+                held[i] = x
+        held = self._dominoes_held[seat]
+        slots = self._slots
+        for i, d in enumerate(dominoes):
+            if held[i] != d:
+                p = slots[i]
+                out[p : p + DOMINO_FEATURES] = _DOMINO_VIEWS[d]
+                held[i] = d
+        if self._unseen_held[seat] is not unseen:
+            out[self._unseen_start : self._unseen_start + 48] = unseen
+            self._unseen_held[seat] = unseen
+        return self._buffers[seat].copy()
 
     def encode_view(self, view: Mapping[str, Any]) -> np.ndarray:
         """The same vector built from the seat's JSON view alone: the definition
