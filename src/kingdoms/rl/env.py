@@ -165,25 +165,26 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         learner reads its mask."""
         return self._legal_actions(self.game_state)
 
-    def _mask_positions(self, state: State) -> np.ndarray:
-        """The legal actions as an index array, made once per state: a C array of
-        the Python ints read by numpy without converting them one by one (``put``
-        given the list itself converts each item, at several times the cost)."""
-        legal = self._legal_actions(state)
-        positions = self._legal_positions
-        if positions is None:
-            positions = self._legal_positions = np.frombuffer(array("q", legal), np.int64)
-        return positions
-
     def observe(self, agent: str) -> Observation:
         """Encoded on demand: a step encodes nothing."""
-        state = self.game_state
+        state = self.state_
+        if state is None:
+            raise InvalidConfig("call reset() before using the environment")
         seat = self.agent_name_mapping[agent]
         # a fresh zeroed (calloc) int8 mask with the legal positions put in: two
         # numpy calls; the learner may keep it, so it is never reused
-        mask = np.zeros(self.num_actions, dtype=np.int8)
+        mask = np.zeros(self.num_actions, np.int8)
         if state.current_player == seat:
-            mask.put(self._mask_positions(state), 1)
+            if self._legal_step != state.step:
+                self._legal_actions(state)
+            positions = self._legal_positions
+            if positions is None:
+                # the legal actions as an index array, once per state: numpy reads
+                # the C array of an array.array without converting item by item
+                # (``put`` given the list converts each item, at several times the cost)
+                positions = np.frombuffer(array("q", self._legal), np.int64)
+                self._legal_positions = positions
+            mask.put(positions, 1)
         return {"observation": self.encoder.encode(state, seat), "action_mask": mask}
 
     def last(
@@ -204,12 +205,15 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         state = self.game_state
-        if action is None or isinstance(action, bool):
-            raise IllegalAction(f"{agent}: action must be an integer, not {action!r}")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise IllegalAction(f"{agent}: action must be an integer, not {action!r}") from None
+        if type(action) is int:
+            a = action
+        else:
+            if action is None or isinstance(action, bool):
+                raise IllegalAction(f"{agent}: action must be an integer, not {action!r}")
+            try:
+                a = int(action)
+            except (TypeError, ValueError):
+                raise IllegalAction(f"{agent}: action must be an integer, not {action!r}") from None
         if a != action or a not in self._legal_actions(state):
             raise IllegalAction(
                 f"{agent}: action {action!r} is not legal now; legal: "
