@@ -145,7 +145,7 @@ class KingdominoEncoder:
         # the stats (score, crowns, discarded, match total)
         self._keys: list[tuple[int, int] | None] = [None] * n
         self._stats: list[tuple[int, ...]] = [()] * n
-        self._unseen: tuple[object, int, object, Any] | None = None
+        self._unseen: tuple[object, int, object, list[int]] | None = None
         lay = self.layout
         self._rels = [[(q - seat) % n for q in range(n)] for seat in range(n)]
         self._orders = [[(seat + r) % n for r in range(n)] for seat in range(n)]
@@ -172,7 +172,7 @@ class KingdominoEncoder:
         self._ones: list[list[int]] = [[] for _ in range(n)]
         self._numbers_held = [[0] * len(self._number_pos) for _ in range(n)]
         self._dominoes_held = [[0] * len(slots) for _ in range(n)]
-        self._unseen_held: list[object] = [None] * n
+        self._unseen_held = [[0] * 48 for _ in range(n)]
         self._grids = self.layout["grids"]
         # per board: (template of each observing seat, where that board's block starts)
         self._targets = [
@@ -221,8 +221,9 @@ class KingdominoEncoder:
                 self._keys[q] = key
                 self._stats[q] = (score, b.total_crowns(), key[1], past + score)
 
-    def _unseen_flags(self, st: KingdominoState) -> Any:
-        """Dominoes nobody has seen (undrawn or set aside), as 48 flags."""
+    def _unseen_flags(self, st: KingdominoState) -> list[int]:
+        """Dominoes nobody has seen (undrawn or set aside), as 48 flags (a new list
+        whenever they change)."""
         cache = self._unseen
         pile = st.pile
         if (
@@ -231,10 +232,12 @@ class KingdominoEncoder:
             or cache[1] != len(pile)
             or cache[2] is not st.aside
         ):
-            flags = np.zeros(48, dtype=OBS_DTYPE)
-            flags[[d - 1 for d in pile]] = 1
-            flags[[d - 1 for d in st.aside]] = 1
-            cache = self._unseen = (pile, len(pile), st.aside, writer(flags))
+            flags = [0] * 48
+            for d in pile:
+                flags[d - 1] = 1
+            for d in st.aside:
+                flags[d - 1] = 1
+            cache = self._unseen = (pile, len(pile), st.aside, flags)
         return cache[3]
 
     def encode(self, state: State, seat: int) -> np.ndarray:
@@ -314,8 +317,12 @@ class KingdominoEncoder:
                 p = slots[i]
                 out[p : p + DOMINO_FEATURES] = _DOMINO_VIEWS[d]
                 held[i] = d
-        if self._unseen_held[seat] is not unseen:
-            out[self._unseen_start : self._unseen_start + 48] = unseen
+        held = self._unseen_held[seat]
+        if held is not unseen:
+            p = self._unseen_start
+            for i, x in enumerate(unseen):
+                if held[i] != x:
+                    out[p + i] = x
             self._unseen_held[seat] = unseen
         return self._buffers[seat].copy()
 
