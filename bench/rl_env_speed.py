@@ -164,7 +164,9 @@ def instructions(game: str, loop: str, steps: int) -> tuple[int, int]:
         text=True,
         check=True,
         # the same string hashes in every run: set orders, and so the work, repeat
-        env={**os.environ, "PYTHONHASHSEED": "0"},
+        # (and numpy's BLAS threads, which the loops never use, kept from spinning
+        # inside the count)
+        env={**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"},
     )
     found = re.search(r"Collected : (\d+)", done.stderr)
     played = re.search(r": (\d+) steps", done.stdout)

@@ -131,7 +131,12 @@ class DominionEncoder:
         self._top = lay["discard_top"].start
         assert lay["in_supply"].start == lay["supply"].stop
         self._supply_slice = slice(lay["supply"].start, lay["in_supply"].stop)
-        self._supply: tuple[list[int], list[int], Any, int] | None = None
+        # the supply block (see encode): for which piles, the counts it holds, its
+        # memoryview, the number of empty piles
+        self._supply_piles: object = None
+        self._supply_held: list[int] = []
+        self._supply_view: Any = None
+        self._empties = 0
 
     def _game_constants(self, st: DominionState) -> tuple[list[int], bool, bool]:
         """(the piles of this game, Gardens in the game, Vineyard in the game)."""
@@ -219,23 +224,32 @@ class DominionEncoder:
             i += k
         # -- numbers
         supply = st.supply
-        # the supply changes on few steps: reuse its vector (pile counts, then the
-        # in_supply flags) and its empty piles while the counts are equal
-        cached = self._supply
-        if cached is None or cached[0] != supply or cached[1] is not in_supply:
+        # the supply changes on few steps: its vector (pile counts, then the
+        # in_supply flags) is kept, and the piles that changed written into it
+        if self._supply_piles is not in_supply:
             vector = np.zeros(2 * k, dtype=OBS_DTYPE)
-            vector[:k] = supply
-            vector[k:][in_supply] = 1
-            empties = [supply[p] for p in st.piles].count(0)
-            cached = self._supply = (supply.copy(), in_supply, writer(vector), empties)
-        out[self._supply_slice.start : self._supply_slice.stop] = cached[2]
+            self._supply_view = writer(vector)
+            for c in in_supply:
+                self._supply_view[k + c] = 1
+            self._supply_piles = in_supply
+            self._supply_held = [0] * k
+        held = self._supply_held
+        if held != supply:
+            view = self._supply_view
+            for c in range(k):
+                m = supply[c]
+                if held[c] != m:
+                    view[c] = m
+                    held[c] = m
+            self._empties = [supply[p] for p in in_supply].count(0)
+        out[self._supply_slice.start : self._supply_slice.stop] = self._supply_view
         i = self._numbers
         out[i] = st.actions
         out[i + 1] = st.buys
         out[i + 2] = st.coins
         out[i + 3] = st.potions
         out[i + 4] = st.bought
-        out[i + 5] = cached[3]
+        out[i + 5] = self._empties
         i += 6
         turns = st.turns
         for q, points in zip(order, vp, strict=True):
@@ -284,25 +298,32 @@ class DominionEncoder:
         ):
             self._owned_cache = (st.supply, st.step, key, cache[3])
             return self._owned_by_seat
-        # a few dozen cards per seat: counted one by one into each seat's row
+        # a few dozen cards per seat: tallied one by one in a list, then written
+        # into the seat's row once per distinct card
         k = NUM_CARDS
+        tally = self._tally
         rows: list[Any] = []
         points: list[int] = []
         for q in range(n):
-            row = np.zeros(k, dtype=OBS_DTYPE)
-            count = writer(row)
             vp = 0
             for zone in (hands[q], decks[q], discards[q], in_play[q], aside[q], looking[q]):
                 for c in zone:
-                    count[c] += 1
+                    tally[c] += 1
                     vp += _VP_LIST[c]
             for c in helds[q]:
-                count[c] += 1
+                tally[c] += 1
                 vp += _VP_LIST[c]
             if gardens:
-                vp += count[GARDENS] * (totals[q] // 10)
+                vp += tally[GARDENS] * (totals[q] // 10)
             if vineyards:
-                vp += count[VINEYARD] * (sum(count[c] for c in _ACTIONS) // 3)
+                vp += tally[VINEYARD] * (sum(tally[c] for c in _ACTIONS) // 3)
+            row = np.zeros(k, dtype=OBS_DTYPE)
+            count = writer(row)
+            for c in range(k):
+                m = tally[c]
+                if m:
+                    count[c] = m
+                    tally[c] = 0
             rows.append(count)
             points.append(vp)
         self._owned_by_seat = [
