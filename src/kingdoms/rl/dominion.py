@@ -93,6 +93,6 @@ def dominion_env(illegal: str = "raise", **settings: Unpack[DominionSettings]) -
     >>> env.reset(seed=1)
     >>> obs, reward, terminated, truncated, info = env.last()
     >>> obs["action_mask"].shape, obs["observation"].dtype
-    ((468,), dtype('float32'))
+    ((468,), dtype('int16'))
     """
     return wrap(dominion_raw_env(**settings), illegal=illegal)
