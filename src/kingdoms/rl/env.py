@@ -179,9 +179,9 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
                 self._legal_actions(state)
             positions = self._legal_positions
             if positions is None:
-                # the legal actions as an index array, once per state: numpy reads
-                # the C array of an array.array without converting item by item
-                # (``put`` given the list converts each item, at several times the cost)
+                # the legal actions as an index array, once per state, through an
+                # array.array (half the time of ``put`` given the list; either way
+                # each Python int costs a conversion: see docs/rl.md, "why not 2x")
                 positions = np.frombuffer(array("q", self._legal), np.int64)
                 self._legal_positions = positions
             mask.put(positions, 1)
