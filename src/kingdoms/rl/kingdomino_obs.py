@@ -170,6 +170,7 @@ class KingdominoEncoder:
         self._number_pos += [self._picks_made] + [stats_start + i for i in range(4 * n)]
         # per seat: what its buffer holds (see encode)
         self._ones: list[list[int]] = [[] for _ in range(n)]
+        self._flags: list[list[int]] = [[0] * lay["grids"].start for _ in range(n)]
         self._numbers_held = [[0] * len(self._number_pos) for _ in range(n)]
         self._dominoes_held = [[0] * len(slots) for _ in range(n)]
         self._unseen_held = [[0] * 48 for _ in range(n)]
@@ -295,15 +296,22 @@ class KingdominoEncoder:
         unseen = self._unseen_flags(st)
         # the seat's buffer, from what it holds to this: only the differences
         out = self._views[seat]
+        # (flags: 1 where the buffer holds a 1 of ``old``; marked +2 for the new 1s,
+        # so 1 = to clear, 2 = to set, 3 = already set: int list items, no
+        # comparisons of Python ints)
         old = self._ones[seat]
-        if ones != old:
-            for p in old:
-                if p not in ones:
-                    out[p] = 0
-            for p in ones:
-                if p not in old:
-                    out[p] = 1
-            self._ones[seat] = ones
+        flags = self._flags[seat]
+        for p in ones:
+            flags[p] += 2
+        for p in old:
+            if flags[p] == 1:
+                out[p] = 0
+                flags[p] = 0
+        for p in ones:
+            if flags[p] == 2:
+                out[p] = 1
+            flags[p] = 1
+        self._ones[seat] = ones
         held = self._numbers_held[seat]
         where = self._number_pos
         for i, x in enumerate(numbers):
