@@ -1,28 +1,39 @@
 """Steps per second of the PettingZoo environments against the raw engine.
 
-For each game, three loops play uniformly random games side by side in the same
-run, in alternating time slices (machine noise hits all alike):
+What is compared (one "step" is one action of one seat, in random 2-player games):
 
-* ``engine`` — the peer: ``state.legal_actions()``, a random choice,
-  ``state.apply(action)`` (with the event log off, as in the environment);
-* ``env`` — the wrapped AEC environment as a learner uses it: ``agent_iter``,
-  ``last()`` (observation and action mask), a random legal action from the mask
-  (``mask.nonzero()[0]``: ``np.flatnonzero`` costs twice as much), ``step``;
-* ``raw env`` — the same on the unwrapped environment (no PettingZoo wrappers);
-* ``engine+view`` — the engine loop that also builds the acting seat's view
-  (``state.view(seat)``, what a bot reads): what an agent needs without the
-  environment.
+* ``engine`` — the peer, a bare engine step: ``state.legal_actions()``, a random
+  choice, ``state.apply(action)`` (event log off, as in the environment).  The
+  legal actions belong to the engine step: any player, bot or learner needs them.
+* ``env`` — a wrapped AEC environment step as a learner takes it: ``last()`` (the
+  acting agent's observation vector and action mask, its reward and flags), the
+  learner reading its mask (``mask.nonzero()[0]``: ``np.flatnonzero`` costs twice
+  as much), a random choice, ``step(action)`` (checked against the legal actions,
+  then applied).  So: engine step + observation + mask + the learner's read of the
+  mask + the AEC bookkeeping.
+* ``env-noread`` — the same without the learner's read of the mask (the action is
+  drawn from ``env.unwrapped.legal_actions()``, the same list the mask was made
+  from): the environment's own cost.
+* ``raw-env`` — ``env`` on the unwrapped environment (no PettingZoo wrappers).
+* ``floor`` — the engine loop plus what the environment's contract makes any
+  implementation do however its encoder is written: one copy of an observation-sized
+  int16 vector (the copy handed to the learner), a fresh int8 mask with the legal
+  positions put in, and the learner's ``mask.nonzero()``.
+* ``engine+view`` — the engine loop that also builds the acting seat's JSON view
+  (``state.view(seat)``, what a bot reads).
 
     .venv/bin/python bench/rl_env_speed.py [--seconds 6] [--games dominion,kingdomino]
 
-Prints steps per second of each loop and the cost ratios (time per step of the
-environment over time per step of the engine loops).
+Prints steps per second of each loop and the cost ratios (time per step of a loop
+over time per step of the engine loop), measured in alternating time slices of
+the same run (machine noise hits all alike).
 
-Instruction counts (stable on a loaded machine): ``--callgrind`` runs each loop
-under valgrind's callgrind for a fixed number of steps, twice (``--steps`` and
-three times as many), and divides the difference by the extra steps, which leaves
-out start-up and warm-up (the steps are counted: a loop stops after whole batches
-of 100 iterations); it prints instructions per step and the ratios::
+Instruction counts (stable on a loaded machine): ``--callgrind`` runs the engine,
+floor, env and env-noread loops under valgrind's callgrind for a fixed number of
+steps, twice (``--steps`` and three times as many), and divides the difference by
+the extra steps, which leaves out start-up and warm-up (the steps are counted: a
+loop stops after whole batches of 100 iterations); it prints instructions per step
+and the ratios::
 
     .venv/bin/python bench/rl_env_speed.py --callgrind [--steps 1000]
 
@@ -40,8 +51,11 @@ import re
 import subprocess
 import sys
 import time
+from array import array
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from kingdoms.core.registry import new_game
 from kingdoms.rl import dominion_env, dominion_raw_env, kingdomino_env, kingdomino_raw_env
@@ -52,8 +66,15 @@ OPTIONS: dict[str, dict[str, Any]] = {
 }
 
 
-def engine_loop(game: str, seed: int, view: bool = False) -> Callable[[float, int], int]:
+def engine_loop(
+    game: str, seed: int, view: bool = False, floor: Any = None
+) -> Callable[[float, int], int]:
+    """The engine's own loop; with ``view``, the acting seat's view built too; with
+    ``floor`` (an environment, for its sizes), the environment's unavoidable work
+    done too (see the module's docstring)."""
     rng = random.Random(seed)
+    template = None if floor is None else np.zeros(floor.encoder.size, dtype=np.int16)
+    actions = 0 if floor is None else floor.num_actions
     box = {"state": None, "seed": seed}
 
     def fresh() -> Any:
@@ -75,6 +96,14 @@ def engine_loop(game: str, seed: int, view: bool = False) -> Callable[[float, in
                 legal = st.legal_actions()
                 if view:
                     st.view(st.current_player)
+                if template is not None:
+                    template.copy()
+                    mask = np.zeros(actions, dtype=np.int8)
+                    mask.put(np.frombuffer(array("q", legal), np.int64), 1)
+                    legal = mask.nonzero()[0]
+                    st.apply(int(legal[rng.randrange(len(legal))]))
+                    steps += 1
+                    continue
                 st.apply(legal[rng.randrange(len(legal))])
                 steps += 1
         box["state"] = st
@@ -83,10 +112,13 @@ def engine_loop(game: str, seed: int, view: bool = False) -> Callable[[float, in
     return run
 
 
-def env_loop(make: Callable[[], Any], seed: int) -> Callable[[float, int], int]:
+def env_loop(
+    make: Callable[[], Any], seed: int, read_mask: bool = True
+) -> Callable[[float, int], int]:
     env = make()
     env.reset(seed=seed)
     rng = random.Random(seed)
+    raw = env.unwrapped
 
     def run(seconds: float, limit: int = 0) -> int:
         steps = 0
@@ -99,8 +131,12 @@ def env_loop(make: Callable[[], Any], seed: int) -> Callable[[float, int], int]:
                     if not env.agents:
                         env.reset()
                     continue
-                legal = obs["action_mask"].nonzero()[0]
-                env.step(int(legal[rng.randrange(len(legal))]))
+                if read_mask:
+                    legal = obs["action_mask"].nonzero()[0]
+                    env.step(int(legal[rng.randrange(len(legal))]))
+                else:
+                    actions = raw.legal_actions()
+                    env.step(actions[rng.randrange(len(actions))])
                 steps += 1
         return steps
 
@@ -128,7 +164,9 @@ def instructions(game: str, loop: str, steps: int) -> tuple[int, int]:
         text=True,
         check=True,
         # the same string hashes in every run: set orders, and so the work, repeat
-        env={**os.environ, "PYTHONHASHSEED": "0"},
+        # (and numpy's BLAS threads, which the loops never use, kept from spinning
+        # inside the count)
+        env={**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"},
     )
     found = re.search(r"Collected : (\d+)", done.stderr)
     played = re.search(r": (\d+) steps", done.stdout)
@@ -138,17 +176,18 @@ def instructions(game: str, loop: str, steps: int) -> tuple[int, int]:
 
 
 def count(games: list[str], steps: int) -> None:
-    """Instructions per step of the engine, env and raw env loops, under callgrind."""
+    """Instructions per step of the engine, floor, env and env-noread loops, under
+    callgrind."""
     for game in games:
         per_step = {}
-        for loop in ("engine", "env", "raw env"):
+        for loop in ("engine", "floor", "env", "env-noread"):
             few, few_steps = instructions(game, loop, steps)
             many, many_steps = instructions(game, loop, 3 * steps)
             per_step[loop] = (many - few) / (many_steps - few_steps)
             print(f"{game} {loop:8s} {per_step[loop]:10,.0f} instructions/step", flush=True)
-        print(f"{game} env/engine instruction ratio: {per_step['env'] / per_step['engine']:.2f}")
-        raw = per_step["raw env"] / per_step["engine"]
-        print(f"{game} raw env/engine instruction ratio: {raw:.2f}", flush=True)
+        for loop in ("floor", "env", "env-noread"):
+            ratio = per_step[loop] / per_step["engine"]
+            print(f"{game} {loop}/engine instruction ratio: {ratio:.2f}", flush=True)
 
 
 def main() -> None:
@@ -157,7 +196,7 @@ def main() -> None:
     parser.add_argument("--games", default="dominion,kingdomino")
     parser.add_argument(
         "--only",
-        choices=["engine", "env", "raw env", "engine+view"],
+        choices=["engine", "floor", "env", "env-noread", "raw-env", "engine+view"],
         help="run just this loop for --steps steps of the first game, then stop "
         "(for instruction counts under callgrind)",
     )
@@ -182,8 +221,10 @@ def main() -> None:
         wrapped, raw = makers[game]
         loops = {
             "engine": engine_loop(game, 1),
+            "floor": engine_loop(game, 1, floor=raw()),
             "env": env_loop(wrapped, 1),
-            "raw env": env_loop(raw, 1),
+            "env-noread": env_loop(wrapped, 1, read_mask=False),
+            "raw-env": env_loop(raw, 1),
             "engine+view": engine_loop(game, 1, view=True),
         }
         if args.only:
@@ -209,8 +250,8 @@ def main() -> None:
         print(f"{game}:")
         for name in loops:
             print(f"  {name:11s} {rate[name]:10.0f} steps/s  ({1e6 / rate[name]:.1f} µs/step)")
-        print(f"  env/engine cost ratio: {rate['engine'] / rate['env']:.2f}")
-        print(f"  raw env/engine cost ratio: {rate['engine'] / rate['raw env']:.2f}")
+        for name in ("floor", "env", "env-noread", "raw-env"):
+            print(f"  {name}/engine cost ratio: {rate['engine'] / rate[name]:.2f}")
         print(f"  env/(engine+view) cost ratio: {rate['engine+view'] / rate['env']:.2f}")
 
 

@@ -49,6 +49,9 @@ COMPILED: Final = (
     "kingdoms.bots.dominion.strategy",
     "kingdoms.bots.dominion.adapter",
     "kingdoms.bots.dominion.bots",
+    "kingdoms.rl.encoding",
+    "kingdoms.rl.dominion_obs",
+    "kingdoms.rl.kingdomino_obs",
 )
 """Modules compiled with mypyc (each must pass ``mypy --strict``)."""
 

@@ -4,7 +4,7 @@ The environment drives one :class:`kingdoms.core.state.State`.  Agents are
 ``"player_0" … "player_{n-1}"`` (agent ``player_k`` is seat ``k``); the agent to
 act is the state's ``current_player``.  Actions are the game's own integer
 actions (a fixed :class:`gymnasium.spaces.Discrete` space); the observation of an
-agent is ``{"observation": float32 vector, "action_mask": int8 vector}``, built
+agent is ``{"observation": int16 vector, "action_mask": int8 vector}``, built
 by the game's :class:`Encoder` from what that seat may see.
 
 Rewards come only at the end: :meth:`kingdoms.core.state.Outcome.returns`
@@ -19,11 +19,11 @@ ends, the offending agent gets ``illegal_reward`` and a warning is issued.
 
 from __future__ import annotations
 
-import abc
 import os
 import random
+from array import array
 from collections.abc import Callable, Mapping
-from typing import Any, TypedDict
+from typing import Any, Protocol, TypedDict
 
 import numpy as np
 from gymnasium import spaces
@@ -33,11 +33,12 @@ from pettingzoo.utils import wrappers
 from kingdoms.core.errors import IllegalAction, InvalidConfig
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import TERMINAL, State
+from kingdoms.rl.encoding import OBS_DTYPE, OBS_HIGH, OBS_LOW
 
 Observation = dict[str, np.ndarray]
 
 
-class Encoder(abc.ABC):
+class Encoder(Protocol):
     """Turns a state into one seat's observation vector (its view only).
 
     ``size`` is the length of the vector, ``layout`` maps each field name to its
@@ -47,9 +48,8 @@ class Encoder(abc.ABC):
     size: int
     layout: dict[str, slice]
 
-    @abc.abstractmethod
     def encode(self, state: State, seat: int) -> np.ndarray:
-        """A new float32 vector of ``size`` holding what ``seat`` may see."""
+        """A new :data:`OBS_DTYPE` vector of ``size`` holding what ``seat`` may see."""
 
 
 class EnvSettings(TypedDict, total=False):
@@ -59,24 +59,6 @@ class EnvSettings(TypedDict, total=False):
     options: Mapping[str, Any] | None
     render_mode: str | None
     max_steps: int | None
-
-
-def lay_out(fields: list[tuple[str, int]]) -> tuple[dict[str, slice], int]:
-    """Consecutive fields ``(name, length)``: each name's slice, and the total length."""
-    layout: dict[str, slice] = {}
-    pos = 0
-    for name, length in fields:
-        layout[name] = slice(pos, pos + length)
-        pos += length
-    return layout, pos
-
-
-def writer(array: np.ndarray) -> Any:
-    """A memoryview of a 1-D numpy array, to set a few elements one by one: a
-    memoryview item write costs a fraction of a numpy item write or of a numpy
-    fancy-indexing call (typed ``Any``: typeshed's memoryview takes only ints)."""
-    view: Any = memoryview(array)  # type: ignore[arg-type]
-    return view
 
 
 class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
@@ -120,7 +102,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(
-                    low=-np.inf, high=np.inf, shape=(encoder.size,), dtype=np.float32
+                    low=OBS_LOW, high=OBS_HIGH, shape=(encoder.size,), dtype=OBS_DTYPE
                 ),
                 "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
             }
@@ -131,6 +113,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.state_: State | None = None
         self._legal_step = -1
         self._legal: list[int] = []
+        self._legal_positions: np.ndarray | None = None
 
     # -- spaces -------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -173,15 +156,35 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if self._legal_step != state.step:
             self._legal = state.legal_actions()
             self._legal_step = state.step
+            self._legal_positions = None
         return self._legal
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions of the agent to act (the positions of its mask's 1s), as
+        the engine lists them; not to be changed.  For tools and benchmarks: a
+        learner reads its mask."""
+        return self._legal_actions(self.game_state)
 
     def observe(self, agent: str) -> Observation:
         """Encoded on demand: a step encodes nothing."""
-        state = self.game_state
+        state = self.state_
+        if state is None:
+            raise InvalidConfig("call reset() before using the environment")
         seat = self.agent_name_mapping[agent]
-        mask = np.zeros(self.num_actions, dtype=np.int8)
+        # a fresh zeroed (calloc) int8 mask with the legal positions put in: two
+        # numpy calls; the learner may keep it, so it is never reused
+        mask = np.zeros(self.num_actions, np.int8)
         if state.current_player == seat:
-            mask.put(self._legal_actions(state), 1)
+            if self._legal_step != state.step:
+                self._legal_actions(state)
+            positions = self._legal_positions
+            if positions is None:
+                # the legal actions as an index array, once per state, through an
+                # array.array (half the time of ``put`` given the list; either way
+                # each Python int costs a conversion: see docs/rl.md, "why not 2x")
+                positions = np.frombuffer(array("q", self._legal), np.int64)
+                self._legal_positions = positions
+            mask.put(positions, 1)
         return {"observation": self.encoder.encode(state, seat), "action_mask": mask}
 
     def last(
@@ -202,12 +205,15 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         state = self.game_state
-        if action is None or isinstance(action, bool):
-            raise IllegalAction(f"{agent}: action must be an integer, not {action!r}")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise IllegalAction(f"{agent}: action must be an integer, not {action!r}") from None
+        if type(action) is int:
+            a = action
+        else:
+            if action is None or isinstance(action, bool):
+                raise IllegalAction(f"{agent}: action must be an integer, not {action!r}")
+            try:
+                a = int(action)
+            except (TypeError, ValueError):
+                raise IllegalAction(f"{agent}: action must be an integer, not {action!r}") from None
         if a != action or a not in self._legal_actions(state):
             raise IllegalAction(
                 f"{agent}: action {action!r} is not legal now; legal: "

@@ -121,5 +121,6 @@ class VersusBots(gymnasium.Env[np.ndarray, int]):
     def _observe(self) -> np.ndarray:
         obs = self.env.observe(self.env.possible_agents[self.seat])
         self._mask = obs["action_mask"].astype(bool)
-        vector: np.ndarray = obs["observation"]
+        # the environment's int16 vector as the float32 the networks take
+        vector: np.ndarray = obs["observation"].astype(np.float32)
         return vector
