@@ -6,10 +6,13 @@
   (Province when rich, Duchy/Estate dancing late, Gold, Silver); mid-card
   decisions go to the bundled bot itself (the default policy), which reads the
   deciding seat's view.
-* :func:`kingdom_playout` — the same, but buying by the bundled single-card
-  strategy that fits the kingdom (:func:`kingdom_strategy`: Witch before Familiar,
-  Militia, Smithy… when its card is in the kingdom; else ``big-money-ultimate``),
-  for every seat.
+* :func:`kingdom_playout` — the same, but playing Actions by the bundled
+  single-card strategy that fits the kingdom (:func:`kingdom_strategy`: Witch before
+  Familiar, Militia, Smithy… when its card is in the kingdom; else
+  ``big-money-ultimate``), and buying, for each seat, by a model of that seat made
+  from the cards it owns (public): the strategy of the first such card it owns, else
+  the kingdom's strategy for its first turns and ``big-money-ultimate`` after
+  (:func:`seat_strategy`).
 * :func:`rank_actions` — the root moves best first, for ``mcts``'s ``width``:
   the kingdom's strategy's own choice, then buying or gaining the dearest cards, then
   ending the phase; playing one Treasure at a time and ending the buy phase with
