@@ -173,14 +173,17 @@ class OwnedCounts(Mapping[str, int]):
         return self._counts().values()
 
 
-def situation_of(st: DominionState, p: int, others: bool = True) -> Situation:
+def situation_of(
+    st: DominionState, p: int, others: bool = True, cards: list[int] | None = None
+) -> Situation:
     """What a buy rule may ask, read from the state (all of it public or ``p``'s own).
 
     Built for every buy of every rollout, so kept cheap: owned cards counted only
     as far as the rules ask (:class:`OwnedCounts`), the supply's ids listed once per
     kingdom; ``others=False`` leaves the other seats' VP out unless a pile is down to
     its last card (a buy could end the game: the end-game guard compares VP) — for
-    strategies whose rules never read VP leads."""
+    strategies whose rules never read VP leads; ``cards``: ``st.owned(p)`` if the
+    caller has it already."""
     piles = st.piles
     supply = st.supply
     turns = st.turns
@@ -189,7 +192,7 @@ def situation_of(st: DominionState, p: int, others: bool = True) -> Situation:
         seats = tuple((st.vp_of(q), turns[q]) for q in range(st.num_players) if q != p)
     return Situation(
         coins=st.coins,
-        owned=OwnedCounts(st.owned(p)),
+        owned=OwnedCounts(st.owned(p) if cards is None else cards),
         supply=dict(zip(_kingdom_of(st)[1], map(supply.__getitem__, piles), strict=True)),
         costs=adapter.COSTS,
         potion_costs=adapter.POTION_COSTS,
@@ -266,39 +269,39 @@ out as ``big-money-ultimate`` (it plays money, whatever the kingdom offers)."""
 
 
 @lru_cache(maxsize=256)
-def seat_models(kingdom: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    """``(card id, strategy)`` of the bundled single-card strategies whose card is in
-    ``kingdom``, in :data:`STRATEGY_ORDER`.
+def seat_models(kingdom: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    """``(card index, strategy)`` of the bundled single-card strategies whose card is
+    in ``kingdom``, in :data:`STRATEGY_ORDER`.
 
-    >>> seat_models(("cellar", "moat", "smithy", "witch"))
-    (('witch', 'witch'), ('smithy', 'smithy'), ('moat', 'moat'))
+    >>> [(CARDS[c].id, name) for c, name in seat_models(("cellar", "moat", "witch"))]
+    [('witch', 'witch'), ('moat', 'moat')]
     """
     return tuple(
-        (name.replace("-", "_"), name)
+        (BY_ID[name.replace("-", "_")], name)
         for name in STRATEGY_ORDER
         if name.replace("-", "_") in kingdom
     )
 
 
-def seat_strategy(kingdom: tuple[str, ...], s: Situation) -> str:
-    """The strategy a rollout buys by for the seat of ``s`` — a model of that seat
-    from what it owns (public): the first strategy of :func:`seat_models` whose card it
-    owns; owning none, the kingdom's strategy (:func:`kingdom_strategy`) for its first
-    :data:`MONEY_AFTER` turns, ``big-money-ultimate`` after.
+def seat_strategy(kingdom: tuple[str, ...], cards: list[int], turn: int) -> str:
+    """The strategy a rollout buys by for a seat owning ``cards`` (public) on its turn
+    ``turn`` (1: its first) — a model of that seat: the first strategy of
+    :func:`seat_models` whose card it owns; owning none, the kingdom's strategy
+    (:func:`kingdom_strategy`) for its first :data:`MONEY_AFTER` turns,
+    ``big-money-ultimate`` after.
 
     >>> k = ("cellar", "militia", "witch")
-    >>> seat_strategy(k, Situation(coins=5, owned={"militia": 1}, turn=3))
+    >>> seat_strategy(k, [BY_ID["copper"], BY_ID["militia"]], 3)
     'militia'
-    >>> seat_strategy(k, Situation(coins=5, owned={"copper": 7}, turn=2))
+    >>> seat_strategy(k, [BY_ID["copper"]], 2)
     'witch'
-    >>> seat_strategy(k, Situation(coins=5, owned={"gold": 1}, turn=6))
+    >>> seat_strategy(k, [BY_ID["gold"]], 6)
     'big-money-ultimate'
     """
-    owned = s.owned
     for card, name in seat_models(kingdom):
-        if card in owned:
+        if card in cards:
             return name
-    if s.turn > MONEY_AFTER:
+    if turn > MONEY_AFTER:
         return "big-money-ultimate"
     return kingdom_strategy(kingdom)
 
@@ -322,10 +325,11 @@ def kingdom_playout(state: State, rng: random.Random) -> int:
         elif not state.bought and A.A_ALL_TREASURES in legal:
             return A.A_ALL_TREASURES
         else:
-            situation = situation_of(state, state.turn, others=False)
-            strategy, _, _, reads_vp = _strategy(seat_strategy(kingdom, situation))
-            if reads_vp and not situation.others:
-                situation = situation_of(state, state.turn)
+            p = state.turn
+            cards = state.owned(p)
+            name = seat_strategy(kingdom, cards, state.turns[p] + 1)
+            strategy, _, _, reads_vp = _strategy(name)
+            situation = situation_of(state, p, others=reads_vp, cards=cards)
             want = strategy.choose(situation)
             if want is not None and _BUY0 + BY_ID[want] in legal:
                 return _BUY0 + BY_ID[want]
