@@ -170,14 +170,20 @@ def summarize(rows: Sequence[dict[str, Any]]) -> str:
     secs = [s for r in rows for s in r["move_seconds"]]
     margins = [r["scores"][r["seat"]] - r["scores"][1 - r["seat"]] for r in rows]
     kingdoms = len({r["kingdom_no"] for r in rows})
-    opponents = sorted({r["opponent"] for r in rows})
+    by_opponent: dict[str, list[float]] = {}
+    for r in rows:
+        by_opponent.setdefault(r["opponent"], []).append(r["win"])
+    opponents = [
+        f"{name} {sum(w):g} of {len(w)}"
+        for name, w in sorted(by_opponent.items(), key=lambda item: (-len(item[1]), item[0]))
+    ]
     return (
         f"games {n} on {kingdoms} kingdoms: mcts win rate {wins / n:.1%} "
         f"[95% CI {lo:.1%}-{hi:.1%}], mean VP margin {statistics.fmean(margins):+.1f}; "
         f"iterations per searched move: median {statistics.median(iters):.0f}, "
         f"mean {statistics.fmean(iters):.0f}, min {min(iters)}; "
         f"seconds per searched move: mean {statistics.fmean(secs):.2f}, max {max(secs):.2f}; "
-        f"opponents: {', '.join(opponents)}"
+        f"wins by opponent: {', '.join(opponents)}"
     )
 
 
