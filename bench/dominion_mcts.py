@@ -11,7 +11,8 @@ seconds per move) plays ``--games`` 2-player games against it, seats alternating
 
 Every finished game is appended to ``--out`` as one JSON line (so a run stopped
 early still counts); ``--summary FILE`` prints the figures of such a file; ``--first-game 2`` plays
-further games on the same kingdoms (new deals) to add to a file.
+further games on the same kingdoms (new deals) to add to a file; ``--picks FILE``
+keeps the opponents picked, so further runs skip picking them again.
 A win is the game's own result (Dominion's tie-break by turns); a shared win
 counts a half.  Iterations per move: mean over the moves the bot searched (moves
 with one sensible answer are made without searching).
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -43,22 +45,29 @@ def _play(kingdom: Sequence[str], specs: Sequence[str], seed: int) -> dict[str, 
     from kingdoms.core.registry import new_game
     from kingdoms.core.runner import play_out, seat_rngs
 
-    bots = [make_bot("dominion", s) for s in specs]
     iterations: list[int] = []
     seconds: list[float] = []
-    for bot in bots:
-        if isinstance(bot, MCTSBot):
-            act = bot.act
 
-            def timed(view: Any, legal: Any, rng: Any, _act: Any = act, _bot: Any = bot) -> int:
-                t0 = time.perf_counter()
-                action = int(_act(view, legal, rng))
-                if _bot.last_iterations:
-                    iterations.append(_bot.last_iterations)
-                    seconds.append(time.perf_counter() - t0)
-                return action
+    class Timed:
+        """The search bot, its iterations and seconds per move recorded (a wrapper:
+        a compiled bot's methods cannot be replaced)."""
 
-            bot.act = timed  # type: ignore[method-assign]
+        def __init__(self, bot: MCTSBot) -> None:
+            self.bot = bot
+            self.name = bot.name
+
+        def act(self, view: Any, legal: Any, rng: Any) -> int:
+            t0 = time.perf_counter()
+            action = int(self.bot.act(view, legal, rng))
+            if self.bot.last_iterations:
+                iterations.append(self.bot.last_iterations)
+                seconds.append(time.perf_counter() - t0)
+            return action
+
+    bots: list[Any] = []
+    for s in specs:
+        bot = make_bot("dominion", s)
+        bots.append(Timed(bot) if isinstance(bot, MCTSBot) else bot)
     state = new_game("dominion", 2, seed, {"kingdom": list(kingdom)})
     state.logging = False
     t0 = time.perf_counter()
@@ -100,9 +109,33 @@ def pick_opponent(kingdom: Sequence[str], games: int, seed: int) -> tuple[str, f
     return best, best_rate
 
 
-def one_kingdom(k: int, args: argparse.Namespace) -> list[dict[str, Any]]:
+def pick_for(k: int, args: argparse.Namespace) -> tuple[str, float]:
+    return pick_opponent(kingdom_of(args.seed + k), args.pick_games, 10_000 * (k + 1))
+
+
+def load_picks(args: argparse.Namespace, pool: ProcessPoolExecutor) -> dict[int, list[Any]]:
+    """The opponent of every kingdom, read from ``--picks`` when it holds them (they
+    depend only on the seed, the kingdom's number and ``--pick-games``), else picked
+    now and saved there."""
+    key = f"seed={args.seed},pick-games={args.pick_games}"
+    saved: dict[str, dict[str, list[Any]]] = {}
+    if args.picks and os.path.exists(args.picks):
+        with open(args.picks, encoding="utf-8") as f:
+            saved = json.load(f)
+    picks = {int(k): v for k, v in saved.get(key, {}).items()}
+    missing = [k for k in range(args.kingdoms) if k not in picks]
+    for k, pick in zip(missing, pool.map(pick_for, missing, [args] * len(missing)), strict=True):
+        picks[k] = list(pick)
+    if args.picks and missing:
+        saved[key] = {str(k): v for k, v in sorted(picks.items())}
+        with open(args.picks, "w", encoding="utf-8") as f:
+            json.dump(saved, f, indent=1)
+    return picks
+
+
+def one_kingdom(k: int, args: argparse.Namespace, pick: Sequence[Any]) -> list[dict[str, Any]]:
     kingdom = kingdom_of(args.seed + k)
-    opponent, rate = pick_opponent(kingdom, args.pick_games, 10_000 * (k + 1))
+    opponent, rate = str(pick[0]), float(pick[1])
     spec = f"mcts:time={args.time}" + (f",{args.params}" if args.params else "")
     rows = []
     for g in range(args.first_game, args.first_game + args.games):
@@ -137,14 +170,20 @@ def summarize(rows: Sequence[dict[str, Any]]) -> str:
     secs = [s for r in rows for s in r["move_seconds"]]
     margins = [r["scores"][r["seat"]] - r["scores"][1 - r["seat"]] for r in rows]
     kingdoms = len({r["kingdom_no"] for r in rows})
-    opponents = sorted({r["opponent"] for r in rows})
+    by_opponent: dict[str, list[float]] = {}
+    for r in rows:
+        by_opponent.setdefault(r["opponent"], []).append(r["win"])
+    opponents = [
+        f"{name} {sum(w):g} of {len(w)}"
+        for name, w in sorted(by_opponent.items(), key=lambda item: (-len(item[1]), item[0]))
+    ]
     return (
         f"games {n} on {kingdoms} kingdoms: mcts win rate {wins / n:.1%} "
         f"[95% CI {lo:.1%}-{hi:.1%}], mean VP margin {statistics.fmean(margins):+.1f}; "
         f"iterations per searched move: median {statistics.median(iters):.0f}, "
         f"mean {statistics.fmean(iters):.0f}, min {min(iters)}; "
         f"seconds per searched move: mean {statistics.fmean(secs):.2f}, max {max(secs):.2f}; "
-        f"opponents: {', '.join(opponents)}"
+        f"wins by opponent: {', '.join(opponents)}"
     )
 
 
@@ -160,6 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pick-games", type=int, default=20)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--picks", default=None, help="JSON file keeping the opponents picked (reused)"
+    )
     parser.add_argument("--out", default=None, help="append one JSON line per game")
     parser.add_argument("--summary", default=None, help="only summarize this JSONL file")
     args = parser.parse_args(argv)
@@ -170,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        futures = [pool.submit(one_kingdom, k, args) for k in range(args.kingdoms)]
+        picks = load_picks(args, pool)
+        futures = [pool.submit(one_kingdom, k, args, picks[k]) for k in range(args.kingdoms)]
         for fut in as_completed(futures):
             for r in fut.result():
                 rows.append(r)

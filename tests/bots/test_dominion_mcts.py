@@ -131,3 +131,105 @@ def test_kingdom_rollouts_buy_the_kingdoms_card() -> None:
     while state.current_player >= 0 and max(state.turns) < 12:
         state.apply(kingdom_playout(state, rng))
     assert all(BY_ID["witch"] in state.owned(p) for p in range(2))
+
+
+WITCH_AND_BUREAUCRAT = ["witch", "bureaucrat", *FIRST_GAME[:8]]
+
+
+def _buying(
+    owned: list[str], turns: int, coins: int = 5, kingdom: list[str] | None = None
+) -> DominionState:
+    """Seat 0 in its buy phase with ``coins`` from its hand, owning ``owned`` too (in
+    its discard pile), after ``turns`` turns."""
+    hand = ["silver", "silver", "copper", "estate", "estate"][: 5 if coins == 5 else 0]
+    s = make(
+        kingdom=kingdom or WITCH_AND_BUREAUCRAT,
+        hands={0: hand},
+        discards={0: owned},
+    )
+    s.turns[0] = turns
+    do(s, "play all treasures")
+    assert s.coins == coins
+    return s
+
+
+def test_rollouts_model_each_seat_by_the_cards_it_owns() -> None:
+    """A seat owning a Bureaucrat buys as the Bureaucrat strategy (Silver at $5, having
+    one), one owning no strategy card as the kingdom's (Witch), and, past the first
+    turns, still owning none, as Big Money Ultimate (Silver)."""
+    from kingdoms.bots.dominion.search import MONEY_AFTER, kingdom_playout
+
+    rng = random.Random(0)
+    fresh = _buying([], turns=1)
+    assert kingdom_playout(fresh, rng) == BUY0 + BY_ID["witch"]
+    bureaucrat = _buying(["bureaucrat"], turns=3)
+    assert kingdom_playout(bureaucrat, rng) == BUY0 + BY_ID["silver"]
+    money = _buying([], turns=MONEY_AFTER + 1)
+    assert kingdom_playout(money, rng) == BUY0 + BY_ID["silver"]
+    witch = _buying(["bureaucrat", "witch"], turns=MONEY_AFTER + 1)
+    assert kingdom_playout(witch, rng) == BUY0 + BY_ID["witch"]  # Witch: a second one
+
+
+def test_lazy_situation_buys_as_the_full_one() -> None:
+    """The rollouts' situation (owned cards counted on demand, other seats' VP left out
+    while no buy can end the game) makes every bundled strategy buy what a situation
+    with everything counted makes it buy, in positions of whole games."""
+    from collections import Counter
+
+    from kingdoms.bots.dominion import adapter
+    from kingdoms.bots.dominion.bundled import bundled_names, bundled_strategy
+    from kingdoms.bots.dominion.search import kingdom_playout, situation_of
+    from kingdoms.bots.dominion.strategy import Situation
+    from kingdoms.dominion.data import CARDS
+
+    strategies = [bundled_strategy(n) for n in bundled_names()]
+    checked = 0
+    for seed in range(4):
+        state = new_game("dominion", 2, seed, {"kingdom": ["witch", *FIRST_GAME[:9]]})
+        assert isinstance(state, DominionState)
+        rng = random.Random(seed)
+        while state.current_player >= 0:
+            if state.phase == 1 and not state.stack:
+                p = state.turn
+                full = Situation(
+                    coins=state.coins,
+                    owned={CARDS[c].id: n for c, n in Counter(state.owned(p)).items()},
+                    supply={CARDS[c].id: state.supply[c] for c in state.piles},
+                    costs=adapter.COSTS,
+                    potion_costs=adapter.POTION_COSTS,
+                    potions=state.potions,
+                    treasure_values=adapter.TREASURE_VALUES,
+                    treasure_ids=adapter.TREASURE_IDS,
+                    types=adapter.TYPES,
+                    buys=state.buys,
+                    turn=state.turns[p] + 1,
+                    others=((state.vp_of(1 - p), state.turns[1 - p]),),
+                    seat=p,
+                    taken=state.turns[p] + 1,
+                )
+                for strategy in strategies:
+                    lazy = situation_of(state, p, others=False)
+                    assert strategy.choose(lazy) == strategy.choose(full), strategy.name
+                    assert lazy.total_money() == full.total_money()
+                    assert lazy.vp() == full.vp()
+                checked += 1
+            state.apply(kingdom_playout(state, rng))
+    assert checked > 40
+
+
+def test_search_is_reproducible_with_a_seed_and_an_iteration_budget() -> None:
+    state = new_game("dominion", 2, 5, {"kingdom": ["witch", *FIRST_GAME[:9]]})
+    assert isinstance(state, DominionState)
+    rng = random.Random(5)
+    searched = 0
+    while state.current_player >= 0 and searched < 4:
+        me, legal = state.current_player, state.legal_actions()
+        moves, stats = [], []
+        for _ in range(2):
+            bot = MCTSBot(iterations=60, playout="kingdom", width=5, keep=1.5, seed=11)
+            moves.append(bot.act(state.view(me), legal, random.Random(0)))
+            stats.append(bot.last_stats)
+        assert moves[0] == moves[1] and stats[0] == stats[1]
+        searched += bool(stats[0] and bot.last_iterations)
+        state.apply(legal[rng.randrange(len(legal))])
+    assert searched == 4

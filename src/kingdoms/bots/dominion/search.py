@@ -6,10 +6,13 @@
   (Province when rich, Duchy/Estate dancing late, Gold, Silver); mid-card
   decisions go to the bundled bot itself (the default policy), which reads the
   deciding seat's view.
-* :func:`kingdom_playout` — the same, but buying by the bundled single-card
-  strategy that fits the kingdom (:func:`kingdom_strategy`: Witch before Familiar,
-  Militia, Smithy… when its card is in the kingdom; else ``big-money-ultimate``),
-  for every seat.
+* :func:`kingdom_playout` — the same, but playing Actions by the bundled
+  single-card strategy that fits the kingdom (:func:`kingdom_strategy`: Witch before
+  Familiar, Militia, Smithy… when its card is in the kingdom; else
+  ``big-money-ultimate``), and buying, for each seat, by a model of that seat made
+  from the cards it owns (public): the strategy of the first such card it owns, else
+  the kingdom's strategy for its first turns and ``big-money-ultimate`` after
+  (:func:`seat_strategy`).
 * :func:`rank_actions` — the root moves best first, for ``mcts``'s ``width``:
   the kingdom's strategy's own choice, then buying or gaining the dearest cards, then
   ending the phase; playing one Treasure at a time and ending the buy phase with
@@ -21,7 +24,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from functools import lru_cache
+from typing import Any
 
 from kingdoms.bots.dominion import adapter
 from kingdoms.bots.dominion.bots import StrategyBot
@@ -94,28 +99,101 @@ def kingdom_strategy(kingdom: tuple[str, ...]) -> str:
 
 
 @lru_cache(maxsize=256)
-def _strategy(name: str) -> tuple[Strategy, tuple[int, ...], StrategyBot]:
-    from kingdoms.bots.dominion.bundled import bundled_strategy
+def _strategy(name: str) -> tuple[Strategy, tuple[int, ...], StrategyBot, bool]:
+    """The bundled strategy ``name``: its buy rules, the Actions it plays first, its
+    bot, and whether its rules read VP leads (compare with the other seats)."""
+    from kingdoms.bots.dominion.bundled import bundled_strategy, bundled_text
 
     strategy = bundled_strategy(name)
     play = tuple(BY_ID[c] for c in strategy.play if c in BY_ID)
-    return strategy, play, StrategyBot(strategy)
+    text = bundled_text(name)
+    return strategy, play, StrategyBot(strategy), "vp_lead" in text or "vp_deficit" in text
 
 
 _IDS = tuple(c.id for c in CARDS)
 
 
-def situation_of(st: DominionState, p: int) -> Situation:
-    """What a buy rule may ask, read from the state (all of it public or ``p``'s own)."""
-    counts: dict[str, int] = {}
-    for c in st.owned(p):
-        cid = _IDS[c]
-        counts[cid] = counts.get(cid, 0) + 1
+class OwnedCounts(Mapping[str, int]):
+    """Card id -> copies, over a seat's list of owned card indices, counted lazily:
+    a buy rule mostly asks a few cards (``count(Gold)``), answered by counting that
+    one card; the first question about all of them (total money, VP) counts them all.
+
+    >>> owned = OwnedCounts([BY_ID["copper"], BY_ID["estate"], BY_ID["copper"]])
+    >>> owned.get("copper"), owned.get("gold", 0), "estate" in owned, len(owned)
+    (2, 0, True, 2)
+    >>> sorted(owned.items())
+    [('copper', 2), ('estate', 1)]
+    """
+
+    __slots__ = ("_all", "_cards")
+
+    def __init__(self, cards: list[int]) -> None:
+        self._cards = cards
+        self._all: dict[str, int] | None = None
+
+    def _counts(self) -> dict[str, int]:
+        counts = self._all
+        if counts is None:
+            counts = {}
+            for c in self._cards:
+                cid = _IDS[c]
+                counts[cid] = counts.get(cid, 0) + 1
+            self._all = counts
+        return counts
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if self._all is not None:
+            return self._all.get(key, default)
+        c = BY_ID.get(key)
+        n = self._cards.count(c) if c is not None else 0
+        return n if n else default
+
+    def __getitem__(self, key: str) -> int:
+        n: int = self.get(key, 0)
+        if not n:
+            raise KeyError(key)
+        return n
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and bool(self.get(key, 0))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._counts())
+
+    def __len__(self) -> int:
+        return len(self._counts())
+
+    def keys(self) -> KeysView[str]:
+        return self._counts().keys()
+
+    def items(self) -> ItemsView[str, int]:
+        return self._counts().items()
+
+    def values(self) -> ValuesView[int]:
+        return self._counts().values()
+
+
+def situation_of(
+    st: DominionState, p: int, others: bool = True, cards: list[int] | None = None
+) -> Situation:
+    """What a buy rule may ask, read from the state (all of it public or ``p``'s own).
+
+    Built for every buy of every rollout, so kept cheap: owned cards counted only
+    as far as the rules ask (:class:`OwnedCounts`), the supply's ids listed once per
+    kingdom; ``others=False`` leaves the other seats' VP out unless a pile is down to
+    its last card (a buy could end the game: the end-game guard compares VP) — for
+    strategies whose rules never read VP leads; ``cards``: ``st.owned(p)`` if the
+    caller has it already."""
+    piles = st.piles
     supply = st.supply
+    turns = st.turns
+    seats: tuple[tuple[int, int], ...] = ()
+    if others or 1 in supply:
+        seats = tuple((st.vp_of(q), turns[q]) for q in range(st.num_players) if q != p)
     return Situation(
         coins=st.coins,
-        owned=counts,
-        supply={_IDS[c]: supply[c] for c in st.piles},
+        owned=OwnedCounts(st.owned(p) if cards is None else cards),
+        supply=dict(zip(_kingdom_of(st)[1], map(supply.__getitem__, piles), strict=True)),
         costs=adapter.COSTS,
         potion_costs=adapter.POTION_COSTS,
         potions=st.potions,
@@ -123,12 +201,26 @@ def situation_of(st: DominionState, p: int) -> Situation:
         treasure_ids=adapter.TREASURE_IDS,
         types=adapter.TYPES,
         buys=st.buys,
-        turn=st.turns[p] + 1,
+        turn=turns[p] + 1,
         players=st.num_players,
-        others=tuple((st.vp_of(q), st.turns[q]) for q in range(st.num_players) if q != p),
+        others=seats,
         seat=p,
-        taken=st.turns[p] + 1,
+        taken=turns[p] + 1,
     )
+
+
+_KINGDOM: list[Any] = [None, ((), ())]
+"""The last config seen and (its kingdom, its piles' ids): a rollout asks every move."""
+
+
+def _kingdom_of(st: DominionState) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    config = st.config
+    if _KINGDOM[0] is not config:
+        kingdom = tuple(config.options["kingdom"])
+        _KINGDOM[1] = (kingdom, tuple(_IDS[c] for c in st.piles))
+        _KINGDOM[0] = config
+    found: tuple[tuple[str, ...], tuple[str, ...]] = _KINGDOM[1]
+    return found
 
 
 def bmu_buy(st: DominionState, p: int) -> int | None:
@@ -171,16 +263,60 @@ def _turn_choice(st: DominionState, legal: list[int]) -> int | None:
     return A.A_END_PHASE
 
 
+MONEY_AFTER = 4
+"""Turns after which a seat owning none of the kingdom's strategy cards is rolled
+out as ``big-money-ultimate`` (it plays money, whatever the kingdom offers)."""
+
+
+@lru_cache(maxsize=256)
+def seat_models(kingdom: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    """``(card index, strategy)`` of the bundled single-card strategies whose card is
+    in ``kingdom``, in :data:`STRATEGY_ORDER`.
+
+    >>> [(CARDS[c].id, name) for c, name in seat_models(("cellar", "moat", "witch"))]
+    [('witch', 'witch'), ('moat', 'moat')]
+    """
+    return tuple(
+        (BY_ID[name.replace("-", "_")], name)
+        for name in STRATEGY_ORDER
+        if name.replace("-", "_") in kingdom
+    )
+
+
+def seat_strategy(kingdom: tuple[str, ...], cards: list[int], turn: int) -> str:
+    """The strategy a rollout buys by for a seat owning ``cards`` (public) on its turn
+    ``turn`` (1: its first) — a model of that seat: the first strategy of
+    :func:`seat_models` whose card it owns; owning none, the kingdom's strategy
+    (:func:`kingdom_strategy`) for its first :data:`MONEY_AFTER` turns,
+    ``big-money-ultimate`` after.
+
+    >>> k = ("cellar", "militia", "witch")
+    >>> seat_strategy(k, [BY_ID["copper"], BY_ID["militia"]], 3)
+    'militia'
+    >>> seat_strategy(k, [BY_ID["copper"]], 2)
+    'witch'
+    >>> seat_strategy(k, [BY_ID["gold"]], 6)
+    'big-money-ultimate'
+    """
+    for card, name in seat_models(kingdom):
+        if card in cards:
+            return name
+    if turn > MONEY_AFTER:
+        return "big-money-ultimate"
+    return kingdom_strategy(kingdom)
+
+
 def kingdom_playout(state: State, rng: random.Random) -> int:
-    """One rollout move: the kingdom's strategy (:func:`kingdom_strategy`) on the state."""
+    """One rollout move: the kingdom's strategy (:func:`kingdom_strategy`) playing
+    Actions; buys by each seat's own model (:func:`seat_strategy`)."""
     assert isinstance(state, DominionState)
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    strategy, play, bot = _strategy(kingdom_strategy(tuple(state.config.options["kingdom"])))
+    kingdom = _kingdom_of(state)[0]
     if not state.stack:
         if state.phase == 0:
-            for c in play:
+            for c in _strategy(kingdom_strategy(kingdom))[1]:
                 if c in legal:
                     return c
             choice = _turn_choice(state, legal)
@@ -189,11 +325,16 @@ def kingdom_playout(state: State, rng: random.Random) -> int:
         elif not state.bought and A.A_ALL_TREASURES in legal:
             return A.A_ALL_TREASURES
         else:
-            want = strategy.choose(situation_of(state, state.turn))
+            p = state.turn
+            cards = state.owned(p)
+            name = seat_strategy(kingdom, cards, state.turns[p] + 1)
+            strategy, _, _, reads_vp = _strategy(name)
+            situation = situation_of(state, p, others=reads_vp, cards=cards)
+            want = strategy.choose(situation)
             if want is not None and _BUY0 + BY_ID[want] in legal:
                 return _BUY0 + BY_ID[want]
             return A.A_END_PHASE
-    return bot.act(state.view(state.current_player), legal, rng)
+    return _strategy(kingdom_strategy(kingdom))[2].act(state.view(state.current_player), legal, rng)
 
 
 def bmu_playout(state: State, rng: random.Random) -> int:
