@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
+from kingdoms.bots.dominion.soak import SoakBot, random_setup
+from kingdoms.core import new_game
 from kingdoms.dominion.data import CARDS
 from kingdoms.dominion.kingdom import RECOMMENDED
 from kingdoms.dominion.state import DominionState
@@ -39,3 +42,16 @@ def deck_top_first(state: DominionState, p: int) -> list[str]:
 
 def legal(state: DominionState) -> list[str]:
     return state.describe_legal()
+
+
+def soak_game(seed: int, tag: str) -> tuple[DominionState, list[SoakBot], list[random.Random]]:
+    """A soak game of ``seed`` (random kingdom of any set, random and policy seats)
+    with its log off, its bots and one generator per seat (named by ``tag``)."""
+    setup = random_setup(random.Random(seed))
+    n = setup["players"]
+    state = new_game("dominion", players=n, seed=seed, options=setup["options"])
+    assert isinstance(state, DominionState)
+    state.logging = False
+    bots = [SoakBot(setup["policy_seats"][p]) for p in range(n)]
+    rngs = [random.Random(f"{seed}:{tag}:{p}") for p in range(n)]
+    return state, bots, rngs

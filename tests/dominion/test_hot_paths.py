@@ -11,12 +11,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kingdoms.bots.dominion.soak import SoakBot, random_setup
-from kingdoms.core import new_game
 from kingdoms.dominion.data import BY_ID, IS_TREASURE
 from kingdoms.dominion.rules import VP, score, score_counts, vp_by_card, vp_by_card_counts
 from kingdoms.dominion.state import BUY_PHASE, DominionState
-from tests.dominion.helpers import do, make
+from tests.dominion.helpers import do, make, soak_game
 
 
 def fresh_legal(state: DominionState) -> list[int]:
@@ -29,13 +27,7 @@ def fresh_legal(state: DominionState) -> list[int]:
 @given(seed=st.integers(0, 2**32 - 1))
 @settings(max_examples=40, deadline=None)
 def test_remembered_buy_lists_give_the_legal_actions_of_a_fresh_state(seed: int) -> None:
-    setup = random_setup(random.Random(seed))
-    n = setup["players"]
-    state = new_game("dominion", players=n, seed=seed, options=setup["options"])
-    assert isinstance(state, DominionState)
-    state.logging = False
-    bots = [SoakBot(setup["policy_seats"][p]) for p in range(n)]
-    rngs = [random.Random(f"{seed}:buy:{p}") for p in range(n)]
+    state, bots, rngs = soak_game(seed, "buy")
     side = random.Random(seed)
     copies: list[DominionState] = []
     for _ in range(3000):

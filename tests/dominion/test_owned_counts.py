@@ -13,12 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kingdoms.bots.dominion.soak import SoakBot, random_setup
 from kingdoms.core import InvariantViolation, new_game
 from kingdoms.dominion.data import BY_ID, CARDS
 from kingdoms.dominion.rebuild import state_from_view
 from kingdoms.dominion.state import DominionState
-from tests.dominion.helpers import do, make
+from tests.dominion.helpers import do, make, soak_game
 
 
 def recount(state: DominionState, p: int) -> dict[int, int]:
@@ -57,13 +56,7 @@ class Seen:
 def play(seed: int, seen: Seen, copies: bool = False, max_steps: int = 3000) -> None:
     """A soak game (random kingdom, random and policy seats), checking the kept counts
     after every action (and in copies of the state every few steps)."""
-    setup = random_setup(random.Random(seed))
-    n = setup["players"]
-    state = new_game("dominion", players=n, seed=seed, options=setup["options"])
-    assert isinstance(state, DominionState)
-    state.logging = False
-    bots = [SoakBot(setup["policy_seats"][p]) for p in range(n)]
-    rngs = [random.Random(f"{seed}:owned:{p}") for p in range(n)]
+    state, bots, rngs = soak_game(seed, "owned")
     check = random.Random(seed)
     for _ in range(max_steps):
         assert_kept_right(state)
