@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kingdoms.bots.dominion.soak import seat_zones
 from kingdoms.core import InvariantViolation, new_game
 from kingdoms.dominion.data import BY_ID, CARDS
 from kingdoms.dominion.rebuild import state_from_view
@@ -24,14 +25,7 @@ def recount(state: DominionState, p: int) -> dict[int, int]:
     """Card -> copies ``p`` owns, counted zone by zone (every zone a seat's cards
     can be in, the cards pending effects hold included)."""
     counts: Counter[int] = Counter()
-    for zone in (
-        state.hands[p],
-        state.decks[p],
-        state.discards[p],
-        state.in_play[p],
-        state.set_aside_of(p),
-        state.looking[p],
-    ):
+    for zone in seat_zones(state, p):
         counts.update(zone)
     return dict(counts)
 

@@ -130,15 +130,7 @@ class Observation:
         out = self._supply
         if out is not None:
             return out.get(card, 0)
-        c = _BY_ID.get(card)
-        if c is None:
-            return 0
-        st = self._state
-        if st is None or len(st.history) != self._step:
-            st = self._source()  # raises: no such reading
-        counts = st.supply
-        # only the piles of this game count; every other card's entry stays 0
-        return counts[c] if c < len(counts) else 0
+        return self._read(card, -1)
 
     def pile_counts(self) -> list[int] | None:
         """The state's cards left per card index (0 for cards with no pile in this
@@ -166,14 +158,18 @@ class Observation:
         out = self._owned[seat]
         if out is not None:
             return out.get(card, 0)
+        return self._read(card, seat)
+
+    def _read(self, card: str, seat: int) -> int:
+        """``card``'s entry in the state's supply counts (``seat`` -1) or in
+        ``seat``'s kept owned counts: 0 for a card with no pile or not owned."""
         c = _BY_ID.get(card)
         if c is None:
             return 0
         st = self._state
         if st is None or len(st.history) != self._step:
             st = self._source()  # raises: no such reading
-        counts = st.owned_counts[seat]
-        # a card the seat owns is one of ``owned_kinds``; every other count is 0
+        counts = st.supply if seat < 0 else st.owned_counts[seat]
         return counts[c] if c < len(counts) else 0
 
     def money_of(self, seat: int, values: Mapping[str, int], extra: Mapping[str, int]) -> int:

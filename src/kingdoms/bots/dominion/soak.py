@@ -117,18 +117,24 @@ class SoakResult:
     violations: list[str] = field(default_factory=list)
 
 
+def seat_zones(state: DominionState, p: int) -> tuple[Sequence[int], ...]:
+    """Every zone seat ``p``'s cards can be in, listed one by one (the cards pending
+    effects hold included): what the checks count, independently of the engine."""
+    return (
+        state.hands[p],
+        state.decks[p],
+        state.discards[p],
+        state.in_play[p],
+        state.set_aside_of(p),
+        state.looking[p],
+    )
+
+
 def card_totals(state: DominionState) -> list[int]:
     """Every card of the game counted where it is now, zone by zone."""
     counts = state.supply.copy()
     for p in range(state.num_players):
-        for zone in (
-            state.hands[p],
-            state.decks[p],
-            state.discards[p],
-            state.in_play[p],
-            state.set_aside_of(p),
-            state.looking[p],
-        ):
+        for zone in seat_zones(state, p):
             for c in zone:
                 counts[c] += 1
     for zone in (state.trash, state.possessed_trash):
