@@ -75,3 +75,41 @@ def test_random_games_keep_every_invariant(game_name: str, players: int) -> None
     for seed in range(3):
         stats = check_random_game(game_name, players, seed)
         assert stats.ended
+
+
+def test_legal_actions_mask_matches_the_list(game_name: str) -> None:
+    """The mask holds 1 exactly at the legal actions, in every state of a random game
+    (the end included: all 0s)."""
+    space = get_game(game_name).num_distinct_actions(new_game(game_name, players=2).config)
+    state = new_game(game_name, players=2, seed=11)
+    rng = random.Random(11)
+    while True:
+        mask = state.legal_actions_mask(space)
+        assert isinstance(mask, bytearray) and len(mask) == space
+        assert [a for a in range(space) if mask[a]] == sorted(state.legal_actions())
+        assert set(mask) <= {0, 1}
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+
+
+def test_the_checker_catches_a_mask_that_disagrees_with_the_list() -> None:
+    """``check_step`` compares each game's mask with its legal actions: a state
+    whose mask misses an action fails it, naming the action."""
+    from tests.games.nim import NimState
+
+    from kingdoms.core.errors import InvariantViolation
+    from kingdoms.core.state import GameConfig
+    from kingdoms.core.testing import check_step
+
+    class Broken(NimState):
+        def legal_actions_mask(self, size: int) -> bytearray:
+            mask = super().legal_actions_mask(size)
+            mask[3] = 0
+            return mask
+
+    config = GameConfig("nim", 2, 1, {"heap": 10})
+    assert check_step(NimState(config), 4) == [1, 2, 3]
+    with pytest.raises(InvariantViolation, match=r"legal_actions_mask .* at actions \[3\]"):
+        check_step(Broken(config), 4)

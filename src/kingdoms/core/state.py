@@ -167,6 +167,16 @@ class State(abc.ABC):
     def legal_actions(self) -> list[Action]:
         """Legal actions of ``current_player`` in canonical order ([] when terminal)."""
 
+    def legal_actions_mask(self, size: int) -> bytearray:
+        """The legal actions as a mask (OpenSpiel's ``legal_actions_mask``): a new
+        ``bytearray`` of ``size`` bytes, ``size`` being the game's number of distinct
+        actions, holding 1 at each legal action and 0 elsewhere (all 0 when terminal).
+        Games may build it faster, without the list of :meth:`legal_actions`."""
+        mask = bytearray(size)
+        for action in self.legal_actions():
+            mask[action] = 1
+        return mask
+
     @abc.abstractmethod
     def _apply(self, action: Action) -> None:
         """Carry out a legal action (no checks)."""

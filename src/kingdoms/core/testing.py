@@ -66,6 +66,17 @@ def check_step(state: State, action_space: int) -> list[int]:
             raise _fail(f"actions {bad} outside the action space 0..{action_space - 1}")
         if state.outcome() is not None:
             raise _fail("live state already has an outcome")
+    mask = state.legal_actions_mask(action_space)
+    expected = bytearray(action_space)
+    for a in legal:
+        if isinstance(a, int) and 0 <= a < action_space:
+            expected[a] = 1
+    if mask != expected:
+        wrong = [a for a in range(min(len(mask), action_space)) if mask[a] != expected[a]]
+        raise _fail(
+            f"legal_actions_mask (size {len(mask)}) disagrees with legal_actions "
+            f"at actions {wrong[:10]}"
+        )
     state.check_invariants()
     for p in range(state.num_players):
         try:
