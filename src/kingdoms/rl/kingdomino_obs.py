@@ -53,9 +53,9 @@ from kingdoms.kingdomino.state import PHASES as VIEW_PHASES
 from kingdoms.kingdomino.tiles import TILES
 from kingdoms.rl.encoding import OBS_DTYPE, lay_out, writer
 
-PLANES = 8
-GRID = SIDE * SIDE
-DOMINO_FEATURES = 16
+PLANES: Final = 8
+GRID: Final = SIDE * SIDE
+DOMINO_FEATURES: Final = 16
 
 
 def _domino_table() -> np.ndarray:
@@ -71,7 +71,7 @@ def _domino_table() -> np.ndarray:
 
 
 _DOMINO = _domino_table()
-_DOMINO_VIEWS: list[Any] = [writer(row) for row in _DOMINO]
+_DOMINO_VIEWS: Final[list[Any]] = [writer(row) for row in _DOMINO]
 
 
 def _grid_index(cell: int) -> int:
@@ -96,7 +96,7 @@ class _Seat:
     buffer holds besides the grid planes, as the engine's values, so that
     :meth:`KingdominoEncoder.encode` compares them and writes only what changed."""
 
-    def __init__(self, buffer: np.ndarray, numbers: int) -> None:
+    def __init__(self, buffer: np.ndarray, numbers: int, players: int) -> None:
         self.buffer = buffer
         self.out: Any = writer(buffer)
         self.phase = -1
@@ -120,6 +120,8 @@ class _Seat:
         were written from, as one int (see ``encode``)."""
         self.stats_gen = -1
         """The encoder's stats generation the seat stats were written from."""
+        self.stats: list[tuple[int, ...]] = [()] * players
+        """Per relative seat: the stats written (see ``KingdominoEncoder._stats``)."""
         self.acting_domino = 0
         self.current: list[int] = []
         """The dominoes of the current line shown (slots past its end: none)."""
@@ -167,18 +169,19 @@ class KingdominoEncoder:
         self.layout, self.size = lay_out(fields)
         lay = self.layout
         # round, game, then the four variant flags
-        self._numbers = lay["round"].start
+        # (positions typed int: slices hold untyped starts)
+        self._numbers: int = lay["round"].start
         assert lay["game"].start == self._numbers + 1 == lay["variants"].start - 1
-        self._picks_made = lay["picks_made"].start
-        self._to_move = lay["to_move"].start
-        self._pick_order = lay["pick_order"].start
+        self._picks_made: int = lay["picks_made"].start
+        self._to_move: int = lay["to_move"].start
+        self._pick_order: int = lay["pick_order"].start
         stats_start: int = lay["seat_stats"].start
         # where each entry of a seat's numbers goes
         self._number_pos: list[int] = [self._numbers + i for i in range(6)]
         self._number_pos += [self._picks_made] + [stats_start + i for i in range(4 * n)]
         # per observing seat: its buffer and what it holds (see the class docstring)
         self._buffers = [np.zeros(self.size, dtype=OBS_DTYPE) for _ in range(n)]
-        self._seats = [_Seat(b, len(self._number_pos)) for b in self._buffers]
+        self._seats = [_Seat(b, len(self._number_pos), n) for b in self._buffers]
         self._views: list[Any] = [s.out for s in self._seats]
         for view in self._views:
             view[0] = 1  # bias
@@ -194,15 +197,19 @@ class KingdominoEncoder:
         self._rels = [[(q - seat) % n for q in range(n)] for seat in range(n)]
         self._orders = [[(seat + r) % n for r in range(n)] for seat in range(n)]
         # where each domino's 16 features go: acting, then the slots of both lines
-        slots = [lay["acting"].start]
+        slots: list[int] = [lay["acting"].start]
         slots += [lay["current_line"].start + i * slot for i in range(line)]
         slots += [lay["next_line"].start + i * slot for i in range(line)]
-        self._slots = slots
+        self._slot_slices = [slice(p, p + DOMINO_FEATURES) for p in slots]
         # where each slot's king one-hot starts (its flags follow it)
         self._king_pos = [p + DOMINO_FEATURES for p in slots[1:]]
         self._unseen_start: int = lay["unseen"].start
         # (current_line start, next_line start, length): a new round's block move
-        self._shift = (lay["current_line"].start, lay["next_line"].start, line * slot)
+        self._shift: tuple[int, int, int] = (
+            lay["current_line"].start,
+            lay["next_line"].start,
+            line * slot,
+        )
         self._grids = lay["grids"]
         # per board: (template of each observing seat, where that board's block starts)
         self._targets: list[list[tuple[Any, int]]] = [
@@ -355,18 +362,20 @@ class KingdominoEncoder:
             self._number(s, 6, st.pick_pos)
             s.numbers_key = key
         if s.stats_gen != self._stats_gen:
-            i = 7
             stats = self._stats
-            for q in self._orders[seat]:
-                for x in stats[q]:
-                    self._number(s, i, x)
-                    i += 1
+            shown = s.stats
+            for r, q in enumerate(self._orders[seat]):
+                if stats[q] != shown[r]:
+                    i = 7 + 4 * r
+                    for x in stats[q]:
+                        self._number(s, i, x)
+                        i += 1
+                    shown[r] = stats[q]
             s.stats_gen = self._stats_gen
         # the dominoes of the feature slots: acting, the current line, the next line
         d = current[slot] if acting else 0
         if d != s.acting_domino:
-            p = self._slots[0]
-            out[p : p + DOMINO_FEATURES] = _DOMINO_VIEWS[d]
+            out[self._slot_slices[0]] = _DOMINO_VIEWS[d]
             s.acting_domino = d
         if current != s.current:
             self._write_line(s, current, s.current, 1)
@@ -426,15 +435,14 @@ class KingdominoEncoder:
                     out[p + rel[k]] = 1
 
     def _write_line(self, s: _Seat, line: list[int], old: list[int], first: int) -> None:
-        """The domino features of a line (its slots from ``first`` in ``_slots``),
+        """The domino features of a line (its slots from ``first`` in ``_slot_slices``),
         from ``old`` to ``line`` (missing slots: no domino)."""
         out = s.out
-        slots = self._slots
+        slots = self._slot_slices
         for i in range(self.line):
             d = line[i] if i < len(line) else 0
             if d != (old[i] if i < len(old) else 0):
-                p = slots[first + i]
-                out[p : p + DOMINO_FEATURES] = _DOMINO_VIEWS[d]
+                out[slots[first + i]] = _DOMINO_VIEWS[d]
 
     def encode_view(self, view: Mapping[str, Any]) -> np.ndarray:
         """The same vector built from the seat's JSON view alone: the definition
