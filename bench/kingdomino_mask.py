@@ -5,7 +5,9 @@ in the same run (one core).
   straight into a bytearray), on placement states of random 2- and 4-player games,
   against the peers: the list (``legal_actions()``, cache cleared, as on a fresh
   state) turned into a numpy int8 mask through an ``array('q')`` index array (the
-  environment's conversion before the mask existed), and the list alone;
+  environment's conversion before the mask existed), ``default`` (the core
+  ``State.legal_actions_mask``: the list written into a bytearray by a Python
+  loop), and the list alone;
   ``mask+numpy`` adds the zero-copy int8 view a learner would read
   (``np.frombuffer``).
 * ``encode`` — :class:`kingdoms.rl.kingdomino_obs.KingdominoEncoder` encoding the
@@ -29,6 +31,7 @@ import numpy as np
 
 from kingdoms import build_kind
 from kingdoms.core import new_game
+from kingdoms.core.state import State
 from kingdoms.kingdomino.state import NUM_ACTIONS, PLACE, KingdominoState
 from kingdoms.rl.kingdomino_obs import KingdominoEncoder
 
@@ -65,12 +68,23 @@ def mask_loops(states: list[KingdominoState]) -> dict[str, Callable[[], None]]:
             out = np.zeros(NUM_ACTIONS, np.int8)
             out.put(np.frombuffer(array("q", legal), np.int64), 1)
 
+    def default() -> None:
+        for st in states:
+            st._legal = None
+            State.legal_actions_mask(st, NUM_ACTIONS)
+
     def list_only() -> None:
         for st in states:
             st._legal = None
             st.legal_actions()
 
-    return {"mask": mask, "mask+numpy": mask_numpy, "list+numpy": list_numpy, "list": list_only}
+    return {
+        "mask": mask,
+        "mask+numpy": mask_numpy,
+        "list+numpy": list_numpy,
+        "default": default,
+        "list": list_only,
+    }
 
 
 def encode_run(seed: int, seconds: float) -> tuple[int, float, float]:
@@ -124,6 +138,7 @@ def main() -> None:
         print(f"  {name:11s} {ns[name]:8.0f} ns per state")
     print(f"  list+numpy / mask: {ns['list+numpy'] / ns['mask']:.2f}x")
     print(f"  list+numpy / mask+numpy: {ns['list+numpy'] / ns['mask+numpy']:.2f}x")
+    print(f"  default / mask: {ns['default'] / ns['mask']:.2f}x")
     steps, engine, encode = encode_run(1, args.seconds)
     print(
         f"encoder: {1e6 * encode / steps:.2f} µs per observation, engine step "
