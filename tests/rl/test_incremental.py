@@ -107,3 +107,30 @@ def test_mutating_a_handed_observation_changes_nothing() -> None:
     first[:] = 7
     again = env.observe(agent)["observation"]
     assert np.array_equal(again, _scratch(env, env.unwrapped.agent_name_mapping[agent]))
+
+
+@pytest.mark.parametrize(("players", "variants"), [(2, ["dynasty"]), (3, []), (4, ["harmony"])])
+def test_kingdomino_states_out_of_order_equal_scratch(players: int, variants: list[str]) -> None:
+    """One encoder asked about copies of a game's states in shuffled order (back to
+    the first picks, forward to the end, into the next game of a Dynasty), each seat
+    in turn: every vector equals the scratch encoding of its own state, whatever the
+    seat's buffer showed before."""
+    from kingdoms.core import new_game
+    from kingdoms.kingdomino.state import KingdominoState
+    from kingdoms.rl.kingdomino_obs import KingdominoEncoder
+
+    rng = random.Random(players)
+    st = new_game("kingdomino", players=players, seed=5, options={"variants": variants})
+    assert isinstance(st, KingdominoState)
+    copies = []
+    while not st.is_terminal():
+        copies.append(st.clone())
+        legal = st.legal_actions()
+        st.apply(legal[rng.randrange(len(legal))])
+    copies.append(st)
+    picked = rng.sample(copies, min(len(copies), 120))
+    assert len({c.game_no for c in picked}) == (3 if "dynasty" in variants else 1)
+    enc = KingdominoEncoder(players)
+    for i, state in enumerate(picked):
+        for seat in (i % players, (i + 1) % players):
+            assert np.array_equal(enc.encode(state, seat), enc.encode_view(state.view(seat)))

@@ -7,6 +7,8 @@ stays the reference: the tests play the two side by side).  Cell ``(x, y)`` of t
 the empty padding column, so neighbours need no bounds checks.
 """
 
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
+
 from kingdoms.kingdomino.tiles import TILES
 
 DEF SIDE = 13
@@ -158,6 +160,20 @@ cdef class CBoard:
         cdef int out[4 * SIDE * SIDE]
         cdef int n = self._placements(domino.number, out, False)
         return [out[i] for i in range(n)]
+
+    def mark_placements(self, domino, bytearray mask not None):
+        """Set ``mask[code]`` to 1 for every legal placement code of ``domino``, written
+        in C into the bytearray's buffer; returns how many (see the pure board)."""
+        cdef int out[4 * SIDE * SIDE]
+        cdef int i, n
+        cdef char* buf
+        if PyByteArray_GET_SIZE(mask) < 4 * CELLS:
+            raise ValueError(f"a placement mask needs {4 * CELLS} bytes, not {len(mask)}")
+        n = self._placements(domino.number, out, False)
+        buf = PyByteArray_AS_STRING(mask)
+        for i in range(n):
+            buf[out[i]] = 1
+        return n
 
     def can_place(self, domino):
         cdef int out[4 * SIDE * SIDE]

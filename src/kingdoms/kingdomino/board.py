@@ -221,6 +221,30 @@ class Board:
                 conn ^= low
         return out
 
+    def mark_placements(self, domino: Domino, mask: bytearray) -> int:
+        """Set ``mask[code]`` to 1 for every legal placement code of ``domino`` (the
+        codes of :meth:`legal_placements`, without building their list); returns how
+        many.  ``mask`` must hold at least ``4 * CELLS`` bytes."""
+        if len(mask) < 4 * CELLS:
+            raise ValueError(f"a placement mask needs {4 * CELLS} bytes, not {len(mask)}")
+        allowed = self.allowed()
+        a1 = self.adj[domino.left[0]]
+        a2 = self.adj[domino.right[0]]
+        n = 0
+        for d in (0, 1) if domino.is_double else (0, 1, 2, 3):
+            off = OFF[d]
+            if off > 0:
+                conn = allowed & (allowed >> off) & (a1 | (a2 >> off))
+            else:
+                conn = allowed & (allowed << -off) & (a1 | (a2 << -off))
+            base = d * CELLS
+            while conn:
+                low = conn & -conn
+                mask[base + low.bit_length() - 1] = 1
+                conn ^= low
+                n += 1
+        return n
+
     def can_place(self, domino: Domino) -> bool:
         allowed = self.allowed()
         a1 = self.adj[domino.left[0]]

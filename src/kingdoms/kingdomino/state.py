@@ -288,6 +288,31 @@ class KingdominoState(State):
             self._legal = legal
         return legal
 
+    def legal_actions_mask(self, size: object) -> bytearray:  # object: checked here
+        """The legal actions as a mask of ``size`` (at least ``NUM_ACTIONS``) bytes,
+        written without the list: the acting kingdom's board marks the placements
+        itself (in C on the compiled board)."""
+        if type(size) is not int or size < NUM_ACTIONS:
+            raise InvalidArgument(
+                f"a Kingdomino action mask holds at least {NUM_ACTIONS} actions, not {size!r}"
+            )
+        mask = bytearray(size)
+        ph = self.phase
+        if ph == PLACE:
+            slot = self.slot
+            board = self.boards[self.current_kings[slot]]
+            if not board.mark_placements(TILES[self.current[slot]], mask):
+                mask[DISCARD] = 1
+        elif ph == CHOOSE:
+            for d, k in zip(self.next, self.next_kings, strict=True):
+                if k < 0:
+                    mask[PICK + d] = 1
+        elif ph == FIRST_PICKS:
+            for d, k in zip(self.current, self.current_kings, strict=True):
+                if k < 0:
+                    mask[PICK + d] = 1
+        return mask
+
     def random_playout(self, rng: random.Random, max_steps: int = 100_000) -> None:
         """Play to the end with uniformly random actions, as :meth:`State.random_playout`
         does (same actions for the same ``rng``), without its copies (a game always ends

@@ -36,12 +36,12 @@ square: one-hot terrain (6) and crowns.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
 from kingdoms.core.state import State
-from kingdoms.kingdomino.board import CASTLE_CELL, SIDE, Board, W, placement_cells
+from kingdoms.kingdomino.board import CASTLE_CELL, CELLS, SIDE, Board, W, placement_cells
 from kingdoms.kingdomino.state import (
     CHOOSE,
     FIRST_PICKS,
@@ -53,9 +53,9 @@ from kingdoms.kingdomino.state import PHASES as VIEW_PHASES
 from kingdoms.kingdomino.tiles import TILES
 from kingdoms.rl.encoding import OBS_DTYPE, lay_out, writer
 
-PLANES = 8
-GRID = SIDE * SIDE
-DOMINO_FEATURES = 16
+PLANES: Final = 8
+GRID: Final = SIDE * SIDE
+DOMINO_FEATURES: Final = 16
 
 
 def _domino_table() -> np.ndarray:
@@ -71,32 +71,62 @@ def _domino_table() -> np.ndarray:
 
 
 _DOMINO = _domino_table()
-_DOMINO_VIEWS: list[Any] = [writer(row) for row in _DOMINO]
-
-
-_WRITES: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
-
-
-def _placement_writes(placement: tuple[int, int]) -> tuple[tuple[int, int], ...]:
-    """What a placement ``(domino number, code)`` sets in its board's 8 planes:
-    (offset in the block, value) pairs (terrain flags, non-zero crowns), memoized."""
-    writes = _WRITES.get(placement)
-    if writes is None:
-        number, code = placement
-        dom = TILES[number]
-        out: list[tuple[int, int]] = []
-        for cell, (t, c) in zip(placement_cells(code), (dom.left, dom.right), strict=True):
-            g = _grid_index(cell)
-            out.append((t * GRID + g, 1))
-            if c:
-                out.append((7 * GRID + g, c))
-        writes = _WRITES[placement] = tuple(out)
-    return writes
+_DOMINO_VIEWS: Final[list[Any]] = [writer(row) for row in _DOMINO]
 
 
 def _grid_index(cell: int) -> int:
     """Engine cell (``y * 14 + x``) -> index in a 13×13 plane."""
     return (cell // W) * SIDE + cell % W
+
+
+_PLACEMENT_GRID: Final[list[tuple[int, int]]] = [
+    (_grid_index(a), _grid_index(b)) for a, b in map(placement_cells, range(4 * CELLS))
+]
+"""Per placement code: the plane indices of its left and right squares (codes that
+leave the grid never occur)."""
+
+_SQUARES: Final[list[tuple[int, int, int, int]]] = [(0, 0, 0, 0)] + [
+    (*TILES[n].left, *TILES[n].right) for n in range(1, 49)
+]
+"""Per domino number: terrain and crowns of its left, then of its right square."""
+
+
+class _Seat:
+    """One observing seat's buffer (the vector it was last given) and what that
+    buffer holds besides the grid planes, as the engine's values, so that
+    :meth:`KingdominoEncoder.encode` compares them and writes only what changed."""
+
+    def __init__(self, buffer: np.ndarray, numbers: int, players: int) -> None:
+        self.buffer = buffer
+        self.out: Any = writer(buffer)
+        self.phase = -1
+        """Position of the phase's 1 (-1: none yet)."""
+        self.to_move = -1
+        """Position of the to_move 1 (-1: none)."""
+        self.pick_order: list[int] = []
+        self.drawn = 0
+        """Kings of ``pick_order`` shown."""
+        self.current_kings: list[int] = []
+        """The kings' owners of the current line shown (slots past its end: none)."""
+        self.next_kings: list[int] = []
+        self.done = 0
+        """Slots of the current line flagged already placed."""
+        self.acting = -1
+        """Position of the acting slot's flag (-1: none)."""
+        self.numbers = [0] * numbers
+        """Round, game, variant flags, first picks made, then the seat stats."""
+        self.numbers_key = -1
+        """The round, game, first picks made and variants the first seven numbers
+        were written from, as one int (see ``encode``)."""
+        self.stats_gen = -1
+        """The encoder's stats generation the seat stats were written from."""
+        self.stats: list[tuple[int, ...]] = [()] * players
+        """Per relative seat: the stats written (see ``KingdominoEncoder._stats``)."""
+        self.acting_domino = 0
+        self.current: list[int] = []
+        """The dominoes of the current line shown (slots past its end: none)."""
+        self.next: list[int] = []
+        self.unseen: list[int] = [0] * 48
 
 
 class KingdominoEncoder:
@@ -106,11 +136,14 @@ class KingdominoEncoder:
     Each observing seat has a buffer holding the vector it was last given.
     Kingdoms only grow, so the grid planes are updated with the new placements only
     (in every seat's buffer; rebuilt when the encoder meets another board object);
-    the other fields are compared with what the seat's buffer holds and only the
-    differences are written (a step moves a few one-hots, a flag or two, a domino
-    slot).  :meth:`encode` hands out a copy of the buffer.  The result depends only
+    the seat stats are computed again only for a board that changed.  For the other
+    fields each seat keeps the engine values its buffer shows (a one-hot's position,
+    the lines and their kings as lists, the numbers); a step changes few of them,
+    so :meth:`encode` mostly compares (a list with a list at C speed) and writes the
+    few differences.  It hands out a copy of the buffer.  The result depends only
     on the state given, never on the order of the calls (the tests compare it with
-    :meth:`encode_view` after every step of random games)."""
+    :meth:`encode_view` after every step of random games, and across interleaved
+    games)."""
 
     def __init__(self, players: int) -> None:
         n = self.players = players
@@ -134,49 +167,52 @@ class KingdominoEncoder:
             ("grids", n * PLANES * GRID),
         ]
         self.layout, self.size = lay_out(fields)
-        # per observing seat: the vector it was last given (see the class docstring)
+        lay = self.layout
+        # round, game, then the four variant flags
+        # (positions typed int: slices hold untyped starts)
+        self._numbers: int = lay["round"].start
+        assert lay["game"].start == self._numbers + 1 == lay["variants"].start - 1
+        self._picks_made: int = lay["picks_made"].start
+        self._to_move: int = lay["to_move"].start
+        self._pick_order: int = lay["pick_order"].start
+        stats_start: int = lay["seat_stats"].start
+        # where each entry of a seat's numbers goes
+        self._number_pos: list[int] = [self._numbers + i for i in range(6)]
+        self._number_pos += [self._picks_made] + [stats_start + i for i in range(4 * n)]
+        # per observing seat: its buffer and what it holds (see the class docstring)
         self._buffers = [np.zeros(self.size, dtype=OBS_DTYPE) for _ in range(n)]
-        self._views: list[Any] = [writer(t) for t in self._buffers]
+        self._seats = [_Seat(b, len(self._number_pos), n) for b in self._buffers]
+        self._views: list[Any] = [s.out for s in self._seats]
         for view in self._views:
             view[0] = 1  # bias
         self._boards: list[Board | None] = [None] * n
         self._done = [0] * n
-        # per seat: (dominoes placed, discarded) when its stats were computed, and
-        # the stats (score, crowns, discarded, match total)
-        self._keys: list[tuple[int, int] | None] = [None] * n
+        # per seat: dominoes placed and discarded (64 × placed + discarded) when its
+        # stats were computed (-1: not yet), the stats (score, crowns, discarded,
+        # match total), and a generation counted up whenever a seat's stats change
+        self._keys: list[int] = [-1] * n
         self._stats: list[tuple[int, ...]] = [()] * n
+        self._stats_gen = 0
         self._unseen: tuple[object, int, object, list[int]] | None = None
-        lay = self.layout
         self._rels = [[(q - seat) % n for q in range(n)] for seat in range(n)]
         self._orders = [[(seat + r) % n for r in range(n)] for seat in range(n)]
-        # round, game, then the four variant flags
-        self._numbers = lay["round"].start
-        assert lay["game"].start == self._numbers + 1 == lay["variants"].start - 1
-        self._picks_made = lay["picks_made"].start
-        self._to_move = lay["to_move"].start
-        self._pick_order = lay["pick_order"].start
         # where each domino's 16 features go: acting, then the slots of both lines
-        slots = [lay["acting"].start]
+        slots: list[int] = [lay["acting"].start]
         slots += [lay["current_line"].start + i * slot for i in range(line)]
         slots += [lay["next_line"].start + i * slot for i in range(line)]
-        self._slots = slots
+        self._slot_slices = [slice(p, p + DOMINO_FEATURES) for p in slots]
         # where each slot's king one-hot starts (its flags follow it)
         self._king_pos = [p + DOMINO_FEATURES for p in slots[1:]]
-        self._unseen_slice = self.layout["unseen"]
-        self._unseen_start: int = self._unseen_slice.start
-        stats_start: int = self.layout["seat_stats"].start
-        # where each entry of encode's numbers goes
-        self._number_pos: list[int] = [self._numbers + i for i in range(6)]
-        self._number_pos += [self._picks_made] + [stats_start + i for i in range(4 * n)]
-        # per seat: what its buffer holds (see encode)
-        self._ones: list[list[int]] = [[] for _ in range(n)]
-        self._flags: list[list[int]] = [[0] * lay["grids"].start for _ in range(n)]
-        self._numbers_held = [[0] * len(self._number_pos) for _ in range(n)]
-        self._dominoes_held = [[0] * len(slots) for _ in range(n)]
-        self._unseen_held = [[0] * 48 for _ in range(n)]
-        self._grids = self.layout["grids"]
+        self._unseen_start: int = lay["unseen"].start
+        # (current_line start, next_line start, length): a new round's block move
+        self._shift: tuple[int, int, int] = (
+            lay["current_line"].start,
+            lay["next_line"].start,
+            line * slot,
+        )
+        self._grids = lay["grids"]
         # per board: (template of each observing seat, where that board's block starts)
-        self._targets = [
+        self._targets: list[list[tuple[Any, int]]] = [
             [
                 (self._views[seat], self._grids.start + (q - seat) % n * PLANES * GRID)
                 for seat in range(n)
@@ -204,23 +240,31 @@ class KingdominoEncoder:
                 self._clear_board(q)
                 self._boards[q] = b
                 done = self._done[q] = 0
-                self._keys[q] = None
+                self._keys[q] = -1
             if done < len(placed):
                 targets = self._targets[q]
                 for i in range(done, len(placed)):
-                    writes = _placement_writes(placed[i])
+                    number, code = placed[i]
+                    t1, c1, t2, c2 = _SQUARES[number]
+                    g1, g2 = _PLACEMENT_GRID[code]
                     for view, base in targets:
-                        for offset, value in writes:
-                            view[base + offset] = value
+                        view[base + t1 * GRID + g1] = 1
+                        view[base + t2 * GRID + g2] = 1
+                        if c1:
+                            view[base + 7 * GRID + g1] = c1
+                        if c2:
+                            view[base + 7 * GRID + g2] = c2
                 self._done[q] = len(placed)
-            key = (len(placed), len(b.discarded))
+            discarded = len(b.discarded)
+            key = 64 * len(placed) + discarded
             if self._keys[q] != key:
                 # the board caches its points per terrain: only the terrains of the
                 # new domino are scored again
                 score = st.score(q)
                 past = sum(g[q][0] for g in st.past)
                 self._keys[q] = key
-                self._stats[q] = (score, b.total_crowns(), key[1], past + score)
+                self._stats[q] = (score, b.total_crowns(), discarded, past + score)
+                self._stats_gen += 1
 
     def _unseen_flags(self, st: KingdominoState) -> list[int]:
         """Dominoes nobody has seen (undrawn or set aside), as 48 flags (a new list
@@ -245,94 +289,160 @@ class KingdominoEncoder:
         st = state
         assert isinstance(st, KingdominoState)
         self._sync(st)
+        s = self._seats[seat]
+        out = s.out
         n = self.players
-        line = self.line
         rel = self._rels[seat]
         phase = st.phase
         acting = phase in (PLACE, CHOOSE)
-        # the vector besides the grids and the bias, as three lists: where the 1s of
-        # the one-hots and flags are, the numbers (round, game, variant flags, first
-        # picks made, then the seat stats), the domino in each feature slot (0: none)
-        ones: list[int] = [1 + phase]
+        # the one-hots and flags: each compared with what the buffer shows
+        p = 1 + phase
+        if p != s.phase:
+            if s.phase >= 0:
+                out[s.phase] = 0
+            out[p] = 1
+            s.phase = p
         to_move = st.current_player
-        if to_move >= 0:
-            ones.append(self._to_move + rel[to_move])
+        p = self._to_move + rel[to_move] if to_move >= 0 else -1
+        if p != s.to_move:
+            if s.to_move >= 0:
+                out[s.to_move] = 0
+            if p >= 0:
+                out[p] = 1
+            s.to_move = p
         # kings drawn so far for the first picks (the rest of the draw is hidden)
-        drawn = st.pick_order if phase != FIRST_PICKS else st.pick_order[: st.pick_pos + 1]
-        pick = self._pick_order
-        for i, q in enumerate(drawn):
-            ones.append(pick + i * n + rel[q])
+        order = st.pick_order
+        drawn = st.pick_pos + 1 if phase == FIRST_PICKS else len(order)
+        if drawn != s.drawn or order != s.pick_order:
+            self._write_pick_order(s, rel, order, drawn)
+        current = st.current
+        if current != s.current and current == s.next:
+            # a new round: the line drafted is now the line placed, so the seat's
+            # next_line block (dominoes, kings, flags 0) moves over in one copy
+            start, source, length = self._shift
+            out[start : start + length] = out[source : source + length]
+            s.current = s.next
+            s.current_kings = s.next_kings
+            s.done = 0
+            s.acting = -1
+        kings = st.current_kings
+        if kings != s.current_kings:
+            self._write_kings(s, rel, kings, s.current_kings, 0)
+            s.current_kings = kings.copy()
+        kings = st.next_kings
+        if kings != s.next_kings:
+            self._write_kings(s, rel, kings, s.next_kings, self.line)
+            s.next_kings = kings.copy()
         slot = st.slot
         done = slot + (1 if phase == CHOOSE else 0) if acting else 0
-        kings = self._king_pos
-        for i, king in enumerate(st.current_kings):
-            if king >= 0:
-                ones.append(kings[i] + rel[king])
-            if i < done:
-                ones.append(kings[i] + n)
-        if acting:
-            ones.append(kings[slot] + n + 1)
-        for i, king in enumerate(st.next_kings):
-            if king >= 0:
-                ones.append(kings[line + i] + rel[king])
-        numbers: list[int] = [
-            st.round + 1,
-            st.game_no + 1,
-            int(st.middle),
-            int(st.harmony),
-            int(st.dynasty),
-            int(st.mighty),
-            st.pick_pos,
-        ]
-        stats = self._stats
-        for q in self._orders[seat]:
-            numbers.extend(stats[q])
-        current, following = st.current, st.next
-        dominoes: list[int] = [current[slot] if acting else 0]
-        for i in range(line):
-            dominoes.append(current[i] if i < len(current) else 0)
-        for i in range(line):
-            dominoes.append(following[i] if i < len(following) else 0)
-        unseen = self._unseen_flags(st)
-        # the seat's buffer, from what it holds to this: only the differences
-        out = self._views[seat]
-        # (flags: 1 where the buffer holds a 1 of ``old``; marked +2 for the new 1s,
-        # so 1 = to clear, 2 = to set, 3 = already set: int list items, no
-        # comparisons of Python ints)
-        old = self._ones[seat]
-        flags = self._flags[seat]
-        for p in ones:
-            flags[p] += 2
-        for p in old:
-            if flags[p] == 1:
-                out[p] = 0
-                flags[p] = 0
-        for p in ones:
-            if flags[p] == 2:
+        king_pos = self._king_pos
+        if done != s.done:
+            # the already-placed flags of the slots between the two counts flip
+            value = 1 if done > s.done else 0
+            for i in range(min(done, s.done), max(done, s.done)):
+                out[king_pos[i] + n] = value
+            s.done = done
+        p = king_pos[slot] + n + 1 if acting else -1
+        if p != s.acting:
+            if s.acting >= 0:
+                out[s.acting] = 0
+            if p >= 0:
                 out[p] = 1
-            flags[p] = 1
-        self._ones[seat] = ones
-        held = self._numbers_held[seat]
-        where = self._number_pos
-        for i, x in enumerate(numbers):
-            if held[i] != x:
-                out[where[i]] = x
-                held[i] = x
-        held = self._dominoes_held[seat]
-        slots = self._slots
-        for i, d in enumerate(dominoes):
-            if held[i] != d:
-                p = slots[i]
-                out[p : p + DOMINO_FEATURES] = _DOMINO_VIEWS[d]
-                held[i] = d
-        held = self._unseen_held[seat]
+            s.acting = p
+        # the numbers (one int says whether any of the first seven changed)
+        key = ((st.round * 4 + st.game_no) * 16 + st.pick_pos) * 16
+        key += st.middle + 2 * st.harmony + 4 * st.dynasty + 8 * st.mighty
+        if key != s.numbers_key:
+            self._number(s, 0, st.round + 1)
+            self._number(s, 1, st.game_no + 1)
+            self._number(s, 2, int(st.middle))
+            self._number(s, 3, int(st.harmony))
+            self._number(s, 4, int(st.dynasty))
+            self._number(s, 5, int(st.mighty))
+            self._number(s, 6, st.pick_pos)
+            s.numbers_key = key
+        if s.stats_gen != self._stats_gen:
+            stats = self._stats
+            shown = s.stats
+            for r, q in enumerate(self._orders[seat]):
+                if stats[q] != shown[r]:
+                    i = 7 + 4 * r
+                    for x in stats[q]:
+                        self._number(s, i, x)
+                        i += 1
+                    shown[r] = stats[q]
+            s.stats_gen = self._stats_gen
+        # the dominoes of the feature slots: acting, the current line, the next line
+        d = current[slot] if acting else 0
+        if d != s.acting_domino:
+            out[self._slot_slices[0]] = _DOMINO_VIEWS[d]
+            s.acting_domino = d
+        if current != s.current:
+            self._write_line(s, current, s.current, 1)
+            s.current = current.copy()
+        following = st.next
+        if following != s.next:
+            self._write_line(s, following, s.next, 1 + self.line)
+            s.next = following.copy()
+        unseen = self._unseen_flags(st)
+        held = s.unseen
         if held is not unseen:
             p = self._unseen_start
             for i, x in enumerate(unseen):
                 if held[i] != x:
                     out[p + i] = x
-            self._unseen_held[seat] = unseen
-        return self._buffers[seat].copy()
+            s.unseen = unseen
+        return s.buffer.copy()
+
+    def _number(self, s: _Seat, i: int, x: int) -> None:
+        """Entry ``i`` of the seat's numbers (see ``_number_pos``) becomes ``x``."""
+        if s.numbers[i] != x:
+            s.numbers[i] = x
+            s.out[self._number_pos[i]] = x
+
+    def _write_pick_order(self, s: _Seat, rel: list[int], order: list[int], drawn: int) -> None:
+        """The first ``drawn`` kings of ``order`` in the pick_order field."""
+        n = self.players
+        pick = self._pick_order
+        old, old_drawn = s.pick_order, s.drawn
+        out = s.out
+        for i in range(self.line):
+            p = pick + i * n + rel[order[i]] if i < drawn and i < len(order) else -1
+            o = pick + i * n + rel[old[i]] if i < old_drawn and i < len(old) else -1
+            if p != o:
+                if o >= 0:
+                    out[o] = 0
+                if p >= 0:
+                    out[p] = 1
+        s.pick_order = order.copy()
+        s.drawn = drawn
+
+    def _write_kings(
+        self, s: _Seat, rel: list[int], kings: list[int], old: list[int], first: int
+    ) -> None:
+        """The king one-hots of a line (its slots from ``first`` in ``_king_pos``),
+        from ``old`` to ``kings`` (owners, -1: no king; missing slots: no king)."""
+        out = s.out
+        where = self._king_pos
+        for i in range(self.line):
+            k = kings[i] if i < len(kings) else -1
+            o = old[i] if i < len(old) else -1
+            if k != o:
+                p = where[first + i]
+                if o >= 0:
+                    out[p + rel[o]] = 0
+                if k >= 0:
+                    out[p + rel[k]] = 1
+
+    def _write_line(self, s: _Seat, line: list[int], old: list[int], first: int) -> None:
+        """The domino features of a line (its slots from ``first`` in ``_slot_slices``),
+        from ``old`` to ``line`` (missing slots: no domino)."""
+        out = s.out
+        slots = self._slot_slices
+        for i in range(self.line):
+            d = line[i] if i < len(line) else 0
+            if d != (old[i] if i < len(old) else 0):
+                out[slots[first + i]] = _DOMINO_VIEWS[d]
 
     def encode_view(self, view: Mapping[str, Any]) -> np.ndarray:
         """The same vector built from the seat's JSON view alone: the definition
