@@ -50,17 +50,15 @@ from typing import Any
 import numpy as np
 
 from kingdoms.core.state import State
-from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, NUM_CARDS
+from kingdoms.dominion.data import BY_ID, CARDS, NUM_CARDS
 from kingdoms.dominion.decisions import SPECS
-from kingdoms.dominion.rules import GARDENS, VINEYARD, VP, score
+from kingdoms.dominion.rules import score
 from kingdoms.dominion.state import DECISIONS, DominionState
 from kingdoms.rl.encoding import OBS_DTYPE, lay_out, writer
 
 DECISION_KINDS: tuple[str, ...] = tuple(sorted(DECISIONS))
 """Decision kinds in the order of the ``decision`` one-hot."""
 _DECISION_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
-_VP_LIST = list(VP)
-_ACTIONS = [c for c in range(NUM_CARDS) if IS_ACTION[c]]
 
 
 class DominionEncoder:
@@ -128,9 +126,6 @@ class DominionEncoder:
         self._decision_card: int = lay["decision_card"].start
         self._decision_about: int = lay["decision_about"].start
         self._decision_subject: int = lay["decision_subject"].start
-        self._owned_cache: tuple[object, int, tuple[int, ...]] | None = None
-        self._owned_rows: list[list[int]] = []
-        self._owned_points: list[int] = []
         self._numbers = lay["counters"].start
         self._owned_start = lay["owned"].start
         self._orders = [[(seat + r) % n for r in range(n)] for seat in range(n)]
@@ -145,14 +140,22 @@ class DominionEncoder:
         # and Vineyard in it, the supply as last counted and its empty piles
         self._state: object = None
         self._piles: list[int] = []
-        self._gardens = False
-        self._vineyards = False
         self._supply_now: list[int] = []
         self._empties = 0
+        self._owned_now: list[list[int]] = []
+        self._points: list[int] = []
+        # module constants, read as attributes (a compiled attribute read is cheaper
+        # than a module global's lookup)
+        self._k = NUM_CARDS
+        self._kind_index = dict(_DECISION_INDEX)
+        self._other_kind = len(DECISION_KINDS)
+        self._specs = SPECS
         # per observing seat: its buffer and what the buffer was written from
         self._buffers: list[np.ndarray] = []
         self._views: list[Any] = []
         self._held_ones: list[list[int]] = []
+        self._flags: list[list[int]] = []
+        self._held_counts: list[list[list[int]]] = []
         self._held_numbers: list[list[int]] = []
         self._held_zones: list[list[list[int]]] = []
         self._held_supply: list[list[int]] = []
@@ -162,24 +165,25 @@ class DominionEncoder:
         """Fresh buffers for another state: zeros, with the game's constant
         ``in_supply`` flags written."""
         n = self.players
-        k = NUM_CARDS
+        k = self._k
         self._state = st
         piles = list(st.piles)
         self._piles = piles
-        self._gardens = GARDENS in piles
-        self._vineyards = VINEYARD in piles
         self._supply_now = [0] * len(st.supply)
         self._empties = 0
-        self._owned_cache = None
-        zeros = [0] * k
+        zeros = [0] * len(st.supply)
+        self._owned_now = [zeros] * n
+        self._points = [0] * n
         self._buffers = [np.zeros(self.size, dtype=OBS_DTYPE) for _ in range(n)]
         self._views = [writer(b) for b in self._buffers]
         for out in self._views:
             for c in piles:
                 out[self._in_supply_start + c] = 1
         self._held_ones = [[] for _ in range(n)]
+        self._flags = [[0] * self.size for _ in range(n)]
         self._held_numbers = [[0] * (6 + 6 * n) for _ in range(n)]
         self._held_zones = [[[] for _ in self._starts] for _ in range(n)]
+        self._held_counts = [[[0] * k for _ in self._starts] for _ in range(n)]
         self._held_supply = [self._supply_now for _ in range(n)]
         self._held_owned = [[zeros] * n for _ in range(n)]
 
@@ -188,7 +192,7 @@ class DominionEncoder:
         assert isinstance(st, DominionState)
         if st is not self._state:
             self._start(st)
-        k = NUM_CARDS
+        k = self._k
         order = self._orders[seat]
         rel = self._rels[seat]
         turn = st.turn
@@ -208,13 +212,13 @@ class DominionEncoder:
         if stack:
             fr = stack[-1]
             code = fr.code
-            ones.append(self._decision + _DECISION_INDEX.get(code, len(DECISION_KINDS)))
+            ones.append(self._decision + self._kind_index.get(code, self._other_kind))
             ones.append(self._decision_who + rel[fr.who])
             if fr.card:
                 ones.append(self._decision_card + fr.card)
             # what the view says the decision is about (a card about to enter a hand,
             # as Library's: only for the seat deciding)
-            spec = SPECS[code]
+            spec = self._specs[code]
             if (spec.subject >= 0 or spec.whose >= 0) and (spec.zone != "hand" or to_move == seat):
                 whose = fr.field(spec.whose) if spec.whose >= 0 else fr.who
                 ones.append(self._decision_about + rel[whose])
@@ -225,16 +229,26 @@ class DominionEncoder:
             disc = discards[q]
             if disc:
                 ones.append(top + r * k + disc[-1])
-        held_ones = self._held_ones[seat]
-        if ones != held_ones:
-            for p in held_ones:
-                out[p] = 0
+        old = self._held_ones[seat]
+        if ones != old:
+            # flags: 1 where the buffer holds a 1 of ``old``; +2 for the new 1s, so
+            # 1 = to clear, 2 = to set, 3 = already set
+            flags = self._flags[seat]
             for p in ones:
-                out[p] = 1
+                flags[p] += 2
+            for p in old:
+                if flags[p] == 1:
+                    out[p] = 0
+                    flags[p] = 0
+            for p in ones:
+                if flags[p] == 2:
+                    out[p] = 1
+                flags[p] = 1
             self._held_ones[seat] = ones
         # -- card counts: every zone the seat may count, compared with the copy its
-        # buffer was written from; a zone that changed is cleared, its cards tallied
-        # in a list, then each distinct card written once
+        # buffer was written from (one list comparison when it did not change); for
+        # a zone that changed, the cards that left and came are tallied (-1, +1) and
+        # only the counts that changed are written
         empty: list[int] = []
         zones: list[list[int]] = [hands[seat], looking[seat], st.trash]
         if possessor:
@@ -246,23 +260,13 @@ class DominionEncoder:
             held_by = st.held_by_frames(q) if stack else empty
             zones.append(aside[q] + held_by if held_by else aside[q])
         held_zones = self._held_zones[seat]
-        starts = self._starts
-        tally = self._tally
         for i, zone in enumerate(zones):
-            before = held_zones[i]
-            if zone != before:
-                start = starts[i]
-                for c in before:
-                    out[start + c] = 0
-                for c in zone:
-                    tally[c] += 1
-                for c in zone:
-                    m = tally[c]
-                    if m:
-                        out[start + c] = m
-                        tally[c] = 0
+            if zone != held_zones[i]:
+                self._write_zone(
+                    out, self._starts[i], held_zones[i], zone, self._held_counts[seat][i]
+                )
                 held_zones[i] = zone.copy()
-        # -- the supply: counted again (and its empty piles) only when it changed
+        # -- the supply: its empty piles counted again only when it changed
         supply = st.supply
         now = self._supply_now
         if supply != now:
@@ -276,15 +280,17 @@ class DominionEncoder:
                 if before[c] != m:
                     out[i + c] = m
             self._held_supply[seat] = now
-        # -- owned counts and victory points: recounted only when cards may have
-        # changed owner (see _owned_counts); a row object is never changed, so an
-        # unchanged row is one identity test
-        self._owned_counts(st)
-        rows = self._owned_rows
+        # -- owned counts (kept by the engine as cards change hands) and victory
+        # points: copied when they changed; a copy is never changed, so a row the
+        # buffer holds already is one identity test
+        owned = self._owned_now
+        if st.owned_counts != owned:
+            owned = self._owned_now = [row.copy() for row in st.owned_counts]
+            self._points = [st.vp_of(q) for q in range(self.players)]
         held_owned = self._held_owned[seat]
         i = self._owned_start
         for r, q in enumerate(order):
-            row = rows[q]
+            row = owned[q]
             before = held_owned[r]
             if row is not before:
                 for c in range(k):
@@ -294,7 +300,7 @@ class DominionEncoder:
                 held_owned[r] = row
             i += k
         # -- numbers
-        points = self._owned_points
+        points = self._points
         turns = st.turns
         numbers: list[int] = [st.actions, st.buys, st.coins, st.potions, int(st.bought)]
         numbers.append(self._empties)
@@ -314,64 +320,30 @@ class DominionEncoder:
             self._held_numbers[seat] = numbers
         return self._buffers[seat].copy()
 
-    def _owned_counts(self, st: DominionState) -> None:
-        """Every seat's ``owned`` row (a new list of ``NUM_CARDS`` counts each time
-        it is recounted) and victory points, by absolute seat.
-
-        Cards change owner only by moving between a seat's zones, the supply, the
-        trash and the Possession set-aside trash, which changes a seat's card total,
-        the trash, or the supply counts: while all of those are equal to the last
-        count's, on the same game and at most one action later, the counts hold.
-        (Two opposite moves between seats in one action would escape this: no card
-        of these sets makes them; the view-encoding test checks every state.)"""
-        n = self.players
-        hands, decks, discards = st.hands, st.decks, st.discards
-        in_play, aside, looking = st.in_play, st.aside, st.looking
-        stack = st.stack
-        helds = [st.held_by_frames(q) for q in range(n)] if stack else [[] for _ in range(n)]
-        totals = tuple(
-            len(hands[q])
-            + len(decks[q])
-            + len(discards[q])
-            + len(in_play[q])
-            + len(aside[q])
-            + len(looking[q])
-            + len(helds[q])
-            for q in range(n)
-        )
-        key = (*totals, len(st.trash), len(st.possessed_trash))
-        cache = self._owned_cache
-        # (the supply as last counted is self._supply_now: encode compares it first)
-        if (
-            cache is not None
-            and cache[0] is self._supply_now
-            and 0 <= st.step - cache[1] <= 1
-            and cache[2] == key
-        ):
-            self._owned_cache = (cache[0], st.step, key)
-            return
-        k = NUM_CARDS
-        rows: list[list[int]] = []
-        points: list[int] = []
-        for q in range(n):
-            row = [0] * k
-            vp = 0
-            for zone in (hands[q], decks[q], discards[q], in_play[q], aside[q], looking[q]):
-                for c in zone:
-                    row[c] += 1
-                    vp += _VP_LIST[c]
-            for c in helds[q]:
-                row[c] += 1
-                vp += _VP_LIST[c]
-            if self._gardens:
-                vp += row[GARDENS] * (totals[q] // 10)
-            if self._vineyards:
-                vp += row[VINEYARD] * (sum(row[c] for c in _ACTIONS) // 3)
-            rows.append(row)
-            points.append(vp)
-        self._owned_rows = rows
-        self._owned_points = points
-        self._owned_cache = (self._supply_now, st.step, key)
+    def _write_zone(
+        self, out: Any, start: int, before: list[int], zone: list[int], counts: list[int]
+    ) -> None:
+        """Write into ``out`` the counts of a block that held ``before`` and now holds
+        ``zone`` (``counts``: the block's counts as written, updated)."""
+        tally = self._tally
+        for c in before:
+            tally[c] -= 1
+        for c in zone:
+            tally[c] += 1
+        for c in before:
+            d = tally[c]
+            if d:
+                m = counts[c] + d
+                counts[c] = m
+                out[start + c] = m
+                tally[c] = 0
+        for c in zone:
+            d = tally[c]
+            if d:
+                m = counts[c] + d
+                counts[c] = m
+                out[start + c] = m
+                tally[c] = 0
 
     def encode_view(self, view: Mapping[str, Any], bought: bool) -> np.ndarray:
         """The same vector built from the seat's JSON view alone (plus ``bought``, the

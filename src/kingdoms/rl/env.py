@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import random
-from array import array
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypedDict
 
@@ -76,6 +75,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         render_mode: str | None = None,
         max_steps: int | None = None,
         renderer: Callable[[State], str] | None = None,
+        mask_by_legal_list: bool = False,
     ) -> None:
         super().__init__()
         self.metadata = {
@@ -111,9 +111,18 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._seeder = random.Random(int.from_bytes(os.urandom(8), "big"))
         self.state_: State | None = None
+        # the state's legal actions, asked once per state (see _refresh_mask): as a
+        # bytearray mask (legality in O(1)), the same as an int8 array (copied for
+        # each observation handed out), the list when it was asked for
+        self._mask_step = -1
+        self._mask = bytearray(self.num_actions)
+        self._mask_array = np.zeros(self.num_actions, np.int8)
         self._legal_step = -1
         self._legal: list[int] = []
-        self._legal_positions: np.ndarray | None = None
+        # with ``mask_by_legal_list`` (games whose legal lists repeat, as Dominion's
+        # buy phase per coins), finished masks are kept by the tuple of legal actions
+        self._by_legal_list = mask_by_legal_list
+        self._masks: dict[tuple[int, ...], tuple[bytearray, np.ndarray]] = {}
 
     # -- spaces -------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -142,6 +151,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         state.logging = False
         self.state_ = state
         self._legal_step = -1
+        self._mask_step = -1
         self.agents = self.possible_agents.copy()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -152,12 +162,34 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._rewards_zero = True  # every entry of rewards is 0 (the usual case)
 
     def _legal_actions(self, state: State) -> list[int]:
-        """The engine's legal actions, asked once per state (observe, then step)."""
+        """The engine's legal actions as a list, asked at most once per state."""
         if self._legal_step != state.step:
             self._legal = state.legal_actions()
             self._legal_step = state.step
-            self._legal_positions = None
         return self._legal
+
+    def _refresh_mask(self, state: State) -> None:
+        """The legal actions of ``state`` as a mask, once per state: the engine's
+        ``legal_actions_mask`` (a bytearray, no Python int per legal action where
+        the game builds it natively), or, with ``mask_by_legal_list``, a mask kept
+        for that tuple of legal actions (made once per distinct list)."""
+        if self._by_legal_list:
+            legal = self._legal_actions(state)
+            key = tuple(legal)
+            found = self._masks.get(key)
+            if found is None:
+                mask = bytearray(self.num_actions)
+                for a in legal:
+                    mask[a] = 1
+                if len(self._masks) >= 4096:
+                    self._masks.clear()
+                found = self._masks[key] = (mask, np.frombuffer(mask, np.int8))
+            self._mask, self._mask_array = found
+        else:
+            mask = state.legal_actions_mask(self.num_actions)
+            self._mask = mask
+            self._mask_array = np.frombuffer(mask, np.int8)
+        self._mask_step = state.step
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the agent to act (the positions of its mask's 1s), as
@@ -171,20 +203,14 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if state is None:
             raise InvalidConfig("call reset() before using the environment")
         seat = self.agent_name_mapping[agent]
-        # a fresh zeroed (calloc) int8 mask with the legal positions put in: two
-        # numpy calls; the learner may keep it, so it is never reused
-        mask = np.zeros(self.num_actions, np.int8)
+        # the learner may keep or change its mask: it gets a copy of the state's
+        # (or a fresh zeroed one when it is not to act)
         if state.current_player == seat:
-            if self._legal_step != state.step:
-                self._legal_actions(state)
-            positions = self._legal_positions
-            if positions is None:
-                # the legal actions as an index array, once per state, through an
-                # array.array (half the time of ``put`` given the list; either way
-                # each Python int costs a conversion: see docs/rl.md, "why not 2x")
-                positions = np.frombuffer(array("q", self._legal), np.int64)
-                self._legal_positions = positions
-            mask.put(positions, 1)
+            if self._mask_step != state.step:
+                self._refresh_mask(state)
+            mask = self._mask_array.copy()
+        else:
+            mask = np.zeros(self.num_actions, np.int8)
         return {"observation": self.encoder.encode(state, seat), "action_mask": mask}
 
     def last(
@@ -214,10 +240,12 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
                 a = int(action)
             except (TypeError, ValueError):
                 raise IllegalAction(f"{agent}: action must be an integer, not {action!r}") from None
-        if a != action or a not in self._legal_actions(state):
+        if self._mask_step != state.step:
+            self._refresh_mask(state)
+        if a != action or not 0 <= a < self.num_actions or not self._mask[a]:
             raise IllegalAction(
                 f"{agent}: action {action!r} is not legal now; legal: "
-                + ", ".join(f"{x} ({state.action_to_str(x)})" for x in self._legal)
+                + ", ".join(f"{x} ({state.action_to_str(x)})" for x in self._legal_actions(state))
             )
         state.apply(a)
         player = state.current_player
