@@ -44,7 +44,7 @@ Nothing else: no deck order, no other seat's hand, no discard pile beyond its to
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -155,6 +155,7 @@ class DominionEncoder:
         self._views: list[Any] = []
         self._held_ones: list[list[int]] = []
         self._flags: list[list[int]] = []
+        self._copies: list[Callable[[], np.ndarray]] = []
         self._held_counts: list[list[list[int]]] = []
         self._held_numbers: list[list[int]] = []
         self._held_zones: list[list[list[int]]] = []
@@ -176,6 +177,7 @@ class DominionEncoder:
         self._points = [0] * n
         self._buffers = [np.zeros(self.size, dtype=OBS_DTYPE) for _ in range(n)]
         self._views = [writer(b) for b in self._buffers]
+        self._copies = [b.copy for b in self._buffers]
         for out in self._views:
             for c in piles:
                 out[self._in_supply_start + c] = 1
@@ -250,11 +252,10 @@ class DominionEncoder:
         # a zone that changed, the cards that left and came are tallied (-1, +1) and
         # only the counts that changed are written
         empty: list[int] = []
-        zones: list[list[int]] = [hands[seat], looking[seat], st.trash]
         if possessor:
-            zones += (hands[turn], looking[turn])
+            zones = [hands[seat], looking[seat], st.trash, hands[turn], looking[turn]]
         else:
-            zones += (empty, empty)
+            zones = [hands[seat], looking[seat], st.trash, empty, empty]
         for q in order:
             zones.append(in_play[q])
             held_by = st.held_by_frames(q) if stack else empty
@@ -275,7 +276,7 @@ class DominionEncoder:
         before = self._held_supply[seat]
         if before is not now:
             i = self._supply_start
-            for c in range(k):
+            for c in self._piles:  # (the other cards' counts are always 0)
                 m = now[c]
                 if before[c] != m:
                     out[i + c] = m
@@ -289,11 +290,14 @@ class DominionEncoder:
             self._points = [st.vp_of(q) for q in range(self.players)]
         held_owned = self._held_owned[seat]
         i = self._owned_start
+        # (only the cards a seat can own in this game, as the engine keeps them:
+        # every other count is 0 in every row)
+        kinds = st.owned_kinds
         for r, q in enumerate(order):
             row = owned[q]
             before = held_owned[r]
             if row is not before:
-                for c in range(k):
+                for c in kinds:
                     m = row[c]
                     if before[c] != m:
                         out[i + c] = m
@@ -318,7 +322,7 @@ class DominionEncoder:
                 if held_numbers[j] != x:
                     out[i + j] = x
             self._held_numbers[seat] = numbers
-        return self._buffers[seat].copy()
+        return self._copies[seat]()
 
     def _write_zone(
         self, out: Any, start: int, before: list[int], zone: list[int], counts: list[int]
