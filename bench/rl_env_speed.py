@@ -17,8 +17,8 @@ What is compared (one "step" is one action of one seat, in random 2-player games
 * ``raw-env`` — ``env`` on the unwrapped environment (no PettingZoo wrappers).
 * ``floor`` — the engine loop plus what the environment's contract makes any
   implementation do however its encoder is written: one copy of an observation-sized
-  int16 vector (the copy handed to the learner), a fresh int8 mask with the legal
-  positions put in, and the learner's ``mask.nonzero()``.
+  int16 vector (the copy handed to the learner), a fresh int8 mask (the engine's
+  ``legal_actions_mask`` bytearray as an array), and the learner's ``mask.nonzero()``.
 * ``engine+view`` — the engine loop that also builds the acting seat's JSON view
   (``state.view(seat)``, what a bot reads).
 
@@ -51,7 +51,6 @@ import re
 import subprocess
 import sys
 import time
-from array import array
 from collections.abc import Callable
 from typing import Any
 
@@ -93,17 +92,18 @@ def engine_loop(
             for _ in range(100):
                 if st.is_terminal():
                     st = fresh()
+                if template is not None:
+                    # the legal actions come as the engine's mask (for Dominion built
+                    # from its list), not as a list too
+                    template.copy()
+                    mask = np.frombuffer(st.legal_actions_mask(actions), np.int8)
+                    found = mask.nonzero()[0]
+                    st.apply(int(found[rng.randrange(len(found))]))
+                    steps += 1
+                    continue
                 legal = st.legal_actions()
                 if view:
                     st.view(st.current_player)
-                if template is not None:
-                    template.copy()
-                    mask = np.zeros(actions, dtype=np.int8)
-                    mask.put(np.frombuffer(array("q", legal), np.int64), 1)
-                    legal = mask.nonzero()[0]
-                    st.apply(int(legal[rng.randrange(len(legal))]))
-                    steps += 1
-                    continue
                 st.apply(legal[rng.randrange(len(legal))])
                 steps += 1
         box["state"] = st

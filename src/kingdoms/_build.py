@@ -52,6 +52,7 @@ COMPILED: Final = (
     "kingdoms.rl.encoding",
     "kingdoms.rl.dominion_obs",
     "kingdoms.rl.kingdomino_obs",
+    "kingdoms.rl.core",
 )
 """Modules compiled with mypyc (each must pass ``mypy --strict``)."""
 

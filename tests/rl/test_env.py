@@ -210,3 +210,41 @@ def test_observation_is_a_fresh_array_each_time() -> None:
     assert np.array_equal(third["observation"], again["observation"])
     assert np.array_equal(third["action_mask"], again["action_mask"])
     assert third["action_mask"].any()
+
+
+@pytest.mark.parametrize("make", [lambda: dominion_env(), lambda: kingdomino_env(players=2)])
+def test_masks_and_legality_survive_a_learner_writing_into_its_masks(make) -> None:  # type: ignore[no-untyped-def]
+    """Masks are kept per state (and, for Dominion, per list of legal actions, so the
+    same mask serves many states): a learner writing 1s into the copy it was handed
+    changes neither the masks of later states nor which actions ``step`` accepts."""
+    env = make()
+    env.reset(seed=11)
+    raw = env.unwrapped
+    rng = random.Random(11)
+    for _ in range(400):
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            break
+        state = raw.game_state
+        legal = state.legal_actions()
+        mask = obs["action_mask"]
+        assert np.flatnonzero(mask).tolist() == sorted(legal)
+        mask[:] = 1  # the learner's to change
+        illegal = next(a for a in range(raw.num_actions) if a not in legal)
+        before = state.fingerprint()
+        with pytest.raises(IllegalAction, match="not legal"):
+            env.step(illegal)
+        assert state.fingerprint() == before
+        env.step(legal[rng.randrange(len(legal))])
+
+
+def test_step_checks_legality_without_an_observation_first() -> None:
+    env = dominion_env(kingdom="First Game")
+    env.reset(seed=2)
+    state = env.unwrapped.game_state
+    with pytest.raises(IllegalAction, match="action 57 is not legal"):
+        env.step(A.encode(A.BUY, BY_ID["province"]))
+    for _ in range(30):  # no last() or observe(): step alone asks for the legal actions
+        legal = state.legal_actions()
+        env.step(legal[-1])
+        assert state.step > 0

@@ -74,6 +74,9 @@ def dominion_raw_env(**settings: Unpack[DominionSettings]) -> KingdomsAECEnv:
         render_mode=settings.get("render_mode"),
         max_steps=settings.get("max_steps", 10_000),
         renderer=render_dominion,
+        # legal lists repeat (the buy phase's per coins, the same hands): a kept
+        # mask per list costs less than building one per state
+        mask_by_legal_list=True,
     )
     assert env.num_actions == NUM_ACTIONS
     return env

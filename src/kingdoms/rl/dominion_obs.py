@@ -44,27 +44,37 @@ Nothing else: no deck order, no other seat's hand, no discard pile beyond its to
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
 from kingdoms.core.state import State
-from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, NUM_CARDS
+from kingdoms.dominion.data import BY_ID, CARDS, NUM_CARDS
 from kingdoms.dominion.decisions import SPECS
-from kingdoms.dominion.rules import GARDENS, VINEYARD, VP, score
+from kingdoms.dominion.rules import score
 from kingdoms.dominion.state import DECISIONS, DominionState
 from kingdoms.rl.encoding import OBS_DTYPE, lay_out, writer
 
 DECISION_KINDS: tuple[str, ...] = tuple(sorted(DECISIONS))
 """Decision kinds in the order of the ``decision`` one-hot."""
 _DECISION_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
-_VP_LIST = list(VP)
-_ACTIONS = [c for c in range(NUM_CARDS) if IS_ACTION[c]]
 
 
 class DominionEncoder:
-    """The observation vector described in this module's docstring."""
+    """The observation vector described in this module's docstring, encoded
+    incrementally.
+
+    Each observing seat has a buffer holding the vector it was last given, and
+    beside it what that buffer was written from: the positions of its 1s (every
+    one-hot), its numbers (counters, seat counts…), a copy of each card zone it
+    counts, the supply and the ``owned`` rows.  :meth:`encode` computes the
+    one-hots and the numbers as two small lists, compares each zone with its kept
+    copy (one list comparison when it did not change), and writes only the
+    differences; it hands out a copy of the buffer.  The buffers start again when
+    the encoder meets another state object.  The result depends only on the state
+    given, never on the order of the calls (the tests compare it with
+    :meth:`encode_view` after every step of random games)."""
 
     def __init__(self, players: int) -> None:
         n = self.players = players
@@ -79,7 +89,7 @@ class DominionEncoder:
             ("decision", len(DECISION_KINDS) + 1),
             ("decision_who", n),
             ("decision_about", n),
-            # numbers, written in one go
+            # numbers, compared as one list
             ("counters", 4),
             ("bought", 1),
             ("empty_piles", 1),
@@ -101,15 +111,14 @@ class DominionEncoder:
             ("discard_top", n * k),
         ]
         self.layout, self.size = lay_out(fields)
-        # card-count segments (see encode): where each one's block starts, without
-        # and with the possessed seat's hand and looking
         lay = self.layout
-        mine: list[int] = [lay["hand"].start, lay["looking"].start, lay["trash"].start]
-        seats: list[int] = []
+        # card-count blocks (see encode), in this order: hand, looking, trash,
+        # possessed hand, possessed looking, then per relative seat in play, set aside
+        starts: list[int] = [lay[name].start for name in ("hand", "looking", "trash")]
+        starts += [lay["possessed_hand"].start, lay["possessed_looking"].start]
         for r in range(n):
-            seats += [lay["in_play"].start + r * k, lay["set_aside"].start + r * k]
-        possessed: list[int] = [lay["possessed_hand"].start, lay["possessed_looking"].start]
-        self._starts = (mine + seats, mine + possessed + seats)
+            starts += [lay["in_play"].start + r * k, lay["set_aside"].start + r * k]
+        self._starts = starts
         # per card, how many of it the block being written holds (all 0 between uses)
         self._tally = [0] * k
         self._decision: int = lay["decision"].start
@@ -117,220 +126,228 @@ class DominionEncoder:
         self._decision_card: int = lay["decision_card"].start
         self._decision_about: int = lay["decision_about"].start
         self._decision_subject: int = lay["decision_subject"].start
-        self._owned_cache: tuple[object, int, tuple[int, ...], list[int]] | None
-        self._owned_cache = None
-        self._owned_by_seat: list[tuple[list[Any], list[int]]] = []
         self._numbers = lay["counters"].start
-        self._owned = lay["owned"]
-        self._cache: tuple[object, list[int], bool, bool] | None = None
+        self._owned_start = lay["owned"].start
         self._orders = [[(seat + r) % n for r in range(n)] for seat in range(n)]
         self._rels = [[(q - seat) % n for q in range(n)] for seat in range(n)]
         self._turn = lay["turn"].start
         self._to_move = lay["to_move"].start
         self._possessed_by = lay["possessed_by"].start
         self._top = lay["discard_top"].start
-        assert lay["in_supply"].start == lay["supply"].stop
-        self._supply_slice = slice(lay["supply"].start, lay["in_supply"].stop)
-        # the supply block (see encode): for which piles, the counts it holds, its
-        # memoryview, the number of empty piles
-        self._supply_piles: object = None
-        self._supply_held: list[int] = []
-        self._supply_view: Any = None
+        self._supply_start = lay["supply"].start
+        self._in_supply_start = lay["in_supply"].start
+        # the state the buffers were written from, the piles of its game, Gardens
+        # and Vineyard in it, the supply as last counted and its empty piles
+        self._state: object = None
+        self._piles: list[int] = []
+        self._supply_now: list[int] = []
         self._empties = 0
+        self._owned_now: list[list[int]] = []
+        self._points: list[int] = []
+        # module constants, read as attributes (a compiled attribute read is cheaper
+        # than a module global's lookup)
+        self._k = NUM_CARDS
+        self._kind_index = dict(_DECISION_INDEX)
+        self._other_kind = len(DECISION_KINDS)
+        self._specs = SPECS
+        # per observing seat: its buffer and what the buffer was written from
+        self._buffers: list[np.ndarray] = []
+        self._views: list[Any] = []
+        self._held_ones: list[list[int]] = []
+        self._flags: list[list[int]] = []
+        self._copies: list[Callable[[], np.ndarray]] = []
+        self._held_counts: list[list[list[int]]] = []
+        self._held_numbers: list[list[int]] = []
+        self._held_zones: list[list[list[int]]] = []
+        self._held_supply: list[list[int]] = []
+        self._held_owned: list[list[list[int]]] = []
 
-    def _game_constants(self, st: DominionState) -> tuple[list[int], bool, bool]:
-        """(the piles of this game, Gardens in the game, Vineyard in the game)."""
-        cache = self._cache
-        if cache is None or cache[0] is not st.piles:
-            piles = st.piles
-            cache = (piles, list(piles), GARDENS in piles, VINEYARD in piles)
-            self._cache = cache
-        return cache[1], cache[2], cache[3]
+    def _start(self, st: DominionState) -> None:
+        """Fresh buffers for another state: zeros, with the game's constant
+        ``in_supply`` flags written."""
+        n = self.players
+        k = self._k
+        self._state = st
+        piles = list(st.piles)
+        self._piles = piles
+        self._supply_now = [0] * len(st.supply)
+        self._empties = 0
+        zeros = [0] * len(st.supply)
+        self._owned_now = [zeros] * n
+        self._points = [0] * n
+        self._buffers = [np.zeros(self.size, dtype=OBS_DTYPE) for _ in range(n)]
+        self._views = [writer(b) for b in self._buffers]
+        self._copies = [b.copy for b in self._buffers]
+        for out in self._views:
+            for c in piles:
+                out[self._in_supply_start + c] = 1
+        self._held_ones = [[] for _ in range(n)]
+        self._flags = [[0] * self.size for _ in range(n)]
+        self._held_numbers = [[0] * (6 + 6 * n) for _ in range(n)]
+        self._held_zones = [[[] for _ in self._starts] for _ in range(n)]
+        self._held_counts = [[[0] * k for _ in self._starts] for _ in range(n)]
+        self._held_supply = [self._supply_now for _ in range(n)]
+        self._held_owned = [[zeros] * n for _ in range(n)]
 
     def encode(self, state: State, seat: int) -> np.ndarray:
         st = state
         assert isinstance(st, DominionState)
-        n = self.players
-        k = NUM_CARDS
+        if st is not self._state:
+            self._start(st)
+        k = self._k
         order = self._orders[seat]
         rel = self._rels[seat]
         turn = st.turn
         stack = st.stack
         to_move = st.current_player
-        in_supply, gardens, vineyards = self._game_constants(st)
-        obs = np.zeros(self.size, dtype=OBS_DTYPE)
-        # a few dozen elements are set one by one through a memoryview (far cheaper
-        # than as many numpy calls); the big blocks are copied from cached vectors
-        out = writer(obs)
-        # -- one-hots
-        out[0] = 1
-        out[1 + st.phase] = 1
-        out[self._turn + rel[turn]] = 1
+        out = self._views[seat]
+        hands, decks, discards = st.hands, st.decks, st.discards
+        in_play, aside, looking = st.in_play, st.aside, st.looking
+        # -- the 1s of every one-hot
+        ones: list[int] = [0, 1 + st.phase, self._turn + rel[turn]]
         if to_move >= 0:
-            out[self._to_move + rel[to_move]] = 1
+            ones.append(self._to_move + rel[to_move])
         controller = st.controller
         if controller >= 0:
-            out[self._possessed_by + rel[controller]] = 1
+            ones.append(self._possessed_by + rel[controller])
         possessor = controller == seat and turn != seat
         if stack:
             fr = stack[-1]
             code = fr.code
-            out[self._decision + _DECISION_INDEX.get(code, len(DECISION_KINDS))] = 1
-            out[self._decision_who + rel[fr.who]] = 1
+            ones.append(self._decision + self._kind_index.get(code, self._other_kind))
+            ones.append(self._decision_who + rel[fr.who])
             if fr.card:
-                out[self._decision_card + fr.card] = 1
+                ones.append(self._decision_card + fr.card)
             # what the view says the decision is about (a card about to enter a hand,
             # as Library's: only for the seat deciding)
-            spec = SPECS[code]
+            spec = self._specs[code]
             if (spec.subject >= 0 or spec.whose >= 0) and (spec.zone != "hand" or to_move == seat):
                 whose = fr.field(spec.whose) if spec.whose >= 0 else fr.who
-                out[self._decision_about + rel[whose]] = 1
+                ones.append(self._decision_about + rel[whose])
                 if spec.subject >= 0:
-                    out[self._decision_subject + fr.field(spec.subject)] = 1
+                    ones.append(self._decision_subject + fr.field(spec.subject))
         top = self._top
-        hands, decks, discards = st.hands, st.decks, st.discards
-        in_play, aside, looking = st.in_play, st.aside, st.looking
         for r, q in enumerate(order):
             disc = discards[q]
             if disc:
-                out[top + r * k + disc[-1]] = 1
-        # -- card counts: every zone the seat may count, block by block; the cards of
-        # a block are tallied in a list first, then each distinct card is written
-        # once (a list item costs a fraction of a memoryview item)
+                ones.append(top + r * k + disc[-1])
+        old = self._held_ones[seat]
+        if ones != old:
+            # flags: 1 where the buffer holds a 1 of ``old``; +2 for the new 1s, so
+            # 1 = to clear, 2 = to set, 3 = already set
+            flags = self._flags[seat]
+            for p in ones:
+                flags[p] += 2
+            for p in old:
+                if flags[p] == 1:
+                    out[p] = 0
+                    flags[p] = 0
+            for p in ones:
+                if flags[p] == 2:
+                    out[p] = 1
+                flags[p] = 1
+            self._held_ones[seat] = ones
+        # -- card counts: every zone the seat may count, compared with the copy its
+        # buffer was written from (one list comparison when it did not change); for
+        # a zone that changed, the cards that left and came are tallied (-1, +1) and
+        # only the counts that changed are written
         empty: list[int] = []
-        blocks: list[list[list[int]]] = [[hands[seat]], [looking[seat]], [st.trash]]
         if possessor:
-            blocks += ([hands[turn]], [looking[turn]])
-        helds = [st.held_by_frames(q) for q in range(n)] if stack else [empty] * n
+            zones = [hands[seat], looking[seat], st.trash, hands[turn], looking[turn]]
+        else:
+            zones = [hands[seat], looking[seat], st.trash, empty, empty]
         for q in order:
-            blocks += ([in_play[q]], [aside[q], helds[q]])
-        tally = self._tally
-        for start, zones in zip(self._starts[possessor], blocks, strict=True):
-            for cards in zones:
-                for c in cards:
-                    tally[c] += 1
-            for cards in zones:
-                for c in cards:
-                    m = tally[c]
-                    if m:
-                        out[start + c] = m
-                        tally[c] = 0
-        # -- owned counts and victory points: recounted only when cards may have
-        # changed owner (see _owned_counts)
-        owned, vp = self._owned_counts(st, helds, gardens, vineyards)[seat]
-        i = self._owned.start
-        for row in owned:
-            out[i : i + k] = row
+            zones.append(in_play[q])
+            held_by = st.held_by_frames(q) if stack else empty
+            zones.append(aside[q] + held_by if held_by else aside[q])
+        held_zones = self._held_zones[seat]
+        for i, zone in enumerate(zones):
+            if zone != held_zones[i]:
+                self._write_zone(
+                    out, self._starts[i], held_zones[i], zone, self._held_counts[seat][i]
+                )
+                held_zones[i] = zone.copy()
+        # -- the supply: its empty piles counted again only when it changed
+        supply = st.supply
+        now = self._supply_now
+        if supply != now:
+            now = self._supply_now = supply.copy()
+            self._empties = [now[p] for p in self._piles].count(0)
+        before = self._held_supply[seat]
+        if before is not now:
+            i = self._supply_start
+            for c in self._piles:  # (the other cards' counts are always 0)
+                m = now[c]
+                if before[c] != m:
+                    out[i + c] = m
+            self._held_supply[seat] = now
+        # -- owned counts (kept by the engine as cards change hands) and victory
+        # points: copied when they changed; a copy is never changed, so a row the
+        # buffer holds already is one identity test
+        owned = self._owned_now
+        if st.owned_counts != owned:
+            owned = self._owned_now = [row.copy() for row in st.owned_counts]
+            self._points = [st.vp_of(q) for q in range(self.players)]
+        held_owned = self._held_owned[seat]
+        i = self._owned_start
+        # (only the cards a seat can own in this game, as the engine keeps them:
+        # every other count is 0 in every row)
+        kinds = st.owned_kinds
+        for r, q in enumerate(order):
+            row = owned[q]
+            before = held_owned[r]
+            if row is not before:
+                for c in kinds:
+                    m = row[c]
+                    if before[c] != m:
+                        out[i + c] = m
+                held_owned[r] = row
             i += k
         # -- numbers
-        supply = st.supply
-        # the supply changes on few steps: its vector (pile counts, then the
-        # in_supply flags) is kept, and the piles that changed written into it
-        if self._supply_piles is not in_supply:
-            vector = np.zeros(2 * k, dtype=OBS_DTYPE)
-            self._supply_view = writer(vector)
-            for c in in_supply:
-                self._supply_view[k + c] = 1
-            self._supply_piles = in_supply
-            self._supply_held = [0] * k
-        held = self._supply_held
-        if held != supply:
-            view = self._supply_view
-            for c in range(k):
-                m = supply[c]
-                if held[c] != m:
-                    view[c] = m
-                    held[c] = m
-            self._empties = [supply[p] for p in in_supply].count(0)
-        out[self._supply_slice.start : self._supply_slice.stop] = self._supply_view
-        i = self._numbers
-        out[i] = st.actions
-        out[i + 1] = st.buys
-        out[i + 2] = st.coins
-        out[i + 3] = st.potions
-        out[i + 4] = st.bought
-        out[i + 5] = self._empties
-        i += 6
+        points = self._points
         turns = st.turns
-        for q, points in zip(order, vp, strict=True):
-            out[i] = len(hands[q])
-            out[i + 1] = len(decks[q])
-            out[i + 2] = len(discards[q])
-            out[i + 3] = turns[q]
-            out[i + 4] = len(looking[q])
-            out[i + 5] = points
-            i += 6
-        return obs
+        numbers: list[int] = [st.actions, st.buys, st.coins, st.potions, int(st.bought)]
+        numbers.append(self._empties)
+        for q in order:
+            numbers.append(len(hands[q]))
+            numbers.append(len(decks[q]))
+            numbers.append(len(discards[q]))
+            numbers.append(turns[q])
+            numbers.append(len(looking[q]))
+            numbers.append(points[q])
+        held_numbers = self._held_numbers[seat]
+        if numbers != held_numbers:
+            i = self._numbers
+            for j, x in enumerate(numbers):
+                if held_numbers[j] != x:
+                    out[i + j] = x
+            self._held_numbers[seat] = numbers
+        return self._copies[seat]()
 
-    def _owned_counts(
-        self, st: DominionState, helds: list[list[int]], gardens: bool, vineyards: bool
-    ) -> list[tuple[list[Any], list[int]]]:
-        """For each observing seat: every seat's ``owned`` row (a memoryview of
-        ``NUM_CARDS`` counts) and victory points, in that seat's relative order.
-
-        Cards change owner only by moving between a seat's zones, the supply, the
-        trash and the Possession set-aside trash, which changes a seat's card total,
-        the trash, or the supply counts: while all of those are equal to the last
-        count's, on the same game and at most one action later, the counts hold.
-        (Two opposite moves between seats in one action would escape this: no card
-        of these sets makes them; the view-encoding test checks every state.)"""
-        n = self.players
-        hands, decks, discards = st.hands, st.decks, st.discards
-        in_play, aside, looking = st.in_play, st.aside, st.looking
-        totals = tuple(
-            len(hands[q])
-            + len(decks[q])
-            + len(discards[q])
-            + len(in_play[q])
-            + len(aside[q])
-            + len(looking[q])
-            + len(helds[q])
-            for q in range(n)
-        )
-        key = (*totals, len(st.trash), len(st.possessed_trash))
-        cache = self._owned_cache
-        if (
-            cache is not None
-            and cache[0] is st.supply
-            and 0 <= st.step - cache[1] <= 1
-            and cache[2] == key
-            and cache[3] == st.supply
-        ):
-            self._owned_cache = (st.supply, st.step, key, cache[3])
-            return self._owned_by_seat
-        # a few dozen cards per seat: tallied one by one in a list, then written
-        # into the seat's row once per distinct card
-        k = NUM_CARDS
+    def _write_zone(
+        self, out: Any, start: int, before: list[int], zone: list[int], counts: list[int]
+    ) -> None:
+        """Write into ``out`` the counts of a block that held ``before`` and now holds
+        ``zone`` (``counts``: the block's counts as written, updated)."""
         tally = self._tally
-        rows: list[Any] = []
-        points: list[int] = []
-        for q in range(n):
-            vp = 0
-            for zone in (hands[q], decks[q], discards[q], in_play[q], aside[q], looking[q]):
-                for c in zone:
-                    tally[c] += 1
-                    vp += _VP_LIST[c]
-            for c in helds[q]:
-                tally[c] += 1
-                vp += _VP_LIST[c]
-            if gardens:
-                vp += tally[GARDENS] * (totals[q] // 10)
-            if vineyards:
-                vp += tally[VINEYARD] * (sum(tally[c] for c in _ACTIONS) // 3)
-            row = np.zeros(k, dtype=OBS_DTYPE)
-            count = writer(row)
-            for c in range(k):
-                m = tally[c]
-                if m:
-                    count[c] = m
-                    tally[c] = 0
-            rows.append(count)
-            points.append(vp)
-        self._owned_by_seat = [
-            ([rows[q] for q in order], [points[q] for q in order]) for order in self._orders
-        ]
-        self._owned_cache = (st.supply, st.step, key, st.supply.copy())
-        return self._owned_by_seat
+        for c in before:
+            tally[c] -= 1
+        for c in zone:
+            tally[c] += 1
+        for c in before:
+            d = tally[c]
+            if d:
+                m = counts[c] + d
+                counts[c] = m
+                out[start + c] = m
+                tally[c] = 0
+        for c in zone:
+            d = tally[c]
+            if d:
+                m = counts[c] + d
+                counts[c] = m
+                out[start + c] = m
+                tally[c] = 0
 
     def encode_view(self, view: Mapping[str, Any], bought: bool) -> np.ndarray:
         """The same vector built from the seat's JSON view alone (plus ``bought``, the

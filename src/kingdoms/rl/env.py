@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import random
-from array import array
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypedDict
 
@@ -32,7 +31,8 @@ from pettingzoo.utils import wrappers
 
 from kingdoms.core.errors import IllegalAction, InvalidConfig
 from kingdoms.core.registry import get_game
-from kingdoms.core.state import TERMINAL, State
+from kingdoms.core.state import State
+from kingdoms.rl.core import ENDED, ILLEGAL, NOT_INT, TRUNCATED, StepCore
 from kingdoms.rl.encoding import OBS_DTYPE, OBS_HIGH, OBS_LOW
 
 Observation = dict[str, np.ndarray]
@@ -76,6 +76,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         render_mode: str | None = None,
         max_steps: int | None = None,
         renderer: Callable[[State], str] | None = None,
+        mask_by_legal_list: bool = False,
     ) -> None:
         super().__init__()
         self.metadata = {
@@ -111,9 +112,9 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._seeder = random.Random(int.from_bytes(os.urandom(8), "big"))
         self.state_: State | None = None
-        self._legal_step = -1
-        self._legal: list[int] = []
-        self._legal_positions: np.ndarray | None = None
+        # the per-step work (mask, observation, legality, move) is the core's: one
+        # compiled object in the compiled build (see kingdoms.rl.core)
+        self._core = StepCore(encoder, self.num_actions, self.possible_agents, mask_by_legal_list)
 
     # -- spaces -------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -141,7 +142,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         state = self._game.create(config)
         state.logging = False
         self.state_ = state
-        self._legal_step = -1
+        self._core.start(state, -1 if self.max_steps is None else self.max_steps)
         self.agents = self.possible_agents.copy()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -151,48 +152,32 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[state.current_player]
         self._rewards_zero = True  # every entry of rewards is 0 (the usual case)
 
-    def _legal_actions(self, state: State) -> list[int]:
-        """The engine's legal actions, asked once per state (observe, then step)."""
-        if self._legal_step != state.step:
-            self._legal = state.legal_actions()
-            self._legal_step = state.step
-            self._legal_positions = None
-        return self._legal
-
     def legal_actions(self) -> list[int]:
         """The legal actions of the agent to act (the positions of its mask's 1s), as
         the engine lists them; not to be changed.  For tools and benchmarks: a
         learner reads its mask."""
-        return self._legal_actions(self.game_state)
+        return self._core.legal_actions(self.game_state)
 
     def observe(self, agent: str) -> Observation:
         """Encoded on demand: a step encodes nothing."""
         state = self.state_
         if state is None:
             raise InvalidConfig("call reset() before using the environment")
-        seat = self.agent_name_mapping[agent]
-        # a fresh zeroed (calloc) int8 mask with the legal positions put in: two
-        # numpy calls; the learner may keep it, so it is never reused
-        mask = np.zeros(self.num_actions, np.int8)
-        if state.current_player == seat:
-            if self._legal_step != state.step:
-                self._legal_actions(state)
-            positions = self._legal_positions
-            if positions is None:
-                # the legal actions as an index array, once per state, through an
-                # array.array (half the time of ``put`` given the list; either way
-                # each Python int costs a conversion: see docs/rl.md, "why not 2x")
-                positions = np.frombuffer(array("q", self._legal), np.int64)
-                self._legal_positions = positions
-            mask.put(positions, 1)
-        return {"observation": self.encoder.encode(state, seat), "action_mask": mask}
+        # a fresh vector and a fresh mask: the learner may keep or change them
+        return self._core.observe(state, agent)
 
     def last(
         self, observe: bool = True
     ) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
         agent = self.agent_selection
+        obs = None
+        if observe:
+            state = self.state_
+            if state is None:
+                raise InvalidConfig("call reset() before using the environment")
+            obs = self._core.observe(state, agent)
         return (
-            self.observe(agent) if observe else None,
+            obs,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -204,24 +189,29 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.game_state
-        if type(action) is int:
-            a = action
-        else:
+        state = self.state_
+        if state is None:
+            raise InvalidConfig("call reset() before using the environment")
+        player = self._core.apply(state, action)
+        if player >= 0 and self._rewards_zero:  # the usual case
+            self.agent_selection = self.possible_agents[player]
+            return
+        if player == NOT_INT:
             if action is None or isinstance(action, bool):
                 raise IllegalAction(f"{agent}: action must be an integer, not {action!r}")
             try:
                 a = int(action)
             except (TypeError, ValueError):
                 raise IllegalAction(f"{agent}: action must be an integer, not {action!r}") from None
-        if a != action or a not in self._legal_actions(state):
+            player = self._core.apply(state, a) if a == action else ILLEGAL
+        if player == ILLEGAL:
             raise IllegalAction(
                 f"{agent}: action {action!r} is not legal now; legal: "
-                + ", ".join(f"{x} ({state.action_to_str(x)})" for x in self._legal)
+                + ", ".join(
+                    f"{x} ({state.action_to_str(x)})" for x in self._core.legal_actions(state)
+                )
             )
-        state.apply(a)
-        player = state.current_player
-        if player == TERMINAL:
+        if player == ENDED:
             self._cumulative_rewards[agent] = 0.0
             returns = state.returns()
             for i, name in enumerate(self.possible_agents):
@@ -236,7 +226,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             self._rewards_zero = True
         # (with every reward 0, clearing the acting agent's cumulative reward and
         # adding the rewards would change nothing: rewards only come at the end)
-        if self.max_steps is not None and state.step >= self.max_steps:
+        if player == TRUNCATED:
             for name in self.agents:
                 self.truncations[name] = True
         else:

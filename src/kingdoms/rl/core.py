@@ -1,0 +1,125 @@
+"""The per-step core of the environments: the mask, the observation, the legality
+check and the move, in one object that :class:`kingdoms.rl.env.KingdomsAECEnv`
+delegates to.
+
+Numpy only (no PettingZoo, no Gymnasium), so that the compiled build compiles it
+with mypyc (listed in :mod:`kingdoms._build`): a step is then two compiled calls
+under the PettingZoo class — :meth:`StepCore.observe` (through ``last``) and
+:meth:`StepCore.apply` (through ``step``).  The pure-Python path runs the same
+source.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+
+from kingdoms.core.state import TERMINAL, State
+
+NOT_INT: Final = -100
+""":meth:`StepCore.apply`: the action is not a Python ``int`` (nothing done)."""
+ILLEGAL: Final = -101
+""":meth:`StepCore.apply`: the action is not legal now (nothing done)."""
+ENDED: Final = TERMINAL
+""":meth:`StepCore.apply`: the action was applied and ended the game."""
+TRUNCATED: Final = -102
+""":meth:`StepCore.apply`: the action was applied and reached ``max_steps``."""
+
+_KEPT_MASKS: Final = 4096
+"""At most this many masks kept by list of legal actions (then forgotten)."""
+
+
+class StepCore:
+    """One game being played by an environment: its state, the observation
+    encoder, and the state's legal actions as a mask, asked once per state.
+
+    The mask is the engine's ``legal_actions_mask`` (a bytearray: no Python int
+    per legal action where the game builds it natively) or, with
+    ``by_legal_list``, a mask kept per tuple of legal actions (games whose legal
+    lists repeat, as Dominion's buy phase per coins).  It serves both the
+    observation (an int8 copy) and the legality check (one byte read)."""
+
+    def __init__(
+        self, encoder: Any, num_actions: int, agents: list[str], by_legal_list: bool
+    ) -> None:
+        self.encoder = encoder
+        self.num_actions = num_actions
+        self.seats: dict[str, int] = {a: i for i, a in enumerate(agents)}
+        self.by_legal_list = by_legal_list
+        self.max_steps = -1
+        self.state: State | None = None
+        self.mask_step = -1
+        self.mask = bytearray(num_actions)
+        self.mask_array: np.ndarray = np.zeros(num_actions, np.int8)
+        self.legal_step = -1
+        self.legal: list[int] = []
+        self.masks: dict[tuple[int, ...], tuple[bytearray, np.ndarray]] = {}
+
+    def start(self, state: State, max_steps: int) -> None:
+        """Play ``state`` from now on (``max_steps``: -1 for no limit)."""
+        self.state = state
+        self.max_steps = max_steps
+        self.mask_step = -1
+        self.legal_step = -1
+
+    def legal_actions(self, state: State) -> list[int]:
+        """The engine's legal actions as a list, asked at most once per state."""
+        step = state.step
+        if self.legal_step != step:
+            self.legal = state.legal_actions()
+            self.legal_step = step
+        return self.legal
+
+    def refresh_mask(self, state: State) -> None:
+        """The legal actions of ``state`` as a mask (see the class docstring)."""
+        if self.by_legal_list:
+            legal = self.legal_actions(state)
+            key = tuple(legal)
+            found = self.masks.get(key)
+            if found is None:
+                mask = bytearray(self.num_actions)
+                for a in legal:
+                    mask[a] = 1
+                if len(self.masks) >= _KEPT_MASKS:
+                    self.masks.clear()
+                found = (mask, np.frombuffer(mask, np.int8))
+                self.masks[key] = found
+            self.mask = found[0]
+            self.mask_array = found[1]
+        else:
+            mask = state.legal_actions_mask(self.num_actions)
+            self.mask = mask
+            self.mask_array = np.frombuffer(mask, np.int8)
+        self.mask_step = state.step
+
+    def observe(self, state: State, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation: its vector and a fresh mask (a copy of the state's
+        if it is to act, zeros otherwise)."""
+        seat = self.seats[agent]
+        if state.current_player == seat:
+            if self.mask_step != state.step:
+                self.refresh_mask(state)
+            mask = self.mask_array.copy()
+        else:
+            mask = np.zeros(self.num_actions, np.int8)
+        return {"observation": self.encoder.encode(state, seat), "action_mask": mask}
+
+    def apply(self, state: State, action: object) -> int:
+        """Apply ``action`` if it is a legal ``int``: the next player to act, or
+        :data:`ENDED` / :data:`TRUNCATED`; :data:`NOT_INT` or :data:`ILLEGAL` (and
+        nothing changed) otherwise."""
+        if type(action) is not int:
+            return NOT_INT
+        a: int = action
+        if self.mask_step != state.step:
+            self.refresh_mask(state)
+        if a < 0 or a >= self.num_actions or not self.mask[a]:
+            return ILLEGAL
+        state.apply(a)
+        player = state.current_player
+        if player == TERMINAL:
+            return ENDED
+        if self.max_steps >= 0 and state.step >= self.max_steps:
+            return TRUNCATED
+        return player
