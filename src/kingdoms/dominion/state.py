@@ -47,6 +47,7 @@ from kingdoms.dominion.turn import (
     ACTION_PHASE,
     BUY_PHASE,
     CLEANUP,
+    NO_END,
     OVER,
     PHASE_NAMES,
     TREASURE_COINS,
@@ -62,6 +63,7 @@ __all__ = [
     "DECISIONS",
     "ENGINE_FIELDS",
     "FIELDS",
+    "NO_END",
     "OVER",
     "PHASE_NAMES",
     "TREASURE_COINS",
@@ -356,6 +358,8 @@ class DominionState(Turn):
         strays = {CARDS[c].id for q in owned for c, n in enumerate(q) if n and c not in kinds}
         if strays:
             raise InvariantViolation(f"owned cards not in owned_kinds: {sorted(strays)}")
+        if NO_END in self.buy_cache and self.game_end_reason():
+            raise InvariantViolation("the game's end is remembered as not reached")
         if min(self.supply) < 0:
             raise InvariantViolation("negative supply count")
         if self.actions < 0 or self.buys < 0 or self.coins < 0 or self.potions < 0:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Final, cast
 
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards import COINS, answer, decision_actions
-from kingdoms.dominion.cards.alchemy import start_cleanup
+from kingdoms.dominion.cards.alchemy import ALCHEMIST, HERBALIST, start_cleanup
 from kingdoms.dominion.data import (
     BY_ID,
     CARDS,
@@ -60,6 +60,13 @@ _A_END_PHASE: Final = A.A_END_PHASE
 _POTION: Final = POTION
 _SILVER: Final = SILVER
 _STONE: Final = PHILOSOPHERS_STONE
+_ALCHEMIST: Final = ALCHEMIST
+_HERBALIST: Final = HERBALIST
+NO_END: Final = -2
+"""The ``buy_cache`` key remembering that the supply ends no game (checked at the
+end of every turn, :meth:`Turn.finish_turn`, and worked out again only once a pile
+has emptied, which empties the cache); the buy lists' keys are never negative."""
+_NOTHING: Final[list[int]] = []
 
 
 TURN_FIELDS: Final = (
@@ -143,7 +150,8 @@ class Turn(Scoring, Effects):
 
     def _settle(self) -> None:
         """Run pending tasks; skip phases in which nothing can be done."""
-        self._run()
+        if self.stack:
+            self._run()
         if self.stack or self.phase == OVER:
             return
         if self.phase == ACTION_PHASE:
@@ -210,6 +218,10 @@ class Turn(Scoring, Effects):
         :meth:`finish_turn` discards, draws and passes the turn."""
         p = self.turn
         self.phase = CLEANUP
+        play = self.in_play[p]
+        if not self.alchemy_errata and _ALCHEMIST not in play and _HERBALIST not in play:
+            self.finish_turn(p)  # start_cleanup would ask nothing: nearly every turn
+            return
         stack = self.stack
         depth = len(stack)
         start_cleanup(cast("DominionState", self), p)
@@ -229,7 +241,15 @@ class Turn(Scoring, Effects):
         hand.clear()
         if self.moved:
             self.moved.clear()
-        self.draw(p, 5)
+        deck = self.decks[p]
+        k = len(deck) - 5
+        if k >= 0 and not self.logging:
+            # draw(p, 5) when the deck holds them: its top five, top card first
+            hand.extend(deck[k:])
+            hand.reverse()
+            del deck[k:]
+        else:
+            self.draw(p, 5)
         if self.possessed_trash:
             # trashed during a Possession turn: back to their owner after Clean-up
             # (into the discard pile as it is now: the draw may have shuffled it away)
@@ -242,7 +262,10 @@ class Turn(Scoring, Effects):
         if not self.extra_turn:
             self.turns[p] += 1
         self.actions = self.buys = self.coins = self.potions = 0
-        ended = self.game_end_reason()
+        # the supply ends the game only once a pile has emptied since the last check
+        # (an emptied pile empties the buy cache, and with it this memo)
+        cache = self.buy_cache
+        ended = "" if NO_END in cache else self.game_end_reason()
         if ended:
             self.ended_by = ended
             self.phase = OVER
@@ -250,6 +273,7 @@ class Turn(Scoring, Effects):
             if self.logging:
                 self._log("end", None, by=ended, vp=self.vp())
             return
+        cache[NO_END] = _NOTHING
         self._next_turn()
 
     def _next_turn(self) -> None:
