@@ -81,16 +81,19 @@ class StrategyBot:
         self.name = strategy.name
         self._play = tuple(BY_ID[c] for c in self.strategy.play if c in BY_ID)
         self._rules_of: Strategy | None = None
-        self._rules: tuple[tuple[str, int, Condition], ...] = ()
+        self._rules: tuple[tuple[str, int, int, Condition], ...] = ()
 
-    def _buy_rules(self) -> tuple[tuple[str, int, Condition], ...]:
-        """The strategy's buy rules with the action buying each card: -1 for a card
-        whose affordability only the situation knows (not of the card list)."""
+    def _buy_rules(self) -> tuple[tuple[str, int, int, Condition], ...]:
+        """The strategy's buy rules with the action buying each card and its coin
+        cost: action -1 for a card whose affordability only the situation knows (not
+        of the card list)."""
         strategy = self.strategy
         if self._rules_of is not strategy:
             costs = adapter.COSTS
             self._rules = tuple(
-                (card, _BUY_ACTION[card] if card in _BUY_ACTION and card in costs else -1, cond)
+                (card, _BUY_ACTION[card], costs[card], cond)
+                if card in _BUY_ACTION and card in costs
+                else (card, -1, 0, cond)
                 for card, cond in strategy.rules
             )
             self._rules_of = strategy
@@ -100,13 +103,16 @@ class StrategyBot:
         """:meth:`Strategy.choose`'s card as its buy action, or None.  The engine's
         legal buys are exactly the affordable cards with a non-empty pile (the
         situation's costs are the cards' printed ones, as the engine's), so a rule
-        is tried against them; the :class:`Situation` is built only when a
+        is tried against them (a card costing more coins than there are is not
+        among them: not looked for); the :class:`Situation` is built only when a
         condition or the end-of-game guard asks."""
         s: Situation | None = None
         guard = self.strategy.guard
-        for card, action, cond in self._buy_rules():
+        coins = obs.coins
+        rules = self._rules if self._rules_of is self.strategy else self._buy_rules()
+        for card, action, cost, cond in rules:
             if action >= 0:
-                if action not in legal_actions:
+                if cost > coins or action not in legal_actions:
                     continue
             else:
                 if s is None:
@@ -123,8 +129,9 @@ class StrategyBot:
                     s = adapter.situation_observed(obs)
                 if s.loses_by_ending(card):
                     continue
-            if action < 0:
-                action = A.encode(A.BUY, BY_ID[card])
+            if action >= 0:
+                return action  # found among the legal actions above
+            action = A.encode(A.BUY, BY_ID[card])
             return action if action in legal_actions else None
         return None
 
