@@ -343,7 +343,10 @@ class Turn(Scoring, Effects):
                     out = [c if c < n_cards else A.encode(_PLAY, c) for c in out]
                 out.append(_A_ALL_TREASURES)
         if self.buys > 0:
-            out.extend(self.buy_list())
+            # buy_list(), its remembered list read here
+            potions = self.potions
+            found = self.buy_cache.get(self.coins * 4096 + potions) if potions < 4096 else None
+            out.extend(self.buy_list() if found is None else found)
         out.append(_A_END_PHASE)
         return out
 
@@ -369,7 +372,9 @@ class Turn(Scoring, Effects):
             cache[key] = out
         return out
 
-    def _apply(self, action: int) -> None:
+    def apply(self, action: int) -> None:
+        """Carry out ``action``, trusting that it is legal, and record it: the State
+        contract's ``apply`` (``_apply``, then the history) in one call."""
         if action < _BASE_ACTIONS:  # a card of the card list (A.decode, inlined)
             kind = action // _N
             c = action - kind * _N
@@ -378,9 +383,8 @@ class Turn(Scoring, Effects):
         if self.stack:
             answer(cast("DominionState", self), self.stack.pop(), kind, c)
             self._settle()
-            return
-        p = self.turn
-        if kind == _PLAY:
+        elif kind == _PLAY:
+            p = self.turn
             if self.phase == ACTION_PHASE:
                 self.actions -= 1
                 self.hands[p].remove(c)
@@ -390,8 +394,9 @@ class Turn(Scoring, Effects):
             else:
                 self.play_treasure(p, c)
         elif kind == _ALL_TREASURES:
-            self.play_all_treasures(p)
+            self.play_all_treasures(self.turn)
         elif kind == _BUY:
+            p = self.turn
             self.buys -= 1
             self.coins -= _COIN_COST[c]
             self.potions -= _POTION_COST[c]
@@ -407,3 +412,10 @@ class Turn(Scoring, Effects):
                 self._settle()
             else:
                 self._end_turn()
+        self.history.append(action)
+
+    def _apply(self, action: int) -> None:
+        """``action`` without its record (the State contract's step: :meth:`apply`
+        does both)."""
+        self.apply(action)
+        self.history.pop()
