@@ -153,6 +153,10 @@ def test_scores_from_counts_are_the_scores_of_the_cards(cards: list[str]) -> Non
         counts[c] += 1
     assert score_counts(counts) == score(owned)
     assert vp_by_card_counts(counts) == dict(sorted(vp_by_card(owned).items()))
+    # only the cards owned, as a state's owned_kinds (more kinds change nothing)
+    kinds = sorted({*owned, BY_ID["gold"]})
+    assert score_counts(counts, kinds) == score(owned)
+    assert vp_by_card_counts(counts, kinds) == dict(sorted(vp_by_card(owned).items()))
 
 
 TREASURE_KINGDOM = [
@@ -190,3 +194,15 @@ def test_playing_all_treasures_is_playing_them_one_by_one(
             b.play_treasure(0, c)
     assert a.snapshot() == b.snapshot()
     assert a.log == b.log
+
+
+def test_games_of_one_kingdom_start_alike_and_own_their_supply() -> None:
+    """The piles and supply a kingdom starts with are worked out once per process:
+    every game gets its own copy."""
+    first = make(kingdom=TREASURE_KINGDOM)
+    start = (first.piles.copy(), first.supply.copy())
+    first.supply[BY_ID["smithy"]] = 0
+    first.piles.append(999)
+    second = make(kingdom=TREASURE_KINGDOM)
+    assert (second.piles, second.supply) == start
+    assert second.supply is not first.supply and second.piles is not first.piles
