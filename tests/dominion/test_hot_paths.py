@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from kingdoms.dominion.data import BY_ID, IS_TREASURE
 from kingdoms.dominion.rules import VP, score, score_counts, vp_by_card, vp_by_card_counts
-from kingdoms.dominion.state import BUY_PHASE, DominionState
+from kingdoms.dominion.state import BUY_PHASE, NO_END, DominionState
 from tests.dominion.helpers import do, make, soak_game
 
 
@@ -58,6 +58,42 @@ def test_a_pile_emptied_is_no_longer_offered_at_the_same_coins() -> None:
     do(s, "play all treasures")  # seat 1 at $4 again: the pile is empty now
     assert s.coins == 4 and "buy Smithy" not in s.describe_legal()
     assert s.legal_actions() == fresh_legal(s)
+
+
+@given(seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=30, deadline=None)
+def test_a_remembered_end_check_is_the_end_check_of_the_supply(seed: int) -> None:
+    """Clean-up remembers that the supply ends no game until a pile empties: wherever
+    it is remembered, the supply ends none, and games end where a fresh check ends
+    them (the soak's bots buy every kind of card, emptying piles)."""
+    state, bots, rngs = soak_game(seed, "end")
+    remembered = 0
+    for _ in range(5000):
+        player = state.current_player
+        if player < 0:
+            break
+        if NO_END in state.buy_cache:
+            remembered += 1
+            assert state.game_end_reason() == ""
+        state.apply_checked(
+            bots[player].act(state.view(player), state.legal_actions(), rngs[player])
+        )
+    assert state.is_terminal() and state.ended_by == state.game_end_reason() != ""
+    assert remembered > 0
+
+
+def test_the_last_province_ends_the_game_though_earlier_turns_remembered_no_end() -> None:
+    s = make(
+        supply={"province": 1},
+        hands={0: ["gold", "gold", "silver", "copper", "copper"]},
+        decks={0: ["gold", "gold", "gold", "silver", "silver"]},
+    )
+    do(s, "play all treasures", "buy Silver")  # seat 0 buys no Province yet
+    assert s.turn == 1 and NO_END in s.buy_cache and not s.is_terminal()
+    do(s, "play all treasures", "end buys")
+    assert s.turn == 0 and NO_END in s.buy_cache
+    do(s, "play all treasures", "buy Province")
+    assert s.is_terminal() and s.ended_by == "provinces"
 
 
 def test_a_copy_starts_with_nothing_remembered_and_the_original_keeps_its_own() -> None:
@@ -117,6 +153,10 @@ def test_scores_from_counts_are_the_scores_of_the_cards(cards: list[str]) -> Non
         counts[c] += 1
     assert score_counts(counts) == score(owned)
     assert vp_by_card_counts(counts) == dict(sorted(vp_by_card(owned).items()))
+    # only the cards owned, as a state's owned_kinds (more kinds change nothing)
+    kinds = sorted({*owned, BY_ID["gold"]})
+    assert score_counts(counts, kinds) == score(owned)
+    assert vp_by_card_counts(counts, kinds) == dict(sorted(vp_by_card(owned).items()))
 
 
 TREASURE_KINGDOM = [
@@ -154,3 +194,15 @@ def test_playing_all_treasures_is_playing_them_one_by_one(
             b.play_treasure(0, c)
     assert a.snapshot() == b.snapshot()
     assert a.log == b.log
+
+
+def test_games_of_one_kingdom_start_alike_and_own_their_supply() -> None:
+    """The piles and supply a kingdom starts with are worked out once per process:
+    every game gets its own copy."""
+    first = make(kingdom=TREASURE_KINGDOM)
+    start = (first.piles.copy(), first.supply.copy())
+    first.supply[BY_ID["smithy"]] = 0
+    first.piles.append(999)
+    second = make(kingdom=TREASURE_KINGDOM)
+    assert (second.piles, second.supply) == start
+    assert second.supply is not first.supply and second.piles is not first.piles

@@ -123,6 +123,21 @@ def bot_reader(bot: Bot) -> Callable[[State, int], Any]:
     return cast(ObservingBot, bot).observe if observes else _view
 
 
+GameLoop = Callable[[State, Sequence[Bot], Sequence[random.Random], int], bool]
+"""A bot class's own loop (``play_game(state, bots, rngs, max_steps)``): plays the
+game to its end with the actions the generic loop would give, or returns False and
+does nothing when it does not take this game."""
+
+
+def joint_loop(bots: Sequence[Bot]) -> GameLoop | None:
+    """The ``play_game`` loop of the bots' class when every seat holds a bot of that
+    one class and the class has one, else None."""
+    kind = type(bots[0]) if bots else None
+    if kind is None or any(type(bot) is not kind for bot in bots):
+        return None
+    return cast("GameLoop | None", getattr(kind, "play_game", None))
+
+
 def play_out(
     state: State,
     bots: Sequence[Bot],
@@ -134,6 +149,9 @@ def play_out(
     """Let ``bots[seat]`` decide for every seat until the game ends. Returns ``state``."""
     if rngs is None:
         rngs = seat_rngs(state.config.seed, state.num_players)
+    loop = None if checked else joint_loop(bots)
+    if loop is not None and loop(state, bots, rngs, max_steps):
+        return state
     reads = [bot_reader(bot) for bot in bots]
     for _ in range(max_steps):
         player = state.current_player

@@ -36,14 +36,21 @@ def score(cards: Sequence[int]) -> int:
     return total
 
 
-def score_counts(counts: list[int]) -> int:
+def score_counts(counts: list[int], kinds: list[int] | None = None) -> int:
     """:func:`score` of the cards whose copies ``counts`` gives (card index -> copies,
-    as a seat's kept owned counts)."""
+    as a seat's kept owned counts); ``kinds``: the only cards with copies, when known
+    (a state's ``owned_kinds``)."""
     total = 0
     vp = VP
-    for c, n in enumerate(counts):
-        if n:
-            total += vp[c] * n
+    if kinds is None:
+        for c, n in enumerate(counts):
+            if n:
+                total += vp[c] * n
+    else:
+        for c in kinds:
+            n = counts[c]
+            if n:
+                total += vp[c] * n
     gardens = counts[GARDENS]
     if gardens:
         total += gardens * (sum(counts) // 10)
@@ -58,10 +65,12 @@ def _actions(counts: list[int]) -> int:
     return sum(n for c, n in enumerate(counts) if n and is_action[c])
 
 
-def vp_by_card_counts(counts: list[int]) -> dict[int, int]:
-    """:func:`vp_by_card` of the cards whose copies ``counts`` gives, in card order."""
+def vp_by_card_counts(counts: list[int], kinds: list[int] | None = None) -> dict[int, int]:
+    """:func:`vp_by_card` of the cards whose copies ``counts`` gives, in card order
+    (``kinds``: the only cards with copies, in card order, when known)."""
     out: dict[int, int] = {}
-    for c, n in enumerate(counts):
+    for c in list(range(len(counts))) if kinds is None else kinds:
+        n = counts[c]
         if not n:
             continue
         if c == GARDENS:

@@ -26,14 +26,15 @@ class Scoring(Zones):
         return end_reason(self.supply, self.piles, self.num_players)
 
     def vp_of(self, p: int) -> int:
-        return score_counts(self.owned_counts[p])  # = score(self.owned(p))
+        return score_counts(self.owned_counts[p], self.owned_kinds)  # = score(self.owned(p))
 
     def vp(self) -> list[int]:
         return [self.vp_of(p) for p in range(self.num_players)]
 
     def vp_by_card_ids(self) -> list[dict[str, int]]:
         """Per seat: card id -> the points its copies give (the outcome's breakdown)."""
+        kinds = self.owned_kinds
         return [
-            {CARDS[c].id: v for c, v in vp_by_card_counts(self.owned_counts[p]).items()}
+            {CARDS[c].id: v for c, v in vp_by_card_counts(self.owned_counts[p], kinds).items()}
             for p in range(self.num_players)
         ]

@@ -47,6 +47,7 @@ from kingdoms.dominion.turn import (
     ACTION_PHASE,
     BUY_PHASE,
     CLEANUP,
+    NO_END,
     OVER,
     PHASE_NAMES,
     TREASURE_COINS,
@@ -62,6 +63,7 @@ __all__ = [
     "DECISIONS",
     "ENGINE_FIELDS",
     "FIELDS",
+    "NO_END",
     "OVER",
     "PHASE_NAMES",
     "TREASURE_COINS",
@@ -96,15 +98,11 @@ class DominionState(Turn):
             return
         n = config.players
         opts = config.options
-        kingdom = [BY_ID[c] for c in opts["kingdom"]]
         self.edition = int(opts.get("base_edition", 1))
         self.alchemy_errata = bool(opts.get("alchemy_errata", False))
-        self.piles = sorted(set(_basic_piles(kingdom)) | set(kingdom))
-        # one count per card of the card list, and up to the last added card in play
-        # (a game without added cards keeps the card list's size: records replay)
-        self.supply = [0] * max(NUM_CARDS, self.piles[-1] + 1)
-        for c in self.piles:
-            self.supply[c] = _pile_size(c, n)
+        piles, supply = _setup(opts["kingdom"], n)
+        self.piles = piles.copy()
+        self.supply = supply.copy()
         self.hands = [[] for _ in range(n)]
         self.decks = [[] for _ in range(n)]
         self.discards = [[] for _ in range(n)]
@@ -136,7 +134,10 @@ class DominionState(Turn):
             self.decks[p] = deck
         # what recount() gives here, known without counting: every card is in the
         # supply or a starting deck (7 Coppers and 3 Estates, both supply piles)
-        self.totals = self._counts()
+        totals = self.supply.copy()
+        totals[COPPER] += 7 * n
+        totals[ESTATE] += 3 * n
+        self.totals = totals
         size = max(len(CARDS), len(self.supply))
         self.owned_counts = []
         for _ in range(n):
@@ -356,6 +357,8 @@ class DominionState(Turn):
         strays = {CARDS[c].id for q in owned for c, n in enumerate(q) if n and c not in kinds}
         if strays:
             raise InvariantViolation(f"owned cards not in owned_kinds: {sorted(strays)}")
+        if NO_END in self.buy_cache and self.game_end_reason():
+            raise InvariantViolation("the game's end is remembered as not reached")
         if min(self.supply) < 0:
             raise InvariantViolation("negative supply count")
         if self.actions < 0 or self.buys < 0 or self.coins < 0 or self.potions < 0:
@@ -378,6 +381,30 @@ def _restore(snapshot: Mapping[str, Any]) -> DominionState:
             setattr(st, f.name, from_json(f, snapshot[f.name]))
     st.recount()
     return st
+
+
+_SETUPS: Final[dict[tuple[int, tuple[str, ...]], tuple[list[int], list[int]]]] = {}
+"""(players, kingdom) -> the piles and the supply a game starts with (worked out once
+per process for the last few hundred kingdoms; never changed: games copy them)."""
+
+
+def _setup(kingdom_ids: Sequence[str], players: int) -> tuple[list[int], list[int]]:
+    """The sorted supply piles of a game of ``kingdom_ids`` and the cards in each (one
+    count per card of the card list, and up to the last added card in play: a game
+    without added cards keeps the card list's size, so that records replay)."""
+    key = (players, tuple(kingdom_ids))
+    found = _SETUPS.get(key)
+    if found is not None:
+        return found
+    kingdom = [BY_ID[c] for c in kingdom_ids]
+    piles = sorted(set(_basic_piles(kingdom)) | set(kingdom))
+    supply = [0] * max(NUM_CARDS, piles[-1] + 1)
+    for c in piles:
+        supply[c] = _pile_size(c, players)
+    if len(_SETUPS) >= 512:
+        _SETUPS.clear()
+    _SETUPS[key] = (piles, supply)
+    return piles, supply
 
 
 _PILE_SIZES: Final[dict[int, int]] = {}

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Final, cast
 
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards import COINS, answer, decision_actions
-from kingdoms.dominion.cards.alchemy import start_cleanup
+from kingdoms.dominion.cards.alchemy import ALCHEMIST, HERBALIST, start_cleanup
 from kingdoms.dominion.data import (
     BY_ID,
     CARDS,
@@ -60,6 +60,13 @@ _A_END_PHASE: Final = A.A_END_PHASE
 _POTION: Final = POTION
 _SILVER: Final = SILVER
 _STONE: Final = PHILOSOPHERS_STONE
+_ALCHEMIST: Final = ALCHEMIST
+_HERBALIST: Final = HERBALIST
+NO_END: Final = -2
+"""The ``buy_cache`` key remembering that the supply ends no game (checked at the
+end of every turn, :meth:`Turn.finish_turn`, and worked out again only once a pile
+has emptied, which empties the cache); the buy lists' keys are never negative."""
+_NOTHING: Final[list[int]] = []
 
 
 TURN_FIELDS: Final = (
@@ -143,7 +150,8 @@ class Turn(Scoring, Effects):
 
     def _settle(self) -> None:
         """Run pending tasks; skip phases in which nothing can be done."""
-        self._run()
+        if self.stack:
+            self._run()
         if self.stack or self.phase == OVER:
             return
         if self.phase == ACTION_PHASE:
@@ -210,6 +218,10 @@ class Turn(Scoring, Effects):
         :meth:`finish_turn` discards, draws and passes the turn."""
         p = self.turn
         self.phase = CLEANUP
+        play = self.in_play[p]
+        if not self.alchemy_errata and _ALCHEMIST not in play and _HERBALIST not in play:
+            self.finish_turn(p)  # start_cleanup would ask nothing: nearly every turn
+            return
         stack = self.stack
         depth = len(stack)
         start_cleanup(cast("DominionState", self), p)
@@ -229,7 +241,15 @@ class Turn(Scoring, Effects):
         hand.clear()
         if self.moved:
             self.moved.clear()
-        self.draw(p, 5)
+        deck = self.decks[p]
+        k = len(deck) - 5
+        if k >= 0 and not self.logging:
+            # draw(p, 5) when the deck holds them: its top five, top card first
+            hand.extend(deck[k:])
+            hand.reverse()
+            del deck[k:]
+        else:
+            self.draw(p, 5)
         if self.possessed_trash:
             # trashed during a Possession turn: back to their owner after Clean-up
             # (into the discard pile as it is now: the draw may have shuffled it away)
@@ -242,7 +262,10 @@ class Turn(Scoring, Effects):
         if not self.extra_turn:
             self.turns[p] += 1
         self.actions = self.buys = self.coins = self.potions = 0
-        ended = self.game_end_reason()
+        # the supply ends the game only once a pile has emptied since the last check
+        # (an emptied pile empties the buy cache, and with it this memo)
+        cache = self.buy_cache
+        ended = "" if NO_END in cache else self.game_end_reason()
         if ended:
             self.ended_by = ended
             self.phase = OVER
@@ -250,6 +273,7 @@ class Turn(Scoring, Effects):
             if self.logging:
                 self._log("end", None, by=ended, vp=self.vp())
             return
+        cache[NO_END] = _NOTHING
         self._next_turn()
 
     def _next_turn(self) -> None:
@@ -319,7 +343,10 @@ class Turn(Scoring, Effects):
                     out = [c if c < n_cards else A.encode(_PLAY, c) for c in out]
                 out.append(_A_ALL_TREASURES)
         if self.buys > 0:
-            out.extend(self.buy_list())
+            # buy_list(), its remembered list read here
+            potions = self.potions
+            found = self.buy_cache.get(self.coins * 4096 + potions) if potions < 4096 else None
+            out.extend(self.buy_list() if found is None else found)
         out.append(_A_END_PHASE)
         return out
 
@@ -345,7 +372,9 @@ class Turn(Scoring, Effects):
             cache[key] = out
         return out
 
-    def _apply(self, action: int) -> None:
+    def apply(self, action: int) -> None:
+        """Carry out ``action``, trusting that it is legal, and record it: the State
+        contract's ``apply`` (``_apply``, then the history) in one call."""
         if action < _BASE_ACTIONS:  # a card of the card list (A.decode, inlined)
             kind = action // _N
             c = action - kind * _N
@@ -354,9 +383,8 @@ class Turn(Scoring, Effects):
         if self.stack:
             answer(cast("DominionState", self), self.stack.pop(), kind, c)
             self._settle()
-            return
-        p = self.turn
-        if kind == _PLAY:
+        elif kind == _PLAY:
+            p = self.turn
             if self.phase == ACTION_PHASE:
                 self.actions -= 1
                 self.hands[p].remove(c)
@@ -366,8 +394,9 @@ class Turn(Scoring, Effects):
             else:
                 self.play_treasure(p, c)
         elif kind == _ALL_TREASURES:
-            self.play_all_treasures(p)
+            self.play_all_treasures(self.turn)
         elif kind == _BUY:
+            p = self.turn
             self.buys -= 1
             self.coins -= _COIN_COST[c]
             self.potions -= _POTION_COST[c]
@@ -383,3 +412,10 @@ class Turn(Scoring, Effects):
                 self._settle()
             else:
                 self._end_turn()
+        self.history.append(action)
+
+    def _apply(self, action: int) -> None:
+        """``action`` without its record (the State contract's step: :meth:`apply`
+        does both)."""
+        self.apply(action)
+        self.history.pop()

@@ -15,8 +15,8 @@ from the zones (restore, test positions, the invariant check).  ``owned_kinds`` 
 cards a seat can own in this game, sorted: the supply piles and every card found in
 a zone when counted — a seat comes to own only cards gained from a pile or taken
 from another seat) lets a reader of the counts skip the other cards.  ``buy_cache`` (coins
-and potions -> the buy actions they afford) is replaced by an empty one whenever a
-supply pile empties.  Moving cards between zones
+and potions -> the buy actions they afford; and, at key -2, that the supply ends no
+game) is emptied whenever a supply pile empties.  Moving cards between zones
 (draw, gain, trash, discard, reveal) is in :mod:`kingdoms.dominion.effects`.
 """
 
@@ -55,7 +55,8 @@ ZONE_FIELDS: Final = (
     Field("buy_cache", CACHE),
 )
 """The zones' fields (``totals`` and ``owned_counts`` are counted from the others,
-``buy_cache`` remembers the Buy phase's buy actions per coins and potions)."""
+``buy_cache`` remembers the Buy phase's buy actions per coins and potions, and
+whether the supply ends the game)."""
 
 
 class Zones(Stack):

@@ -30,7 +30,13 @@ from typing import TYPE_CHECKING, Any
 from kingdoms.bots.base import bot_factory, make_bot
 from kingdoms.core.errors import IllegalAction, InvalidConfig
 from kingdoms.core.registry import Game, get_game
-from kingdoms.core.runner import DEFAULT_MAX_STEPS, bot_input, bot_reader, seat_rngs
+from kingdoms.core.runner import (
+    DEFAULT_MAX_STEPS,
+    bot_input,
+    bot_reader,
+    joint_loop,
+    seat_rngs,
+)
 from kingdoms.sim.stats import mean, wilson_interval
 from kingdoms.sim.trackers import METRICS, UNIT, Tracker, tracker_for
 
@@ -179,7 +185,11 @@ def _play(
 
 
 def _loop(state: Any, bots: Sequence[Bot], rngs: Sequence[random.Random]) -> None:
-    """One game: the engine and the bots, nothing else."""
+    """One game: the engine and the bots, nothing else (the bots' own loop when they
+    have one: :func:`~kingdoms.core.runner.joint_loop`)."""
+    loop = joint_loop(bots)
+    if loop is not None and loop(state, bots, rngs, DEFAULT_MAX_STEPS):
+        return
     reads = [bot_reader(bot) for bot in bots]
     acts = [bot.act for bot in bots]
     legal = state.legal_actions

@@ -23,17 +23,18 @@ from kingdoms.bots.dominion.lang import PURPOSES as PURPOSE_KINDS
 from kingdoms.bots.dominion.observation import Observation, observe
 from kingdoms.bots.dominion.policy import choose
 from kingdoms.bots.dominion.strategy import Condition, Situation, Strategy, always, decision_purpose
-from kingdoms.core.errors import InvalidConfig
+from kingdoms.core.errors import IllegalAction, InvalidConfig
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, NUM_CARDS
 from kingdoms.dominion.decisions import ORDER, YES_NO
-from kingdoms.dominion.state import DominionState
+from kingdoms.dominion.state import BUY_PHASE, DominionState
 
 __all__ = ["StrategyBot", "bundled_bot", "decision_purpose", "file_bot", "situation"]
 
 _PLAY0: Final = A.PLAY * NUM_CARDS
 _ALL_TREASURES: Final = A.A_ALL_TREASURES
 _END_PHASE: Final = A.A_END_PHASE
+_BUY_PHASE: Final = BUY_PHASE
 _BUY_ACTION: Final[dict[str, int]] = {c.id: A.encode(A.BUY, c.index) for c in CARDS}
 """Card id -> the action buying it (cards of the card list; added cards: encoded)."""
 
@@ -80,16 +81,19 @@ class StrategyBot:
         self.name = strategy.name
         self._play = tuple(BY_ID[c] for c in self.strategy.play if c in BY_ID)
         self._rules_of: Strategy | None = None
-        self._rules: tuple[tuple[str, int, Condition], ...] = ()
+        self._rules: tuple[tuple[str, int, int, Condition], ...] = ()
 
-    def _buy_rules(self) -> tuple[tuple[str, int, Condition], ...]:
-        """The strategy's buy rules with the action buying each card: -1 for a card
-        whose affordability only the situation knows (not of the card list)."""
+    def _buy_rules(self) -> tuple[tuple[str, int, int, Condition], ...]:
+        """The strategy's buy rules with the action buying each card and its coin
+        cost: action -1 for a card whose affordability only the situation knows (not
+        of the card list)."""
         strategy = self.strategy
         if self._rules_of is not strategy:
             costs = adapter.COSTS
             self._rules = tuple(
-                (card, _BUY_ACTION[card] if card in _BUY_ACTION and card in costs else -1, cond)
+                (card, _BUY_ACTION[card], costs[card], cond)
+                if card in _BUY_ACTION and card in costs
+                else (card, -1, 0, cond)
                 for card, cond in strategy.rules
             )
             self._rules_of = strategy
@@ -99,13 +103,16 @@ class StrategyBot:
         """:meth:`Strategy.choose`'s card as its buy action, or None.  The engine's
         legal buys are exactly the affordable cards with a non-empty pile (the
         situation's costs are the cards' printed ones, as the engine's), so a rule
-        is tried against them; the :class:`Situation` is built only when a
+        is tried against them (a card costing more coins than there are is not
+        among them: not looked for); the :class:`Situation` is built only when a
         condition or the end-of-game guard asks."""
         s: Situation | None = None
         guard = self.strategy.guard
-        for card, action, cond in self._buy_rules():
+        coins = obs.coins
+        rules = self._rules if self._rules_of is self.strategy else self._buy_rules()
+        for card, action, cost, cond in rules:
             if action >= 0:
-                if action not in legal_actions:
+                if cost > coins or action not in legal_actions:
                     continue
             else:
                 if s is None:
@@ -122,8 +129,9 @@ class StrategyBot:
                     s = adapter.situation_observed(obs)
                 if s.loses_by_ending(card):
                     continue
-            if action < 0:
-                action = A.encode(A.BUY, BY_ID[card])
+            if action >= 0:
+                return action  # found among the legal actions above
+            action = A.encode(A.BUY, BY_ID[card])
             return action if action in legal_actions else None
         return None
 
@@ -169,33 +177,97 @@ class StrategyBot:
         obs = view if isinstance(view, Observation) else Observation.from_view(view)
         if obs.purpose is None:
             # Turn decisions (no card asking): the fast path.
-            # module globals are dict look-ups: read them once
-            n_cards, is_action = NUM_CARDS, IS_ACTION
-            playable = False
-            for a in legal_actions:
-                if a >= n_cards:
-                    break  # plays of the card list come first in the canonical order
-                if is_action[a]:
-                    playable = True
-                    break
-            if not playable and _ALL_TREASURES in legal_actions:
-                return _ALL_TREASURES
-            for c in self._play:
-                if _PLAY0 + c in legal_actions:
-                    return _PLAY0 + c
-            if obs.phase == "buy":
-                action = self._buy(obs, legal_actions)
-                if action is not None:
-                    return action
-                if _END_PHASE in legal_actions:
-                    return _END_PHASE
+            action = self._turn_play(legal_actions)
+            if action < 0 and obs.phase == "buy":
+                action = self._turn_buy(obs, legal_actions)
+            if action >= 0:
+                return action
         else:
             chosen = self._override(obs, legal_actions)
             if chosen is not None:
                 return chosen
+        return self._policy(obs, legal_actions)
+
+    def _turn_play(self, legal_actions: Sequence[int]) -> int:
+        """A turn decision the legal actions alone decide: all Treasures when no
+        Action can be played, else the first Action of the play priorities; -1:
+        none of these."""
+        # module globals are dict look-ups: read them once
+        n_cards, is_action = NUM_CARDS, IS_ACTION
+        playable = False
+        for a in legal_actions:
+            if a >= n_cards:
+                break  # plays of the card list come first in the canonical order
+            if is_action[a]:
+                playable = True
+                break
+        if not playable and _ALL_TREASURES in legal_actions:
+            return _ALL_TREASURES
+        for c in self._play:
+            if _PLAY0 + c in legal_actions:
+                return _PLAY0 + c
+        return -1
+
+    def _turn_buy(self, obs: Observation, legal_actions: Sequence[int]) -> int:
+        """A Buy-phase decision after :meth:`_turn_play`: the strategy's buy, else
+        ending the phase; -1: the default policy decides."""
+        action = self._buy(obs, legal_actions)
+        if action is not None:
+            return action
+        if _END_PHASE in legal_actions:
+            return _END_PHASE
+        return -1
+
+    def _policy(self, obs: Observation, legal_actions: Sequence[int]) -> int:
         options = adapter.decode_observed(obs, legal_actions)
         decision = adapter.decision_observed(obs, self.strategy.play)
         return choose(decision, options)
+
+    @staticmethod
+    def play_game(
+        state: object, bots: Sequence[object], rngs: Sequence[random.Random], max_steps: int
+    ) -> bool:
+        """Play a Dominion game with a :class:`StrategyBot` in every seat to its end:
+        the actions the generic loop gives (each seat's bot acting on its own
+        observation), without building an observation where the bot does not read
+        it (one legal action; all Treasures or a play priority, which the legal
+        actions alone decide).  False, and nothing done: not a Dominion game or not
+        every seat such a bot."""
+        if not isinstance(state, DominionState):
+            return False
+        seats: list[StrategyBot] = []
+        for bot in bots:
+            if type(bot) is not StrategyBot:
+                return False
+            seats.append(bot)
+        return _play_game(state, seats, rngs, max_steps)
+
+
+def _play_game(
+    st: DominionState, bots: list[StrategyBot], rngs: Sequence[random.Random], max_steps: int
+) -> bool:
+    buy_phase, see = _BUY_PHASE, observe
+    for _ in range(max_steps):
+        player = st.current_player
+        if player < 0:
+            return True
+        legal = st.legal_actions()
+        if len(legal) == 1:
+            st.apply(legal[0])
+            continue
+        bot = bots[player]
+        if st.stack:
+            action = bot.act(see(st, player), legal, rngs[player])
+        else:
+            action = bot._turn_play(legal)
+            if action < 0:
+                obs = see(st, player)
+                if st.phase == buy_phase:
+                    action = bot._turn_buy(obs, legal)
+                if action < 0:
+                    action = bot._policy(obs, legal)
+        st.apply(action)
+    raise IllegalAction(f"game did not end within {max_steps} actions")
 
 
 def bundled_bot(name: str, **params: Any) -> StrategyBot:

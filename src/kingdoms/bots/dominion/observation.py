@@ -130,7 +130,15 @@ class Observation:
         out = self._supply
         if out is not None:
             return out.get(card, 0)
-        return self._read(card, -1)
+        # _read(card, -1), inlined: a buy's end-of-game guard reads one pile per buy
+        c = _BY_ID.get(card)
+        if c is None:
+            return 0
+        st = self._state
+        if st is None or len(st.history) != self._step:
+            st = self._source()  # raises: no such reading
+        counts = st.supply
+        return counts[c] if c < len(counts) else 0
 
     def pile_counts(self) -> list[int] | None:
         """The state's cards left per card index (0 for cards with no pile in this
