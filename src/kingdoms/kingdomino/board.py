@@ -202,19 +202,27 @@ class Board:
             max(self.maxy, ay, by),
         )
 
-    def legal_placements(self, domino: Domino) -> list[int]:
-        """Every legal placement code of ``domino`` (a double's turned copies once)."""
+    def _connections(self, domino: Domino) -> list[tuple[int, int]]:
+        """Per direction of ``domino``'s right square (a double's turned copies once):
+        the first code of that direction and the bitmask of the cells where its left
+        square may go."""
         allowed = self.allowed()
         a1 = self.adj[domino.left[0]]
         a2 = self.adj[domino.right[0]]
-        out: list[int] = []
+        out: list[tuple[int, int]] = []
         for d in (0, 1) if domino.is_double else (0, 1, 2, 3):
             off = OFF[d]
             if off > 0:
                 conn = allowed & (allowed >> off) & (a1 | (a2 >> off))
             else:
                 conn = allowed & (allowed << -off) & (a1 | (a2 << -off))
-            base = d * CELLS
+            out.append((d * CELLS, conn))
+        return out
+
+    def legal_placements(self, domino: Domino) -> list[int]:
+        """Every legal placement code of ``domino`` (a double's turned copies once)."""
+        out: list[int] = []
+        for base, conn in self._connections(domino):
             while conn:
                 low = conn & -conn
                 out.append(base + low.bit_length() - 1)
@@ -227,17 +235,8 @@ class Board:
         many.  ``mask`` must hold at least ``4 * CELLS`` bytes."""
         if len(mask) < 4 * CELLS:
             raise ValueError(f"a placement mask needs {4 * CELLS} bytes, not {len(mask)}")
-        allowed = self.allowed()
-        a1 = self.adj[domino.left[0]]
-        a2 = self.adj[domino.right[0]]
         n = 0
-        for d in (0, 1) if domino.is_double else (0, 1, 2, 3):
-            off = OFF[d]
-            if off > 0:
-                conn = allowed & (allowed >> off) & (a1 | (a2 >> off))
-            else:
-                conn = allowed & (allowed << -off) & (a1 | (a2 << -off))
-            base = d * CELLS
+        for base, conn in self._connections(domino):
             while conn:
                 low = conn & -conn
                 mask[base + low.bit_length() - 1] = 1
