@@ -177,7 +177,7 @@ class DominionEncoder:
         self._supply_now = [0] * len(st.supply)
         self._empties = 0
         zeros = [0] * len(st.supply)
-        self._owned_now = [zeros] * n
+        self._owned_now = [zeros] * n  # (rows replaced, never changed in place)
         self._points = [0] * n
         self._buffers = [np.zeros(self.size, dtype=OBS_DTYPE) for _ in range(n)]
         self._views = [writer(b) for b in self._buffers]
@@ -292,7 +292,11 @@ class DominionEncoder:
         now = self._supply_now
         if supply != now:
             now = self._supply_now = supply.copy()
-            self._empties = [now[p] for p in self._piles].count(0)
+            empties = 0
+            for p in self._piles:
+                if now[p] == 0:
+                    empties += 1
+            self._empties = empties
         before = self._held_supply[seat]
         if before is not now:
             i = self._supply_start
@@ -304,10 +308,17 @@ class DominionEncoder:
         # -- owned counts (kept by the engine as cards change hands) and victory
         # points: copied when they changed; a copy is never changed, so a row the
         # buffer holds already is one identity test
+        # (only the rows that changed are copied and scored again: the others stay
+        # the same objects, which the buffers' identity tests below skip)
         owned = self._owned_now
-        if st.owned_counts != owned:
-            owned = self._owned_now = [row.copy() for row in st.owned_counts]
-            self._points = [st.vp_of(q) for q in range(self.players)]
+        counts = st.owned_counts
+        if counts != owned:
+            points = self._points
+            for q in range(n):
+                row = counts[q]
+                if row != owned[q]:
+                    owned[q] = row.copy()
+                    points[q] = st.vp_of(q)
         held_owned = self._held_owned[seat]
         i = self._owned_start
         # (only the cards a seat can own in this game, as the engine keeps them:
