@@ -248,3 +248,15 @@ def test_step_checks_legality_without_an_observation_first() -> None:
         legal = state.legal_actions()
         env.step(legal[-1])
         assert state.step > 0
+
+
+def test_wrapped_last_is_the_environments_own_once_reset() -> None:
+    env = dominion_env(kingdom="First Game")
+    with pytest.raises(AttributeError):  # PettingZoo's order check: no last() before reset
+        env.last()
+    env.reset(seed=3)
+    # no frame of the wrapper between the learner and the environment
+    assert env.last.__self__ is env.unwrapped
+    obs, reward, terminated, truncated, info = env.last()
+    assert np.array_equal(obs["observation"], env.observe(env.agent_selection)["observation"])
+    assert (reward, terminated, truncated, info) == (0.0, False, False, {})

@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from kingdoms.core.state import State
+from kingdoms.dominion.cards import HELD
 from kingdoms.dominion.data import BY_ID, CARDS, NUM_CARDS
 from kingdoms.dominion.decisions import SPECS
 from kingdoms.dominion.rules import score
@@ -126,16 +127,18 @@ class DominionEncoder:
         self._decision_card: int = lay["decision_card"].start
         self._decision_about: int = lay["decision_about"].start
         self._decision_subject: int = lay["decision_subject"].start
-        self._numbers = lay["counters"].start
-        self._owned_start = lay["owned"].start
+        self._numbers: int = lay["counters"].start
+        self._owned_start: int = lay["owned"].start
         self._orders = [[(seat + r) % n for r in range(n)] for seat in range(n)]
         self._rels = [[(q - seat) % n for q in range(n)] for seat in range(n)]
-        self._turn = lay["turn"].start
-        self._to_move = lay["to_move"].start
-        self._possessed_by = lay["possessed_by"].start
-        self._top = lay["discard_top"].start
-        self._supply_start = lay["supply"].start
-        self._in_supply_start = lay["in_supply"].start
+        # (typed: a slice's start is ``Any``, and an untyped attribute would make
+        # every offset sum below a generic, boxed addition in the compiled build)
+        self._turn: int = lay["turn"].start
+        self._to_move: int = lay["to_move"].start
+        self._possessed_by: int = lay["possessed_by"].start
+        self._top: int = lay["discard_top"].start
+        self._supply_start: int = lay["supply"].start
+        self._in_supply_start: int = lay["in_supply"].start
         # the state the buffers were written from, the piles of its game, Gardens
         # and Vineyard in it, the supply as last counted and its empty piles
         self._state: object = None
@@ -146,10 +149,11 @@ class DominionEncoder:
         self._points: list[int] = []
         # module constants, read as attributes (a compiled attribute read is cheaper
         # than a module global's lookup)
-        self._k = NUM_CARDS
+        self._k: int = NUM_CARDS
         self._kind_index = dict(_DECISION_INDEX)
         self._other_kind = len(DECISION_KINDS)
         self._specs = SPECS
+        self._held: dict[str, tuple[int, ...]] = HELD
         # per observing seat: its buffer and what the buffer was written from
         self._buffers: list[np.ndarray] = []
         self._views: list[Any] = []
@@ -173,7 +177,7 @@ class DominionEncoder:
         self._supply_now = [0] * len(st.supply)
         self._empties = 0
         zeros = [0] * len(st.supply)
-        self._owned_now = [zeros] * n
+        self._owned_now = [zeros] * n  # (rows replaced, never changed in place)
         self._points = [0] * n
         self._buffers = [np.zeros(self.size, dtype=OBS_DTYPE) for _ in range(n)]
         self._views = [writer(b) for b in self._buffers]
@@ -195,6 +199,7 @@ class DominionEncoder:
         if st is not self._state:
             self._start(st)
         k = self._k
+        n = self.players
         order = self._orders[seat]
         rel = self._rels[seat]
         turn = st.turn
@@ -256,10 +261,25 @@ class DominionEncoder:
             zones = [hands[seat], looking[seat], st.trash, hands[turn], looking[turn]]
         else:
             zones = [hands[seat], looking[seat], st.trash, empty, empty]
+        # cards held by pending frames (Golem's finds) count as set aside: the stack
+        # walked once for every seat, as ``held_by_frames`` would per seat
+        held_rows: list[list[int]] | None = None
+        if stack:
+            held = self._held
+            for fr in stack:
+                fields = held.get(fr.code)
+                if fields is not None:
+                    if held_rows is None:
+                        held_rows = [[] for _ in range(n)]
+                    row = held_rows[fr.who]
+                    for f in fields:
+                        row.append(fr.field(f))
         for q in order:
             zones.append(in_play[q])
-            held_by = st.held_by_frames(q) if stack else empty
-            zones.append(aside[q] + held_by if held_by else aside[q])
+            if held_rows is not None and held_rows[q]:
+                zones.append(aside[q] + held_rows[q])
+            else:
+                zones.append(aside[q])
         held_zones = self._held_zones[seat]
         for i, zone in enumerate(zones):
             if zone != held_zones[i]:
@@ -272,7 +292,11 @@ class DominionEncoder:
         now = self._supply_now
         if supply != now:
             now = self._supply_now = supply.copy()
-            self._empties = [now[p] for p in self._piles].count(0)
+            empties = 0
+            for p in self._piles:
+                if now[p] == 0:
+                    empties += 1
+            self._empties = empties
         before = self._held_supply[seat]
         if before is not now:
             i = self._supply_start
@@ -284,10 +308,17 @@ class DominionEncoder:
         # -- owned counts (kept by the engine as cards change hands) and victory
         # points: copied when they changed; a copy is never changed, so a row the
         # buffer holds already is one identity test
+        # (only the rows that changed are copied and scored again: the others stay
+        # the same objects, which the buffers' identity tests below skip)
         owned = self._owned_now
-        if st.owned_counts != owned:
-            owned = self._owned_now = [row.copy() for row in st.owned_counts]
-            self._points = [st.vp_of(q) for q in range(self.players)]
+        counts = st.owned_counts
+        if counts != owned:
+            points = self._points
+            for q in range(n):
+                row = counts[q]
+                if row != owned[q]:
+                    owned[q] = row.copy()
+                    points[q] = st.vp_of(q)
         held_owned = self._held_owned[seat]
         i = self._owned_start
         # (only the cards a seat can own in this game, as the engine keeps them:

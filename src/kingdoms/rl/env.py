@@ -276,7 +276,13 @@ def wrap(env: KingdomsAECEnv, illegal: str = "raise", illegal_reward: float = -1
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's ``OrderEnforcingWrapper`` with the same checks, whose ``last`` and
     ``step`` read the wrapped environment's attributes directly once reset (the
-    inherited ones fetch each attribute through ``__getattr__``, twice)."""
+    inherited ones fetch each attribute through ``__getattr__``, twice).  Once reset,
+    ``last`` has nothing left to check: it is then the wrapped environment's own
+    (bound on the instance, so a learner's ``last()`` runs no frame of this class)."""
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        object.__setattr__(self, "last", self.env.last)
 
     def last(
         self, observe: bool = True
