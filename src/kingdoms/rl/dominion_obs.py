@@ -365,6 +365,8 @@ class DominionEncoder:
             tally[c] -= 1
         for c in zone:
             tally[c] += 1
+        # two loops, not one over both lists: on this hot path a loop over a tuple
+        # of the two lists costs about 700 instructions more per env step (callgrind)
         for c in before:
             d = tally[c]
             if d:
