@@ -154,14 +154,26 @@ async function render() {
     mod.render(boardEl, msg, ctx);
   }
   renderPrompt(msg, ctx);
-  renderLog(logs[shown] || []);
+  // the pass screen: nothing of any seat's private view stays in the page
+  if (hidden) hideSeatViews();
+  else renderLog(logs[shown] || []);
   $("#record-link").hidden = !msg.finished;
   $("#record-link").href = `/api/games/${gameId}/record`;
   document.body.dataset.ready = "1";
   document.body.dataset.step = String(msg.state_id);
 }
 
+/** Hot-seat: while the device is passed on, the page holds nothing a seat saw alone
+ *  (hand, own log lines, decision, a zoomed card); the names and the game stay. */
+function hideSeatViews() {
+  clear($("#log"));
+  clear($("#choices"));
+  for (const el of document.querySelectorAll("body > .dzoom, body > .card-tip")) el.remove();
+  document.body.classList.add("passing");
+}
+
 function renderPrompt(msg, ctx) {
+  document.body.classList.remove("passing");
   const title = $("#prompt-title");
   const box = clear($("#choices"));
   if (msg.finished) {
