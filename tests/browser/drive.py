@@ -19,7 +19,7 @@ def kingdomino_moves(page: Any, n: int, *, tap: bool = False) -> None:
     take the last choice (a discard)."""
     press = page.tap if tap else page.click
     for _ in range(n):
-        page.wait_for_selector(".choices > .choice")
+        page.wait_for_selector(".choices > .choice, #k-tools")
         step = page.get_attribute("body", "data-step")
         if page.query_selector(".domino.clickable"):
             press(".domino.clickable >> nth=0")

@@ -93,7 +93,7 @@ def test_kingdomino_against_a_bot_to_the_end_by_clicking(page: Any, server: str)
     # the board's style sheet, as the game's registration declares it (Game.web)
     assert page.locator('link[href="/static/css/kingdomino.css"]').count() == 1
     for _ in range(200):
-        page.wait_for_selector(".choice, .scores")
+        page.wait_for_selector(".choices > .choice, #k-tools, .scores")
         if page.query_selector(".scores"):
             break
         step = _step(page)
@@ -201,7 +201,7 @@ def test_dominion_card_decision_renders_from_its_kind_and_zone(page: Any, server
     page.wait_for_selector("body[data-ready]")
     page.wait_for_selector("#d-supply")
     for _ in range(200):
-        page.wait_for_selector(".choice, .scores")
+        page.wait_for_selector(".choices > .choice, #k-tools, .scores")
         decision = page.query_selector("#d-decision")
         if decision and "Cellar" in (decision.text_content() or ""):
             break

@@ -141,6 +141,7 @@ async function render() {
     t, lang: lang(), seat: msg.spectator ? null : shown, legal: msg.legal,
     act: (action) => act(shown, action),
     name: (seat) => seatName(msg, seat),
+    prompt: hidden ? undefined : promptSlot(),
   };
   document.title = `${gameTitle(msg.game)} · Kingdoms`;
   $("#title").textContent = msg.spectator ? `${gameTitle(msg.game)} · ${t("Watching")}` : `${gameTitle(msg.game)} · ${seatName(msg, shown)}`;
@@ -154,6 +155,7 @@ async function render() {
     mod.render(boardEl, msg, ctx);
   }
   renderPrompt(msg, ctx);
+  trackBar();
   // the pass screen: nothing of any seat's private view stays in the page
   if (hidden) hideSeatViews();
   else renderLog(logs[shown] || []);
@@ -163,10 +165,43 @@ async function render() {
   document.body.dataset.step = String(msg.state_id);
 }
 
+/** Where a board puts the turn's status and the decision's prompt: the decision panel
+ *  (the phone's bar), next to the answers.  Emptied for each render. */
+function promptSlot() {
+  const slot = clear($("#prompt-text"));
+  return (...nodes) => slot.replaceChildren(...nodes);
+}
+
+// On a phone the decision bar is fixed at the bottom; what a board docks (its
+// [data-dock] element: the hand) stays just above it.  Their heights as --bar-h and
+// --dock-h, so the page leaves room for them.
+let barWatch = null;
+function trackBar() {
+  if (!window.ResizeObserver) return;
+  const root = document.documentElement.style;
+  const measure = () => {
+    const bar = $("#prompt");
+    const dock = $("#board [data-dock]");
+    const fixed = (el) => el && getComputedStyle(el).position === "fixed";
+    root.setProperty("--bar-h", fixed(bar) ? `${bar.offsetHeight}px` : "0px");
+    root.setProperty("--dock-h", fixed(dock) ? `${dock.offsetHeight}px` : "0px");
+  };
+  if (!barWatch) {
+    barWatch = new ResizeObserver(measure);
+    window.addEventListener("resize", measure);
+  }
+  barWatch.disconnect();
+  barWatch.observe($("#prompt"));
+  const dock = $("#board [data-dock]");
+  if (dock) barWatch.observe(dock);
+  measure();
+}
+
 /** Hot-seat: while the device is passed on, the page holds nothing a seat saw alone
  *  (hand, own log lines, decision, a zoomed card); the names and the game stay. */
 function hideSeatViews() {
   clear($("#log"));
+  clear($("#prompt-text"));
   clear($("#choices"));
   for (const el of document.querySelectorAll("body > .dzoom, body > .card-tip")) el.remove();
   document.body.classList.add("passing");
@@ -195,14 +230,18 @@ function renderPrompt(msg, ctx) {
     title.textContent = t("Your decision");
     // on a phone a long list of card choices folds away: the cards on the board
     // are the way to choose them (tap, then confirm); the rest stays in the bar
-    const fold = msg.legal.length > 6 && window.matchMedia("(max-width: 720px)").matches;
+    // (a card's own question keeps its answers in the bar: they are the decision)
+    const cardChoices = msg.legal.filter((c) => c.info && c.info.card).length;
+    const fold = cardChoices > 6 && window.matchMedia("(max-width: 720px)").matches
+      && !msg.legal.some((c) => c.info && c.info.decision);
     const more = fold ? h("details", { class: "more-choices", id: "more-choices" }) : null;
     if (more) {
-      more.append(h("summary", {}, tn("{n} more choice", "{n} more choices", msg.legal.filter((c) => c.info && c.info.card).length)));
+      more.append(h("summary", {}, tn("{n} more choice", "{n} more choices", cardChoices)));
       box.append(more);
     }
+    const listed = foldPlacements(msg.legal, box);
     msg.legal.forEach((choice, i) => {
-      const into = more && choice.info && choice.info.card ? more : box;
+      const into = listed && onBoard(choice) ? listed : more && choice.info && choice.info.card ? more : box;
       into.append(h("button", {
         class: "choice", dataset: { action: choice.action },
         onclick: () => ctx.act(choice.action),
@@ -215,6 +254,20 @@ function renderPrompt(msg, ctx) {
   const resign = $("#resign");
   resign.hidden = !!(msg.finished || msg.spectator || hidden);
   if (resign.hidden) { resign.dataset.armed = ""; resign.textContent = t("Resign"); }
+}
+
+// Actions a board draws as targets of its own (a square where a domino goes) are
+// made on the board; their list as buttons folds away, still there for the keyboard
+// and screen readers.
+const onBoard = (choice) => !!(choice.info && choice.info.kind === "place" && choice.info.cells);
+
+function foldPlacements(legal, box) {
+  const n = legal.filter(onBoard).length;
+  if (!n) return null;
+  const list = h("details", { class: "more-choices placements", id: "placement-list" },
+    h("summary", {}, tn("{n} placement as a list", "{n} placements as a list", n)));
+  box.append(list);
+  return list;
 }
 
 function onResign() {
@@ -425,6 +478,7 @@ async function main() {
     if (st) send({ type: "undo", state_id: st.state_id, seat: shown });
   });
   document.addEventListener("keydown", keys);
+  trackBar();
   const fromHash = tokensFromHash();
   const tabKey = `kingdoms:tab:${gameId}`;
   if (fromHash.length) {

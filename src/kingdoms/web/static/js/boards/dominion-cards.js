@@ -133,7 +133,9 @@ export function fitNames(root) {
   for (const el of root.querySelectorAll(".dname")) {
     let size = 1;
     el.style.fontSize = "";
-    while (size > 0.6 && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight * 1.02 + 1)) {
+    // never below 12 px: a name that still does not fit breaks (hyphenated) instead
+    const least = Math.min(1, 12 / (parseFloat(getComputedStyle(el).fontSize) || 12));
+    while (size - 0.06 >= least && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight * 1.02 + 1)) {
       size -= 0.06;
       el.style.fontSize = `${size}em`;
     }

@@ -80,10 +80,14 @@ export function render(el, msg, ctx) {
   const legal = ctx.legal || [];
   const turn = v.turn;
   const root = h("div", { class: "dominion" });
+  // the turn's status and the decision's prompt go where the answers are (the page's
+  // decision panel or phone bar) when the page offers that; else they head the board
+  const promptBox = [];
+  const toPrompt = (node) => (ctx.prompt ? promptBox.push(node) : root.append(node));
 
   // status
   const phase = { action: t("Action phase"), buy: t("Buy phase"), cleanup: t("Clean-up"), over: t("Game over") }[v.phase] || v.phase;
-  root.append(h("div", { class: "status panel", id: "d-status" },
+  toPrompt(h("div", { class: "status panel", id: "d-status", dataset: { phase: v.phase } },
     h("strong", {}, t("Turn of {name}", { name: ctx.name(turn) })), " · ", phase, " · ",
     h("span", { id: "d-actions" }, `${t("Actions")}: ${v.actions}`), " · ",
     h("span", { id: "d-buys" }, `${t("Buys")}: ${v.buys}`), " · ",
@@ -113,7 +117,7 @@ export function render(el, msg, ctx) {
       lines.push(" ", t("Cards of {name}", { name: ctx.name(about.player) }));
     }
     if (d.who !== me && d.who !== undefined) lines.push(" ", h("span", { class: "muted" }, t("Waiting for {name}…", { name: ctx.name(d.who) })));
-    root.append(h("div", { class: "panel decision", id: "d-decision" }, lines));
+    toPrompt(h("div", { class: "panel decision", id: "d-decision", dataset: { kind: d.kind, zone: d.zone } }, lines));
   }
 
   // supply
@@ -136,28 +140,31 @@ export function render(el, msg, ctx) {
   }
   root.append(supply);
 
-  // play area and own cards: the cards of the decision's zone are its choices
+  // play area and own cards: the cards of the decision's zone are its choices.  They
+  // sit in a dock kept at the bottom of the screen, with every zone a decision may
+  // offer cards from (looking at, set aside, a possessed hand).
+  const dock = h("div", { class: "d-dock", id: "d-dock", dataset: { dock: "" } });
   const pick = (zone) => (d && d.zone === zone ? actionsFor(legal, ["choose"]) : {});
   const inPlay = (v.players[turn] || {}).in_play || [];
   const playRow = cardRow(inPlay, cards, pick("play"), ctx.act);
   markFresh(playRow, `${turn}:${v.players[turn] ? v.players[turn].turns : 0}`, inPlay.length);
-  root.append(h("div", { class: "panel", id: "d-play" }, h("h2", {}, t("In play")), playRow));
+  dock.append(h("div", { class: "panel", id: "d-play" }, h("h2", {}, t("In play")), playRow));
   const chooser = d ? d.who : turn; // whose cards the legal actions concern
   const handActs = { ...actionsFor(legal, ["play"]), ...pick("hand") };
   const possessedView = v.possession && v.possession.hand;
   const ownActs = possessedView && chooser !== me ? {} : handActs;
   const mine = v.players[me] || {};
-  if (me !== null && me !== undefined) root.append(h("div", { class: "panel hand", id: "d-hand" },
+  if (me !== null && me !== undefined) dock.append(h("div", { class: "panel hand", id: "d-hand" },
     h("h2", {}, t("Your hand"), " ", h("span", { class: "muted" },
       `${t("Deck")}: ${mine.deck_size} · ${t("Discard pile")}: ${mine.discard_size}`)),
     cardRow(v.hand, cards, ownActs, ctx.act, true)));
   const looking = v.looking || [];
-  if (looking.length) root.append(h("div", { class: "panel", id: "d-looking" }, h("h2", {}, t("You look at")), cardRow(looking, cards, pick("looking"), ctx.act)));
+  if (looking.length) dock.append(h("div", { class: "panel", id: "d-looking" }, h("h2", {}, t("You look at")), cardRow(looking, cards, pick("looking"), ctx.act)));
   const aside = mine.set_aside || [];
-  if (aside.length) root.append(h("div", { class: "panel", id: "d-aside" }, h("h2", {}, t("Set aside")), cardRow(aside, cards, d && d.whose === me ? pick("set_aside") : {}, ctx.act)));
+  if (aside.length) dock.append(h("div", { class: "panel", id: "d-aside" }, h("h2", {}, t("Set aside")), cardRow(aside, cards, d && d.whose === me ? pick("set_aside") : {}, ctx.act)));
   if (possessedView) {
     const theirs = chooser === me ? {} : handActs;
-    root.append(h("div", { class: "panel", id: "d-possessed" },
+    dock.append(h("div", { class: "panel", id: "d-possessed" },
       h("h2", {}, t("Hand of {name}", { name: ctx.name(v.possession.player) })),
       cardRow(v.possession.hand, cards, theirs, ctx.act, true),
       v.possession.looking && v.possession.looking.length ? cardRow(v.possession.looking, cards, pick("looking"), ctx.act) : null));
@@ -172,7 +179,9 @@ export function render(el, msg, ctx) {
 
   // the end: points per player, where they come from, and each deck
   if (v.outcome) root.prepend(endScreen(v, cards, ctx));
+  root.append(dock);
   root.append(confirmBar(legal, cards, ctx));
+  if (ctx.prompt) ctx.prompt(...promptBox);
   requestAnimationFrame(() => fitNames(root));
   el.append(root);
 }

@@ -15,18 +15,31 @@ let current = null; // {el, msg, ctx} of the last render (for the keyboard)
 const BONUS = { middle_kingdom: "Middle Kingdom", harmony: "Harmony" };
 const bonusName = (t, key) => t(BONUS[key] || key);
 
-function square(terrain, n, terrains, extra = "") {
-  return h("span", { class: `sq terrain-${terrain} ${extra}`, "aria-label": terrains[terrain] || terrain },
-    n ? crowns(n) : "");
+function square(terrain, n, terrains, extra = "", inDomino = false) {
+  return h("span", { class: `sq terrain-${terrain} ${extra}`, "aria-hidden": inDomino ? "true" : undefined,
+    "aria-label": inDomino ? undefined : terrains[terrain] || terrain }, n ? crowns(n) : "");
+}
+
+/** A domino in words: "Domino 13: wheat, forest with 1 crown". */
+function dominoName(n, d, t) {
+  const half = ([terrain, c]) => (c ? t("{terrain} with {n} crowns", { terrain: d.terrains[terrain] || terrain, n: c }) : d.terrains[terrain] || terrain);
+  const [a, b] = d.dominoes[String(n)];
+  return t("Domino {n}: {a}, {b}", { n, a: half(a), b: half(b) });
 }
 
 function dominoEl(n, d, opts = {}) {
   const [a, b] = d.dominoes[String(n)];
+  const clickable = opts.action !== undefined;
+  const t = opts.t || ((x, args) => x.replace(/\{(\w+)\}/g, (m, k) => (k in (args || {}) ? String(args[k]) : m)));
   return h("span", {
-    class: ["domino", opts.action !== undefined ? "clickable" : "", opts.acting ? "acting" : ""].join(" "),
-    dataset: { domino: String(n), ...(opts.action !== undefined ? { action: String(opts.action) } : {}) },
-    onclick: opts.action !== undefined ? () => opts.act(opts.action) : undefined,
-  }, square(a[0], a[1], d.terrains), square(b[0], b[1], d.terrains));
+    class: ["domino", clickable ? "clickable" : "", opts.acting ? "acting" : ""].join(" "),
+    dataset: { domino: String(n), ...(clickable ? { action: String(opts.action) } : {}) },
+    role: clickable ? "button" : "img",
+    tabindex: clickable ? "0" : undefined,
+    "aria-label": clickable ? `${t("Pick")}: ${dominoName(n, d, t)}` : dominoName(n, d, t),
+    onclick: clickable ? () => opts.act(opts.action) : undefined,
+    onkeydown: clickable ? (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); opts.act(opts.action); } } : undefined,
+  }, square(a[0], a[1], d.terrains, "", true), square(b[0], b[1], d.terrains, "", true));
 }
 
 function lineEl(title, line, d, ctx, picks, acting, id) {
@@ -34,7 +47,7 @@ function lineEl(title, line, d, ctx, picks, acting, id) {
     h("h2", {}, title),
     line.length ? h("ol", {}, line.map((e) => h("li", { class: "kd-slot" },
       h("span", { class: "muted" }, String(e.domino).padStart(2, " ")),
-      dominoEl(e.domino, d, { action: picks[e.domino], act: ctx.act, acting: e.domino === acting }),
+      dominoEl(e.domino, d, { action: picks[e.domino], act: ctx.act, acting: e.domino === acting, t: ctx.t }),
       e.king !== null ? h("span", { class: `king seat-${e.king}` }, king(e.king), h("span", { class: "king-name" }, ctx.name(e.king))) : h("span", { class: "muted" }, "—"))))
       : h("p", { class: "muted" }, ctx.t("None")));
 }
@@ -77,7 +90,11 @@ function kingdomEl(v, q, d, ctx, places) {
   const pick = mine ? chosen(places) : null;
   const preview = {};
   if (pick) for (const [x, y, terrain, crowns] of pick.info.cells) preview[`${x},${y}`] = [terrain, crowns];
-  const grid = h("div", { class: "kd-grid", style: { gridTemplateColumns: `repeat(${x1 - x0 + 1}, auto)` } });
+  // the grid scales to the width it gets (a phone fits Mighty Duel's 7×7 too)
+  const cols = x1 - x0 + 1;
+  const grid = h("div", { class: "kd-grid", role: "grid", "aria-label": ctx.t("Kingdom of {name}", { name: ctx.name(q) }),
+    style: { gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, "--cols": String(cols) } });
+  grid.style.setProperty("--cols", String(cols));
   for (let y = y0; y <= y1; y++) {
     for (let x = x0; x <= x1; x++) {
       const key = `${x},${y}`;
@@ -88,15 +105,24 @@ function kingdomEl(v, q, d, ctx, places) {
       if (cells[key] && seen[q] && !seen[q].has(key)) cls.push("fresh");
       if (targets.has(key)) cls.push("target");
       if (preview[key]) cls.push("preview");
+      const isTarget = targets.has(key);
+      const choose = () => {
+        if (sel && sel.key === key && pick) { ctx.act(pick.action); return; }
+        sel = { step: current.msg.state_id, key, i: 0 };
+        rerender();
+        const again = document.querySelector(`.kd-kingdom[data-seat="${q}"] .kd-cell[data-x="${x}"][data-y="${y}"]`);
+        if (again) again.focus();
+      };
+      const what = have ? (have[0] === "castle" ? ctx.t("castle") : d.terrains[have[0]] || have[0]) : ctx.t("empty");
+      const crownText = have && have[1] ? `, ${ctx.t("{n} crowns", { n: have[1] })}` : "";
       grid.append(h("div", {
         class: cls.join(" "),
         dataset: { x: String(x), y: String(y) },
-        "aria-label": have ? d.terrains[have[0]] || have[0] : undefined,
-        onclick: targets.has(key) ? () => {
-          if (sel && sel.key === key && pick) { ctx.act(pick.action); return; }
-          sel = { step: current.msg.state_id, key, i: 0 };
-          rerender();
-        } : undefined,
+        role: isTarget ? "button" : "gridcell",
+        tabindex: isTarget ? "0" : undefined,
+        "aria-label": `${x},${y}: ${what}${crownText}${isTarget ? ` — ${ctx.t("place here")}` : ""}`,
+        onclick: isTarget ? choose : undefined,
+        onkeydown: isTarget ? (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); choose(); } } : undefined,
       }, have ? (have[0] === "castle" ? castle() : (have[1] ? crowns(have[1]) : "")) : ""));
     }
   }
@@ -131,21 +157,35 @@ export function render(el, msg, ctx) {
   head.push(t("Dominoes left to draw") + `: ${v.undrawn}`);
   root.append(h("div", { class: "panel status", id: "k-status" }, head.join(" · ")));
   const firstPicks = v.phase === "first-picks";
-  root.append(h("div", { class: "kd-lines" },
+  const lines = (h("div", { class: "kd-lines" },
     lineEl(t("Current line"), v.current_line, d, ctx, firstPicks ? picks : {}, v.acting, "k-current"),
     lineEl(t("Next line"), v.next_line, d, ctx, firstPicks ? {} : picks, null, "k-next")));
+  root.append(lines);
+  // what to do now, with the placing tools, where the answers are (the decision
+  // panel, the phone's bar)
+  const prompt = [];
   if (places.length) {
     const pick = chosen(places);
-    root.append(h("div", { class: "panel kd-tools", id: "k-tools" },
-      h("span", {}, t("Your domino")), dominoEl(v.acting, d, {}),
-      h("span", { class: "muted" }, pick ? t("Rotate with R; click the square again or press Enter to place.")
+    prompt.push(h("div", { class: "panel kd-tools", id: "k-tools" },
+      h("span", {}, t("Your domino")), dominoEl(v.acting, d, { t }),
+      h("span", { class: "muted", id: "k-hint" }, pick ? t("Rotate with R; click the square again or press Enter to place.")
         : t("Click a highlighted square.")),
-      h("button", { id: "k-rotate", disabled: !pick, onclick: () => { if (sel) { sel.i += 1; rerender(); } } }, t("Rotate")),
-      h("button", { id: "k-place", class: "primary", disabled: !pick, onclick: () => { if (pick) ctx.act(pick.action); } }, t("Place"))));
+      h("span", { class: "kd-buttons" },
+        h("button", { id: "k-rotate", disabled: !pick, onclick: () => { if (sel) { sel.i += 1; rerender(); } } }, t("Rotate")),
+        h("button", { id: "k-place", class: "primary", disabled: !pick, onclick: () => { if (pick) ctx.act(pick.action); } }, t("Place")))));
+  } else if (Object.keys(picks).length) {
+    prompt.push(h("p", { class: "kd-hint", id: "k-hint" }, t("Pick a domino: your king takes it, and the lower its number, the earlier you choose next.")));
+  } else if (legal.some((l) => l.info && l.info.kind === "discard")) {
+    prompt.push(h("p", { class: "kd-hint", id: "k-hint" }, t("Your domino fits nowhere in your kingdom: it is discarded.")));
   }
+  if (ctx.prompt) ctx.prompt(...prompt);
+  else root.append(...prompt);
   const seats = v.kingdoms.map((_, q) => q);
   const order = ctx.seat === null || ctx.seat === undefined ? seats : [ctx.seat, ...seats.filter((q) => q !== ctx.seat)];
-  root.append(h("div", { class: "kd-kingdoms", id: "k-kingdoms" }, order.map((q) => kingdomEl(v, q, d, ctx, places))));
+  const kingdoms = h("div", { class: "kd-kingdoms", id: "k-kingdoms" }, order.map((q) => kingdomEl(v, q, d, ctx, places)));
+  // placing: your kingdom comes first, so its squares are on screen with the bar
+  if (places.length) lines.before(kingdoms);
+  else root.append(kingdoms);
   if (msg.finished && msg.outcome && msg.outcome.details && msg.outcome.details.breakdown) {
     const bd = msg.outcome.details.breakdown;
     root.append(h("div", { class: "panel kd-breakdown", id: "k-breakdown" }, h("h2", {}, t("Final scoring")),
