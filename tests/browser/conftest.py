@@ -48,15 +48,14 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
-def server(tmp_path: Path, toy_game: None) -> Iterator[str]:
+def _serve(db: Path, **options: Any) -> Iterator[str]:
     """The app on a free port over a fresh SQLite file; yields its base URL."""
     import uvicorn
 
     from kingdoms.server.app import create_app
 
     port = _free_port()
-    app = create_app(f"sqlite:///{tmp_path / 'k.sqlite'}", bot_delay=0.05)
+    app = create_app(f"sqlite:///{db}", **options)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
@@ -68,6 +67,12 @@ def server(tmp_path: Path, toy_game: None) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture
+def server(tmp_path: Path, toy_game: None) -> Iterator[str]:
+    """The app on a free port over a fresh SQLite file; yields its base URL."""
+    yield from _serve(tmp_path / "k.sqlite", bot_delay=0.05)
 
 
 @pytest.fixture(scope="module")
@@ -106,3 +111,9 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
             )
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.fixture
+def seeded(tmp_path: Path, toy_game: None) -> Iterator[str]:
+    """The app accepting seeds (reproducible games) with quick bots."""
+    yield from _serve(tmp_path / "k.sqlite", bot_delay=0.01, allow_seeds=True)

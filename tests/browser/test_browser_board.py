@@ -70,3 +70,120 @@ def test_hot_seat_pass_screen_holds_nothing_of_the_next_seat(
     assert sorted(
         page.eval_on_selector_all("#d-hand .dname", "els => els.map(e => e.textContent)")
     ) == sorted(hand)
+
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "bypass_csp": True,
+    "locale": "en-US",
+}
+
+
+def test_resignation_final_panel_ranking_and_replay_by_step_on_a_phone(
+    browser: Any, server: str
+) -> None:
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        seats = [
+            {"kind": "human", "name": "Ann"},
+            {"kind": "bot", "bot": "big-money", "name": "Bob"},
+        ]
+        res = page.request.post(
+            server + "/api/games",
+            data={"game": "dominion", "seats": seats, "options": {"kingdom": "First Game"}},
+        )
+        game = res.json()
+        page.goto(game["seats"][0]["link"])
+        page.wait_for_selector("#d-supply .dcard.clickable")
+        step = _step(page)
+        page.click("#choices .choice >> text=End buys")  # a turn for the bot too
+        page.wait_for_function(
+            f"Number(document.body.dataset.step) > {step} && "
+            "!!document.querySelector('#choices .choice')"
+        )
+        page.click("#resign")
+        page.click("#resign")
+        page.wait_for_selector(".scores")
+        # the final panel, the status of a finished game, the ranking with places
+        page.wait_for_selector("#d-outcome")
+        assert "Game over" in (page.text_content("#d-status") or "")
+        assert "Buy phase" not in (page.text_content("#d-status") or "")
+        places = page.eval_on_selector_all(
+            ".ranking li", "els => els.map(e => [e.dataset.place, e.textContent])"
+        )
+        assert places[0][0] == "1" and "Bob" in places[0][1] and "winner" in places[0][1]
+        assert places[1][0] == "2" and "Ann" in places[1][1]
+        assert page.text_content("#ended-note") == "Ann resigned."
+        # the replay: its status follows the step, its controls sit at the bottom
+        page.click("#replay-link")
+        page.wait_for_selector("#replay-controls:not([hidden])")
+        page.wait_for_function("document.querySelector('#r-label').textContent.includes(' of ')")
+        label = page.text_content("#r-label") or ""
+        steps = label.split(" of ")[1]
+        assert page.text_content("#prompt-title") == "Game over"
+        page.click("#r-first")
+        page.wait_for_function(
+            "document.querySelector('#prompt-title').textContent.startsWith('Move 0 of')"
+        )
+        assert page.text_content("#prompt-title") == f"Move 0 of {steps}"
+        box = page.eval_on_selector("#replay-controls", "el => el.getBoundingClientRect().toJSON()")
+        assert box["bottom"] <= 844 + 1 and box["top"] >= 844 - 260, box
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_tie_breaks_are_named(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready]")
+    texts = page.evaluate(
+        """async () => {
+          const ctx = { t: (s, a) => s.replace(/\\{(\\w+)\\}/g, (m, k) => String(a[k])),
+                        name: (i) => ["Ann", "Bob", "Cy"][i] };
+          const dom = await import("/static/js/boards/dominion.js");
+          const kd = await import("/static/js/boards/kingdomino.js");
+          return [
+            dom.tieBreak({ scores: [27, 27], winners: [1], details: { turns: [15, 14] } }, ctx),
+            dom.tieBreak({ scores: [27, 27], winners: [0, 1], details: { turns: [14, 14] } }, ctx),
+            dom.tieBreak({ scores: [30, 27], winners: [0], details: { turns: [14, 14] } }, ctx),
+            kd.tieBreak({ scores: [40, 40, 12], winners: [0],
+                          details: { largest_property: [9, 7, 3], crowns: [4, 6, 1] } }, ctx),
+            kd.tieBreak({ scores: [40, 40], winners: [1],
+                          details: { largest_property: [9, 9], crowns: [4, 6] } }, ctx),
+          ];
+        }"""
+    )
+    assert texts[0] == "Tied on 27 VP: Bob won by taking fewer turns (Ann 15, Bob 14)."
+    assert texts[1] is None and texts[2] is None  # a shared win, a clear win
+    assert texts[3] == "Tied on 40 points: Ann won with the largest property (Ann 9, Bob 7)."
+    assert texts[4] == (
+        "Tied on 40 points and largest property: Bob won with more crowns (Ann 4, Bob 6)."
+    )
+
+
+def test_dynasty_shows_each_games_score_and_the_total(page: Any, seeded: str) -> None:
+    seats = [{"kind": "bot", "bot": "greedy", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}]
+    res = page.request.post(
+        seeded + "/api/games",
+        data={"game": "kingdomino", "seats": seats, "options": {"variants": ["dynasty"]}},
+    )
+    game = res.json()
+    page.goto(f"{seeded}/game/{game['id']}")
+    page.wait_for_selector("#k-dynasty", timeout=60_000)
+    rows = page.eval_on_selector_all(
+        "#k-dynasty tbody tr",
+        "rows => rows.map(r => [...r.querySelectorAll('td')].map(td => td.textContent))",
+    )
+    heads = page.eval_on_selector_all("#k-dynasty th", "els => els.map(e => e.textContent)")
+    assert heads == ["Player", "Game 1", "Game 2", "Game 3", "Total"]
+    for row in rows:
+        assert sum(int(x) for x in row[1:4]) == int(row[4])
+    ranking = page.eval_on_selector_all(".ranking li", "els => els.map(e => e.textContent)")
+    totals = sorted((int(r[4]) for r in rows), reverse=True)
+    assert [int(x.split(": ")[1].split(" ")[0]) for x in ranking] == totals

@@ -5,14 +5,10 @@ and nothing covers them.  Checked by element geometry at every decision met."""
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.conftest import ARTIFACTS, _free_port
+from tests.browser.conftest import ARTIFACTS
 from tests.browser.drive import wait_step_change
 
 pytestmark = pytest.mark.browser
@@ -87,27 +83,6 @@ def _in_view(page: Any, required: list[str], answers: list[str], where: str) -> 
             page.screenshot(path=str(ARTIFACTS / f"layout-{where.split()[0]}.png"))
         assert not bad, f"{where} (scrolled to {scroll}): {bad}"
     page.evaluate("window.scrollTo(0, 0)")
-
-
-@pytest.fixture
-def seeded(tmp_path: Path, toy_game: None) -> Iterator[str]:
-    """The app accepting seeds (reproducible games), on a free port."""
-    import uvicorn
-
-    from kingdoms.server.app import create_app
-
-    port = _free_port()
-    app = create_app(f"sqlite:///{tmp_path / 'k.sqlite'}", bot_delay=0.01, allow_seeds=True)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
 
 
 LANGS = ("en", "pl", "cs")

@@ -148,6 +148,7 @@ async function render() {
   $("#status").textContent = msg.finished ? t("Game over") : "";
   const mod = hidden ? null : await board(msg.game);
   if (gen !== renderGen) return; // a newer render (e.g. the pass screen) took over
+  if (mod && mod.tieBreak) ctx.tieBreak = (out) => mod.tieBreak(out, ctx);
   const boardEl = clear($("#board"));
   if (hidden || !mod) {
     boardEl.append(h("p", { class: "muted" }, t("Hidden until the next player is ready.")));
@@ -217,9 +218,9 @@ function renderPrompt(msg, ctx) {
     const ended = (out.details || {}).ended;
     if (ended === "resigned") box.append(h("p", { class: "ended-note", id: "ended-note" }, t("{name} resigned.", { name: seatName(msg, out.details.resigned) })));
     if (ended === "abandoned") box.append(h("p", { class: "ended-note", id: "ended-note" }, t("Abandoned: nobody moved for too long.")));
-    box.append(h("ol", { class: "scores" }, out.scores.map((s, i) =>
-      h("li", { class: out.winners.includes(i) ? "winner" : "" },
-        `${seatName(msg, i)}: ${s}`, out.winners.includes(i) ? ` — ${t("winner")}` : ""))));
+    box.append(ranking(out, (i) => seatName(msg, i)));
+    const why = ctx.tieBreak ? ctx.tieBreak(out) : null;
+    if (why) box.append(h("p", { class: "tie-break", id: "tie-break" }, why));
     box.append(endButtons(!!msg.spectator));
   } else if (msg.spectator) {
     title.textContent = t("Waiting for {name}…", { name: seatName(msg, msg.current_player) });
@@ -268,6 +269,23 @@ function foldPlacements(legal, box) {
     h("summary", {}, tn("{n} placement as a list", "{n} placements as a list", n)));
   box.append(list);
   return list;
+}
+
+/** The final ranking: winners first, then by score; equal places shared ("1.", "2."). */
+function ranking(out, name) {
+  const order = out.scores.map((_, i) => i).sort((a, b) =>
+    (out.winners.includes(b) - out.winners.includes(a)) || out.scores[b] - out.scores[a] || a - b);
+  let place = 0;
+  return h("ol", { class: "scores ranking" }, order.map((i, k) => {
+    const prev = order[k - 1];
+    const same = k > 0 && out.scores[prev] === out.scores[i] && out.winners.includes(prev) === out.winners.includes(i);
+    if (!same) place = k + 1;
+    const won = out.winners.includes(i);
+    return h("li", { class: won ? "winner" : "", dataset: { seat: String(i), place: String(place) } },
+      h("span", { class: "place" }, t("{n}.", { n: place })), " ",
+      h("span", { class: `king-dot seat-${i}`, "aria-hidden": "true" }), " ",
+      `${name(i)}: ${out.scores[i]}`, won ? ` — ${t("winner")}` : "");
+  }));
 }
 
 function onResign() {
@@ -394,6 +412,7 @@ async function replay() {
   }
   $("#prompt-title").textContent = t("Game over");
   $("#replay-controls").hidden = false;
+  document.body.classList.add("replaying");
   const slider = $("#r-step");
   const seatSel = $("#r-seat");
   clear(seatSel);
@@ -409,6 +428,8 @@ async function replay() {
     slider.dataset.ready = "1";
     showing = data.step;
     $("#r-label").textContent = t("Move {n} of {m}", { n: data.step, m: data.steps });
+    // the status of the step shown: the end only at the last step
+    $("#prompt-title").textContent = data.step === data.steps ? t("Game over") : t("Move {n} of {m}", { n: data.step, m: data.steps });
     const msg = { ...data, legal: [], state_id: data.step, finished: data.step === data.steps };
     const boardEl = clear($("#board"));
     (await board(data.game)).render(boardEl, msg, { t, lang: lang(), seat: data.seat, legal: [], act: () => {}, name: (i) => seatName(names, i) });
@@ -425,6 +446,7 @@ async function replay() {
     const next = Math.max(0, Math.min(Number(slider.max), n));
     if (next === showing) return;
     slider.value = String(next);
+    slider.dataset.ready = "1"; // a step asked for before the first picture arrived counts
     show();
   };
   slider.addEventListener("input", show);

@@ -47,7 +47,8 @@ function vpList(points, owned, worth, cards, t) {
 export function endScreen(v, cards, ctx) {
   const t = ctx.t;
   const out = v.outcome;
-  const order = out.scores.map((s, i) => i).sort((a, b) => out.scores[b] - out.scores[a]);
+  const order = out.scores.map((s, i) => i).sort((a, b) =>
+    (out.winners.includes(b) - out.winners.includes(a)) || out.scores[b] - out.scores[a] || a - b);
   const isVp = (id) => cards[id] && (cards[id].types.includes("Victory") || cards[id].types.includes("Curse"));
   return h("div", { class: "panel end-screen", id: "d-outcome" },
     h("h2", {}, t("Final score")),

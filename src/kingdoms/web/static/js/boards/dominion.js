@@ -86,7 +86,9 @@ export function render(el, msg, ctx) {
   const toPrompt = (node) => (ctx.prompt ? promptBox.push(node) : root.append(node));
 
   // status
-  const phase = { action: t("Action phase"), buy: t("Buy phase"), cleanup: t("Clean-up"), over: t("Game over") }[v.phase] || v.phase;
+  // a game ended early (a resignation) is over whatever phase it stopped in
+  const phase = msg.finished ? t("Game over")
+    : { action: t("Action phase"), buy: t("Buy phase"), cleanup: t("Clean-up"), over: t("Game over") }[v.phase] || v.phase;
   toPrompt(h("div", { class: "status panel", id: "d-status", dataset: { phase: v.phase } },
     h("strong", {}, t("Turn of {name}", { name: ctx.name(turn) })), " · ", phase, " · ",
     h("span", { id: "d-actions" }, `${t("Actions")}: ${v.actions}`), " · ",
@@ -178,10 +180,24 @@ export function render(el, msg, ctx) {
     v.trash.length ? cardRow(v.trash, cards, {}, ctx.act, true) : h("span", { class: "muted" }, "–")));
 
   // the end: points per player, where they come from, and each deck
-  if (v.outcome) root.prepend(endScreen(v, cards, ctx));
+  // the final panel: the game's own outcome, or the server's after a resignation
+  const outcome = v.outcome || (msg.finished ? msg.outcome : null);
+  if (outcome) root.prepend(endScreen({ ...v, outcome }, cards, ctx));
   root.append(dock);
   root.append(confirmBar(legal, cards, ctx));
   if (ctx.prompt) ctx.prompt(...promptBox);
   requestAnimationFrame(() => fitNames(root));
   el.append(root);
+}
+
+/** When the best score is shared but not the win: the tie-break that decided it. */
+export function tieBreak(out, ctx) {
+  const best = Math.max(...out.scores);
+  const tied = out.scores.map((x, i) => i).filter((i) => out.scores[i] === best);
+  const turns = (out.details || {}).turns;
+  if (tied.length < 2 || out.winners.length === tied.length || !turns) return null;
+  return ctx.t("Tied on {n} VP: {names} won by taking fewer turns ({turns}).", {
+    n: best, names: out.winners.map((i) => ctx.name(i)).join(", "),
+    turns: tied.map((i) => `${ctx.name(i)} ${turns[i]}`).join(", "),
+  });
 }

@@ -3,6 +3,7 @@
 // that cover it (button or "r"), click again (or Enter, or "Place") to place.  Only the
 // server's legal actions are offered (legal[i].info = {kind: "place", cells: ...}).
 import { h } from "../dom.js";
+import { tn } from "../i18n.js";
 import { gameCatalog } from "./catalog.js";
 import { castle, crowns, king } from "./kingdomino-icons.js";
 
@@ -22,7 +23,7 @@ function square(terrain, n, terrains, extra = "", inDomino = false) {
 
 /** A domino in words: "Domino 13: wheat, forest with 1 crown". */
 function dominoName(n, d, t) {
-  const half = ([terrain, c]) => (c ? t("{terrain} with {n} crowns", { terrain: d.terrains[terrain] || terrain, n: c }) : d.terrains[terrain] || terrain);
+  const half = ([terrain, c]) => (d.terrains[terrain] || terrain) + (c ? ` (${tn("{n} crown", "{n} crowns", c)})` : "");
   const [a, b] = d.dominoes[String(n)];
   return t("Domino {n}: {a}, {b}", { n, a: half(a), b: half(b) });
 }
@@ -114,7 +115,7 @@ function kingdomEl(v, q, d, ctx, places) {
         if (again) again.focus();
       };
       const what = have ? (have[0] === "castle" ? ctx.t("castle") : d.terrains[have[0]] || have[0]) : ctx.t("empty");
-      const crownText = have && have[1] ? `, ${ctx.t("{n} crowns", { n: have[1] })}` : "";
+      const crownText = have && have[1] ? `, ${tn("{n} crown", "{n} crowns", have[1])}` : "";
       grid.append(h("div", {
         class: cls.join(" "),
         dataset: { x: String(x), y: String(y) },
@@ -186,6 +187,15 @@ export function render(el, msg, ctx) {
   // placing: your kingdom comes first, so its squares are on screen with the bar
   if (places.length) lines.before(kingdoms);
   else root.append(kingdoms);
+  const games = msg.outcome && msg.outcome.details && msg.outcome.details.games;
+  if (msg.finished && games && games.length > 1) {
+    // Dynasty: each game's score and the total that decides
+    root.append(h("div", { class: "panel kd-dynasty", id: "k-dynasty" }, h("h2", {}, t("Dynasty")),
+      h("table", { class: "grid-table" },
+        h("thead", {}, h("tr", {}, h("th", {}, t("Player")), games.map((_, g) => h("th", {}, t("Game {n}", { n: g + 1 }))), h("th", {}, t("Total")))),
+        h("tbody", {}, msg.outcome.scores.map((total, q) => h("tr", { class: msg.outcome.winners.includes(q) ? "winner" : "" },
+          h("td", {}, ctx.name(q)), games.map((g) => h("td", { class: "num" }, String(g[q]))), h("td", { class: "num" }, h("strong", {}, String(total)))))))));
+  }
   if (msg.finished && msg.outcome && msg.outcome.details && msg.outcome.details.breakdown) {
     const bd = msg.outcome.details.breakdown;
     root.append(h("div", { class: "panel kd-breakdown", id: "k-breakdown" }, h("h2", {}, t("Final scoring")),
@@ -210,3 +220,20 @@ document.addEventListener("keydown", (ev) => {
     if (pick) { ev.preventDefault(); current.ctx.act(pick.action); }
   }
 });
+
+/** When the best score is shared but not the win: the tie-break that decided it
+ *  (the largest property, then the most crowns). */
+export function tieBreak(out, ctx) {
+  const det = out.details || {};
+  const best = Math.max(...out.scores);
+  const tied = out.scores.map((x, i) => i).filter((i) => out.scores[i] === best);
+  if (tied.length < 2 || out.winners.length === tied.length || !det.largest_property) return null;
+  const names = out.winners.map((i) => ctx.name(i)).join(", ");
+  const lp = det.largest_property;
+  if (new Set(tied.map((i) => lp[i])).size > 1) {
+    return ctx.t("Tied on {n} points: {names} won with the largest property ({sizes}).", {
+      n: best, names, sizes: tied.map((i) => `${ctx.name(i)} ${lp[i]}`).join(", ") });
+  }
+  return ctx.t("Tied on {n} points and largest property: {names} won with more crowns ({crowns}).", {
+    n: best, names, crowns: tied.map((i) => `${ctx.name(i)} ${det.crowns[i]}`).join(", ") });
+}
