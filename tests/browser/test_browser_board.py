@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.browser.drive import wait_step_change
 from tests.browser.test_browser_games import _lobby, _step
 
 pytestmark = pytest.mark.browser
@@ -187,3 +188,66 @@ def test_dynasty_shows_each_games_score_and_the_total(page: Any, seeded: str) ->
     ranking = page.eval_on_selector_all(".ranking li", "els => els.map(e => e.textContent)")
     totals = sorted((int(r[4]) for r in rows), reverse=True)
     assert [int(x.split(": ")[1].split(" ")[0]) for x in ranking] == totals
+
+
+@pytest.mark.parametrize(
+    ("variant", "bots"), [("mighty-duel", 1), ("standard", 3)], ids=["mighty-duel", "4-players"]
+)
+def test_whole_kingdomino_game_by_taps_on_a_phone(
+    browser: Any, seeded: str, variant: str, bots: int
+) -> None:
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        seats = [{"kind": "human", "name": "Ann"}]
+        seats += [{"kind": "bot", "bot": "greedy"} for _ in range(bots)]
+        options = {"variants": [variant]} if variant != "standard" else {}
+        res = page.request.post(
+            seeded + "/api/games",
+            data={"game": "kingdomino", "seats": seats, "options": options, "seed": 5},
+        )
+        page.goto(res.json()["seats"][0]["link"])
+        placed = 0
+        for _ in range(120):
+            page.wait_for_selector("#choices .choice, .scores", state="attached")
+            if page.query_selector(".scores"):
+                break
+            step = _step(page)
+            if page.query_selector(".domino.clickable"):
+                page.tap(".domino.clickable >> nth=0")
+            elif page.query_selector(".kd-cell.target"):
+                # the coordinate list is folded away, the bar has Rotate and Place
+                assert page.is_hidden("#placement-list .choice >> nth=0")
+                target = page.query_selector_all(".kd-cell.target")[-1]
+                x, y = target.get_attribute("data-x"), target.get_attribute("data-y")
+                target.tap()
+                # the tap landed on that very square: the domino is shown there
+                cell = f".kd-cell.preview[data-x='{x}'][data-y='{y}']"
+                page.wait_for_selector(cell)
+                if placed % 4 == 0:
+                    # the whole kingdom fits the width (Mighty Duel's 7×7 too), the bar is
+                    # on screen, Rotate turns the domino about the square
+                    grid = page.eval_on_selector(
+                        ".kd-kingdom[data-seat='0'] .kd-grid",
+                        "el => el.getBoundingClientRect().toJSON()",
+                    )
+                    assert grid["left"] >= 0 and grid["right"] <= 390, grid
+                    bar = page.eval_on_selector(
+                        "#prompt", "el => el.getBoundingClientRect().toJSON()"
+                    )
+                    assert bar["bottom"] <= 844 + 1
+                    page.tap("#k-rotate")
+                    page.wait_for_selector(cell)
+                page.tap("#k-place")
+                placed += 1
+            else:
+                page.tap("#choices > .choice >> nth=-1")  # a discard
+            wait_step_change(page, step)
+        page.wait_for_selector(".scores")
+        assert placed >= 6
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()
+    assert not errors, errors
