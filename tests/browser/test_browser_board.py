@@ -251,3 +251,38 @@ def test_whole_kingdomino_game_by_taps_on_a_phone(
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_polish_alchemy_names_and_one_cards_type_line(browser: Any, server: str) -> None:
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1366, "height": 768})
+    context.add_init_script("localStorage.setItem('kingdoms:lang', 'pl')")
+    page = context.new_page()
+    try:
+        kingdom = (
+            "Alchemist, Apothecary, Apprentice, Familiar, Golem, Herbalist, "
+            "Philosopher's Stone, Possession, Scrying Pool, Vineyard"
+        )
+        res = page.request.post(
+            server + "/api/games",
+            data={
+                "game": "dominion",
+                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "big-money"}],
+                "options": {"kingdom": kingdom},
+            },
+        )
+        assert res.ok, res.text()
+        page.goto(res.json()["seats"][0]["link"])
+        page.wait_for_selector("#d-supply .dcard[data-card='herbalist']")
+        names = page.eval_on_selector_all(
+            "#d-supply .pile-kingdom .dname", "els => els.map(e => e.textContent)"
+        )
+        english = {"Alchemist", "Apothecary", "Apprentice", "Familiar", "Herbalist"}
+        assert not english & set(names), names
+        assert {"Zielarz", "Kamień filozoficzny", "Winnica", "Opętanie"} <= set(names)
+        # one card's type line is singular; the supply's heading names the group
+        copper = "#d-supply .dcard[data-card='copper']"
+        assert page.text_content("#d-hand .dcard[data-card='copper'] .dtypes") == "Skarb"
+        assert page.text_content(f"{copper} .dname") == "Miedziaki"  # as the edition names it
+        assert "Skarby" in (page.text_content("#d-supply .pile-group h3") or "")
+    finally:
+        context.close()

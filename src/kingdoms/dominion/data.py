@@ -76,16 +76,31 @@ class Card:
         return n
 
 
+def _renamed() -> dict[tuple[str, str], str]:
+    """``data/names.csv``: card names that differ from the shared card list (which stays
+    an exact copy), by (card id, language), each with its source.  Alchemy was never
+    published in Polish (the Polish Dominion wiki, dominion.przystanekplanszowka.pl,
+    lists the set as "Alchemy", "nazwa proponowana: Alchemia", and its cards under their
+    English names), so its Polish names are the project's own translations."""
+    text = resources.files("kingdoms.dominion").joinpath("data", "names.csv").read_text("utf-8")
+    return {(r["id"], r["lang"]): r["name"] for r in csv.DictReader(io.StringIO(text))}
+
+
 def _load() -> list[Card]:
     text = resources.files("kingdoms.dominion").joinpath("data", "cards.csv").read_text("utf-8")
+    renamed = _renamed()
     out = []
     for i, row in enumerate(csv.DictReader(io.StringIO(text))):
+        cid = row["id"]
         out.append(
             Card.of(
                 i,
-                row["id"],
+                cid,
                 row["set"],
-                {lang: row[f"name_{lang}"] for lang in ("en", "pl", "cs")},
+                {
+                    lang: renamed.get((cid, lang), row[f"name_{lang}"])
+                    for lang in ("en", "pl", "cs")
+                },
                 (int(row["coins"]), int(row["potions"])),
                 frozenset(row["types"].split("|")),
                 row["pile"],

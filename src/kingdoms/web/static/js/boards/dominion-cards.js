@@ -30,6 +30,14 @@ export function costBadge(c) {
     c.potions ? h("span", { class: "potion", title: "P" }, potionIcon()) : null);
 }
 
+/** A card's type on its type line: one card's ("Skarb"), where the supply's group
+ *  headings name many ("Skarby"); msgid "type:<Type>", else the type's own. */
+export function typeName(type, t) {
+  const key = `type:${type}`;
+  const own = t(key);
+  return own === key ? t(type) : own;
+}
+
 /** CSS classes for a card's frame: each type, and "mixed" for two or more. */
 export function frameClasses(types) {
   const out = types.map((t) => `type-${t.toLowerCase()}`);
@@ -94,7 +102,7 @@ export function cardFace(id, cards, opts = {}) {
   },
   h("div", { class: "dhead" }, costBadge(c), h("span", { class: nameClass(name) }, name)),
   opts.compact ? null : h("div", { class: "dtext" }, c ? c.text : ""),
-  h("div", { class: "dtypes" }, types.map((x) => t(x)).join(" – ")),
+  h("div", { class: "dtypes" }, types.map((x) => typeName(x, t)).join(" – ")),
   opts.count !== undefined ? h("span", { class: "dcount", title: t("Cards left") }, String(opts.count)) : null);
   if (opts.big) return el;
   // press and hold: the large copy (released: gone, and the press is not a click)
