@@ -286,3 +286,72 @@ def test_polish_alchemy_names_and_one_cards_type_line(browser: Any, server: str)
         assert "Skarby" in (page.text_content("#d-supply .pile-group h3") or "")
     finally:
         context.close()
+
+
+def _old_language_left(page: Any, old: str, new: str) -> list[str]:
+    """The page's visible texts that are interface messages of ``old`` and not of ``new``."""
+    from kingdoms.i18n import catalog
+
+    def strings(lang: str) -> set[str]:
+        if lang == "en":
+            return {m for m in catalog("pl") if "{" not in m and len(m) > 3}
+        return {v for m, v in catalog(lang).items() if "{" not in v and len(v) > 3}
+
+    stale = strings(old) - strings(new)
+    texts: list[str] = page.evaluate(
+        """() => {
+          const out = [];
+          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          while (walker.nextNode()) {
+            const el = walker.currentNode.parentElement;
+            if (!el || el.closest("#lang, script, style, [hidden]")) continue;
+            const text = walker.currentNode.textContent.trim();
+            if (text) out.push(text);
+          }
+          for (const o of document.querySelectorAll("option")) out.push(o.text.trim());
+          return out;
+        }"""
+    )
+    return sorted({t for t in texts if t in stale or t.rstrip(":") in stale})
+
+
+def test_language_switch_redraws_the_game_and_the_replay(page: Any, seeded: str) -> None:
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "big-money-ultimate"}]
+    res = page.request.post(
+        seeded + "/api/games",
+        data={"game": "dominion", "seats": seats, "options": {"kingdom": "First Game"}},
+    )
+    page.goto(res.json()["seats"][0]["link"])
+    page.wait_for_selector("#d-hand .dcard")
+    # the unnamed bot goes by its bot's name
+    assert "Big Money, best version" in (page.text_content("#d-players") or "")
+    page.select_option("#lang", "pl")
+    page.wait_for_function(
+        "document.querySelector('#prompt-title').textContent === 'Twoja decyzja'"
+    )
+    assert not _old_language_left(page, "en", "pl")
+    assert "Bogactwo, najlepsza wersja" in (page.text_content("#d-players") or "")
+    # a finished game's replay, mid-way, switched from Polish to Czech
+    bots = [{"kind": "bot", "bot": "big-money"}, {"kind": "bot", "bot": "big-money"}]
+    res = page.request.post(
+        seeded + "/api/games",
+        data={"game": "dominion", "seats": bots, "options": {"kingdom": "First Game"}},
+    )
+    gid = res.json()["id"]
+    for _ in range(300):
+        if page.request.get(f"{seeded}/api/games/{gid}").json()["status"] == "finished":
+            break
+        page.wait_for_timeout(100)
+    page.goto(f"{seeded}/game/{gid}#replay")
+    page.wait_for_function("document.querySelector('#r-label').textContent.includes(' z ')")
+    page.click("#r-first")
+    for _ in range(5):
+        page.click("#r-next")
+    page.wait_for_function("document.querySelector('#r-label').textContent.startsWith('Ruch 5 ')")
+    page.select_option("#lang", "cs")
+    page.wait_for_function("document.querySelector('#r-label').textContent.startsWith('Tah 5 ')")
+    page.wait_for_function(
+        "document.querySelector('#prompt-title').textContent.startsWith('Tah 5 ')"
+    )
+    left = _old_language_left(page, "pl", "cs")
+    assert not left, left

@@ -1,6 +1,7 @@
 // The game page: one WebSocket for this browser's seats (several: hot-seat),
 // renders whatever the server sends.  No game rules here: the legal actions,
 // their texts and every view come from the server.
+import { botLabel } from "./bots.js";
 import { $, clear, h } from "./dom.js";
 import { lang, languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
 import { profile, rememberTokens, tokensFor } from "./store.js";
@@ -89,8 +90,10 @@ export function act(seat, action) {
 
 function seatName(msg, seat) {
   const s = (msg.seats || [])[seat];
-  // a seat nobody named is "Player n" in the reader's language
-  return s && s.name !== `Player ${seat + 1}` ? s.name : t("Player {n}", { n: seat + 1 });
+  // a seat nobody named is "Player n" in the reader's language, a bot's its bot's name
+  if (s && s.name !== `Player ${seat + 1}`) return s.name;
+  if (s && s.kind === "bot" && s.bot) return botLabel(s.bot);
+  return t("Player {n}", { n: seat + 1 });
 }
 
 /** An action's text as a button label: sentence case ("Buy Curse"). */
@@ -122,6 +125,8 @@ function onState(msg) {
   shown = next;
   scheduleRender();
 }
+
+let replayRedraw = null; // a replay on screen: draws its step again (a language switch)
 
 let renderQueued = false;
 function scheduleRender() {
@@ -418,8 +423,10 @@ async function replay() {
   clear(seatSel);
   const names = { seats: info.seats };
   info.seats.forEach((s, i) => seatSel.add(new Option(seatName(names, i), String(i))));
+  const renameSeats = () => info.seats.forEach((s, i) => { seatSel.options[i].text = seatName(names, i); });
   let showing = null;
   const show = async () => {
+    replayRedraw = () => { showing = null; renameSeats(); show(); };
     const step = slider.dataset.ready ? `step=${slider.value}&` : "";
     const res = await fetch(`/api/games/${gameId}/replay?${step}seat=${seatSel.value}&lang=${lang()}`);
     const data = await res.json();
@@ -487,7 +494,8 @@ async function main() {
   await loadLanguage(pickLanguage());
   $("#lang-slot").append(languageSelect((l) => {
     translatePage();
-    if (socket && socket.readyState === WebSocket.OPEN) {
+    if (replayRedraw) replayRedraw();
+    else if (socket && socket.readyState === WebSocket.OPEN) {
       for (const k of Object.keys(logs)) delete logs[k];
       send({ type: "lang", lang: l });
     } else render();

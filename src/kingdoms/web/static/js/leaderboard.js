@@ -1,12 +1,10 @@
 // The leaderboard: ratings of one game, for 2-player or 3–6-player games.
+import { botLabel } from "./bots.js";
 import { $, clear, h } from "./dom.js";
 import { languageSelect, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
 
 let catalog = [];
 
-function botName(name) {
-  return String(name).split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
-}
 
 async function show() {
   const game = $("#lb-game").value;
@@ -16,7 +14,7 @@ async function show() {
   (data.ratings || []).forEach((r, i) => {
     body.append(h("tr", { class: r.kind === "bot" ? "bot-row" : "" },
       h("td", {}, String(i + 1)),
-      h("td", {}, r.kind === "bot" ? [t("Bot"), ": ", botName(r.bot)] : r.name),
+      h("td", {}, r.kind === "bot" ? [t("Bot"), ": ", botLabel(r.bot)] : r.name),
       h("td", { class: "num" }, r.rating.toFixed(1)),
       h("td", { class: "num" }, r.mu.toFixed(1)),
       h("td", { class: "num" }, r.sigma.toFixed(1)),

@@ -1,4 +1,5 @@
 // The lobby: create a game, list games, rejoin mine.
+import { botAbout, botLabel } from "./bots.js";
 import { $, clear, h } from "./dom.js";
 import { languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
 import { renderProfile } from "./profile.js";
@@ -19,24 +20,6 @@ function renderPlayers() {
   renderOptions();
 }
 
-// Bots by their names on the server, as people read them (translated by the catalog).
-const BOT_LABELS = {
-  "big-money": "Big Money",
-  "big-money-ultimate": "Big Money Ultimate",
-  smithy: "Smithy Big Money",
-  witch: "Witch Big Money",
-  random: "Random moves",
-  greedy: "Greedy",
-  "full-greedy": "Greedy, looking ahead",
-  mcts: "Tree search (MCTS)",
-};
-
-/** A bot's name as shown ("big-money" → "Big Money"). */
-function botLabel(name) {
-  if (BOT_LABELS[name]) return t(BOT_LABELS[name]);
-  return String(name).split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
-}
-
 function renderSeats() {
   const game = currentGame();
   const box = $("#seats");
@@ -53,13 +36,23 @@ function renderSeats() {
       new Option(t("Human"), "human", false, prev.kind === "human"),
       new Option(t("Bot"), "bot", false, prev.kind === "bot"));
     const bot = h("select", { class: "bot", "aria-label": t("Bot") },
-      ...(game.bots || []).map((b) => new Option(botLabel(b), b, false, b === prev.bot)));
+      ...(game.bots || []).map((b) => {
+        const o = new Option(botLabel(b), b, false, b === prev.bot);
+        o.title = botAbout(b);
+        return o;
+      }));
     const name = h("input", { class: "name", value: prev.name, maxlength: 40,
       placeholder: t("Player {n}", { n: i + 1 }), "aria-label": t("Name") });
-    const sync = () => { bot.hidden = kind.value !== "bot"; };
+    const about = h("small", { class: "bot-about muted" });
+    const sync = () => {
+      bot.hidden = kind.value !== "bot";
+      about.hidden = bot.hidden;
+      about.textContent = botAbout(bot.value);
+    };
     kind.addEventListener("change", sync);
+    bot.addEventListener("change", sync);
     sync();
-    box.append(h("div", { class: "seat" }, h("span", { class: "seat-no" }, `${i + 1}.`), kind, bot, name));
+    box.append(h("div", { class: "seat" }, h("span", { class: "seat-no" }, `${i + 1}.`), kind, bot, name, about));
   }
 }
 
@@ -131,7 +124,10 @@ async function create(ev) {
   refresh();
 }
 
+let created = null; // the game just created (its box is redrawn on a language switch)
+
 function showCreated(game) {
+  created = game;
   const box = $("#created");
   clear(box).hidden = false;
   const humans = game.seats.filter((s) => s.token);
@@ -214,7 +210,10 @@ async function refresh() {
 
 async function main() {
   await loadLanguage(pickLanguage());
-  $("#lang-slot").append(languageSelect(() => { translatePage(); renderPlayers(); renderProfile(() => {}); refresh(); }));
+  $("#lang-slot").append(languageSelect(() => {
+    translatePage(); renderPlayers(); renderProfile(() => {}); refresh();
+    if (created) showCreated(created);
+  }));
   translatePage();
   catalog = (await (await fetch("/api/catalog")).json()).games;
   const gameSel = $("#game");
