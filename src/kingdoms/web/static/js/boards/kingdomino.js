@@ -93,7 +93,7 @@ function kingdomEl(v, q, d, ctx, places) {
   if (pick) for (const [x, y, terrain, crowns] of pick.info.cells) preview[`${x},${y}`] = [terrain, crowns];
   // the grid scales to the width it gets (a phone fits Mighty Duel's 7×7 too)
   const cols = x1 - x0 + 1;
-  const grid = h("div", { class: "kd-grid", role: "grid", "aria-label": ctx.t("Kingdom of {name}", { name: ctx.name(q) }),
+  const grid = h("div", { class: "kd-grid", role: "group", "aria-label": ctx.t("Kingdom of {name}", { name: ctx.name(q) }),
     style: { gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, "--cols": String(cols) } });
   grid.style.setProperty("--cols", String(cols));
   for (let y = y0; y <= y1; y++) {
@@ -119,7 +119,7 @@ function kingdomEl(v, q, d, ctx, places) {
       grid.append(h("div", {
         class: cls.join(" "),
         dataset: { x: String(x), y: String(y) },
-        role: isTarget ? "button" : "gridcell",
+        role: isTarget ? "button" : "img",
         tabindex: isTarget ? "0" : undefined,
         "aria-label": `${x},${y}: ${what}${crownText}${isTarget ? ` — ${ctx.t("place here")}` : ""}`,
         onclick: isTarget ? choose : undefined,

@@ -1,0 +1,92 @@
+"""Accessibility: axe-core (axe-playwright-python) finds no serious or critical
+violation on any screen; both games are played to the end by keyboard alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from tests.browser.drive import wait_step_change
+
+pytestmark = pytest.mark.browser
+
+axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+
+
+def _serious(page: Any, screen: str) -> list[str]:
+    results = axe_module.Axe().run(page)
+    out = []
+    for v in results.response["violations"]:
+        if v["impact"] in ("serious", "critical"):
+            nodes = [n["target"] for n in v["nodes"][:3]]
+            out.append(f"{screen}: {v['id']} ({v['impact']}) {len(v['nodes'])}× e.g. {nodes}")
+    return out
+
+
+def _new(page: Any, server: str, game: str, seats: list[dict[str, Any]], **opts: Any) -> Any:
+    res = page.request.post(server + "/api/games", data={"game": game, "seats": seats, **opts})
+    assert res.ok, res.text()
+    return res.json()
+
+
+def test_no_serious_axe_violation_on_any_screen(browser: Any, seeded: str) -> None:
+    found: list[str] = []
+    for size in ({"width": 1366, "height": 768}, {"width": 390, "height": 844}):
+        context = browser.new_context(viewport=size, bypass_csp=True)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        try:
+            page.goto(seeded + "/")
+            page.wait_for_selector("body[data-ready]")
+            found += _serious(page, f"lobby {size['width']}")
+            dom = _new(
+                page,
+                seeded,
+                "dominion",
+                [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Kuba"}],
+                options={"kingdom": "First Game"},
+            )
+            tokens = ",".join(s["token"] for s in dom["seats"])
+            page.goto(f"{seeded}/game/{dom['id']}#t={tokens}")
+            page.wait_for_selector("#d-hand .dcard, #pass-screen:not([hidden])")
+            found += _serious(page, f"Dominion {size['width']}")
+            for _ in range(6):
+                if page.query_selector("#pass-screen:not([hidden])"):
+                    break
+                step = page.get_attribute("body", "data-step")
+                page.click("#choices > .choice >> nth=-1")
+                wait_step_change(page, step)
+            page.wait_for_selector("#pass-screen:not([hidden])")
+            found += _serious(page, f"pass screen {size['width']}")
+            kd = _new(
+                page,
+                seeded,
+                "kingdomino",
+                [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}],
+            )
+            page.goto(kd["seats"][0]["link"])
+            page.wait_for_selector(".domino.clickable")
+            found += _serious(page, f"Kingdomino pick {size['width']}")
+            for _ in range(6):
+                page.wait_for_selector(".domino.clickable, .kd-cell.target")
+                if page.query_selector(".kd-cell.target"):
+                    break
+                step = page.get_attribute("body", "data-step")
+                page.click(".domino.clickable >> nth=0")
+                wait_step_change(page, step)
+            page.click(".kd-cell.target >> nth=0")
+            found += _serious(page, f"Kingdomino place {size['width']}")
+            page.click("#resign")
+            page.click("#resign")
+            page.wait_for_selector(".scores")
+            found += _serious(page, f"Kingdomino end {size['width']}")
+            page.click("#replay-link")
+            page.wait_for_selector("#replay-controls:not([hidden])")
+            page.wait_for_function("document.querySelector('#r-label').textContent !== ''")
+            found += _serious(page, f"replay {size['width']}")
+            page.goto(seeded + "/leaderboard")
+            page.wait_for_selector("body[data-ready]")
+            found += _serious(page, f"leaderboard {size['width']}")
+        finally:
+            context.close()
+    assert not found, "\n".join(found)
