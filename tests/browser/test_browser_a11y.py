@@ -90,3 +90,91 @@ def test_no_serious_axe_violation_on_any_screen(browser: Any, seeded: str) -> No
         finally:
             context.close()
     assert not found, "\n".join(found)
+
+
+def _tab_to(page: Any, selector: str, limit: int = 120) -> None:
+    """Press Tab until an element matching ``selector`` has the focus."""
+    for _ in range(limit):
+        if page.evaluate(f"!!document.activeElement?.matches({selector!r})"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"{selector} is not reachable with Tab")
+
+
+def _focus_ring(page: Any) -> str:
+    return str(
+        page.evaluate(
+            "(() => { const s = getComputedStyle(document.activeElement);"
+            " return s.outlineStyle + ' ' + s.outlineWidth; })()"
+        )
+    )
+
+
+def test_dominion_and_kingdomino_by_keyboard_alone(page: Any, seeded: str) -> None:
+    # Dominion: treasures with "a", cards reached with Tab and bought with Enter,
+    # the phase ended with "e"
+    dom = _new(
+        page,
+        seeded,
+        "dominion",
+        [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "big-money"}],
+        options={"kingdom": "First Game"},
+        seed=11,
+    )
+    page.goto(dom["seats"][0]["link"])
+    page.wait_for_selector("#d-supply .dcard")
+    checked_ring = False
+    for _ in range(300):
+        page.wait_for_selector("#choices > .choice, .scores")
+        if page.query_selector(".scores"):
+            break
+        step = page.get_attribute("body", "data-step")
+        if page.query_selector("#choices .choice[data-action] >> text=Play all treasures"):
+            page.keyboard.press("a")
+        else:
+            coins = int((page.text_content("#d-coins") or "0").split(": ")[1])
+            want = "province" if coins >= 8 else "gold" if coins >= 6 else "silver"
+            sel = f"#d-supply .dcard.clickable[data-card='{want}']"
+            if coins >= 3 and page.query_selector(sel):
+                _tab_to(page, sel)
+                if not checked_ring:
+                    assert _focus_ring(page).startswith("solid"), _focus_ring(page)
+                    checked_ring = True
+                page.keyboard.press("Enter")
+            else:
+                page.keyboard.press("e")
+        wait_step_change(page, step)
+    page.wait_for_selector(".scores")
+    assert checked_ring
+    # Kingdomino: dominoes and squares reached with Tab, R turns, Enter places
+    kd = _new(
+        page,
+        seeded,
+        "kingdomino",
+        [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}],
+        seed=4,
+    )
+    page.goto(kd["seats"][0]["link"])
+    page.wait_for_selector("#k-kingdoms")
+    for _ in range(200):
+        page.wait_for_selector(".domino.clickable, .kd-cell.target, #choices > .choice, .scores")
+        if page.query_selector(".scores"):
+            break
+        step = page.get_attribute("body", "data-step")
+        if page.query_selector(".domino.clickable"):
+            _tab_to(page, ".domino.clickable")
+            assert page.evaluate("document.activeElement.getAttribute('aria-label')")
+            page.keyboard.press("Enter")
+        elif page.query_selector(".kd-cell.target"):
+            _tab_to(page, ".kd-cell.target")
+            assert "place here" in page.evaluate(
+                "document.activeElement.getAttribute('aria-label')"
+            )
+            page.keyboard.press("Enter")  # choose the square (the focus stays on it)
+            page.wait_for_selector(".kd-cell.preview")
+            page.keyboard.press("r")
+            page.keyboard.press("Enter")  # place
+        else:
+            page.keyboard.press("1")  # a discard: the first listed action
+        wait_step_change(page, step)
+    page.wait_for_selector(".scores")
