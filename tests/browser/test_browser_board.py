@@ -355,3 +355,30 @@ def test_language_switch_redraws_the_game_and_the_replay(page: Any, seeded: str)
     )
     left = _old_language_left(page, "pl", "cs")
     assert not left, left
+
+
+def test_log_holds_the_whole_game_with_card_previews(page: Any, seeded: str) -> None:
+    bots = [{"kind": "bot", "bot": "big-money"}, {"kind": "bot", "bot": "big-money"}]
+    res = page.request.post(
+        seeded + "/api/games",
+        data={"game": "dominion", "seats": bots, "options": {"kingdom": "First Game"}},
+    )
+    gid = res.json()["id"]
+    for _ in range(300):
+        if page.request.get(f"{seeded}/api/games/{gid}").json()["status"] == "finished":
+            break
+        page.wait_for_timeout(100)
+    page.goto(f"{seeded}/game/{gid}#replay")
+    page.wait_for_selector("#log li")
+    lines = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
+    assert len(lines) > 200  # the whole game, not the last 200 lines
+    assert lines[0].startswith("Kingdom:")  # numbered from the first line
+    # a card's name in the log: hover shows the card beside it, a click shows it large
+    name = page.locator("#log li .log-card[data-card='province']").last
+    name.scroll_into_view_if_needed()
+    name.hover()
+    page.wait_for_selector(".card-tip .dcard[data-card='province']")
+    page.mouse.move(5, 5)
+    page.wait_for_selector(".card-tip", state="detached")
+    name.click()
+    page.wait_for_selector("#d-zoom:not([hidden]) .dcard[data-card='province']")

@@ -4,6 +4,7 @@
 import { botLabel } from "./bots.js";
 import { $, clear, h } from "./dom.js";
 import { lang, languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
+import { renderLog as drawLog, resetLog } from "./log.js";
 import { profile, rememberTokens, tokensFor } from "./store.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
@@ -154,6 +155,7 @@ async function render() {
   const mod = hidden ? null : await board(msg.game);
   if (gen !== renderGen) return; // a newer render (e.g. the pass screen) took over
   if (mod && mod.tieBreak) ctx.tieBreak = (out) => mod.tieBreak(out, ctx);
+  if (mod) useLogNames(mod, ctx.lang);
   const boardEl = clear($("#board"));
   if (hidden || !mod) {
     boardEl.append(h("p", { class: "muted" }, t("Hidden until the next player is ready.")));
@@ -207,6 +209,7 @@ function trackBar() {
  *  (hand, own log lines, decision, a zoomed card); the names and the game stay. */
 function hideSeatViews() {
   clear($("#log"));
+  resetLog();
   clear($("#prompt-text"));
   clear($("#choices"));
   for (const el of document.querySelectorAll("body > .dzoom, body > .card-tip")) el.remove();
@@ -351,11 +354,20 @@ function endButtons(spectator = false) {
     } }, t("Replay")));
 }
 
+let logDecorate = null; // the board's way to mark names in log lines (card previews)
+let logShown = []; // the entries on screen
+
 function renderLog(entries) {
-  const ol = clear($("#log"));
-  const start = Math.max(0, entries.length - 200);
-  for (const e of entries.slice(start)) ol.append(h("li", { class: `ev-${e.type}` }, e.text));
-  ol.scrollTop = ol.scrollHeight;
+  logShown = entries;
+  drawLog($("#log"), entries, logDecorate);
+}
+
+/** The board's name marker for the log in `language` (once its data are loaded). */
+function useLogNames(mod, language) {
+  logDecorate = mod && mod.logNames ? mod.logNames(language, () => {
+    logDecorate = mod.logNames(language);
+    if (!hidden) renderLog(logShown);
+  }) : null;
 }
 
 function connect(tokens) {
@@ -439,7 +451,9 @@ async function replay() {
     $("#prompt-title").textContent = data.step === data.steps ? t("Game over") : t("Move {n} of {m}", { n: data.step, m: data.steps });
     const msg = { ...data, legal: [], state_id: data.step, finished: data.step === data.steps };
     const boardEl = clear($("#board"));
-    (await board(data.game)).render(boardEl, msg, { t, lang: lang(), seat: data.seat, legal: [], act: () => {}, name: (i) => seatName(names, i) });
+    const mod = await board(data.game);
+    mod.render(boardEl, msg, { t, lang: lang(), seat: data.seat, legal: [], act: () => {}, name: (i) => seatName(names, i) });
+    useLogNames(mod, lang());
     $("#title").textContent = `${gameTitle(data.game)} · ${t("Replay")}`;
     const box = clear($("#choices"));
     if (data.scores) box.append(scoreLine(data.scores, names));

@@ -16,6 +16,8 @@ export function gameCatalog(game) {
   };
   return {
     get: (lang) => data[lang],
+    /** A promise of the language's data. */
+    loaded: (lang) => load(lang),
     whenLoaded(el, lang, redraw) {
       const placeholder = h("p", { class: "muted" }, "…");
       el.append(placeholder);

@@ -169,3 +169,22 @@ export function byCostThenName(piles, cards, lang) {
     return x.cost - y.cost || (x.potions || 0) - (y.potions || 0) || x.name.localeCompare(y.name, lang);
   });
 }
+
+let tipEl = null;
+
+/** A card shown beside `anchor` while the pointer rests on it (a log line's name). */
+export function showTip(anchor, id, cards, t) {
+  hideTip();
+  const r = anchor.getBoundingClientRect();
+  tipEl = h("div", { class: "card-tip", role: "tooltip" }, cardFace(id, cards, { t, big: true }));
+  document.body.append(tipEl);
+  const w = tipEl.offsetWidth;
+  const top = Math.max(4, Math.min(window.innerHeight - tipEl.offsetHeight - 4, r.top - 40));
+  const left = r.left - w - 12 > 4 ? r.left - w - 12 : Math.min(window.innerWidth - w - 4, r.right + 12);
+  Object.assign(tipEl.style, { top: `${top}px`, left: `${Math.max(4, left)}px` });
+}
+
+export function hideTip() {
+  if (tipEl) tipEl.remove();
+  tipEl = null;
+}

@@ -3,7 +3,7 @@
 // (legal[i].info = {kind, card}); every legal action is also a button in the panel.
 import { h } from "../dom.js";
 import { gameCatalog } from "./catalog.js";
-import { byCostThenName, cardFace, clearSelection, fitNames } from "./dominion-cards.js";
+import { byCostThenName, cardFace, clearSelection, fitNames, hideTip, showTip, showZoom } from "./dominion-cards.js";
 import { confirmBar, endScreen, opponentPanel } from "./dominion-panels.js";
 
 const catalog = gameCatalog("dominion"); // lang -> {cards: {id: {name, cost, potions, types, text, set}}}
@@ -200,4 +200,42 @@ export function tieBreak(out, ctx) {
     n: best, names: out.winners.map((i) => ctx.name(i)).join(", "),
     turns: tied.map((i) => `${ctx.name(i)} ${turns[i]}`).join(", "),
   });
+}
+
+const logMarkers = {}; // lang -> the function marking card names in log lines
+
+/** Log lines with each card's name as a button: hover or focus shows the card beside
+ *  it, a click or tap shows it large.  Null until the language's cards are loaded
+ *  (then `onReady()` is called). */
+export function logNames(lang, onReady) {
+  const cards = (catalog.get(lang) || {}).cards;
+  if (!cards) {
+    if (onReady) catalog.loaded(lang).then(onReady);
+    return null;
+  }
+  if (logMarkers[lang]) return logMarkers[lang];
+  const byName = new Map(Object.entries(cards).map(([id, c]) => [c.name, id]));
+  const names = [...byName.keys()].sort((a, b) => b.length - a.length)
+    .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const re = new RegExp(`(?<![\\p{L}])(${names.join("|")})(?![\\p{L}])`, "gu");
+  logMarkers[lang] = (text) => {
+    const out = [];
+    let at = 0;
+    for (const m of text.matchAll(re)) {
+      if (m.index > at) out.push(text.slice(at, m.index));
+      const id = byName.get(m[1]);
+      out.push(h("button", {
+        type: "button", class: "log-card", dataset: { card: id },
+        onmouseenter: (ev) => showTip(ev.currentTarget, id, cards, currentT),
+        onmouseleave: hideTip,
+        onfocus: (ev) => showTip(ev.currentTarget, id, cards, currentT),
+        onblur: hideTip,
+        onclick: () => { hideTip(); showZoom(id, cards, currentT); },
+      }, m[1]));
+      at = m.index + m[1].length;
+    }
+    if (at < text.length) out.push(text.slice(at));
+    return out;
+  };
+  return logMarkers[lang];
 }
