@@ -382,3 +382,22 @@ def test_log_holds_the_whole_game_with_card_previews(page: Any, seeded: str) -> 
     page.wait_for_selector(".card-tip", state="detached")
     name.click()
     page.wait_for_selector("#d-zoom:not([hidden]) .dcard[data-card='province']")
+
+
+def test_a_mistyped_kingdom_gets_a_polish_error_with_did_you_mean(
+    browser: Any, server: str
+) -> None:
+    context = browser.new_context(bypass_csp=True)
+    context.add_init_script("localStorage.setItem('kingdoms:lang', 'pl')")
+    page = context.new_page()
+    try:
+        page.goto(server + "/")
+        page.wait_for_selector("body[data-ready]")
+        page.select_option("#game", "dominion")
+        page.fill(".option-text[data-text='kingdom']", "Piwnica, Kaplca, Fosa")
+        page.click("#create")
+        page.wait_for_function("document.querySelector('#create-error').textContent !== ''")
+        text = page.text_content("#create-error")
+        assert text == "Nie ma takiej karty Królestwa: Kaplca. Czy chodziło o: Kaplica?", text
+    finally:
+        context.close()

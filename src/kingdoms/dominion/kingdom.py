@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import random
 import unicodedata
@@ -41,9 +42,32 @@ _SET_NAMES = {_key(n): cards for names, cards in RECOMMENDED.items() for n in na
 _CARD_NAMES: dict[str, int] = {}
 
 
+_SHOWN: dict[str, int] = {}
+"""The key of each implemented kingdom card's name, in every language -> the card."""
+
+
+class UnknownCard(InvalidConfig):
+    """A kingdom card name that matches no card; ``detail`` says so as an interface
+    message (``msgid``, ``args``) with the closest names (``suggest``), so that a client
+    can show it in its own language."""
+
+    def __init__(self, message: str, detail: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.detail = detail
+
+
+def closest_cards(typed: str, n: int = 3) -> list[int]:
+    """The kingdom cards whose name (in any language) is closest to a mistyped one."""
+    keys = difflib.get_close_matches(_key(typed), list(_SHOWN), n=2 * n, cutoff=0.6)
+    return list(dict.fromkeys(_SHOWN[k] for k in keys))[:n]
+
+
 def add_names(card: Card) -> None:
     """Make a kingdom card findable by its id and its names in every language."""
     if card.is_kingdom:
+        for name in card.names.values():
+            if implemented(card.index):
+                _SHOWN.setdefault(_key(name), card.index)
         for n in (card.id, *card.names.values()):
             _CARD_NAMES.setdefault(_key(n), card.index)
         _CARD_NAMES.setdefault(_key(card.id.replace("_", " ")), card.index)
@@ -142,8 +166,23 @@ def resolve_kingdom(
         k = _key(n)
         if k not in _CARD_NAMES:
             basic = k in {_key(x) for c in CARDS if not c.is_kingdom for x in c.names.values()}
-            why = "is a basic card, not a kingdom card" if basic else "is not a known kingdom card"
-            raise InvalidConfig(f"{n!r} {why}; valid kingdom cards: {valid_names()}")
+            if basic:
+                raise UnknownCard(
+                    f"{n!r} is a basic card, not a kingdom card",
+                    {"msgid": "{name} is a basic card, not a kingdom card.", "args": {"name": n}},
+                )
+            near = closest_cards(n)
+            hint = f"; did you mean {' or '.join(CARDS[c].names['en'] for c in near)}?"
+            raise UnknownCard(
+                f"{n!r} is not a known kingdom card{hint if near else ''} "
+                f"(valid kingdom cards: {valid_names()})",
+                {
+                    "msgid": "{name} is not a known kingdom card.",
+                    "args": {"name": n},
+                    # each close card by its name in every language (the reader's is shown)
+                    "suggest": [dict(CARDS[c].names) for c in near],
+                },
+            )
         c = _CARD_NAMES[k]
         if not implemented(c):
             raise InvalidConfig(

@@ -41,7 +41,10 @@ def error_response(err: RequestError, status: int = 400) -> JSONResponse:
         status = 410
     elif err.code == "too_large":
         status = 413
-    return JSONResponse({"error": err.code, "message": str(err)}, status_code=status)
+    body: dict[str, Any] = {"error": err.code, "message": str(err)}
+    if err.detail:
+        body["detail"] = err.detail
+    return JSONResponse(body, status_code=status)
 
 
 def game_catalog() -> list[dict[str, Any]]:

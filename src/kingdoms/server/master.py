@@ -448,7 +448,7 @@ class GameMaster:
             config = spec.config(len(table_seats), seed, dict(options or {}))
             state = spec.create(config)
         except InvalidConfig as err:
-            raise RequestError("bad_config", str(err)) from err
+            raise RequestError("bad_config", str(err), getattr(err, "detail", None)) from err
         game_id = secrets.token_hex(6)
         stored = StoredGame(
             id=game_id,

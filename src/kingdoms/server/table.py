@@ -21,9 +21,12 @@ HUMAN, BOT = "human", "bot"
 class RequestError(KingdomsError):
     """A request the master refuses; ``code`` is machine-readable, the text is for people."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, detail: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.detail = detail
+        """The error as an interface message (``msgid``, ``args``, maybe ``suggest``) for
+        clients to show in their language; None: only the English text."""
 
 
 def hash_token(token: str) -> str:

@@ -1,7 +1,7 @@
 // The lobby: create a game, list games, rejoin mine.
 import { botAbout, botLabel } from "./bots.js";
 import { $, clear, h } from "./dom.js";
-import { languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
+import { lang, languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
 import { renderProfile } from "./profile.js";
 import { forget, myGames, profile, rememberTokens } from "./store.js";
 
@@ -117,11 +117,26 @@ async function create(ev) {
   });
   const data = await res.json();
   if (!res.ok) {
-    $("#create-error").textContent = data.message || t("Could not create the game");
+    $("#create-error").textContent = errorText(data);
     return;
   }
   showCreated(data);
   refresh();
+}
+
+// The server's errors that come as interface messages, in the reader's language.
+const ERROR_TEXTS = {
+  "{name} is not a known kingdom card.": (a) => t("{name} is not a known kingdom card.", a),
+  "{name} is a basic card, not a kingdom card.": (a) => t("{name} is a basic card, not a kingdom card.", a),
+};
+
+/** An error of the server as the reader should see it: translated, with "did you mean". */
+function errorText(data) {
+  const d = data.detail;
+  if (!d || !ERROR_TEXTS[d.msgid]) return data.message || t("Could not create the game");
+  const text = ERROR_TEXTS[d.msgid](d.args || {});
+  const near = (d.suggest || []).map((names) => names[lang()] || names.en);
+  return near.length ? `${text} ${t("Did you mean {names}?", { names: near.join(t(" or ")) })}` : text;
 }
 
 let created = null; // the game just created (its box is redrawn on a language switch)
