@@ -401,3 +401,63 @@ def test_a_mistyped_kingdom_gets_a_polish_error_with_did_you_mean(
         assert text == "Nie ma takiej karty Królestwa: Kaplca. Czy chodziło o: Kaplica?", text
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "cs"])
+def test_first_game_guide_from_the_lobby_and_the_rules_pages(
+    browser: Any, server: str, lang: str
+) -> None:
+    from kingdoms.i18n import catalog
+
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1366, "height": 768})
+    context.add_init_script(f"localStorage.setItem('kingdoms:lang', '{lang}')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    tr = catalog(lang) if lang != "en" else {}
+    try:
+        # Kingdomino: the guide names each step
+        page.goto(server + "/")
+        page.wait_for_selector("body[data-ready]")
+        page.click("#guide-kingdomino")
+        page.wait_for_selector("#guide[data-stage='pick']")
+        stages = set()
+        for _ in range(8):
+            page.wait_for_selector("#guide")
+            stages.add(page.get_attribute("#guide", "data-stage"))
+            if "place" in stages:
+                break
+            if page.query_selector(".domino.clickable"):
+                step = _step(page)
+                page.click(".domino.clickable >> nth=0")
+                wait_step_change(page, step)
+            else:
+                page.wait_for_timeout(100)
+        assert {"pick", "place"} <= stages
+        hint = page.text_content("#guide") or ""
+        want = "Place your domino: click a highlighted square"
+        assert (
+            tr.get(
+                want
+                + " next to your castle or to a matching terrain, Rotate to turn it, then Place.",
+                want,
+            )[:20]
+            in hint
+        )
+        # Dominion: the action or buy phase explained
+        page.goto(server + "/")
+        page.wait_for_selector("body[data-ready]")
+        page.click("#guide-dominion")
+        page.wait_for_selector("#guide[data-stage='buy'], #guide[data-stage='action']")
+        # the rules pages: every card's text, every domino
+        page.goto(server + "/rules/dominion")
+        page.wait_for_selector("body[data-ready]")
+        assert page.locator(".rules-cards .dcard").count() >= 44
+        smithy = page.text_content(".rules-cards .dcard[data-card='smithy'] .dtext") or ""
+        assert "+3" in smithy
+        page.goto(server + "/rules/kingdomino")
+        page.wait_for_selector("body[data-ready]")
+        assert page.locator("#rules-cards tbody tr").count() == 48
+    finally:
+        context.close()
+    assert not errors, errors

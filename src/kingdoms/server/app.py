@@ -191,6 +191,9 @@ def create_app(
     async def leaderboard_page(request: Any) -> Response:
         return HTMLResponse(render_page("leaderboard"), headers=PAGE_HEADERS)
 
+    async def rules_page(request: Any) -> Response:
+        return HTMLResponse(render_page("rules"), headers=PAGE_HEADERS)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await master.start(resume=resume)
@@ -221,6 +224,7 @@ def create_app(
             *ROUTES,
             *ratings.ROUTES,
             Route("/leaderboard", leaderboard_page),
+            Route("/rules/{game}", rules_page),
             WebSocketRoute("/ws/{game_id}", play_socket),
             Mount("/static", StaticFiles(directory=static), name="static"),
         ],

@@ -26,6 +26,7 @@ PAGES = {
     "index": Page("Kingdoms", "lobby", "lobby", ("css/cards.css",)),
     "game": Page("Kingdoms", "game", "game-page", ("css/cards.css",)),
     "leaderboard": Page("Kingdoms · Leaderboard", "leaderboard", "leaderboard"),
+    "rules": Page("Kingdoms · Rules", "rules", "rules", ("css/cards.css",)),
 }
 """The pages by name; a game's own style sheets are added by the game page when it
 knows the game (``Game.web``)."""

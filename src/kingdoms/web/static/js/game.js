@@ -4,6 +4,7 @@
 import { botLabel } from "./bots.js";
 import { $, clear, h } from "./dom.js";
 import { lang, languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
+import { guideBox } from "./guide.js";
 import { renderLog as drawLog, resetLog } from "./log.js";
 import { profile, rememberTokens, tokensFor } from "./store.js";
 
@@ -163,6 +164,7 @@ async function render() {
     mod.render(boardEl, msg, ctx);
   }
   renderPrompt(msg, ctx);
+  renderGuide(msg);
   trackBar();
   // the pass screen: nothing of any seat's private view stays in the page
   if (hidden) hideSeatViews();
@@ -203,6 +205,17 @@ function trackBar() {
   const dock = $("#board [data-dock]");
   if (dock) barWatch.observe(dock);
   measure();
+}
+
+// A guided first game (the lobby's "First game (guided)"): a hint for each phase.
+const guideKey = `kingdoms:guide:${gameId}`;
+
+function renderGuide(msg) {
+  const old = $("#guide");
+  if (old) old.remove();
+  if (hidden || msg.spectator || !sessionStorage.getItem(guideKey)) return;
+  const box = guideBox(msg);
+  if (box) $("#prompt-text").after(box);
 }
 
 /** Hot-seat: while the device is passed on, the page holds nothing a seat saw alone
@@ -524,6 +537,7 @@ async function main() {
   document.addEventListener("keydown", keys);
   trackBar();
   const fromHash = tokensFromHash();
+  if (/[#&]guide=1/.test(location.hash)) sessionStorage.setItem(guideKey, "1");
   const tabKey = `kingdoms:tab:${gameId}`;
   if (fromHash.length) {
     rememberTokens(gameId, fromHash);

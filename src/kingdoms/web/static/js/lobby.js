@@ -139,6 +139,27 @@ function errorText(data) {
   return near.length ? `${text} ${t("Did you mean {names}?", { names: near.join(t(" or ")) })}` : text;
 }
 
+// A guided first game: against a gentle bot, the first recommended kingdom, with hints.
+const FIRST_GAME = {
+  dominion: { bot: "big-money", options: { kingdom: "First Game" } },
+  kingdomino: { bot: "greedy", options: {} },
+};
+
+async function firstGame(game) {
+  const spec = FIRST_GAME[game];
+  const me = profile();
+  const seats = [{ kind: "human", name: me ? me.name : t("You") }, { kind: "bot", bot: spec.bot }];
+  const res = await fetch("/api/games", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ game, seats, options: spec.options }),
+  });
+  const data = await res.json();
+  if (!res.ok) { $("#create-error").textContent = errorText(data); return; }
+  const token = data.seats[0].token;
+  rememberTokens(data.id, [token], { game });
+  location.href = `/game/${data.id}#t=${encodeURIComponent(token)}&guide=1`;
+}
+
 let created = null; // the game just created (its box is redrawn on a language switch)
 
 function showCreated(game) {
@@ -240,6 +261,7 @@ async function main() {
   gameSel.addEventListener("change", renderPlayers);
   $("#players").addEventListener("change", renderSeats);
   $("#create-form").addEventListener("submit", create);
+  for (const btn of document.querySelectorAll("#first-game button[data-game]")) btn.addEventListener("click", () => firstGame(btn.dataset.game));
   renderPlayers();
   const profileChanged = () => {
     const me = profile();
