@@ -4,7 +4,7 @@
 
 Starts the app on a free loopback port over a temporary database, plays a few
 moves of each game with a bot opponent (fixed seeds), and saves desktop
-(1280×900) and phone (390×844) pictures.
+(1366×768) and phone (390×844) pictures.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def main() -> None:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 shots = {
-                    "desktop": {"viewport": {"width": 1280, "height": 900}},
+                    "desktop": {"viewport": {"width": 1366, "height": 768}},
                     "phone": {
                         "viewport": {"width": 390, "height": 844},
                         "device_scale_factor": 2,
@@ -111,7 +111,10 @@ def main() -> None:
                     page.goto(link)
                     page.wait_for_selector("#k-current")
                     kingdomino_moves(page, 9)
-                    page.wait_for_selector(".choices > .choice")
+                    page.wait_for_selector(".choices > .choice, #k-tools")
+                    if page.query_selector(".kd-cell.target"):  # a placement shown on the grid
+                        page.click(".kd-cell.target >> nth=0")
+                        page.wait_for_selector(".kd-cell.preview")
                     page.evaluate("window.scrollTo(0, 0)")
                     page.wait_for_timeout(300)
                     page.screenshot(path=str(out / f"kingdomino-{kind}{suffix}.png"))

@@ -1,6 +1,6 @@
-// The game's log: every line of the whole game (lines off screen are not laid out:
-// content-visibility), new lines appended without redrawing the rest, and the names
-// a board recognises (Dominion's cards) shown on hover, focus or tap.
+// The game's log: every line of the whole game, new lines appended without drawing
+// the rest again, and the names a board recognises (Dominion's cards) shown on hover,
+// focus or tap.
 import { clear, h } from "./dom.js";
 
 let drawn = { ol: null, decorate: null, texts: [] };

@@ -224,8 +224,10 @@ export function logNames(lang, onReady) {
     for (const m of text.matchAll(re)) {
       if (m.index > at) out.push(text.slice(at, m.index));
       const id = byName.get(m[1]);
-      out.push(h("button", {
-        type: "button", class: "log-card", dataset: { card: id },
+      // a span (flows with the line's text) acting as a button
+      out.push(h("span", {
+        role: "button", tabindex: "0", class: "log-card", dataset: { card: id },
+        onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); hideTip(); showZoom(id, cards, currentT); } },
         onmouseenter: (ev) => showTip(ev.currentTarget, id, cards, currentT),
         onmouseleave: hideTip,
         onfocus: (ev) => showTip(ev.currentTarget, id, cards, currentT),
