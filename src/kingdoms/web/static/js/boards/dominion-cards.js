@@ -143,10 +143,12 @@ export function fitNames(root) {
     el.style.fontSize = "";
     // never below 12 px: a name that still does not fit breaks (hyphenated) instead
     const least = Math.min(1, 12 / (parseFloat(getComputedStyle(el).fontSize) || 12));
+    el.classList.remove("wrap");
     while (size - 0.06 >= least && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight * 1.02 + 1)) {
       size -= 0.06;
       el.style.fontSize = `${size}em`;
     }
+    if (el.scrollWidth > el.clientWidth + 1) el.classList.add("wrap"); // a long word breaks
   }
 }
 

@@ -145,7 +145,9 @@ export function render(el, msg, ctx) {
   // play area and own cards: the cards of the decision's zone are its choices.  They
   // sit in a dock kept at the bottom of the screen, with every zone a decision may
   // offer cards from (looking at, set aside, a possessed hand).
-  const dock = h("div", { class: "d-dock", id: "d-dock", dataset: { dock: "" } });
+  // (a spectator's or a finished game's dock holds nothing to act on: it stays in place)
+  const docked = me !== null && me !== undefined && !msg.finished;
+  const dock = h("div", { class: docked ? "d-dock" : "d-dock static", id: "d-dock", dataset: docked ? { dock: "" } : {} });
   const pick = (zone) => (d && d.zone === zone ? actionsFor(legal, ["choose"]) : {});
   const inPlay = (v.players[turn] || {}).in_play || [];
   const playRow = cardRow(inPlay, cards, pick("play"), ctx.act);
