@@ -80,7 +80,7 @@ document.addEventListener("dcard-selected", (ev) => {
     h("div", { class: "confirm-card" }, cardFace(ev.detail.id, cards, { t: ctx.t, big: true })),
     h("div", { class: "confirm-buttons" },
       h("button", { class: "primary", id: "d-confirm-do", onclick: () => { bar.hidden = true; hideZoom(); ctx.act(ev.detail.action); } },
-        choice ? choice.text : ctx.t("Confirm")),
+        choice ? choice.text.charAt(0).toLocaleUpperCase(ctx.lang) + choice.text.slice(1) : ctx.t("Confirm")),
       h("button", { id: "d-confirm-cancel", onclick: () => { bar.hidden = true; clearSelection(); } }, ctx.t("Cancel"))));
   bar.hidden = false;
 });
