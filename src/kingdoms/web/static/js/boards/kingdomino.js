@@ -94,7 +94,7 @@ function kingdomEl(v, q, d, ctx, places) {
   // the grid scales to the width it gets (a phone fits Mighty Duel's 7×7 too)
   const cols = x1 - x0 + 1;
   const grid = h("div", { class: "kd-grid", role: "group", "aria-label": ctx.t("Kingdom of {name}", { name: ctx.name(q) }),
-    style: { gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, "--cols": String(cols) } });
+    style: { gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))` } });
   grid.style.setProperty("--cols", String(cols));
   for (let y = y0; y <= y1; y++) {
     for (let x = x0; x <= x1; x++) {
