@@ -316,6 +316,14 @@ def _old_language_left(page: Any, old: str, new: str) -> list[str]:
 
 
 def test_language_switch_redraws_the_game_and_the_replay(page: Any, seeded: str) -> None:
+    # the lobby's box of a game just created
+    _lobby(page, seeded, "dominion", ["human", "bot"], kingdom='"First Game"')
+    assert page.text_content("#created h3") == "Game created"
+    page.select_option("#lang", "cs")
+    page.wait_for_function("document.querySelector('#created h3').textContent !== 'Game created'")
+    assert not _old_language_left(page, "en", "cs")
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.querySelector('#created h3').textContent === 'Game created'")
     seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "big-money-ultimate"}]
     res = page.request.post(
         seeded + "/api/games",
