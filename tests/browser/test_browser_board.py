@@ -321,7 +321,12 @@ def test_language_switch_redraws_the_game_and_the_replay(page: Any, seeded: str)
     assert page.text_content("#created h3") == "Game created"
     page.select_option("#lang", "cs")
     page.wait_for_function("document.querySelector('#created h3').textContent !== 'Game created'")
-    assert not _old_language_left(page, "en", "cs")
+    for _ in range(40):  # the game lists come again from the server
+        left = _old_language_left(page, "en", "cs")
+        if not left:
+            break
+        page.wait_for_timeout(50)
+    assert not left, left
     page.select_option("#lang", "en")
     page.wait_for_function("document.querySelector('#created h3').textContent === 'Game created'")
     seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "big-money-ultimate"}]
@@ -378,9 +383,20 @@ def test_log_holds_the_whole_game_with_card_previews(page: Any, seeded: str) -> 
         page.wait_for_timeout(100)
     page.goto(f"{seeded}/game/{gid}#replay")
     page.wait_for_selector("#log li")
+    total = page.request.get(f"{seeded}/api/games/{gid}/replay?seat=0&lang=en").json()["log"]
+    assert len(total) > 200
+    # the latest lines first, numbered as in the whole game; earlier ones as the reader
+    # scrolls up to them, down to the game's first line
+    shown = page.eval_on_selector("#log", "ol => [ol.start, ol.children.length]")
+    assert shown[0] + shown[1] - 1 == len(total) and shown[1] < len(total)
+    for _ in range(40):
+        if page.eval_on_selector("#log", "ol => ol.start") == 1:
+            break
+        page.eval_on_selector("#log", "ol => { ol.scrollTop = 0; }")
+        page.wait_for_timeout(50)
     lines = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
-    assert len(lines) > 200  # the whole game, not the last 200 lines
-    assert lines[0].startswith("Kingdom:")  # numbered from the first line
+    assert lines == [e["text"] for e in total]  # the whole game
+    assert lines[0].startswith("Kingdom:")
     # a card's name in the log: hover shows the card beside it, a click shows it large
     name = page.locator("#log li .log-card[data-card='province']").last
     name.scroll_into_view_if_needed()
