@@ -50,6 +50,13 @@ def _setting(flag: str, default: Any, kind: Any, help: str) -> Callable[[F], F]:
     "default create=0.5, replay=5, record=2; KIND=0 lifts a limit.",
 )
 @_setting(
+    "--message-rate",
+    10.0,
+    float,
+    "WebSocket messages per second one connection may send, in bursts of three times "
+    "that (a connection flooding past its burst is closed; 0: no limit).",
+)
+@_setting(
     "--expire-after", 24.0, float, "Hours after which a game nobody joined expires (0: never)."
 )
 @_setting("--header-timeout", 10.0, float, "Seconds a client has to send a complete request head.")
@@ -82,6 +89,7 @@ def serve(
     bot_iterations: int,
     bot_workers: int,
     rates: tuple[str, ...],
+    message_rate: float,
     expire_after: float,
     header_timeout: float,
     idle_timeout: float,
@@ -121,6 +129,7 @@ def serve(
         return create_app(
             db,
             bot_delay=bot_delay,
+            message_rate=message_rate if message_rate > 0 else None,
             limits=limits,
             rate_limits={k: v for k, v in rate_limits.items() if v > 0},
             expire_after=expire_after * 3600 if expire_after > 0 else None,

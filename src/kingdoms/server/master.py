@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import random
 import secrets
@@ -45,7 +46,7 @@ from kingdoms.i18n import LANGUAGES
 from kingdoms.server.botpool import BotPool
 from kingdoms.server.limits import DEFAULT_LIMITS, ServerLimits, bounded_bot_spec, check_text
 from kingdoms.server.replays import Replays
-from kingdoms.server.spectate import spectator_message
+from kingdoms.server.spectate import public_frames
 from kingdoms.server.storage import (
     CHANNEL,
     DB_THREADS,
@@ -61,6 +62,7 @@ from kingdoms.server.storage import (
 from kingdoms.server.table import (
     BOT,
     HUMAN,
+    Outbox,
     RequestError,
     Sender,
     Subscriber,
@@ -129,6 +131,8 @@ class GameMaster:
         """Set once the start-up pass over the unfinished games is done."""
         self._closing = False
         self._background: list[asyncio.Task[None]] = []
+        self._watchers: dict[str, int] = {}
+        """Spectator connections per client address."""
 
     # -- life cycle ---------------------------------------------------------------------
     async def start(self, resume: bool = True) -> None:
@@ -585,9 +589,31 @@ class GameMaster:
             await self.push(table, [sub])
         return table, sub
 
+    def add_spectator(self, table: Table, sub: Subscriber) -> None:
+        """Count ``sub`` in: refused past the spectators per game or per address."""
+        limits = self.limits
+        if sum(1 for s in table.subscribers if not s.seats) >= limits.spectators_per_game:
+            raise RequestError("too_many", "this game has as many spectators as it may have")
+        if sub.address is not None:
+            held = self._watchers.get(sub.address, 0)
+            if held >= limits.spectators_per_address:
+                raise RequestError(
+                    "too_many", f"at most {limits.spectators_per_address} games watched at once"
+                )
+            self._watchers[sub.address] = held + 1
+        table.subscribers.append(sub)
+
     def unsubscribe(self, table: Table, sub: Subscriber) -> None:
-        with contextlib.suppress(ValueError):
+        try:
             table.subscribers.remove(sub)
+        except ValueError:
+            return
+        if not sub.seats and sub.address is not None:
+            left = self._watchers.get(sub.address, 0) - 1
+            if left > 0:
+                self._watchers[sub.address] = left
+            else:
+                self._watchers.pop(sub.address, None)
         if table.finished and not table.subscribers:
             self.tables.pop(table.id, None)  # finished and unwatched: reload on demand
 
@@ -617,19 +643,26 @@ class GameMaster:
     async def push(self, table: Table, subs: Sequence[Subscriber] | None = None) -> None:
         """Send each subscriber (all by default) the current state of each of its seats.
 
-        Call with ``table.lock`` held."""
+        Call with ``table.lock`` held.  A connection's messages are only queued in its
+        :class:`~kingdoms.server.table.Outbox` (nothing here waits on a socket); one
+        that has fallen too far behind is dropped.  Spectators share one message."""
         targets = list(table.subscribers if subs is None else subs)
-        outbox: list[tuple[Subscriber, list[dict[str, Any]]]] = []
+        outbox: list[tuple[Subscriber, list[dict[str, Any] | str]]] = []
         async with self._turn():
+            frames = None
             for sub in targets:
-                if not sub.seats:  # a spectator: the public view only
+                if not sub.seats:  # a spectator: the public view only, built once
                     try:
-                        outbox.append((sub, [spectator_message(table, sub)]))
+                        if frames is None:
+                            frames = public_frames(table)
+                        msg, text = frames.message(sub)
                     except Exception:  # an engine bug: drop the watcher
                         log.exception("cannot update a spectator of game %s", table.id)
                         self.unsubscribe(table, sub)
+                        continue
+                    outbox.append((sub, [text if isinstance(sub.send, Outbox) else msg]))
                     continue
-                msgs = []
+                msgs: list[dict[str, Any] | str] = []
                 for seat in sub.seats:
                     try:
                         msgs.append(self.seat_message(table, seat, sub))
@@ -638,12 +671,16 @@ class GameMaster:
                         msgs.append(INTERNAL_ERROR)
                 outbox.append((sub, msgs))
         for sub, msgs in outbox:
-            for msg in msgs:
-                try:
-                    await sub.send(msg)
-                except Exception:  # a closed connection must not stop the game
-                    if not sub.seats:
-                        log.exception("cannot update a spectator of game %s", table.id)
+            for item in msgs:
+                if isinstance(sub.send, Outbox):
+                    if sub.send.post(item):
+                        continue
+                    self.unsubscribe(table, sub)  # it fell behind (or left): dropped
+                    break
+                try:  # an in-process receiver
+                    await sub.send(item if isinstance(item, dict) else json.loads(item))
+                except Exception as err:  # a closed connection must not stop the game
+                    log.info("dropped a connection of game %s: %r", table.id, err)
                     self.unsubscribe(table, sub)
                     break
 
