@@ -44,7 +44,11 @@ def raw_socket(base: str, game_id: str, rcvbuf: int = 4096) -> socket.socket:
     )
     head = b""
     while b"\r\n\r\n" not in head:
-        head += sock.recv(1)
+        byte = sock.recv(1)
+        if not byte:
+            sock.close()
+            raise ConnectionResetError("closed by the server")
+        head += byte
     assert b" 101 " in head.split(b"\r\n")[0], head
     return sock
 
@@ -162,3 +166,55 @@ def test_a_spectator_that_stops_reading_does_not_freeze_the_game(tmp_path: Path)
         assert undos and max(undos) < 2.0, undos
         assert resigned < 2.0
         assert dropped.is_set()  # the watcher that fell behind was closed
+
+
+def test_one_address_cannot_hold_every_connection(tmp_path: Path) -> None:
+    """Sockets that never say hello, from one address, take at most that address's
+    share of the slots: another visitor still gets in."""
+    args = ("--max-connections", "30", "--max-connections-per-address", "10")
+    with serve(tmp_path, *args) as (base, _proc):
+        game = httpx.post(base + "/api/games", json={"game": "kingdomino", "players": 2}).json()
+        held: list[socket.socket] = []
+        refused = 0
+        try:
+            for _ in range(30):
+                try:
+                    held.append(raw_socket(base, game["id"]))
+                except OSError:
+                    refused += 1
+            assert len(held) <= 10 and refused >= 20
+            other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+            with other:
+                assert other.get(base + "/api/catalog", timeout=5).status_code == 200
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def test_a_spectator_leaving_is_not_an_error(tmp_path: Path) -> None:
+    """Spectators that close their page (a close frame) or lose their connection
+    (a reset) while the game goes on leave no error or traceback in the log."""
+    with serve(tmp_path, "--bot-delay", "0") as (base, _proc):
+        game_id, tokens = _dominion_against_a_bot(base)
+        player = Player(base, game_id, tokens)
+        try:
+            for _ in range(12):
+                watchers = [raw_socket(base, game_id, rcvbuf=1 << 16) for _ in range(4)]
+                for sock in watchers:
+                    sock.sendall(ws_frame(json.dumps({"type": "hello", "watch": True})))
+                time.sleep(0.05)
+                player.my_turn()
+                for j, sock in enumerate(watchers):
+                    if j % 2:  # a reset: the connection is simply gone
+                        linger = struct.pack("ii", 1, 0)
+                        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
+                    else:  # a browser closing its tab: a close frame, then the end
+                        mask = os.urandom(4)
+                        code = bytes(b ^ mask[k] for k, b in enumerate(struct.pack("!H", 1001)))
+                        sock.sendall(bytes([0x88, 0x82]) + mask + code)
+                    sock.close()
+                player.move()
+        finally:
+            player.ws.close()
+    log = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in log and "ERROR" not in log, log[-3000:]

@@ -68,6 +68,13 @@ def _setting(flag: str, default: Any, kind: Any, help: str) -> Callable[[F], F]:
     help="Open connections at most (default: most of the open-file limit).",
 )
 @_setting(
+    "--max-connections-per-address",
+    64,
+    click.IntRange(0),
+    "Open connections one client address may hold (0: no cap; behind a reverse proxy, "
+    "where every client has the proxy's address, use 0 and cap at the proxy).",
+)
+@_setting(
     "--workers",
     1,
     click.IntRange(1, 64),
@@ -94,6 +101,7 @@ def serve(
     header_timeout: float,
     idle_timeout: float,
     max_connections: int | None,
+    max_connections_per_address: int,
     workers: int,
     lease_time: float,
 ) -> None:
@@ -139,7 +147,12 @@ def serve(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     many = f"; {workers} processes" if workers > 1 else ""
     click.echo(f"kingdoms: open http://{shown}:{port}/  (database: {db}{many}; Ctrl+C stops)")
-    options = ServeOptions(header_timeout, idle_timeout, max_connections)
+    options = ServeOptions(
+        header_timeout,
+        idle_timeout,
+        max_connections,
+        max_per_address=max_connections_per_address,
+    )
     if workers > 1:
         run_workers(make_app, workers, host, port, options)
     else:

@@ -82,6 +82,17 @@ async def _write_all(outbox: Outbox, ws: WebSocket) -> None:
         outbox.close()
 
 
+async def _shut(ws: WebSocket, outbox: Outbox, writer: asyncio.Task[None], code: int) -> None:
+    """End a connection from our side: what is queued (an error saying why) is written,
+    then the socket is closed; at once if the client does not read."""
+    outbox.close()
+    try:
+        await asyncio.wait_for(asyncio.shield(writer), 2.0)
+        await asyncio.wait_for(ws.close(code), 2.0)
+    except Exception:  # it does not read (or is gone): drop it
+        _abort(ws)
+
+
 async def play_socket(ws: WebSocket) -> None:
     """One browser connection to one game (one or several seats).
 
@@ -100,18 +111,31 @@ async def play_socket(ws: WebSocket) -> None:
     sub: Subscriber | None = None
     rate: float | None = ws.app.state.message_rate
     limit = protocol.RateLimit(rate, 3 * rate) if rate else None
+    hello_by = asyncio.get_running_loop().time() + limits.hello_timeout
     try:
         while True:
-            frame = await ws.receive()
+            if table is None:  # a socket that never says hello does not hold a slot
+                left = hello_by - asyncio.get_running_loop().time()
+                try:
+                    frame = await asyncio.wait_for(ws.receive(), max(left, 0.0))
+                except TimeoutError:
+                    late = RequestError("hello_timeout", "no hello in time: closing")
+                    send(protocol.error(late))
+                    await _shut(ws, outbox, writer, 1008)
+                    break
+            else:
+                frame = await ws.receive()
             if frame["type"] == "websocket.disconnect" or outbox.overflowed:
                 break
             raw = frame.get("text")
             if raw is None and frame.get("bytes") is not None:
                 raw = frame["bytes"].decode("utf-8", errors="replace")
             ref = None
+            if limit is not None and not limit.take():  # a flood: closed after its burst
+                send(protocol.error(RequestError("slow_down", "too many messages: closing")))
+                await _shut(ws, outbox, writer, 1008)
+                break
             try:
-                if limit is not None:
-                    limit.check()
                 msg = protocol.decode(raw)
                 ref = protocol.safe_ref(msg)
                 kind = msg["type"]
