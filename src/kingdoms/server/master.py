@@ -133,6 +133,10 @@ class GameMaster:
         self._background: list[asyncio.Task[None]] = []
         self._watchers: dict[str, int] = {}
         """Spectator connections per client address."""
+        self._unjoined: dict[str, set[str]] = {}
+        """Games each client address created here that wait for their players."""
+        self._created_by: dict[str, str] = {}
+        """Who created each of those games."""
 
     # -- life cycle ---------------------------------------------------------------------
     async def start(self, resume: bool = True) -> None:
@@ -145,6 +149,7 @@ class GameMaster:
             self.resumed.set()
         if self.expire_after is not None:
             self._background.append(loop.create_task(self._expire_loop(self.expire_after)))
+        self._background.append(loop.create_task(self._evict_loop()))
         if self.shared:
             self._background.append(loop.create_task(self._listen()))
             self._background.append(loop.create_task(self._lease_loop()))
@@ -372,6 +377,46 @@ class GameMaster:
                 self._forget(ids)
             await asyncio.sleep(min(max(after / 4, 1.0), 600.0))
 
+    async def _evict_loop(self) -> None:
+        every = min(max(self.limits.evict_after / 4, 1.0), 60.0)
+        while not self._closing:
+            await asyncio.sleep(every)
+            try:
+                self.evict_idle()
+            except Exception:
+                log.exception("cannot drop idle games from memory")
+
+    def _idle(self, table: Table) -> bool:
+        """Whether nothing holds ``table`` in memory: no connection, no running bot,
+        no request or refresh under way."""
+        busy_bots = table.bot_task is not None and not table.bot_task.done()
+        return (
+            not table.subscribers
+            and not busy_bots
+            and not table.lock.locked()
+            and table.id not in self._refreshers
+            and table.id not in self._dirty
+        )
+
+    def evict_idle(self, now: float | None = None) -> int:
+        """Drop from memory the games idle for ``limits.evict_after`` seconds, and the
+        least recently used idle ones beyond ``limits.max_resident`` (they are stored:
+        the next request replays them).  Returns how many were dropped."""
+        now = time.monotonic() if now is None else now
+        limits = self.limits
+        idle = sorted((t for t in self.tables.values() if self._idle(t)), key=lambda t: t.used)
+        over = len(self.tables) - limits.max_resident
+        dropped = 0
+        for table in idle:
+            if over <= 0 and now - table.used < limits.evict_after:
+                break
+            del self.tables[table.id]
+            over -= 1
+            dropped += 1
+        if dropped:
+            log.info("dropped %d idle games from memory (%d left)", dropped, len(self.tables))
+        return dropped
+
     def expire_unjoined(self, before: float) -> list[str]:
         """Expire the games created before ``before`` that no person joined."""
         ids = self.storage.expire_unjoined(before)
@@ -379,7 +424,8 @@ class GameMaster:
         return ids
 
     async def _off_loop(self, func: Callable[..., T], *args: Any) -> T:
-        """``func(*args)`` in a worker thread when the storage allows it."""
+        """``func(*args)`` in a worker thread when the storage allows it (every write:
+        one waiting on a database lock holds up no other request)."""
         if self.storage.threadsafe:
             return await asyncio.get_running_loop().run_in_executor(self._db_threads, func, *args)
         await asyncio.sleep(0)
@@ -387,6 +433,7 @@ class GameMaster:
 
     def _forget(self, ids: Sequence[str]) -> None:
         for game_id in ids:
+            self._joined_all(game_id)
             table = self.tables.pop(game_id, None)
             if table is not None and table.bot_task is not None:
                 table.bot_task.cancel()
@@ -405,6 +452,79 @@ class GameMaster:
         """Start a game; returns the table and one fresh token per human seat (None for bots).
 
         ``seats`` is a list of ``{"kind": "human"|"bot", "name": str, "bot": spec}``."""
+        stored, table, tokens = self._new_game(game, seats, options, seed, meta)
+        lease = self._lease_after(table, table.state)
+        self.storage.create_game(stored, lease)
+        self._opened(table, lease)
+        return table, tokens
+
+    async def open_game(
+        self,
+        game: str,
+        seats: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        meta: Mapping[str, Any] | None = None,
+        address: str | None = None,
+    ) -> tuple[Table, list[str | None]]:
+        """:meth:`create_game` for a client at ``address``: stored in a worker thread,
+        and refused (``too_many``) while that address already has
+        ``limits.unjoined_per_address`` games waiting for their players."""
+        waiting = self._waiting_games(address)
+        if len(waiting) >= self.limits.unjoined_per_address:
+            raise RequestError(
+                "too_many",
+                f"you have {len(waiting)} games nobody has joined yet: "
+                "join or let them expire before creating more",
+            )
+        stored, table, tokens = self._new_game(game, seats, options, seed, meta)
+        lease = self._lease_after(table, table.state)
+        await self._off_loop(self.storage.create_game, stored, lease)
+        self._opened(table, lease)
+        if address is not None and any(t is not None for t in tokens):
+            waiting.add(table.id)
+            self._created_by[table.id] = address
+        return table, tokens
+
+    def _waiting_games(self, address: str | None) -> set[str]:
+        """The games ``address`` created here that still wait for a player (kept up to date)."""
+        if address is None:
+            return set()
+        ids = self._unjoined.setdefault(address, set())
+        for game_id in list(ids):
+            table = self.tables.get(game_id) or self._finished.get(game_id)
+            if table is not None and (table.finished or not _open_seats(table)):
+                self._joined_all(game_id)
+        return self._unjoined.setdefault(address, ids)
+
+    def _joined_all(self, game_id: str) -> None:
+        """``game_id`` no longer waits for players (joined, ended or expired)."""
+        address = self._created_by.pop(game_id, None)
+        if address is None:
+            return
+        ids = self._unjoined.get(address)
+        if ids is not None:
+            ids.discard(game_id)
+            if not ids:
+                del self._unjoined[address]
+
+    def _opened(self, table: Table, lease: LeaseChange | None) -> None:
+        """Keep a game just stored in memory and start its bots."""
+        if lease is not None and lease.owner is not None:
+            table.lease_until = lease.until
+        table.used = time.monotonic()
+        self.tables[table.id] = table
+        self._schedule_bots(table)
+
+    def _new_game(
+        self,
+        game: str,
+        seats: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> tuple[StoredGame, Table, list[str | None]]:
+        """A new game checked and built, not yet stored."""
         try:
             spec = get_game(game)
         except InvalidConfig as err:
@@ -464,13 +584,7 @@ class GameMaster:
             meta=dict(meta or {}),
         )
         table = Table(game_id, state, table_seats, dict(meta or {}), bots)
-        lease = self._lease_after(table, state)
-        self.storage.create_game(stored, lease)
-        if lease is not None and lease.owner is not None:
-            table.lease_until = lease.until
-        self.tables[game_id] = table
-        self._schedule_bots(table)
-        return table, tokens
+        return stored, table, tokens
 
     def _replay_stored(self, game_id: str) -> Table | None:
         """The stored game rebuilt (not registered); repairs a finished game still
@@ -524,6 +638,8 @@ class GameMaster:
             table = self._finished.get(game_id)
             if table is not None:
                 self._finished.move_to_end(game_id)
+        if table is not None:
+            table.used = time.monotonic()
         return table
 
     def _checked_load(self, game_id: str) -> Table:
@@ -543,6 +659,7 @@ class GameMaster:
         known = self.tables.get(table.id) or self._finished.get(table.id)
         if known is not None:
             return known
+        table.used = time.monotonic()
         if table.finished:  # finished games never change: a few kept for replays
             self._finished[table.id] = table
             while len(self._finished) > 64:
@@ -585,7 +702,9 @@ class GameMaster:
                 merge = functools.partial(
                     self.storage.merge_seats, table.id, {s: {"joined": True} for s in newly}
                 )
-                table.seats = await self._off_loop(merge) if self.shared else merge()
+                table.seats = await self._off_loop(merge)
+                if not _open_seats(table):
+                    self._joined_all(table.id)
             await self.push(table, [sub])
         return table, sub
 
@@ -773,7 +892,7 @@ class GameMaster:
         try:
             # the game's end goes in the same transaction as its last action; with several
             # processes the event loop serves the other games while the database works
-            table.version = await self._off_loop(store) if self.shared else store()
+            table.version = await self._off_loop(store)
         except StaleWrite as err:  # another process stored a move first
             await self._refresh_locked(table)
             raise RequestError("stale", "the game has moved on; nothing was stored") from err
@@ -822,8 +941,14 @@ class GameMaster:
                     prev = previous_state(table)
                     lease = self._lease_after(table, prev)
                     try:
-                        table.version = self.storage.truncate_actions(
-                            table.id, prev.step, version=table.version, lease=lease
+                        table.version = await self._off_loop(
+                            functools.partial(
+                                self.storage.truncate_actions,
+                                table.id,
+                                prev.step,
+                                version=table.version,
+                                lease=lease,
+                            )
                         )
                     except StaleWrite as err:
                         await self._refresh_locked(table)
@@ -944,3 +1069,8 @@ class GameMaster:
             "created": stored.created,
             "updated": stored.updated,
         }
+
+
+def _open_seats(table: Table) -> list[int]:
+    """The human seats of ``table`` nobody has taken yet."""
+    return [i for i, s in enumerate(table.seats) if s.get("kind") == HUMAN and not s.get("joined")]
