@@ -319,11 +319,13 @@ def test_a_flooding_connection_is_closed_after_its_burst() -> None:
     with _client() as client:
         game = _create(client)
         with client.websocket_connect(f"/ws/{game['id']}") as ws:
-            for _ in range(40):
+            for _ in range(100):
                 ws.send_json({"type": "ping"})
-            replies = [ws.receive_json() for _ in range(31)]
-            assert replies[:30] == [{"type": "pong"}] * 30  # the burst is answered
-            assert replies[30]["code"] == "slow_down"  # then it is told why, and closed
+            replies = [ws.receive_json()]
+            while replies[-1] == {"type": "pong"}:  # the burst is answered
+                replies.append(ws.receive_json())
+            assert 30 <= len(replies) - 1 < 100
+            assert replies[-1]["code"] == "slow_down"  # then it is told why, and closed
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 1008

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import click
@@ -74,6 +75,13 @@ def _setting(flag: str, default: Any, kind: Any, help: str) -> Callable[[F], F]:
     "Open connections one client address may hold (0: no cap; behind a reverse proxy, "
     "where every client has the proxy's address, use 0 and cap at the proxy).",
 )
+@_setting("--spectators-per-game", 1000, click.IntRange(0), "Spectators one game may have at once.")
+@_setting(
+    "--spectators-per-address",
+    16,
+    click.IntRange(0),
+    "Spectator connections one client address may hold at once.",
+)
 @_setting(
     "--workers",
     1,
@@ -102,6 +110,8 @@ def serve(
     idle_timeout: float,
     max_connections: int | None,
     max_connections_per_address: int,
+    spectators_per_game: int,
+    spectators_per_address: int,
     workers: int,
     lease_time: float,
 ) -> None:
@@ -131,6 +141,11 @@ def serve(
         raise click.BadParameter("bot limits must be positive")
     limits = ServerLimits(
         bot_think=bot_think, bot_iterations=bot_iterations, bot_workers=bot_workers
+    )
+    limits = replace(
+        limits,
+        spectators_per_game=spectators_per_game,
+        spectators_per_address=spectators_per_address,
     )
 
     def make_app() -> Any:
