@@ -789,9 +789,13 @@ class GameMaster:
                         log.exception("cannot build the view of seat %s in game %s", seat, table.id)
                         msgs.append(INTERNAL_ERROR)
                 outbox.append((sub, msgs))
+        later: list[tuple[Subscriber, str]] = []
         for sub, msgs in outbox:
             for item in msgs:
                 if isinstance(sub.send, Outbox):
+                    if not sub.seats and isinstance(item, str):
+                        later.append((sub, item))
+                        break
                     if sub.send.post(item):
                         continue
                     self.unsubscribe(table, sub)  # it fell behind (or left): dropped
@@ -802,6 +806,15 @@ class GameMaster:
                     log.info("dropped a connection of game %s: %r", table.id, err)
                     self.unsubscribe(table, sub)
                     break
+        if later:
+            # after the players' messages and the mover's acknowledgement: those are
+            # written first, the spectators' (as many as they are) on the next pass
+            asyncio.get_running_loop().call_soon(self._post_to_spectators, table, later)
+
+    def _post_to_spectators(self, table: Table, posts: list[tuple[Subscriber, str]]) -> None:
+        for sub, text in posts:
+            if isinstance(sub.send, Outbox) and not sub.send.post(text):
+                self.unsubscribe(table, sub)  # it fell behind (or left): dropped
 
     @contextlib.asynccontextmanager
     async def _turn(self) -> AsyncIterator[None]:

@@ -179,6 +179,9 @@ def _config(app: Any, host: str, port: int, options: ServeOptions) -> Any:
         ),
         timeout_keep_alive=max(1, int(options.idle_timeout)),
         ws_max_size=64 * 1024,  # messages are at most 4 KB: no 16 MB frames held in memory
+        # no compression: it would run once per connection and message (a move watched by
+        # 1,000 spectators compressed 1,000 times); state messages carry only what is new
+        ws_per_message_deflate=False,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
     )
