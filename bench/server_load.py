@@ -310,6 +310,7 @@ def run_bench(
     think: float = 0.0,
     in_process: bool = True,
     spectators: int = 0,
+    server_log: str | None = None,
 ) -> dict[str, Any]:
     """Serve, play ``games`` games concurrently, stop; returns the measurements."""
     tmp = tempfile.TemporaryDirectory(prefix="kingdoms-bench-")
@@ -317,7 +318,14 @@ def run_bench(
     if not in_process:
         try:
             return _run_separate(
-                url, game, games, players, max_actions, think, spectators=spectators
+                url,
+                game,
+                games,
+                players,
+                max_actions,
+                think,
+                spectators=spectators,
+                server_log=server_log,
             )
         finally:
             tmp.cleanup()
@@ -482,6 +490,7 @@ def main() -> None:
             args.think,
             in_process=args.in_process,
             spectators=args.spectators,
+            server_log=args.server_log,
         )
         print(json.dumps(report), flush=True)
 

@@ -122,6 +122,7 @@ class GameMaster:
         self.bot_pool = BotPool(limits.bot_workers)
         self._turn_lock = asyncio.Lock()
         self._db_threads = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="db")
+        self._write_thread = ThreadPoolExecutor(1, thread_name_prefix="db-write")
         """Where database calls wait, so that the event loop never does (at most one
         connection of the pool per thread)."""
         self.replays = Replays()
@@ -167,6 +168,7 @@ class GameMaster:
             with contextlib.suppress(Exception):
                 self.storage.release_leases(self.node)
         self._db_threads.shutdown(wait=False, cancel_futures=True)
+        self._write_thread.shutdown(wait=False, cancel_futures=True)
 
     # -- several processes on one database ----------------------------------------------
     def _lease_after(self, table: Table, state: State) -> LeaseChange | None:
@@ -431,6 +433,15 @@ class GameMaster:
         await asyncio.sleep(0)
         return func(*args)
 
+    async def _write(self, func: Callable[..., T], *args: Any) -> T:
+        """A storage write, off the event loop: with PostgreSQL in the database threads,
+        with SQLite (one writer at a time) in a thread of its own, in order — threads
+        competing for the file's lock would wait in SQLite's busy loop, unfairly."""
+        if self.shared or not self.storage.threadsafe:
+            return await self._off_loop(func, *args)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._write_thread, func, *args)
+
     def _forget(self, ids: Sequence[str]) -> None:
         for game_id in ids:
             self._joined_all(game_id)
@@ -479,7 +490,7 @@ class GameMaster:
             )
         stored, table, tokens = self._new_game(game, seats, options, seed, meta)
         lease = self._lease_after(table, table.state)
-        await self._off_loop(self.storage.create_game, stored, lease)
+        await self._write(self.storage.create_game, stored, lease)
         self._opened(table, lease)
         if address is not None and any(t is not None for t in tokens):
             waiting.add(table.id)
@@ -702,7 +713,7 @@ class GameMaster:
                 merge = functools.partial(
                     self.storage.merge_seats, table.id, {s: {"joined": True} for s in newly}
                 )
-                table.seats = await self._off_loop(merge)
+                table.seats = await self._write(merge)
                 if not _open_seats(table):
                     self._joined_all(table.id)
             await self.push(table, [sub])
@@ -905,7 +916,7 @@ class GameMaster:
         try:
             # the game's end goes in the same transaction as its last action; with several
             # processes the event loop serves the other games while the database works
-            table.version = await self._off_loop(store)
+            table.version = await self._write(store)
         except StaleWrite as err:  # another process stored a move first
             await self._refresh_locked(table)
             raise RequestError("stale", "the game has moved on; nothing was stored") from err
@@ -954,7 +965,7 @@ class GameMaster:
                     prev = previous_state(table)
                     lease = self._lease_after(table, prev)
                     try:
-                        table.version = await self._off_loop(
+                        table.version = await self._write(
                             functools.partial(
                                 self.storage.truncate_actions,
                                 table.id,

@@ -62,7 +62,7 @@ async def _end(
         version=table.version,
         idle_before=idle_before,
     )
-    table.version = await master._off_loop(write)  # the event loop never waits on it
+    table.version = await master._write(write)  # the event loop never waits on it
     table.ended = outcome
     if table.bot_task is not None and not table.bot_task.done():
         table.bot_task.cancel()
