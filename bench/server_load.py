@@ -14,6 +14,19 @@ peak; per open game when in-process).
     python bench/server_load.py --game dominion --games 200 --actions 100
     python bench/server_load.py --db postgresql+psycopg://user@host/db
 
+Every run with the server in its own process also reports the server's CPU time
+per move (user + system, read from ``/proc/<pid>/stat`` of the server and its
+worker processes — not the load generator's), for both games:
+
+    python bench/server_load.py --game dominion --games 50 --think 0.05
+    python bench/server_load.py --game kingdomino --games 50 --think 0.05
+
+``--spectators 1000`` opens that many spectator connections on the first game
+(each reads everything it is sent) and reports that game's move latency apart
+(``watched_latency_ms_p50``/``p99``):
+
+    python bench/server_load.py --game dominion --games 1 --spectators 1000 --think 0.2
+
 ``--processes 1,2`` runs the same load against ``kingdoms serve --workers 1`` and
 ``--workers 2`` over one PostgreSQL database (``--db``, or a throwaway cluster
 like the tests' one), each run on fresh tables, and prints the ratio of the
@@ -27,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -150,6 +164,59 @@ def tree_rss_mb(pid: int | str = "self") -> float:
     return total
 
 
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as fh:
+            return [int(k) for k in fh.read().split()]
+    except OSError:
+        return []
+
+
+def tree_cpu_seconds(pid: int | str = "self") -> float:
+    """CPU time (user + system) of a process and its children (the workers), in
+    seconds, from ``/proc/<pid>/stat`` (Linux).  Finished children are not counted:
+    compare readings of the same live processes."""
+    real = os.getpid() if pid == "self" else int(pid)
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for proc in (real, *_children(real)):
+        try:
+            with open(f"/proc/{proc}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+async def _spectate(base: str, game_id: str, connected: Any) -> None:
+    """One spectator: says hello as a watcher and reads everything until stopped."""
+    uri = base.replace("http", "ws", 1) + f"/ws/{game_id}"
+    async with websockets.connect(uri, max_size=None, compression=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "watch": True}))
+        first = json.loads(await ws.recv())
+        if first.get("type") != "state":
+            raise RuntimeError(f"spectator refused: {first}")
+        with connected.get_lock():
+            connected.value += 1
+        async for _msg in ws:  # read, and drop
+            pass
+
+
+def _spectators(base: str, game_id: str, count: int, connected: Any) -> None:
+    """A process of its own holding ``count`` spectators of ``game_id`` (so that their
+    reading does not delay the players' clients in this one)."""
+
+    async def main() -> None:
+        tasks = []
+        for _ in range(count):
+            tasks.append(asyncio.create_task(_spectate(base, game_id, connected)))
+            await asyncio.sleep(0.002)  # not all handshakes in one burst
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run(main())
+
+
 def peak_mb(pid: int | str = "self") -> float:
     """Peak resident memory of a process in MB (Linux)."""
     with open(f"/proc/{pid}/status") as fh:
@@ -167,6 +234,7 @@ async def _run(
     max_actions: int,
     think: float = 0.0,
     pid: int | str = "self",
+    spectators: int = 0,
 ) -> dict[str, Any]:
     ERRORS.clear()
     before = tree_rss_mb(pid)
@@ -176,17 +244,47 @@ async def _run(
             res = await http.post("/api/games", json={"game": game, "players": players})
             res.raise_for_status()
             created.append(res.json())
+    watchers = None
+    connected = multiprocessing.get_context("fork").Value("i", 0)
+    if spectators:
+        watchers = multiprocessing.get_context("fork").Process(
+            target=_spectators, args=(base, created[0]["id"], spectators, connected), daemon=True
+        )
+        watchers.start()
+        for _ in range(1200):
+            if connected.value >= spectators:
+                break
+            await asyncio.sleep(0.1)
+    cpu_before = tree_cpu_seconds(pid)
     start = time.perf_counter()
     results = await asyncio.gather(
         *(_play(base, g, max_actions, i, think) for i, g in enumerate(created))
     )
     wall = time.perf_counter() - start
+    cpu = tree_cpu_seconds(pid) - cpu_before
+    watching = connected.value
+    if watchers is not None:
+        watchers.terminate()
+        watchers.join(10)
     peak = tree_rss_mb(pid)
     lat = sorted(x for r, _ in results for x in r)
     errors = sum(e for _, e in results)
     if not lat:
         raise RuntimeError("no action was played")
-    return {
+    extra: dict[str, Any] = {}
+    if pid != "self":  # the server alone (in-process, the clients would count too)
+        extra["server_cpu_ms_per_move"] = round(1000 * cpu / len(lat), 3)
+        extra["server_cpu_share"] = round(cpu / wall, 2)
+    if spectators:
+        watched = sorted(results[0][0])
+        extra.update(
+            spectators=spectators,
+            spectators_connected=watching,
+            watched_moves=len(watched),
+            watched_latency_ms_p50=round(1000 * statistics.median(watched), 2),
+            watched_latency_ms_p99=round(1000 * watched[int(0.99 * (len(watched) - 1))], 2),
+        )
+    return extra | {
         "games": games,
         "actions": len(lat),
         "seconds": round(wall, 3),
@@ -211,13 +309,24 @@ def run_bench(
     db: str | None = None,
     think: float = 0.0,
     in_process: bool = True,
+    spectators: int = 0,
+    server_log: str | None = None,
 ) -> dict[str, Any]:
     """Serve, play ``games`` games concurrently, stop; returns the measurements."""
     tmp = tempfile.TemporaryDirectory(prefix="kingdoms-bench-")
     url = db or f"sqlite:///{Path(tmp.name) / 'bench.sqlite'}"
     if not in_process:
         try:
-            return _run_separate(url, game, games, players, max_actions, think)
+            return _run_separate(
+                url,
+                game,
+                games,
+                players,
+                max_actions,
+                think,
+                spectators=spectators,
+                server_log=server_log,
+            )
         finally:
             tmp.cleanup()
     port = _free_port()
@@ -237,7 +346,15 @@ def run_bench(
                 break
             time.sleep(0.01)
         report = asyncio.run(
-            _run(f"http://127.0.0.1:{port}", game, games, players, max_actions, think)
+            _run(
+                f"http://127.0.0.1:{port}",
+                game,
+                games,
+                players,
+                max_actions,
+                think,
+                spectators=spectators,
+            )
         )
         report.update(game=game, players=players, database=url.split(":", 1)[0], think=think)
         return report
@@ -256,6 +373,7 @@ def _run_separate(
     think: float,
     processes: int = 1,
     server_log: str | None = None,
+    spectators: int = 0,
 ) -> dict[str, Any]:
     """The server as ``kingdoms serve`` in its own process (its memory measured alone);
     ``processes`` > 1: ``--workers`` on one port (memory: all of them)."""
@@ -278,7 +396,15 @@ def _run_separate(
             "--rate",
             "create=0",
             "--max-connections",
-            str(4 * games + 100),
+            str(4 * games + spectators + 100),
+            "--max-connections-per-address",
+            "0",  # every client of this bench comes from 127.0.0.1
+            "--message-rate",
+            "0",
+            "--spectators-per-address",
+            str(max(spectators, 16)),
+            "--spectators-per-game",
+            str(max(spectators, 1000)),
             *workers,
         ],
         stdout=subprocess.DEVNULL,
@@ -295,7 +421,9 @@ def _run_separate(
                 pass
             time.sleep(0.05)
         load_before = os.getloadavg()[0]
-        report = asyncio.run(_run(base, game, games, players, max_actions, think, proc.pid))
+        report = asyncio.run(
+            _run(base, game, games, players, max_actions, think, proc.pid, spectators)
+        )
         report.update(
             load_average=[round(load_before, 1), round(os.getloadavg()[0], 1)],
             game=game,
@@ -342,6 +470,12 @@ def main() -> None:
         "--rounds", type=int, default=1, help="with --processes: runs of each, alternating"
     )
     parser.add_argument("--server-log", default=None, help="append the servers' stderr here")
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=0,
+        help="spectator connections on the first game (its move latency is reported apart)",
+    )
     args = parser.parse_args()
     if args.processes:
         compare_processes(args)
@@ -355,6 +489,8 @@ def main() -> None:
             args.db,
             args.think,
             in_process=args.in_process,
+            spectators=args.spectators,
+            server_log=args.server_log,
         )
         print(json.dumps(report), flush=True)
 
@@ -392,6 +528,7 @@ def compare_processes(args: argparse.Namespace) -> None:
                         args.think,
                         n,
                         server_log=args.server_log,
+                        spectators=args.spectators,
                     )
                     reports.append(report)
                     print(json.dumps(report), flush=True)
@@ -408,6 +545,10 @@ def _print_ratios(counts: list[int], reports: list[dict[str, Any]]) -> None:
             "p50": round(report["latency_ms_p50"] / base["latency_ms_p50"], 2),
             "p99": round(report["latency_ms_p99"] / base["latency_ms_p99"], 2),
             "errors": [base["errors"], report["errors"]],
+            "server_cpu_ms_per_move": [
+                base.get("server_cpu_ms_per_move"),
+                report.get("server_cpu_ms_per_move"),
+            ],
         }
         print(json.dumps(ratio), flush=True)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +16,16 @@ from toygame import DRAW, PASS
 from kingdoms.cli import main
 from kingdoms.core.record import GameRecord
 from kingdoms.server.app import create_app
+from kingdoms.server.limits import DEFAULT_LIMITS, ServerLimits
 from kingdoms.server.openapi import OPENAPI
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
 
-def _client(url: str = "sqlite://", allow_seeds: bool = True) -> TestClient:
-    return TestClient(create_app(url, bot_delay=0, allow_seeds=allow_seeds))
+def _client(
+    url: str = "sqlite://", allow_seeds: bool = True, limits: ServerLimits = DEFAULT_LIMITS
+) -> TestClient:
+    return TestClient(create_app(url, bot_delay=0, allow_seeds=allow_seeds, limits=limits))
 
 
 def _create(
@@ -311,16 +315,38 @@ def test_socket_closing_midway_does_not_break_the_game() -> None:
             pass
 
 
-def test_message_floods_are_slowed_down() -> None:
+def test_a_flooding_connection_is_closed_after_its_burst() -> None:
     with _client() as client:
         game = _create(client)
         with client.websocket_connect(f"/ws/{game['id']}") as ws:
-            for _ in range(40):
+            for _ in range(100):
                 ws.send_json({"type": "ping"})
-            replies = [ws.receive_json() for _ in range(40)]
-            codes = [r.get("code") for r in replies if r["type"] == "error"]
-            assert codes and set(codes) == {"slow_down"}
-            assert replies[0] == {"type": "pong"}
+            replies = [ws.receive_json()]
+            while replies[-1] == {"type": "pong"}:  # the burst is answered
+                replies.append(ws.receive_json())
+            assert 30 <= len(replies) - 1 < 100
+            assert replies[-1]["code"] == "slow_down"  # then it is told why, and closed
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1008
+
+
+@pytest.mark.timeout(30)  # (it used to be kept for ever)
+def test_a_socket_that_never_says_hello_is_closed() -> None:
+    with _client(limits=ServerLimits(hello_timeout=0.5)) as client:
+        game = _create(client)
+        with client.websocket_connect(f"/ws/{game['id']}") as ws:
+            ws.send_json({"type": "ping"})  # talking is not enough: hello it must be
+            assert ws.receive_json() == {"type": "pong"}
+            assert ws.receive_json()["code"] == "hello_timeout"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1008
+        with client.websocket_connect(f"/ws/{game['id']}") as ws:  # said in time: kept
+            _hello(ws, game["seats"][0]["token"])
+            time.sleep(0.8)
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json() == {"type": "pong"}
 
 
 def test_seeds_are_refused_unless_allowed() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import click
@@ -50,6 +51,13 @@ def _setting(flag: str, default: Any, kind: Any, help: str) -> Callable[[F], F]:
     "default create=0.5, replay=5, record=2; KIND=0 lifts a limit.",
 )
 @_setting(
+    "--message-rate",
+    10.0,
+    float,
+    "WebSocket messages per second one connection may send, in bursts of three times "
+    "that (a connection flooding past its burst is closed; 0: no limit).",
+)
+@_setting(
     "--expire-after", 24.0, float, "Hours after which a game nobody joined expires (0: never)."
 )
 @_setting("--header-timeout", 10.0, float, "Seconds a client has to send a complete request head.")
@@ -59,6 +67,20 @@ def _setting(flag: str, default: Any, kind: Any, help: str) -> Callable[[F], F]:
     default=None,
     type=int,
     help="Open connections at most (default: most of the open-file limit).",
+)
+@_setting(
+    "--max-connections-per-address",
+    64,
+    click.IntRange(0),
+    "Open connections one client address may hold (0: no cap; behind a reverse proxy, "
+    "where every client has the proxy's address, use 0 and cap at the proxy).",
+)
+@_setting("--spectators-per-game", 1000, click.IntRange(0), "Spectators one game may have at once.")
+@_setting(
+    "--spectators-per-address",
+    16,
+    click.IntRange(0),
+    "Spectator connections one client address may hold at once.",
 )
 @_setting(
     "--workers",
@@ -82,10 +104,14 @@ def serve(
     bot_iterations: int,
     bot_workers: int,
     rates: tuple[str, ...],
+    message_rate: float,
     expire_after: float,
     header_timeout: float,
     idle_timeout: float,
     max_connections: int | None,
+    max_connections_per_address: int,
+    spectators_per_game: int,
+    spectators_per_address: int,
     workers: int,
     lease_time: float,
 ) -> None:
@@ -116,11 +142,17 @@ def serve(
     limits = ServerLimits(
         bot_think=bot_think, bot_iterations=bot_iterations, bot_workers=bot_workers
     )
+    limits = replace(
+        limits,
+        spectators_per_game=spectators_per_game,
+        spectators_per_address=spectators_per_address,
+    )
 
     def make_app() -> Any:
         return create_app(
             db,
             bot_delay=bot_delay,
+            message_rate=message_rate if message_rate > 0 else None,
             limits=limits,
             rate_limits={k: v for k, v in rate_limits.items() if v > 0},
             expire_after=expire_after * 3600 if expire_after > 0 else None,
@@ -130,7 +162,12 @@ def serve(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     many = f"; {workers} processes" if workers > 1 else ""
     click.echo(f"kingdoms: open http://{shown}:{port}/  (database: {db}{many}; Ctrl+C stops)")
-    options = ServeOptions(header_timeout, idle_timeout, max_connections)
+    options = ServeOptions(
+        header_timeout,
+        idle_timeout,
+        max_connections,
+        max_per_address=max_connections_per_address,
+    )
     if workers > 1:
         run_workers(make_app, workers, host, port, options)
     else:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -24,11 +23,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from kingdoms.i18n import LANGUAGES
 from kingdoms.server import protocol, ratings, resign, spectate
-from kingdoms.server.guard import CSP, Guard, RateLimiter, RateRule
+from kingdoms.server.guard import ABORT, CSP, Guard, RateLimiter, RateRule
 from kingdoms.server.limits import DEFAULT_LIMITS, ServerLimits
 from kingdoms.server.lobby import ROUTES
 from kingdoms.server.master import GameMaster, RequestError, Subscriber, Table
 from kingdoms.server.storage import Storage
+from kingdoms.server.table import Outbox
 from kingdoms.web import render_page
 
 log = logging.getLogger(__name__)
@@ -60,47 +60,98 @@ def static_dir() -> Path:
     return Path(str(resources.files("kingdoms.web").joinpath("static")))
 
 
-async def play_socket(ws: WebSocket) -> None:
-    """One browser connection to one game (one or several seats)."""
-    master: GameMaster = ws.app.state.master
-    await ws.accept()
+def _abort(ws: WebSocket) -> None:
+    """Close ``ws`` at once, dropping whatever it has not read (a polite close would
+    wait for a client that does not read); see :data:`~kingdoms.server.guard.ABORT`."""
+    abort = ws.scope.get(ABORT)
+    if abort is not None:
+        abort()
 
-    async def send(msg: dict[str, Any]) -> None:
+
+async def _write_all(outbox: Outbox, ws: WebSocket) -> None:
+    """The connection's writer task: what the master posts, in order."""
+
+    async def write(text: str) -> None:
         if ws.application_state == WebSocketState.CONNECTED:
-            await ws.send_text(json.dumps(msg, ensure_ascii=False))
+            await ws.send_text(text)
+
+    try:
+        await outbox.run(write)
+    except Exception as err:  # the client went away: the reader sees it too
+        log.debug("stopped writing to a connection: %r", err)
+        outbox.close()
+
+
+async def _shut(ws: WebSocket, outbox: Outbox, writer: asyncio.Task[None], code: int) -> None:
+    """End a connection from our side: what is queued (an error saying why) is written,
+    then the socket is closed; at once if the client does not read."""
+    outbox.close()
+    try:
+        await asyncio.wait_for(asyncio.shield(writer), 2.0)
+        await asyncio.wait_for(ws.close(code), 2.0)
+    except Exception:  # it does not read (or is gone): drop it
+        _abort(ws)
+
+
+async def play_socket(ws: WebSocket) -> None:
+    """One browser connection to one game (one or several seats).
+
+    Everything sent to it goes through its :class:`~kingdoms.server.table.Outbox`,
+    written by a task of its own: a client that stops reading only ever holds up
+    itself, and is closed once too far behind."""
+    master: GameMaster = ws.app.state.master
+    limits = master.limits
+    await ws.accept()
+    outbox = Outbox(limits.send_queue, limits.send_queue_bytes, lambda: _abort(ws))
+    writer = asyncio.create_task(_write_all(outbox, ws))
+    send = outbox.post
+    address = ws.client.host if ws.client else "?"
 
     table: Table | None = None
     sub: Subscriber | None = None
     rate: float | None = ws.app.state.message_rate
     limit = protocol.RateLimit(rate, 3 * rate) if rate else None
+    hello_by = asyncio.get_running_loop().time() + limits.hello_timeout
     try:
         while True:
-            frame = await ws.receive()
-            if frame["type"] == "websocket.disconnect":
+            if table is None:  # a socket that never says hello does not hold a slot
+                left = hello_by - asyncio.get_running_loop().time()
+                try:
+                    frame = await asyncio.wait_for(ws.receive(), max(left, 0.0))
+                except TimeoutError:
+                    late = RequestError("hello_timeout", "no hello in time: closing")
+                    send(protocol.error(late))
+                    await _shut(ws, outbox, writer, 1008)
+                    break
+            else:
+                frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect" or outbox.overflowed:
                 break
             raw = frame.get("text")
             if raw is None and frame.get("bytes") is not None:
                 raw = frame["bytes"].decode("utf-8", errors="replace")
             ref = None
+            if limit is not None and not limit.take():  # a flood: closed after its burst
+                send(protocol.error(RequestError("slow_down", "too many messages: closing")))
+                await _shut(ws, outbox, writer, 1008)
+                break
             try:
-                if limit is not None:
-                    limit.check()
                 msg = protocol.decode(raw)
                 ref = protocol.safe_ref(msg)
                 kind = msg["type"]
                 if kind == "ping":
-                    await send({"type": "pong"})
+                    send({"type": "pong"})
                 elif kind == "hello":
                     if table is not None:
                         raise RequestError("bad_message", "already said hello")
                     lang = str(msg["lang"]) if msg.get("lang") in LANGUAGES else "en"
                     if msg.get("watch") is True:  # a spectator: public view, no seat
                         table, sub = await spectate.watch(
-                            master, ws.path_params["game_id"], send, lang
+                            master, ws.path_params["game_id"], outbox, lang, address
                         )
                         continue
                     table, sub = await master.subscribe(
-                        ws.path_params["game_id"], protocol.hello_tokens(msg), send, lang
+                        ws.path_params["game_id"], protocol.hello_tokens(msg), outbox, lang
                     )
                     if msg.get("profile") is not None:  # a player proves a profile: rated
                         await ratings.claim_seats(
@@ -110,7 +161,7 @@ async def play_socket(ws: WebSocket) -> None:
                             sub.seats,
                             msg["profile"],
                             ws.app.state.profile_limits,
-                            ws.client.host if ws.client else "?",
+                            address,
                         )
                 elif table is None or sub is None:
                     raise RequestError("bad_message", "say hello with your seat token first")
@@ -118,13 +169,13 @@ async def play_socket(ws: WebSocket) -> None:
                     raise RequestError("wrong_seat", "a spectator holds no seat")
                 elif kind == "action":
                     step = await master.act(table, sub.seats, msg, sub.lang)
-                    await send({"type": "ack", "ref": ref, "state_id": step})
+                    send({"type": "ack", "ref": ref, "state_id": step})
                 elif kind == "resign":
                     await resign.resign(master, table, sub.seats, msg)
-                    await send({"type": "ack", "ref": ref, "state_id": table.state.step})
+                    send({"type": "ack", "ref": ref, "state_id": table.state.step})
                 elif kind == "undo":
                     step = await master.undo(table, sub.seats, msg)
-                    await send({"type": "ack", "ref": ref, "state_id": step})
+                    send({"type": "ack", "ref": ref, "state_id": step})
                 elif kind == "lang":
                     if msg.get("lang") not in LANGUAGES:
                         raise RequestError("bad_message", f"lang must be one of {LANGUAGES}")
@@ -133,16 +184,20 @@ async def play_socket(ws: WebSocket) -> None:
                     async with table.lock:
                         await master.push(table, [sub])
             except RequestError as err:
-                await send(protocol.error(err, ref))
+                send(protocol.error(err, ref))
             except Exception:  # a bug must not cost the player the connection
                 log.exception("websocket message failed in game %s", ws.path_params["game_id"])
                 oops = RequestError("server", "internal error; the message changed nothing")
-                await send(protocol.error(oops, ref))
+                send(protocol.error(oops, ref))
     except WebSocketDisconnect:
         pass
     finally:
         if table is not None and sub is not None:
             master.unsubscribe(table, sub)
+        outbox.close()
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await writer
 
 
 def create_app(

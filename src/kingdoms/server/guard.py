@@ -32,6 +32,9 @@ CSP = (
     "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
+ABORT = "kingdoms.abort"
+"""Scope key of a WebSocket's function that closes it at once, dropping what it has not
+read (uvicorn's ASGI ``send`` is a method of its connection, which holds the transport)."""
 COMMON_HEADERS = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -114,6 +117,10 @@ class Guard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
+            if scope["type"] == "websocket":  # a way to drop a client that does not read
+                transport = getattr(getattr(send, "__self__", None), "transport", None)
+                if transport is not None and hasattr(transport, "abort"):
+                    scope[ABORT] = transport.abort
             await self.app(scope, receive, send)
             return
         headers = dict(scope.get("headers") or [])

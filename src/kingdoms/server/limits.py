@@ -45,6 +45,24 @@ class ServerLimits:
     """Characters in a seat name."""
     max_text: int = 200
     """Characters in any other text a client sends (bot specs, option strings...)."""
+    send_queue: int = 256
+    """Messages that may wait to be written to one connection; a connection further
+    behind (it does not read) is closed (see :class:`~kingdoms.server.table.Outbox`)."""
+    send_queue_bytes: int = 4 << 20
+    """Characters that may wait to be written to one connection (same as above)."""
+    hello_timeout: float = 10.0
+    """Seconds a new WebSocket has to say ``hello`` before it is closed."""
+    spectators_per_game: int = 1000
+    """Spectators one game may have at once (more are refused: ``too_many``)."""
+    spectators_per_address: int = 16
+    """Spectator connections one client address may hold at once, over all games."""
+    unjoined_per_address: int = 100
+    """Games one client address may have waiting for their players at once (more are
+    refused until some are joined or expire)."""
+    evict_after: float = 300.0
+    """Seconds an unwatched game without a running bot stays in memory (reloaded on demand)."""
+    max_resident: int = 5000
+    """Games kept in memory at most (idle ones beyond are dropped, least recently used first)."""
     bot_think: float = 5.0
     """Seconds a bot may think per move (``time`` of search bots)."""
     bot_iterations: int = 20_000

@@ -41,6 +41,8 @@ def error_response(err: RequestError, status: int = 400) -> JSONResponse:
         status = 410
     elif err.code == "too_large":
         status = 413
+    elif err.code == "too_many":
+        status = 429
     body: dict[str, Any] = {"error": err.code, "message": str(err)}
     if err.detail:
         body["detail"] = err.detail
@@ -112,8 +114,13 @@ async def create_game(request: Request) -> Response:
     if not isinstance(rated, bool):
         return error_response(RequestError("bad_config", "'rated' must be true or false"))
     try:
-        table, tokens = _master(request).create_game(
-            game, seats, options, seed, meta={"rated": True} if rated else None
+        table, tokens = await _master(request).open_game(
+            game,
+            seats,
+            options,
+            seed,
+            meta={"rated": True} if rated else None,
+            address=request.client.host if request.client else None,
         )
     except RequestError as err:
         return error_response(err)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import random
 import secrets
@@ -45,7 +46,7 @@ from kingdoms.i18n import LANGUAGES
 from kingdoms.server.botpool import BotPool
 from kingdoms.server.limits import DEFAULT_LIMITS, ServerLimits, bounded_bot_spec, check_text
 from kingdoms.server.replays import Replays
-from kingdoms.server.spectate import spectator_message
+from kingdoms.server.spectate import public_frames
 from kingdoms.server.storage import (
     CHANNEL,
     DB_THREADS,
@@ -61,6 +62,7 @@ from kingdoms.server.storage import (
 from kingdoms.server.table import (
     BOT,
     HUMAN,
+    Outbox,
     RequestError,
     Sender,
     Subscriber,
@@ -120,6 +122,7 @@ class GameMaster:
         self.bot_pool = BotPool(limits.bot_workers)
         self._turn_lock = asyncio.Lock()
         self._db_threads = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="db")
+        self._write_thread = ThreadPoolExecutor(1, thread_name_prefix="db-write")
         """Where database calls wait, so that the event loop never does (at most one
         connection of the pool per thread)."""
         self.replays = Replays()
@@ -129,6 +132,12 @@ class GameMaster:
         """Set once the start-up pass over the unfinished games is done."""
         self._closing = False
         self._background: list[asyncio.Task[None]] = []
+        self._watchers: dict[str, int] = {}
+        """Spectator connections per client address."""
+        self._unjoined: dict[str, set[str]] = {}
+        """Games each client address created here that wait for their players."""
+        self._created_by: dict[str, str] = {}
+        """Who created each of those games."""
 
     # -- life cycle ---------------------------------------------------------------------
     async def start(self, resume: bool = True) -> None:
@@ -141,6 +150,7 @@ class GameMaster:
             self.resumed.set()
         if self.expire_after is not None:
             self._background.append(loop.create_task(self._expire_loop(self.expire_after)))
+        self._background.append(loop.create_task(self._evict_loop()))
         if self.shared:
             self._background.append(loop.create_task(self._listen()))
             self._background.append(loop.create_task(self._lease_loop()))
@@ -158,6 +168,7 @@ class GameMaster:
             with contextlib.suppress(Exception):
                 self.storage.release_leases(self.node)
         self._db_threads.shutdown(wait=False, cancel_futures=True)
+        self._write_thread.shutdown(wait=False, cancel_futures=True)
 
     # -- several processes on one database ----------------------------------------------
     def _lease_after(self, table: Table, state: State) -> LeaseChange | None:
@@ -368,6 +379,46 @@ class GameMaster:
                 self._forget(ids)
             await asyncio.sleep(min(max(after / 4, 1.0), 600.0))
 
+    async def _evict_loop(self) -> None:
+        every = min(max(self.limits.evict_after / 4, 1.0), 60.0)
+        while not self._closing:
+            await asyncio.sleep(every)
+            try:
+                self.evict_idle()
+            except Exception:
+                log.exception("cannot drop idle games from memory")
+
+    def _idle(self, table: Table) -> bool:
+        """Whether nothing holds ``table`` in memory: no connection, no running bot,
+        no request or refresh under way."""
+        busy_bots = table.bot_task is not None and not table.bot_task.done()
+        return (
+            not table.subscribers
+            and not busy_bots
+            and not table.lock.locked()
+            and table.id not in self._refreshers
+            and table.id not in self._dirty
+        )
+
+    def evict_idle(self, now: float | None = None) -> int:
+        """Drop from memory the games idle for ``limits.evict_after`` seconds, and the
+        least recently used idle ones beyond ``limits.max_resident`` (they are stored:
+        the next request replays them).  Returns how many were dropped."""
+        now = time.monotonic() if now is None else now
+        limits = self.limits
+        idle = sorted((t for t in self.tables.values() if self._idle(t)), key=lambda t: t.used)
+        over = len(self.tables) - limits.max_resident
+        dropped = 0
+        for table in idle:
+            if over <= 0 and now - table.used < limits.evict_after:
+                break
+            del self.tables[table.id]
+            over -= 1
+            dropped += 1
+        if dropped:
+            log.info("dropped %d idle games from memory (%d left)", dropped, len(self.tables))
+        return dropped
+
     def expire_unjoined(self, before: float) -> list[str]:
         """Expire the games created before ``before`` that no person joined."""
         ids = self.storage.expire_unjoined(before)
@@ -375,14 +426,25 @@ class GameMaster:
         return ids
 
     async def _off_loop(self, func: Callable[..., T], *args: Any) -> T:
-        """``func(*args)`` in a worker thread when the storage allows it."""
+        """``func(*args)`` in a worker thread when the storage allows it (every write:
+        one waiting on a database lock holds up no other request)."""
         if self.storage.threadsafe:
             return await asyncio.get_running_loop().run_in_executor(self._db_threads, func, *args)
         await asyncio.sleep(0)
         return func(*args)
 
+    async def _write(self, func: Callable[..., T], *args: Any) -> T:
+        """A storage write, off the event loop: with PostgreSQL in the database threads,
+        with SQLite (one writer at a time) in a thread of its own, in order — threads
+        competing for the file's lock would wait in SQLite's busy loop, unfairly."""
+        if self.shared or not self.storage.threadsafe:
+            return await self._off_loop(func, *args)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._write_thread, func, *args)
+
     def _forget(self, ids: Sequence[str]) -> None:
         for game_id in ids:
+            self._joined_all(game_id)
             table = self.tables.pop(game_id, None)
             if table is not None and table.bot_task is not None:
                 table.bot_task.cancel()
@@ -401,6 +463,79 @@ class GameMaster:
         """Start a game; returns the table and one fresh token per human seat (None for bots).
 
         ``seats`` is a list of ``{"kind": "human"|"bot", "name": str, "bot": spec}``."""
+        stored, table, tokens = self._new_game(game, seats, options, seed, meta)
+        lease = self._lease_after(table, table.state)
+        self.storage.create_game(stored, lease)
+        self._opened(table, lease)
+        return table, tokens
+
+    async def open_game(
+        self,
+        game: str,
+        seats: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        meta: Mapping[str, Any] | None = None,
+        address: str | None = None,
+    ) -> tuple[Table, list[str | None]]:
+        """:meth:`create_game` for a client at ``address``: stored in a worker thread,
+        and refused (``too_many``) while that address already has
+        ``limits.unjoined_per_address`` games waiting for their players."""
+        waiting = self._waiting_games(address)
+        if len(waiting) >= self.limits.unjoined_per_address:
+            raise RequestError(
+                "too_many",
+                f"you have {len(waiting)} games nobody has joined yet: "
+                "join or let them expire before creating more",
+            )
+        stored, table, tokens = self._new_game(game, seats, options, seed, meta)
+        lease = self._lease_after(table, table.state)
+        await self._write(self.storage.create_game, stored, lease)
+        self._opened(table, lease)
+        if address is not None and any(t is not None for t in tokens):
+            waiting.add(table.id)
+            self._created_by[table.id] = address
+        return table, tokens
+
+    def _waiting_games(self, address: str | None) -> set[str]:
+        """The games ``address`` created here that still wait for a player (kept up to date)."""
+        if address is None:
+            return set()
+        ids = self._unjoined.setdefault(address, set())
+        for game_id in list(ids):
+            table = self.tables.get(game_id) or self._finished.get(game_id)
+            if table is not None and (table.finished or not _open_seats(table)):
+                self._joined_all(game_id)
+        return self._unjoined.setdefault(address, ids)
+
+    def _joined_all(self, game_id: str) -> None:
+        """``game_id`` no longer waits for players (joined, ended or expired)."""
+        address = self._created_by.pop(game_id, None)
+        if address is None:
+            return
+        ids = self._unjoined.get(address)
+        if ids is not None:
+            ids.discard(game_id)
+            if not ids:
+                del self._unjoined[address]
+
+    def _opened(self, table: Table, lease: LeaseChange | None) -> None:
+        """Keep a game just stored in memory and start its bots."""
+        if lease is not None and lease.owner is not None:
+            table.lease_until = lease.until
+        table.used = time.monotonic()
+        self.tables[table.id] = table
+        self._schedule_bots(table)
+
+    def _new_game(
+        self,
+        game: str,
+        seats: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> tuple[StoredGame, Table, list[str | None]]:
+        """A new game checked and built, not yet stored."""
         try:
             spec = get_game(game)
         except InvalidConfig as err:
@@ -460,13 +595,7 @@ class GameMaster:
             meta=dict(meta or {}),
         )
         table = Table(game_id, state, table_seats, dict(meta or {}), bots)
-        lease = self._lease_after(table, state)
-        self.storage.create_game(stored, lease)
-        if lease is not None and lease.owner is not None:
-            table.lease_until = lease.until
-        self.tables[game_id] = table
-        self._schedule_bots(table)
-        return table, tokens
+        return stored, table, tokens
 
     def _replay_stored(self, game_id: str) -> Table | None:
         """The stored game rebuilt (not registered); repairs a finished game still
@@ -520,6 +649,8 @@ class GameMaster:
             table = self._finished.get(game_id)
             if table is not None:
                 self._finished.move_to_end(game_id)
+        if table is not None:
+            table.used = time.monotonic()
         return table
 
     def _checked_load(self, game_id: str) -> Table:
@@ -539,6 +670,7 @@ class GameMaster:
         known = self.tables.get(table.id) or self._finished.get(table.id)
         if known is not None:
             return known
+        table.used = time.monotonic()
         if table.finished:  # finished games never change: a few kept for replays
             self._finished[table.id] = table
             while len(self._finished) > 64:
@@ -581,13 +713,37 @@ class GameMaster:
                 merge = functools.partial(
                     self.storage.merge_seats, table.id, {s: {"joined": True} for s in newly}
                 )
-                table.seats = await self._off_loop(merge) if self.shared else merge()
+                table.seats = await self._write(merge)
+                if not _open_seats(table):
+                    self._joined_all(table.id)
             await self.push(table, [sub])
         return table, sub
 
+    def add_spectator(self, table: Table, sub: Subscriber) -> None:
+        """Count ``sub`` in: refused past the spectators per game or per address."""
+        limits = self.limits
+        if sum(1 for s in table.subscribers if not s.seats) >= limits.spectators_per_game:
+            raise RequestError("too_many", "this game has as many spectators as it may have")
+        if sub.address is not None:
+            held = self._watchers.get(sub.address, 0)
+            if held >= limits.spectators_per_address:
+                raise RequestError(
+                    "too_many", f"at most {limits.spectators_per_address} games watched at once"
+                )
+            self._watchers[sub.address] = held + 1
+        table.subscribers.append(sub)
+
     def unsubscribe(self, table: Table, sub: Subscriber) -> None:
-        with contextlib.suppress(ValueError):
+        try:
             table.subscribers.remove(sub)
+        except ValueError:
+            return
+        if not sub.seats and sub.address is not None:
+            left = self._watchers.get(sub.address, 0) - 1
+            if left > 0:
+                self._watchers[sub.address] = left
+            else:
+                self._watchers.pop(sub.address, None)
         if table.finished and not table.subscribers:
             self.tables.pop(table.id, None)  # finished and unwatched: reload on demand
 
@@ -617,19 +773,26 @@ class GameMaster:
     async def push(self, table: Table, subs: Sequence[Subscriber] | None = None) -> None:
         """Send each subscriber (all by default) the current state of each of its seats.
 
-        Call with ``table.lock`` held."""
+        Call with ``table.lock`` held.  A connection's messages are only queued in its
+        :class:`~kingdoms.server.table.Outbox` (nothing here waits on a socket); one
+        that has fallen too far behind is dropped.  Spectators share one message."""
         targets = list(table.subscribers if subs is None else subs)
-        outbox: list[tuple[Subscriber, list[dict[str, Any]]]] = []
+        outbox: list[tuple[Subscriber, list[dict[str, Any] | str]]] = []
         async with self._turn():
+            frames = None
             for sub in targets:
-                if not sub.seats:  # a spectator: the public view only
+                if not sub.seats:  # a spectator: the public view only, built once
                     try:
-                        outbox.append((sub, [spectator_message(table, sub)]))
+                        if frames is None:
+                            frames = public_frames(table)
+                        msg, text = frames.message(sub)
                     except Exception:  # an engine bug: drop the watcher
                         log.exception("cannot update a spectator of game %s", table.id)
                         self.unsubscribe(table, sub)
+                        continue
+                    outbox.append((sub, [text if isinstance(sub.send, Outbox) else msg]))
                     continue
-                msgs = []
+                msgs: list[dict[str, Any] | str] = []
                 for seat in sub.seats:
                     try:
                         msgs.append(self.seat_message(table, seat, sub))
@@ -637,15 +800,32 @@ class GameMaster:
                         log.exception("cannot build the view of seat %s in game %s", seat, table.id)
                         msgs.append(INTERNAL_ERROR)
                 outbox.append((sub, msgs))
+        later: list[tuple[Subscriber, str]] = []
         for sub, msgs in outbox:
-            for msg in msgs:
-                try:
-                    await sub.send(msg)
-                except Exception:  # a closed connection must not stop the game
-                    if not sub.seats:
-                        log.exception("cannot update a spectator of game %s", table.id)
+            for item in msgs:
+                if isinstance(sub.send, Outbox):
+                    if not sub.seats and isinstance(item, str):
+                        later.append((sub, item))
+                        break
+                    if sub.send.post(item):
+                        continue
+                    self.unsubscribe(table, sub)  # it fell behind (or left): dropped
+                    break
+                try:  # an in-process receiver
+                    await sub.send(item if isinstance(item, dict) else json.loads(item))
+                except Exception as err:  # a closed connection must not stop the game
+                    log.info("dropped a connection of game %s: %r", table.id, err)
                     self.unsubscribe(table, sub)
                     break
+        if later:
+            # after the players' messages and the mover's acknowledgement: those are
+            # written first, the spectators' (as many as they are) on the next pass
+            asyncio.get_running_loop().call_soon(self._post_to_spectators, table, later)
+
+    def _post_to_spectators(self, table: Table, posts: list[tuple[Subscriber, str]]) -> None:
+        for sub, text in posts:
+            if isinstance(sub.send, Outbox) and not sub.send.post(text):
+                self.unsubscribe(table, sub)  # it fell behind (or left): dropped
 
     @contextlib.asynccontextmanager
     async def _turn(self) -> AsyncIterator[None]:
@@ -736,7 +916,7 @@ class GameMaster:
         try:
             # the game's end goes in the same transaction as its last action; with several
             # processes the event loop serves the other games while the database works
-            table.version = await self._off_loop(store) if self.shared else store()
+            table.version = await self._write(store)
         except StaleWrite as err:  # another process stored a move first
             await self._refresh_locked(table)
             raise RequestError("stale", "the game has moved on; nothing was stored") from err
@@ -785,8 +965,14 @@ class GameMaster:
                     prev = previous_state(table)
                     lease = self._lease_after(table, prev)
                     try:
-                        table.version = self.storage.truncate_actions(
-                            table.id, prev.step, version=table.version, lease=lease
+                        table.version = await self._write(
+                            functools.partial(
+                                self.storage.truncate_actions,
+                                table.id,
+                                prev.step,
+                                version=table.version,
+                                lease=lease,
+                            )
                         )
                     except StaleWrite as err:
                         await self._refresh_locked(table)
@@ -907,3 +1093,8 @@ class GameMaster:
             "created": stored.created,
             "updated": stored.updated,
         }
+
+
+def _open_seats(table: Table) -> list[int]:
+    """The human seats of ``table`` nobody has taken yet."""
+    return [i for i, s in enumerate(table.seats) if s.get("kind") == HUMAN and not s.get("joined")]

@@ -19,6 +19,12 @@ Server → client::
     {"type": "error", "code": "stale", "message": "...", "ref": 7}
     {"type": "pong"}
 
+A connection that sends more than its burst of messages gets one ``slow_down``
+error and is closed (code 1008); so is one that has not said ``hello`` within
+the server's ``hello_timeout`` (error ``hello_timeout``), and one that does not
+read what it is sent (it falls too far behind: see
+:class:`~kingdoms.server.table.Outbox`).
+
 ``seat`` in an action is needed only when one connection holds several seats
 (hot-seat) and the choice is ambiguous.  Errors go to the sender only and
 change nothing.
@@ -101,10 +107,17 @@ class RateLimit:
         self.level = burst
         self.last = time.monotonic()
 
-    def check(self) -> None:
+    def take(self) -> bool:
+        """Count one message; ``False`` if the bucket is empty (the connection floods)."""
         now = time.monotonic()
         self.level = min(self.burst, self.level + (now - self.last) * self.rate)
         self.last = now
         if self.level < 1:
-            raise RequestError("slow_down", "too many messages; wait a moment")
+            return False
         self.level -= 1
+        return True
+
+    def check(self) -> None:
+        """Like :meth:`take`, raising ``slow_down`` when the bucket is empty."""
+        if not self.take():
+            raise RequestError("slow_down", "too many messages; wait a moment")

@@ -11,6 +11,7 @@ the game (its status and outcome), so lists, replays and ratings see them.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Mapping, Sequence
@@ -53,9 +54,15 @@ async def _end(
 
     Raises :class:`StaleWrite` (nothing stored) if the stored game moved on from the
     version this process holds (another process wrote first)."""
-    table.version = master.storage.set_status(
-        table.id, status, outcome, version=table.version, idle_before=idle_before
+    write = functools.partial(
+        master.storage.set_status,
+        table.id,
+        status,
+        outcome,
+        version=table.version,
+        idle_before=idle_before,
     )
+    table.version = await master._write(write)  # the event loop never waits on it
     table.ended = outcome
     if table.bot_task is not None and not table.bot_task.done():
         table.bot_task.cancel()

@@ -37,14 +37,29 @@ class GuardedH11Protocol(H11Protocol):
 
     header_timeout: float = 10.0
     max_connections: int = 1000
+    max_per_address: int = 0
+    """Open connections (HTTP and WebSocket) one client address may hold (0: no cap)."""
     _header_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if len(self.connections) > self.max_connections:
+        if len(self.connections) > self.max_connections or self._over_address_cap():
             transport.abort()  # full: refuse at once rather than hold a file open
             return
         self._arm()
+
+    def _over_address_cap(self) -> bool:
+        """Whether this client's address already holds its share of the connections
+        (so that one address cannot take every slot and lock the others out)."""
+        if self.max_per_address <= 0 or not self.client:
+            return False
+        host = self.client[0]
+        held = 0
+        for conn in self.connections:
+            client = getattr(conn, "client", None)
+            if client and client[0] == host:
+                held += 1
+        return held > self.max_per_address
 
     def _idle(self) -> bool:
         return self.cycle is None or self.cycle.response_complete
@@ -85,12 +100,18 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_lost(exc)
 
 
-def guarded_protocol(header_timeout: float, max_connections: int) -> type[GuardedH11Protocol]:
+def guarded_protocol(
+    header_timeout: float, max_connections: int, max_per_address: int = 0
+) -> type[GuardedH11Protocol]:
     """A :class:`GuardedH11Protocol` with these limits, for uvicorn's ``http=``."""
     return type(
         "ConfiguredH11Protocol",
         (GuardedH11Protocol,),
-        {"header_timeout": header_timeout, "max_connections": max_connections},
+        {
+            "header_timeout": header_timeout,
+            "max_connections": max_connections,
+            "max_per_address": max_per_address,
+        },
     )
 
 
@@ -118,6 +139,9 @@ class ServeOptions:
     max_connections: int | None = None
     """Open connections at most per process (``None``: most of the open-file limit)."""
     log_level: str = "warning"
+    max_per_address: int = 64
+    """Open connections one client address may hold per process (0: no cap; behind a
+    reverse proxy every client comes from the proxy's address: cap there instead)."""
 
     def with_file_limit(self) -> ServeOptions:
         """These options once the open-file limit is raised, ``max_connections`` set."""
@@ -150,9 +174,14 @@ def _config(app: Any, host: str, port: int, options: ServeOptions) -> Any:
         host=host,
         port=port,
         log_level=options.log_level,
-        http=guarded_protocol(options.header_timeout, options.max_connections),
+        http=guarded_protocol(
+            options.header_timeout, options.max_connections, options.max_per_address
+        ),
         timeout_keep_alive=max(1, int(options.idle_timeout)),
         ws_max_size=64 * 1024,  # messages are at most 4 KB: no 16 MB frames held in memory
+        # no compression: it would run once per connection and message (a move watched by
+        # 1,000 spectators compressed 1,000 times); state messages carry only what is new
+        ws_per_message_deflate=False,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
     )

@@ -8,6 +8,12 @@ real state and of states with every hidden part resampled (``determinize``) — 
 coincidence (two hands that happen to be equal) does not leak either.  The log is
 the public part of every event.
 
+A move's spectator message is built once and shared by every spectator
+(:class:`PublicFrames`): the public view, the scores and the new part of the log
+are computed once, and the JSON text is encoded once, whatever the number of
+spectators.  Each spectator receives only the events it has not seen (a full log
+when it subscribes, changes language or after an undo shortened the log).
+
 >>> from kingdoms.core.registry import get_game
 >>> spec = get_game("kingdomino")
 >>> state = spec.create(spec.config(2, 3, {}))
@@ -23,7 +29,7 @@ from typing import Any
 
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import State
-from kingdoms.server.table import Subscriber, Table, state_message
+from kingdoms.server.table import Subscriber, Table, encode, state_message_from
 
 NO_SEAT = -1
 """The seat number a spectator's log is filtered for: nobody's secrets."""
@@ -83,18 +89,66 @@ def current_scores(state: State) -> list[float] | None:
     return get_game(state.config.game).current_scores(state)
 
 
+class PublicFrames:
+    """The spectators' messages of one state of a game, each built once and shared
+    (by language and by where the spectator's log stands; in step, they all share one)."""
+
+    def __init__(self, table: Table, key: tuple[Any, ...]) -> None:
+        self.table = table
+        self.key = key
+        self._view: dict[str, Any] | None = None
+        self._scores: list[float] | None = None
+        self._messages: dict[tuple[str, int], tuple[dict[str, Any], str]] = {}
+
+    def message(self, sub: Subscriber) -> tuple[dict[str, Any], str]:
+        """``sub``'s next message (shared: never change it) and its JSON text; the
+        log counts as sent to ``sub``."""
+        state = self.table.state
+        start = sub.log_start(NO_SEAT, len(state.log))
+        key = (sub.lang, start)
+        built = self._messages.get(key)
+        if built is None:
+            if self._view is None:
+                self._view = public_view(state)
+                self._scores = current_scores(state)
+            msg = state_message_from(self.table, NO_SEAT, self._view, start, sub.lang)
+            msg.update(seat=None, spectator=True, scores=self._scores)
+            built = (msg, encode(msg))
+            if len(self._messages) < 64:
+                self._messages[key] = built
+        return built
+
+
+def _frames_key(table: Table) -> tuple[Any, ...]:
+    """What the spectators' messages depend on (a new key: build them again)."""
+    seats = tuple((s.get("name"), bool(s.get("joined"))) for s in table.seats)
+    state = table.state
+    return (table.version, id(state), state.step, id(table.ended), seats)
+
+
+def public_frames(table: Table) -> PublicFrames:
+    """The shared spectator messages of ``table`` as it is now."""
+    key = _frames_key(table)
+    frames = table.public_frames
+    if not isinstance(frames, PublicFrames) or frames.key != key:
+        frames = table.public_frames = PublicFrames(table, key)
+    return frames
+
+
 def spectator_message(table: Table, sub: Subscriber) -> dict[str, Any]:
     """The state message a spectator receives: public view, public log, no choices."""
-    msg = state_message(table, sub, NO_SEAT, public_view(table.state))
-    msg.update(seat=None, spectator=True, scores=current_scores(table.state))
-    return msg
+    return public_frames(table).message(sub)[0]
 
 
-async def watch(master: Any, game_id: str, send: Any, lang: str = "en") -> tuple[Table, Subscriber]:
-    """Subscribe a spectator (no seats) to a game of ``master``; sends it the state now."""
-    table: Table = master.get(game_id)
-    sub = Subscriber((), send, lang)
+async def watch(
+    master: Any, game_id: str, send: Any, lang: str = "en", address: str | None = None
+) -> tuple[Table, Subscriber]:
+    """Subscribe a spectator (no seats) to a game of ``master``; sends it the state now.
+
+    Refused (``too_many``) past the server's spectators per game or per address."""
+    table: Table = await master.fetch(game_id)
+    sub = Subscriber((), send, lang, address=address)
     async with table.lock:
-        table.subscribers.append(sub)
+        master.add_spectator(table, sub)
         await master.push(table, [sub])
     return table, sub

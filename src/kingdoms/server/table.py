@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import secrets
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from kingdoms.bots.base import Bot
 from kingdoms.core.errors import KingdomsError
+from kingdoms.core.events import events_for
 from kingdoms.core.record import GameRecord
 from kingdoms.core.state import State
 from kingdoms.server.logtext import seat_names, with_names
@@ -36,14 +39,97 @@ def hash_token(token: str) -> str:
 Sender = Callable[[dict[str, Any]], Awaitable[None]]
 
 
+def encode(msg: dict[str, Any]) -> str:
+    """A server message as the JSON text sent on a socket."""
+    return json.dumps(msg, ensure_ascii=False)
+
+
+class Outbox:
+    """One connection's outgoing messages: a bounded queue that one writer task empties.
+
+    The game master only *posts* (:meth:`post` never waits), so no socket write ever
+    happens while a game's lock is held, and a connection that stops reading cannot
+    slow anyone else: once ``max_messages`` messages or ``max_chars`` characters wait
+    for it, it is dropped — ``on_overflow`` runs (it closes the socket) and every
+    later post is refused.  Messages may be posted already encoded (text shared by
+    every spectator of a move).
+
+    >>> box = Outbox(max_messages=2)
+    >>> box.post({"type": "pong"}), box.post("{}"), box.post("{}"), box.closed
+    (True, True, False, True)
+    """
+
+    def __init__(
+        self,
+        max_messages: int = 256,
+        max_chars: int = 4 << 20,
+        on_overflow: Callable[[], None] | None = None,
+    ) -> None:
+        self.max_messages = max_messages
+        self.max_chars = max_chars
+        self.on_overflow = on_overflow
+        self.closed = False
+        """No more posts are taken (dropped, or the connection is ending)."""
+        self.overflowed = False
+        self._queue: deque[str] = deque()
+        self._chars = 0
+        self._ready = asyncio.Event()
+
+    def __len__(self) -> int:
+        return len(self._queue)
+
+    def post(self, msg: dict[str, Any] | str) -> bool:
+        """Queue ``msg`` for the writer; ``False`` if refused (closed, or just dropped)."""
+        if self.closed:
+            return False
+        text = msg if isinstance(msg, str) else encode(msg)
+        if len(self._queue) >= self.max_messages or self._chars + len(text) > self.max_chars:
+            self.overflowed = True
+            self.close()
+            self._queue.clear()
+            self._chars = 0
+            if self.on_overflow is not None:
+                self.on_overflow()
+            return False
+        self._queue.append(text)
+        self._chars += len(text)
+        self._ready.set()
+        return True
+
+    async def __call__(self, msg: dict[str, Any]) -> None:
+        """An outbox is a :data:`Sender` too (one that never waits)."""
+        self.post(msg)
+
+    def close(self) -> None:
+        """Take no more posts; the writer ends once what is queued is written."""
+        self.closed = True
+        self._ready.set()
+
+    async def run(self, write: Callable[[str], Awaitable[None]]) -> None:
+        """Write the posted messages in order until closed (the connection's writer task)."""
+        while True:
+            while not self._queue:
+                if self.closed:
+                    return
+                self._ready.clear()
+                await self._ready.wait()
+            text = self._queue.popleft()
+            self._chars -= len(text)
+            await write(text)
+
+
 @dataclass(eq=False)
 class Subscriber:
     """One connection watching some seats of one game (several seats: hot-seat)."""
 
     seats: tuple[int, ...]
     send: Sender
+    """Where this connection's messages go: an :class:`Outbox` (a socket: never waits),
+    or any coroutine function (in-process receivers, which must not block)."""
     lang: str = "en"
     log_sent: dict[int, int] = field(default_factory=dict)
+    address: str | None = None
+    """The client's address (counted against the per-address limits)."""
 
     def log_start(self, seat: int, log_length: int) -> int:
         """Where the part of a seat's log this connection has not seen yet starts (all
@@ -75,6 +161,12 @@ class Table:
     """The stored version this state is (see :class:`~kingdoms.server.storage.StoredGame`)."""
     lease_until: float = 0.0
     """Until when this process holds the lease to run the game's bots (shared databases)."""
+    public_frames: Any = None
+    """The spectators' shared messages of the current state (:mod:`kingdoms.server.spectate`)."""
+    used: float = 0.0
+    """When the game was last used (``time.monotonic()``): idle games leave memory."""
+    creator: str | None = None
+    """The address that created the game in this process (for the per-address limits)."""
 
     @property
     def finished(self) -> bool:
@@ -124,10 +216,18 @@ def state_message(table: Table, sub: Subscriber, log_seat: int, view: Any) -> di
     """What every state message holds: the game, whose decision it is, the seats,
     ``view`` and the part of ``log_seat``'s log that ``sub`` has not seen yet (no
     choices: the caller adds a seat's)."""
+    start = sub.log_start(log_seat, len(table.state.log))
+    return state_message_from(table, log_seat, view, start, sub.lang)
+
+
+def state_message_from(
+    table: Table, log_seat: int, view: Any, start: int, lang: str
+) -> dict[str, Any]:
+    """A state message whose log starts at event ``start`` of ``log_seat``'s log: only
+    those events are filtered and put in words, so its cost does not grow with the
+    game's length."""
     state = table.state
-    full_log = state.log_for(log_seat)
-    start = sub.log_start(log_seat, len(full_log))
-    names, lang = seat_names(table.seats), sub.lang
+    names = seat_names(table.seats)
     msg: dict[str, Any] = {
         "type": "state",
         "game_id": table.id,
@@ -140,7 +240,7 @@ def state_message(table: Table, sub: Subscriber, log_seat: int, view: Any) -> di
         "log_start": start,
         "log": [
             {**event, "text": with_names(state.event_to_str(event, lang), names, lang)}
-            for event in full_log[start:]
+            for event in events_for(state.log[start:], log_seat)
         ],
         "legal": [],
         "can_undo": False,
