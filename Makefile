@@ -27,15 +27,17 @@ setup:
 
 setup-locked: $(STAMP) $(BUILT) system-deps
 
-# Enough to play: the package (pure Python) and its runtime dependencies.
+# Enough to play: the package (pure Python) and its runtime dependencies, nothing more
+# (setuptools to install it; modules are byte-compiled when first imported).
 $(CORE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet $(BUILD_REQS)
-	KINGDOMS_NO_COMPILE=1 $(PY) -m pip install --quiet --no-build-isolation -e .
+	$(PY) -m pip install --quiet --no-compile $(filter 'setuptools%,$(BUILD_REQS))
+	KINGDOMS_NO_COMPILE=1 $(PY) -m pip install --quiet --no-compile --no-build-isolation -e .
 	touch $(CORE)
 
 $(STAMP): $(CORE) pyproject.toml
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet $(BUILD_REQS)
 	KINGDOMS_NO_COMPILE=1 $(PY) -m pip install --quiet --no-build-isolation -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 
