@@ -173,10 +173,23 @@ def _parallel_compile(compiler: Any, slots: threading.Semaphore) -> None:
 class OptionalBuildExt(build_ext):
     """Builds what it can; a failed part leaves its pure-Python code in charge."""
 
+    def finalize_options(self) -> None:
+        if not hasattr(self, "_options_given"):  # as set before finalizing, to do it again
+            self._options_given = {
+                k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v)
+                for k, v in vars(self).items()
+            }
+        super().finalize_options()
+
     def run(self) -> None:
         if any(e.name == PLACEHOLDER for e in self.extensions or ()):
             self.distribution.ext_modules = _extensions()
-            self.finalize_options()  # what setuptools prepares per extension, for the real ones
+            # setuptools prepares each extension when finalizing: again, for the real ones
+            given = self._options_given
+            vars(self).clear()
+            vars(self).update(given)
+            self._options_given = given
+            self.finalize_options()
         if self.extensions:
             super().run()
 
