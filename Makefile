@@ -2,29 +2,51 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+CORE   := $(VENV)/.core-stamp
 STAMP  := $(VENV)/.installed-stamp
 BUILT  := $(VENV)/.built-stamp
-EXTRAS := dev,rl,bench,postgres,report,ray
+LOCK   := $(VENV)/.setup.lock
+EXTRAS := dev,docs,rl,bench,postgres,report,ray
+# Compiler processes for the compiled build (default: every core).
+JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 # Sources of the compiled build (listed in src/kingdoms/_build.py): editing one rebuilds it.
 COMPILED_SRC := $(shell $(PYTHON) src/kingdoms/_build.py)
+# What setup.py needs to compile (setuptools, mypy, Cython), from pyproject.toml's [build-system].
+BUILD_REQS = $(shell $(PYTHON) -c "import tomllib; print(' '.join(repr(r) for r in tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires']))")
 # The build the first test run must find (`make test EXPECT_BUILD=pure` where nothing compiles).
 EXPECT_BUILD ?= compiled
+SERVE   = $(VENV)/bin/kingdoms serve --host 127.0.0.1 --port $${PORT:-8000} --db sqlite:///data/kingdoms.sqlite
 
-.PHONY: setup play test lint typecheck pytest bench soak system-deps clean soak-server soak-server-multi schemathesis bench-server bench-server-multi
+.PHONY: setup setup-locked play test lint typecheck pytest docs docs-check docs-serve dist bench soak system-deps clean soak-server soak-server-multi schemathesis bench-server bench-server-multi
 
-setup: $(STAMP) $(BUILT) system-deps
+# Everything (every extra, the compiled build, Debian packages), one set-up at a time:
+# a `make play` compiling in the background and a `make test` do not build together.
+setup:
+	@mkdir -p $(VENV)
+	@flock $(LOCK) $(MAKE) --no-print-directory setup-locked
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+setup-locked: $(STAMP) $(BUILT) system-deps
+
+# Enough to play: the package (pure Python) and its runtime dependencies, nothing more
+# (setuptools to install it; modules are byte-compiled when first imported).
+$(CORE): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --no-compile $(filter 'setuptools%,$(BUILD_REQS))
+	KINGDOMS_NO_COMPILE=1 $(PY) -m pip install --quiet --no-compile --no-build-isolation -e .
+	touch $(CORE)
+
+$(STAMP): $(CORE) pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
-	KINGDOMS_NO_COMPILE=1 $(PY) -m pip install --quiet -e '.[$(EXTRAS)]'
+	$(PY) -m pip install --quiet $(BUILD_REQS)
+	KINGDOMS_NO_COMPILE=1 $(PY) -m pip install --quiet --no-build-isolation -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 
-# The compiled engine (mypyc + Cython, see setup.py), rebuilt in place when its sources
-# change; when it cannot be built the same code runs as pure Python.
+# The compiled engine (mypyc + Cython, see setup.py) in place, on $(JOBS) cores, rebuilt
+# when its sources change (only the changed modules' C is compiled again); when it cannot
+# be built the same code runs as pure Python.
 $(BUILT): $(STAMP) setup.py $(COMPILED_SRC)
-	$(PY) -m pip install --quiet --no-deps -e .
-	@$(PY) -c "import kingdoms; k = kingdoms.build_kind(); print('kingdoms engine build:', k + ('' if k == 'compiled' else ' -- compiling failed, running pure Python (see: pip install -v -e .)'))"
+	$(PY) setup.py --quiet build_ext --inplace --parallel $(JOBS)
+	@$(PY) -c "import kingdoms; k = kingdoms.build_kind(); print('kingdoms engine build:', k + ('' if k == 'compiled' else ' -- compiling failed, running pure Python (see: python setup.py build_ext --inplace)'))"
 	touch $(BUILT)
 
 # Debian packages the tests use: Chromium for the browser tests, PostgreSQL for the
@@ -33,14 +55,27 @@ $(BUILT): $(STAMP) setup.py $(COMPILED_SRC)
 system-deps:
 	@bash scripts/system-deps.sh
 
-# The web app on http://localhost:8000/ with its games in ./data/kingdoms.sqlite.
-play: setup
+# The web app on http://localhost:8000/ with its games in ./data/kingdoms.sqlite. As soon
+# as the package is installed: on the compiled build when it is ready, else on the
+# pure-Python path while the rest of the set-up (and the compiling) runs in the
+# background, niced; the next `make play` uses the compiled build.
+play: $(CORE)
 	@mkdir -p data
-	$(VENV)/bin/kingdoms serve --host 127.0.0.1 --port $${PORT:-8000} --db sqlite:///data/kingdoms.sqlite
+	@if $(MAKE) --no-print-directory -q $(BUILT) 2>/dev/null; then \
+	  exec $(SERVE); \
+	fi; \
+	if flock -n $(LOCK) true; then \
+	  echo "kingdoms: the compiled engine is not ready: serving on the pure-Python path now;"; \
+	  echo "kingdoms: setting up and compiling in the background (log: $(VENV)/setup.log); run make play again afterwards"; \
+	  setsid nohup nice -n 10 $(MAKE) --no-print-directory setup > $(VENV)/setup.log 2>&1 < /dev/null & \
+	else \
+	  echo "kingdoms: set-up in progress elsewhere (log: $(VENV)/setup.log): serving on the pure-Python path now"; \
+	fi; \
+	KINGDOMS_PURE=1 exec $(SERVE)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests bench examples setup.py
-	$(VENV)/bin/ruff format --check src tests bench examples setup.py
+	$(VENV)/bin/ruff check src tests bench examples scripts setup.py
+	$(VENV)/bin/ruff format --check src tests bench examples scripts setup.py
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict -p kingdoms.core -p kingdoms.bots -p kingdoms.dominion -p kingdoms.kingdomino -p kingdoms.sim -p kingdoms.server -p kingdoms.rl -p kingdoms.cli -p kingdoms.web -m kingdoms._build
@@ -51,7 +86,22 @@ pytest: $(BUILT)
 	KINGDOMS_EXPECT_BUILD=$(EXPECT_BUILD) $(VENV)/bin/pytest -n 2 --dist loadfile
 	KINGDOMS_PURE=1 KINGDOMS_EXPECT_BUILD=pure $(VENV)/bin/pytest -n 2 --dist loadfile
 
-test: setup lint typecheck pytest
+test: setup lint typecheck docs-check pytest
+
+# The documentation site (mkdocs.yml, docs/): warnings are errors.
+docs: setup
+	$(VENV)/bin/mkdocs build --strict
+
+docs-check: $(STAMP)
+	@rm -rf build/site-check
+	$(VENV)/bin/mkdocs build --strict --quiet --site-dir build/site-check
+
+docs-serve: setup
+	$(VENV)/bin/mkdocs serve --strict --dev-addr 127.0.0.1:$${DOCS_PORT:-8001}
+
+# An sdist and a wheel in dist/ (compiled where a compiler is; KINGDOMS_NO_COMPILE=1: pure).
+dist: $(STAMP)
+	$(PY) -m build --outdir dist .
 
 bench: setup
 	$(PY) bench/dominion_bigmoney.py
@@ -93,6 +143,6 @@ bench-server-multi: setup
 	$(PY) bench/server_load.py --game kingdomino --processes 1,2 --games $${GAMES:-200} --actions 40 --think $${THINK:-0.05}
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build site dist
 	find src -name '*.so' -delete
 	rm -f src/kingdoms/kingdomino/_cboard.c

@@ -14,6 +14,7 @@ if _build.pure_requested():  # KINGDOMS_PURE=1: the pure-Python path, whatever i
     _build.install_pure_path()
 
 from kingdoms._build import build_kind
+from kingdoms._version import __version__
 from kingdoms.core import (
     TERMINAL,
     GameRecord,
@@ -33,6 +34,7 @@ __all__ = [
     "IllegalAction",
     "KingdomsError",
     "State",
+    "__version__",
     "available_games",
     "build_kind",
     "get_game",
@@ -40,4 +42,3 @@ __all__ = [
     "new_game",
     "save_game",
 ]
-__version__ = "0.1.0"

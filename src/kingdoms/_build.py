@@ -109,6 +109,15 @@ def build_kind() -> str:
     return "compiled" if native and board.NATIVE_BOARD else "pure"
 
 
+def describe_build() -> str:
+    """One line on the build in use, for ``kingdoms --version`` and ``make play``."""
+    if build_kind() == "compiled":
+        return "compiled build (mypyc + Cython)"
+    if pure_requested():
+        return f"pure-Python path ({PURE_ENV}=1 is set)"
+    return "pure-Python build (no compiled engine in this install)"
+
+
 if __name__ == "__main__":  # ``python src/kingdoms/_build.py``: the sources, for make
     root = _SRC.parent
     print(" ".join(str(p.relative_to(root)) for p in compiled_sources()))

@@ -11,6 +11,7 @@ Sub-commands live in their own modules and are imported only when used:
 * ``kingdoms rank dominion``   — rank a kingdom's cards (``cli/rank.py``)
 * ``kingdoms optimize dominion`` — search for a strong strategy file (``cli/optimize.py``)
 * ``kingdoms serve``           — the web app (``cli/serve.py``)
+* ``kingdoms health``          — ask a running server's ``/healthz`` (``cli/serve.py``)
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ _COMMANDS = {
     "sim": ("kingdoms.cli.sim", "sim", "Pit bots against each other and report win rates."),
     "replay": ("kingdoms.cli.replay", "replay", "Print the log of a saved game."),
     "serve": ("kingdoms.cli.serve", "serve", "Run the web app."),
+    "health": ("kingdoms.cli.serve", "health", "Check a running server (its /healthz)."),
     "strategy": ("kingdoms.cli.strategy", "strategy", "Check Dominion strategy files."),
     "rank": ("kingdoms.cli.rank", "rank", "Rank a Dominion kingdom's cards (Big Money + X)."),
     "optimize": ("kingdoms.cli.optimize", "optimize", "Search for a strong Dominion strategy."),
@@ -86,8 +88,28 @@ class LazyGroup(click.Group):
             raise click.ClickException(str(err)) from err
 
 
+def _version_message() -> str:
+    from kingdoms._build import describe_build
+    from kingdoms._version import __version__
+
+    return f"kingdoms {__version__}, {describe_build()}"
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(_version_message())
+        ctx.exit()
+
+
 @click.group(cls=LazyGroup)
-@click.version_option(package_name="kingdoms")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Print the version and the engine build in use (compiled or pure Python).",
+)
 def main() -> None:
     """kingdoms — play, simulate and study Dominion and Kingdomino."""
 

@@ -14,9 +14,26 @@ DEFAULT_RATES = {"create": 0.5, "replay": 5.0, "record": 2.0}
 """Requests per second one client may make by default (bursts of five times that)."""
 
 
+ENV_PREFIX = "KINGDOMS_"
+"""Every setting may also come from ``KINGDOMS_<FLAG>`` (``--bot-think``:
+``KINGDOMS_BOT_THINK``); a flag on the command line wins (the container image's way)."""
+
+
+def _env(flag: str) -> str:
+    return ENV_PREFIX + flag.lstrip("-").replace("-", "_").upper()
+
+
 def _setting(flag: str, default: Any, kind: Any, help: str) -> Callable[[F], F]:
-    """A server setting: a flag with a default shown in ``--help``."""
-    return click.option(flag, default=default, show_default=True, type=kind, help=help)
+    """A server setting: a flag with a default shown in ``--help``, or its variable."""
+    return click.option(
+        flag,
+        default=default,
+        show_default=True,
+        type=kind,
+        help=help,
+        envvar=_env(flag),
+        show_envvar=True,
+    )
 
 
 @click.command()
@@ -46,6 +63,8 @@ def _setting(flag: str, default: Any, kind: Any, help: str) -> Callable[[F], F]:
     "--rate",
     "rates",
     multiple=True,
+    envvar=_env("--rate"),
+    show_envvar=True,
     metavar="KIND=PER_SECOND",
     help="Requests per second one client may make, by kind (create, replay, record); "
     "default create=0.5, replay=5, record=2; KIND=0 lifts a limit.",
@@ -66,6 +85,8 @@ def _setting(flag: str, default: Any, kind: Any, help: str) -> Callable[[F], F]:
     "--max-connections",
     default=None,
     type=int,
+    envvar=_env("--max-connections"),
+    show_envvar=True,
     help="Open connections at most (default: most of the open-file limit).",
 )
 @_setting(
@@ -172,3 +193,32 @@ def serve(
         run_workers(make_app, workers, host, port, options)
     else:
         run_server(make_app(), host, port, options)
+
+
+@click.command()
+@click.option(
+    "--url",
+    default=None,
+    help="The server's address (default: http://127.0.0.1:$KINGDOMS_PORT, port 8000).",
+)
+@click.option("--timeout", default=5.0, show_default=True, type=float, help="Seconds to wait.")
+def health(url: str | None, timeout: float) -> None:
+    """Ask a running server's /healthz: exit 0 when it serves and reaches its database."""
+    import json
+    import os
+    import urllib.error
+    import urllib.request
+
+    base = url or f"http://127.0.0.1:{os.environ.get(_env('--port'), '8000')}"
+    target = base.rstrip("/") + "/healthz"
+    try:
+        with urllib.request.urlopen(target, timeout=timeout) as res:
+            body = json.loads(res.read())
+    except urllib.error.HTTPError as err:
+        raise click.ClickException(f"{target}: unhealthy (HTTP {err.code})") from err
+    except (OSError, ValueError) as err:
+        raise click.ClickException(f"{target}: no answer ({err})") from err
+    click.echo(
+        f"{target}: {body.get('status')} (kingdoms {body.get('version')}, "
+        f"{body.get('build')} build)"
+    )

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -249,6 +249,23 @@ def create_app(
     async def rules_page(request: Any) -> Response:
         return HTMLResponse(render_page("rules"), headers=PAGE_HEADERS)
 
+    async def healthz(request: Any) -> Response:
+        """For container healthchecks and load balancers: 200 when this process serves
+        and reaches its database, else 503 (the database round trip runs off the loop)."""
+        from kingdoms._build import build_kind
+        from kingdoms._version import __version__
+
+        about = {"version": __version__, "build": build_kind()}
+        try:
+            if storage.threadsafe:
+                await asyncio.to_thread(storage.ping)
+            else:
+                storage.ping()
+        except Exception as exc:
+            log.warning("health check: the database is unreachable: %s", exc)
+            return JSONResponse({"status": "unavailable", **about}, status_code=503)
+        return JSONResponse({"status": "ok", **about}, headers={"Cache-Control": "no-store"})
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await master.start(resume=resume)
@@ -280,6 +297,7 @@ def create_app(
             *ratings.ROUTES,
             Route("/leaderboard", leaderboard_page),
             Route("/rules/{game}", rules_page),
+            Route("/healthz", healthz),
             WebSocketRoute("/ws/{game_id}", play_socket),
             Mount("/static", StaticFiles(directory=static), name="static"),
         ],

@@ -688,6 +688,11 @@ class Storage:
             ).all()
         return [r.id for r in rows]
 
+    def ping(self) -> None:
+        """One round trip to the database (raises when it cannot be reached)."""
+        with self.engine.connect() as conn:
+            conn.execute(select(1)).scalar_one()
+
     def count_games(self) -> int:
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(games_table)).scalar_one())
