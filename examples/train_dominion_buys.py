@@ -51,7 +51,7 @@ from kingdoms.bots.base import Bot, make_bot
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import TERMINAL
 from kingdoms.dominion.actions import A_END_PHASE, BUY, END_PHASE, decode, encode
-from kingdoms.dominion.data import NUM_CARDS
+from kingdoms.dominion.data import CARDS, NUM_CARDS
 from kingdoms.dominion.state import BUY_PHASE, DominionState
 from kingdoms.rl import OpponentPool
 from kingdoms.rl.dominion_obs import DominionEncoder
@@ -173,6 +173,8 @@ class Trainer:
         self.cpu = 0.0
         """Seconds of CPU time spent training (this process, all its threads)."""
         self.games = 0
+        self.owned: dict[str, float] = {}
+        """The agent's cards at the end of the last :meth:`evaluate`'s games (mean)."""
 
     @contextlib.contextmanager
     def timed(self) -> Iterator[None]:
@@ -308,6 +310,7 @@ class Trainer:
         """Wins of the greedy agent (its most likely buy) in ``games`` fresh games
         (seeds ``seed …``, seats alternating; nothing learned)."""
         wins = 0
+        owned: dict[str, float] = {}
         live = [self.new_match(opponent, seed + i) for i in range(games)]
         while live:
             pending, masks = [], []
@@ -315,7 +318,11 @@ class Trainer:
                 mask = match.advance()
                 if mask is None:
                     live.remove(match)
-                    wins += match.state.outcome().winners == (match.seat,)  # type: ignore[union-attr]
+                    st = match.state
+                    wins += st.outcome().winners == (match.seat,)  # type: ignore[union-attr]
+                    for c, n in enumerate(st.owned_counts[match.seat]):
+                        if n:
+                            owned[CARDS[c].id] = owned.get(CARDS[c].id, 0.0) + n / games
                 else:
                     pending.append(match)
                     masks.append(mask)
@@ -325,6 +332,7 @@ class Trainer:
                     logits, _ = self.net(x, torch.tensor(np.array(masks)))
                 for match, out in zip(pending, logits.argmax(dim=1).tolist(), strict=True):
                     match.state.apply(to_action(out))
+        self.owned = dict(sorted(owned.items(), key=lambda kv: -kv[1]))
         return wins, games
 
     def record(self, games: int) -> dict[str, Any]:
@@ -448,6 +456,8 @@ def main() -> None:
             f"vs {name}: {wins}/{n} = {wins / n:.1%} (95 % interval {low:.1%}–{high:.1%})",
             flush=True,
         )
+        deck = ", ".join(f"{card} {count:.1f}" for card, count in t.owned.items())
+        print(f"  the agent's cards at the end (mean per game): {deck}", flush=True)
 
 
 if __name__ == "__main__":
