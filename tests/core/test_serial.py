@@ -85,11 +85,24 @@ def test_round_trip_is_the_same_game(
     same_game(state, again, seed)
 
 
+KINGDOM = [
+    "militia",
+    "cellar",
+    "moat",
+    "village",
+    "smithy",
+    "market",
+    "mine",
+    "remodel",
+    "workshop",
+    "woodcutter",
+]
+
+
 def test_mid_decision_dominion_state_round_trips() -> None:
     """A Militia attack waiting for the other seat's discards, on every path."""
     state = DominionState.scenario(
-        kingdom=["militia", "cellar", "moat", "village", "smithy", "market", "mine"]
-        + ["remodel", "workshop", "woodcutter"],
+        kingdom=KINGDOM,
         hands={0: ["militia", "copper", "copper", "copper", "estate"]},
     )
     militia = next(a for a in state.legal_actions() if "Militia" in state.action_to_str(a))

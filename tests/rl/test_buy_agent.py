@@ -52,7 +52,7 @@ def test_short_training_run() -> None:
     assert t.games == 32 and t.cpu > 0
     # the pool rated the league from the games played
     assert sum(e.games for e in t.pool.entries.values()) == t.games
-    wins, games = t.evaluate("random", 20, seed=123)
+    wins, _ = t.evaluate("random", 20, seed=123)
     assert wins >= 19
-    wins, games = t.evaluate("big-money-ultimate", 20, seed=123)
+    wins, _ = t.evaluate("big-money-ultimate", 20, seed=123)
     assert wins >= 3  # an imitation of the opponent's buys: far from hopeless
