@@ -38,6 +38,7 @@ import contextlib
 import json
 import math
 import random
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -401,7 +402,7 @@ def plot(curve: list[dict[str, Any]], path: str, command: str) -> None:
     ax.set_ylim(0, 100)
     ax.set_title('Dominion "First Game": buy-decision agent (imitation, then PPO)')
     ax.legend(loc="lower right")
-    fig.text(0.01, 0.01, command, fontsize=6, color="grey")
+    fig.text(0.01, 0.01, command, fontsize=5, color="grey")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(path, dpi=110)
 
@@ -438,15 +439,8 @@ def main() -> None:
         with open(args.save + ".curve.json", "w") as f:
             json.dump(t.curve, f, indent=1)
     if args.curve and t.curve:
-        plot(
-            t.curve,
-            args.curve,
-            "nice .venv/bin/python examples/train_dominion_buys.py "
-            + " ".join(
-                f"--{k.replace('_', '-')} {v}"
-                for k, v in (("minutes", args.minutes), ("seed", args.seed))
-            ),
-        )
+        command = "nice .venv/bin/python examples/train_dominion_buys.py " + " ".join(sys.argv[1:])
+        plot(t.curve, args.curve, command)
     wall = (time.perf_counter() - t.start) / 60
     print(f"trained {t.cpu / 60:.1f} CPU min ({wall:.1f} min wall clock), {t.games} games")
     for name in ("big-money-ultimate", "random"):
