@@ -122,7 +122,9 @@ def test_pickling_covers_every_field() -> None:
     slots = set(getattr(KingdominoState, "__slots__", ())) | set(getattr(State, "__slots__", ()))
     if not slots:
         pytest.skip("compiled classes do not list their fields")
-    assert set(module._FIELDS) | {"config", "rng"} == slots
+    # _FIELDS are written as they are; the rest apart (_legal: a cache, built again)
+    apart = {"config", "rng", "boards", "past", "history", "log", "logging", "_legal"}
+    assert set(module._FIELDS) | apart == slots
 
 
 @pytest.mark.parametrize("bad", ["3", 3.0, None, -1, [1], True])

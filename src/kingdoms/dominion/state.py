@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from kingdoms.core.errors import InvalidArgument, InvariantViolation, malformed_as
+from kingdoms.core.events import Event
 from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, copy_rng
 from kingdoms.dominion.data import (
     BASIC_SUPPLY,
@@ -335,6 +336,45 @@ class DominionState(Turn):
         Data that is not a Dominion snapshot raises :class:`InvalidArgument`."""
         return malformed_as("a Dominion snapshot", lambda: _restore(snapshot))
 
+    # -- serialization (see kingdoms.core.serial) --------------------------------------
+    def data(self) -> JSONDict:
+        """:meth:`snapshot` with the actions applied so far and the logging flag:
+        everything but the log that :meth:`from_data` needs for the same game."""
+        out = self.snapshot()
+        out["history"] = list(self.history)
+        out["logging"] = self.logging
+        return out
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any], log: Sequence[Event] = ()) -> DominionState:
+        """The state :meth:`data` (and ``log``) describe; malformed data raises
+        :class:`InvalidArgument`."""
+        st = cls.restore(data)
+        history = data.get("history", [])
+        if not isinstance(history, list) or any(type(a) is not int for a in history):
+            raise InvalidArgument("not a Dominion state: history must be a list of ints")
+        st.history = list(history)
+        st.logging = bool(data.get("logging", True))
+        st.log = list(log)
+        return st
+
+    def serialize(self) -> str:
+        """The whole state as text (:func:`kingdoms.core.serial.new_state_from` reads
+        it back): snapshot, history and log."""
+        from kingdoms.core.serial import dumps
+
+        return dumps(self.data(), self.log)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling over :meth:`data` (a compiled class has no bare ``__new__``)."""
+        return (_unpickle, (self.data(), list(self.log)))
+
+    def __copy__(self) -> DominionState:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> DominionState:
+        return self.clone()
+
     def check_invariants(self) -> None:
         counts = self._counts()
         if counts != self.totals:
@@ -363,6 +403,11 @@ class DominionState(Turn):
             raise InvariantViolation("negative supply count")
         if self.actions < 0 or self.buys < 0 or self.coins < 0 or self.potions < 0:
             raise InvariantViolation("negative actions/buys/coins/potions")
+
+
+def _unpickle(data: Mapping[str, Any], log: list[Event]) -> DominionState:
+    """The state :meth:`DominionState.__reduce__` pickled."""
+    return DominionState.from_data(data, log)
 
 
 def _restore(snapshot: Mapping[str, Any]) -> DominionState:

@@ -30,7 +30,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
 
-from kingdoms.core.errors import IllegalAction, InvalidArgument
+from kingdoms.core.errors import IllegalAction, InvalidArgument, malformed_as
 from kingdoms.core.events import Event
 from kingdoms.core.state import (
     TERMINAL,
@@ -69,23 +69,48 @@ GAMES_IN_DYNASTY: Final = 3
 
 
 _FIELDS: Final = (
-    *("history", "log", "logging", "_legal", "aside", "boards", "current", "current_kings"),
-    *("dynasty", "first", "game_no", "harmony", "kings", "middle", "middle_rule", "mighty"),
-    *("next", "next_kings", "past", "phase", "pick_order", "pick_pos", "pile", "round"),
-    *("size", "slot"),
+    *("aside", "current", "current_kings", "dynasty", "first", "game_no", "harmony"),
+    *("kings", "middle", "middle_rule", "mighty", "next", "next_kings", "phase"),
+    *("pick_order", "pick_pos", "pile", "round", "size", "slot"),
 )
-"""Every field of a state but its config and random generator (for pickling)."""
+"""The fields of a state held as plain JSON values (for :meth:`KingdominoState.data`;
+the boards and the finished games of a Dynasty are written apart)."""
 
 
-def _restore(
-    config: GameConfig, rng_state: tuple[Any, ...], fields: dict[str, Any]
-) -> KingdominoState:
-    """The state :meth:`KingdominoState.__reduce__` pickled."""
+def _restore(data: Mapping[str, Any], log: Sequence[Event]) -> KingdominoState:
+    """The state :meth:`KingdominoState.data` describes."""
+    conf = data["config"]
+    if conf["game"] != KingdominoState.game_name:
+        raise InvalidArgument(f"not a Kingdomino state: a game of {conf['game']!r}")
+    config = GameConfig(
+        KingdominoState.game_name, int(conf["players"]), int(conf["seed"]), dict(conf["options"])
+    )
+    version, internal, gauss = data["rng"]
     rng = random.Random()
-    rng.setstate(rng_state)
+    rng.setstate((version, tuple(internal), gauss))
     st = KingdominoState(config, rng)
-    for name, value in fields.items():
-        setattr(st, name, value)
+    for name in _FIELDS:
+        value = data[name]
+        setattr(st, name, value.copy() if isinstance(value, list) else value)
+    boards: list[Board] = []
+    for b in data["boards"]:
+        board = new_board(int(b["size"]))
+        for number, code in b["placed"]:
+            board.place(TILES[number], code)
+        for number in b["discarded"]:
+            board.discard(number)
+        boards.append(board)
+    if len(boards) != config.players:
+        raise InvalidArgument(f"not a Kingdomino state: {len(boards)} boards")
+    st.boards = boards
+    st.past = [[(int(s), int(p), int(c)) for s, p, c in g] for g in data["past"]]
+    history = data["history"]
+    if not isinstance(history, list) or any(type(a) is not int for a in history):
+        raise InvalidArgument("not a Kingdomino state: history must be a list of ints")
+    st.history = list(history)
+    st.logging = bool(data["logging"])
+    st.log = list(log)
+    st._legal = None
     return st
 
 
@@ -374,10 +399,42 @@ class KingdominoState(State):
         new.pile = self.pile.copy()
         return new
 
+    # -- serialization (see kingdoms.core.serial) ------------------------------------
+    def data(self) -> JSONDict:
+        """Everything but the log that :meth:`from_data` needs for the same game, as
+        JSON data: config, random generator, every field, history."""
+        out = self._snapshot_core()
+        for name in _FIELDS:
+            value = getattr(self, name)
+            out[name] = value.copy() if isinstance(value, list) else value
+        out["boards"] = [b.snapshot() for b in self.boards]
+        out["past"] = [[list(r) for r in g] for g in self.past]
+        out["history"] = list(self.history)
+        out["logging"] = self.logging
+        return out
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any], log: Sequence[Event] = ()) -> KingdominoState:
+        """The state :meth:`data` (and ``log``) describe; malformed data raises
+        :class:`InvalidArgument`."""
+        return malformed_as("a Kingdomino state", lambda: _restore(data, log))
+
+    def serialize(self) -> str:
+        """The whole state as text (:func:`kingdoms.core.serial.new_state_from` reads
+        it back): fields, random generator, history and log."""
+        from kingdoms.core.serial import dumps
+
+        return dumps(self.data(), self.log)
+
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickling and ``copy.deepcopy`` (a compiled class has no bare ``__new__``)."""
-        fields = {name: getattr(self, name) for name in _FIELDS}
-        return (_restore, (self.config, self.rng.getstate(), fields))
+        """Pickling over :meth:`data` (a compiled class has no bare ``__new__``)."""
+        return (_restore, (self.data(), list(self.log)))
+
+    def __copy__(self) -> KingdominoState:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> KingdominoState:
+        return self.clone()
 
     def _copy(self, rng: random.Random) -> KingdominoState:
         """A copy with ``rng`` and without the undrawn pile (the caller sets it)."""

@@ -14,11 +14,18 @@ from __future__ import annotations
 from kingdoms.rl.dominion import dominion_env, dominion_raw_env
 from kingdoms.rl.env import Encoder, KingdomsAECEnv
 from kingdoms.rl.kingdomino import kingdomino_env, kingdomino_raw_env
-from kingdoms.rl.versus import VersusBots
+from kingdoms.rl.league import OpponentPool, SelfPlay
+from kingdoms.rl.vector import Batch, VectorGames
+from kingdoms.rl.versus import Policy, VersusBots
 
 __all__ = [
+    "Batch",
     "Encoder",
     "KingdomsAECEnv",
+    "OpponentPool",
+    "Policy",
+    "SelfPlay",
+    "VectorGames",
     "VersusBots",
     "dominion_env",
     "dominion_raw_env",

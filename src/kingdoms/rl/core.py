@@ -56,6 +56,22 @@ class StepCore:
         self.legal: list[int] = []
         self.masks: dict[tuple[int, ...], tuple[bytearray, np.ndarray]] = {}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling and deep copies: the settings and the state (the kept masks are
+        caches, built again)."""
+        agents = sorted(self.seats, key=self.seats.__getitem__)
+        return (
+            _restore_core,
+            (
+                self.encoder,
+                self.num_actions,
+                agents,
+                self.by_legal_list,
+                self.state,
+                self.max_steps,
+            ),
+        )
+
     def start(self, state: State, max_steps: int) -> None:
         """Play ``state`` from now on (``max_steps``: -1 for no limit)."""
         self.state = state
@@ -123,3 +139,18 @@ class StepCore:
         if self.max_steps >= 0 and state.step >= self.max_steps:
             return TRUNCATED
         return player
+
+
+def _restore_core(
+    encoder: Any,
+    num_actions: int,
+    agents: list[str],
+    by_legal_list: bool,
+    state: State | None,
+    max_steps: int,
+) -> StepCore:
+    """The core :meth:`StepCore.__reduce__` pickled."""
+    core = StepCore(encoder, num_actions, agents, by_legal_list)
+    core.max_steps = max_steps
+    core.state = state
+    return core

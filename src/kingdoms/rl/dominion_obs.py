@@ -166,6 +166,11 @@ class DominionEncoder:
         self._held_supply: list[list[int]] = []
         self._held_owned: list[list[list[int]]] = []
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling and deep copies: a new encoder for as many players (the buffers
+        are caches, written again from the next state encoded)."""
+        return (DominionEncoder, (self.players,))
+
     def _start(self, st: DominionState) -> None:
         """Fresh buffers for another state: zeros, with the game's constant
         ``in_supply`` flags written."""

@@ -220,6 +220,11 @@ class KingdominoEncoder:
             for q in range(n)
         ]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling and deep copies: a new encoder for as many players (the buffers
+        are caches, written again from the next state encoded)."""
+        return (KingdominoEncoder, (self.players,))
+
     def _clear_board(self, q: int) -> None:
         """Seat ``q``'s grid planes back to a lone castle, in every seat's template."""
         n = self.players

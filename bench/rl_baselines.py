@@ -1,0 +1,276 @@
+"""The baseline table: round-robins of the bundled players (and the trained agent,
+and OpenSpiel's IS-MCTS) with scores and 95 % intervals, as Markdown.
+
+Dominion: ``random``, every bundled strategy, ``mcts`` at the given times, and the
+trained buy agent (``--agent``: weights saved by ``examples/train_dominion_buys.py``)
+— on "First Game" and on ``--kingdoms`` random kingdoms (the kingdoms of seeds 1 …
+k, pooled).  Kingdomino: ``random``, ``greedy``, ``full-greedy``,
+``planning-greedy``, ``mcts`` and OpenSpiel's IS-MCTS (``--ismcts`` simulations a
+move; needs the ``openspiel`` extra).
+
+Every pair of players meets in ``--games`` 2-player games per kingdom, seats
+alternating (``--slow-games`` for pairs with a searching player: mcts, IS-MCTS).
+A player's score is its mean result over all its games (win 1, shared win ½,
+loss 0) with a 95 % Wilson interval.  One command makes the tables in docs/rl.md::
+
+    nice .venv/bin/python bench/rl_baselines.py --agent runs/buys.pt > runs/baselines.md
+
+(``--quick`` for a fast look: fewer games and players.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import itertools
+import json
+import math
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from kingdoms.bots.base import bot_names, make_bot
+from kingdoms.core.registry import get_game
+from kingdoms.core.state import TERMINAL, State
+
+Player = Any
+"""A bot (``act(view, legal, rng)``) or an object with ``act_state(state, seat, rng)``."""
+
+
+def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    if games == 0:
+        return (0.0, 1.0)
+    p = score / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+class BuyAgent:
+    """The trained Dominion buy agent (examples/train_dominion_buys.py) as a player:
+    its network decides the buys from its seat's observation, the helper the rest."""
+
+    def __init__(self, weights: str) -> None:
+        path = Path(__file__).resolve().parents[1] / "examples" / "train_dominion_buys.py"
+        spec = importlib.util.spec_from_file_location("train_dominion_buys", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["train_dominion_buys"] = module
+        spec.loader.exec_module(module)
+        import torch
+
+        self.torch = torch
+        self.m = module
+        self.trainer = module.Trainer(0)
+        self.trainer.net.load_state_dict(torch.load(weights))
+        self.helper = make_bot("dominion", module.HELPER)
+
+    def act_state(self, state: State, seat: int, rng: random.Random) -> int:
+        legal = state.legal_actions()
+        st: Any = state
+        mask = self.m.buy_mask(legal) if st.phase == self.m.BUY_PHASE and not st.stack else None
+        if mask is None or mask.sum() == 1:
+            if mask is not None:
+                return int(self.m.to_action(int(mask.nonzero()[0][0])))
+            return int(self.helper.act(state.view(seat), legal, rng))
+        torch = self.torch
+        x = self.trainer.encoder.encode(state, seat).astype("float32") * self.m.SCALE
+        with torch.no_grad():
+            logits, _ = self.trainer.net(torch.tensor(x[None]), torch.tensor(mask[None]))
+        return int(self.m.to_action(int(logits.argmax())))
+
+
+class ISMCTSPlayer:
+    """OpenSpiel's Python IS-MCTS on the engine state (through kingdoms.rl.openspiel)."""
+
+    def __init__(self, simulations: int, seed: int = 0) -> None:
+        import numpy as np
+        import pyspiel
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        from kingdoms.rl import openspiel as ks
+
+        self.ks = ks
+        self.game = pyspiel.load_game(ks.KINGDOMINO, {"players": 2})
+        rs = np.random.RandomState(seed)
+        self.bot = ismcts.ISMCTSBot(
+            self.game, mcts.RandomRolloutEvaluator(1, rs), 2.0, simulations, random_state=rs
+        )
+        self.bot.set_resampler(ks.resampler(seed))
+
+    def act_state(self, state: State, seat: int, rng: random.Random) -> int:
+        spiel = self.game.new_initial_state()
+        spiel.apply_action(0)
+        # the engine state stands in for the one the deal made (same game, any seed)
+        spiel.engine = state.determinize(seat, rng)
+        return int(self.bot.step(spiel))
+
+
+def play(game: str, options: dict[str, Any], players: Sequence[Player], seed: int) -> list[float]:
+    """One game; each seat's result (1 win, 0.5 shared win, 0 loss)."""
+    g = get_game(game)
+    state = g.create(g.config(len(players), seed, options))
+    state.logging = False
+    rng = random.Random(seed)
+    while state.current_player != TERMINAL:
+        p = state.current_player
+        player = players[p]
+        if hasattr(player, "act_state"):
+            action = player.act_state(state, p, rng)
+        else:
+            action = player.act(state.view(p), state.legal_actions(), rng)
+        state.apply(action)
+    outcome = state.outcome()
+    assert outcome is not None
+    share = 1.0 / len(outcome.winners)
+    return [share if q in outcome.winners else 0.0 for q in range(len(players))]
+
+
+def round_robin(
+    title: str,
+    game: str,
+    kingdoms: Sequence[dict[str, Any]],
+    makers: dict[str, Callable[[], Player]],
+    games: Callable[[str, str], int],
+    seed: int,
+    cache: dict[str, list[list[float]]],
+    save: Callable[[], None],
+) -> dict[str, list[float]]:
+    """Every pair's games (``games(a, b)`` per kingdom); pairs found in ``cache``
+    (by title and names) are not played again."""
+    results: dict[str, list[float]] = defaultdict(list)
+    names = list(makers)
+    instances: dict[str, Player] = {}
+    for a, b in itertools.combinations(names, 2):
+        key = f"{title}|{a}|{b}"
+        if key not in cache:
+            mine: list[float] = []
+            theirs: list[float] = []
+            for name in (a, b):
+                if name not in instances:
+                    instances[name] = makers[name]()
+            for k, options in enumerate(kingdoms):
+                for i in range(games(a, b)):
+                    first, second = (a, b) if i % 2 == 0 else (b, a)
+                    pair = [instances[first], instances[second]]
+                    r = play(game, options, pair, seed + 1000 * k + i)
+                    mine.append(r[0] if first == a else r[1])
+                    theirs.append(r[1] if first == a else r[0])
+            cache[key] = [mine, theirs]
+            save()
+            print(f"  {title}: {a} vs {b}: {sum(mine)}-{sum(theirs)}", file=sys.stderr, flush=True)
+        results[a] += cache[key][0]
+        results[b] += cache[key][1]
+    return results
+
+
+def table(title: str, results: dict[str, list[float]]) -> str:
+    rows = sorted(results.items(), key=lambda kv: -sum(kv[1]) / len(kv[1]))
+    lines = [
+        f"**{title}**",
+        "",
+        "| player | score | 95 % interval | games |",
+        "| --- | --- | --- | --- |",
+    ]
+    for name, scores in rows:
+        s, n = sum(scores), len(scores)
+        low, high = wilson(s, n)
+        lines.append(f"| {name} | {s / n:.1%} | {low:.1%}–{high:.1%} | {n} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="games per pair and kingdom")
+    parser.add_argument("--slow-games", type=int, default=2, help="the same, with a searcher")
+    parser.add_argument("--kingdoms", type=int, default=5, help="random Dominion kingdoms")
+    parser.add_argument("--mcts-times", default="0.1,1", help="seconds a move (comma-separated)")
+    parser.add_argument("--ismcts", type=int, default=100, help="IS-MCTS simulations a move")
+    parser.add_argument("--agent", help="weights of the trained Dominion buy agent")
+    parser.add_argument("--games-only", default="dominion,kingdomino")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quick", action="store_true", help="a fast look (few games)")
+    parser.add_argument("--cache", help="JSON file of finished pairs (kept; rerun adds players)")
+    parser.add_argument(
+        "--searchers-first-game-only",
+        action="store_true",
+        help="Dominion: searching players play on First Game only (they take seconds a move)",
+    )
+    args = parser.parse_args()
+    cache: dict[str, list[list[float]]] = {}
+    if args.cache and Path(args.cache).exists():
+        cache = json.loads(Path(args.cache).read_text())
+
+    def save() -> None:
+        if args.cache:
+            Path(args.cache).write_text(json.dumps(cache))
+
+    if args.quick:
+        args.games, args.slow_games, args.kingdoms, args.mcts_times = 4, 1, 1, "0.05"
+    start = time.perf_counter()
+    out = []
+    times = [float(t) for t in args.mcts_times.split(",") if t]
+    if "dominion" in args.games_only:
+        makers: dict[str, Callable[[], Player]] = {}
+        for name in bot_names("dominion"):
+            if name != "mcts":
+                makers[name] = lambda name=name: make_bot("dominion", name)
+        for t in times:
+            makers[f"mcts {t:g} s"] = lambda t=t: make_bot("dominion", f"mcts:time={t}")
+        if args.agent:
+            makers["trained buy agent"] = lambda: BuyAgent(args.agent)
+        slow = {n for n in makers if n.startswith("mcts")}
+        g = get_game("dominion")
+        first = [{"kingdom": "First Game"}]
+        randoms = [
+            {"kingdom": list(g.config(2, k + 1, {}).options["kingdom"])}
+            for k in range(args.kingdoms)
+        ]
+        for title, kingdoms in (
+            ('Dominion, "First Game"', first),
+            (f"Dominion, {args.kingdoms} random kingdoms", randoms),
+        ):
+            print(title, file=sys.stderr, flush=True)
+            players = dict(makers)
+            if args.searchers_first_game_only and kingdoms is randoms:
+                players = {n: m for n, m in makers.items() if n not in slow}
+
+            def count(a: str, b: str, slow: set[str] = slow) -> int:
+                return int(args.slow_games if {a, b} & slow else args.games)
+
+            res = round_robin(title, "dominion", kingdoms, players, count, args.seed, cache, save)
+            out.append(table(title, res))
+    if "kingdomino" in args.games_only:
+        kmakers: dict[str, Callable[[], Player]] = {}
+        for name in ("random", "greedy", "full-greedy", "planning-greedy"):
+            kmakers[name] = lambda name=name: make_bot("kingdomino", name)
+        for t in times:
+            kmakers[f"mcts {t:g} s"] = lambda t=t: make_bot("kingdomino", f"mcts:time={t}")
+        try:
+            import pyspiel  # noqa: F401
+
+            kmakers[f"OpenSpiel IS-MCTS {args.ismcts}"] = lambda: ISMCTSPlayer(args.ismcts)
+        except ImportError:
+            print("(no open-spiel: IS-MCTS left out)", file=sys.stderr)
+        kslow = {n for n in kmakers if "MCTS" in n or n.startswith("mcts")}
+        print("Kingdomino", file=sys.stderr, flush=True)
+
+        def kcount(a: str, b: str) -> int:
+            return int(args.slow_games if {a, b} & kslow else args.games)
+
+        title = "Kingdomino (2 players)"
+        res = round_robin(title, "kingdomino", [{}], kmakers, kcount, args.seed, cache, save)
+        out.append(table(title, res))
+    print("\n".join(out))
+    print(
+        f"_{args.games} games per pair and kingdom ({args.slow_games} with a searcher), "
+        f"seats alternating; {time.perf_counter() - start:.0f} s._"
+    )
+
+
+if __name__ == "__main__":
+    main()
