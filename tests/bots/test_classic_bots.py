@@ -84,7 +84,7 @@ def test_classic_buy_lists_are_the_published_ones(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(CLASSIC))
 def test_classic_bots_play_their_card_first(name: str) -> None:
-    assert bundled_strategy(name).play == (name.replace("-", "_"),)
+    assert bundled_strategy(name).play_cards == (name.replace("-", "_"),)
 
 
 def _sit(owned: dict[str, int], others: tuple[tuple[int, int], ...]) -> Situation:
