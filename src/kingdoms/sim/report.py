@@ -42,6 +42,10 @@ def print_report(report: SimReport, console: Console, *, turns: int = 25) -> Non
             f"{margin:+.2f}",
         )
     console.print(table)
+    if report.setup:
+        console.print(f"{report.setup.get('text', '')} · seed {report.seed}", highlight=False)
+    for note in report.notes:
+        console.print(f"[yellow]warning:[/] {note}", highlight=False)
     data = report.to_json()
     extra = [f"shared wins: {report.ties}", f"first-seat wins: {report.first_seat_wins}"]
     if "requested" in data:

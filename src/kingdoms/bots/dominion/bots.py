@@ -183,6 +183,14 @@ class StrategyBot:
             raise InvalidConfig(f"bot {self.name!r} plays Dominion, not {type(state).__name__}")
         return observe(state, player)
 
+    def named_cards(self) -> list[str]:
+        """The cards the strategy's ``buy`` and ``play`` entries name, in order."""
+        out: list[str] = []
+        for r in self.strategy.buy + self.strategy.play:
+            if r.target == CARD and r.key not in out:
+                out.append(r.key)
+        return out
+
     def _chain(self, purpose: str) -> tuple[Rule, ...]:
         """The rules deciding ``purpose``, in the order they are tried: the
         strategy's for the purpose, its ``*.verb`` ones, (for a card to play) its
@@ -265,8 +273,8 @@ class StrategyBot:
             if is_action[a]:
                 playable = True
                 break
-        if not playable and _ALL_TREASURES in legal_actions:
-            return _ALL_TREASURES
+        if not playable:
+            return _ALL_TREASURES if _ALL_TREASURES in legal_actions else -1
         for c in self._play:
             if _PLAY0 + c in legal_actions:
                 return _PLAY0 + c

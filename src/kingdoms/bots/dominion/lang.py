@@ -863,6 +863,7 @@ class Parsed:
     findings: list[Finding]
     play_others: bool = True
     description: str = ""
+    kingdom: tuple[str, ...] = ()
 
 
 class _Text:
@@ -1029,7 +1030,16 @@ def _entries(
     return out
 
 
-_KNOWN_KEYS = ("name", "description", "buy", "play", "play_others", "guard", "decisions")
+_KNOWN_KEYS = (
+    "name",
+    "description",
+    "kingdom",
+    "buy",
+    "play",
+    "play_others",
+    "guard",
+    "decisions",
+)
 
 
 def parse_text(text: str, name: str = "strategy") -> Parsed:
@@ -1059,6 +1069,23 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
     if not isinstance(description, str):
         findings.append(Finding(pos.key("description")[0], "error", "description must be text"))
         description = ""
+    kingdom: list[str] = []
+    if "kingdom" in data:
+        value = data["kingdom"]
+        line = pos.key("kingdom")[0]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            findings.append(Finding(line, "error", "kingdom must be a list of card names"))
+        else:
+            for v in value:
+                cid = card_id(v)
+                if cid is None or cid in _STARTING | {"silver", "gold", "duchy", "province"}:
+                    findings.append(Finding(line, "error", f"{v!r} is not a kingdom card"))
+                elif cid in kingdom:
+                    findings.append(Finding(line, "error", f"{v!r} appears twice in kingdom"))
+                else:
+                    kingdom.append(cid)
+            if len(value) > 10:
+                findings.append(Finding(line, "error", f"a kingdom has 10 cards, not {len(value)}"))
     for flag in ("play_others", "guard"):
         if flag in data and not isinstance(data[flag], bool):
             findings.append(Finding(pos.key(flag)[0], "error", f"{flag} must be true or false"))
@@ -1141,6 +1168,7 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
         if isinstance(data.get("play_others", True), bool)
         else True,
         description.strip(),
+        tuple(kingdom),
     )
 
 
@@ -1160,6 +1188,7 @@ def _build(parsed: Parsed, source: str, guard: bool = True) -> Strategy:
         guard=guard,
         play_others=parsed.play_others,
         description=parsed.description,
+        kingdom=parsed.kingdom,
     )
 
 
@@ -1248,6 +1277,8 @@ def check_text(
     that can be by zero)."""
     parsed = parse_text(text, name)
     out = list(parsed.findings)
+    if kingdom is None and parsed.kingdom:
+        kingdom = parsed.kingdom
     supply = None
     if kingdom is not None:
         supply = {"copper", "silver", "gold", "estate", "duchy", "province", "curse"} | set(kingdom)

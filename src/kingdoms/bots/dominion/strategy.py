@@ -549,6 +549,8 @@ class Strategy:
     play_others: bool = True
     """Actions no ``play`` entry names are played by the default order after them."""
     description: str = ""
+    kingdom: tuple[str, ...] = ()
+    """The kingdom the strategy is written for (card ids), if the file says."""
 
     @property
     def rules(self) -> tuple[tuple[str, Condition], ...]:
