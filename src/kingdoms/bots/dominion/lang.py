@@ -130,6 +130,7 @@ VARIABLES: Mapping[str, tuple[Callable[[Situation], float], tuple[float, float],
     "deck_size": (lambda s: s.deck_size(), (0, _INF), "s.deck_size()"),
     "players": (lambda s: s.players, (2, 6), "s.players"),
     "about_me": (lambda s: s.about_me, (0, 1), "s.about_me"),
+    "action_phase": (lambda s: s.action_phase(), (0, 1), "s.action_phase()"),
 }
 """Condition variable -> (value, the range it can take, the same as Python source
 over the situation ``s``)."""

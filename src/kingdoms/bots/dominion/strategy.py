@@ -44,6 +44,7 @@ ACTION_COINS: Mapping[str, int] = {
     "woodcutter": 2,
     "poacher": 1,
     "vassal": 2,
+    "herbalist": 1,
 }
 """The fixed +$ printed on Action cards (counted in "total money")."""
 
@@ -389,6 +390,11 @@ class Situation:
         if province <= 0:
             return 0 if PROVINCE in self.supply else by_piles
         return min(province, by_piles) if need <= len(rest) else province
+
+    def action_phase(self) -> int:
+        """1 in the Action phase (a gain from an Action), 0 in the Buy phase."""
+        obs = self.observation
+        return 0 if obs is None or obs.phase == "buy" else 1
 
     def cost_of(self, card: str) -> int:
         """Coin cost of ``card``, plus 1 per Potion it costs."""
