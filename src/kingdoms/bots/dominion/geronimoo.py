@@ -217,7 +217,12 @@ def _bot(player: ET.Element) -> Converted:
     lines.append("buy = [")
     lines += [f"  {_quote(e)}," for e in entries]
     lines.append("]")
-    lines += ["", "[decisions]", "# gains (Workshop, Feast…) follow the buy rules, as there", '"*.gain" = [']
+    lines += [
+        "",
+        "[decisions]",
+        "# gains (Workshop, Feast…) follow the buy rules, as there",
+        '"*.gain" = [',
+    ]
     lines += [f"  {_quote(e)}," for e in entries]
     lines += ["]", ""]
     toml = "\n".join(lines)

@@ -52,6 +52,7 @@ VP_VALUE: Mapping[str, int] = {c.id: VP[c.index] for c in CARDS if VP[c.index]}
 """Fixed victory points per card (from the card declarations)."""
 
 BASIC_COST: Final[Mapping[str, int]] = {c.id: c.cost[0] for c in CARDS}
+_POTION_COST: Final[dict[str, int]] = {c.id: c.cost[1] for c in CARDS if c.cost[1]}
 """Printed coin cost of every card (fallback when the situation gives no costs)."""
 
 
@@ -398,7 +399,8 @@ class Situation:
 
     def cost_of(self, card: str) -> int:
         """Coin cost of ``card``, plus 1 per Potion it costs."""
-        return self.cost(card) + self.potion_costs.get(card, 0)
+        potions = self.potion_costs.get(card)
+        return self.cost(card) + (_POTION_COST.get(card, 0) if potions is None else potions)
 
     def is_(self, card: str, key: str, is_type: bool) -> bool:
         """Whether ``card`` is card ``key`` (or of type ``key``)."""
