@@ -231,9 +231,9 @@ def test_every_purpose_the_bots_derive_can_be_overridden() -> None:
 
     assert sorted(PURPOSES) == purposes()  # exactly the engine's purposes
     assert set(PURPOSES.values()) <= set(KINDS)
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
-    start = readme.index("the form follows the decision")
-    section = readme[start : readme.index("Everything not said", start)]
+    doc = (Path(__file__).parents[2] / "docs" / "strategies.md").read_text()
+    start = doc.index("## Decision purposes")
+    section = doc[start : doc.index("## Checking a file", start)]
     listed = re.findall(r"`([a-z_]+\.[a-z_]+)`", section)
     assert sorted(listed) == purposes()
 

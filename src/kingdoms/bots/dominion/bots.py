@@ -83,6 +83,31 @@ def situation(view: View) -> Situation:
 __all__ = ["StrategyBot", "bundled_bot", "decision_purpose", "file_bot", "situation"]
 
 
+class _Plan:
+    """What the bots of one strategy share, put together once: the play list's
+    leading plain cards (tried on the legal actions alone), the rest of the play
+    list, and each decision's rules (filled as decisions come)."""
+
+    __slots__ = ("chains", "default", "play", "play_rest", "strategy")
+
+    def __init__(self, strategy: Strategy, default: Strategy) -> None:
+        self.strategy = strategy
+        self.default = default
+        plays = strategy.play + (default.play if strategy.play_others else ())
+        prefix: list[int] = []
+        for r in plays:
+            if r.target != CARD or r.cond is not None or r.key not in BY_ID:
+                break
+            prefix.append(BY_ID[r.key])
+        self.play = tuple(prefix)
+        self.play_rest = plays[len(prefix) :]
+        self.chains: dict[str, tuple[Rule, ...]] = {}
+
+
+_PLANS: dict[int, _Plan] = {}
+"""id of a strategy -> its plan (checked against the strategy itself: ids are reused)."""
+
+
 def default_strategy() -> Strategy:
     """The default policy: the bundled strategy ``default``."""
     return bundled_strategy("default")
@@ -97,15 +122,15 @@ class StrategyBot:
         self.strategy = strategy
         self.name = strategy.name
         self.default = default_strategy()
-        plays = strategy.play + (self.default.play if strategy.play_others else ())
-        prefix: list[int] = []
-        for r in plays:  # the leading plain cards: tried on the legal actions alone
-            if r.target != CARD or r.cond is not None or r.key not in BY_ID:
-                break
-            prefix.append(BY_ID[r.key])
-        self._play = tuple(prefix)
-        self._play_rest = plays[len(prefix) :]
-        self._chains: dict[str, tuple[Rule, ...]] = {}
+        plan = _PLANS.get(id(strategy))
+        if plan is None or plan.strategy is not strategy or plan.default is not self.default:
+            plan = _Plan(strategy, self.default)
+            if len(_PLANS) >= 256:  # many strategies (an optimizer's): keep a few
+                _PLANS.clear()
+            _PLANS[id(strategy)] = plan
+        self._play = plan.play
+        self._play_rest = plan.play_rest
+        self._chains = plan.chains
         self._rules_of: Strategy | None = None
         self._rules: tuple[tuple[str, int, int, Condition, Rule], ...] = ()
 
