@@ -14,13 +14,13 @@ from kingdoms.sim.stats import wilson_interval
 GAMES = 200
 PINNED = {
     "chapel-lab": 0.645,
-    "chapel-lab-militia": 0.80,
-    "workshop-gardens": 0.96,
-    "bureaucrat-gardens": 0.60,
-    "village-smithy": 0.70,
-    "throne-room-smithy": 0.55,
-    "witch-lab": 0.95,
-    "familiar-lab": 0.80,
+    "chapel-lab-militia": 0.807,
+    "workshop-gardens": 0.948,
+    "bureaucrat-gardens": 0.611,
+    "village-smithy": 0.649,
+    "throne-room-smithy": 0.536,
+    "witch-lab": 0.960,
+    "familiar-lab": 0.826,
 }
 """Score (wins + half the shared wins) against big-money-ultimate in 10,000 games."""
 
