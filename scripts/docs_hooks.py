@@ -11,7 +11,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-PENDING = {"strategies.md", "review.md"}
+PENDING = {"review.md"}
 
 log = logging.getLogger("mkdocs.plugins.pending_pages")
 

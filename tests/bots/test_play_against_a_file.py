@@ -34,7 +34,7 @@ def test_a_bad_strategy_file_is_a_clear_error(tmp_path: Path) -> None:
     bot.write_text('buy = [\n  "Province",\n  "Golld",\n]\n')
     code, out = _play(["--bots", str(bot)])
     assert code != 0
-    assert "bad.toml:3" in out and "unknown card 'Golld'" in out
+    assert "bad.toml:3:4" in out and "unknown card or type 'Golld'" in out
     assert "Traceback" not in out
     code, out = _play(["--bots", str(tmp_path / "missing.toml")])
     assert code != 0 and "missing.toml" in out and "Traceback" not in out

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from kingdoms.bots.dominion import BOTS
+from kingdoms.bots.dominion.bots import bundled_bot
 from kingdoms.bots.dominion.bundled import bundled_strategy
-from kingdoms.bots.dominion.policy import Decision, Option, choose
-from kingdoms.bots.dominion.strategy import Situation
+from kingdoms.bots.dominion.strategy import Situation, pick_card, yes_no
 
 BIG_MONEY = bundled_strategy("big-money")
 BIG_MONEY_ULTIMATE = bundled_strategy("big-money-ultimate")
@@ -81,7 +81,7 @@ def test_smithy_rules() -> None:
     assert SMITHY_BM.choose(sit(8, owned1)) == "gold"  # 7 <= 15
     assert SMITHY_BM.choose(sit(5, owned1, province=6)) == "duchy"
     assert SMITHY_BM.choose(sit(3, owned1, province=2)) == "estate"
-    assert SMITHY_BM.play == ("smithy",)
+    assert SMITHY_BM.play_cards == ("smithy",)
 
 
 def test_witch_rules() -> None:
@@ -101,48 +101,50 @@ def test_witch_rules() -> None:
 # -- default policy -----------------------------------------------------------------
 
 
+DEFAULT = bundled_bot("default")
+
+
+def _pick(purpose: str, cards: list[str], optional: bool = False, **kw: object) -> str | None:
+    """What the default strategy picks among ``cards`` for ``purpose``."""
+    s = Situation(coins=0, owned=kw.pop("owned", dict(START)), supply=FULL2, **kw)  # type: ignore[arg-type]
+    i = pick_card(DEFAULT._chain(purpose), s, cards, optional)
+    return cards[i] if i >= 0 else "done" if i == -2 else None
+
+
+def _yes(purpose: str, card: str, about_me: bool = True) -> bool:
+    s = Situation(coins=0, owned=dict(START), supply=FULL2)
+    s.card, s.about_me = card, about_me
+    return yes_no(DEFAULT._chain(purpose), s) == 1
+
+
 def test_policy_militia_discards_victory_then_cheapest() -> None:
-    opts = [
-        Option(0, "discard", "gold"),
-        Option(1, "discard", "copper"),
-        Option(2, "discard", "silver"),
-    ]
-    assert choose(Decision(kind="discard", source="militia"), opts) == 1
-    opts.append(Option(3, "discard", "province"))
-    assert choose(Decision(kind="discard", source="militia"), opts) == 3
+    assert _pick("militia.discard", ["gold", "copper", "silver"]) == "copper"
+    assert _pick("militia.discard", ["gold", "copper", "silver", "province"]) == "province"
+    assert _pick("militia.discard", ["gold", "silver", "smithy"]) == "silver"
 
 
 def test_policy_moat_reveals_and_cellar_discards_victory_only() -> None:
-    assert choose(Decision(source="moat"), [Option(0, "no"), Option(1, "reveal", "moat")]) == 1
-    cellar = Decision(kind="discard", source="cellar")
-    opts = [Option(0, "done"), Option(1, "discard", "copper"), Option(2, "discard", "estate")]
-    assert choose(cellar, opts) == 2
-    assert choose(cellar, opts[:2]) == 0
+    assert _yes("moat.reveal", "moat")
+    assert _pick("cellar.discard", ["copper", "estate"], optional=True) == "estate"
+    assert _pick("cellar.discard", ["copper"], optional=True) == "done"
 
 
 def test_policy_chapel_and_gains() -> None:
-    chapel = Decision(kind="trash", source="chapel", total_money=7)
-    opts = [Option(0, "done"), Option(1, "trash", "silver"), Option(2, "trash", "estate")]
-    assert choose(chapel, opts) == 2
-    assert choose(chapel, opts[:2]) == 0
-    gain = Decision(kind="gain", source="workshop")
-    opts = [Option(5, "gain", "silver"), Option(6, "gain", "curse"), Option(7, "gain", "estate")]
-    assert choose(gain, opts) == 5
-    mine = Decision(kind="trash", source="mine")
-    assert choose(mine, [Option(0, "trash", "copper"), Option(1, "trash", "silver")]) == 1
+    rich = {"copper": 3, "silver": 1, "estate": 3}
+    assert _pick("chapel.trash", ["silver", "estate"], optional=True, owned=rich) == "estate"
+    assert _pick("chapel.trash", ["silver"], optional=True, owned=rich) == "done"
+    # Copper only while total money is above 6
+    assert _pick("chapel.trash", ["copper"], optional=True, owned=rich) == "done"
+    assert _pick("chapel.trash", ["copper"], optional=True, owned={"copper": 7}) == "copper"
+    assert _pick("workshop.gain", ["silver", "curse", "estate"]) == "silver"
+    assert _pick("mine.trash", ["copper", "silver"]) == "silver"
 
 
-def test_policy_spy_and_unknown_decisions() -> None:
-    mine = Decision(source="spy", about=0, me=0)
-    theirs = Decision(source="spy", about=1, me=0)
-    opts_gold = [Option(0, "keep", "gold"), Option(1, "discard", "gold")]
-    opts_estate = [Option(0, "keep", "estate"), Option(1, "discard", "estate")]
-    assert choose(mine, opts_gold) == 0
-    assert choose(mine, opts_estate) == 1
-    assert choose(theirs, opts_gold) == 1
-    assert choose(theirs, opts_estate) == 0
-    weird = [Option(4, "frobnicate", None), Option(9, "frobnicate", "x")]
-    assert choose(Decision(kind="???"), weird) == 4
+def test_policy_spy_discards_own_junk_and_others_good_cards() -> None:
+    assert not _yes("spy.discard", "gold", about_me=True)
+    assert _yes("spy.discard", "estate", about_me=True)
+    assert _yes("spy.discard", "gold", about_me=False)
+    assert not _yes("spy.discard", "estate", about_me=False)
 
 
 def test_registry_names() -> None:

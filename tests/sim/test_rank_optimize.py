@@ -22,7 +22,7 @@ def _result(i: int, winners: tuple[int, ...]) -> GameResult:
 def test_bmu_plus_places_the_card_by_cost() -> None:
     cheap = parse_strategy(bmu_plus("smithy", 2))
     cards = [c for c, _ in cheap.rules]
-    assert cards.index("smithy") == cards.index("silver") - 1 and cheap.play == ("smithy",)
+    assert cards.index("smithy") == cards.index("silver") - 1 and cheap.play_cards == ("smithy",)
     dear = parse_strategy(bmu_plus("adventurer", 1))
     cards = [c for c, _ in dear.rules]
     assert cards.index("adventurer") == cards.index("gold") - 1

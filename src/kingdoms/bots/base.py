@@ -102,6 +102,7 @@ _HOOKS = {
     "rank_actions": "rank_actions",
     "obvious_action": "obvious_action",
     "bot_from_file": "from_file",
+    "bot_named": "named",
 }
 """The hook names generic bots ask for -> fields of the game's ``BotHooks``."""
 
@@ -147,6 +148,10 @@ def make_bot(game: str, spec: str, *, files: bool = False) -> Bot:
 def bot_factory(game: str, spec: str, *, files: bool = False) -> Callable[[], Bot]:
     """:func:`make_bot` with the spec looked up once: a function that builds a fresh
     bot on every call (the first call checks that it is a bot)."""
+    named = game_bot_hook(game, "bot_named")
+    made = named(spec.strip()) if named is not None else None
+    if made is not None:  # a name the game builds bots from (Dominion: bmu+X:N)
+        return _Maker(made, spec.strip(), spec.strip())
     name, params = parse_bot_spec(spec)
     targets = _targets(game)
     from_file = game_bot_hook(game, "bot_from_file") if files else None

@@ -56,6 +56,13 @@ def _common(f: Callable[..., Any]) -> Callable[..., Any]:
                 "turn; Kingdomino: points per round); --chart and --html imply it.",
             ),
             click.option(
+                "--require-cards",
+                "require_cards",
+                is_flag=True,
+                help="Dominion: random kingdoms always hold every kingdom card the bots' "
+                "rules buy or play.",
+            ),
+            click.option(
                 "--until-clear",
                 "until_clear",
                 is_flag=True,
@@ -119,9 +126,15 @@ def _run(
     turns: int,
     until_clear: bool,
     curves: bool,
+    require_cards: bool = False,
 ) -> None:
     if bool(bots) == bool(round_robin):
         raise click.UsageError("give either --bots or --round-robin")
+    if require_cards:
+        from kingdoms.sim.setup import require_cards as with_cards
+
+        specs_ = _split_bots(bots or round_robin or "")
+        options = with_cards(game, options, specs_, 2 if round_robin else len(specs_))
     err = Console(stderr=True)
     out = Console(width=160) if not Console().is_terminal else Console()
     runs = _Runs(

@@ -53,5 +53,57 @@ def list_() -> None:
 @strategy.command("show")
 @click.argument("name")
 def show(name: str) -> None:
-    """Print a bundled strategy file (a starting point for your own)."""
+    """Print a bundled strategy file (a starting point for your own); ``default`` is the
+    default policy every strategy falls back to."""
     click.echo(bundled_text(name), nl=False)
+
+
+@strategy.command("import")
+@click.argument("path", type=click.Path(dir_okay=False, exists=True))
+@click.option(
+    "-o",
+    "--out",
+    "out",
+    type=click.Path(file_okay=False),
+    default=".",
+    show_default=True,
+    help="Directory the strategy files are written to.",
+)
+@click.option("--force", is_flag=True, help="Overwrite files that exist.")
+def import_(path: str, out: str, force: bool) -> None:
+    """Convert the bots of Geronimoo's Dominion Simulator (DomBots.xml) into strategy
+    files, one per bot whose cards and conditions exist here; report the others."""
+    from pathlib import Path
+
+    from kingdoms.bots.dominion.geronimoo import convert
+
+    try:
+        bots = convert(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        raise click.ClickException(f"cannot read {path}: {err}") from None
+    target = Path(out)
+    written = 0
+    used: set[str] = set()
+    for bot in bots:
+        if bot.toml is None:
+            click.echo(f"skipped {bot.name!r}: {bot.reason}")
+            continue
+        slug = bot.slug
+        n = 2
+        while slug in used:
+            slug = f"{bot.slug}-{n}"
+            n += 1
+        used.add(slug)
+        file = target / f"{slug}.toml"
+        if file.exists() and not force:
+            click.echo(f"skipped {bot.name!r}: {file} exists (--force overwrites)")
+            continue
+        target.mkdir(parents=True, exist_ok=True)
+        file.write_text(bot.toml, encoding="utf-8")
+        written += 1
+        click.echo(f"wrote {file} ({bot.name})")
+        for note in bot.notes:
+            click.echo(f"  note: {note}")
+    click.echo(f"{written} of {len(bots)} bot(s) converted")
+    if not written:
+        raise SystemExit(1)

@@ -60,7 +60,9 @@ class BotHooks:
     * ``playout_policy`` — ``(name) -> policy or None``: MCTS playout policies;
     * ``rank_actions`` — ``(state, legal) -> legal, best first``: MCTS's ``width``;
     * ``obvious_action`` — ``(state, legal) -> action or None``: moves MCTS need not search;
-    * ``from_file`` — ``(path, **params) -> bot``: strategy files (``.toml``).
+    * ``from_file`` — ``(path, **params) -> bot``: strategy files (``.toml``);
+    * ``named`` — ``(spec) -> (() -> bot) or None``: bots made from their name
+      (Dominion's ``bmu+X:N``), for names not in ``table``.
     """
 
     table: str | None = None
@@ -69,6 +71,7 @@ class BotHooks:
     rank_actions: str | None = None
     obvious_action: str | None = None
     from_file: str | None = None
+    named: str | None = None
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ class DominionGame(Game):
         rank_actions="kingdoms.bots.dominion:rank_actions",
         obvious_action="kingdoms.bots.dominion:obvious_action",
         from_file="kingdoms.bots.dominion:bot_from_file",
+        named="kingdoms.bots.dominion:bot_named",
     )
     web = WebAssets(board="dominion", css=("css/cards.css",))
     terminal = "kingdoms.cli.dominion:dominion"
@@ -146,6 +147,7 @@ class DominionGame(Game):
         return {
             "turns": float(max(state.turns)),  # rounds: turns of the longest-playing seat
             "three_pile_ending": state.ended_by == "piles",
+            "kingdom": tuple(state.config.options.get("kingdom", ())),
         }
 
 

@@ -8,6 +8,7 @@ every bot, the distribution of game length and of margins.
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import Any
 
@@ -69,11 +70,18 @@ def win_rate_chart(report: SimReport, path: str | Path) -> Path:
     ax.set_title(f"margin of {labels[0]} over the best other bot")
     for extra in flat[panels:]:
         extra.set_visible(False)
+    fig.suptitle(_setup_line(report), fontsize=9, wrap=True)
     fig.tight_layout()
     target = Path(path)
     fig.savefig(target, dpi=100)
     plt.close(fig)
     return target
+
+
+def _setup_line(report: SimReport) -> str:
+    """The setup and seed (and warnings) every chart states."""
+    text = f"{report.setup.get('text', '')} · seed {report.seed}".lstrip(" ·")
+    return "\n".join([text, *(f"warning: {n}" for n in report.notes)])
 
 
 def html_report(report: SimReport, path: str | Path) -> Path:
@@ -142,7 +150,9 @@ def html_report(report: SimReport, path: str | Path) -> Path:
     if piles is not None:
         sub += f" · {piles / report.games:.0%} ended on piles"
     fig.update_layout(
-        title=f"{report.game}: {' vs '.join(report.bots)} — {sub}",
+        title=f"{report.game}: {' vs '.join(report.bots)} — {sub}<br><sub>"
+        + html.escape(_setup_line(report)).replace("\n", "<br>")
+        + "</sub>",
         height=360 * rows,
         template="plotly_white",
     )

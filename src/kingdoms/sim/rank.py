@@ -13,10 +13,8 @@ keep the error rate low) or the game budget is spent.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from kingdoms.core.registry import get_game
@@ -120,11 +118,11 @@ def rank_kingdom(
     out = []
 
     def run(
-        path: Path, games: int, run_seed: int, stop: Callable[[Sequence[GameResult]], bool] | None
+        spec: str, games: int, run_seed: int, stop: Callable[[Sequence[GameResult]], bool] | None
     ) -> Any:
         return simulate(
             "dominion",
-            [str(path), OPPONENT],
+            [spec, OPPONENT],
             games,
             run_seed,
             opts,
@@ -134,23 +132,19 @@ def rank_kingdom(
             stop=stop,
         )
 
-    with tempfile.TemporaryDirectory(prefix="kingdoms-rank-") as tmp:
-        for card in cards:
-            screen: dict[int, float] = {}
-            for n in copies:
-                path = Path(tmp) / f"bmu+{card}-{n}.toml"
-                path.write_text(bmu_plus(card, n), encoding="utf-8")
-                r = run(path, screen_games, seed, None)
-                screen[n] = score_of(r.results) / r.games
-            best = max(copies, key=lambda n: (screen[n], -n))
-            path = Path(tmp) / f"bmu+{card}-{best}.toml"
-            # fresh seeds: not the games the screen chose on
-            report = run(path, max_games, seed + 1, clear_of_half(min_games))
-            s = score_of(report.results)
-            ranked = Ranked(
-                card, best, report.games, s / report.games, wilson_interval(s, report.games), screen
-            )
-            out.append(ranked)
-            if progress:
-                progress(card)
+    for card in cards:
+        screen: dict[int, float] = {}
+        for n in copies:
+            r = run(f"bmu+{card}:{n}", screen_games, seed, None)  # a bot name: see bmu_plus
+            screen[n] = score_of(r.results) / r.games
+        best = max(copies, key=lambda n: (screen[n], -n))
+        # fresh seeds: not the games the screen chose on
+        report = run(f"bmu+{card}:{best}", max_games, seed + 1, clear_of_half(min_games))
+        s = score_of(report.results)
+        ranked = Ranked(
+            card, best, report.games, s / report.games, wilson_interval(s, report.games), screen
+        )
+        out.append(ranked)
+        if progress:
+            progress(card)
     return sorted(out, key=lambda r: -r.score)

@@ -42,6 +42,10 @@ def print_report(report: SimReport, console: Console, *, turns: int = 25) -> Non
             f"{margin:+.2f}",
         )
     console.print(table)
+    if report.setup:
+        console.print(f"{report.setup.get('text', '')} · seed {report.seed}", highlight=False)
+    for note in report.notes:
+        console.print(f"[yellow]warning:[/] {note}", highlight=False)
     data = report.to_json()
     extra = [f"shared wins: {report.ties}", f"first-seat wins: {report.first_seat_wins}"]
     if "requested" in data:
@@ -138,7 +142,15 @@ class RoundRobin:
                     row.append({"score": round(p, 4), "ci95": [round(lo, 4), round(hi, 4)]})
             matrix.append(row)
         games = {f"{self.bots[i]}|{self.bots[j]}": r.games for (i, j), r in self.reports.items()}
-        return {"bots": self.bots, "matrix": matrix, "games": games}
+        out: dict[str, Any] = {"bots": self.bots, "matrix": matrix, "games": games}
+        first = next(iter(self.reports.values()), None)
+        if first is not None:
+            out["seed"] = first.seed
+            out["setup"] = dict(first.setup)
+            notes = [n for r in self.reports.values() for n in r.notes]
+            if notes:
+                out["notes"] = list(dict.fromkeys(notes))
+        return out
 
     def print(self, console: Console) -> None:
         table = Table(title="round robin: row's score vs column (wins + ½ shared) [95% CI]")
@@ -155,3 +167,8 @@ class RoundRobin:
                     cells.append(f"{p:.1%} [{lo:.0%}–{hi:.0%}]")
             table.add_row(*cells)
         console.print(table)
+        data = self.to_json()
+        if "setup" in data:
+            console.print(f"{data['setup'].get('text', '')} · seed {data['seed']}", highlight=False)
+        for note in data.get("notes", ()):
+            console.print(f"[yellow]warning:[/] {note}", highlight=False)

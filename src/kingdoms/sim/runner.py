@@ -294,6 +294,13 @@ class SimReport:
     """Games asked for (more than :attr:`games` when stopped early)."""
     curves_recorded: bool = False
     """Whether the games carry their per-turn series (``simulate(curves=True)``)."""
+    seed: int = 0
+    specs: list[str] = field(default_factory=list)
+    """The bot specs (:attr:`bots` are their labels: a strategy file's ``name``)."""
+    setup: dict[str, Any] = field(default_factory=dict)
+    """What the games were played on (:func:`kingdoms.sim.setup.describe_setup`)."""
+    notes: list[str] = field(default_factory=list)
+    """Warnings (bots naming cards the kingdoms lacked)."""
 
     @property
     def wins(self) -> list[int]:
@@ -374,7 +381,10 @@ class SimReport:
         out: dict[str, Any] = {
             "game": self.game,
             "games": self.games,
+            "seed": self.seed,
+            "setup": dict(self.setup),
             "bots": list(self.bots),
+            "specs": list(self.specs or self.bots),
             "wins": self.wins,
             "win_rate_ci95": [[round(lo, 4), round(hi, 4)] for lo, hi in self.win_intervals()],
             "ties": self.ties,
@@ -398,6 +408,8 @@ class SimReport:
                 metric: [[round(v, 3) for v in row] for row in rows]
                 for metric, rows in self.curves().items()
             }
+        if self.notes:
+            out["notes"] = list(self.notes)
         out["seconds"] = round(self.seconds, 3)
         out["games_per_second"] = round(self.games_per_second, 2)
         return out
@@ -460,9 +472,18 @@ def simulate(
             if stop is not None and stop(results):
                 break
     seconds = time.perf_counter() - start
+    from kingdoms.sim.setup import card_notes, describe_setup, labels
+
+    names = labels(game, bots)
+    setup = describe_setup(game, opts, len(bots))
+    kingdoms = [r.summary.get("kingdom", ()) for r in results]
     return SimReport(
         game=game,
-        bots=list(bots),
+        bots=names,
+        seed=seed,
+        specs=list(bots),
+        setup=setup,
+        notes=card_notes(game, bots, names, setup, kingdoms),
         games=len(results),
         score_name=g.score_name,
         results=results,

@@ -17,7 +17,9 @@ The generic search bot ``mcts`` plays Dominion too, through the hooks below
 
 from __future__ import annotations
 
+import functools
 import random
+import re
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -36,6 +38,52 @@ def bot_from_file(path: str, **params: Any) -> Any:
     from kingdoms.bots.dominion.bots import file_bot
 
     return file_bot(path, **params)
+
+
+_BMU_PLUS = re.compile(r"^bmu\+([A-Za-z][A-Za-z' _-]*?)(?::(\d+))?$")
+
+
+def bot_named(spec: str) -> Callable[[], Any] | None:
+    """``bmu+X`` and ``bmu+X:N``: Big Money Ultimate plus card X (at most N copies,
+    default 1), as ``kingdoms rank`` builds it; None for other names.
+
+    >>> bot_named("bmu+smithy:2")().name
+    'bmu+smithy:2'
+    """
+    m = _BMU_PLUS.match(spec)
+    if m is None:
+        return None
+    from kingdoms.bots.dominion.lang import card_id
+
+    card = card_id(m.group(1))
+    if card is None:
+        from kingdoms.core.errors import InvalidConfig
+
+        raise InvalidConfig(f"unknown card {m.group(1)!r} in the bot name {spec!r}")
+    copies = int(m.group(2) or 1)
+    name = f"bmu+{card}" + (f":{copies}" if m.group(2) else "")
+
+    def make() -> Any:
+        return _bmu_plus_bot(card, copies, name)
+
+    make()  # a bad card (a basic one, no pile) fails here, not in a worker
+    return make
+
+
+@functools.cache
+def _bmu_plus_strategy(card: str, copies: int, name: str) -> Any:
+    import dataclasses
+
+    from kingdoms.bots.dominion.lang import parse_strategy
+    from kingdoms.sim.rank import bmu_plus
+
+    return dataclasses.replace(parse_strategy(bmu_plus(card, copies)), name=name)
+
+
+def _bmu_plus_bot(card: str, copies: int, name: str) -> Any:
+    from kingdoms.bots.dominion.bots import StrategyBot
+
+    return StrategyBot(_bmu_plus_strategy(card, copies, name))
 
 
 BOT_DEFAULTS: Mapping[str, Mapping[str, object]] = MappingProxyType(
@@ -82,6 +130,7 @@ __all__ = [
     "BOTS",
     "BOT_DEFAULTS",
     "bot_from_file",
+    "bot_named",
     "obvious_action",
     "playout_policy",
     "rank_actions",

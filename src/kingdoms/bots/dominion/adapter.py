@@ -26,7 +26,6 @@ from kingdoms.bots.dominion.policy import (
     TOPDECK,
     TRASH,
     YES,
-    Decision,
     Option,
 )
 from kingdoms.bots.dominion.strategy import Situation
@@ -183,38 +182,6 @@ def _options(
     return out
 
 
-def decision(
-    view: Mapping[str, Any],
-    prefer_play: Sequence[str] = (),
-    options: Sequence[Option] = (),
-) -> Decision:
-    frame = _frame(view)
-    kind = str(frame.get("purpose", ""))
-    source = kind.partition(".")[0] or None
-    own = owned(view)
-    about = None
-    subject = frame.get("about")
-    if isinstance(subject, Mapping) and isinstance(subject.get("player"), int):
-        about = int(subject["player"])
-    provinces = 8
-    for pile in view.get("supply") or ():
-        if pile["card"] == "province":
-            provinces = pile["count"]
-            break
-    return Decision(
-        kind=kind,
-        source=source if isinstance(source, str) else None,
-        about=about,
-        me=_seat(view),
-        actions=int(view.get("actions", 0)),
-        provinces_left=provinces,
-        total_money=sum(TREASURE_VALUES.get(c, 0) * n for c, n in own.items()),
-        costs=COSTS,
-        types=TYPES,
-        prefer_play=tuple(prefer_play),
-    )
-
-
 # -- the same from a typed observation (the bots' hot path) ---------------------------
 
 
@@ -222,26 +189,6 @@ def decode_observed(obs: Observation, legal: Sequence[int]) -> list[Option]:
     """:func:`decode` from an :class:`Observation` (no view dict built)."""
     answers: dict[int, tuple[Any, str | None]] = {a: (ans, c) for a, ans, c in obs.choices}
     return _options(obs.purpose or "", answers, legal)
-
-
-def decision_observed(obs: Observation, prefer_play: Sequence[str] = ()) -> Decision:
-    """:func:`decision` from an :class:`Observation`."""
-    kind = obs.purpose or ""
-    source = kind.partition(".")[0] or None
-    own = obs.owned_by(obs.seat)
-    values = TREASURE_VALUES
-    return Decision(
-        kind=kind,
-        source=source,
-        about=obs.about,
-        me=obs.seat,
-        actions=obs.actions,
-        provinces_left=obs.supply.get("province", 8),
-        total_money=sum(values.get(c, 0) * n for c, n in own.items()),
-        costs=COSTS,
-        types=TYPES,
-        prefer_play=tuple(prefer_play),
-    )
 
 
 def situation_observed(obs: Observation) -> Situation:
@@ -269,4 +216,5 @@ def situation_observed(obs: Observation) -> Situation:
         me,
         taken,
         obs,
+        obs.actions,
     )

@@ -1,9 +1,12 @@
-"""The Dominion bots: a buy strategy plus the default decision policy.
+"""The Dominion bots: a strategy's rules, falling through to the default policy.
 
-A :class:`StrategyBot` plays the Actions of its play priorities first (then any
-other Action the default policy likes), then all Treasures, buys by its strategy
-(:mod:`kingdoms.bots.dominion.strategy`), answers the decisions its strategy
-overrides by purpose, and leaves every other decision to the default policy.
+A :class:`StrategyBot` plays the Actions its ``play`` entries pick (then, unless
+the file says ``play_others = false``, those the default strategy's ``play`` entries
+pick), then all Treasures, buys by its ``buy`` entries
+(:mod:`kingdoms.bots.dominion.strategy`), and answers every decision by its entries
+for that purpose, then its ``*.verb`` entries, then the default strategy's (the
+bundled ``default.toml``, read by the same code).  The lists are put together once
+per bot and purpose.
 
 >>> from kingdoms.bots.dominion.bots import bundled_bot
 >>> bundled_bot("big-money").name
@@ -19,14 +22,24 @@ from typing import Any, Final
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion import adapter
 from kingdoms.bots.dominion.bundled import bundled_strategy, cached_file_strategy
+from kingdoms.bots.dominion.lang import PLAY_PURPOSES
 from kingdoms.bots.dominion.lang import PURPOSES as PURPOSE_KINDS
 from kingdoms.bots.dominion.observation import Observation, observe
-from kingdoms.bots.dominion.policy import choose
-from kingdoms.bots.dominion.strategy import Condition, Situation, Strategy, always, decision_purpose
+from kingdoms.bots.dominion.strategy import (
+    CARD,
+    Condition,
+    Rule,
+    Situation,
+    Strategy,
+    always,
+    decision_purpose,
+    pick_card,
+    yes_no,
+)
 from kingdoms.core.errors import IllegalAction, InvalidConfig
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, NUM_CARDS
-from kingdoms.dominion.decisions import ORDER, YES_NO
+from kingdoms.dominion.decisions import YES_NO
 from kingdoms.dominion.state import BUY_PHASE, DominionState
 
 __all__ = ["StrategyBot", "bundled_bot", "decision_purpose", "file_bot", "situation"]
@@ -35,6 +48,7 @@ _PLAY0: Final = A.PLAY * NUM_CARDS
 _ALL_TREASURES: Final = A.A_ALL_TREASURES
 _END_PHASE: Final = A.A_END_PHASE
 _BUY_PHASE: Final = BUY_PHASE
+_IDS: Final[tuple[str, ...]] = tuple(c.id for c in CARDS)
 _BUY_ACTION: Final[dict[str, int]] = {c.id: A.encode(A.BUY, c.index) for c in CARDS}
 """Card id -> the action buying it (cards of the card list; added cards: encoded)."""
 
@@ -61,14 +75,42 @@ def situation(view: View) -> Situation:
         seats=players,
         seat=me,
         taken=int(players[me]["turns"]) + 1,
+        observation=Observation.from_view(view),
+        actions=int(view.get("actions", 0)),
     )
 
 
 __all__ = ["StrategyBot", "bundled_bot", "decision_purpose", "file_bot", "situation"]
 
 
-def _matches(card: str | None, key: str) -> bool:
-    return card is not None and (card == key or key in adapter.TYPES.get(card, ()))
+class _Plan:
+    """What the bots of one strategy share, put together once: the play list's
+    leading plain cards (tried on the legal actions alone), the rest of the play
+    list, and each decision's rules (filled as decisions come)."""
+
+    __slots__ = ("chains", "default", "play", "play_rest", "strategy")
+
+    def __init__(self, strategy: Strategy, default: Strategy) -> None:
+        self.strategy = strategy
+        self.default = default
+        plays = strategy.play + (default.play if strategy.play_others else ())
+        prefix: list[int] = []
+        for r in plays:
+            if r.target != CARD or r.cond is not None or r.key not in BY_ID:
+                break
+            prefix.append(BY_ID[r.key])
+        self.play = tuple(prefix)
+        self.play_rest = plays[len(prefix) :]
+        self.chains: dict[str, tuple[Rule, ...]] = {}
+
+
+_PLANS: dict[int, _Plan] = {}
+"""id of a strategy -> its plan (checked against the strategy itself: ids are reused)."""
+
+
+def default_strategy() -> Strategy:
+    """The default policy: the bundled strategy ``default``."""
+    return bundled_strategy("default")
 
 
 class StrategyBot:
@@ -79,23 +121,36 @@ class StrategyBot:
             raise InvalidConfig(f"bot {strategy.name!r} takes no parameters, got {sorted(params)}")
         self.strategy = strategy
         self.name = strategy.name
-        self._play = tuple(BY_ID[c] for c in self.strategy.play if c in BY_ID)
+        self.default = default_strategy()
+        plan = _PLANS.get(id(strategy))
+        if plan is None or plan.strategy is not strategy or plan.default is not self.default:
+            plan = _Plan(strategy, self.default)
+            if len(_PLANS) >= 256:  # many strategies (an optimizer's): keep a few
+                _PLANS.clear()
+            _PLANS[id(strategy)] = plan
+        self._play = plan.play
+        self._play_rest = plan.play_rest
+        self._chains = plan.chains
         self._rules_of: Strategy | None = None
-        self._rules: tuple[tuple[str, int, int, Condition], ...] = ()
+        self._rules: tuple[tuple[str, int, int, Condition, Rule], ...] = ()
 
-    def _buy_rules(self) -> tuple[tuple[str, int, int, Condition], ...]:
+    def _buy_rules(self) -> tuple[tuple[str, int, int, Condition, Rule], ...]:
         """The strategy's buy rules with the action buying each card and its coin
         cost: action -1 for a card whose affordability only the situation knows (not
-        of the card list)."""
+        of the card list), -2 for an entry naming a type or any card."""
         strategy = self.strategy
         if self._rules_of is not strategy:
             costs = adapter.COSTS
-            self._rules = tuple(
-                (card, _BUY_ACTION[card], costs[card], cond)
-                if card in _BUY_ACTION and card in costs
-                else (card, -1, 0, cond)
-                for card, cond in strategy.rules
-            )
+            out = []
+            for r in strategy.buy:
+                card, cond = r.key, r.cond or always
+                if r.target != CARD:
+                    out.append(("", -2, 0, cond, r))
+                elif card in _BUY_ACTION and card in costs:
+                    out.append((card, _BUY_ACTION[card], costs[card], cond, r))
+                else:
+                    out.append((card, -1, 0, cond, r))
+            self._rules = tuple(out)
             self._rules_of = strategy
         return self._rules
 
@@ -110,10 +165,20 @@ class StrategyBot:
         guard = self.strategy.guard
         coins = obs.coins
         rules = self._rules if self._rules_of is self.strategy else self._buy_rules()
-        for card, action, cost, cond in rules:
+        for card, action, cost, cond, rule in rules:
             if action >= 0:
                 if cost > coins or action not in legal_actions:
                     continue
+            elif action == -2:
+                if s is None:
+                    s = adapter.situation_observed(obs)
+                chosen = Strategy("", (rule,), guard=guard).choose(s)
+                if chosen is None:
+                    continue
+                action = A.encode(A.BUY, BY_ID[chosen])
+                if action in legal_actions:
+                    return action
+                continue
             else:
                 if s is None:
                     s = adapter.situation_observed(obs)
@@ -122,6 +187,7 @@ class StrategyBot:
             if cond is not always:
                 if s is None:
                     s = adapter.situation_observed(obs)
+                s.card = card
                 if not cond(s):
                     continue
             if guard and obs.left(card) == 1:
@@ -142,32 +208,67 @@ class StrategyBot:
             raise InvalidConfig(f"bot {self.name!r} plays Dominion, not {type(state).__name__}")
         return observe(state, player)
 
-    def _override(self, obs: Observation, legal: Sequence[int]) -> int | None:
-        """The strategy's answer to the pending decision, read from the observation's
-        structured decision (its purpose, kind and choices); ``None``: the default
-        policy decides."""
-        purpose = obs.purpose
-        rule = self.strategy.decisions.get(purpose) if purpose else None
-        if rule is None or purpose is None:
-            return None
+    def named_cards(self) -> list[str]:
+        """The cards the strategy's ``buy`` and ``play`` entries name, in order."""
+        out: list[str] = []
+        for r in self.strategy.buy + self.strategy.play:
+            if r.target == CARD and r.key not in out:
+                out.append(r.key)
+        return out
+
+    def _chain(self, purpose: str) -> tuple[Rule, ...]:
+        """The rules deciding ``purpose``, in the order they are tried: the
+        strategy's for the purpose, its ``*.verb`` ones, (for a card to play) its
+        ``play`` entries; then the default strategy's the same way."""
+        got = self._chains.get(purpose)
+        if got is None:
+            wildcard = "*." + purpose.partition(".")[2]
+            plays = purpose in PLAY_PURPOSES
+            out: list[Rule] = []
+            for st in (self.strategy, self.default):
+                out += st.decisions.get(purpose, ())
+                out += st.decisions.get(wildcard, ())
+                if plays:
+                    out += st.play
+            got = tuple(out)
+            self._chains[purpose] = got
+        return got
+
+    def _decide(self, obs: Observation, legal: Sequence[int]) -> int:
+        """The answer to the pending decision: the first rule of its chain that
+        applies; none: stop when the choice may stop, else the first choice."""
+        purpose = obs.purpose or ""
+        chain = self._chain(purpose)
         allowed = set(legal)
-        choices = [(a, answer, card) for a, answer, card in obs.choices if a in allowed]
-        kind = PURPOSE_KINDS.get(purpose)
-        if kind == YES_NO:
-            if isinstance(rule, tuple):
-                return None
-            yes = rule if isinstance(rule, bool) else bool(rule(adapter.situation_observed(obs)))
-            want = "yes" if yes else "no"
-            return next((a for a, answer, _ in choices if answer == want), None)
-        if not isinstance(rule, tuple):
-            return None
-        for key in rule:
-            for action, answer, card in choices:
-                if answer in ("card", "pile") and _matches(card, key):
-                    return action
-        if kind == ORDER:
-            return None
-        return next((a for a, answer, _ in choices if answer == "done"), None)
+        s = adapter.situation_observed(obs)
+        s.about_me = obs.about is None or obs.about == obs.seat
+        if PURPOSE_KINDS.get(purpose) == YES_NO:
+            for _, _, card in obs.choices:  # the card asked about, if any
+                if card is not None:
+                    s.card = card
+                    break
+            want = "no" if yes_no(chain, s) == 0 else "yes"
+            for a, answer, _ in obs.choices:
+                if answer == want and a in allowed:
+                    return a
+            return legal[0]
+        actions: list[int] = []
+        cards: list[str] = []
+        done = -1
+        for a, answer, card in obs.choices:
+            if a not in allowed:
+                continue
+            if (answer == "card" or answer == "pile") and card is not None:
+                actions.append(a)
+                cards.append(card)
+            elif answer == "done":
+                done = a
+        i = pick_card(chain, s, cards, done >= 0)
+        if i >= 0:
+            return actions[i]
+        if done >= 0:
+            return done
+        return actions[0] if actions else legal[0]
 
     def act(
         self, view: View | Observation, legal_actions: Sequence[int], rng: random.Random
@@ -182,10 +283,6 @@ class StrategyBot:
                 action = self._turn_buy(obs, legal_actions)
             if action >= 0:
                 return action
-        else:
-            chosen = self._override(obs, legal_actions)
-            if chosen is not None:
-                return chosen
         return self._policy(obs, legal_actions)
 
     def _turn_play(self, legal_actions: Sequence[int]) -> int:
@@ -201,8 +298,8 @@ class StrategyBot:
             if is_action[a]:
                 playable = True
                 break
-        if not playable and _ALL_TREASURES in legal_actions:
-            return _ALL_TREASURES
+        if not playable:
+            return _ALL_TREASURES if _ALL_TREASURES in legal_actions else -1
         for c in self._play:
             if _PLAY0 + c in legal_actions:
                 return _PLAY0 + c
@@ -219,9 +316,32 @@ class StrategyBot:
         return -1
 
     def _policy(self, obs: Observation, legal_actions: Sequence[int]) -> int:
-        options = adapter.decode_observed(obs, legal_actions)
-        decision = adapter.decision_observed(obs, self.strategy.play)
-        return choose(decision, options)
+        """What the fast paths leave: a pending decision, or a turn's play beyond the
+        plain cards leading the play list (then all Treasures, or the next phase)."""
+        if obs.purpose is not None:
+            return self._decide(obs, legal_actions)
+        rest = self._play_rest
+        if rest:
+            n_cards, is_action = NUM_CARDS, IS_ACTION
+            actions: list[int] = []
+            cards: list[str] = []
+            ids = _IDS
+            for a in legal_actions:
+                if a >= n_cards:
+                    break
+                if is_action[a]:
+                    actions.append(a)
+                    cards.append(ids[a])
+            if cards:
+                s = adapter.situation_observed(obs)
+                i = pick_card(rest, s, cards, False)
+                if i >= 0:
+                    return actions[i]
+        if _ALL_TREASURES in legal_actions:
+            return _ALL_TREASURES
+        if _END_PHASE in legal_actions:
+            return _END_PHASE
+        return legal_actions[0]
 
     @staticmethod
     def play_game(
@@ -268,6 +388,10 @@ def _play_game(
                     action = bot._policy(obs, legal)
         st.apply(action)
     raise IllegalAction(f"game did not end within {max_steps} actions")
+
+
+def _card_rules(strategy: Strategy) -> list[tuple[str, Condition]]:
+    return [(r.key, r.cond or always) for r in strategy.buy if r.target == CARD]
 
 
 def bundled_bot(name: str, **params: Any) -> StrategyBot:

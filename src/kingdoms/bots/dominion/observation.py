@@ -52,6 +52,7 @@ class Observation:
         "_state",
         "_step",
         "_supply",
+        "_zones",
         "about",
         "actions",
         "buys",
@@ -79,6 +80,7 @@ class Observation:
         about: int | None = None,
         choices: tuple[Choice, ...] = (),
         source: DominionState | None = None,
+        zones: list[dict[str, float]] | None = None,
     ) -> None:
         self.seat = seat
         self.phase = phase
@@ -98,6 +100,9 @@ class Observation:
         self.choices = choices
         """The pending decision's choices, only in the deciding seat's observation."""
         self._state = source
+        self._zones: list[dict[str, float] | None] = (
+            [None, None, None, None] if zones is None else list(zones)
+        )
         # len(history) is the state's step, without the property's call
         self._step = len(source.history) if source is not None else 0
 
@@ -222,6 +227,25 @@ class Observation:
                 total += n
         return total
 
+    def zone(self, zone: int) -> dict[str, float]:
+        """The seat's own zone (0 hand, 1 in play, 2 draw pile, 3 discard pile): card
+        id -> copies.  The draw pile is known as a set, not in order (what a seat
+        remembers of its own cards); an observation of a view, which shows no
+        discard pile, splits the cards it cannot see between the draw and discard
+        piles by their sizes (expected copies)."""
+        got = self._zones[zone]
+        if got is None:
+            st = self._source()
+            seat = self.seat
+            cards = (st.hands, st.in_play, st.decks, st.discards)[zone][seat]
+            ids = IDS
+            got = {}
+            for c in cards:
+                card = ids[c]
+                got[card] = got.get(card, 0.0) + 1.0
+            self._zones[zone] = got
+        return got
+
     @property
     def owned(self) -> tuple[dict[str, int], ...]:
         """Per seat: card id -> copies owned (public: every gain is seen)."""
@@ -275,8 +299,9 @@ class Observation:
                 (int(c["action"]), str(c["answer"]), c.get("card"))
                 for c in frame.get("choices") or ()
             )
+        seat = int(view["player"])
         return Observation(
-            seat=int(view["player"]),
+            seat=seat,
             phase=str(view["phase"]),
             coins=int(view["coins"]),
             potions=int(view["potions"]),
@@ -288,7 +313,35 @@ class Observation:
             purpose=purpose,
             about=about,
             choices=choices,
+            zones=_view_zones(view, seat),
         )
+
+
+def _count(cards: Any) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for c in cards or ():
+        out[str(c)] = out.get(str(c), 0.0) + 1.0
+    return out
+
+
+def _view_zones(view: Mapping[str, Any], seat: int) -> list[dict[str, float]]:
+    """The seat's own zones as a view shows them (see :meth:`Observation.zone`)."""
+    me = view["players"][seat]
+    hand = _count(view.get("hand"))
+    play = _count(me.get("in_play"))
+    unseen: dict[str, float] = {}
+    for card, n in dict(me.get("owned") or {}).items():
+        rest = n - hand.get(card, 0) - play.get(card, 0)
+        if rest > 0:
+            unseen[card] = rest
+    deck, disc = int(me.get("deck_size", 0)), int(me.get("discard_size", 0))
+    share = deck / (deck + disc) if deck + disc else 1.0
+    return [
+        hand,
+        play,
+        {c: n * share for c, n in unseen.items()},
+        {c: n * (1 - share) for c, n in unseen.items()},
+    ]
 
 
 def observe(st: DominionState, seat: int) -> Observation:

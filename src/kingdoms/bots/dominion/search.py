@@ -30,7 +30,6 @@ from typing import Any
 
 from kingdoms.bots.dominion import adapter
 from kingdoms.bots.dominion.bots import StrategyBot
-from kingdoms.bots.dominion.policy import _NON_TERMINAL
 from kingdoms.bots.dominion.strategy import Situation, Strategy
 from kingdoms.core.state import State
 from kingdoms.dominion import actions as A
@@ -50,6 +49,29 @@ _GAIN0 = A.GAIN * NUM_CARDS
 PROVINCE, DUCHY, ESTATE = BY_ID["province"], BY_ID["duchy"], BY_ID["estate"]
 GOLD, SILVER, COPPER, CURSE = BY_ID["gold"], BY_ID["silver"], BY_ID["copper"], BY_ID["curse"]
 _MONEY = {COPPER: 1, SILVER: 2, GOLD: 3}
+
+_NON_TERMINAL: Mapping[str, int] = {
+    "village": 9,
+    "festival": 8,
+    "laboratory": 8,
+    "market": 8,
+    "cellar": 3,
+    "throne_room": 6,
+    "golem": 5,
+    "university": 5,
+    "alchemist": 7,
+    "apothecary": 7,
+    "familiar": 7,
+    "scrying_pool": 7,
+    "herbalist": 4,
+    "merchant": 7,
+    "poacher": 6,
+    "sentry": 6,
+    "harbinger": 6,
+    "vassal": 2,
+    "spy": 5,
+}
+"""The rollout's own ranking of the Actions that give +Actions (played first)."""
 
 PLAY_PRIORITY: tuple[int, ...] = tuple(
     (100 + _NON_TERMINAL[c.id] if c.id in _NON_TERMINAL else 50 + c.cost[0]) if c.is_action else -1
@@ -105,7 +127,7 @@ def _strategy(name: str) -> tuple[Strategy, tuple[int, ...], StrategyBot, bool]:
     from kingdoms.bots.dominion.bundled import bundled_strategy, bundled_text
 
     strategy = bundled_strategy(name)
-    play = tuple(BY_ID[c] for c in strategy.play if c in BY_ID)
+    play = tuple(BY_ID[c] for c in strategy.play_cards if c in BY_ID)
     text = bundled_text(name)
     return strategy, play, StrategyBot(strategy), "vp_lead" in text or "vp_deficit" in text
 

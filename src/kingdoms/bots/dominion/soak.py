@@ -22,7 +22,6 @@ from typing import Any
 
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion import adapter
-from kingdoms.bots.dominion.policy import choose
 from kingdoms.core.registry import new_game
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards import IMPLEMENTED
@@ -75,14 +74,16 @@ class SoakBot:
     def __init__(self, policy: bool) -> None:
         self.policy = policy
         self.name = "soak-policy" if policy else "soak-random"
+        from kingdoms.bots.dominion.bots import bundled_bot
+
+        self._default = bundled_bot("default")
 
     def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
         if len(legal_actions) == 1:
             return legal_actions[0]
         if view.get("decision") is not None:
             if self.policy:
-                options = adapter.decode(view, legal_actions)
-                return choose(adapter.decision(view, (), options), options)
+                return self._default.act(view, legal_actions, rng)
             return legal_actions[rng.randrange(len(legal_actions))]
         if rng.random() < 0.1:
             return legal_actions[rng.randrange(len(legal_actions))]

@@ -1,12 +1,14 @@
-"""Buy rules over a small engine-independent situation.
+"""Rules over a small engine-independent situation.
 
-A strategy is an ordered list of rules ``(card, condition)``.  For every buy the
-list is walked top-down: the first rule whose card is in the supply, affordable
-and whose condition holds is bought; no rule: buy nothing.  A rule whose buy
+A strategy's lists (buy, play, every decision) hold :class:`Rule` entries, walked
+top-down: the first entry that applies decides.  For a buy, the first entry whose
+card is in the supply, affordable and whose condition holds is bought; no entry:
+buy nothing.  A rule whose buy
 would end the game while the bot would still be behind in VP (or tied, having
 taken more turns) is skipped: the walk falls through to the next rule.
 
->>> big_money = Strategy("big-money", (("province", always), ("gold", always), ("silver", always)))
+>>> rules = (Rule(CARD, "province"), Rule(CARD, "gold"), Rule(CARD, "silver"))
+>>> big_money = Strategy("big-money", rules)
 >>> s = Situation(coins=8, owned={"copper": 7, "estate": 3}, supply={"province": 8, "gold": 30})
 >>> big_money.choose(s)
 'province'
@@ -42,6 +44,7 @@ ACTION_COINS: Mapping[str, int] = {
     "woodcutter": 2,
     "poacher": 1,
     "vassal": 2,
+    "herbalist": 1,
 }
 """The fixed +$ printed on Action cards (counted in "total money")."""
 
@@ -49,6 +52,7 @@ VP_VALUE: Mapping[str, int] = {c.id: VP[c.index] for c in CARDS if VP[c.index]}
 """Fixed victory points per card (from the card declarations)."""
 
 BASIC_COST: Final[Mapping[str, int]] = {c.id: c.cost[0] for c in CARDS}
+_POTION_COST: Final[dict[str, int]] = {c.id: c.cost[1] for c in CARDS if c.cost[1]}
 """Printed coin cost of every card (fallback when the situation gives no costs)."""
 
 
@@ -70,6 +74,11 @@ def victory_points(owned: Mapping[str, int], types: Mapping[str, frozenset[str]]
 
 
 _NONE: Final[Mapping[str, Any]] = {}
+_TYPES: Final[dict[str, frozenset[str]]] = {
+    c.id: frozenset(t.lower() for t in c.types) for c in CARDS
+}
+HAND, IN_PLAY, DRAW_PILE, DISCARD = 0, 1, 2, 3
+"""The seat's own zones a condition may count (:meth:`Situation.zone`)."""
 _BY_ID: Final[dict[str, int]] = BY_ID  # compiled: a constant, not a global look-up
 """The shared empty mapping of the defaults (never written)."""
 
@@ -93,14 +102,21 @@ class Situation:
     * ``others``: ``(VP, turns taken)`` of every other seat (public: gains are
       public); ``None``: worked out from ``observation`` (or ``seats``, the view's
       player entries) when first needed;
-    * ``taken``: turns the deciding seat will have taken when this turn ends.
+    * ``taken``: turns the deciding seat will have taken when this turn ends;
+    * ``actions``: Actions left this turn;
+    * ``zones``: the seat's own hand, cards in play, draw pile and discard pile
+      (card id -> copies, in this order); None: read from ``observation``.
     """
 
     __slots__ = (
         "_owned",
         "_piles",
         "_supply",
+        "_zones",
+        "about_me",
+        "actions",
         "buys",
+        "card",
         "coins",
         "costs",
         "observation",
@@ -136,6 +152,8 @@ class Situation:
         seat: int = 0,
         taken: int = 0,
         observation: Observation | None = None,
+        actions: int = 1,
+        zones: Sequence[Mapping[str, float]] | None = None,
     ) -> None:
         self.coins = coins
         self._owned = owned
@@ -155,6 +173,12 @@ class Situation:
         self.seat = seat
         self.taken = taken
         self.observation = observation
+        self.actions = actions
+        self._zones = zones
+        self.card: str = ""
+        """The card a rule is being tried on (decisions about one card, type entries)."""
+        self.about_me = True
+        """Whether the pending decision is about the deciding seat's own card or deck."""
 
     def __repr__(self) -> str:
         return f"Situation(coins={self.coins}, buys={self.buys}, turn={self.turn})"
@@ -272,6 +296,121 @@ class Situation:
                 )
         return self.others
 
+    def zone(self, zone: int, key: str, is_type: bool) -> float:
+        """Copies of card ``key`` (or cards of type ``key``) in one of the seat's own
+        zones: :data:`HAND`, :data:`IN_PLAY`, :data:`DRAW_PILE`, :data:`DISCARD`."""
+        counts = self._zone(zone)
+        if not is_type:
+            return counts.get(key, 0.0)
+        total = 0.0
+        types = _TYPES
+        for c, n in counts.items():
+            if key in types.get(c, ()):
+                total += n
+        return total
+
+    def _zone(self, zone: int) -> Mapping[str, float]:
+        zones = self._zones
+        if zones is not None:
+            return zones[zone] if zone < len(zones) else _NONE
+        obs = self.observation
+        return _NONE if obs is None else obs.zone(zone)
+
+    def zone_size(self, zone: int) -> float:
+        total = 0.0
+        for n in self._zone(zone).values():
+            total += n
+        return total
+
+    def owned_of(self, seat: int) -> Mapping[str, int]:
+        """Cards ``seat`` owns (public: every gain is seen)."""
+        if seat == self.seat:
+            return self.owned
+        obs = self.observation
+        if obs is not None:
+            return obs.owned_by(seat)
+        if 0 <= seat < len(self.seats):
+            got = self.seats[seat].get("owned")
+            if isinstance(got, Mapping):
+                return got
+        return _NONE
+
+    def other_seats(self) -> list[int]:
+        n = self.players
+        obs = self.observation
+        if obs is not None:
+            n = len(obs.turns)
+        elif self.seats:
+            n = len(self.seats)
+        return [q for q in range(n) if q != self.seat]
+
+    def as_seat(self, seat: int) -> Situation:
+        """What is public of ``seat``: its owned cards (for ``opponents_max``)."""
+        return Situation(
+            0,
+            self.owned_of(seat),
+            self._supply,
+            self.costs,
+            self.potion_costs,
+            0,
+            self.treasure_values,
+            self.treasure_ids,
+            self.types,
+            0,
+            self.turn,
+            self.players,
+            (),
+            self.seats,
+            seat,
+            self.taken,
+            None,
+        )
+
+    def opp_count(self, key: str, is_type: bool) -> int:
+        """The most copies of ``key`` (a card, or cards of a type) another seat owns."""
+        best = 0
+        types = _TYPES
+        for q in self.other_seats():
+            own = self.owned_of(q)
+            if is_type:
+                n = sum(k for c, k in own.items() if key in types.get(c, ()))
+            else:
+                n = own.get(key, 0)
+            best = max(best, n)
+        return best
+
+    def opp_vp(self) -> int:
+        """The best VP among the other seats."""
+        return max((v for v, _ in self.opponents()), default=0)
+
+    def gains_to_end(self) -> int:
+        """Gains that would end the game now: the Provinces left, or the cards left
+        in the smallest piles that, emptied, make enough empty piles."""
+        piles = sorted(self.supply.values())
+        need = (3 if self.players <= 4 else 4) - sum(1 for n in piles if n == 0)
+        rest = [n for n in piles if n > 0]
+        by_piles = sum(rest[: max(need, 0)]) if need > 0 else 0
+        province = self.left(PROVINCE)
+        if province <= 0:
+            return 0 if PROVINCE in self.supply else by_piles
+        return min(province, by_piles) if need <= len(rest) else province
+
+    def action_phase(self) -> int:
+        """1 in the Action phase (a gain from an Action), 0 in the Buy phase."""
+        obs = self.observation
+        return 0 if obs is None or obs.phase == "buy" else 1
+
+    def cost_of(self, card: str) -> int:
+        """Coin cost of ``card``, plus 1 per Potion it costs."""
+        potions = self.potion_costs.get(card)
+        return self.cost(card) + (_POTION_COST.get(card, 0) if potions is None else potions)
+
+    def is_(self, card: str, key: str, is_type: bool) -> bool:
+        """Whether ``card`` is card ``key`` (or of type ``key``)."""
+        if is_type:
+            return key in _TYPES.get(card, ())
+        return card == key
+
     def vp_lead(self) -> int:
         """Own VP minus the best other seat's VP (negative: behind)."""
         best = max((v for v, _ in self.opponents()), default=0)
@@ -306,34 +445,163 @@ def always(_s: Situation) -> bool:
     return True
 
 
+# What an entry names (Rule.target) and how it picks among several matching cards.
+CARD, TYPE, ANY, YES, NO, DONE = 0, 1, 2, 3, 4, 5
+FIRST, CHEAPEST, COSTLIEST = 0, 1, 2
+TARGET_WORDS: Final[Mapping[int, str]] = {ANY: "any", YES: "yes", NO: "no", DONE: "done"}
+PICK_WORDS: Final[Mapping[int, str]] = {CHEAPEST: "cheapest", COSTLIEST: "costliest"}
+
+
+class Rule:
+    """One entry of a rule list: what it names (a card, a type, any card, yes, no
+    or done), how it picks among several offered cards that match, and its
+    condition (None: always)."""
+
+    __slots__ = ("col", "cond", "key", "line", "pick", "target", "text")
+
+    def __init__(
+        self,
+        target: int,
+        key: str = "",
+        cond: Condition | None = None,
+        pick: int = FIRST,
+        text: str = "",
+        line: int = 0,
+        col: int = 0,
+    ) -> None:
+        self.target = target
+        self.key = key
+        self.cond = cond
+        self.pick = pick
+        self.text = text or key
+        self.line = line
+        self.col = col
+
+    def __repr__(self) -> str:
+        return f"Rule({self.text!r})"
+
+    def matches(self, card: str) -> bool:
+        t = self.target
+        if t == CARD:
+            return card == self.key
+        if t == TYPE:
+            return self.key in _TYPES.get(card, ())
+        return t == ANY
+
+
+_DEAR: Final = {c.id: c.cost[0] * 16 + c.cost[1] for c in CARDS}
+"""A sort key of costs: coins first, then Potions."""
+
+
+def pick_card(
+    rules: Sequence[Rule], s: Situation | None, offered: Sequence[str], optional: bool
+) -> int:
+    """The index in ``offered`` of the card the first applicable rule picks; -2: a
+    ``done`` entry applies (optional choices only); -1: no rule applies.  ``s`` is
+    the situation the conditions read (its ``card`` set to each candidate)."""
+    dear = _DEAR
+    for r in rules:
+        t = r.target
+        if t >= YES:
+            if t == DONE and optional and (r.cond is None or (s is not None and r.cond(s))):
+                return -2
+            continue
+        cond = r.cond
+        best = -1
+        for i in range(len(offered)):
+            c = offered[i]
+            if not r.matches(c):
+                continue
+            if cond is not None:
+                if s is None:
+                    continue
+                s.card = c
+                if not cond(s):
+                    continue
+            if r.pick == FIRST:
+                return i
+            if best < 0:
+                best = i
+            else:
+                d, b = dear.get(c, 0), dear.get(offered[best], 0)
+                if (d < b) if r.pick == CHEAPEST else (d > b):
+                    best = i
+        if best >= 0:
+            return best
+    return -1
+
+
+def yes_no(rules: Sequence[Rule], s: Situation | None) -> int:
+    """1 (yes) or 0 (no) as the first applicable ``yes``/``no`` entry says; -1: none
+    applies."""
+    for r in rules:
+        t = r.target
+        if t in (YES, NO):
+            cond = r.cond
+            if cond is None or (s is not None and cond(s)):
+                return 1 if t == YES else 0
+    return -1
+
+
 @dataclass(frozen=True, slots=True)
 class Strategy:
-    """An ordered list of ``(card id, condition)`` buy rules."""
+    """A strategy file's rules: buys, plays and decisions, each a list of
+    :class:`Rule` walked top-down (the first applicable entry decides)."""
 
     name: str
-    rules: tuple[tuple[str, Condition], ...]
-    play: tuple[str, ...] = ()
-    """Action cards the strategy plays first, in this order (any other Action:
-    the default policy)."""
-    decisions: Mapping[str, bool | tuple[str, ...] | Callable[[Situation], Any]] = field(
-        default_factory=dict
-    )
-    """Decision purpose -> override (see :mod:`kingdoms.bots.dominion.lang`): cards or
-    types in order of preference, or a yes/no answer or condition."""
+    buy: tuple[Rule, ...]
+    play: tuple[Rule, ...] = ()
+    """Action cards to play, first applicable entry first."""
+    decisions: Mapping[str, tuple[Rule, ...]] = field(default_factory=dict)
+    """Decision purpose (``"militia.discard"``, or ``"*.discard"`` for every
+    discard) -> its rules (see :mod:`kingdoms.bots.dominion.lang`)."""
     guard: bool = True
     """Skip buys that would end the game while behind."""
+    play_others: bool = True
+    """Actions no ``play`` entry names are played by the default order after them."""
+    description: str = ""
+    kingdom: tuple[str, ...] = ()
+    """The kingdom the strategy is written for (card ids), if the file says."""
+
+    @property
+    def rules(self) -> tuple[tuple[str, Condition], ...]:
+        """The buy entries naming one card, as ``(card id, condition)``."""
+        return tuple((r.key, r.cond or always) for r in self.buy if r.target == CARD)
+
+    @property
+    def play_cards(self) -> tuple[str, ...]:
+        """The cards the play entries name."""
+        return tuple(r.key for r in self.play if r.target == CARD)
 
     def choose(self, s: Situation) -> str | None:
         """The card to buy now, or ``None`` to stop buying."""
-        for card, cond in self.rules:
-            if s.affordable(card) and (cond is always or cond(s)):
+        for r in self.buy:
+            t = r.target
+            if t == CARD:
+                card = r.key
+                if not s.affordable(card):
+                    continue
+                if r.cond is not None:
+                    s.card = card
+                    if not r.cond(s):
+                        continue
                 if self.guard and s.loses_by_ending(card):
                     continue
                 return card
+            if t > ANY:
+                continue
+            offered = [c for c in s.supply if r.matches(c) and s.affordable(c)]
+            if r.pick == FIRST:  # a type or ``any`` buys the costliest it can
+                offered.sort(key=lambda c: -_DEAR.get(c, 0))
+            if self.guard:
+                offered = [c for c in offered if not s.loses_by_ending(c)]
+            i = pick_card((r,), s, offered, False)
+            if i >= 0:
+                return offered[i]
         return None
 
     def wanted(self) -> frozenset[str]:
-        return frozenset(card for card, _ in self.rules)
+        return frozenset(r.key for r in self.buy if r.target == CARD)
 
 
 def decision_purpose(view: Mapping[str, Any]) -> str | None:

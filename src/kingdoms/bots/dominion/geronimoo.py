@@ -1,0 +1,243 @@
+"""Geronimoo's Dominion Simulator bot files (``DomBots.xml``) as strategy files.
+
+That simulator describes each bot (``<player name=…>``) as buy rules (``<buy
+name="Card">``) walked top-down, each with conditions (``<condition>``: a left
+value, an ``<operator>``, a right value and an optional ``<extra_operation>`` on
+the right value) that must all hold.  This module converts every bot whose cards
+and conditions exist here, keeping each rule's meaning:
+
+* ``getTotalMoney`` counts the coins of Treasures and the fixed +$ of Actions, as
+  ``total_money`` does (Moneylender, counted as +$1 there, is added:
+  ``total_money + count(Moneylender)``);
+* ``countCardsLeftInDrawDeck`` counts the draw pile and the discard pile;
+* the right value's extra operation (``plus``, ``minus``, ``multiplyWith``,
+  ``divideBy``) applies before comparing; the operators are ``==``, ``<``, ``<=``,
+  ``>``, ``>=``;
+* that simulator skips a buy that would end the game while behind (or tied with
+  more turns), exactly as every strategy here does (``guard``);
+* it gains with Workshop, Feast and the like the first buy rule's card it may
+  gain: the buy list becomes the ``*.gain`` list too.
+
+A bot naming a card, a card type or a condition with no equivalent here is not
+converted; :func:`convert` says why.  Play strategies (``strategy=…`` on a buy
+rule) and start states have no equivalent either: such a bot is converted with a
+note, its cards played by the default policy.
+
+>>> xml = '''<playerCollection><player name="BM"><buy name="Gold"/>
+... <buy name="Silver"><condition><left type="countCardsInDeck" attribute="Silver"/>
+... <operator type="smallerThan"/><right type="constant" attribute="3.0"/></condition></buy>
+... </player></playerCollection>'''
+>>> bot = convert(xml)[0]
+>>> bot.toml.splitlines()[3:5]
+['  "Gold",', '  "Silver if count(Silver) < 3",']
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+from kingdoms.bots.dominion.lang import DISPLAY, StrategyError, card_id, parse_strategy
+
+_COMPARATORS = {
+    "equalTo": "==",
+    "smallerThan": "<",
+    "smallerOrEqualThan": "<=",
+    "greaterThan": ">",
+    "greaterOrEqualThan": ">=",
+}
+_OPERATORS = {"plus": "+", "minus": "-", "multiplyWith": "*", "divideBy": "/"}
+_TYPES = {
+    "Action": "Action",
+    "Treasure": "Treasure",
+    "Victory": "Victory",
+    "Curse": "Curse",
+    "Attack": "Attack",
+    "Reaction": "Reaction",
+}
+_PLAIN = {
+    "countAllCardsInDeck": "deck_size",
+    "countAvailableMoney": "coins",
+    "countTurns": "turn",
+    "gainsNeededToEndGame": "gains_to_end",
+    "isActionPhase": "action_phase",
+    "countBuysLeft": "buys",
+    "actionsLeft": "actions",
+    "countVP": "vp",
+    "countMAXOpponentVP": "opp_vp",
+    "countCardsLeftInDrawDeck": "(draw_pile_size + discard_size)",
+    "countEmptyPiles": "empty_piles",
+}
+"""Functions of no argument -> the condition text here."""
+_BY_CARD = {
+    "countCardsInDeck": "count",
+    "countCardsInDeckNoMats": "count",
+    "countCardsInSupply": "left",
+    "countCardsInPlay": "in_play",
+    "countCardsInHand": "in_hand",
+}
+_TWO_PLAYER = {
+    "countCardsInOpponentsDecks": "opp_count",
+    "countAllCardsInOpponentsDeck": "opponents_max(deck_size)",
+}
+"""Functions about the opponents: summed (or the first opponent's) there, the most
+any opponent has here — the same in two-player games."""
+
+
+class Unsupported(Exception):
+    """A part of a bot with no equivalent here."""
+
+
+@dataclass(slots=True)
+class Converted:
+    """One bot of the file: its strategy file text, or why it has none."""
+
+    name: str
+    toml: str | None
+    reason: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def slug(self) -> str:
+        return re.sub(r"[^a-z0-9]+", "-", self.name.lower()).strip("-") or "bot"
+
+
+def _card(name: str | None) -> str:
+    cid = card_id(name or "")
+    if cid is None:
+        raise Unsupported(f"the card {name!r} does not exist here")
+    return cid
+
+
+def _number(text: str | None) -> str:
+    try:
+        value = float(text or "0")
+    except ValueError:
+        raise Unsupported(f"the number {text!r} is not a number") from None
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+def _side(node: ET.Element | None, money: str, notes: list[str]) -> str:
+    """One side of a condition as text here."""
+    if node is None:
+        raise Unsupported("a condition lacks a side")
+    kind = node.get("type", "")
+    attr = node.get("attribute")
+    if kind == "constant":
+        return _number(attr)
+    if kind in ("getTotalMoney", "getTotalMoneyExcludingMats"):
+        return money
+    if kind in _PLAIN:
+        return _PLAIN[kind]
+    if kind in _BY_CARD:
+        return f"{_BY_CARD[kind]}({DISPLAY[_card(attr)]})"
+    if kind == "countCardTypeInDeck":
+        t = _TYPES.get(attr or "")
+        if t is None:
+            raise Unsupported(f"the card type {attr!r} has no equivalent here")
+        return f"count({t})"
+    if kind in _TWO_PLAYER:
+        note = f"{kind} reads the most any opponent has (as in two-player games)"
+        if note not in notes:
+            notes.append(note)
+        if kind == "countCardsInOpponentsDecks":
+            return f"opp_count({DISPLAY[_card(attr)]})"
+        return _TWO_PLAYER[kind]
+    raise Unsupported(f"the condition function {kind!r} has no equivalent here")
+
+
+def _condition(node: ET.Element, money: str, notes: list[str]) -> str:
+    left = _side(node.find("left"), money, notes)
+    op = node.find("operator")
+    comparator = _COMPARATORS.get(op.get("type", "") if op is not None else "")
+    if comparator is None:
+        raise Unsupported(f"the operator {op.get('type') if op is not None else None!r} is unknown")
+    right = _side(node.find("right"), money, notes)
+    extra = node.find("extra_operation")
+    if extra is not None:
+        operator = _OPERATORS.get(extra.get("type", ""))
+        if operator is None:
+            raise Unsupported(f"the extra operation {extra.get('type')!r} is unknown")
+        amount = _number(extra.get("attribute"))
+        if not (operator in "+-" and float(amount) == 0):
+            right = f"({right} {operator} {amount})"
+    return f"{left} {comparator} {right}"
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _bot(player: ET.Element) -> Converted:
+    name = player.get("name") or "bot"
+    notes: list[str] = []
+    rules = player.findall("buy")
+    named = [r.get("name") for r in rules]
+    money = "total_money"
+    if any(card_id(n or "") == "moneylender" for n in named):
+        money = "(total_money + count(Moneylender))"  # Moneylender counts +$1 there
+    entries: list[str] = []
+    try:
+        if not rules:
+            raise Unsupported("it has no buy rules")
+        for rule in rules:
+            card = DISPLAY[_card(rule.get("name"))]
+            strategy = rule.get("strategy")
+            if strategy and strategy != "standard":
+                notes.append(f"{card}'s play strategy {strategy!r} has no equivalent: default play")
+            if rule.get("bane"):
+                notes.append(f"{card}'s bane {rule.get('bane')!r} is ignored")
+            conditions = [_condition(c, money, notes) for c in rule.findall("condition")]
+            entries.append(card if not conditions else f"{card} if {' and '.join(conditions)}")
+    except Unsupported as err:
+        return Converted(name, None, str(err))
+    types = [t.get("name") for t in player.findall("type")]
+    if "AppliesPPR" in types:
+        notes.append("the penultimate Province rule (AppliesPPR) has no equivalent: not applied")
+    if player.find("start_state") is not None:
+        notes.append("its start state (a fixed opening hand) has no equivalent: a normal start")
+    kingdom: list[str] = []
+    board = player.find("board")
+    if board is not None and board.get("contents"):
+        ids = [card_id(c) for c in board.get("contents", "").split(",") if c.strip()]
+        if ids and all(c is not None for c in ids):
+            kingdom = [DISPLAY[c] for c in ids if c is not None]
+        else:
+            notes.append("its board has cards that do not exist here: no kingdom given")
+    lines = [f"name = {_quote(name)}"]
+    description = (player.get("description") or "").strip()
+    author = (player.get("author") or "").strip()
+    about = f"Imported from Geronimoo's Dominion Simulator bot {name!r}"
+    if author:
+        about += f" by {author}"
+    lines.append(f"description = {_quote(about + ('. ' + description if description else '.'))}")
+    if kingdom and len(kingdom) <= 10:
+        lines.append(f"kingdom = [{', '.join(_quote(c) for c in kingdom)}]")
+    lines.append("buy = [")
+    lines += [f"  {_quote(e)}," for e in entries]
+    lines.append("]")
+    lines += [
+        "",
+        "[decisions]",
+        "# gains (Workshop, Feast…) follow the buy rules, as there",
+        '"*.gain" = [',
+    ]
+    lines += [f"  {_quote(e)}," for e in entries]
+    lines += ["]", ""]
+    toml = "\n".join(lines)
+    try:
+        parse_strategy(toml, name)
+    except StrategyError as err:  # pragma: no cover - every part was checked above
+        return Converted(name, None, f"its conversion does not parse: {err}")
+    return Converted(name, toml, None, notes)
+
+
+def convert(xml: str) -> list[Converted]:
+    """Every bot of a ``DomBots.xml`` text, converted or with the reason it is not."""
+    try:
+        root = ET.fromstring(xml)
+    except ET.ParseError as err:
+        raise StrategyError(f"not a bot file: {err}") from None
+    players = [root] if root.tag == "player" else root.iter("player")
+    return [_bot(p) for p in players]
