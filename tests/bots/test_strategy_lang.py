@@ -518,8 +518,8 @@ def test_cli_check_and_sim_with_a_file(tmp_path: Path) -> None:
     assert "council-room" in res.output.split()
 
 
-def test_the_readme_bot_file_is_clean_and_plays(tmp_path: Path) -> None:
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
+def test_the_documented_bot_file_is_clean_and_plays(tmp_path: Path) -> None:
+    readme = (Path(__file__).parents[2] / "docs" / "strategy-files.md").read_text()
     block = readme.split("```toml\n", 1)[1].split("```", 1)[0]
     path = tmp_path / "my_bot.toml"
     path.write_text(block)
