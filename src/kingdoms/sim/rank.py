@@ -19,16 +19,15 @@ from typing import Any
 
 from kingdoms.core.registry import get_game
 from kingdoms.dominion.data import BY_ID, CARDS
-from kingdoms.sim.runner import GameResult, simulate
+from kingdoms.sim.runner import GameResult, score_points, simulate
 from kingdoms.sim.stats import wilson_interval
 
 OPPONENT = "big-money-ultimate"
 Z99 = 2.575829
 
 
-def score_of(results: Sequence[GameResult], bot: int = 0) -> float:
-    """Wins plus half the shared wins of ``bot``."""
-    return sum(1.0 if r.winners == (bot,) else 0.5 if bot in r.winners else 0.0 for r in results)
+score_of = score_points
+"""Wins plus half the shared wins of a bot (the one definition, :func:`score_points`)."""
 
 
 def clear_of_half(min_games: int, z: float = Z99) -> Callable[[Sequence[GameResult]], bool]:

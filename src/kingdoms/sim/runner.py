@@ -57,6 +57,21 @@ class GameResult:
     """Metric -> per bot, the value at the end of each of its turns (rounds)."""
 
 
+SCORE_TEXT = "score = (wins + ½ shared wins) / games"
+"""The one definition of a bot's score: the results table, the stopping rules
+(``--until-clear``, ``rank``, ``optimize``) and the charts all use it."""
+
+
+def score_points(results: Sequence[GameResult], bot: int = 0) -> float:
+    """Wins of ``bot`` plus half its shared wins (``score × games``).
+
+    >>> r = [GameResult(0, (0,), (3.0, 1.0), 0, {}), GameResult(1, (0, 1), (2.0, 2.0), 1, {})]
+    >>> score_points(r, 0), score_points(r, 1)
+    (1.5, 0.5)
+    """
+    return sum(1.0 if r.winners == (bot,) else 0.5 if bot in r.winners else 0.0 for r in results)
+
+
 def game_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index * 7_919 + 12_345) % (2**48)
 
@@ -318,6 +333,28 @@ class SimReport:
     def first_seat_wins(self) -> int:
         return sum(1 for r in self.results if r.first is not None and r.winners == (r.first,))
 
+    @property
+    def shared(self) -> list[int]:
+        """Per bot, the games it won together with another bot."""
+        out = [0] * len(self.bots)
+        for r in self.results:
+            if len(r.winners) > 1:
+                for b in r.winners:
+                    out[b] += 1
+        return out
+
+    def points(self) -> list[float]:
+        """Per bot, wins + ½ shared wins (:func:`score_points`)."""
+        return [score_points(self.results, b) for b in range(len(self.bots))]
+
+    def score_rates(self) -> list[float]:
+        """Per bot, its score: (wins + ½ shared wins) / games."""
+        return [p / self.games if self.games else 0.0 for p in self.points()]
+
+    def score_intervals(self, z: float = 1.959964) -> list[tuple[float, float]]:
+        """Per bot, the Wilson interval of its score (95 % by default)."""
+        return [wilson_interval(p, self.games, z) for p in self.points()]
+
     def mean_scores(self) -> list[float]:
         return [mean([r.scores[b] for r in self.results]) for b in range(len(self.bots))]
 
@@ -388,6 +425,9 @@ class SimReport:
             "wins": self.wins,
             "win_rate_ci95": [[round(lo, 4), round(hi, 4)] for lo, hi in self.win_intervals()],
             "ties": self.ties,
+            "shared_wins": self.shared,
+            "score": [round(x, 4) for x in self.score_rates()],
+            "score_ci95": [[round(lo, 4), round(hi, 4)] for lo, hi in self.score_intervals()],
             "first_seat_wins": self.first_seat_wins,
             f"mean_{self.score_name}": [round(x, 3) for x in self.mean_scores()],
             "mean_margin": [round(x, 3) for x in self.mean_margins()],
