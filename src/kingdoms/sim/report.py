@@ -165,20 +165,37 @@ class RoundRobin:
                     row.append({"score": round(p, 4), "ci95": [round(lo, 4), round(hi, 4)]})
             matrix.append(row)
         games = {f"{self.bots[i]}|{self.bots[j]}": r.games for (i, j), r in self.reports.items()}
-        return {"bots": self.bots, "matrix": matrix, "games": games}
+        overall = self.overall()
+        return {
+            "bots": self.bots,
+            "matrix": matrix,
+            "games": games,
+            "overall": [round(x, 4) for x in overall],
+            "ranking": [self.bots[i] for i in sorted(range(n), key=lambda i: -overall[i])],
+        }
+
+    def overall(self) -> list[float]:
+        """Per bot, its mean score against the others (the overall ranking's key)."""
+        n = len(self.bots)
+        return [sum(self.rate(i, j)[0] for j in range(n) if j != i) / (n - 1) for i in range(n)]
 
     def print(self, console: Console) -> None:
         table = Table(title="round robin: row's score vs column (wins + ½ shared) [95% CI]")
+        overall = self.overall()
+        order = sorted(range(len(self.bots)), key=lambda i: -overall[i])
+        table.add_column("#", justify="right")
         table.add_column("")
-        for b in self.bots:
-            table.add_column(b, justify="right")
-        for i, b in enumerate(self.bots):
-            cells = [b]
-            for j in range(len(self.bots)):
+        for j in order:
+            table.add_column(self.bots[j], justify="right")
+        table.add_column("overall", justify="right")
+        for rank, i in enumerate(order):
+            cells = [str(rank + 1), self.bots[i]]
+            for j in order:
                 if i == j:
                     cells.append("—")
                 else:
                     p, lo, hi = self.rate(i, j)
                     cells.append(f"{p:.1%} [{lo:.0%}–{hi:.0%}]")
+            cells.append(f"{overall[i]:.1%}")
             table.add_row(*cells)
         console.print(table)

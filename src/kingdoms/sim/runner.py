@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
+import math
 import os
 import random
 import time
@@ -392,6 +393,50 @@ class SimReport:
                 per_bot.append([s / c for s, c in zip(sums, counts, strict=True)])
             out[metric] = per_bot
         return out
+
+    def curve_bands(
+        self, metric: str, cut: float = 0.05
+    ) -> list[list[tuple[float, float, float, int]]]:
+        """Per bot, per turn (round): ``(mean, lo, hi, games)`` of ``metric``, with a
+        95 % interval of the mean (normal approximation) over the ``games`` still
+        running at that turn; cut where fewer than ``cut`` of the games remain."""
+        out: list[list[tuple[float, float, float, int]]] = []
+        for b in range(len(self.bots)):
+            sums: list[float] = []
+            squares: list[float] = []
+            counts: list[int] = []
+            for r in self.results:
+                rows = r.series.get(metric)
+                if not rows:
+                    continue
+                for t, v in enumerate(rows[b]):
+                    if t == len(sums):
+                        sums.append(0.0)
+                        squares.append(0.0)
+                        counts.append(0)
+                    sums[t] += v
+                    squares[t] += v * v
+                    counts[t] += 1
+            row: list[tuple[float, float, float, int]] = []
+            for s, q, n in zip(sums, squares, counts, strict=True):
+                if n < cut * self.games:
+                    break
+                m = s / n
+                sd = math.sqrt(max(0.0, q / n - m * m) * n / (n - 1)) if n > 1 else 0.0
+                half = 1.959964 * sd / math.sqrt(n)
+                row.append((m, m - half, m + half, n))
+            out.append(row)
+        return out
+
+    def ending_piles(self) -> dict[str, int]:
+        """How the games ended: ending -> games ("Provinces", or the piles emptied for a
+        three-pile ending, e.g. "Curse + Estate + Village"); empty when not recorded."""
+        out: dict[str, int] = {}
+        for r in self.results:
+            ending = r.summary.get("ending")
+            if ending:
+                out[str(ending)] = out.get(str(ending), 0) + 1
+        return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
 
     def length_distribution(self) -> dict[int, int]:
         """Game length (Dominion: turns of the longest-playing seat; Kingdomino: rounds)
