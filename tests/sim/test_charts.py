@@ -100,7 +100,13 @@ def test_kingdomino_png_drops_the_constant_game_length(kingdomino: SimReport) ->
     fig = figure(kingdomino)
     assert_titled(fig, "kingdomino", "greedy vs random", "12 games", "seed 2")
     assert_no_overprint(fig)
-    assert not any("game length" in ax.get_title() for ax in fig.axes if ax.get_visible())
+    titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]
+    assert not any("game length" in t or "still running" in t for t in titles)
+    assert any(t.startswith("mean points by category; crowns: ") for t in titles)
+    cats = kingdomino.categories()
+    assert {"wheat", "mine", "crowns"} <= set(cats)
+    total = [sum(v[b] for n, v in cats.items() if n != "crowns") for b in range(2)]
+    assert total == pytest.approx(kingdomino.mean_scores())
 
 
 def test_html_is_small_titled_with_a_table_and_intervals(

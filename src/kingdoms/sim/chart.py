@@ -83,6 +83,8 @@ def figure(report: SimReport) -> Figure:
     kinds.append("margin")
     if report.ending_piles():
         kinds.append("ending")
+    if report.categories():
+        kinds.append("categories")
     cols = 2
     rows = (len(kinds) + 1) // 2
     fig, axes = plt.subplots(
@@ -174,6 +176,22 @@ def figure(report: SimReport) -> Figure:
             ax.tick_params(axis="y", labelsize=7)
             ax.set_title("how the games ended", fontsize=10)
             ax.set_xlabel("games")
+        elif kind == "categories":
+            cats = report.categories()
+            crowns = cats.pop("crowns", None)
+            names = list(cats)
+            width = 0.8 / len(labels)
+            for b, label in enumerate(labels):
+                xs = [k + (b - (len(labels) - 1) / 2) * width for k in range(len(names))]
+                ax.bar(xs, [cats[n][b] for n in names], width=width, label=label,
+                       color=COLORS[b % len(COLORS)])  # fmt: skip
+            ax.set_xticks(range(len(names)), [n.replace("_", " ") for n in names], fontsize=8)
+            title = "mean points by category"
+            if crowns is not None:
+                title += "; crowns: " + ", ".join(f"{c:.1f}" for c in crowns)
+            ax.set_title(title, fontsize=10)
+            ax.set_ylabel("points per game")
+            ax.legend(fontsize=7, loc="best")
     for extra in flat[len(kinds) :]:
         extra.set_visible(False)
     notes = "\n".join(f"warning: {n}" for n in report.notes)
@@ -416,6 +434,29 @@ def html_report(report: SimReport, path: str | Path) -> Path:
                 )
             )
         )
+    cats = report.categories()
+    if cats:
+        crowns = cats.pop("crowns", None)
+        fig = go.Figure(
+            layout=_layout(
+                "mean points by category"
+                + ("; crowns: " + ", ".join(f"{c:.1f}" for c in crowns) if crowns else ""),
+                "category",
+                "points per game",
+                barmode="group",
+            )
+        )
+        for b, label in enumerate(labels):
+            fig.add_trace(
+                go.Bar(
+                    x=[n.replace("_", " ") for n in cats],
+                    y=[round(cats[n][b], 2) for n in cats],
+                    name=label,
+                    marker_color=COLORS[b % len(COLORS)],
+                    hovertemplate=f"{html.escape(label)}, %{{x}}: %{{y}} points<extra></extra>",
+                )
+            )
+        divs.append(_figure_div(fig))
     head = title_of(report).split("\n")[0]
     setup = html.escape(_setup_line(report)).replace("\n", "<br>")
     return _write_page(path, head, setup, _table(report) + "\n".join(divs))

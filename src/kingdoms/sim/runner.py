@@ -265,6 +265,10 @@ def _result(
             for seat, row in enumerate(rows):
                 per_bot[seat_bot[seat]] = tuple(row)
             by_bot[metric] = tuple(per_bot)
+    summary = dict(g.summarize(state))
+    if "categories" in summary:  # per seat -> per bot
+        per_seat = summary["categories"]
+        summary["categories"] = tuple(per_seat[seat_bot.index(b)] for b in range(k))
     first_seat = outcome.details.get("first_player")
     winners = outcome.winners
     return GameResult(
@@ -274,7 +278,7 @@ def _result(
         else tuple(sorted(seat_bot[s] for s in winners)),
         tuple(scores),
         seat_bot[first_seat] if isinstance(first_seat, int) else None,
-        g.summarize(state),
+        summary,
         by_bot,
     )
 
@@ -437,6 +441,17 @@ class SimReport:
             if ending:
                 out[str(ending)] = out.get(str(ending), 0) + 1
         return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def categories(self) -> dict[str, list[float]]:
+        """Where the bots' points come from (Kingdomino: each terrain, bonuses, and
+        the crowns held): category -> per bot, its mean per game; empty when the
+        game does not record them."""
+        out: dict[str, list[float]] = {}
+        for r in self.results:
+            for b, cats in enumerate(r.summary.get("categories", ())):
+                for name, value in cats.items():
+                    out.setdefault(name, [0.0] * len(self.bots))[b] += value / self.games
+        return out
 
     def length_distribution(self) -> dict[int, int]:
         """Game length (Dominion: turns of the longest-playing seat; Kingdomino: rounds)
