@@ -182,8 +182,8 @@ def figure(report: SimReport) -> Figure:
             names = list(cats)
             width = 0.8 / len(labels)
             for b, label in enumerate(labels):
-                xs = [k + (b - (len(labels) - 1) / 2) * width for k in range(len(names))]
-                ax.bar(xs, [cats[n][b] for n in names], width=width, label=label,
+                spots = [k + (b - (len(labels) - 1) / 2) * width for k in range(len(names))]
+                ax.bar(spots, [cats[n][b] for n in names], width=width, label=label,
                        color=COLORS[b % len(COLORS)])  # fmt: skip
             ax.set_xticks(range(len(names)), [n.replace("_", " ") for n in names], fontsize=8)
             title = "mean points by category"
