@@ -235,7 +235,7 @@ body {{ font-family: sans-serif; margin: 1em auto; max-width: 1100px; padding: 0
 table {{ border-collapse: collapse; font-size: 0.9em; margin: 0.5em 0 1em; }}
 th, td {{ border-bottom: 1px solid #ccc; padding: 0.2em 0.6em; text-align: right; }}
 th:nth-child(2), td:nth-child(2) {{ text-align: left; }}
-.chart {{ width: 100%; min-height: 340px; }}
+.chart {{ width: 100%; margin-bottom: 1em; }}
 .wrap {{ overflow-x: auto; }}
 </style></head><body>
 <h1>{heading}</h1>
@@ -255,10 +255,11 @@ def _figure_div(fig: Any) -> str:
     """A ``div`` carrying ``fig`` as compact JSON (drawn by the page's one script)."""
     spec = fig.to_plotly_json()
     spec["layout"].pop("template", None)
+    height = int(spec["layout"].pop("height", 360))
     data = json.dumps(
         {"data": spec["data"], "layout": spec["layout"]}, separators=(",", ":"), default=_plain
     )
-    return f'<div class="chart" data-figure="{html.escape(data)}"></div>'
+    return f'<div class="chart" style="height:{height}px" data-figure="{html.escape(data)}"></div>'
 
 
 def _plain(value: Any) -> Any:
