@@ -62,13 +62,15 @@ def test_cli_rank(tmp_path: Path) -> None:
     data = json.loads(res.output)
     ranking = data["ranking"]
     assert len(ranking) == 10 and data["opponent"] == "big-money-ultimate"
-    rates = [r["win_rate"] for r in ranking]
+    rates = [r["score"] for r in ranking]
     assert rates == sorted(rates, reverse=True)
     for r in ranking:
         assert 10 <= r["games"] <= 20 and 1 <= r["copies"] <= 4
         assert r["ci95"][0] <= r["win_rate"] <= r["ci95"][1]
     table = CliRunner().invoke(main, args[:-1])
     assert "Big Money Ultimate + X" in table.output and "witch" in table.output
+    assert "ranks not separated after 20 games" in table.output
+    assert all("separated_from_next" in r and "copies_separated" in r for r in ranking)
 
 
 def test_cli_optimize_writes_a_usable_file(tmp_path: Path) -> None:
@@ -86,3 +88,45 @@ def test_cli_optimize_writes_a_usable_file(tmp_path: Path) -> None:
     assert res.exit_code == 0 and "OK" in res.output
     res = CliRunner().invoke(main, ["sim", "dominion", "--bots", f"{out},big-money", "-n", "2"])
     assert res.exit_code == 0, res.output
+
+
+def test_extending_a_run_plays_the_games_of_one_longer_run() -> None:
+    from kingdoms.sim.runner import simulate
+
+    opts = {"kingdom": "First Game"}
+    whole = simulate("dominion", ["smithy", "big-money-ultimate"], 8, seed=5, options=opts)
+    head = simulate("dominion", ["smithy", "big-money-ultimate"], 5, seed=5, options=opts)
+    tail = simulate("dominion", ["smithy", "big-money-ultimate"], 3, seed=5, options=opts, first=5)
+    assert [repr(r) for r in head.results + tail.results] == [repr(r) for r in whole.results]
+
+
+def test_paired_separation() -> None:
+    from kingdoms.sim.rank import paired_gap, separated
+
+    same = [1.0, 0.0, 0.5, 1.0] * 30
+    assert not separated(same, same) and paired_gap(same, same)[0] == 0
+    better = [1.0] * 100
+    mixed = [1.0, 0.0] * 50
+    assert separated(better, mixed) and separated(mixed, better)
+    assert not separated([1.0, 0.0, 1.0], [0.0, 1.0, 0.0])  # too few games to tell
+
+
+def test_rank_stops_when_neighbours_separate_or_the_budget_ends() -> None:
+    from kingdoms.sim.rank import rank_kingdom
+
+    ranked = rank_kingdom(
+        "smithy,witch,village,cellar,moat,chapel,gardens,militia,market,festival",
+        seed=3,
+        screen_games=6,
+        min_games=30,
+        max_games=90,
+    )
+    scores = [r.score for r in ranked]
+    assert scores == sorted(scores, reverse=True)
+    assert ranked[-1].separated_from_next is None
+    for r in ranked:
+        assert 30 <= r.games <= 90 and r.copies in r.screen
+        if r.separated_from_next is False:  # only unseparated after the budget
+            nxt = ranked[ranked.index(r) + 1]
+            assert r.games == 90 or nxt.games == 90
+    assert ranked[0].card == "witch"

@@ -538,8 +538,12 @@ def simulate(
     backend: str = "local",
     address: str | None = None,
     curves: bool = False,
+    first: int = 0,
 ) -> SimReport:
     """Play ``games`` games of ``game`` between ``bots`` (bot specs) and report.
+
+    The games are those of index ``first`` to ``first + games - 1`` of the run of
+    ``seed`` (a run can be extended with more games: the same games as one longer run).
 
     ``workers`` > 1 runs batches in that many processes (``backend="local"``);
     ``backend="ray"`` runs them as Ray tasks (``address``: a cluster, else a local
@@ -561,9 +565,8 @@ def simulate(
     size = batch or default_batch(games, workers)
     start = time.perf_counter()
     results: list[GameResult] = []
-    stream = run_batches(
-        game, list(bots), batches(games, size), seed, opts, workers, backend, address, curves
-    )
+    chunks = [[first + i for i in chunk] for chunk in batches(games, size)]
+    stream = run_batches(game, list(bots), chunks, seed, opts, workers, backend, address, curves)
     with contextlib.closing(stream):  # stopping early cancels the batches not started
         for chunk in stream:
             if progress:
