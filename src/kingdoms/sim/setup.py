@@ -2,7 +2,7 @@
 kingdom, or "random per game, from sets …"), the seed, the bots' labels, and notes
 on bots whose rules name cards the games did not have.
 
->>> describe_setup("dominion", {"kingdom": "First Game"}, 2)["text"][:32]
+>>> describe_setup("dominion", {"kingdom": "First Game"}, 2)["text"][:33]
 'kingdom: Cellar, Market, Militia,'
 """
 
