@@ -80,10 +80,15 @@ def test_cli_optimize_writes_a_usable_file(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, [*args, "-o", str(out), "--json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
-    assert data["games"] == 10 and data["generations"] == 2
+    assert data["pool"][0] == "big-money-ultimate" and len(data["pool"]) > 1  # bundled bots
+    assert data["games"] == 10 * len(data["pool"]) and data["generations"] == 2
+    assert set(data["per_opponent"]) == set(data["pool"])
     assert data["ci95"][0] <= data["win_rate"] <= data["ci95"][1]
     assert out.read_text() == data["strategy"]
-    assert "over 10 fresh games" in data["strategy"]
+    assert (
+        f"over {data['games']} fresh games" in data["strategy"]
+        and "  vs big-money-ultimate: " in data["strategy"]
+    )
     res = CliRunner().invoke(main, ["strategy", "check", str(out)])
     assert res.exit_code == 0 and "OK" in res.output
     res = CliRunner().invoke(main, ["sim", "dominion", "--bots", f"{out},big-money", "-n", "2"])
@@ -130,3 +135,29 @@ def test_rank_stops_when_neighbours_separate_or_the_budget_ends() -> None:
             nxt = ranked[ranked.index(r) + 1]
             assert r.games == 90 or nxt.games == 90
     assert ranked[0].card == "witch"
+
+
+def test_optimize_runs_on_a_time_budget_with_restarts_and_a_pool() -> None:
+    from kingdoms.sim.optimize import optimize
+
+    seen: list[tuple[int, float, float, float]] = []
+    result = optimize(
+        "First Game",
+        ["big-money"],
+        population=2,
+        games=2,
+        final_games=4,
+        minutes=0.05,
+        progress=lambda *a: seen.append(a),
+    )
+    assert seen and all(budget == 3.0 for *_, budget in seen)  # 0.05 minutes
+    assert seen[-1][2] > 3.0 or result.generations > 1
+    assert result.pool[0] == "big-money" and len(result.per_opponent) == len(result.pool)
+    assert result.games == 4 * len(result.pool)
+    if result.generations > 3:
+        assert result.restarts >= 1  # two candidates on two games stall quickly
+    alone = optimize(
+        "First Game", ["big-money"], population=2, games=2, final_games=2, generations=1,
+        pool=False,
+    )  # fmt: skip
+    assert alone.pool == ["big-money"] and alone.generations == 1
