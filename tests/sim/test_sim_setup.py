@@ -109,3 +109,26 @@ def test_bmu_plus_names_are_bots() -> None:
     assert make_bot("dominion", "bmu+Council Room").name == "bmu+council_room"  # type: ignore[attr-defined]
     with pytest.raises(InvalidConfig, match="unknown card 'Dutchy'"):
         make_bot("dominion", "bmu+Dutchy")
+
+
+def test_round_robins_state_the_kingdom_and_seed_too() -> None:
+    res = CliRunner().invoke(
+        main,
+        [
+            "sim",
+            "dominion",
+            "--round-robin",
+            "big-money,witch,smithy",
+            "-n",
+            "2",
+            "--seed",
+            "4",
+            "--kingdom",
+            "First Game",
+            "--json",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["seed"] == 4 and data["setup"]["text"].startswith("kingdom: Cellar")
+    assert "witch names Witch, not in this kingdom" in data["notes"]

@@ -166,13 +166,21 @@ class RoundRobin:
             matrix.append(row)
         games = {f"{self.bots[i]}|{self.bots[j]}": r.games for (i, j), r in self.reports.items()}
         overall = self.overall()
-        return {
+        out: dict[str, Any] = {
             "bots": self.bots,
             "matrix": matrix,
             "games": games,
             "overall": [round(x, 4) for x in overall],
             "ranking": [self.bots[i] for i in sorted(range(n), key=lambda i: -overall[i])],
         }
+        first = next(iter(self.reports.values()), None)
+        if first is not None:
+            out["seed"] = first.seed
+            out["setup"] = dict(first.setup)
+            notes = [n for r in self.reports.values() for n in r.notes]
+            if notes:
+                out["notes"] = list(dict.fromkeys(notes))
+        return out
 
     def overall(self) -> list[float]:
         """Per bot, its mean score against the others (the overall ranking's key)."""
@@ -199,3 +207,8 @@ class RoundRobin:
             cells.append(f"{overall[i]:.1%}")
             table.add_row(*cells)
         console.print(table)
+        data = self.to_json()
+        if "setup" in data:
+            console.print(f"{data['setup'].get('text', '')} · seed {data['seed']}", highlight=False)
+        for note in data.get("notes", ()):
+            console.print(f"[yellow]warning:[/] {note}", highlight=False)

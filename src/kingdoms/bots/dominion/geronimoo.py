@@ -28,7 +28,7 @@ note, its cards played by the default policy.
 ... <operator type="smallerThan"/><right type="constant" attribute="3.0"/></condition></buy>
 ... </player></playerCollection>'''
 >>> bot = convert(xml)[0]
->>> bot.toml.splitlines()[4:6]
+>>> bot.toml.splitlines()[3:5]
 ['  "Gold",', '  "Silver if count(Silver) < 3",']
 """
 

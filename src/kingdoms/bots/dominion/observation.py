@@ -242,7 +242,7 @@ class Observation:
             got = {}
             for c in cards:
                 card = ids[c]
-                got[card] = got.get(card, 0) + 1
+                got[card] = got.get(card, 0.0) + 1.0
             self._zones[zone] = got
         return got
 
@@ -320,7 +320,7 @@ class Observation:
 def _count(cards: Any) -> dict[str, float]:
     out: dict[str, float] = {}
     for c in cards or ():
-        out[str(c)] = out.get(str(c), 0) + 1
+        out[str(c)] = out.get(str(c), 0.0) + 1.0
     return out
 
 

@@ -301,8 +301,8 @@ class Situation:
         zones: :data:`HAND`, :data:`IN_PLAY`, :data:`DRAW_PILE`, :data:`DISCARD`."""
         counts = self._zone(zone)
         if not is_type:
-            return counts.get(key, 0)
-        total: float = 0
+            return counts.get(key, 0.0)
+        total = 0.0
         types = _TYPES
         for c, n in counts.items():
             if key in types.get(c, ()):
@@ -317,7 +317,10 @@ class Situation:
         return _NONE if obs is None else obs.zone(zone)
 
     def zone_size(self, zone: int) -> float:
-        return sum(self._zone(zone).values())
+        total = 0.0
+        for n in self._zone(zone).values():
+            total += n
+        return total
 
     def owned_of(self, seat: int) -> Mapping[str, int]:
         """Cards ``seat`` owns (public: every gain is seen)."""
