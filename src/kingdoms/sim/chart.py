@@ -216,13 +216,13 @@ def _setup_line(report: SimReport) -> str:
     return "\n".join([text, *(f"warning: {n}" for n in report.notes)])
 
 
-def _plotly() -> tuple[Any, Any]:
+def _plotly() -> Any:
+    """plotly's ``graph_objects``, or a clear error when plotly is not installed."""
     try:
         import plotly.graph_objects as go
-        import plotly.io as pio
     except ImportError as err:
         raise InvalidConfig("the HTML report needs plotly: pip install 'kingdoms[report]'") from err
-    return go, pio
+    return go
 
 
 PAGE = """<!DOCTYPE html>
@@ -312,14 +312,13 @@ def _table(report: SimReport) -> str:
 def _write_page(path: str | Path, title: str, setup: str, body: str) -> Path:
     """The page and, beside it, ``plotly.min.js`` (written once, shared by the pages of
     that folder; the page works offline)."""
-    _, pio = _plotly()
+    _plotly()  # a clear error when plotly is missing
     from plotly.offline import get_plotlyjs
 
     target = Path(path)
     script = target.parent / "plotly.min.js"
     if not script.exists():
         script.write_text(get_plotlyjs(), encoding="utf-8")
-    del pio
     target.write_text(
         PAGE.format(title=html.escape(title), heading=html.escape(title), setup=setup, body=body),
         encoding="utf-8",
@@ -330,7 +329,7 @@ def _write_page(path: str | Path, title: str, setup: str, body: str) -> Path:
 def html_report(report: SimReport, path: str | Path) -> Path:
     """An interactive HTML page: the table of numbers, then one chart per panel (each
     titled; hovers give the 95 % intervals and games still running)."""
-    go, _ = _plotly()
+    go = _plotly()
     unit = UNIT.get(report.game, "turn")
     labels = _labels(report)
     divs: list[str] = []
@@ -526,7 +525,7 @@ def round_robin_chart(rr: RoundRobin, path: str | Path) -> Path:
 
 
 def round_robin_html(rr: RoundRobin, path: str | Path) -> Path:
-    go, _ = _plotly()
+    go = _plotly()
     bots, matrix, overall = round_robin_matrix(rr)
     index = {b: i for i, b in enumerate(rr.bots)}
     text: list[list[str]] = []
