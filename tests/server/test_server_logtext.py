@@ -42,6 +42,7 @@ def test_default_names_and_other_numbers_stay() -> None:
     names = seat_names([{"name": "Player 1"}, {"name": "Zoë"}])
     assert names == [None, "Zoë"]
     assert with_names("player 1 trashes; player 2 gains; player 12", names) == (
-        "player 1 trashes; Zoë gains; player 12"
+        "Player 1 trashes; Zoë gains; player 12"
     )
+    assert with_names("gracz 1 kupuje", names, "pl") == "Gracz 1 kupuje"
     assert with_names("Hráč 2 táhne", names, "cs") == "Zoë táhne"

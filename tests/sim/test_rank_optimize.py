@@ -62,13 +62,15 @@ def test_cli_rank(tmp_path: Path) -> None:
     data = json.loads(res.output)
     ranking = data["ranking"]
     assert len(ranking) == 10 and data["opponent"] == "big-money-ultimate"
-    rates = [r["win_rate"] for r in ranking]
+    rates = [r["score"] for r in ranking]
     assert rates == sorted(rates, reverse=True)
     for r in ranking:
         assert 10 <= r["games"] <= 20 and 1 <= r["copies"] <= 4
         assert r["ci95"][0] <= r["win_rate"] <= r["ci95"][1]
     table = CliRunner().invoke(main, args[:-1])
     assert "Big Money Ultimate + X" in table.output and "witch" in table.output
+    assert "ranks not separated after 20 games" in table.output
+    assert all("separated_from_next" in r and "copies_separated" in r for r in ranking)
 
 
 def test_cli_optimize_writes_a_usable_file(tmp_path: Path) -> None:
@@ -78,11 +80,84 @@ def test_cli_optimize_writes_a_usable_file(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, [*args, "-o", str(out), "--json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
-    assert data["games"] == 10 and data["generations"] == 2
+    assert data["pool"][0] == "big-money-ultimate" and len(data["pool"]) > 1  # bundled bots
+    assert data["games"] == 10 * len(data["pool"]) and data["generations"] == 2
+    assert set(data["per_opponent"]) == set(data["pool"])
     assert data["ci95"][0] <= data["win_rate"] <= data["ci95"][1]
     assert out.read_text() == data["strategy"]
-    assert "over 10 fresh games" in data["strategy"]
+    assert (
+        f"over {data['games']} fresh games" in data["strategy"]
+        and "  vs big-money-ultimate: " in data["strategy"]
+    )
     res = CliRunner().invoke(main, ["strategy", "check", str(out)])
     assert res.exit_code == 0 and "OK" in res.output
     res = CliRunner().invoke(main, ["sim", "dominion", "--bots", f"{out},big-money", "-n", "2"])
     assert res.exit_code == 0, res.output
+
+
+def test_extending_a_run_plays_the_games_of_one_longer_run() -> None:
+    from kingdoms.sim.runner import simulate
+
+    opts = {"kingdom": "First Game"}
+    whole = simulate("dominion", ["smithy", "big-money-ultimate"], 8, seed=5, options=opts)
+    head = simulate("dominion", ["smithy", "big-money-ultimate"], 5, seed=5, options=opts)
+    tail = simulate("dominion", ["smithy", "big-money-ultimate"], 3, seed=5, options=opts, first=5)
+    assert [repr(r) for r in head.results + tail.results] == [repr(r) for r in whole.results]
+
+
+def test_paired_separation() -> None:
+    from kingdoms.sim.rank import paired_gap, separated
+
+    same = [1.0, 0.0, 0.5, 1.0] * 30
+    assert not separated(same, same) and paired_gap(same, same)[0] == 0
+    better = [1.0] * 100
+    mixed = [1.0, 0.0] * 50
+    assert separated(better, mixed) and separated(mixed, better)
+    assert not separated([1.0, 0.0, 1.0], [0.0, 1.0, 0.0])  # too few games to tell
+
+
+def test_rank_stops_when_neighbours_separate_or_the_budget_ends() -> None:
+    from kingdoms.sim.rank import rank_kingdom
+
+    ranked = rank_kingdom(
+        "smithy,witch,village,cellar,moat,chapel,gardens,militia,market,festival",
+        seed=3,
+        screen_games=6,
+        min_games=30,
+        max_games=90,
+    )
+    scores = [r.score for r in ranked]
+    assert scores == sorted(scores, reverse=True)
+    assert ranked[-1].separated_from_next is None
+    for r in ranked:
+        assert 30 <= r.games <= 90 and r.copies in r.screen
+        if r.separated_from_next is False:  # only unseparated after the budget
+            nxt = ranked[ranked.index(r) + 1]
+            assert r.games == 90 or nxt.games == 90
+    assert ranked[0].card == "witch"
+
+
+def test_optimize_runs_on_a_time_budget_with_restarts_and_a_pool() -> None:
+    from kingdoms.sim.optimize import optimize
+
+    seen: list[tuple[int, float, float, float]] = []
+    result = optimize(
+        "First Game",
+        ["big-money"],
+        population=2,
+        games=2,
+        final_games=4,
+        minutes=0.05,
+        progress=lambda *a: seen.append(a),
+    )
+    assert seen and all(budget == 3.0 for *_, budget in seen)  # 0.05 minutes
+    assert seen[-1][2] > 3.0 or result.generations > 1
+    assert result.pool[0] == "big-money" and len(result.per_opponent) == len(result.pool)
+    assert result.games == 4 * len(result.pool)
+    if result.generations > 3:
+        assert result.restarts >= 1  # two candidates on two games stall quickly
+    alone = optimize(
+        "First Game", ["big-money"], population=2, games=2, final_games=2, generations=1,
+        pool=False,
+    )  # fmt: skip
+    assert alone.pool == ["big-money"] and alone.generations == 1

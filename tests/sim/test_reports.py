@@ -146,12 +146,13 @@ def test_cli_charts_json_and_sample_log(tmp_path: Path) -> None:
     )
     assert res.exit_code == 0, res.output
     assert "mean per turn" in res.output and "game length (turns)" in res.output
-    assert "sample game 1: player 1 = smithy, player 2 = big-money-ultimate" in res.output
+    assert "sample game 1: seat 1 = smithy, seat 2 = big-money-ultimate" in res.output
+    assert "smithy: turn 1" in res.output and "player 1" not in res.output
     assert "final scores" in res.output
     assert png.read_bytes()[:4] == b"\x89PNG" and png.stat().st_size > 20_000
     page = html.read_text()
     assert '<script src="http' not in page and "Plotly.newPlot" in page  # self-contained
-    assert "coins generated" in page
+    assert "coins generated" in page and len(page.encode()) < 1_000_000
     res = runner.invoke(main, [*args, "smithy", "--json", "--sample-log", "--curves"])
     data = json.loads(res.output)
     assert data["per_turn"]["coins"] and data["sample_log"][0].startswith("sample game 1")
@@ -198,3 +199,33 @@ def test_cli_kingdomino_report_per_round(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "mean per round" in res.output and "game length (rounds)" in res.output
     assert "points at the end of the round" in html.read_text()
+
+
+def test_one_score_in_table_json_stop_rule_and_round_robin() -> None:
+    """Score = (wins + ½ shared) / games everywhere, shown with its interval; a run
+    stopped by --until-clear shows a 95 % interval clear of 50 %."""
+    from kingdoms.sim.rank import clear_of_half
+    from kingdoms.sim.report import RoundRobin
+    from kingdoms.sim.runner import score_points
+
+    report = simulate("dominion", ["big-money-ultimate", "big-money"], 60, seed=3, options=KINGDOM)
+    for b in range(2):
+        wins, shared = report.wins[b], report.shared[b]
+        assert report.points()[b] == score_points(report.results, b) == wins + shared / 2
+        lo, hi = report.score_intervals()[b]
+        assert lo <= report.score_rates()[b] <= hi
+    data = report.to_json()
+    assert data["score"] == [round(x, 4) for x in report.score_rates()]
+    assert data["shared_wins"] == report.shared
+    rr = RoundRobin(["big-money-ultimate", "big-money"], {(0, 1): report})
+    assert rr.rate(0, 1)[0] == report.score_rates()[0]
+    stopped = simulate(
+        "dominion", ["smithy", "big-money"], 2000, seed=1, options=KINGDOM, stop=clear_of_half(100)
+    )
+    assert stopped.games < 2000
+    lo, hi = stopped.score_intervals()[0]
+    assert lo > 0.5 or hi < 0.5
+    res = CliRunner().invoke(
+        main, ["sim", "dominion", "--bots", "smithy,big-money", "-n", "400", "--until-clear"]
+    )
+    assert "score [95% CI]" in res.output and "wins + ½ shared" in res.output

@@ -72,7 +72,7 @@ def test_cli_json_and_table(game_name: str, tmp_path: Path) -> None:
         main, ["sim", game_name, "--bots", "random,random", "-n", "3", "--chart", str(chart)]
     )
     assert res.exit_code == 0, res.output
-    assert "win rate" in res.output and chart.stat().st_size > 1000
+    assert "score [95% CI]" in res.output and chart.stat().st_size > 1000
 
 
 def test_cli_unknown_bot_is_a_clear_error(game_name: str) -> None:

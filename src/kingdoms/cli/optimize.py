@@ -8,7 +8,13 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from kingdoms.cli.run_options import count_option, run_options
 from kingdoms.cli.sim import _split_bots
@@ -31,7 +37,24 @@ def optimize() -> None:
 )  # fmt: skip
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @count_option("--population", 12, "Strategies in each generation.", minimum=2)
-@count_option("--generations", 8, "Generations evolved.")
+@click.option(
+    "--generations",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Stop after this many generations (default: when the time budget is spent).",
+)
+@click.option(
+    "--minutes",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="Time budget of the search in minutes (default 3; the final measurement comes on top).",
+)
+@click.option(
+    "--pool/--no-pool",
+    default=True,
+    show_default=True,
+    help="Also play the kingdom's bundled bots and the winners of earlier restarts.",
+)
 @count_option("--games", 60, "Games per candidate and opponent in each generation.")
 @count_option("--final-games", 1000, "Fresh games measuring the winner.")
 @click.option(
@@ -45,7 +68,9 @@ def optimize_dominion(
     out: str,
     seed: int,
     population: int,
-    generations: int,
+    generations: int | None,
+    minutes: float | None,
+    pool: bool,
     games: int,
     final_games: int,
     time_limit: float | None,
@@ -60,16 +85,25 @@ def optimize_dominion(
     with Progress(
         TextColumn("[bold]optimize[/]"),
         BarColumn(),
-        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
         TextColumn("{task.description}"),
         console=err,
         transient=True,
         disable=not err.is_terminal,
     ) as progress:
-        task = progress.add_task("", total=generations)
+        task = progress.add_task("", total=None)
 
-        def step(gen: int, best: float) -> None:
-            progress.update(task, completed=gen, description=f"best so far {best:.1%}")
+        def step(gen: int, best: float, elapsed: float, budget: float) -> None:
+            # the bar runs over the time budget, or over the generations asked for
+            total, done = (budget, elapsed) if budget else (float(generations or gen), gen)
+            progress.update(
+                task,
+                total=total,
+                completed=min(done, total),
+                description=f"generation {gen}, best so far {best:.1%}",
+            )
 
         result = run_optimize(
             kingdom,
@@ -80,6 +114,8 @@ def optimize_dominion(
             games=games,
             final_games=final_games,
             time_limit=time_limit,
+            minutes=minutes,
+            pool=pool,
             workers=workers,
             backend=backend,
             address=address,
@@ -94,6 +130,9 @@ def optimize_dominion(
     click.echo(result.text)
     click.echo(
         f"written to {out}: score {result.score:.1%} [95% CI {lo:.1%}–{hi:.1%}] over "
-        f"{result.games} fresh games against {opponents} "
-        f"({result.generations} generations)"
+        f"{result.games} fresh games against the pool {', '.join(result.pool)} "
+        f"({result.generations} generations, {result.restarts} restarts, "
+        f"{result.seconds:.0f} s)"
     )
+    for opp, (s, a, b, n) in result.per_opponent.items():
+        click.echo(f"  vs {opp}: {s:.1%} [{a:.1%}–{b:.1%}] over {n} games")

@@ -79,15 +79,26 @@ def rank_dominion(
     table.add_column("games", justify="right")
     table.add_column("score [95% CI]", justify="right")
     table.add_column("verdict")
+    table.add_column("vs next rank")
     for i, r in enumerate(ranked):
         lo, hi = r.ci
         verdict = "helps" if lo > 0.5 else "hurts" if hi < 0.5 else "unclear"
         table.add_row(
             str(i + 1),
             r.card,
-            f"≤{r.copies}",
+            f"≤{r.copies}" + ("" if r.copies_separated else " (not separated)"),
             str(r.games),
             f"{r.score:.1%} [{lo:.1%}–{hi:.1%}]",
             verdict,
-        )
+            "" if r.separated_from_next is None else
+            "separated" if r.separated_from_next else "not separated",
+        )  # fmt: skip
     Console().print(table)
+    loose = [f"{i + 1}–{i + 2}" for i, r in enumerate(ranked) if r.separated_from_next is False]
+    Console().print(
+        "paired games (every card on the same seeds); ranks not separated after "
+        f"{max_games} games: {', '.join(loose)}"
+        if loose
+        else "every rank is separated from its neighbours (paired 99 % intervals)",
+        highlight=False,
+    )

@@ -7,7 +7,7 @@ import itertools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -19,6 +19,9 @@ from kingdoms.cli.run_options import ADDRESS, BACKEND, JSON, WORKERS
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import Game, available_games, get_game
 from kingdoms.sim.runner import SimReport, StopRule, simulate
+
+if TYPE_CHECKING:
+    from kingdoms.sim.report import RoundRobin
 
 
 def _common(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -138,10 +141,35 @@ def _run(
     err = Console(stderr=True)
     out = Console(width=160) if not Console().is_terminal else Console()
     runs = _Runs(
-        game, options, games, seed, workers, backend, address, curves or bool(chart or html)
+        game,
+        options,
+        games,
+        seed,
+        workers,
+        backend,
+        address,
+        curves or bool((chart or html) and not round_robin),
     )
     if round_robin:
-        _round_robin(runs, _split_bots(round_robin), as_json, err, out)
+        if curves or sample_log or until_clear:
+            given = [f for f, on in (("--curves", curves), ("--sample-log", sample_log),
+                                     ("--until-clear", until_clear)) if on]  # fmt: skip
+            raise click.UsageError(
+                f"{', '.join(given)} cannot be used with --round-robin (it plays many "
+                "matchups; run one with --bots for its curves or sample game)"
+            )
+        rr = _round_robin(runs, _split_bots(round_robin), as_json, err, out)
+        if chart:
+            from kingdoms.sim.chart import round_robin_chart
+
+            round_robin_chart(rr, chart)
+        if html:
+            from kingdoms.sim.chart import round_robin_html
+
+            round_robin_html(rr, html)
+        for path in (chart, html):
+            if path and not as_json:
+                click.echo(f"chart written to {path}")
         return
     specs = _split_bots(bots or "")
     stop = None
@@ -219,7 +247,9 @@ class _Runs:
         )
 
 
-def _round_robin(runs: _Runs, bots: list[str], as_json: bool, err: Console, out: Console) -> None:
+def _round_robin(
+    runs: _Runs, bots: list[str], as_json: bool, err: Console, out: Console
+) -> RoundRobin:
     from kingdoms.sim.report import RoundRobin
 
     if len(bots) < 2:
@@ -235,6 +265,7 @@ def _round_robin(runs: _Runs, bots: list[str], as_json: bool, err: Console, out:
         click.echo(json.dumps(rr.to_json()))
     else:
         rr.print(out)
+    return rr
 
 
 class _GameCommands(click.Group):

@@ -188,10 +188,14 @@ class Effects:
         """Schedule ``frames`` to run in the order given, before anything pending."""
         self.stack.extend(reversed(frames))
 
-    def play_card(self, p: int, c: int, play_id: int) -> None:
-        """Resolve one play of c (already in play): Attack reactions first."""
+    def play_card(self, p: int, c: int, play_id: int, by: int = 0) -> None:
+        """Resolve one play of c (already in play): Attack reactions first.  ``by``: the
+        card whose effect plays it (Throne Room, Golem, Vassal; 0 for none), logged."""
         if self.logging:
-            self._log("play", p, card=CARDS[c].id)
+            if by > 0:
+                self._log("play", p, card=CARDS[c].id, by=CARDS[by].id)
+            else:
+                self._log("play", p, card=CARDS[c].id)
         if IS_ATTACK[c]:  # cards added at run time included
             self.then(
                 Frame("reset_immune", p),

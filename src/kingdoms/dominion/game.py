@@ -10,6 +10,7 @@ from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import BotHooks, Game, SimMetrics, WebAssets
 from kingdoms.core.state import GameConfig, State
 from kingdoms.dominion import actions as A
+from kingdoms.dominion.data import CARDS
 from kingdoms.dominion.kingdom import (
     check_alchemy_cards,
     check_sets,
@@ -147,8 +148,19 @@ class DominionGame(Game):
         return {
             "turns": float(max(state.turns)),  # rounds: turns of the longest-playing seat
             "three_pile_ending": state.ended_by == "piles",
+            "ending": _ending(state),
             "kingdom": tuple(state.config.options.get("kingdom", ())),
         }
+
+
+def _ending(state: DominionState) -> str:
+    """What ended the game in words: "Provinces", "Colonies" or the emptied piles."""
+    if state.ended_by != "piles":
+        return {"provinces": "Provinces", "colonies": "Colonies"}.get(
+            state.ended_by, state.ended_by
+        )
+    empty = sorted(CARDS[c].names["en"] for c in state.piles if state.supply[c] <= 0)
+    return " + ".join(empty) or "piles"
 
 
 GAME = DominionGame()

@@ -397,12 +397,12 @@ class Turn(Scoring, Effects):
             self.play_all_treasures(self.turn)
         elif kind == _BUY:
             p = self.turn
+            if self.logging:
+                self._log("buy", p, card=CARDS[c].id, coins=self.coins, potions=self.potions)
             self.buys -= 1
             self.coins -= _COIN_COST[c]
             self.potions -= _POTION_COST[c]
             self.bought = True
-            if self.logging:
-                self._log("buy", p, card=CARDS[c].id)
             self.gain(p, c)
             if self.buys <= 0:
                 self._end_turn()

@@ -56,7 +56,7 @@ from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, POTION_COST
 from kingdoms.dominion.decisions import SPECS, describe
 from kingdoms.dominion.rebuild import public_engine
-from kingdoms.i18n import translator
+from kingdoms.i18n import ngettext, translator
 
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState, Frame
@@ -213,7 +213,6 @@ EVENT_TEXT = {
     "trash": "{who} trashes {card}",
     "discard": "{who} discards {card}",
     "reveal": "{who} reveals {cards}",
-    "draw": "{who} draws {count} cards",
     "shuffle": "{who} shuffles",
     "deck_discarded": "{who} puts their deck into the discard pile",
     "end": "game over ({by})",
@@ -222,6 +221,12 @@ EVENT_TEXT = {
     "extra_turn_skipped": "{who} takes no second extra turn in a row",
     "setup": "Kingdom: {cards}",
 }
+
+
+DRAW_TEXT = ("{who} draws {count} card", "{who} draws {count} cards")
+"""A draw's text: its plural form chosen by the catalog's rule for the count."""
+BUY_TEXT = "{who} buys {card} with {coins}"
+"""A buy, with the money the player had when buying it ($5, $3+1P with a Potion)."""
 
 
 def rules_text(base_edition: int, alchemy_errata: bool, lang: str = "en") -> str:
@@ -249,6 +254,17 @@ def event_text(event: Mapping[str, Any], lang: str = "en") -> str:
         edition, errata = int(event.get("base_edition", 1)), bool(event.get("alchemy_errata"))
         rules = rules_text(edition, errata, lang)
         return _(EVENT_TEXT[kind]).format(cards=kingdom) + f" ({rules})"
+    if kind == "draw":
+        count = int(event.get("count", 0))
+        text = ngettext(lang, *DRAW_TEXT, count).format(who=who, count=count)
+        if event.get("cards"):
+            text += ": " + ", ".join(_card_name(c, lang) for c in event["cards"])
+        return text
+    if kind == "buy" and "coins" in event:
+        money = f"${event['coins']}" + (f"+{event['potions']}P" if event.get("potions") else "")
+        return _(BUY_TEXT).format(
+            who=who, card=_card_name(str(event.get("card", "")), lang), coins=money
+        )
     template = EVENT_TEXT.get(kind)
     if template is None:
         return f"{who} {kind}".strip()
@@ -264,6 +280,6 @@ def event_text(event: Mapping[str, Any], lang: str = "en") -> str:
         text += " " + _("(possessed by player {n})").format(n=event["possessed_by"] + 1)
     if kind == "topdeck" and event.get("card"):
         text += ": " + _card_name(str(event["card"]), lang)
-    if kind == "draw" and "cards" in event:
-        text += ": " + ", ".join(_card_name(c, lang) for c in event["cards"])
+    if kind == "play" and event.get("by"):
+        text += " " + _("(via {card})").format(card=_card_name(str(event["by"]), lang))
     return text

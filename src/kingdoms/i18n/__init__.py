@@ -66,6 +66,41 @@ def plurals(lang: str) -> dict[str, list[str]]:
     return out
 
 
+@cache
+def plural_rule(lang: str) -> Callable[[int], int]:
+    """The catalog's ``Plural-Forms`` rule for ``lang``: a count -> the index of its form.
+
+    >>> [plural_rule("pl")(n) for n in (0, 1, 2, 5, 22)]
+    [2, 0, 1, 2, 1]
+    >>> [plural_rule("cs")(n) for n in (0, 1, 2, 5, 22)]
+    [2, 0, 1, 2, 2]
+    """
+    import gettext
+
+    check_language(lang)
+    if lang == DEFAULT_LANGUAGE:
+        return lambda n: 0 if n == 1 else 1
+    path = resources.files("kingdoms.i18n").joinpath("locale", f"{lang}.po")
+    with path.open("rb") as fh:
+        cat = read_po(fh, locale=lang)
+    rule: Callable[[int], int] = gettext.c2py(cat.plural_expr)
+    return rule
+
+
+def ngettext(lang: str, singular: str, plural: str, n: int) -> str:
+    """The form of a message for the count ``n`` in ``lang``, by the catalog's plural
+    rule (untranslated: English's singular / plural).
+
+    >>> ngettext("pl", "{n} card", "{n} cards", 22).format(n=22)
+    '22 karty'
+    """
+    forms = plurals(lang).get(singular)
+    if not forms:
+        return singular if n == 1 else plural
+    index = plural_rule(lang)(n)
+    return forms[min(index, len(forms) - 1)]
+
+
 def translator(lang: str) -> Callable[[str], str]:
     """A gettext-style function for ``lang``: ``_("Buy phase")``; unknown ids pass through."""
     table = catalog(lang)

@@ -197,7 +197,24 @@ class KingdominoGame(Game):
 
     def summarize(self, state: State) -> dict[str, Any]:
         assert isinstance(state, KingdominoState)
-        return {"discards": sum(len(b.discarded) for b in state.boards)}
+        return {
+            "discards": sum(len(b.discarded) for b in state.boards),
+            "categories": tuple(_categories(state, p) for p in range(len(state.boards))),
+        }
+
+
+def _categories(state: KingdominoState, player: int) -> dict[str, int]:
+    """Where a kingdom's points come from: each terrain's properties (squares ×
+    crowns), the variant bonuses, and the crowns it holds."""
+    board = state.boards[player]
+    out = dict.fromkeys(TERRAINS, 0)
+    crowns = 0
+    for t, squares, c in board.properties():
+        out[TERRAINS[t]] += squares * c
+        crowns += c
+    out.update(state.bonuses(player))
+    out["crowns"] = crowns
+    return out
 
 
 GAME = KingdominoGame()

@@ -125,16 +125,56 @@ class Optimized:
     ci: tuple[float, float]
     generations: int
     history: list[float]
+    per_opponent: dict[str, tuple[float, float, float, int]] = field(default_factory=dict)
+    """Pool member -> the winner's score against it on fresh games, its 95 %
+    interval and the number of games."""
+    restarts: int = 0
+    pool: list[str] = field(default_factory=list)
+    seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "score": round(self.score, 4),
             "win_rate": round(self.score, 4),
             "ci95": [round(self.ci[0], 4), round(self.ci[1], 4)],
             "games": self.games,
             "generations": self.generations,
+            "restarts": self.restarts,
+            "pool": list(self.pool),
+            "per_opponent": {
+                k: {"score": round(s, 4), "ci95": [round(lo, 4), round(hi, 4)], "games": n}
+                for k, (s, lo, hi, n) in self.per_opponent.items()
+            },
+            "seconds": round(self.seconds, 1),
             "best_per_generation": [round(x, 4) for x in self.history],
             "strategy": self.text,
         }
+
+
+DEFAULT_MINUTES = 3.0
+"""The search's default budget (evolution; the final measurement comes on top)."""
+STALL = 3
+"""Generations without a better best before the search restarts from fresh candidates."""
+POOL_BUNDLED = 3
+"""At most this many bundled bots of the kingdom join the opponents' pool."""
+
+
+def bundled_pool(cards: Sequence[str], limit: int = POOL_BUNDLED) -> list[str]:
+    """Bundled strategy bots whose cards are all in the kingdom (most cards first)."""
+    from kingdoms.bots.base import bot_names
+    from kingdoms.core.errors import KingdomsError
+    from kingdoms.sim.setup import bot_cards
+
+    fits: list[tuple[int, str]] = []
+    for name in bot_names("dominion"):
+        try:
+            named = bot_cards("dominion", name)
+        except KingdomsError:  # a bot that cannot be made without parameters: left out
+            continue
+        if named and set(named) <= set(cards):
+            fits.append((len(set(named)), name))
+    fits.sort(key=lambda x: (-x[0], x[1]))
+    return [name for _, name in fits[:limit]]
 
 
 def optimize(
@@ -143,39 +183,69 @@ def optimize(
     *,
     seed: int = 0,
     population: int = 12,
-    generations: int = 8,
+    generations: int | None = None,
     games: int = 60,
     final_games: int = 1000,
     time_limit: float | None = None,
+    minutes: float | None = None,
+    pool: bool = True,
     workers: int = 1,
     backend: str = "local",
     address: str | None = None,
     options: Mapping[str, Any] | None = None,
     name: str = "optimized",
-    progress: Callable[[int, float], None] | None = None,
+    progress: Callable[[int, float, float, float], None] | None = None,
 ) -> Optimized:
-    """The best strategy found against ``opponents`` (each played 1-on-1, ``games``
-    games per candidate and opponent every generation), measured on fresh games."""
+    """The best strategy found against a pool of opponents — ``opponents``, plus
+    (``pool``) the bundled bots of the kingdom and the winners of earlier restarts —
+    each played 1-on-1, ``games`` games per candidate and pool member every
+    generation; evolution runs until ``generations`` or the time budget
+    (``minutes``, else ``time_limit`` seconds, else :data:`DEFAULT_MINUTES` when no
+    generation count is given) is spent, restarting from fresh candidates after
+    :data:`STALL` generations without progress.  The winner is then measured on
+    fresh games against every pool member.  ``progress(generation, best, elapsed,
+    budget)`` reports after every generation."""
     cards = kingdom_cards(kingdom, seed, options)
     opts = {**(options or {}), "kingdom": cards}
     rng = random.Random(f"optimize-{seed}")
-    pop: list[Genome] = [Genome()]
-    for c in cards:
-        pop.append(Genome(extras=(Extra(c, 1 + (c in ("smithy",)), CARDS[BY_ID[c]].cost[0] >= 6),)))
-    rng.shuffle(pop)
-    pop = pop[:population]
-    while len(pop) < population:
-        pop.append(mutate(rng.choice(pop), cards, rng))
+    budget = (
+        minutes * 60
+        if minutes is not None
+        else time_limit
+        if time_limit is not None
+        else DEFAULT_MINUTES * 60
+        if generations is None
+        else None
+    )
+    members = list(opponents)
+    if pool:
+        members += [b for b in bundled_pool(cards) if b not in members]
+
+    def fresh_population() -> list[Genome]:
+        pop: list[Genome] = [Genome()]
+        for c in cards:
+            pop.append(
+                Genome(extras=(Extra(c, 1 + (c in ("smithy",)), CARDS[BY_ID[c]].cost[0] >= 6),))
+            )
+        rng.shuffle(pop)
+        pop = pop[:population]
+        while len(pop) < population:
+            pop.append(mutate(mutate(rng.choice(pop), cards, rng), cards, rng))
+        return pop
+
+    pop = fresh_population()
     start = time.monotonic()
     history: list[float] = []
     tmp = tempfile.TemporaryDirectory(prefix="kingdoms-opt-")
     folder = Path(tmp.name)
 
-    def evaluate(g: Genome, run_seed: int, n: int) -> tuple[float, int]:
+    def evaluate(
+        g: Genome, run_seed: int, n: int, against: Sequence[str]
+    ) -> list[tuple[str, float, int]]:
         path = folder / f"{name}.toml"
         path.write_text(g.to_toml(name), encoding="utf-8")
-        total, played = 0.0, 0
-        for k, opp in enumerate(opponents):
+        out = []
+        for k, opp in enumerate(against):
             report = simulate(
                 "dominion",
                 [str(path), opp],
@@ -186,27 +256,46 @@ def optimize(
                 backend=backend,
                 address=address,
             )
-            total += score_of(report.results)
-            played += report.games
-        return total, played
+            out.append((opp, score_of(report.results), report.games))
+        return out
 
-    best = pop[0]
-    done = 0
+    def rate(results: list[tuple[str, float, int]]) -> float:
+        return sum(p for _, p, _ in results) / max(1, sum(n for _, _, n in results))
+
+    best, best_score = pop[0], -1.0
+    champion, champion_score = pop[0], -1.0  # the best of the current restart
+    stalled = restarts = done = 0
+    winners: list[str] = []
     try:
-        for gen in range(generations):
-            gen_seed = seed * 1000 + gen + 1
-            scored = []
-            for g in pop:
-                total, played = evaluate(g, gen_seed, games)
-                scored.append((total / played, g))
-            scored.sort(key=lambda x: -x[0])
-            best = scored[0][1]
+        while generations is None or done < generations:
+            gen_seed = seed * 1000 + done + 1
+            against = members + winners
+            scored = sorted(
+                ((rate(evaluate(g, gen_seed, games, against)), g) for g in pop),
+                key=lambda x: -x[0],
+            )
+            done += 1
+            if scored[0][0] > champion_score:
+                champion, champion_score, stalled = scored[0][1], scored[0][0], 0
+            else:
+                stalled += 1
+            if champion_score >= best_score:
+                best, best_score = champion, champion_score
             history.append(scored[0][0])
-            done = gen + 1
+            elapsed = time.monotonic() - start
             if progress:
-                progress(done, scored[0][0])
-            if time_limit is not None and time.monotonic() - start > time_limit:
+                progress(done, best_score, elapsed, budget or 0.0)
+            if budget is not None and elapsed > budget:
                 break
+            if stalled >= STALL and pool:
+                # restart: the stalled champion joins the pool, the search starts afresh
+                restarts += 1
+                path = folder / f"winner-{restarts}.toml"
+                path.write_text(champion.to_toml(f"winner-{restarts}"), encoding="utf-8")
+                winners.append(str(path))
+                pop = [best, *fresh_population()[: population - 1]]
+                champion_score, stalled = -1.0, 0
+                continue
             elite = [g for _, g in scored[: max(2, population // 4)]]
             pop = list(elite)
             while len(pop) < population:
@@ -215,14 +304,33 @@ def optimize(
                     child = mutate(child, cards, rng)
                 pop.append(child)
         fresh = seed * 1000 + 999_983  # seeds the search never played
-        total, played = evaluate(best, fresh, final_games)
+        final = evaluate(best, fresh, final_games, members)
     finally:
         tmp.cleanup()
+    total = sum(p for _, p, _ in final)
+    played = sum(n for _, _, n in final)
     score = total / played
     lo, hi = wilson_interval(total, played)
+    per = {opp: (p / n, *wilson_interval(p, n), n) for opp, p, n in final}
     header = [
-        f"kingdoms optimize: kingdom {', '.join(cards)}; vs {', '.join(opponents)}",
+        f"kingdoms optimize: kingdom {', '.join(cards)}; pool {', '.join(members)}",
         f"score (wins + half shared) {score:.1%} [95% CI {lo:.1%}-{hi:.1%}] "
         f"over {played} fresh games (seed {seed})",
+        *(
+            f"  vs {opp}: {s:.1%} [{a:.1%}-{b:.1%}] over {n} games"
+            for opp, (s, a, b, n) in per.items()
+        ),
     ]
-    return Optimized(best, best.to_toml(name, header), played, score, (lo, hi), done, history)
+    return Optimized(
+        best,
+        best.to_toml(name, header),
+        played,
+        score,
+        (lo, hi),
+        done,
+        history,
+        per,
+        restarts,
+        members,
+        time.monotonic() - start,
+    )

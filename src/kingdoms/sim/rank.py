@@ -2,10 +2,13 @@
 each played against ``big-money-ultimate``, ranked by win rate.
 
 X is bought before Silver (before Gold when it costs $6 or more), at most N copies;
-N is chosen by a small screen (a few games per candidate N, the same seeds for
-each); then the matchup runs until its confidence interval clears 50 % (a
-sequential test: a 99 % interval checked after every batch, so the repeated looks
-keep the error rate low) or the game budget is spent.
+N is chosen by a screen on paired games (every N plays the same seeds) that adds
+games until the best N is separated from the next best, or says it is not. Then
+every card's bot plays the same fresh games (paired seeds again), batch by batch,
+until each rank is separated from its neighbours (a 99 % interval of the paired
+per-game difference in score, checked after every batch so that the repeated looks
+keep the error rate low) or the game budget is spent; ranks left unseparated are
+reported as such.  Score is the reports' one score: (wins + ½ shared) / games.
 
 >>> print(bmu_plus("smithy", 2).splitlines()[3])
   "Province if total_money > 18",
@@ -13,22 +16,23 @@ keep the error rate low) or the game budget is spent.
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from kingdoms.core.registry import get_game
 from kingdoms.dominion.data import BY_ID, CARDS
-from kingdoms.sim.runner import GameResult, simulate
+from kingdoms.sim.runner import GameResult, score_points, simulate
 from kingdoms.sim.stats import wilson_interval
 
 OPPONENT = "big-money-ultimate"
 Z99 = 2.575829
 
 
-def score_of(results: Sequence[GameResult], bot: int = 0) -> float:
-    """Wins plus half the shared wins of ``bot``."""
-    return sum(1.0 if r.winners == (bot,) else 0.5 if bot in r.winners else 0.0 for r in results)
+score_of = score_points
+"""Wins plus half the shared wins of a bot (the one definition, :func:`score_points`)."""
 
 
 def clear_of_half(min_games: int, z: float = Z99) -> Callable[[Sequence[GameResult]], bool]:
@@ -78,6 +82,41 @@ def kingdom_cards(kingdom: Any, seed: int, options: Mapping[str, Any] | None = N
     return list(cards)
 
 
+def paired_gap(a: Sequence[float], b: Sequence[float], z: float = Z99) -> tuple[float, float]:
+    """Mean of the per-game differences ``a[i] - b[i]`` of two bots' points on the same
+    games (paired seeds) and the half-width of its interval (``z``: 99 % by default).
+
+    >>> paired_gap([1, 1, 0.5, 1], [0, 1, 0.5, 0])
+    (0.5, 0.743...)
+    """
+    n = min(len(a), len(b))
+    if n < 2:
+        return (0.0, math.inf)
+    d = [a[i] - b[i] for i in range(n)]
+    m = sum(d) / n
+    var = sum((x - m) ** 2 for x in d) / (n - 1)
+    return (m, z * math.sqrt(var / n))
+
+
+def separated(a: Sequence[float], b: Sequence[float], z: float = Z99) -> bool:
+    """Whether two bots' scores on the same games differ (the paired interval of the
+    difference excludes 0; identical results never separate)."""
+    m, half = paired_gap(a, b, z)
+    return abs(m) > half and half < math.inf and m != 0
+
+
+@dataclass(slots=True)
+class _Arm:
+    """A bot spec against the opponent, its points game by game (index order)."""
+
+    spec: str
+    points: list[float] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        return sum(self.points) / len(self.points) if self.points else 0.0
+
+
 @dataclass(slots=True)
 class Ranked:
     card: str
@@ -86,15 +125,22 @@ class Ranked:
     score: float
     ci: tuple[float, float]
     screen: dict[int, float]
+    copies_separated: bool = True
+    """Whether the chosen number of copies beat the next best on the screen's games."""
+    separated_from_next: bool | None = None
+    """Whether this rank is separated from the next one (None for the last)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "card": self.card,
             "copies": self.copies,
+            "copies_separated": self.copies_separated,
             "games": self.games,
+            "score": round(self.score, 4),
             "win_rate": round(self.score, 4),
             "ci95": [round(self.ci[0], 4), round(self.ci[1], 4)],
             "screen": {str(k): round(v, 4) for k, v in self.screen.items()},
+            "separated_from_next": self.separated_from_next,
         }
 
 
@@ -112,39 +158,78 @@ def rank_kingdom(
     options: Mapping[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> list[Ranked]:
-    """Every kingdom card's Big Money Ultimate + X against Big Money Ultimate, best first."""
+    """Every kingdom card's Big Money Ultimate + X against Big Money Ultimate, best
+    first.  All candidates play the same games (paired seeds: the same shuffles where
+    their decks allow).  The copies screen adds games until the best count is
+    separated from the next best, up to 4 × ``screen_games``; the ranking adds
+    ``min_games`` at a time to the cards whose rank is not yet separated from a
+    neighbour's, until every neighbouring pair is separated or those cards reach
+    ``max_games``."""
     opts = {**(options or {}), "kingdom": kingdom_cards(kingdom, seed, options)}
     cards = opts["kingdom"]
-    out = []
 
-    def run(
-        spec: str, games: int, run_seed: int, stop: Callable[[Sequence[GameResult]], bool] | None
-    ) -> Any:
-        return simulate(
+    def extend(arm: _Arm, games: int, run_seed: int) -> None:
+        games = min(games, max_games - len(arm.points))
+        if games <= 0:
+            return
+        report = simulate(
             "dominion",
-            [spec, OPPONENT],
+            [arm.spec, OPPONENT],
             games,
             run_seed,
             opts,
             workers=workers,
             backend=backend,
             address=address,
-            stop=stop,
+            first=len(arm.points),
         )
+        arm.points += [score_points([r], 0) for r in report.results]
 
+    picks: dict[str, tuple[int, dict[int, float], bool]] = {}
     for card in cards:
-        screen: dict[int, float] = {}
-        for n in copies:
-            r = run(f"bmu+{card}:{n}", screen_games, seed, None)  # a bot name: see bmu_plus
-            screen[n] = score_of(r.results) / r.games
-        best = max(copies, key=lambda n: (screen[n], -n))
-        # fresh seeds: not the games the screen chose on
-        report = run(f"bmu+{card}:{best}", max_games, seed + 1, clear_of_half(min_games))
-        s = score_of(report.results)
-        ranked = Ranked(
-            card, best, report.games, s / report.games, wilson_interval(s, report.games), screen
-        )
-        out.append(ranked)
+        arms = {n: _Arm(f"bmu+{card}:{n}") for n in copies}  # a bot name: see bmu_plus
+        for arm in arms.values():
+            extend(arm, screen_games, seed)
+        while True:
+            counts = sorted(copies, key=lambda n: (-arms[n].score, n))
+            best = counts[0]
+            clear = len(counts) < 2 or separated(arms[best].points, arms[counts[1]].points)
+            if clear or len(arms[best].points) >= 4 * screen_games:
+                break
+            for arm in arms.values():
+                extend(arm, screen_games, seed)
+        picks[card] = (best, {n: arms[n].score for n in copies}, clear)
         if progress:
             progress(card)
-    return sorted(out, key=lambda r: -r.score)
+    # fresh seeds: not the games the screen chose on
+    main = {card: _Arm(f"bmu+{card}:{picks[card][0]}") for card in cards}
+    for arm in main.values():
+        extend(arm, min_games, seed + 1)
+    while True:
+        order = sorted(cards, key=lambda c: -main[c].score)
+        pending = set()
+        for a, b in itertools.pairwise(order):
+            if not separated(main[a].points, main[b].points):
+                pending |= {c for c in (a, b) if len(main[c].points) < max_games}
+        if not pending:
+            break
+        for card in pending:
+            extend(main[card], min_games, seed + 1)
+    out = []
+    for k, card in enumerate(order):
+        arm = main[card]
+        n, s = len(arm.points), sum(arm.points)
+        nxt = order[k + 1] if k + 1 < len(order) else None
+        out.append(
+            Ranked(
+                card,
+                picks[card][0],
+                n,
+                s / n,
+                wilson_interval(s, n),
+                picks[card][1],
+                picks[card][2],
+                None if nxt is None else separated(arm.points, main[nxt].points),
+            )
+        )
+    return out

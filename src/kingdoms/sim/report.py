@@ -10,24 +10,30 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from kingdoms.sim.runner import SimReport, play_state
+from kingdoms.sim.runner import SCORE_TEXT, SimReport, play_state, score_points
 from kingdoms.sim.stats import wilson_interval
 from kingdoms.sim.trackers import METRICS, UNIT
 
 
 def print_report(report: SimReport, console: Console, *, turns: int = 25) -> None:
-    table = Table(title=f"{report.game}: {report.games} games, seats rotate")
+    table = Table(
+        title=f"{report.game}: {report.games} games, seats rotate",
+        caption=SCORE_TEXT,
+    )
     table.add_column("#", justify="right")
     table.add_column("bot")
     table.add_column("wins", justify="right")
-    table.add_column("win rate [95% CI]", justify="right")
+    table.add_column("shared", justify="right")
+    table.add_column("score [95% CI]", justify="right")
     table.add_column(f"mean {report.score_name}", justify="right")
     table.add_column("mean margin", justify="right")
-    for i, (bot, wins, (lo, hi), score, margin) in enumerate(
+    for i, (bot, wins, shared, rate, (lo, hi), score, margin) in enumerate(
         zip(
             report.bots,
             report.wins,
-            report.win_intervals(),
+            report.shared,
+            report.score_rates(),
+            report.score_intervals(),
             report.mean_scores(),
             report.mean_margins(),
             strict=True,
@@ -37,7 +43,8 @@ def print_report(report: SimReport, console: Console, *, turns: int = 25) -> Non
             str(i + 1),
             bot,
             str(wins),
-            f"{wins / report.games:.1%} [{lo:.1%}–{hi:.1%}]",
+            str(shared),
+            f"{rate:.1%} [{lo:.1%}–{hi:.1%}]",
             f"{score:.2f}",
             f"{margin:+.2f}",
         )
@@ -49,7 +56,10 @@ def print_report(report: SimReport, console: Console, *, turns: int = 25) -> Non
     data = report.to_json()
     extra = [f"shared wins: {report.ties}", f"first-seat wins: {report.first_seat_wins}"]
     if "requested" in data:
-        extra.append(f"stopped early after {report.games} of {data['requested']} games")
+        extra.append(
+            f"stopped early after {report.games} of {data['requested']} games"
+            " (the first bot's 99 % score interval cleared 50 %)"
+        )
     if "mean_turns" in data:
         extra.append(f"mean turns: {data['mean_turns']}")
     if "three_pile_endings" in data:
@@ -102,18 +112,32 @@ def print_lengths(report: SimReport, console: Console) -> None:
 def sample_log(
     game: str, specs: Sequence[str], seed: int, options: Mapping[str, Any], index: int = 0
 ) -> list[str]:
-    """The readable log of game ``index`` of a run (the same game the run plays)."""
+    """The readable log of game ``index`` of a run (the same game the run plays), the
+    seats named by their bots (numbered when two seats play the same bot)."""
+    from kingdoms.server.logtext import with_names
+
     state, seat_bot = play_state(game, specs, index, seed, options, log=True)
+    names: list[str | None] = [seat_label(specs, b) for b in seat_bot]
     lines = [
         f"sample game {index + 1}: "
-        + ", ".join(f"player {s + 1} = {specs[b]}" for s, b in enumerate(seat_bot))
+        + ", ".join(f"seat {s + 1} = {name}" for s, name in enumerate(names))
     ]
-    lines += [state.event_to_str(e, "en") for e in state.log_for(None)]
+    lines += [with_names(state.event_to_str(e, "en"), names) for e in state.log_for(None)]
     outcome = state.outcome()
     if outcome is not None:
-        scores = ", ".join(f"player {i + 1}: {s:g}" for i, s in enumerate(outcome.scores))
+        scores = ", ".join(f"{names[i]}: {s:g}" for i, s in enumerate(outcome.scores))
         lines.append(f"final scores — {scores}")
     return lines
+
+
+def seat_label(specs: Sequence[str], b: int) -> str:
+    """Bot ``b``'s name in a log: its spec, "#n" added when another bot has the same.
+
+    >>> seat_label(["bmu", "bmu"], 1), seat_label(["bmu", "smithy"], 1)
+    ('bmu #2', 'smithy')
+    """
+    name = specs[b].rsplit("/", 1)[-1]
+    return f"{name} #{b + 1}" if sum(1 for s in specs if s == specs[b]) > 1 else name
 
 
 @dataclass(slots=True)
@@ -124,8 +148,7 @@ class RoundRobin:
     def rate(self, i: int, j: int) -> tuple[float, float, float]:
         """Bot ``i``'s score against ``j`` (wins + half the shared wins) with its CI."""
         r = self.reports[(min(i, j), max(i, j))]
-        a = 0 if i < j else 1
-        points = r.wins[a] + r.ties / 2
+        points = score_points(r.results, 0 if i < j else 1)
         lo, hi = wilson_interval(points, r.games)
         return points / r.games, lo, hi
 
@@ -142,7 +165,14 @@ class RoundRobin:
                     row.append({"score": round(p, 4), "ci95": [round(lo, 4), round(hi, 4)]})
             matrix.append(row)
         games = {f"{self.bots[i]}|{self.bots[j]}": r.games for (i, j), r in self.reports.items()}
-        out: dict[str, Any] = {"bots": self.bots, "matrix": matrix, "games": games}
+        overall = self.overall()
+        out: dict[str, Any] = {
+            "bots": self.bots,
+            "matrix": matrix,
+            "games": games,
+            "overall": [round(x, 4) for x in overall],
+            "ranking": [self.bots[i] for i in sorted(range(n), key=lambda i: -overall[i])],
+        }
         first = next(iter(self.reports.values()), None)
         if first is not None:
             out["seed"] = first.seed
@@ -152,19 +182,29 @@ class RoundRobin:
                 out["notes"] = list(dict.fromkeys(notes))
         return out
 
+    def overall(self) -> list[float]:
+        """Per bot, its mean score against the others (the overall ranking's key)."""
+        n = len(self.bots)
+        return [sum(self.rate(i, j)[0] for j in range(n) if j != i) / (n - 1) for i in range(n)]
+
     def print(self, console: Console) -> None:
         table = Table(title="round robin: row's score vs column (wins + ½ shared) [95% CI]")
+        overall = self.overall()
+        order = sorted(range(len(self.bots)), key=lambda i: -overall[i])
+        table.add_column("#", justify="right")
         table.add_column("")
-        for b in self.bots:
-            table.add_column(b, justify="right")
-        for i, b in enumerate(self.bots):
-            cells = [b]
-            for j in range(len(self.bots)):
+        for j in order:
+            table.add_column(self.bots[j], justify="right")
+        table.add_column("overall", justify="right")
+        for rank, i in enumerate(order):
+            cells = [str(rank + 1), self.bots[i]]
+            for j in order:
                 if i == j:
                     cells.append("—")
                 else:
                     p, lo, hi = self.rate(i, j)
                     cells.append(f"{p:.1%} [{lo:.0%}–{hi:.0%}]")
+            cells.append(f"{overall[i]:.1%}")
             table.add_row(*cells)
         console.print(table)
         data = self.to_json()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
+import math
 import os
 import random
 import time
@@ -55,6 +56,21 @@ class GameResult:
     summary: Mapping[str, Any]
     series: Mapping[str, tuple[tuple[float, ...], ...]] = field(default_factory=dict)
     """Metric -> per bot, the value at the end of each of its turns (rounds)."""
+
+
+SCORE_TEXT = "score = (wins + ½ shared wins) / games"
+"""The one definition of a bot's score: the results table, the stopping rules
+(``--until-clear``, ``rank``, ``optimize``) and the charts all use it."""
+
+
+def score_points(results: Sequence[GameResult], bot: int = 0) -> float:
+    """Wins of ``bot`` plus half its shared wins (``score × games``).
+
+    >>> r = [GameResult(0, (0,), (3.0, 1.0), 0, {}), GameResult(1, (0, 1), (2.0, 2.0), 1, {})]
+    >>> score_points(r, 0), score_points(r, 1)
+    (1.5, 0.5)
+    """
+    return sum(1.0 if r.winners == (bot,) else 0.5 if bot in r.winners else 0.0 for r in results)
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -249,6 +265,10 @@ def _result(
             for seat, row in enumerate(rows):
                 per_bot[seat_bot[seat]] = tuple(row)
             by_bot[metric] = tuple(per_bot)
+    summary = dict(g.summarize(state))
+    if "categories" in summary:  # per seat -> per bot
+        per_seat = summary["categories"]
+        summary["categories"] = tuple(per_seat[seat_bot.index(b)] for b in range(k))
     first_seat = outcome.details.get("first_player")
     winners = outcome.winners
     return GameResult(
@@ -258,7 +278,7 @@ def _result(
         else tuple(sorted(seat_bot[s] for s in winners)),
         tuple(scores),
         seat_bot[first_seat] if isinstance(first_seat, int) else None,
-        g.summarize(state),
+        summary,
         by_bot,
     )
 
@@ -318,6 +338,28 @@ class SimReport:
     def first_seat_wins(self) -> int:
         return sum(1 for r in self.results if r.first is not None and r.winners == (r.first,))
 
+    @property
+    def shared(self) -> list[int]:
+        """Per bot, the games it won together with another bot."""
+        out = [0] * len(self.bots)
+        for r in self.results:
+            if len(r.winners) > 1:
+                for b in r.winners:
+                    out[b] += 1
+        return out
+
+    def points(self) -> list[float]:
+        """Per bot, wins + ½ shared wins (:func:`score_points`)."""
+        return [score_points(self.results, b) for b in range(len(self.bots))]
+
+    def score_rates(self) -> list[float]:
+        """Per bot, its score: (wins + ½ shared wins) / games."""
+        return [p / self.games if self.games else 0.0 for p in self.points()]
+
+    def score_intervals(self, z: float = 1.959964) -> list[tuple[float, float]]:
+        """Per bot, the Wilson interval of its score (95 % by default)."""
+        return [wilson_interval(p, self.games, z) for p in self.points()]
+
     def mean_scores(self) -> list[float]:
         return [mean([r.scores[b] for r in self.results]) for b in range(len(self.bots))]
 
@@ -356,6 +398,61 @@ class SimReport:
             out[metric] = per_bot
         return out
 
+    def curve_bands(
+        self, metric: str, cut: float = 0.05
+    ) -> list[list[tuple[float, float, float, int]]]:
+        """Per bot, per turn (round): ``(mean, lo, hi, games)`` of ``metric``, with a
+        95 % interval of the mean (normal approximation) over the ``games`` still
+        running at that turn; cut where fewer than ``cut`` of the games remain."""
+        out: list[list[tuple[float, float, float, int]]] = []
+        for b in range(len(self.bots)):
+            sums: list[float] = []
+            squares: list[float] = []
+            counts: list[int] = []
+            for r in self.results:
+                rows = r.series.get(metric)
+                if not rows:
+                    continue
+                for t, v in enumerate(rows[b]):
+                    if t == len(sums):
+                        sums.append(0.0)
+                        squares.append(0.0)
+                        counts.append(0)
+                    sums[t] += v
+                    squares[t] += v * v
+                    counts[t] += 1
+            row: list[tuple[float, float, float, int]] = []
+            for s, q, n in zip(sums, squares, counts, strict=True):
+                if n < cut * self.games:
+                    break
+                m = s / n
+                sd = math.sqrt(max(0.0, q / n - m * m) * n / (n - 1)) if n > 1 else 0.0
+                half = 1.959964 * sd / math.sqrt(n)
+                row.append((m, m - half, m + half, n))
+            out.append(row)
+        return out
+
+    def ending_piles(self) -> dict[str, int]:
+        """How the games ended: ending -> games ("Provinces", or the piles emptied for a
+        three-pile ending, e.g. "Curse + Estate + Village"); empty when not recorded."""
+        out: dict[str, int] = {}
+        for r in self.results:
+            ending = r.summary.get("ending")
+            if ending:
+                out[str(ending)] = out.get(str(ending), 0) + 1
+        return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def categories(self) -> dict[str, list[float]]:
+        """Where the bots' points come from (Kingdomino: each terrain, bonuses, and
+        the crowns held): category -> per bot, its mean per game; empty when the
+        game does not record them."""
+        out: dict[str, list[float]] = {}
+        for r in self.results:
+            for b, cats in enumerate(r.summary.get("categories", ())):
+                for name, value in cats.items():
+                    out.setdefault(name, [0.0] * len(self.bots))[b] += value / self.games
+        return out
+
     def length_distribution(self) -> dict[int, int]:
         """Game length (Dominion: turns of the longest-playing seat; Kingdomino: rounds)
         -> number of games."""
@@ -388,6 +485,9 @@ class SimReport:
             "wins": self.wins,
             "win_rate_ci95": [[round(lo, 4), round(hi, 4)] for lo, hi in self.win_intervals()],
             "ties": self.ties,
+            "shared_wins": self.shared,
+            "score": [round(x, 4) for x in self.score_rates()],
+            "score_ci95": [[round(lo, 4), round(hi, 4)] for lo, hi in self.score_intervals()],
             "first_seat_wins": self.first_seat_wins,
             f"mean_{self.score_name}": [round(x, 3) for x in self.mean_scores()],
             "mean_margin": [round(x, 3) for x in self.mean_margins()],
@@ -438,8 +538,12 @@ def simulate(
     backend: str = "local",
     address: str | None = None,
     curves: bool = False,
+    first: int = 0,
 ) -> SimReport:
     """Play ``games`` games of ``game`` between ``bots`` (bot specs) and report.
+
+    The games are those of index ``first`` to ``first + games - 1`` of the run of
+    ``seed`` (a run can be extended with more games: the same games as one longer run).
 
     ``workers`` > 1 runs batches in that many processes (``backend="local"``);
     ``backend="ray"`` runs them as Ray tasks (``address``: a cluster, else a local
@@ -461,9 +565,8 @@ def simulate(
     size = batch or default_batch(games, workers)
     start = time.perf_counter()
     results: list[GameResult] = []
-    stream = run_batches(
-        game, list(bots), batches(games, size), seed, opts, workers, backend, address, curves
-    )
+    chunks = [[first + i for i in chunk] for chunk in batches(games, size)]
+    stream = run_batches(game, list(bots), chunks, seed, opts, workers, backend, address, curves)
     with contextlib.closing(stream):  # stopping early cancels the batches not started
         for chunk in stream:
             if progress:

@@ -158,7 +158,7 @@ asks(
 def _golem_play(st: DominionState, fr: Frame) -> None:
     p, c = fr.who, fr.card
     st.in_play[p].append(c)
-    st.play_card(p, c, st.new_play_id())
+    st.play_card(p, c, st.new_play_id(), GOLEM)
 
 
 HELD["golem"] = (3, 4)

@@ -398,8 +398,8 @@ def _throne_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
         st.hands[p].remove(c)
         st.in_play[p].append(c)
         pid = st.new_play_id()
-        st.push("play", p, c, pid)
-        st.push("play", p, c, pid)
+        st.push("play", p, c, pid, fr.card)
+        st.push("play", p, c, pid, fr.card)
 
 
 asks(

@@ -143,7 +143,7 @@ def _effect(st: DominionState, fr: Frame) -> None:
 
 @task("play")
 def _play(st: DominionState, fr: Frame) -> None:
-    st.play_card(fr.who, fr.card, fr.a)
+    st.play_card(fr.who, fr.card, fr.a, fr.b)
 
 
 @task("reset_immune")

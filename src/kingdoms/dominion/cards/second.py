@@ -272,7 +272,7 @@ def _vassal_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     if kind == A.YES and disc and disc[-1] == found:
         disc.pop()
         st.in_play[p].append(found)
-        st.play_card(p, found, st.new_play_id())
+        st.play_card(p, found, st.new_play_id(), VASSAL)
 
 
 asks(
