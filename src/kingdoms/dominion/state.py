@@ -26,13 +26,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from kingdoms.core.errors import InvalidArgument, InvariantViolation, malformed_as
-from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, copy_rng
+from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, State, copy_rng
+from kingdoms.dominion.actions import CHOOSE, PLAY, decode
 from kingdoms.dominion.data import (
     BASIC_SUPPLY,
     BY_ID,
     CARDS,
     COPPER,
     ESTATE,
+    IS_ATTACK,
     IS_VICTORY,
     NUM_CARDS,
     POTION,
@@ -285,6 +287,40 @@ class DominionState(Turn):
         from kingdoms.dominion.view import make_public_view
 
         return make_public_view(self)
+
+    def revealed_nothing(self, action: int, after: State) -> bool:
+        """What :meth:`determinize` resamples (every deck's order, the other seats'
+        hands and the cards they look at) is read only by a step that moves cards out
+        of a deck or out of another seat's hand, plays an Attack (its Moat check reads
+        the hands it targets), or runs or answers another seat's pending frames; a
+        step that did none of these and leaves the decision with the same seat
+        (buying, playing a Treasure, ending the Action phase, choosing from one's own
+        hand, gaining from the supply, discarding down to three under a Militia...)
+        read nothing hidden from the acting seat and showed nothing.  A step under
+        Possession or one that ends the game is left to sampling."""
+        if not isinstance(after, DominionState) or after.phase == OVER:
+            return False
+        if self.controller >= 0 or after.controller >= 0 or after.turn != self.turn:
+            return False
+        actor = self.current_player
+        if after.current_player != actor:
+            return False
+        others = [fr for fr in self.stack if fr.who != actor]
+        if others != [fr for fr in after.stack if fr.who != actor]:
+            return False
+        for q in range(self.num_players):
+            if self.decks[q] != after.decks[q]:
+                return False
+            if q != actor and (
+                self.hands[q] != after.hands[q] or self.looking[q] != after.looking[q]
+            ):
+                return False
+        kind, card = decode(action)
+        if kind in (PLAY, CHOOSE) and 0 <= card < len(IS_ATTACK) and IS_ATTACK[card]:
+            return False
+        played = self.in_play[self.turn]
+        now = after.in_play[self.turn]
+        return all(not IS_ATTACK[c] or now.count(c) <= played.count(c) for c in now)
 
     def determinize(self, player: int, rng: random.Random) -> DominionState:
         new = self.clone()
