@@ -257,6 +257,25 @@ def test_security_headers_on_every_response() -> None:
         assert res.status_code == 413 and res.headers["x-content-type-options"] == "nosniff"
 
 
+def test_pages_may_open_sockets_to_their_own_host_only() -> None:
+    """connect-src names the page's own host (ws:// and wss:// of it), never bare ws:
+    or wss: (any host); a malformed Host header leaves only 'self'."""
+    with _client() as client:
+        game = client.post("/api/games", json={"game": "toy", "seats": HUMANS}).json()
+        for path in ("/", f"/game/{game['id']}", "/leaderboard", "/no/such/page"):
+            res = client.get(path, headers={"host": "games.example:8443"})
+            if not res.headers.get("content-type", "").startswith("text/html"):
+                continue
+            policy = res.headers["content-security-policy"]
+            assert res.headers.get_list("content-security-policy") == [policy], path
+            sources = next(
+                d.split()[1:] for d in policy.split("; ") if d.startswith("connect-src ")
+            )
+            assert sources == ["'self'", "ws://games.example:8443", "wss://games.example:8443"]
+        bad = client.get("/", headers={"host": "x.example ws: *"})
+        assert "connect-src 'self';" in bad.headers["content-security-policy"]
+
+
 # -- rate limits, expiry ------------------------------------------------------------------
 
 
