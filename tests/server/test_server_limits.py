@@ -43,6 +43,30 @@ def test_unbounded_bot_options_are_refused(spec: str) -> None:
         assert client.get("/api/games").json()["games"] == []
 
 
+@pytest.mark.parametrize(
+    ("game", "spec", "wanted"),
+    [
+        ("kingdomino", "mcts:playout=" + "x" * 150, "no playout policy"),
+        ("dominion", "mcts:playout=<b>hello</b>", "no playout policy"),
+        ("kingdomino", "mcts:seed=free text", "seed must be an integer"),
+        ("kingdomino", "mcts:algorithm=fancy", "algorithm must be one of"),
+        ("kingdomino", "planning-greedy:width=wide", "width must be"),
+    ],
+)
+def test_bot_options_outside_their_choices_are_refused_at_creation(
+    game: str, spec: str, wanted: str
+) -> None:
+    """Every bot option is checked against its choices when the game is made (a free
+    text playout used to be stored and shown, failing only when the bot moved)."""
+    with _client() as client:
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": spec}]
+        res = client.post("/api/games", json={"game": game, "seats": seats})
+        assert res.status_code == 400, res.text
+        assert res.json()["error"] == "bad_config" and wanted in res.json()["message"]
+        assert "seat 2" in res.json()["message"]
+        assert client.get("/api/games").json()["games"] == []
+
+
 def test_bot_options_within_the_limits_are_accepted_and_capped() -> None:
     limits = ServerLimits(bot_think=2.0, bot_iterations=100)
     assert bounded_bot_spec("mcts:time=1.5", limits) == "mcts:time=1.5"

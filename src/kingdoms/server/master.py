@@ -492,7 +492,10 @@ class GameMaster:
                     spec = bounded_bot_spec(s.get("bot") or "random", self.limits, clamp=True)
                 except RequestError:
                     spec = "random"
-                bots[i] = make_bot(stored.game, spec)
+                try:
+                    bots[i] = make_bot(stored.game, spec)
+                except InvalidConfig:  # an option refused since (e.g. an unknown playout)
+                    bots[i] = make_bot(stored.game, "random")
         table = Table(stored.id, state, stored.seats, stored.meta, bots, version=stored.version)
         if stored.status != STATUS_RUNNING and not state.is_terminal():  # resigned, abandoned
             table.ended = stored.outcome or {"scores": [], "winners": [], "details": {}}
