@@ -169,3 +169,32 @@ def test_bots_go_on_after_postgres_refuses_and_drops_connections(pg: str) -> Non
     finally:
         outage(False)
         admin.dispose()
+
+
+def test_a_hello_that_meets_a_locked_database_changes_nothing_and_may_be_said_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seat is marked joined only once the database took it: a failed hello leaves
+    no subscriber behind and no seat joined, so the next hello tries the write again."""
+    monkeypatch.setattr(storage_module, "SQLITE_BUSY_MS", 50)
+    path = tmp_path / "k.sqlite"
+
+    async def main() -> None:
+        gm = GameMaster(Storage(f"sqlite:///{path}"), bot_delay=0)
+        table, tokens = gm.create_game("toy", [{"kind": "human"}, {"kind": "human"}], seed=1)
+        locker = sqlite3.connect(path, isolation_level=None)
+        locker.execute("BEGIN EXCLUSIVE")
+        try:
+            with pytest.raises(StorageUnavailable):
+                await gm.subscribe(table.id, [str(tokens[0])], _inbox)
+            assert table.subscribers == [] and not table.seats[0].get("joined")
+        finally:
+            locker.execute("COMMIT")
+            locker.close()
+        await gm.subscribe(table.id, [str(tokens[0])], _inbox)
+        assert len(table.subscribers) == 1 and table.seats[0]["joined"]
+        stored = gm.storage.load_game(table.id)
+        assert stored is not None and stored.seats[0]["joined"]
+        await gm.stop()
+
+    asyncio.run(main())

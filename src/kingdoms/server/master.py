@@ -586,16 +586,15 @@ class GameMaster:
             lang = "en"
         sub = Subscriber(seats, send, lang)
         async with table.lock:
-            table.subscribers.append(sub)
             newly = [s for s in seats if not table.seats[s].get("joined")]
             if newly:
-                for s in newly:
-                    table.seats[s]["joined"] = True
-                # merged with what other processes set meanwhile
+                # merged with what other processes set meanwhile; if the database fails,
+                # nothing changed here either (the client says hello again)
                 merge = functools.partial(
                     self.storage.merge_seats, table.id, {s: {"joined": True} for s in newly}
                 )
                 table.seats = await self._off_loop(merge) if self.shared else merge()
+            table.subscribers.append(sub)
             await self.push(table, [sub])
         self._schedule_bots(table)  # a bot that stopped goes on when someone comes back
         return table, sub
