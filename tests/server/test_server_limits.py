@@ -100,6 +100,46 @@ def test_a_stored_runaway_bot_resumes_within_the_limits(tmp_path: Any) -> None:
     run(stop())
 
 
+def test_a_game_of_bots_alone_thinks_within_its_budget(tmp_path: Any) -> None:
+    """Search bots at their maximum think time would hold a worker for the whole game;
+    with a budget per game its bots answer at once once it is spent, and the game ends
+    soon."""
+    limits = ServerLimits(bot_think=0.2, bot_game_seconds=0.5)
+
+    async def main() -> None:
+        gm = GameMaster(Storage(f"sqlite:///{tmp_path}/k.sqlite"), bot_delay=0, limits=limits)
+        bots = [{"kind": "bot", "bot": "mcts:time=0.2"}] * 2
+        table, _ = gm.create_game("kingdomino", bots, seed=1)
+        began = time.monotonic()
+        while not table.finished and time.monotonic() - began < 20:
+            await asyncio.sleep(0.05)
+        assert table.finished
+        # about 50 steps at 0.2 s each without the budget; 0.5 s of it with
+        assert time.monotonic() - began < 6
+        assert table.id not in gm.bot_spent  # forgotten once the game ended
+        await gm.stop()
+
+    asyncio.run(main())
+
+
+def test_one_client_runs_only_a_few_games_of_search_bots_alone_at_once() -> None:
+    heavy = [{"kind": "bot", "bot": "mcts:time=0.05"}] * 6
+    with _client(limits=ServerLimits(bot_games_per_client=2, bot_workers=1)) as client:
+        for _ in range(2):
+            res = client.post("/api/games", json={"game": "dominion", "seats": heavy})
+            assert res.status_code == 201, res.text
+        res = client.post("/api/games", json={"game": "dominion", "seats": heavy})
+        assert res.status_code == 429 and res.json()["error"] == "too_many_bot_games"
+        assert res.headers["retry-after"]
+        # games with a person, or with cheap bots only, are not counted
+        light = [{"kind": "bot", "bot": "random"}] * 2
+        assert client.post("/api/games", json={"game": "toy", "seats": light}).status_code == 201
+        mixed = [{"kind": "human"}, *heavy[:1]]
+        res = client.post("/api/games", json={"game": "kingdomino", "seats": mixed})
+        assert res.status_code == 201
+        assert len(client.get("/api/games").json()["games"]) == 4
+
+
 def test_bot_pool_serves_people_first_round_robin_and_bounds_work() -> None:
     async def main() -> list[str]:
         pool, order = BotPool(workers=1, share=3), []

@@ -121,6 +121,9 @@ class GameMaster:
         self.retry_delay = 1.0
         """Seconds a bot waits before trying again when its action could not be stored
         (doubled after each failure in a row, up to :data:`MAX_RETRY_DELAY`)."""
+        self.bot_spent: dict[str, float] = {}
+        """Seconds of bot thinking used so far per game of bots alone (this process);
+        past ``limits.bot_game_seconds`` its bots answer at once."""
         self.sweep_interval = BOT_SWEEP_INTERVAL
         """Seconds between two sweeps that restart the bots of games whose bot task
         ended (see :meth:`_sweep_bots`)."""
@@ -770,6 +773,7 @@ class GameMaster:
 
     def finished_game(self, table: Table) -> None:
         """Run the finish hooks (ratings…); a failing hook never stops the game."""
+        self.bot_spent.pop(table.id, None)
         for hook in self.finish_hooks:
             try:
                 hook(table)
@@ -869,12 +873,23 @@ class GameMaster:
             view, legal = state.view(seat), state.legal_actions()
             rng = random.Random(f"{state.config.seed}:{seat}:{step}")
             bot = table.bots[seat]
+            people = self._people_waiting(table)
             try:
-                # one move at a time per game, in turn with every other game's bots
-                async with self.bot_pool.slot(self._people_waiting(table)):
-                    if table.state.step != step:
-                        continue
-                    action = await asyncio.to_thread(bot.act, view, legal, rng)
+                if not people and self.bot_spent.get(table.id, 0.0) >= self.limits.bot_game_seconds:
+                    # this game of bots alone has used its thinking time: answer at once
+                    action = legal[rng.randrange(len(legal))]
+                else:
+                    # one move at a time per game, in turn with every other game's bots
+                    async with self.bot_pool.slot(people):
+                        if table.state.step != step:
+                            continue
+                        began = time.monotonic()
+                        try:
+                            action = await asyncio.to_thread(bot.act, view, legal, rng)
+                        finally:
+                            if not people:
+                                spent = self.bot_spent.get(table.id, 0.0)
+                                self.bot_spent[table.id] = spent + time.monotonic() - began
             except Exception:
                 log.exception("bot %s failed in game %s; playing randomly", bot.name, table.id)
                 action = legal[rng.randrange(len(legal))]
