@@ -7,10 +7,11 @@ this is what each move of a human player pays.
 
     .venv/bin/python bench/undo_reveal.py [--games 3] [--steps 300]
 
-Each step is timed with both rules one after the other, so machine noise hits both
-alike, in CPU time of this process (a loaded machine does not inflate it); steps that used chance are left out (both answer from the RNG alone).  Dominion
-is played with random kingdoms of every set (first and second edition, with and
-without Alchemy); the mean and the worst step are given for both rules.
+Each step is timed with both rules one after the other, in CPU time of this process
+(a loaded machine does not inflate it); steps that used chance are left out (both
+answer from the RNG alone).  Dominion is played with random kingdoms of every set
+(first and second edition, with and without Alchemy); the mean and the worst step
+are given for both rules.  ``--game dominion`` runs Dominion alone.
 """
 
 from __future__ import annotations
