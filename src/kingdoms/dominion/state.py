@@ -34,6 +34,7 @@ from kingdoms.dominion.data import (
     CARDS,
     COPPER,
     ESTATE,
+    IS_ACTION,
     IS_ATTACK,
     IS_VICTORY,
     NUM_CARDS,
@@ -328,9 +329,7 @@ class DominionState(Turn):
             ) and not _uniform(self.hands[q] + before_deck + self.looking[q]):
                 return False
         deciding = after.current_player
-        if deciding != actor and not _uniform(
-            self.hands[deciding] + self.decks[deciding] + self.looking[deciding]
-        ):
+        if deciding != actor and not self._decision_reads_nothing(after, deciding):
             return False  # what another seat may do now (and whether) reads its hand
         kind, card = decode(action)
         if kind == PLAY and 0 <= card < len(IS_ATTACK) and IS_ATTACK[card]:
@@ -338,6 +337,21 @@ class DominionState(Turn):
         played = self.in_play[self.turn]
         now = after.in_play[self.turn]
         return all(not IS_ATTACK[c] or now.count(c) <= played.count(c) for c in now)
+
+    def _decision_reads_nothing(self, after: DominionState, seat: int) -> bool:
+        """Whether handing the decision to ``seat`` (not the acting one) after this step
+        read nothing hidden of it: all its hidden cards are alike; or no decision of a
+        card is pending and the step stays in the turn with no Action left to play (the
+        turn goes on without looking at the hand); or a new turn starts for a seat with
+        no Action among its hidden cards (whether it may play one is then certain)."""
+        pool = self.hands[seat] + self.decks[seat] + self.looking[seat]
+        if _uniform(pool):
+            return True
+        if after.stack or seat != after.turn:
+            return False
+        if after.turn == self.turn:
+            return after.actions <= 0
+        return not any(IS_ACTION[c] for c in pool)
 
     def determinize(self, player: int, rng: random.Random) -> DominionState:
         new = self.clone()
