@@ -193,7 +193,9 @@ class _Maker:
         except TypeError as err:
             if not self._bad_params:
                 raise
-            raise InvalidConfig(f"bad parameters for bot {self._name!r}: {err}") from err
+            given = getattr(self._make, "keywords", None) or {}
+            shown = ", ".join(f"{k}={v!r}" for k, v in sorted(given.items()))
+            raise InvalidConfig(f"bad parameters for bot {self._name!r} ({shown}): {err}") from err
         if not isinstance(made, Bot):
             raise InvalidConfig(f"{self._what} does not make a bot")
         check = getattr(made, "check_game", None)
