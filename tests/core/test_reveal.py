@@ -172,3 +172,67 @@ def test_dominion_steps_left_undoable_show_nothing_on_fresh_samples(
         if verdict is None:
             assert _independent_check(before, action, state, 96)
     assert None in verdicts and REVEALED in verdicts
+
+
+DOMINION_SETS = [
+    {"sets": ["base", "base-1e"]},
+    {"sets": ["base", "base-2e"], "base_edition": 2},
+    {"sets": ["alchemy", "base", "base-1e"]},
+    {"sets": ["alchemy", "base-2e"], "base_edition": 2},
+]
+
+
+@pytest.mark.parametrize("options", DOMINION_SETS, ids=lambda o: "+".join(o["sets"]))
+def test_dominion_structure_agrees_with_sampling_on_random_games(
+    options: dict[str, object],
+) -> None:
+    """Every Dominion step settled from the structure (no sampling) reveals nothing on
+    the sampling rule too, in random games of every set; most steps are settled so."""
+    settled = steps = 0
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        state = new_game("dominion", players=players, seed=seed, options=options)
+        for before, action in itertools.islice(random_steps(state, seed), 150):
+            if before.rng.getstate() != state.rng.getstate():
+                continue
+            steps += 1
+            if before.revealed_nothing(action, state):
+                settled += 1
+                assert sampled_reveal(before, action, state) is None, (seed, before.step, action)
+                assert step_reveal(before, action, state) is None
+    assert settled > steps // 3, (settled, steps)
+
+
+def test_dominion_buys_and_treasures_are_settled_without_sampling(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Playing a Treasure, buying without ending the turn and ending the Action phase
+    read nothing hidden: answered without a single determinization."""
+    from kingdoms.dominion.actions import A_END_PHASE, BUY, PLAY, decode
+    from kingdoms.dominion.state import ACTION_PHASE, DominionState
+
+    sampled: list[int] = []
+    real = reveal.sampled_reveal
+
+    def counting(before: State, action: int, after: State, samples: int = 64) -> str | None:
+        sampled.append(before.step)
+        return real(before, action, after, samples)
+
+    monkeypatch.setattr(reveal, "sampled_reveal", counting)
+    state = new_game("dominion", players=2, seed=4)
+    assert isinstance(state, DominionState)
+    checked = 0
+    for before, action in itertools.islice(random_steps(state, 4), 200):
+        assert isinstance(before, DominionState)
+        kind, _card = decode(action)
+        simple = (
+            (kind == PLAY and before.phase != ACTION_PHASE)
+            or (kind == BUY and state.turn == before.turn)
+            or (action == A_END_PHASE and before.phase == ACTION_PHASE)
+        )
+        if not simple or before.rng.getstate() != state.rng.getstate():
+            continue
+        count = len(sampled)
+        assert step_reveal(before, action, state) is None
+        assert len(sampled) == count, before.action_to_str(action)
+        checked += 1
+    assert checked > 20

@@ -43,6 +43,30 @@ def test_unbounded_bot_options_are_refused(spec: str) -> None:
         assert client.get("/api/games").json()["games"] == []
 
 
+@pytest.mark.parametrize(
+    ("game", "spec", "wanted"),
+    [
+        ("kingdomino", "mcts:playout=" + "x" * 150, "no playout policy"),
+        ("dominion", "mcts:playout=<b>hello</b>", "no playout policy"),
+        ("kingdomino", "mcts:seed=free text", "seed"),
+        ("kingdomino", "mcts:algorithm=fancy", "algorithm must be one of"),
+        ("kingdomino", "planning-greedy:width=wide", "width must be"),
+    ],
+)
+def test_bot_options_outside_their_choices_are_refused_at_creation(
+    game: str, spec: str, wanted: str
+) -> None:
+    """Every bot option is checked against its choices when the game is made (a free
+    text playout used to be stored and shown, failing only when the bot moved)."""
+    with _client() as client:
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": spec}]
+        res = client.post("/api/games", json={"game": game, "seats": seats})
+        assert res.status_code == 400, res.text
+        assert res.json()["error"] == "bad_config" and wanted in res.json()["message"]
+        assert "seat 2" in res.json()["message"]
+        assert client.get("/api/games").json()["games"] == []
+
+
 def test_bot_options_within_the_limits_are_accepted_and_capped() -> None:
     limits = ServerLimits(bot_think=2.0, bot_iterations=100)
     assert bounded_bot_spec("mcts:time=1.5", limits) == "mcts:time=1.5"
@@ -74,6 +98,46 @@ def test_a_stored_runaway_bot_resumes_within_the_limits(tmp_path: Any) -> None:
         await fresh.stop()
 
     run(stop())
+
+
+def test_a_game_of_bots_alone_thinks_within_its_budget(tmp_path: Any) -> None:
+    """Search bots at their maximum think time would hold a worker for the whole game;
+    with a budget per game its bots answer at once once it is spent, and the game ends
+    soon."""
+    limits = ServerLimits(bot_think=0.2, bot_game_seconds=0.5)
+
+    async def main() -> None:
+        gm = GameMaster(Storage(f"sqlite:///{tmp_path}/k.sqlite"), bot_delay=0, limits=limits)
+        bots = [{"kind": "bot", "bot": "mcts:time=0.2"}] * 2
+        table, _ = gm.create_game("kingdomino", bots, seed=1)
+        began = time.monotonic()
+        while not table.finished and time.monotonic() - began < 20:
+            await asyncio.sleep(0.05)
+        assert table.finished
+        # about 50 steps at 0.2 s each without the budget; 0.5 s of it with
+        assert time.monotonic() - began < 6
+        assert table.id not in gm.bot_spent  # forgotten once the game ended
+        await gm.stop()
+
+    asyncio.run(main())
+
+
+def test_one_client_runs_only_a_few_games_of_search_bots_alone_at_once() -> None:
+    heavy = [{"kind": "bot", "bot": "mcts:time=0.05"}] * 6
+    with _client(limits=ServerLimits(bot_games_per_client=2, bot_workers=1)) as client:
+        for _ in range(2):
+            res = client.post("/api/games", json={"game": "dominion", "seats": heavy})
+            assert res.status_code == 201, res.text
+        res = client.post("/api/games", json={"game": "dominion", "seats": heavy})
+        assert res.status_code == 429 and res.json()["error"] == "too_many_bot_games"
+        assert res.headers["retry-after"]
+        # games with a person, or with cheap bots only, are not counted
+        light = [{"kind": "bot", "bot": "random"}] * 2
+        assert client.post("/api/games", json={"game": "toy", "seats": light}).status_code == 201
+        mixed = [{"kind": "human"}, *heavy[:1]]
+        res = client.post("/api/games", json={"game": "kingdomino", "seats": mixed})
+        assert res.status_code == 201
+        assert len(client.get("/api/games").json()["games"]) == 4
 
 
 def test_bot_pool_serves_people_first_round_robin_and_bounds_work() -> None:
@@ -255,6 +319,25 @@ def test_security_headers_on_every_response() -> None:
         assert client.get("/").headers["content-security-policy"]
         res = client.post("/api/games", content=b"x" * 20_000)
         assert res.status_code == 413 and res.headers["x-content-type-options"] == "nosniff"
+
+
+def test_pages_may_open_sockets_to_their_own_host_only() -> None:
+    """connect-src names the page's own host (ws:// and wss:// of it), never bare ws:
+    or wss: (any host); a malformed Host header leaves only 'self'."""
+    with _client() as client:
+        game = client.post("/api/games", json={"game": "toy", "seats": HUMANS}).json()
+        for path in ("/", f"/game/{game['id']}", "/leaderboard", "/no/such/page"):
+            res = client.get(path, headers={"host": "games.example:8443"})
+            if not res.headers.get("content-type", "").startswith("text/html"):
+                continue
+            policy = res.headers["content-security-policy"]
+            assert res.headers.get_list("content-security-policy") == [policy], path
+            sources = next(
+                d.split()[1:] for d in policy.split("; ") if d.startswith("connect-src ")
+            )
+            assert sources == ["'self'", "ws://games.example:8443", "wss://games.example:8443"]
+        bad = client.get("/", headers={"host": "x.example ws: *"})
+        assert "connect-src 'self';" in bad.headers["content-security-policy"]
 
 
 # -- rate limits, expiry ------------------------------------------------------------------

@@ -6,12 +6,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 from starlette.testclient import TestClient
 
 from kingdoms.server.app import create_app
-from kingdoms.server.ratings import RatingBook, _rank, profiles_table
+from kingdoms.server.names import LOWER, UPPER, name_key
+from kingdoms.server.ratings import (
+    MAX_PAIR_GAMES,
+    MIN_DECISIONS,
+    PAIR_WINDOW,
+    RatingBook,
+    _rank,
+    profiles_table,
+    rated_games_table,
+)
 from kingdoms.server.storage import Storage
+from kingdoms.server.table import RequestError
 
 SECRET = "a secret kept by the browser"
 
@@ -69,33 +79,62 @@ def test_http_profiles_are_rate_limited() -> None:
         assert client.get("/api/ratings?game=dominion&players=9").status_code == 400
 
 
-def _play_rated_game(client: TestClient, seats: list[dict[str, Any]], profiles: list[Any]) -> str:
-    game = client.post(
-        "/api/games",
-        json={"game": "kingdomino", "seats": seats, "seed": 2, "rated": True},
+def _next_state(ws: Any, after: int) -> dict[str, Any]:
+    """The first state message of ``ws`` past step ``after`` (acks skipped)."""
+    while True:
+        msg = ws.receive_json()
+        if msg.get("type") == "state" and msg["state_id"] > after:
+            return dict(msg)
+
+
+def _play_rated_game(
+    client: TestClient,
+    seats: list[dict[str, Any]],
+    profiles: list[Any],
+    moves: int = MIN_DECISIONS,
+    game: str = "kingdomino",
+) -> str:
+    """Create a rated game, join every human seat on its own socket (with its profile),
+    play until each seat made ``moves`` decisions, then the first human resigns."""
+    created = client.post(
+        "/api/games", json={"game": game, "seats": seats, "seed": 2, "rated": True}
     ).json()
-    tokens = [s.get("token") for s in game["seats"]]
-    socks = []
-    for token, profile in zip(tokens, profiles, strict=True):
+    tokens = [s.get("token") for s in created["seats"]]
+    socks, sock_of, latest = [], {}, []
+    for seat, (token, profile) in enumerate(zip(tokens, profiles, strict=True)):
         if token is None:
             continue
-        ws = client.websocket_connect(f"/ws/{game['id']}")
+        ws = client.websocket_connect(f"/ws/{created['id']}")
         ws.__enter__()
         hello: dict[str, Any] = {"type": "hello", "tokens": [token]}
         if profile is not None:
             hello["profile"] = {"name": profile, "secret": SECRET}
         ws.send_json(hello)
-        ws.receive_json()
+        latest.append(_next_state(ws, -1))
+        sock_of[seat] = len(socks)
         socks.append(ws)
-    # the first human resigns: a rated result without playing the whole game
+    made = [0] * len(seats)
+    while min(made) < moves:
+        step = max(m["state_id"] for m in latest)
+        latest = [
+            m if m["state_id"] == step else _next_state(ws, m["state_id"] - 1)
+            for ws, m in zip(socks, latest, strict=True)
+        ]
+        current = latest[0]["current_player"]
+        made[current] += 1
+        if current in sock_of:
+            mine = latest[sock_of[current]]
+            socks[sock_of[current]].send_json(
+                {"type": "action", "action": mine["legal"][0]["action"], "state_id": step}
+            )
+        latest = [_next_state(ws, step) for ws in socks]
+    # the first human resigns
     socks[0].send_json({"type": "resign"})
-    while True:
-        msg = socks[0].receive_json()
-        if msg.get("type") == "state" and msg["finished"]:
-            break
+    while not _next_state(socks[0], -1)["finished"]:
+        pass
     for ws in socks:
         ws.__exit__(None, None, None)
-    return str(game["id"])
+    return str(created["id"])
 
 
 def test_a_rated_game_between_profiles_updates_ratings_per_bucket(tmp_path: Path) -> None:
@@ -147,3 +186,93 @@ def test_proving_a_profile_on_joining_is_rate_limited_too() -> None:
                 codes.append(ws.receive_json()["code"])
         assert codes[0] == "bad_profile" and codes[-1] == "rate_limited"
         assert len(codes) > 20  # the burst itself is allowed
+
+
+def test_profile_requests_refuse_deeply_nested_json_with_a_clear_400() -> None:
+    deep = b"[" * 1000 + b"]" * 1000
+    with _client() as client:
+        for path in ("/api/profiles", "/api/profiles/login"):
+            res = client.post(path, content=deep)
+            assert res.status_code == 400, (path, res.text)
+            assert res.json()["error"] == "bad_json"
+            assert "nested deeper" in res.json()["message"]
+
+
+def test_names_that_read_the_same_are_one_name(tmp_path: Path) -> None:
+    """NFKC and a confusables skeleton: Latin, Cyrillic and full-width "Ann" collide
+    (and "BOB" with Cyrillic "ВОВ"); accents still make another name."""
+    book = RatingBook(Storage(f"sqlite:///{tmp_path / 'k.sqlite'}").engine)
+    ann = book.create_profile("Ann", SECRET)
+    for twin in ("\u0410nn", "\uff21\uff4e\uff4e", "ANN", "A\u043d\u043d".replace("\u043d", "n")):
+        with pytest.raises(RequestError) as err:
+            book.create_profile(twin, SECRET)
+        assert err.value.code == "name_taken", twin
+    assert book.check_profile("\u0410nn", SECRET) == ann
+    book.create_profile("BOB", SECRET)
+    with pytest.raises(RequestError):
+        book.create_profile("\u0412\u041e\u0412", SECRET)  # Cyrillic ВОВ
+    book.create_profile("Zoë", SECRET)
+    book.create_profile("Zoe", SECRET)
+    # a profile stored under the old key (case folding alone) gets the new one on start
+    with book.engine.begin() as conn:
+        conn.execute(
+            insert(profiles_table).values(
+                id="old1",
+                name="\u0421\u0430t",
+                name_key="\u0441\u0430t",
+                salt="00",
+                secret_hash="00",
+                created=0.0,
+            )
+        )
+    again = RatingBook(book.engine)
+    with again.engine.connect() as conn:
+        key = conn.execute(
+            select(profiles_table.c.name_key).where(profiles_table.c.id == "old1")
+        ).scalar_one()
+    assert key == name_key("Cat") == "cat"
+
+
+def test_the_confusables_table_maps_to_plain_latin_letters() -> None:
+    for source, table in (("upper", UPPER), ("lower", LOWER)):
+        for char, latin in table.items():
+            assert (len(char) == 1 and not char.isascii()) or char in "01|", char
+            assert latin.isascii() and latin.isalpha(), (char, latin)
+            if source == "upper":
+                assert char.isupper() and latin.isupper(), char
+            elif char.isalpha():
+                assert not char.isupper() and latin.islower(), char
+
+
+def test_games_resigned_before_they_were_played_are_not_rated() -> None:
+    with _client() as client:
+        for name in ("Ann", "Bob"):
+            client.post("/api/profiles", json={"name": name, "secret": SECRET})
+        humans = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+        _play_rated_game(client, humans, ["Ann", "Bob"], moves=0)
+        _play_rated_game(client, humans, ["Ann", "Bob"], moves=MIN_DECISIONS - 2)
+        assert client.get("/api/ratings?game=kingdomino&players=2").json()["ratings"] == []
+        _play_rated_game(client, humans, ["Ann", "Bob"])
+        rows = client.get("/api/ratings?game=kingdomino&players=2").json()["ratings"]
+        assert {r["name"]: r["games"] for r in rows} == {"Ann": 1, "Bob": 1}
+
+
+def test_rated_games_between_the_same_two_profiles_are_bounded() -> None:
+    book = RatingBook(Storage("sqlite://").engine)
+    ann, bob, cy = (f"p:{book.create_profile(n, SECRET)['id']}" for n in ("Ann", "Bob", "Cy"))
+    rated = [
+        book.rate_game(f"g{i}", "dominion", [ann, bob], [1.0, 0.0], [0])
+        for i in range(MAX_PAIR_GAMES + 2)
+    ]
+    assert rated == [True] * MAX_PAIR_GAMES + [False, False]
+    # other pairs, other games and bots are not held back
+    assert book.rate_game("h1", "dominion", [ann, cy], [1.0, 0.0], [0])
+    assert book.rate_game("h2", "kingdomino", [ann, bob], [1.0, 0.0], [0])
+    assert book.rate_game("h3", "dominion", [ann, "bot:big-money"], [1.0, 0.0], [0])
+    assert not book.rate_game("h4", "dominion", [cy, bob, ann], [1.0, 0.0, 0.5], [0])
+    board = {r["name"]: r["games"] for r in book.leaderboard("dominion", 2)}
+    assert board["Bob"] == MAX_PAIR_GAMES
+    # once the window has passed they are rated again
+    with book.engine.begin() as conn:
+        conn.execute(update(rated_games_table).values(at=rated_games_table.c.at - PAIR_WINDOW))
+    assert book.rate_game("g9", "dominion", [ann, bob], [1.0, 0.0], [0])

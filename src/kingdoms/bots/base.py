@@ -163,19 +163,30 @@ def bot_factory(game: str, spec: str, *, files: bool = False) -> Callable[[], Bo
     if name in GENERIC_BOTS:
         params = {**generic_defaults(game, name), **params}
     factory = load_target(targets[name])
-    return _Maker(functools.partial(factory, **params), name, targets[name], bad_params=True)
+    return _Maker(
+        functools.partial(factory, **params), name, targets[name], bad_params=True, game=game
+    )
 
 
 class _Maker:
-    """Builds one spec's bots; the first build is checked (parameters, bot protocol)."""
+    """Builds one spec's bots; the first build is checked (parameters, bot protocol,
+    and every option the bot only uses later, such as a search bot's playout policy:
+    a bot with a ``check_game(game)`` method checks them there)."""
 
     def __init__(
-        self, make: Callable[[], Any], name: str, what: str, *, bad_params: bool = False
+        self,
+        make: Callable[[], Any],
+        name: str,
+        what: str,
+        *,
+        bad_params: bool = False,
+        game: str | None = None,
     ) -> None:
         self._make = make
         self._name = name
         self._what = what
         self._bad_params = bad_params
+        self._game = game
         self._checked = False
 
     def __call__(self) -> Bot:
@@ -187,8 +198,13 @@ class _Maker:
         except TypeError as err:
             if not self._bad_params:
                 raise
-            raise InvalidConfig(f"bad parameters for bot {self._name!r}: {err}") from err
+            given = getattr(self._make, "keywords", None) or {}
+            shown = ", ".join(f"{k}={v!r}" for k, v in sorted(given.items()))
+            raise InvalidConfig(f"bad parameters for bot {self._name!r} ({shown}): {err}") from err
         if not isinstance(made, Bot):
             raise InvalidConfig(f"{self._what} does not make a bot")
+        check = getattr(made, "check_game", None)
+        if check is not None and self._game is not None:
+            check(self._game)
         self._checked = True
         return made

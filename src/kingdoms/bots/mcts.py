@@ -156,6 +156,10 @@ class MCTSBot:
             raise InvalidConfig(f"iterations must be a positive integer, not {iterations!r}")
         if width is not None and (not isinstance(width, int) or width < 0):
             raise InvalidConfig(f"width must be a positive integer (0: no limit), not {width!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise InvalidConfig(f"seed must be an integer, not {seed!r}")
+        if not isinstance(playout, str):
+            raise InvalidConfig(f"playout must be the name of a playout policy, not {playout!r}")
         if clock not in CLOCKS:
             raise InvalidConfig(f"clock must be one of {tuple(CLOCKS)}, not {clock!r}")
         self.width = width or None
@@ -178,6 +182,12 @@ class MCTSBot:
         self._policies: dict[str, PlayoutPolicy] = {}
         self.last_iterations = 0
         self.last_stats: dict[int, tuple[int, float]] = {}
+
+    def check_game(self, game: str) -> None:
+        """Raise :class:`InvalidConfig` if an option names something ``game`` lacks
+        (its playout policy), so that a bad spec is refused when the bot is made, not
+        when it first moves."""
+        self._policy(game)
 
     # -- helpers --------------------------------------------------------------------
     def _policy(self, game: str) -> PlayoutPolicy:

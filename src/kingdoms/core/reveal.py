@@ -21,7 +21,9 @@ Sampling costs a determinization, the step and every seat's view per sample, so 
 game may settle rule 2 from its structure first: a step that read nothing of what
 ``determinize`` resamples showed nothing (:meth:`State.revealed_nothing
 <kingdoms.core.state.State.revealed_nothing>`; in Kingdomino every step but those that
-draw a line, a king of the first picks or a new game of a Dynasty).  Only the steps
+draw a line, a king of the first picks or a new game of a Dynasty; in Dominion every
+step that moves no card out of a deck or another seat's hand, plays no Attack and
+leaves the decision with the acting seat).  Only the steps
 the game cannot settle are sampled (:func:`sampled_reveal`); the property tests check
 every game's structural answer against sampling.
 

@@ -27,13 +27,16 @@ from typing import Any, Final
 
 from kingdoms.core.errors import InvalidArgument, InvariantViolation, malformed_as
 from kingdoms.core.events import Event
-from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, copy_rng
+from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, State, copy_rng
+from kingdoms.dominion.actions import PLAY, decode
 from kingdoms.dominion.data import (
     BASIC_SUPPLY,
     BY_ID,
     CARDS,
     COPPER,
     ESTATE,
+    IS_ACTION,
+    IS_ATTACK,
     IS_VICTORY,
     NUM_CARDS,
     POTION,
@@ -81,6 +84,12 @@ ENGINE_FIELDS: Final = tuple(f for f in FIELDS if f.engine)
 """The fields a view's public bookkeeping (``view["engine"]``) carries, besides the
 pending frames (see :mod:`kingdoms.dominion.rebuild`)."""
 _SAME, _COPIED, _NESTED, _FRESH = copy_groups(FIELDS)
+
+
+def _uniform(cards: list[int]) -> bool:
+    """Whether every card of ``cards`` is the same card (then any order of them, and
+    any choice among them, looks the same)."""
+    return all(c == cards[0] for c in cards)
 
 
 class DominionState(Turn):
@@ -286,6 +295,64 @@ class DominionState(Turn):
         from kingdoms.dominion.view import make_public_view
 
         return make_public_view(self)
+
+    def revealed_nothing(self, action: int, after: State) -> bool:
+        """What :meth:`determinize` resamples (every deck's order, the other seats'
+                hands and the cards they look at) is read only by a step that takes cards from
+                a deck or from another seat's hand (unless every card it could have been is the
+                same card: a deck of Coppers alone), plays an Attack (its Moat check reads the
+                hands it targets), starts or ends another seat's pending decisions, or brings up
+        another seat's decision (what the decision offers is read from that seat's hand;
+        every seat sees how many cards it asks for).  A step
+                that did none of these (buying, playing a Treasure, ending the Action phase,
+                choosing from one's own hand, gaining from the supply, putting a known card on
+                one's deck, discarding down to three under a Militia...) read nothing hidden
+                from the acting seat and showed nothing.  A step under Possession or one that
+                ends the game is left to sampling."""
+        if not isinstance(after, DominionState) or after.phase == OVER:
+            return False
+        if self.controller >= 0 or after.controller >= 0:
+            return False
+        actor = self.current_player
+        others = [fr for fr in self.stack if fr.who != actor]
+        if others != [fr for fr in after.stack if fr.who != actor]:
+            return False
+        for q in range(self.num_players):
+            before_deck, after_deck = self.decks[q], after.decks[q]
+            untouched = after_deck[: len(before_deck)] == before_deck  # at most put on top
+            if q == actor:
+                if not untouched and not _uniform(before_deck):
+                    return False
+            elif (
+                not untouched
+                or self.hands[q] != after.hands[q]
+                or self.looking[q] != after.looking[q]
+            ) and not _uniform(self.hands[q] + before_deck + self.looking[q]):
+                return False
+        deciding = after.current_player
+        if deciding != actor and not self._decision_reads_nothing(after, deciding):
+            return False  # what another seat may do now (and whether) reads its hand
+        kind, card = decode(action)
+        if kind == PLAY and 0 <= card < len(IS_ATTACK) and IS_ATTACK[card]:
+            return False
+        played = self.in_play[self.turn]
+        now = after.in_play[self.turn]
+        return all(not IS_ATTACK[c] or now.count(c) <= played.count(c) for c in now)
+
+    def _decision_reads_nothing(self, after: DominionState, seat: int) -> bool:
+        """Whether handing the decision to ``seat`` (not the acting one) after this step
+        read nothing hidden of it: all its hidden cards are alike; or no decision of a
+        card is pending and the step stays in the turn with no Action left to play (the
+        turn goes on without looking at the hand); or a new turn starts for a seat with
+        no Action among its hidden cards (whether it may play one is then certain)."""
+        pool = self.hands[seat] + self.decks[seat] + self.looking[seat]
+        if _uniform(pool):
+            return True
+        if after.stack or seat != after.turn:
+            return False
+        if after.turn == self.turn:
+            return after.actions <= 0
+        return not any(IS_ACTION[c] for c in pool)
 
     def determinize(self, player: int, rng: random.Random) -> DominionState:
         new = self.clone()

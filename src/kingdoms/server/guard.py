@@ -3,7 +3,8 @@
 :class:`Guard` is plain ASGI middleware around the whole app:
 
 * every HTTP response (API, pages, static files, errors) gets ``nosniff``, a
-  ``Referrer-Policy`` and, where HTML is served, a Content-Security-Policy;
+  ``Referrer-Policy`` and, where HTML is served, a Content-Security-Policy whose
+  sockets may reach only the page's own host (:func:`csp_for`);
 * a request whose ``Content-Length`` exceeds the limit is refused with 413 before
   its body is read, and a body sent without one stops being read past the limit;
 * per-client token buckets on costly endpoints answer 429 with ``Retry-After``.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -29,12 +31,37 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 CSP = (
-    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+    "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
+"""The pages' Content-Security-Policy when the request named no usable host: only
+the page's own origin ('self', which covers its WebSocket in current browsers)."""
+
+_HOST = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9.-]{0,252}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?")
+
+
+def csp_for(host: bytes | str | None) -> str:
+    """The Content-Security-Policy of a page asked for with this ``Host`` header: its
+    sockets may go to its own origin only — ``'self'`` plus ``ws://`` and ``wss://``
+    of that very host (browsers older than CSP 3 do not count a socket to the same
+    host as ``'self'``); never to another host.  A malformed host gets ``'self'``.
+
+    >>> csp_for(b"games.example:8000").split("; ")[1]
+    "connect-src 'self' ws://games.example:8000 wss://games.example:8000"
+    >>> csp_for("evil.example wss:").split("; ")[1]
+    "connect-src 'self'"
+    """
+    text = host.decode("latin-1") if isinstance(host, bytes) else host
+    if not text or len(text) > 260 or not _HOST.fullmatch(text):
+        return CSP
+    own = f"connect-src 'self' ws://{text} wss://{text}"
+    return CSP.replace("connect-src 'self'", own, 1)
+
+
 ABORT = "kingdoms.abort"
 """Scope key of a WebSocket's function that closes it at once, dropping what it has not
 read (uvicorn's ASGI ``send`` is a method of its connection, which holds the transport)."""
+
 COMMON_HEADERS = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -178,8 +205,12 @@ class Guard:
                 names = {k.lower() for k, _ in raw}
                 extra = [h for h in COMMON_HEADERS if h[0] not in names]
                 ctype = next((v for k, v in raw if k.lower() == b"content-type"), b"")
-                if ctype.startswith(b"text/html") and b"content-security-policy" not in names:
-                    extra.append((b"content-security-policy", CSP.encode()))
+                if ctype.startswith(b"text/html"):
+                    # the policy names the host the page was asked for (see csp_for)
+                    raw = [(k, v) for k, v in raw if k.lower() != b"content-security-policy"]
+                    extra.append(
+                        (b"content-security-policy", csp_for(headers.get(b"host")).encode())
+                    )
                 message["headers"] = raw + extra
             await send(message)
 

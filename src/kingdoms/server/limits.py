@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,6 +70,12 @@ class ServerLimits:
     """Iterations a search bot may run per move."""
     bot_workers: int = 2
     """Bot moves computed at once, across all games (the server's bot CPU)."""
+    bot_game_seconds: float = 600.0
+    """Seconds of thinking all the bots of one game of bots alone may use in all; then
+    they answer at once (a uniformly random legal action), so the game ends soon."""
+    bot_games_per_client: int = 2
+    """Games of bots alone with a search bot (:func:`bot_heavy`) that one client address
+    may have running at once (more: 429 ``too_many_bot_games``)."""
 
 
 DEFAULT_LIMITS = ServerLimits()
@@ -218,3 +225,18 @@ def bounded_bot_spec(spec: Any, limits: ServerLimits, clamp: bool = False) -> st
     if not out:
         return name
     return f"{name}:" + ",".join(f"{k}={v}" for k, v in out.items())
+
+
+def bot_heavy(seats: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a game of these seats is bots alone with a search bot among them: such a
+    game costs bot CPU at every step with nobody waiting for it.
+
+    >>> bot_heavy([{"kind": "bot", "bot": "mcts:time=1"}, {"kind": "bot", "bot": "random"}])
+    True
+    >>> bot_heavy([{"kind": "human"}, {"kind": "bot", "bot": "mcts"}])
+    False
+    """
+    if not seats or any(s.get("kind") != "bot" for s in seats):
+        return False
+    names = [str(s.get("bot") or "random").partition(":")[0].strip() for s in seats]
+    return any(n in SEARCH_BOTS for n in names)

@@ -7,6 +7,7 @@ Every endpoint is described in :data:`kingdoms.server.openapi.OPENAPI` (served a
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from typing import Any
 
 from starlette.requests import Request
@@ -17,7 +18,7 @@ from kingdoms.bots.base import bot_names
 from kingdoms.core.errors import KingdomsError
 from kingdoms.core.registry import available_games, get_game
 from kingdoms.i18n import LANGUAGES, catalog, plurals
-from kingdoms.server.limits import check_json_text, parse_json
+from kingdoms.server.limits import bot_heavy, check_json_text, parse_json
 from kingdoms.server.logtext import seat_names, with_names
 from kingdoms.server.master import GameMaster, RequestError, Table, public_seats
 from kingdoms.server.openapi import describe
@@ -47,6 +48,12 @@ def error_response(err: RequestError, status: int = 400) -> JSONResponse:
     if err.detail:
         body["detail"] = err.detail
     return JSONResponse(body, status_code=status)
+
+
+def client_key(request: Request) -> str:
+    """A client address as kept with the games it started (a hash, not the address)."""
+    host = request.client.host if request.client else "?"
+    return hashlib.sha256(f"kingdoms-client:{host}".encode()).hexdigest()[:16]
 
 
 def game_catalog() -> list[dict[str, Any]]:
@@ -113,13 +120,34 @@ async def create_game(request: Request) -> Response:
     rated = data.get("rated", False)
     if not isinstance(rated, bool):
         return error_response(RequestError("bad_config", "'rated' must be true or false"))
+    meta: dict[str, Any] = {"rated": True} if rated else {}
+    if bot_heavy(seats):
+        # games of bots alone that search: a few at once per client address
+        creator = client_key(request)
+        master = _master(request)
+        running = sum(
+            1
+            for t in list(master.tables.values())
+            if t.meta.get("creator") == creator and not t.finished
+        )
+        if running >= master.limits.bot_games_per_client:
+            message = (
+                f"at most {master.limits.bot_games_per_client} games of search bots alone "
+                "may run at once per client; wait until one ends"
+            )
+            return JSONResponse(
+                {"error": "too_many_bot_games", "message": message},
+                status_code=429,
+                headers={"Retry-After": "30"},
+            )
+        meta["creator"] = creator
     try:
         table, tokens = await _master(request).open_game(
             game,
             seats,
             options,
             seed,
-            meta={"rated": True} if rated else None,
+            meta=meta,
             address=request.client.host if request.client else None,
         )
     except RequestError as err:

@@ -77,6 +77,12 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+MAX_RETRY_DELAY = 5.0
+"""Longest pause (seconds) between two tries of a bot whose move could not be stored,
+so that bots go on within seconds of the database's return."""
+BOT_SWEEP_INTERVAL = 10.0
+"""Seconds between two sweeps restarting the bots whose task ended."""
+
 INTERNAL_ERROR: dict[str, Any] = {"type": "error", "code": "server", "message": "internal error"}
 """Sent instead of a view the engine failed to build."""
 
@@ -115,7 +121,14 @@ class GameMaster:
         self.expire_after = expire_after
         """Seconds after which a game nobody joined expires (``None``: never)."""
         self.retry_delay = 1.0
-        """Seconds a bot waits before trying again when its action could not be stored."""
+        """Seconds a bot waits before trying again when its action could not be stored
+        (doubled after each failure in a row, up to :data:`MAX_RETRY_DELAY`)."""
+        self.bot_spent: dict[str, float] = {}
+        """Seconds of bot thinking used so far per game of bots alone (this process);
+        past ``limits.bot_game_seconds`` its bots answer at once."""
+        self.sweep_interval = BOT_SWEEP_INTERVAL
+        """Seconds between two sweeps that restart the bots of games whose bot task
+        ended (see :meth:`_sweep_bots`)."""
         self.tables: dict[str, Table] = {}
         self.finish_hooks: list[Callable[[Table], None]] = []
         """Called once when a game ends (by its rules, a resignation or abandonment)."""
@@ -151,6 +164,7 @@ class GameMaster:
         if self.expire_after is not None:
             self._background.append(loop.create_task(self._expire_loop(self.expire_after)))
         self._background.append(loop.create_task(self._evict_loop()))
+        self._background.append(loop.create_task(self._sweep_bots()))
         if self.shared:
             self._background.append(loop.create_task(self._listen()))
             self._background.append(loop.create_task(self._lease_loop()))
@@ -621,7 +635,10 @@ class GameMaster:
                     spec = bounded_bot_spec(s.get("bot") or "random", self.limits, clamp=True)
                 except RequestError:
                     spec = "random"
-                bots[i] = make_bot(stored.game, spec)
+                try:
+                    bots[i] = make_bot(stored.game, spec)
+                except InvalidConfig:  # an option refused since (e.g. an unknown playout)
+                    bots[i] = make_bot(stored.game, "random")
         table = Table(stored.id, state, stored.seats, stored.meta, bots, version=stored.version)
         if stored.status != STATUS_RUNNING and not state.is_terminal():  # resigned, abandoned
             table.ended = stored.outcome or {"scores": [], "winners": [], "details": {}}
@@ -704,19 +721,19 @@ class GameMaster:
             lang = "en"
         sub = Subscriber(seats, send, lang)
         async with table.lock:
-            table.subscribers.append(sub)
             newly = [s for s in seats if not table.seats[s].get("joined")]
             if newly:
-                for s in newly:
-                    table.seats[s]["joined"] = True
-                # merged with what other processes set meanwhile
+                # merged with what other processes set meanwhile; if the database fails,
+                # nothing changed here either (the client says hello again)
                 merge = functools.partial(
                     self.storage.merge_seats, table.id, {s: {"joined": True} for s in newly}
                 )
                 table.seats = await self._write(merge)
                 if not _open_seats(table):
                     self._joined_all(table.id)
+            table.subscribers.append(sub)
             await self.push(table, [sub])
+        self._schedule_bots(table)  # a bot that stopped goes on when someone comes back
         return table, sub
 
     def add_spectator(self, table: Table, sub: Subscriber) -> None:
@@ -936,6 +953,7 @@ class GameMaster:
 
     def finished_game(self, table: Table) -> None:
         """Run the finish hooks (ratings…); a failing hook never stops the game."""
+        self.bot_spent.pop(table.id, None)
         for hook in self.finish_hooks:
             try:
                 hook(table)
@@ -1003,14 +1021,31 @@ class GameMaster:
         table.bot_task = loop.create_task(self._run_bots(table))
 
     async def _run_bots(self, table: Table) -> None:
-        try:
-            await self._bot_loop(table)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # never let a bot failure pass silently
-            log.exception("bots stopped in game %s", table.id)
+        """The bots of ``table`` until a person is to move or the game ends: whatever
+        fails (the database, a bug) is logged and tried again after a pause that
+        doubles each time, never the end of the task."""
+        delay = self.retry_delay
+        while not self._closing:
+            try:
+                await self._bot_loop(table)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # never let a bot failure pass silently
+                log.exception("bots stopped in game %s; again in %.1f s", table.id, delay)
+            await asyncio.sleep(delay)
+            delay = min(2 * delay, MAX_RETRY_DELAY)
+
+    async def _sweep_bots(self) -> None:
+        """Every :attr:`sweep_interval` seconds, start the bots of every loaded game
+        whose bot is to move and whose bot task has ended (for any reason)."""
+        while not self._closing:
+            await asyncio.sleep(self.sweep_interval)
+            for table in list(self.tables.values()):
+                self._schedule_bots(table)
 
     async def _bot_loop(self, table: Table) -> None:
+        failures = 0  # storage failures in a row (the pause before a retry doubles)
         while not self._closing:
             state = table.state
             seat = state.current_player
@@ -1024,16 +1059,29 @@ class GameMaster:
             view, legal = state.view(seat), state.legal_actions()
             rng = random.Random(f"{state.config.seed}:{seat}:{step}")
             bot = table.bots[seat]
+            people = self._people_waiting(table)
             try:
-                # one move at a time per game, in turn with every other game's bots
-                async with self.bot_pool.slot(self._people_waiting(table)):
-                    if table.state.step != step:
-                        continue
-                    action = await asyncio.to_thread(bot.act, view, legal, rng)
+                if not people and self.bot_spent.get(table.id, 0.0) >= self.limits.bot_game_seconds:
+                    # this game of bots alone has used its thinking time: answer at once
+                    action = legal[rng.randrange(len(legal))]
+                else:
+                    # one move at a time per game, in turn with every other game's bots
+                    async with self.bot_pool.slot(people):
+                        if table.state.step != step:
+                            continue
+                        began = time.monotonic()
+                        try:
+                            action = await asyncio.to_thread(bot.act, view, legal, rng)
+                        finally:
+                            if not people:
+                                spent = self.bot_spent.get(table.id, 0.0)
+                                self.bot_spent[table.id] = spent + time.monotonic() - began
             except Exception:
                 log.exception("bot %s failed in game %s; playing randomly", bot.name, table.id)
                 action = legal[rng.randrange(len(legal))]
             retry = False
+            if failures:
+                log.info("game %s: trying the bot's move again", table.id)
             async with table.lock:
                 if table.state.step != step:  # someone undid meanwhile: think again
                     continue
@@ -1049,7 +1097,10 @@ class GameMaster:
                         log.error("bot %s chose an illegal action in game %s", bot.name, table.id)
                         await self._commit(table, seat, legal[0])
             if retry:
-                await asyncio.sleep(self.retry_delay)
+                await asyncio.sleep(min(self.retry_delay * 2**failures, MAX_RETRY_DELAY))
+                failures += 1
+            else:
+                failures = 0
 
     async def _keep_lease(self, table: Table) -> bool:
         """Renew this process's bot lease on ``table`` when half of it is gone."""

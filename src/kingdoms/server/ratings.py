@@ -9,6 +9,11 @@
   a resignation; not when abandoned) if every human seat holds a profile, no
   profile holds two seats, and there are two seats or more.  Bots are rated too,
   by their name, so players see how strong each bot is.
+* Only games that were played are rated: each seat made at least
+  :data:`MIN_DECISIONS` decisions of its own (a resignation before that leaves the
+  game unrated), and two profiles are rated against each other at most
+  :data:`MAX_PAIR_GAMES` times per :data:`PAIR_WINDOW` seconds per game — so a
+  client with two profiles cannot farm a rating from games resigned at once.
 * Ratings are kept per game and separately for 2-player and 3–6-player games.
   The leaderboard orders by the conservative estimate ``mu - 3·sigma``.
 
@@ -36,18 +41,27 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 from sqlalchemy import Column, Float, Integer, MetaData, String, Table, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from kingdoms.core.record import GameRecord
+from kingdoms.server.limits import DEFAULT_LIMITS, parse_json
+from kingdoms.server.names import name_key
 from kingdoms.server.protocol import RateLimit
 from kingdoms.server.storage import STATUS_ABANDONED, Storage, create_tables, keys, required
 from kingdoms.server.table import HUMAN, RequestError
 from kingdoms.server.table import Table as GameTable
 
 MAX_NAME = 40
+MIN_DECISIONS = 10
+"""Decisions each seat must have made for a game to be rated."""
+MAX_PAIR_GAMES = 3
+PAIR_WINDOW = 24 * 3600.0
+"""At most MAX_PAIR_GAMES rated games between the same two profiles (of one game)
+within PAIR_WINDOW seconds; later ones are not rated."""
 MIN_SECRET, MAX_SECRET = 12, 200
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 
@@ -128,6 +142,28 @@ class RatingBook:
         self.engine = engine
         self.model = PlackettLuce()
         create_tables(engine, metadata)
+        self._rekey_names()
+
+    def _rekey_names(self) -> None:
+        """Give profiles made before names were compared by :func:`name_key` (case
+        folding alone) their key; of names that now read the same, the oldest keeps
+        it and the others keep their old key (they still sign in)."""
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                select(
+                    profiles_table.c.id, profiles_table.c.name, profiles_table.c.name_key
+                ).order_by(profiles_table.c.created)
+            ).all()
+            taken = {r.name_key for r in rows}
+            for r in rows:
+                key = name_key(r.name)
+                if key != r.name_key and key not in taken:
+                    conn.execute(
+                        update(profiles_table)
+                        .where(profiles_table.c.id == r.id)
+                        .values(name_key=key)
+                    )
+                    taken.add(key)
 
     # -- profiles ----------------------------------------------------------------------
     def create_profile(self, name: Any, secret: Any) -> dict[str, str]:
@@ -141,14 +177,16 @@ class RatingBook:
                     insert(profiles_table).values(
                         id=pid,
                         name=name,
-                        name_key=name.casefold(),
+                        name_key=name_key(name),
                         salt=salt,
                         secret_hash=_hash(secret, salt),
                         created=time.time(),
                     )
                 )
         except IntegrityError as err:
-            raise RequestError("name_taken", f"the name {name!r} is taken") from err
+            raise RequestError(
+                "name_taken", f"the name {name!r} is taken (or one that reads the same)"
+            ) from err
         return {"id": pid, "name": name}
 
     def check_profile(self, name: Any, secret: Any) -> dict[str, str]:
@@ -157,7 +195,7 @@ class RatingBook:
         secret = _check_secret(secret)
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(profiles_table).where(profiles_table.c.name_key == name.casefold())
+                select(profiles_table).where(profiles_table.c.name_key == name_key(name))
             ).first()
         if row is None or not hmac.compare_digest(_hash(secret, row.salt), row.secret_hash):
             raise RequestError("bad_profile", "no profile with that name and secret")
@@ -189,6 +227,8 @@ class RatingBook:
         bucket = bucket_of(len(subjects))
         now = time.time()
         with self.engine.begin() as conn:
+            if self._pair_bound_reached(conn, game, subjects, now):
+                return False
             try:
                 conn.execute(
                     insert(rated_games_table).values(
@@ -243,6 +283,34 @@ class RatingBook:
                         )
                     )
         return True
+
+    def _pair_bound_reached(
+        self, conn: Connection, game: str, subjects: Sequence[str], now: float
+    ) -> bool:
+        """Whether two of the profiles among ``subjects`` were rated against each
+        other :data:`MAX_PAIR_GAMES` times in ``game`` within the last
+        :data:`PAIR_WINDOW` seconds."""
+        people = sorted({s for s in subjects if s.startswith("p:")})
+        if len(people) < 2:
+            return False
+        rows = conn.execute(
+            select(rated_games_table.c.subjects).where(
+                rated_games_table.c.game == game,
+                rated_games_table.c.at > now - PAIR_WINDOW,
+                rated_games_table.c.subjects.contains(json.dumps(people[0])),
+            )
+        ).all()
+        counts: dict[tuple[str, str], int] = {}
+        for row in rows:
+            try:
+                seen = {s for s in json.loads(row.subjects) if isinstance(s, str)}
+            except ValueError:
+                continue
+            for i, a in enumerate(people):
+                for b in people[i + 1 :]:
+                    if a in seen and b in seen:
+                        counts[a, b] = counts.get((a, b), 0) + 1
+        return any(n >= MAX_PAIR_GAMES for n in counts.values())
 
     def leaderboard(self, game: str, players: int, limit: int = 100) -> list[dict[str, Any]]:
         """Ratings of one game and bucket, best conservative estimate first."""
@@ -303,7 +371,7 @@ class RatingBook:
             if details.get("ended") == STATUS_ABANDONED:
                 return
             scores = [float(x) for x in outcome.get("scores") or []]
-            if len(scores) != len(subjects):
+            if len(scores) != len(subjects) or not played(table):
                 return
             self.rate_game(
                 table.id,
@@ -315,6 +383,24 @@ class RatingBook:
             )
 
         return hook
+
+
+def played(table: GameTable, minimum: int = MIN_DECISIONS) -> bool:
+    """Whether every seat of ``table`` made at least ``minimum`` decisions (the game
+    is replayed from its start until each has, or to its end)."""
+    state = GameRecord(config=table.state.config, actions=()).replay()
+    left = [minimum] * len(table.seats)
+    missing = len(left) if minimum > 0 else 0
+    for action in table.state.history:
+        if missing == 0:
+            return True
+        seat = state.current_player
+        if 0 <= seat < len(left) and left[seat] > 0:
+            left[seat] -= 1
+            if left[seat] == 0:
+                missing -= 1
+        state.apply(action)
+    return missing == 0
 
 
 # -- HTTP -----------------------------------------------------------------------------
@@ -344,13 +430,13 @@ def check_rate(limits: dict[str, RateLimit], host: str) -> None:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, parsed with the server's limits (size, depth)."""
     raw = await request.body()
     if len(raw) > 2048:
         raise RequestError("bad_profile", "request too large")
-    try:
-        data = json.loads(raw or b"null")
-    except ValueError as err:
-        raise RequestError("bad_profile", "the body must be JSON") from err
+    master = getattr(request.app.state, "master", None)
+    depth = master.limits.max_json_depth if master is not None else DEFAULT_LIMITS.max_json_depth
+    data = parse_json(raw or b"null", depth)
     if not isinstance(data, dict):
         raise RequestError("bad_profile", "the body must be a JSON object")
     return data

@@ -15,13 +15,14 @@ the exact state by replaying the actions (see :mod:`kingdoms.server.master`).
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -43,7 +44,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from kingdoms.core.errors import KingdomsError
@@ -135,6 +136,32 @@ class StorageError(KingdomsError):
     """The database refused a write (a conflicting action, an unknown game…)."""
 
 
+class StorageUnavailable(StorageError):
+    """The database could not be reached or did not answer in time (SQLite locked past
+    the busy timeout, PostgreSQL restarting or down, a dropped connection, a failed
+    ``NOTIFY``): nothing was stored, and the same write may be tried again later."""
+
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def translated(method: Callable[_P, _T]) -> Callable[_P, _T]:
+    """Turn the database driver's errors raised by ``method`` into
+    :class:`StorageUnavailable`, the one error type callers handle (they retry)."""
+
+    @functools.wraps(method)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        try:
+            return method(*args, **kwargs)
+        except SQLAlchemyError as err:
+            detail = str(getattr(err, "orig", None) or err).strip().splitlines()
+            reason = detail[0][:200] if detail else type(err).__name__
+            raise StorageUnavailable(f"the database is unavailable: {reason}") from err
+
+    return wrapper
+
+
 class StaleWrite(StorageError):
     """The write was for a version of the game that is no longer the latest (another
     process moved first): nothing was stored."""
@@ -169,11 +196,16 @@ class StoredGame:
     """Bumped by every change of the actions or the status (moves, undos, endings)."""
 
 
+SQLITE_BUSY_MS = 5000
+"""How long a SQLite write waits for a lock held by another process before it fails
+(with :class:`StorageUnavailable`; the server then tries again, see the game master)."""
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=FULL")  # acknowledged means on disk, even after a power cut
-    cur.execute("PRAGMA busy_timeout=5000")
+    cur.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_MS)}")
     cur.close()
 
 
@@ -259,6 +291,7 @@ class Storage:
         )
 
     # -- writes -----------------------------------------------------------------------
+    @translated
     def create_game(self, game: StoredGame, lease: LeaseChange | None = None) -> None:
         now = time.time()
         game.created = game.created or now
@@ -291,6 +324,7 @@ class Storage:
         except IntegrityError as err:
             raise StorageError(f"game {game.id!r} already exists") from err
 
+    @translated
     def append_action(
         self,
         game_id: str,
@@ -429,6 +463,7 @@ class Storage:
                     raise
         raise AssertionError("unreachable")
 
+    @translated
     def truncate_actions(
         self,
         game_id: str,
@@ -461,6 +496,7 @@ class Storage:
             self._notify(conn, game_id, new_version)
         return new_version
 
+    @translated
     def update_seats(self, game_id: str, seats: Sequence[Mapping[str, Any]]) -> None:
         with self.engine.begin() as conn:
             conn.execute(
@@ -470,6 +506,7 @@ class Storage:
             )
             self._notify(conn, game_id, self._version(conn, game_id), "seats")
 
+    @translated
     def merge_seats(
         self, game_id: str, changes: Mapping[int, Mapping[str, Any]]
     ) -> list[dict[str, Any]]:
@@ -492,6 +529,7 @@ class Storage:
             self._notify(conn, game_id, self._version(conn, game_id), "seats")
         return seats
 
+    @translated
     def set_status(
         self,
         game_id: str,
@@ -529,6 +567,7 @@ class Storage:
         return new_version
 
     # -- bot leases ---------------------------------------------------------------------
+    @translated
     def take_lease(self, game_id: str, owner: str, until: float, now: float) -> bool:
         """Run the bots of ``game_id`` until ``until`` if nobody else holds a live lease
         (also renews one's own); whether it is now ``owner``'s."""
@@ -554,6 +593,7 @@ class Storage:
         except IntegrityError:  # another process inserted it first
             return False
 
+    @translated
     def release_leases(self, owner: str, game_ids: Sequence[str] | None = None) -> None:
         """Let other processes take ``owner``'s leases at once (all, or of some games)."""
         where = [leases_table.c.owner == owner]
@@ -562,6 +602,7 @@ class Storage:
         with self.engine.begin() as conn:
             conn.execute(update(leases_table).where(*where).values(until=0.0))
 
+    @translated
     def drop_lease(self, game_id: str, owner: str) -> None:
         """No bot is due in ``game_id`` after all: forget ``owner``'s lease."""
         with self.engine.begin() as conn:
@@ -571,6 +612,7 @@ class Storage:
                 )
             )
 
+    @translated
     def expired_leases(self, now: float, limit: int = 100) -> list[str]:
         """Running games whose bots are due but whose lease ran out (its process died)."""
         with self.engine.connect() as conn:
@@ -602,6 +644,7 @@ class Storage:
             version=int(row.version or 0),
         )
 
+    @translated
     def load_game(self, game_id: str) -> StoredGame | None:
         """The game with its actions in order, or ``None``."""
         with self.engine.connect() as conn:

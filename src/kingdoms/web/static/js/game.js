@@ -15,7 +15,9 @@ let shown = null; // the seat on screen
 let hidden = false; // pass-the-device screen up
 let socket = null;
 let pending = false;
-let retry = 500;
+let retry = 500; // ms before the next connection attempt (doubles up to RETRY_MAX)
+const RETRY_MAX = 4000;
+let greeted = false; // this connection's hello was answered with the game
 const boards = {};
 
 /** A game's name as a title ("dominion" → "Dominion"). */
@@ -112,6 +114,8 @@ function chooseSeat() {
 }
 
 function onState(msg) {
+  greeted = true;
+  retry = 500;
   const seat = msg.spectator ? -1 : msg.seat;
   const log = msg.log_start === 0 ? [] : (logs[seat] || []).slice(0, msg.log_start);
   logs[seat] = log.concat(msg.log);
@@ -387,7 +391,7 @@ function connect(tokens) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(gameId)}`);
   socket.addEventListener("open", () => {
-    retry = 500;
+    greeted = false;
     for (const k of Object.keys(logs)) delete logs[k];
     const me = profile();
     const hello = tokens.length ? { type: "hello", tokens, lang: lang() } : { type: "hello", watch: true, lang: lang() };
@@ -402,17 +406,24 @@ function connect(tokens) {
       pending = false;
       document.body.classList.remove("pending");
       const text = ERRORS[msg.code] ? ERRORS[msg.code]() : msg.message;
-      toast(text);
       if (msg.code === "bad_token" || msg.code === "no_game") {
+        toast(text);
         $("#prompt-title").textContent = text;
         socket.close(4000);
+      } else if (!greeted) {
+        // the hello itself failed (the database is down or restarting): say hello
+        // again on a new connection, with a growing pause, until the game comes
+        toast(t("The server cannot load the game now; trying again…"));
+        socket.close(4001);
+      } else {
+        toast(text);
       }
     }
   });
   socket.addEventListener("close", (ev) => {
     if (ev.code === 4000) return;
     setTimeout(() => connect(tokens), retry);
-    retry = Math.min(retry * 2, 8000);
+    retry = Math.min(retry * 2, RETRY_MAX);
   });
 }
 
