@@ -460,3 +460,52 @@ def test_library_hidden_card_still_blanked_and_rebuilt() -> None:
         assert BY_ID["smithy"] in det.hands[0]
     do(s, "set aside Smithy")
     assert ids(s.discards[0])[-1] == "smithy" and len(s.hands[0]) == 6
+
+
+# -- the rest of the audit: every other card that moves cards out of a hidden zone --------
+def _moves_seen_by(state: DominionState, seat: int, start: int, owner: int) -> list[Any]:
+    """(type, the card names) of ``owner``'s events since ``start`` as ``seat`` sees them,
+    for the events that move cards: discard, topdeck, reveal, trash, draw."""
+    out: list[Any] = []
+    for e in state.log_for(seat)[start:]:
+        if e.get("player") == owner and e["type"] in ("discard", "topdeck", "reveal", "draw"):
+            out.append((e["type"], e.get("cards", e.get("card"))))
+    return out
+
+
+AUDIT = {
+    # card: (hands, decks, steps, owner, what the other seat sees of the owner's moves)
+    "bandit": ({0: ["bandit"]}, {1: ["gold", "estate"]}, [], 1,
+               [("reveal", ["gold", "estate"]), ("discard", "estate")]),
+    "golem": ({0: ["golem"]}, {0: ["estate", "smithy", "copper", "village"]}, [], 0,
+              [("reveal", ["smithy", "village", "estate", "copper"])]),
+    "scrying_pool": ({0: ["scrying_pool"]}, {0: ["village", "copper", "estate"], 1: ["gold"]},
+                     ["discard Village", "put back Gold"], 0,
+                     [("reveal", ["village"]), ("discard", "village"), ("reveal", ["copper"])]),
+    "harbinger": ({0: ["harbinger"]}, {0: ["copper"]}, ["put Gold on deck"], 0,
+                  [("draw", None), ("topdeck", None)]),
+    "artisan": ({0: ["artisan", "estate"]}, {}, ["gain Silver", "put Estate on deck"], 0,
+                [("topdeck", None)]),
+    "apothecary": ({0: ["apothecary"]}, {0: ["silver", "copper", "estate", "duchy", "potion"]},
+                   ["put back Estate now"], 0,
+                   [("draw", None), ("reveal", ["copper", "estate", "duchy", "potion"])]),
+    "bureaucrat": ({0: ["bureaucrat"], 1: ["estate", "copper"]}, {}, [], 1,
+                   [("reveal", ["estate"])]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("card", sorted(AUDIT))
+def test_what_other_seats_see_of_each_card_moving_hidden_cards(card: str) -> None:
+    """Revealed cards are named to everyone; cards moved unrevealed are only counted
+    (the owner sees them all)."""
+    hands, decks, steps, owner, seen = AUDIT[card]
+    kingdom = [card, *(c for c in POSSESSION_KINGDOM if c != card)][:10]
+    s = make(2, kingdom, base_edition=2, hands=hands, decks=decks,
+             discards={0: ["gold"]} if card == "harbinger" else None)  # fmt: skip
+    start = len(s.log)
+    do(s, f"play {card.replace('_', ' ').title()}", *steps)
+    other = 1 - owner
+    assert _moves_seen_by(s, other, start, owner) == seen
+    mine = _moves_seen_by(s, owner, start, owner)
+    assert len(mine) == len(seen)
+    _consistent(s, range(2))

@@ -173,3 +173,29 @@ def test_the_server_takes_either_form_and_stores_the_listed_one() -> None:
             await gm.act(table, (seat,), {"action": action, "state_id": state.step})
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize(("players", "options"), [(2, {}), (3, {}), (4, {"variants": ["dynasty"]})])
+def test_kingdomino_moves_no_domino_between_hidden_zones(
+    players: int, options: dict[str, Any]
+) -> None:
+    """The audit of hidden moves in Kingdomino: dominoes leave the face-down pile only
+    as a line turned face up (named in full to everyone), and nothing else is hidden
+    from one seat but not another: no log event has a secret part and every seat's
+    view is the same but for its seat number."""
+    state = new_game("kingdomino", players=players, seed=players, options=options)
+    rng = random.Random(players)
+    seen = {e["domino"] for e in state.view(0)["current_line"]}  # the first line: face up
+    while not state.is_terminal():
+        assert all(e.secret is None and e.audience == () for e in state.log)
+        views = [state.view(p) for p in range(players)]
+        for v in views[1:]:
+            assert {k: x for k, x in v.items() if k != "seat"} == {
+                k: x for k, x in views[0].items() if k != "seat"
+            }
+        for e in state.log:
+            if e.type in ("setup", "round"):
+                seen.update(e.data["line"])
+        for line in ("current_line", "next_line"):
+            assert {e["domino"] for e in views[0][line]} <= seen
+        state.apply(rng.choice(state.legal_actions()))
