@@ -509,3 +509,24 @@ def test_what_other_seats_see_of_each_card_moving_hidden_cards(card: str) -> Non
     mine = _moves_seen_by(s, owner, start, owner)
     assert len(mine) == len(seen)
     _consistent(s, range(2))
+
+
+def test_determinizing_for_another_seat_resamples_the_picks_of_a_discard() -> None:
+    """Militia picks not yet shown are as hidden as the hand they came from."""
+    s = make(
+        2,
+        KINGDOM,
+        hands={0: ["militia"], 1: ["estate", "duchy", "copper", "copper", "silver"]},
+        decks={1: ["gold", "gold", "gold", "gold", "gold"]},
+        discards={1: ["province"]},
+    )
+    do(s, "play Militia", "discard Estate")
+    tops = set()
+    for seed in range(30):
+        det = s.determinize(0, random.Random(seed))
+        det.check_invariants()
+        assert det.view(0) == s.view(0)
+        assert ids(det.discards[1])[0] == "province" and det.discarding[1] == 1
+        tops.add(ids(det.discards[1])[-1])
+    assert len(tops) > 1  # not always the real pick
+    assert ids(s.determinize(1, random.Random(0)).discards[1]) == ["province", "estate"]

@@ -309,12 +309,20 @@ class DominionState(Turn):
                     hand.remove(c)
                     keep.append(c)
             looking = new.looking[q]
+            # the picks of a discard q is still making are hidden too (on top of its pile)
+            disc = new.discards[q]
+            picks = self.discarding[q]
             pool = hand + new.decks[q] + looking
+            if picks:
+                pool += disc[len(disc) - picks :]
+                del disc[len(disc) - picks :]
             rng.shuffle(pool)
             k, m = len(hand), len(looking)
             new.hands[q] = pool[:k] + keep
             new.looking[q] = pool[k : k + m]
-            new.decks[q] = pool[k + m :]
+            if picks:
+                disc.extend(pool[k + m : k + m + picks])
+            new.decks[q] = pool[k + m + picks :]
         return new
 
     def snapshot(self) -> JSONDict:
