@@ -530,3 +530,22 @@ def test_determinizing_for_another_seat_resamples_the_picks_of_a_discard() -> No
         tops.add(ids(det.discards[1])[-1])
     assert len(tops) > 1  # not always the real pick
     assert ids(s.determinize(1, random.Random(0)).discards[1]) == ["province", "estate"]
+
+
+def test_terminal_shows_the_possessor_the_hand_it_saw() -> None:
+    import io
+
+    from rich.console import Console
+
+    from kingdoms.cli.dominion import Screen
+
+    s = _possessed()
+    while s.controller >= 0:
+        do(s, "end actions" if s.phase == 0 else "end buys")
+    for lang, title in (("en", "Hand of Player 2, seen"), ("pl", "Ręka gracza Gracz 2")):
+        out = io.StringIO()
+        Screen(Console(file=out, width=200), s, lang).draw(s.view(0), [])
+        assert title in out.getvalue()
+        out2 = io.StringIO()
+        Screen(Console(file=out2, width=200), s, lang).draw(s.view(2), [])
+        assert title not in out2.getvalue()
