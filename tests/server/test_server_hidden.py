@@ -3,7 +3,8 @@ through the game master, every message each seat receives inspected.
 
 A message may depend only on what its seat may know: rebuilding the game with every
 hidden part resampled (``determinize``) must give the very same view, and log
-events carry secrets (drawn cards) only to their owner."""
+events carry secrets (drawn cards, cards discarded together) only to their owner —
+and, during a Possession turn, to its possessor."""
 
 from __future__ import annotations
 
@@ -46,14 +47,20 @@ def test_websocket_traffic_never_reveals_hidden_information(
             await gm.subscribe(table.id, [tokens[p]], sender(p))  # type: ignore[list-item]
         rng = random.Random(seed)
         differed = 0
+        possessing: list[int | None] = [None] * players  # whose turn each seat possesses
         for step in range(5000):
             state = table.state
             for p in range(players):
                 msg = inboxes[p][-1]
                 assert msg["state_id"] == state.step
                 for event in msg["log"]:
-                    if "cards" in event and event["type"] == "draw":
-                        assert event["player"] == p, f"seat {p} saw another seat's draw"
+                    if event["type"] == "turn":
+                        by = event.get("possessed_by")
+                        possessing[p] = event["player"] if by == p else None
+                    if "cards" in event and event["type"] in ("draw", "discard"):
+                        assert event["player"] in (p, possessing[p]), (
+                            f"seat {p} saw another seat's {event['type']}"
+                        )
                 if step % 3 == 0:
                     det = state.determinize(p, random.Random(rng.random()))
                     assert json.loads(json.dumps(det.view(p))) == msg["view"], (

@@ -140,6 +140,10 @@ class Screen:
                     f"[bold]{_('Player')} {who} {_('Hand')}:[/bold] "
                     f"{self.cards(possession['hand'])}"
                 )
+        for seen in view.get("seen_hands") or []:  # drawn at the end of a possessed turn
+            name = f"{_('Player')} {int(seen['player']) + 1}"
+            title = _("Hand of {name}, seen at the end of the possessed turn").format(name=name)
+            c.print(f"[magenta]{title}:[/magenta] {self.cards(seen['hand'])}")
         decision = view.get("decision")
         if isinstance(decision, Mapping) and decision.get("prompt"):
             # any card's question, from its structured decision (prompt msgid, subject)

@@ -149,10 +149,13 @@ def normalize_answer(state: State, text: str, lang: str = "en") -> str:
     for d in range(4):
         names = {DIRECTIONS[d], direction_name(d, lang).casefold()}
         if any(n.startswith(word) for n in names):
-            number = state.acting_domino()
-            return translator(lang)("place {domino} at {x},{y} {direction}").format(
-                domino=number, x=x, y=y, direction=direction_name(d, lang)
-            )
+            try:  # a double's placement in either form: the form the options name
+                return state.action_to_str(state.placement_action(x, y, d), lang)
+            except KingdomsError:
+                number = state.acting_domino()
+                return translator(lang)("place {domino} at {x},{y} {direction}").format(
+                    domino=number, x=x, y=y, direction=direction_name(d, lang)
+                )
     return text
 
 

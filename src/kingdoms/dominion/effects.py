@@ -1,6 +1,16 @@
 """Primitive effects on a player's zones: draw (shuffling only when needed), gain,
 trash, discard, reveal, and the play of a card with its Attack/Moat plumbing.
 
+Who may see what: a seat's drawn cards are named to that seat only — and, during a
+Possession turn, to the possessor too (:meth:`Effects.seers`), who sees everything
+the possessed player sees.  Cards discarded together from a hidden zone (a hand,
+the cards looked at: Cellar, Militia, Poacher, Sentry) are not shown card by card:
+each pick goes onto the discard pile at once but the other seats see only that the
+pile grew (the top card they see is the one under the picks, ``discarding`` counts
+the picks) until the whole discard is over (:meth:`Effects.discarded_together`),
+then how many cards were discarded and the new top card; the seers see them all.
+Cards a rule reveals (Spy, Thief, Adventurer...) stay revealed, one event each.
+
 A trait of :class:`kingdoms.dominion.state.DominionState` (it owns no fields; a
 mypyc trait, so that the compiled state can mix it in).
 """
@@ -45,6 +55,7 @@ class Effects:
     turn: int
     controller: int
     possessed_trash: list[int]
+    discarding: list[int]
     owned_counts: list[list[int]]
     buy_cache: dict[int, list[int]]
 
@@ -94,6 +105,14 @@ class Effects:
             out.extend(rest)
         return out
 
+    def seers(self, p: int) -> tuple[int, ...]:
+        """The seats that see ``p``'s hidden cards: ``p``, and during a Possession turn
+        of ``p`` its possessor (who sees all that ``p`` sees, the Clean-up draw of
+        ``p``'s next hand included)."""
+        if p == self.turn and self.controller >= 0 and self.controller != p:
+            return (p, self.controller)
+        return (p,)
+
     def draw(self, p: int, n: int, log: bool = True) -> int:
         drawn = self.take_top_n(p, n)
         self.hands[p].extend(drawn)
@@ -104,7 +123,7 @@ class Effects:
                     p,
                     {"count": len(drawn)},
                     {"cards": [CARDS[c].id for c in drawn]},
-                    (p,),
+                    self.seers(p),
                 )
             )
         return len(drawn)
@@ -158,6 +177,44 @@ class Effects:
         self.discards[p].append(c)
         if self.logging:
             self._log("discard", p, card=CARDS[c].id)
+
+    def discard_hidden(self, p: int, zone: list[int], c: int) -> None:
+        """Discard ``c`` from ``p``'s hidden ``zone`` (hand, cards looked at) as one of
+        several cards discarded together: not shown to the other seats until
+        :meth:`discarded_together` ends the discard."""
+        zone.remove(c)
+        self.discards[p].append(c)
+        self.discarding[p] += 1
+
+    def discarded_together(self, p: int) -> None:
+        """End a discard of several cards (:meth:`discard_hidden`): the other seats now
+        see the new top card of ``p``'s discard pile; the log tells everyone how many
+        cards and the top one, and names every card to the seers only."""
+        k = self.discarding[p]
+        if not k:
+            return
+        self.discarding[p] = 0
+        if self.logging:
+            disc = self.discards[p]
+            self.log.append(
+                Event(
+                    "discard",
+                    p,
+                    {"count": k, "top": CARDS[disc[-1]].id},
+                    {"cards": [CARDS[c].id for c in disc[len(disc) - k :]]},
+                    self.seers(p),
+                )
+            )
+
+    def shown_discard_top(self, p: int, viewer: int) -> int:
+        """The top card of ``p``'s discard pile as ``viewer`` sees it (-1: none; a
+        spectator: -1 as ``viewer``): under the cards of a discard still being made,
+        unless ``viewer`` sees ``p``'s hidden cards."""
+        disc = self.discards[p]
+        k = self.discarding[p]
+        if k and viewer not in self.seers(p):
+            return disc[-1 - k] if len(disc) > k else -1
+        return disc[-1] if disc else -1
 
     def reveal_top(self, p: int, n: int, into: list[int]) -> list[int]:
         """Reveal up to ``n`` cards from the top of p's deck (shuffling if needed) and

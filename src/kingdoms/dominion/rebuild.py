@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 from kingdoms.core.errors import InvalidArgument, malformed_as
 from kingdoms.core.state import JSONDict
-from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION, IS_VICTORY, NUM_CARDS
+from kingdoms.dominion.cards.registry import HAND_HINTS
+from kingdoms.dominion.data import CARDS, NUM_CARDS
 from kingdoms.dominion.fields import card_indices as _cards
 from kingdoms.dominion.fields import from_public, to_public
 from kingdoms.dominion.frames import Frame
@@ -39,10 +40,13 @@ if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
 
 PHASES = ("action", "buy", "over", "cleanup")
-MOAT = BY_ID["moat"]
 
-_HIDDEN_FIELDS: Mapping[str, int] = {"library": 3}
-"""Frame code -> field holding a card only the frame's seat has seen (blanked)."""
+
+def _secret(code: str) -> int:
+    """The field of a frame ``code`` holding a card only the frame's seat has seen
+    (blanked for the others), or -1: declared with its card (``HAND_HINTS``)."""
+    hint = HAND_HINTS.get(code)
+    return hint.secret if hint is not None else -1
 
 
 def _sees_hand(st: DominionState, player: int, who: int) -> bool:
@@ -54,8 +58,8 @@ def public_engine(st: DominionState, player: int | None) -> JSONDict:
     frames: list[list[Any]] = []
     for fr in st.stack:
         row: list[Any] = list(fr.to_json())
-        hidden = _HIDDEN_FIELDS.get(fr.code)
-        if hidden is not None and (player is None or not _sees_hand(st, player, fr.who)):
+        hidden = _secret(fr.code)
+        if hidden >= 0 and (player is None or not _sees_hand(st, player, fr.who)):
             row[hidden] = None
         frames.append(row)
     from kingdoms.dominion.state import ENGINE_FIELDS
@@ -139,6 +143,9 @@ def _rebuild(view: Mapping[str, Any], rng: random.Random) -> DominionState:
     st.looking = [[] for _ in range(n)]
 
     possession = view.get("possession") or {}
+    # the hands this seat saw drawn at the end of turns it possessed (a record of
+    # what it saw: the hands are sampled as any other hidden hand)
+    st.seen_hands = [(me, int(e["player"]), *_cards(e["hand"])) for e in view.get("seen_hands", [])]
     # a seat deciding about its own discard pile (Harbinger) sees which cards are in it
     decision = view.get("decision") or {}
     discard_seen: tuple[int, set[int]] | None = None
@@ -168,9 +175,12 @@ def _rebuild(view: Mapping[str, Any], rng: random.Random) -> DominionState:
             known_hand = _cards(possession["hand"])
             known_looking = _cards(possession["looking"])
         top: list[int] = []
-        if seat["discard_size"]:
+        if seat["discard_top"] is not None:
             top = _cards([seat["discard_top"]])
         _take(pool, top, "the discard pile", q)
+        # a discard of several cards being made by a seat whose hand this one cannot
+        # see: the view's top card lies under that many hidden cards
+        covering = 0 if known_hand is not None else int(st.discarding[q])
         hand_size, looking_size = int(seat["hand_size"]), int(seat["looking_count"])
         if known_hand is not None and known_looking is not None:
             if len(known_hand) != hand_size or len(known_looking) != looking_size:
@@ -179,7 +189,9 @@ def _rebuild(view: Mapping[str, Any], rng: random.Random) -> DominionState:
             _take(pool, known_looking, "the cards looked at", q)
         deck_size, disc_size = int(seat["deck_size"]), int(seat["discard_size"])
         hidden = (0 if known_hand is not None else hand_size + looking_size) + deck_size
-        hidden += max(disc_size - 1, 0)
+        if not 0 <= covering <= disc_size or (disc_size > covering) != bool(top):
+            raise InvalidArgument(f"seat {q}'s discard pile does not fit its top card")
+        hidden += disc_size - len(top)
         if len(pool) != hidden:
             raise InvalidArgument(
                 f"seat {q} owns {len(pool)} cards the view does not place, "
@@ -201,8 +213,9 @@ def _rebuild(view: Mapping[str, Any], rng: random.Random) -> DominionState:
                     )
                 pool.remove(pick)
                 hand.append(pick)
-                if str(row[0]) in _HIDDEN_FIELDS and row[_HIDDEN_FIELDS[str(row[0])]] is None:
-                    row[_HIDDEN_FIELDS[str(row[0])]] = pick
+                secret = _secret(str(row[0]))
+                if secret >= 0 and row[secret] is None:
+                    row[secret] = pick
             if len(hand) > hand_size:
                 raise InvalidArgument(f"seat {q}'s pending decisions need more cards than its hand")
             k = hand_size - len(hand)
@@ -217,7 +230,9 @@ def _rebuild(view: Mapping[str, Any], rng: random.Random) -> DominionState:
             )
         else:
             st.decks[q] = pool[:deck_size]
-            st.discards[q] = pool[deck_size:] + top
+            under = pool[deck_size:]
+            cut = len(under) - covering
+            st.discards[q] = under[:cut] + top + under[cut:]
     for row in rows:
         if any(v is None for v in row[1:]):
             raise InvalidArgument(f"view frame {row!r} has a blank field no hand explains")
@@ -253,14 +268,12 @@ def _split_discard(
 
 def _required(code: str, row: Sequence[Any]) -> Callable[[int], bool] | None:
     """What a pending frame of a seat says about its hidden hand: a test a card of
-    that hand must pass (one card per frame), or None."""
-    if code == "moat":
-        return lambda c: c == MOAT
-    if code == "bureaucrat":
-        return lambda c: IS_VICTORY[c]
-    if code in _HIDDEN_FIELDS and row[_HIDDEN_FIELDS[code]] is None:
-        return lambda c: IS_ACTION[c]
-    if code in _HIDDEN_FIELDS:
-        card = int(row[_HIDDEN_FIELDS[code]])
-        return lambda c: c == card
-    return None
+    that hand must pass (one card per frame), or None (declared with the card that
+    asks it: ``HAND_HINTS``)."""
+    hint = HAND_HINTS.get(code)
+    if hint is None:
+        return None
+    if hint.secret >= 0 and row[hint.secret] is None:
+        return hint.blank_fits
+    frame = Frame(code, int(row[1]), int(row[2]), int(row[3]), int(row[4]))
+    return lambda c: hint.fits(frame, c)

@@ -29,6 +29,7 @@ from kingdoms.core.errors import InvalidArgument, InvariantViolation, malformed_
 from kingdoms.core.events import Event
 from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, State, copy_rng
 from kingdoms.dominion.actions import PLAY, decode
+from kingdoms.dominion.cards import HAND_HINTS
 from kingdoms.dominion.data import (
     BASIC_SUPPLY,
     BY_ID,
@@ -37,7 +38,6 @@ from kingdoms.dominion.data import (
     ESTATE,
     IS_ACTION,
     IS_ATTACK,
-    IS_VICTORY,
     NUM_CARDS,
     POTION,
     POTION_COST,
@@ -74,8 +74,6 @@ __all__ = [
     "DominionState",
     "Frame",
 ]
-
-MOAT = BY_ID["moat"]
 
 FIELDS: Final[tuple[Field, ...]] = STACK_FIELDS + ZONE_FIELDS + TURN_FIELDS
 """Every field of a state beyond the core ones (config, rng, history, log, logging),
@@ -131,6 +129,8 @@ class DominionState(Turn):
         self.extra_queue = []
         self.deferred = []
         self.possessed_trash = []
+        self.discarding = [0] * n
+        self.seen_hands = []
         self.stack = []
         self.stolen = []
         self.moved = []
@@ -363,31 +363,34 @@ class DominionState(Turn):
                 # own hand (or the possessed player's, seen by the possessor): known
                 rng.shuffle(new.decks[q])
                 continue
-            # cards a pending decision of q shows q has in hand stay there
+            # cards a pending decision of q shows q has in hand stay there (what each
+            # decision shows is declared with its card: HAND_HINTS)
             hand = new.hands[q]
             keep: list[int] = []
             for fr in self.stack:
                 if fr.who != q:
                     continue
-                if fr.code == "library":
-                    wanted = [fr.a]
-                elif fr.code == "moat":
-                    wanted = [MOAT]
-                elif fr.code == "bureaucrat":
-                    wanted = [c for c in hand if IS_VICTORY[c]]
-                else:
+                hint = HAND_HINTS.get(fr.code)
+                if hint is None:
                     continue
-                for c in wanted:
-                    if c in hand:
-                        hand.remove(c)
-                        keep.append(c)
+                for c in hint.kept(fr, hand):
+                    hand.remove(c)
+                    keep.append(c)
             looking = new.looking[q]
+            # the picks of a discard q is still making are hidden too (on top of its pile)
+            disc = new.discards[q]
+            picks = self.discarding[q]
             pool = hand + new.decks[q] + looking
+            if picks:
+                pool += disc[len(disc) - picks :]
+                del disc[len(disc) - picks :]
             rng.shuffle(pool)
             k, m = len(hand), len(looking)
             new.hands[q] = pool[:k] + keep
             new.looking[q] = pool[k : k + m]
-            new.decks[q] = pool[k + m :]
+            if picks:
+                disc.extend(pool[k + m : k + m + picks])
+            new.decks[q] = pool[k + m + picks :]
         return new
 
     def snapshot(self) -> JSONDict:
@@ -466,6 +469,9 @@ class DominionState(Turn):
             raise InvariantViolation(f"owned cards not in owned_kinds: {sorted(strays)}")
         if NO_END in self.buy_cache and self.game_end_reason():
             raise InvariantViolation("the game's end is remembered as not reached")
+        for p, k in enumerate(self.discarding):
+            if not 0 <= k <= len(self.discards[p]):
+                raise InvariantViolation(f"seat {p} discarding {k} cards of a smaller pile")
         if min(self.supply) < 0:
             raise InvariantViolation("negative supply count")
         if self.actions < 0 or self.buys < 0 or self.coins < 0 or self.potions < 0:
@@ -490,9 +496,18 @@ def _restore(snapshot: Mapping[str, Any]) -> DominionState:
     st = DominionState(config, rng)
     for f in FIELDS:
         if f.kind not in UNSAVED:
-            setattr(st, f.name, from_json(f, snapshot[f.name]))
+            if f.name in _ADDED and f.name not in snapshot:
+                data: Any = [0] * config.players if f.name == "discarding" else []
+            else:
+                data = snapshot[f.name]
+            setattr(st, f.name, from_json(f, data))
     st.recount()
     return st
+
+
+_ADDED: Final = ("discarding", "seen_hands")
+"""Fields newer than some saved snapshots: a snapshot without them restores with none
+(no discard being made, no hand seen)."""
 
 
 _SETUPS: Final[dict[tuple[int, tuple[str, ...]], tuple[list[int], list[int]]]] = {}

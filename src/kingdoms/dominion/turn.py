@@ -92,8 +92,12 @@ TURN_FIELDS: Final = (
     Field("created", TUPLES, engine=True),
     Field("extra_queue", TUPLES, engine=True),
     Field("deferred", TUPLES, engine=True),
+    Field("seen_hands", TUPLES),
 )
-"""The turn's fields; the last seven are the Possession bookkeeping."""
+"""The turn's fields; the last eight are the Possession bookkeeping (``seen_hands``:
+``(possessor, seat, *cards)``, the hand a possessor saw the seat draw in the Clean-up
+of the turn it possessed, kept until that seat's next Clean-up; only the possessor's
+view shows it)."""
 
 
 class Turn(Scoring, Effects):
@@ -124,6 +128,7 @@ class Turn(Scoring, Effects):
     created: list[tuple[int, int]]
     extra_queue: list[tuple[int, int]]
     deferred: list[tuple[int, int, int]]
+    seen_hands: list[tuple[int, ...]]
 
     def _start_turn(self, p: int, controller: int = -1) -> None:
         """Start ``p``'s turn; ``controller`` >= 0 makes it an extra turn (Possession)
@@ -241,6 +246,9 @@ class Turn(Scoring, Effects):
         hand.clear()
         if self.moved:
             self.moved.clear()
+        if self.seen_hands:
+            # the hand a possessor saw p draw is discarded now
+            self.seen_hands = [t for t in self.seen_hands if t[1] != p]
         deck = self.decks[p]
         k = len(deck) - 5
         if k >= 0 and not self.logging:
@@ -250,6 +258,10 @@ class Turn(Scoring, Effects):
             del deck[k:]
         else:
             self.draw(p, 5)
+        if self.extra_turn and self.controller >= 0 and self.controller != p:
+            # the possessor sees the possessed player's next hand drawn (the draw's
+            # log event names it to both: Effects.seers)
+            self.seen_hands.append((self.controller, p, *hand))
         if self.possessed_trash:
             # trashed during a Possession turn: back to their owner after Clean-up
             # (into the discard pile as it is now: the draw may have shuffled it away)

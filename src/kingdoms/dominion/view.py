@@ -32,9 +32,18 @@
       "rules": {"base_edition": 1, "alchemy_errata": false},
       "trash": ["copper", ...],
       "players": [{"hand_size": 5, "deck_size": 5, "discard_size": 0,
-                   "discard_top": null | "copper", "in_play": [...],
+                   "discard_top": null | "copper",  # as this seat sees it: the
+                                   # top card under a discard of several cards still
+                                   # being made by another seat
+                   "in_play": [...],
                    "set_aside": [...], "turns": 0, "owned": {"copper": 7, ...}}, ...],
       "hand": ["copper", ...],     # this seat's own hand only
+      "possession": null | {"player": 1, "by": 0, "hand": [...], "looking": [...]},
+                                   # a Possession turn (hand and looking: the
+                                   # possessor's view only)
+      "seen_hands": [{"player": 1, "hand": [...]}],  # the hands this seat saw drawn
+                                   # at the Clean-up of turns it possessed (until
+                                   # that seat's next Clean-up)
       "outcome": null | {...},     # once the game is over
       "engine": {...}              # public bookkeeping for rebuilding a state:
                                    # kingdoms.dominion.rebuild.public_engine
@@ -96,12 +105,13 @@ def make_view(st: DominionState, player: int) -> JSONDict:
     for q in range(st.num_players):
         disc = st.discards[q]
         owned = st.owned(q)
+        top = st.shown_discard_top(q, player)
         players.append(
             {
                 "hand_size": len(st.hands[q]),
                 "deck_size": len(st.decks[q]),
                 "discard_size": len(disc),
-                "discard_top": ids[disc[-1]] if disc else None,
+                "discard_top": ids[top] if top >= 0 else None,
                 "in_play": [ids[c] for c in st.in_play[q]],
                 "set_aside": [ids[c] for c in st.set_aside_of(q)],
                 "looking_count": len(st.looking[q]),
@@ -133,6 +143,11 @@ def make_view(st: DominionState, player: int) -> JSONDict:
         "hand": sorted(ids[c] for c in st.hands[player]),
         "looking": [ids[c] for c in st.looking[player]],
         "possession": _possession(st, player),
+        "seen_hands": [
+            {"player": t[1], "hand": sorted(ids[c] for c in t[2:])}
+            for t in st.seen_hands
+            if t[0] == player
+        ],
         "outcome": out.to_json() if out else None,
         "engine": public_engine(st, player),
     }
@@ -147,6 +162,10 @@ def make_public_view(st: DominionState) -> JSONDict:
     out["hand"] = []
     out["looking"] = []
     out["engine"] = public_engine(st, None)
+    out["seen_hands"] = []
+    for q, seat_view in enumerate(out["players"]):
+        top = st.shown_discard_top(q, -1)
+        seat_view["discard_top"] = IDS[top] if top >= 0 else None
     if out["possession"] is not None:
         out["possession"] = {"player": out["possession"]["player"], "by": out["possession"]["by"]}
     if out["decision"] is not None:
@@ -225,6 +244,8 @@ EVENT_TEXT = {
 
 DRAW_TEXT = ("{who} draws {count} card", "{who} draws {count} cards")
 """A draw's text: its plural form chosen by the catalog's rule for the count."""
+DISCARD_TEXT = ("{who} discards {count} card", "{who} discards {count} cards")
+"""Cards discarded together: the count, in the catalog's plural form for it."""
 BUY_TEXT = "{who} buys {card} with {coins}"
 """A buy, with the money the player had when buying it ($5, $3+1P with a Potion)."""
 
@@ -265,6 +286,14 @@ def event_text(event: Mapping[str, Any], lang: str = "en") -> str:
         return _(BUY_TEXT).format(
             who=who, card=_card_name(str(event.get("card", "")), lang), coins=money
         )
+    if kind == "discard" and "count" in event:
+        # cards discarded together: how many and the top card; the seers see them all
+        count = int(event["count"])
+        text = ngettext(lang, *DISCARD_TEXT, count).format(who=who, count=count)
+        if "cards" in event:
+            return text + ": " + ", ".join(_card_name(c, lang) for c in event["cards"])
+        top = _("{card} on top").format(card=_card_name(str(event.get("top", "")), lang))
+        return f"{text} ({top})"
     template = EVENT_TEXT.get(kind)
     if template is None:
         return f"{who} {kind}".strip()

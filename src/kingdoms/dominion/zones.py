@@ -6,11 +6,14 @@ A part of :class:`kingdoms.dominion.state.DominionState` (see
 aside), ``looking`` (cards a player looks at during an effect).  Shared: ``supply``
 (card index -> cards left in its pile), ``piles`` (the card indices of this game's
 supply piles, sorted), ``trash``, ``possessed_trash`` (cards trashed in a
-Possession turn, back to their owner after Clean-up) and ``totals`` (how many of
-each card the game holds: the conservation check).  ``owned_counts`` (per seat, card
-index -> copies the seat owns, as :meth:`Zones.owned` lists them) is kept up to date
-where cards change hands (gain, trash, the cards trashed in a Possession turn coming
-back), so that reading it costs nothing; :meth:`Zones.count_owned` counts it again
+Possession turn, back to their owner after Clean-up), ``discarding`` (per seat, how
+many cards on top of its discard pile belong to a discard of several cards still
+being made, not yet shown to the other seats: see :mod:`kingdoms.dominion.effects`)
+and ``totals`` (how many of each card the game holds: the conservation check).
+``owned_counts`` (per seat, card index -> copies the seat owns, as
+:meth:`Zones.owned` lists them) is kept up to date where cards change hands (gain,
+trash, the cards trashed in a Possession turn coming back), so that reading it costs
+nothing; :meth:`Zones.count_owned` counts it again
 from the zones (restore, test positions, the invariant check).  ``owned_kinds`` (the
 cards a seat can own in this game, sorted: the supply piles and every card found in
 a zone when counted — a seat comes to own only cards gained from a pile or taken
@@ -49,6 +52,7 @@ ZONE_FIELDS: Final = (
     Field("aside", ZONES),
     Field("looking", ZONES),
     Field("possessed_trash", CARD_LIST, engine=True),
+    Field("discarding", LIST, engine=True),
     Field("totals", DERIVED),
     Field("owned_counts", COUNTS),
     Field("owned_kinds", DERIVED),
@@ -68,6 +72,7 @@ class Zones(Stack):
     piles: list[int]
     trash: list[int]
     possessed_trash: list[int]
+    discarding: list[int]
     hands: list[list[int]]
     decks: list[list[int]]
     discards: list[list[int]]

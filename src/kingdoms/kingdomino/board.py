@@ -85,6 +85,26 @@ def placement_cells(code: int) -> tuple[int, int]:
     return a, a + OFF[d]
 
 
+def canonical_placement(domino: Domino, code: int) -> int:
+    """The code :meth:`Board.legal_placements` names the placement ``code`` of
+    ``domino`` by: a double (two identical squares) lies the same pointing left or up
+    from one square as pointing right or down from the other, and only the right and
+    down forms are listed; any other code is returned as it is.
+
+    >>> from kingdoms.kingdomino.tiles import TILES
+    >>> double = next(d for d in TILES.values() if d.is_double)
+    >>> left = 2 * CELLS + cell_at(0, 1)  # left square on (0, 1), the other on (-1, 1)
+    >>> canonical_placement(double, left) == cell_at(-1, 1)  # pointing right from (-1, 1)
+    True
+    """
+    if not domino.is_double:
+        return code
+    d, a = divmod(code, CELLS)
+    if d < 2 or d > 3 or not 0 <= a + OFF[d] < CELLS:
+        return code
+    return (d - 2) * CELLS + a + OFF[d]
+
+
 def _bits(m: int) -> list[int]:
     out = []
     while m:

@@ -23,7 +23,7 @@ from typing import Any
 from kingdoms.core.errors import InvalidArgument, InvalidConfig, malformed_as
 from kingdoms.core.registry import BotHooks, Game, SimMetrics, WebAssets
 from kingdoms.core.state import GameConfig, State
-from kingdoms.kingdomino.board import new_board
+from kingdoms.kingdomino.board import canonical_placement, new_board
 from kingdoms.kingdomino.state import NUM_ACTIONS, PHASES, VARIANTS, KingdominoState
 from kingdoms.kingdomino.tiles import TERRAIN_NAMES, TERRAINS, TILES
 
@@ -116,7 +116,8 @@ class KingdominoGame(Game):
         seen: set[int] = set()
         for k in view["kingdoms"]:
             b = new_board(st.size)
-            for number, code in k["placed"]:
+            for number, given in k["placed"]:
+                code = canonical_placement(TILES[number], int(given))  # a double: either form
                 if code not in b.legal_placements(TILES[number]):
                     raise InvalidArgument(f"domino {number} cannot lie at {code} in that kingdom")
                 b.place(TILES[number], code)

@@ -30,7 +30,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
 
-from kingdoms.core.errors import IllegalAction, InvalidArgument, malformed_as
+from kingdoms.core.errors import IllegalAction, InvalidArgument, ParseError, malformed_as
 from kingdoms.core.events import Event
 from kingdoms.core.state import (
     TERMINAL,
@@ -44,7 +44,9 @@ from kingdoms.core.state import (
 from kingdoms.kingdomino.board import (
     CELLS,
     CENTRE,
+    OFF,
     Board,
+    canonical_placement,
     cell_at,
     new_board,
     placement_cells,
@@ -291,6 +293,44 @@ class KingdominoState(State):
 
     def legal_actions(self) -> list[int]:
         return self._legal_actions().copy()
+
+    def canonical(self, action: int) -> int:
+        """``action`` as the legal actions name it: a placement of a double (two
+        identical squares) pointing left or up becomes the same placement pointing
+        right or down from its other square (:func:`.board.canonical_placement`);
+        any other action is returned as it is."""
+        number = self.acting_domino()
+        if number and 0 <= action < DISCARD and self.phase == PLACE:
+            return canonical_placement(TILES[number], action)
+        return action
+
+    def apply_checked(self, action: object) -> None:
+        """As :meth:`State.apply_checked`, a double's placement taken in either form
+        and recorded in the form the legal actions name it (:meth:`canonical`)."""
+        if type(action) is int:
+            action = self.canonical(action)
+        super().apply_checked(action)
+
+    def parse_action(self, text: str, lang: str = "en") -> int:
+        """As :meth:`State.parse_action`; a double's placement may also be named in its
+        other form (pointing left or up: its text or its code)."""
+        try:
+            return super().parse_action(text, lang)
+        except ParseError:
+            number = self.acting_domino()
+            if not number or self.phase != PLACE or not TILES[number].is_double:
+                raise
+            from kingdoms.kingdomino.text import action_text
+
+            wanted = " ".join(text.split()).casefold()
+            for code in self._legal_actions():
+                if code >= DISCARD:
+                    continue
+                d, a = divmod(code, CELLS)
+                other = (d + 2) * CELLS + a + OFF[d]  # from the other square, turned round
+                if wanted in (str(other), action_text(self, other, lang).casefold()):
+                    return code
+            raise
 
     def _legal_actions(self) -> list[int]:
         """The legal actions, cached until the next action (not to be changed)."""
@@ -713,7 +753,9 @@ class KingdominoState(State):
 
     def placement_action(self, x: object, y: object, direction: object) -> int:
         """The placement code with the left square on castle-relative ``(x, y)`` and
-        the right square towards ``direction`` (0 right, 1 down, 2 left, 3 up).
+        the right square towards ``direction`` (0 right, 1 down, 2 left, 3 up); for a
+        double being placed, in the form the legal actions name it (:meth:`canonical`:
+        pointing left from ``(x, y)`` is pointing right from ``(x - 1, y)``).
 
         >>> from kingdoms.core import new_game
         >>> state = new_game("kingdomino", players=2, seed=1)
@@ -739,4 +781,4 @@ class KingdominoState(State):
             raise IllegalAction(
                 f"the other square ({x2}, {y2}) would be more than {CENTRE} squares from the castle"
             )
-        return code
+        return self.canonical(code)

@@ -237,10 +237,16 @@ class DominionEncoder:
                 if spec.subject >= 0:
                     ones.append(self._decision_subject + fr.field(spec.subject))
         top = self._top
+        discarding = st.discarding
         for r, q in enumerate(order):
             disc = discards[q]
             if disc:
-                ones.append(top + r * k + disc[-1])
+                if discarding[q]:  # a discard of several cards being made: as the view
+                    shown = st.shown_discard_top(q, seat)
+                    if shown >= 0:
+                        ones.append(top + r * k + shown)
+                else:
+                    ones.append(top + r * k + disc[-1])
         old = self._held_ones[seat]
         if ones != old:
             # flags: 1 where the buffer holds a 1 of ``old``; +2 for the new 1s, so

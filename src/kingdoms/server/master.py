@@ -916,6 +916,7 @@ class GameMaster:
             new.apply_checked(action)
         except IllegalAction as err:
             raise RequestError("illegal", str(err)) from err
+        action = new.history[-1]  # as the game records it (a double's placement: one form)
         finished = new.is_terminal()
         outcome = new.outcome() if finished else None
         lease = self._lease_after(table, new)

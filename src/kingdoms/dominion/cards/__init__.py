@@ -21,7 +21,14 @@ from kingdoms.dominion.cards import basic as basic
 from kingdoms.dominion.cards import second as second
 from kingdoms.dominion.cards.base import HELD
 from kingdoms.dominion.cards.declare import COINS, DECLARED, VP
-from kingdoms.dominion.cards.registry import EFFECTS, TASKS, answer, decision_actions
+from kingdoms.dominion.cards.registry import (
+    EFFECTS,
+    HAND_HINTS,
+    TASKS,
+    HandHint,
+    answer,
+    decision_actions,
+)
 from kingdoms.dominion.data import CARDS, IS_ACTION
 
 IMPLEMENTED: frozenset[int] = frozenset(EFFECTS) | frozenset(
@@ -40,10 +47,12 @@ __all__ = [
     "COINS",
     "DECLARED",
     "EFFECTS",
+    "HAND_HINTS",
     "HELD",
     "IMPLEMENTED",
     "TASKS",
     "VP",
+    "HandHint",
     "answer",
     "decision_actions",
     "implemented",

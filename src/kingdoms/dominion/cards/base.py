@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.declare import declare
-from kingdoms.dominion.cards.registry import card, task
+from kingdoms.dominion.cards.registry import HAND_HINTS, HandHint, card, task
 from kingdoms.dominion.cards.steps import (
     Ask,
     Custom,
@@ -120,6 +120,8 @@ asks(
     lambda st, fr: hand_choices(st.hands[fr.who], _is_victory),
     lambda st, fr, kind, c: _topdeck(st, fr.who, c),
 )
+# asked only with Victory cards in hand (more than one kind): they all stay there
+HAND_HINTS["bureaucrat"] = HandHint(lambda fr, c: IS_VICTORY[c], keep_all=True)
 
 # -- Cellar: +1 Action; discard any number of cards, then draw that many
 declare("cellar", 2, ACTION, "base", Plus(actions=1), DiscardAnyThenDraw(),
@@ -222,6 +224,9 @@ asks(
     yes_no,
     _library_answer,
 )
+# the card drawn (field a) is in the hand, seen by its owner only: others know it is
+# an Action card
+HAND_HINTS["library"] = HandHint(lambda fr, c: c == fr.a, secret=3, blank_fits=_is_action)
 
 # -- Market: +1 Card +1 Action +1 Buy +$1
 declare("market", 5, ACTION, "base", Plus(1, 1, 1, 1))
@@ -281,6 +286,8 @@ asks(
     yes_no,
     _moat_answer,
 )
+# asked only of a seat holding a Moat
+HAND_HINTS["moat"] = HandHint(lambda fr, c: c == MOAT)
 
 # -- Moneylender: you may trash a Copper from your hand for +$3 (first edition: you do)
 MONEYLENDER = declare("moneylender", 4, ACTION, "base", Custom(),

@@ -30,6 +30,42 @@ ANSWERS: dict[str, Answer] = {}
 """Decision code -> what an answer does."""
 
 
+class HandHint:
+    """What a pending decision of a seat tells the other seats about that seat's hidden
+    hand, declared with the card that asks it (Moat: the seat holds a Moat; Library:
+    an Action card just drawn).  The hand holds a card ``c`` for which ``fits(frame,
+    c)`` holds.  ``secret`` (a frame field, or -1) holds a card only the seat has seen:
+    the other seats' views blank it, and all they know of it is ``blank_fits(c)``.
+    ``keep_all``: every card of the hand that fits stays in the hand of a
+    determinization (else one)."""
+
+    __slots__ = ("blank_fits", "fits", "keep_all", "secret")
+
+    def __init__(
+        self,
+        fits: Callable[[Frame, int], bool],
+        secret: int = -1,
+        blank_fits: Callable[[int], bool] | None = None,
+        keep_all: bool = False,
+    ) -> None:
+        self.fits = fits
+        self.secret = secret
+        self.blank_fits = blank_fits
+        self.keep_all = keep_all
+
+    def kept(self, fr: Frame, hand: list[int]) -> list[int]:
+        """The cards of ``hand`` that the decision ``fr`` shows it holds."""
+        out = [c for c in hand if self.fits(fr, c)]
+        return out if self.keep_all else out[:1]
+
+
+HAND_HINTS: dict[str, HandHint] = {}
+"""Decision code -> what it tells about its seat's hidden hand (see :class:`HandHint`);
+read by determinization (:meth:`~kingdoms.dominion.state.DominionState.determinize`)
+and by rebuilding from a view (:mod:`kingdoms.dominion.rebuild`), so that neither
+names a card."""
+
+
 def _into(table: dict[K, F], key: K) -> Callable[[F], F]:
     def deco(fn: F) -> F:
         table[key] = fn

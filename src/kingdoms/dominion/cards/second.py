@@ -146,16 +146,19 @@ def _poacher(st: DominionState, p: int, pid: int) -> None:
         return
     if len(hand) <= empty:
         for c in list(hand):
-            st.discard_from(p, hand, c)
+            st.discard_hidden(p, hand, c)
+        st.discarded_together(p)
         return
     st.push("poacher", p, POACHER, empty)
 
 
 def _poacher_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     p = fr.who
-    st.discard_from(p, st.hands[p], c)
+    st.discard_hidden(p, st.hands[p], c)
     if fr.a > 1 and st.hands[p]:
         st.push("poacher", p, POACHER, fr.a - 1)
+    else:
+        st.discarded_together(p)
 
 
 asks(
@@ -191,15 +194,18 @@ def _sentry_pick(code: str, verb: str, trash: bool) -> None:
     """Sentry's "trash any" and "discard any" of the cards looked at (done stops)."""
 
     def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-        if kind == A.DONE:
-            return
         p, looking = fr.who, st.looking[fr.who]
+        if kind == A.DONE:
+            st.discarded_together(p)  # (nothing when trashing)
+            return
         if trash:
             st.trash_from(p, looking, c)
         else:
-            st.discard_from(p, looking, c)
+            st.discard_hidden(p, looking, c)  # looked at, not revealed
         if looking:
             st.push(code, p, SENTRY)
+        else:
+            st.discarded_together(p)
 
     asks(
         code,

@@ -146,9 +146,10 @@ class DiscardAnyThenDraw(Step):
 def _discard_draw_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     p = fr.who
     if kind == A.DONE:
+        st.discarded_together(p)  # all at once: shown before the draw
         st.draw(p, fr.a)
     else:
-        st.discard_from(p, st.hands[p], c)
+        st.discard_hidden(p, st.hands[p], c)
         st.push("discard_draw", p, fr.card, fr.a + 1)
 
 
@@ -291,9 +292,11 @@ class EachOtherDiscardsDownTo(Counted):
 
 def _discard_down_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     hand = st.hands[fr.who]
-    st.discard_from(fr.who, hand, c)
+    st.discard_hidden(fr.who, hand, c)
     if len(hand) > fr.a:
         st.push("discard_down_to", fr.who, fr.card, fr.a, fr.b + 1)
+    else:
+        st.discarded_together(fr.who)
 
 
 def _down_to_bounds(st: DominionState, fr: Frame) -> tuple[int, int, int | None]:

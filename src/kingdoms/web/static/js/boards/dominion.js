@@ -173,6 +173,12 @@ export function render(el, msg, ctx) {
       cardRow(v.possession.hand, cards, theirs, ctx.act, true),
       v.possession.looking && v.possession.looking.length ? cardRow(v.possession.looking, cards, pick("looking"), ctx.act) : null));
   }
+  // the hands seen drawn at the end of a turn this seat possessed (until their next Clean-up)
+  for (const seen of v.seen_hands || []) {
+    root.append(h("div", { class: "panel seen-hand", id: `d-seen-${seen.player}` },
+      h("h2", {}, t("Hand of {name}, seen at the end of the possessed turn", { name: ctx.name(seen.player) })),
+      cardRow(seen.hand, cards, {}, ctx.act, true)));
+  }
 
   // opponents and trash
   const others = h("div", { class: "panel", id: "d-players" }, h("h2", {}, t("Players")),
