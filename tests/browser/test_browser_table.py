@@ -4,6 +4,7 @@ screen in Polish and Czech without an English interface string or a raw key."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from tests.browser.drive import kingdomino_moves, wait_step_change
 
 from kingdoms.i18n import catalog
+from kingdoms.server.ratings import MIN_DECISIONS
 
 pytestmark = pytest.mark.browser
 
@@ -312,6 +314,11 @@ def _make_profile(page: Any, server: str, name: str) -> None:
     assert page.text_content("#profile-name") == name
 
 
+_MY_TURN = """() => [...document.querySelectorAll('.choices > .choice, #k-tools')]
+    .some(e => e.offsetParent !== null)"""
+"""Whether the page shows a decision of its own seat (a visible choice or the placing tools)."""
+
+
 def test_rated_game_between_profiles_reaches_the_leaderboard(browser: Any, server: str) -> None:
     ann_ctx = browser.new_context(bypass_csp=True, locale="en-US")
     bob_ctx = browser.new_context(bypass_csp=True, locale="en-US")
@@ -335,6 +342,19 @@ def test_rated_game_between_profiles_reaches_the_leaderboard(browser: Any, serve
         bob.goto(links[1])
         ann.wait_for_selector(".choice, #prompt-title")
         bob.wait_for_selector("body[data-ready]")
+        # only games that were played are rated: each seat makes its minimum of moves
+        made = {0: 0, 1: 0}
+        deadline = time.monotonic() + 120
+        while min(made.values()) < MIN_DECISIONS and time.monotonic() < deadline:
+            moved = False
+            for i, player in enumerate((ann, bob)):
+                if player.evaluate(_MY_TURN):
+                    kingdomino_moves(player, 1)
+                    made[i] += 1
+                    moved = True
+            if not moved:
+                ann.wait_for_timeout(50)
+        assert min(made.values()) >= MIN_DECISIONS, made
         ann.wait_for_selector("#resign:not([hidden])")
         ann.click("#resign")
         ann.click("#resign")

@@ -140,6 +140,20 @@ def test_one_client_runs_only_a_few_games_of_search_bots_alone_at_once() -> None
         assert len(client.get("/api/games").json()["games"]) == 4
 
 
+def test_malformed_seats_are_refused_before_any_bot_count() -> None:
+    # the count of search-bot games reads the seats before the game checks them
+    with _client() as client:
+        for seats in (
+            [[None, None], {"kind": "human", "name": "", "bot": ""}],
+            ["bot", {"kind": "bot", "bot": "mcts"}],
+            [{"kind": "bot", "bot": "mcts"}, 7],
+        ):
+            res = client.post("/api/games", json={"game": "dominion", "seats": seats})
+            assert res.status_code == 400, (seats, res.text)
+            assert res.json()["error"] == "bad_config"
+        assert client.get("/api/games").json()["games"] == []
+
+
 def test_bot_pool_serves_people_first_round_robin_and_bounds_work() -> None:
     async def main() -> list[str]:
         pool, order = BotPool(workers=1, share=3), []

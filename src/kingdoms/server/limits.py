@@ -227,16 +227,20 @@ def bounded_bot_spec(spec: Any, limits: ServerLimits, clamp: bool = False) -> st
     return f"{name}:" + ",".join(f"{k}={v}" for k, v in out.items())
 
 
-def bot_heavy(seats: Sequence[Mapping[str, Any]]) -> bool:
+def bot_heavy(seats: Sequence[Any]) -> bool:
     """Whether a game of these seats is bots alone with a search bot among them: such a
-    game costs bot CPU at every step with nobody waiting for it.
+    game costs bot CPU at every step with nobody waiting for it.  Seats are the request's
+    unchecked data: anything but a list of objects is not such a game (the game's own
+    checks refuse it afterwards).
 
     >>> bot_heavy([{"kind": "bot", "bot": "mcts:time=1"}, {"kind": "bot", "bot": "random"}])
     True
     >>> bot_heavy([{"kind": "human"}, {"kind": "bot", "bot": "mcts"}])
     False
+    >>> bot_heavy([[None, None], {"kind": "bot", "bot": "mcts"}])
+    False
     """
-    if not seats or any(s.get("kind") != "bot" for s in seats):
+    if not seats or any(not isinstance(s, Mapping) or s.get("kind") != "bot" for s in seats):
         return False
     names = [str(s.get("bot") or "random").partition(":")[0].strip() for s in seats]
     return any(n in SEARCH_BOTS for n in names)
