@@ -4,13 +4,14 @@ the deciding seat's view carries them structured (no text to parse)."""
 from __future__ import annotations
 
 import io
+import random
 import re
 
 import pytest
 from rich.console import Console
 
 from kingdoms.bots.dominion import adapter
-from kingdoms.bots.dominion.policy import choose
+from kingdoms.bots.dominion.bots import bundled_bot
 from kingdoms.cli.dominion import Screen
 from kingdoms.dominion.cards.registry import ANSWERS, DECISION_ACTIONS
 from kingdoms.dominion.data import BY_ID, CARDS
@@ -96,7 +97,8 @@ def test_library_yes_no_names_its_card_as_data_and_the_bot_reads_it() -> None:
     options = adapter.decode(s.view(0), s.legal_actions())
     assert {(o.verb, o.card) for o in options} == {("set_aside", "village"), ("keep", "village")}
     # no Actions left to play: the default policy sets the Village aside
-    assert choose(adapter.decision(s.view(0), (), options), options) == s.legal_actions()[0]
+    default = bundled_bot("default")
+    assert default.act(s.view(0), s.legal_actions(), random.Random(0)) == s.legal_actions()[0]
     assert "village" not in str(s.view(1)["decision"])  # drawn into a hidden hand
 
 
