@@ -11,7 +11,8 @@ random buys) and the *recall* (share of those random buys flagged)::
 The default kingdom holds none of the cards of the bundled single-card strategies nor
 one that helps Big Money much, so the search's rollouts play Big Money there and
 ``big-money-ultimate`` is the plan it knows best; on random kingdoms
-(``--kingdom random``) the review also flags ``big-money-ultimate`` itself where a Witch or a Smithy would have been better.
+(``--kingdom random``) the review also flags ``big-money-ultimate`` itself where a
+Witch or a Smithy would have been better.
 The last line printed is ``precision: X``.
 """
 
