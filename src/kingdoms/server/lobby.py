@@ -108,10 +108,12 @@ async def create_game(request: Request) -> Response:
     rated = data.get("rated", False)
     if not isinstance(rated, bool):
         return error_response(RequestError("bad_config", "'rated' must be true or false"))
+    private = data.get("private", False)  # its review hidden unless a seat shares it
+    if not isinstance(private, bool):
+        return error_response(RequestError("bad_config", "'private' must be true or false"))
+    meta = {**({"rated": True} if rated else {}), **({"private": True} if private else {})}
     try:
-        table, tokens = _master(request).create_game(
-            game, seats, options, seed, meta={"rated": True} if rated else None
-        )
+        table, tokens = _master(request).create_game(game, seats, options, seed, meta=meta or None)
     except RequestError as err:
         return error_response(err)
     base = str(request.base_url).rstrip("/")

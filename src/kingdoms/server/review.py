@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import multiprocessing as mp
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -281,7 +282,11 @@ class ReviewService:
         await asyncio.to_thread(self.store.start, game_id, len(steps))
         todo = [s for s in steps if s not in done]
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, initializer=_lowest_priority)
+            # spawned, not forked: a fork of the server's threads (event loop, database)
+            # could copy locks held by them
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=mp.get_context("spawn"), initializer=_lowest_priority
+            )
         loop = asyncio.get_running_loop()
         pool = self._pool
 

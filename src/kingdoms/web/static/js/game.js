@@ -4,6 +4,7 @@
 import { $, clear, h } from "./dom.js";
 import { lang, languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
 import { profile, rememberTokens, tokensFor } from "./store.js";
+import { replayHint, replayTarget, reviewButton } from "./review.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const states = {}; // seat -> latest state message
@@ -260,7 +261,8 @@ function endButtons(spectator = false) {
       ev.preventDefault();
       location.hash = "replay";
       location.reload();
-    } }, t("Replay")));
+    } }, t("Replay")),
+    reviewButton(gameId));
 }
 
 function renderLog(entries) {
@@ -334,6 +336,10 @@ async function replay() {
   clear(seatSel);
   const names = { seats: info.seats };
   info.seats.forEach((s, i) => seatSel.add(new Option(seatName(names, i), String(i))));
+  const target = replayTarget(); // a review's link: this step, seen by this seat
+  if (target.seat !== null && target.seat < info.seats.length) seatSel.value = String(target.seat);
+  if (target.step !== null) { slider.max = String(target.step); slider.value = String(target.step); slider.dataset.ready = "1"; }
+  if (!$("#review-button")) $("#replay-controls").append(reviewButton(gameId));
   let showing = null;
   const show = async () => {
     const step = slider.dataset.ready ? `step=${slider.value}&` : "";
@@ -350,6 +356,7 @@ async function replay() {
     $("#title").textContent = `${gameTitle(data.game)} · ${t("Replay")}`;
     const box = clear($("#choices"));
     if (data.scores) box.append(scoreLine(data.scores, names));
+    replayHint(box, data.step);
     renderLog(data.log);
     $("#record-link").hidden = false;
     $("#record-link").href = `/api/games/${gameId}/record`;
