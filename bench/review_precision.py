@@ -33,6 +33,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=default_workers())
     parser.add_argument("--kingdom", default="money", help="money (default) or random")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--backend", default="local", help="local (processes) or ray")
+    parser.add_argument("--address", default=None, help="a Ray cluster (with --backend ray)")
     args = parser.parse_args()
     budget = Budget.parse(args.budget)
     options = None if args.kingdom == "random" else {"kingdom": MONEY_KINGDOM}
@@ -46,7 +48,9 @@ def main() -> None:
               f" | {totals.line()}", flush=True)  # fmt: skip
 
     seeds = range(args.seed, args.seed + args.games)
-    totals = measure(seeds, args.noise, budget, args.workers, options, each)
+    totals = measure(
+        seeds, args.noise, budget, args.workers, options, each, args.backend, args.address
+    )
     print(totals.line())
     print(f"wall: {time.perf_counter() - started:.0f} s, budget {budget.to_json()}")
     print(f"precision: {totals.precision:.3f}")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kingdoms.bots.base import View, make_bot
+from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.record import GameRecord
 from kingdoms.core.registry import new_game
 from kingdoms.core.runner import seat_rngs
@@ -116,8 +117,16 @@ def run(
     budget: Budget,
     workers: int = 1,
     options: dict[str, Any] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> Iterator[GameCount]:
-    """Each game's counts, in seed order (``workers`` processes, one game each)."""
+    """Each game's counts, in seed order (``workers`` processes, one game each; the
+    ``ray`` backend: Ray tasks, on a cluster at ``address`` or a local Ray instance)."""
+    if backend == "ray":
+        yield from _ray(seeds, noise, budget, workers, options, address)
+        return
+    if backend != "local":
+        raise InvalidConfig(f"unknown backend {backend!r}; use local or ray")
     if workers <= 1:
         for seed in seeds:
             yield one_game(seed, noise, budget, options)
@@ -126,6 +135,35 @@ def run(
         futures = [pool.submit(one_game, s, noise, budget, options) for s in seeds]
         for fut in futures:
             yield fut.result()
+
+
+def _ray(
+    seeds: Sequence[int],
+    noise: float,
+    budget: Budget,
+    workers: int,
+    options: dict[str, Any] | None,
+    address: str | None,
+) -> Iterator[GameCount]:
+    try:
+        import ray
+    except ImportError as err:
+        raise InvalidConfig("the ray backend needs Ray: pip install 'kingdoms[ray]'") from err
+    started = not ray.is_initialized()
+    if started:
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    task = ray.remote(one_game)
+    refs = [task.remote(seed, noise, budget, options) for seed in seeds]
+    try:
+        for ref in refs:
+            game: GameCount = ray.get(ref)
+            yield game
+    finally:
+        if started:
+            ray.shutdown()
 
 
 @dataclass(slots=True)
@@ -172,9 +210,11 @@ def measure(
     workers: int = 1,
     options: dict[str, Any] | None = None,
     each: Callable[[Totals, GameCount], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> Totals:
     totals = Totals()
-    for game in run(seeds, noise, budget, workers, options):
+    for game in run(seeds, noise, budget, workers, options, backend, address):
         totals.add(game)
         if each is not None:
             each(totals, game)
