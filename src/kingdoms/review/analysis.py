@@ -25,12 +25,18 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from kingdoms.bots.base import game_bot_hook
-from kingdoms.bots.mcts import PlayoutPolicy, game_playout_policy, game_ranker, rewards
+from kingdoms.bots.mcts import (
+    PlayoutPolicy,
+    game_playout_policy,
+    game_ranker,
+    random_playout_policy,
+    rewards,
+)
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import State
@@ -182,7 +188,7 @@ def turn_of(view: Mapping[str, Any], seat: int) -> int | None:
 
 
 def _finish(state: State, policy: PlayoutPolicy, rng: random.Random, seat: int) -> float:
-    if policy.__name__ == "random_playout_policy":
+    if policy is random_playout_policy:
         state.random_playout(rng, MAX_PLAYOUT_STEPS)
     else:
         apply = state.apply
@@ -312,7 +318,3 @@ def _se(values: Sequence[float]) -> float:
     mean = sum(values) / n
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     return math.sqrt(var / n)
-
-
-Progress = Callable[[int, int], None]
-"""``progress(done, total)``: decisions analysed so far of those to analyse."""
