@@ -77,11 +77,17 @@ let polling = null;
 export async function openReview(gameId) {
   const el = panel();
   clear(el).append(h("h2", {}, t("Review")), h("p", { class: "muted" }, t("Asking for the review…")));
-  const res = await fetch(`/api/games/${encodeURIComponent(gameId)}/review?lang=${lang()}`, {
-    method: "POST",
-    headers: headers(gameId),
-  });
-  const body = await res.json();
+  let res, body;
+  try {
+    res = await fetch(`/api/games/${encodeURIComponent(gameId)}/review?lang=${lang()}`, {
+      method: "POST",
+      headers: headers(gameId),
+    });
+    body = await res.json();
+  } catch {
+    clear(el).append(h("h2", {}, t("Review")), h("p", { class: "error" }, t("The review failed.")));
+    return;
+  }
   if (!res.ok) {
     clear(el).append(h("h2", {}, t("Review")), h("p", { class: "error" },
       res.status === 429 ? t("Too many reviews are waiting; try again later.") : body.message));
@@ -90,8 +96,14 @@ export async function openReview(gameId) {
   show(gameId, body);
   if (polling) clearTimeout(polling);
   const poll = async () => {
-    const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/review?lang=${lang()}`, { headers: headers(gameId) });
-    const data = await r.json();
+    let data;
+    try {
+      const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/review?lang=${lang()}`, { headers: headers(gameId) });
+      data = await r.json();
+    } catch {
+      polling = setTimeout(poll, 3000); // the server restarting: the review resumes there
+      return;
+    }
     show(gameId, data);
     if (data.status === "queued" || data.status === "running") polling = setTimeout(poll, 1000);
   };
