@@ -78,7 +78,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check src tests bench examples scripts setup.py
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy --strict -p kingdoms.core -p kingdoms.bots -p kingdoms.dominion -p kingdoms.kingdomino -p kingdoms.sim -p kingdoms.server -p kingdoms.rl -p kingdoms.cli -p kingdoms.web -m kingdoms._build
+	$(VENV)/bin/mypy --strict -p kingdoms.core -p kingdoms.bots -p kingdoms.dominion -p kingdoms.kingdomino -p kingdoms.sim -p kingdoms.server -p kingdoms.rl -p kingdoms.cli -p kingdoms.web -p kingdoms.review -m kingdoms._build
 
 # The whole suite twice: on the compiled build, then on the pure-Python path
 # (KINGDOMS_PURE=1 loads the .py sources); tests/core/test_build.py checks which ran.

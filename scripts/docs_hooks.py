@@ -11,7 +11,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-PENDING = {"review.md"}
+PENDING: set[str] = set()
 
 log = logging.getLogger("mkdocs.plugins.pending_pages")
 

@@ -7,6 +7,7 @@ Sub-commands live in their own modules and are imported only when used:
 * ``kingdoms play GAME``       — the same, game named second
 * ``kingdoms sim GAME``        — bot-vs-bot simulation, any registered game (``cli/sim.py``)
 * ``kingdoms replay FILE``     — print a saved game's log (``cli/replay.py``)
+* ``kingdoms review FILE``     — winning chances and mistakes of a finished game (``cli/review.py``)
 * ``kingdoms strategy check F``— lint a Dominion strategy file (``cli/strategy.py``)
 * ``kingdoms rank dominion``   — rank a kingdom's cards (``cli/rank.py``)
 * ``kingdoms optimize dominion`` — search for a strong strategy file (``cli/optimize.py``)
@@ -27,6 +28,7 @@ _COMMANDS = {
     "play": ("kingdoms.cli", "play", "Play a game in the terminal: kingdoms play GAME."),
     "sim": ("kingdoms.cli.sim", "sim", "Pit bots against each other and report win rates."),
     "replay": ("kingdoms.cli.replay", "replay", "Print the log of a saved game."),
+    "review": ("kingdoms.cli.review", "review", "Review a finished game: chances, mistakes."),
     "serve": ("kingdoms.cli.serve", "serve", "Run the web app."),
     "health": ("kingdoms.cli.serve", "health", "Check a running server (its /healthz)."),
     "strategy": ("kingdoms.cli.strategy", "strategy", "Check Dominion strategy files."),

@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from kingdoms.i18n import LANGUAGES
 from kingdoms.server import protocol, ratings, resign, spectate
+from kingdoms.server import review as reviews
 from kingdoms.server.guard import ABORT, CSP, Guard, RateLimiter, RateRule
 from kingdoms.server.limits import DEFAULT_LIMITS, ServerLimits
 from kingdoms.server.lobby import ROUTES
@@ -211,6 +212,7 @@ def create_app(
     expire_after: float | None = 24 * 3600.0,
     resume: bool = True,
     lease_time: float = 6.0,
+    review_budget: Any = None,
 ) -> Starlette:
     """The web app over the database at ``db_url`` (SQLite file or PostgreSQL URL).
 
@@ -224,7 +226,9 @@ def create_app(
     limits; ``expire_after``: seconds after which a game nobody joined expires;
     ``resume``: walk the unfinished games after the start (repairs, waiting bots);
     ``lease_time``: seconds a process runs a game's bots without renewing its lease
-    (PostgreSQL: another process takes them over after that if it died)."""
+    (PostgreSQL: another process takes them over after that if it died);
+    ``review_budget``: the search per decision of game reviews
+    (:data:`kingdoms.server.review.SERVER_BUDGET` by default)."""
     storage = Storage(db_url)
     master = GameMaster(
         storage,
@@ -233,6 +237,7 @@ def create_app(
         expire_after=expire_after,
         lease_time=lease_time,
     )
+    review_service = reviews.ReviewService(master, review_budget or reviews.SERVER_BUDGET)
     book = ratings.RatingBook(storage.engine)
     master.finish_hooks.append(book.on_finish(storage))
     static = static_dir()
@@ -269,6 +274,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await master.start(resume=resume)
+        await review_service.start()
         sweeper = None
         if idle_limit is not None:
             every = min(max(idle_limit / 10, 1.0), 600.0)
@@ -280,6 +286,7 @@ def create_app(
                 sweeper.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await sweeper
+            await review_service.stop()
             await master.stop()
             storage.close()
 
@@ -295,6 +302,7 @@ def create_app(
             Route("/game/{game_id}", game_page),
             *ROUTES,
             *ratings.ROUTES,
+            *reviews.ROUTES,
             Route("/leaderboard", leaderboard_page),
             Route("/rules/{game}", rules_page),
             Route("/healthz", healthz),
@@ -308,5 +316,6 @@ def create_app(
     app.state.message_rate = message_rate
     app.state.allow_seeds = allow_seeds
     app.state.ratings = book
+    app.state.reviews = review_service
     app.state.profile_limits = {}
     return app

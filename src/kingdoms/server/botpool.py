@@ -69,6 +69,18 @@ class BotPool:
         finally:
             self._release()
 
+    @contextlib.asynccontextmanager
+    async def idle_slot(self, poll: float = 0.05) -> AsyncIterator[None]:
+        """Hold one worker slot for background work (game reviews), at the lowest
+        priority: taken only while a slot is free and no bot move waits for one."""
+        while self.busy >= self.workers or self.queued:
+            await asyncio.sleep(poll)
+        self.busy += 1
+        try:
+            yield
+        finally:
+            self._release()
+
     def _release(self) -> None:
         self.busy -= 1
         while self.busy < self.workers:

@@ -120,7 +120,13 @@ async def create_game(request: Request) -> Response:
     rated = data.get("rated", False)
     if not isinstance(rated, bool):
         return error_response(RequestError("bad_config", "'rated' must be true or false"))
-    meta: dict[str, Any] = {"rated": True} if rated else {}
+    private = data.get("private", False)  # its review hidden unless a seat shares it
+    if not isinstance(private, bool):
+        return error_response(RequestError("bad_config", "'private' must be true or false"))
+    meta: dict[str, Any] = {
+        **({"rated": True} if rated else {}),
+        **({"private": True} if private else {}),
+    }
     if bot_heavy(seats):
         # games of bots alone that search: a few at once per client address
         creator = client_key(request)

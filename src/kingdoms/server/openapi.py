@@ -193,6 +193,53 @@ OPENAPI: dict[str, Any] = {
                 },
             }
         },
+        "/api/games/{game_id}/review": {
+            "get": {
+                "summary": "The game's review (winning chances, mistakes) as this client may "
+                "see it (seat tokens in the X-Seat-Tokens header)",
+                "operationId": "getReview",
+                "parameters": [
+                    _gid(),
+                    {"name": "lang", "in": "query", "schema": {"type": "string"}},
+                ],
+                "responses": {
+                    "200": _resp("the review so far (status none: nobody asked for it)"),
+                    "404": _resp("no such game", _ERROR),
+                    "409": _resp("a stored game that no longer loads", _ERROR),
+                    "410": _GONE,
+                    "429": _LIMITED,
+                },
+            },
+            "post": {
+                "summary": "Ask for the review of a finished game (queued, lowest priority)",
+                "operationId": "requestReview",
+                "parameters": [_gid()],
+                "responses": {
+                    "202": _resp("queued or running; the review so far"),
+                    "200": _resp("the review so far"),
+                    "404": _resp("no such game", _ERROR),
+                    "409": _resp("not finished", _ERROR),
+                    "410": _GONE,
+                    "429": _resp("too many reviews waiting", _ERROR),
+                },
+            },
+        },
+        "/api/games/{game_id}/review/share": {
+            "post": {
+                "summary": "Show (shared: true) or hide a seat's review to everyone; the "
+                "seat's token in the X-Seat-Tokens header",
+                "operationId": "shareReview",
+                "parameters": [_gid()],
+                "responses": {
+                    "200": _resp("the seats shared now"),
+                    "400": _resp("bad body", _ERROR),
+                    "403": _resp("no seat token", _ERROR),
+                    "404": _resp("no such game or no review", _ERROR),
+                    "410": _GONE,
+                    "429": _LIMITED,
+                },
+            }
+        },
         "/api/i18n/{lang}": {
             "get": {
                 "summary": "Interface messages for a language",

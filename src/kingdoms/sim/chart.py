@@ -569,3 +569,68 @@ def round_robin_html(rr: RoundRobin, path: str | Path) -> Path:
     first = next(iter(rr.reports.values()))
     head, setup = _rr_title(rr, str(first.setup.get("text", "")), first.seed).split("\n", 1)
     return _write_page(path, head, html.escape(setup), table + _figure_div(fig))
+
+
+Series = tuple[str, list[float], list[float], list[str]]
+"""One line of :func:`line_chart` / :func:`line_chart_html`: label, x, y, hover texts."""
+
+
+def line_chart(
+    series: list[Series], path: str | Path, title: str, xlabel: str, ylabel: str
+) -> Path:
+    """A PNG of lines (y from 0 to 1: chances), e.g. a review's winning chances."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(10, 4))
+    for i, (label, xs, ys, _) in enumerate(series):
+        ax.plot(xs, ys, marker=".", label=label, color=COLORS[i % len(COLORS)])
+    ax.set_ylim(0, 1)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    target = Path(path)
+    fig.savefig(target, dpi=100)
+    plt.close(fig)
+    return target
+
+
+def line_chart_html(
+    series: list[Series], path: str | Path, title: str, xlabel: str, ylabel: str, notes: str = ""
+) -> Path:
+    """The same lines as a self-contained interactive HTML page (hover: the texts);
+    ``notes``: HTML put under the chart."""
+    try:
+        import plotly.graph_objects as go
+    except ImportError as err:
+        raise InvalidConfig("the HTML chart needs plotly: pip install 'kingdoms[report]'") from err
+    fig: Any = go.Figure()
+    for i, (label, xs, ys, hover) in enumerate(series):
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="lines+markers",
+                name=label,
+                text=hover,
+                line={"color": COLORS[i % len(COLORS)]},
+                hovertemplate="%{text}<br>%{y:.0%}<extra>" + label + "</extra>",
+            )
+        )
+    fig.update_layout(
+        title=title,
+        xaxis_title=xlabel,
+        yaxis={"title": ylabel, "range": [0, 1], "tickformat": ".0%"},
+        template="plotly_white",
+        height=420,
+    )
+    target = Path(path)
+    html = fig.to_html(include_plotlyjs=True, full_html=True)
+    if notes:
+        html = html.replace("</body>", notes + "</body>", 1)
+    target.write_text(html, encoding="utf-8")
+    return target

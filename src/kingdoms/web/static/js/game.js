@@ -7,6 +7,7 @@ import { lang, languageSelect, loadLanguage, pickLanguage, t, tn, translatePage 
 import { guideBox } from "./guide.js";
 import { renderLog as drawLog, resetLog } from "./log.js";
 import { profile, rememberTokens, tokensFor } from "./store.js";
+import { replayHint, replayTarget, reviewButton } from "./review.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const states = {}; // seat -> latest state message
@@ -368,7 +369,8 @@ function endButtons(spectator = false) {
       ev.preventDefault();
       location.hash = "replay";
       location.reload();
-    } }, t("Replay")));
+    } }, t("Replay")),
+    reviewButton(gameId));
 }
 
 let logDecorate = null; // the board's way to mark names in log lines (card previews)
@@ -460,6 +462,10 @@ async function replay() {
   const names = { seats: info.seats };
   info.seats.forEach((s, i) => seatSel.add(new Option(seatName(names, i), String(i))));
   const renameSeats = () => info.seats.forEach((s, i) => { seatSel.options[i].text = seatName(names, i); });
+  const target = replayTarget(); // a review's link: this step, seen by this seat
+  if (target.seat !== null && target.seat < info.seats.length) seatSel.value = String(target.seat);
+  if (target.step !== null) { slider.max = String(target.step); slider.value = String(target.step); slider.dataset.ready = "1"; }
+  if (!$("#review-button")) $("#replay-controls").append(reviewButton(gameId));
   let showing = null;
   const show = async () => {
     replayRedraw = () => { showing = null; renameSeats(); show(); };
@@ -481,6 +487,7 @@ async function replay() {
     $("#title").textContent = `${gameTitle(data.game)} · ${t("Replay")}`;
     const box = clear($("#choices"));
     if (data.scores) box.append(scoreLine(data.scores, names));
+    replayHint(box, data.step);
     renderLog(data.log);
     $("#record-link").hidden = false;
     $("#record-link").href = `/api/games/${gameId}/record`;

@@ -1,0 +1,104 @@
+"""The game review in the browser: the Review button of a finished game, the chart of
+winning chances with its hover texts, the biggest mistakes linking to the replay at
+that position with the preferred move shown, and the seats a player may see."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kingdoms.review import Budget
+from kingdoms.review.checks import MIDDLE_KINGDOM_GAME
+from kingdoms.server.storage import STATUS_FINISHED, Storage, StoredGame
+from kingdoms.server.table import hash_token
+
+pytestmark = pytest.mark.browser
+
+ANN, BOB = "ann-browser-token-1", "bob-browser-token-2"
+GAME = [*MIDDLE_KINGDOM_GAME[:40], 438, 742, 665, 730, 728, 116, 728, 728]
+"""A Middle Kingdom game in which Bob (seat 2), ahead, places domino 43 outside the
+5×5 window centred on his castle (action 438, step 40): the 10 points and the game lost."""
+
+
+@pytest.fixture
+def review_server(tmp_path: Path, toy_game: None) -> Iterator[str]:
+    import socket
+
+    import uvicorn
+
+    from kingdoms.server.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'k.sqlite'}"
+    store = Storage(url)
+    seats = [
+        {"kind": "human", "name": name, "token_hash": hash_token(tok), "joined": True}
+        for name, tok in (("Ann", ANN), ("Bob", BOB))
+    ]
+    options = {"variants": ["middle-kingdom"], "middle_kingdom_rule": "window"}
+    store.create_game(
+        StoredGame(
+            id="mk1", game="kingdomino", players=2, seed=17, options=options, seats=seats,
+            status=STATUS_FINISHED, outcome={"scores": [35.0, 28.0], "winners": [0]},
+            meta={"private": True}, actions=GAME,
+        )
+    )  # fmt: skip
+    store.close()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    app = create_app(url, bot_delay=0.05, review_budget=Budget(iterations=16, width=2))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+def test_review_chart_mistakes_and_the_link_to_the_replay(page: Any, review_server: str) -> None:
+    page.goto(f"{review_server}/game/mk1#t={BOB}")
+    page.click("#review-button")
+    page.wait_for_selector("#review-panel[data-status=done]", timeout=180_000)
+    panel = page.inner_text("#review-panel")
+    assert "Biggest mistakes of Bob" in panel
+    assert "Not shared: Ann" in panel  # a private game: Ann's part is hers
+    # the chart: Bob's line only, a point per decision, hover shows turn and move
+    points = page.query_selector_all("#review-chart .review-point")
+    assert len(points) > 10
+    assert {p.get_attribute("data-seat") for p in points} == {"1"}
+    points[0].hover()
+    tip = page.inner_text("#review-tip")
+    assert tip.startswith("Bob · Turn 1 · ") and "%" in tip
+    mistake = page.locator(".review-mistakes li").first
+    text = mistake.inner_text()
+    assert "place 43 at -2,-1 left" in text and "better: place 43 at 1,2 up" in text
+    assert "lost 100% winning chance" in text
+    # the link opens the replay at that position, seen by Bob, the preferred move shown
+    mistake.locator("a").click()
+    page.wait_for_selector("#review-hint")
+    assert page.get_attribute("body", "data-step") == "40"
+    assert page.input_value("#r-seat") == "1"
+    assert "place 43 at 1,2 up" in page.inner_text("#review-hint")
+    assert page.is_visible("#replay-controls #review-button")
+    # Bob shares his review: a visitor without a seat sees it, Ann's stays hidden
+    page.goto(f"{review_server}/game/mk1#t={BOB}")
+    page.click("#review-button")
+    page.wait_for_selector("#review-panel[data-status=done]")
+    page.check("#review-share-1")
+    page.wait_for_timeout(300)
+    visitor = page.context.browser.new_context(bypass_csp=True, locale="en-US").new_page()
+    visitor.goto(f"{review_server}/game/mk1#replay")
+    visitor.click("#replay-controls #review-button")
+    visitor.wait_for_selector("#review-panel[data-status=done]")
+    assert "Biggest mistakes of Bob" in visitor.inner_text("#review-panel")
+    assert "Not shared: Ann" in visitor.inner_text("#review-panel")
+    visitor.context.close()
