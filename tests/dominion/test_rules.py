@@ -123,7 +123,9 @@ def test_end_on_provinces() -> None:
     assert s.is_terminal()
     out = s.outcome()
     assert out is not None and out.details["ended_by"] == "provinces"
-    assert GAME.summarize(s) == {"turns": 1.0, "three_pile_ending": False}
+    summary = GAME.summarize(s)
+    assert summary["turns"] == 1.0 and summary["three_pile_ending"] is False
+    assert summary["ending"] == "Provinces"
 
 
 @pytest.mark.parametrize(("players", "needed"), [(2, 3), (4, 3), (5, 4), (6, 4)])
