@@ -378,25 +378,10 @@ class SimReport:
     def curves(self) -> dict[str, list[list[float]]]:
         """Metric -> per bot, the mean value at the end of its turn 1, 2, … over the
         games that reached that turn."""
-        out: dict[str, list[list[float]]] = {}
-        for metric in METRICS.get(self.game, {}):
-            per_bot = []
-            for b in range(len(self.bots)):
-                sums: list[float] = []
-                counts: list[int] = []
-                for r in self.results:
-                    rows = r.series.get(metric)
-                    if not rows:
-                        continue
-                    for t, v in enumerate(rows[b]):
-                        if t == len(sums):
-                            sums.append(0.0)
-                            counts.append(0)
-                        sums[t] += v
-                        counts[t] += 1
-                per_bot.append([s / c for s, c in zip(sums, counts, strict=True)])
-            out[metric] = per_bot
-        return out
+        return {
+            metric: [[m for m, _, _, _ in row] for row in self.curve_bands(metric, cut=0.0)]
+            for metric in METRICS.get(self.game, {})
+        }
 
     def curve_bands(
         self, metric: str, cut: float = 0.05
