@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Column, Float, Integer, MetaData, String, Table, insert, select, update
+from sqlalchemy import Column, Float, Integer, MetaData, String, Table, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from starlette.requests import Request
@@ -297,7 +297,8 @@ class RatingBook:
             select(rated_games_table.c.subjects).where(
                 rated_games_table.c.game == game,
                 rated_games_table.c.at > now - PAIR_WINDOW,
-                rated_games_table.c.subjects.contains(json.dumps(people[0])),
+                # games with any two of them hold at least one of all but the last
+                or_(*(rated_games_table.c.subjects.contains(json.dumps(p)) for p in people[:-1])),
             )
         ).all()
         counts: dict[tuple[str, str], int] = {}

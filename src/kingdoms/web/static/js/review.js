@@ -58,7 +58,8 @@ export function replayHint(box, step) {
 
 /** The "Review" button (opens the review panel in the side column). */
 export function reviewButton(gameId) {
-  return h("button", { id: "review-button", onclick: () => openReview(gameId) }, t("Review"));
+  // data-i18n: the page's language switch retranslates it like the static texts
+  return h("button", { id: "review-button", "data-i18n": "Review", onclick: () => openReview(gameId) }, t("Review"));
 }
 
 function panel() {
@@ -76,7 +77,7 @@ let polling = null;
 
 export async function openReview(gameId) {
   const el = panel();
-  clear(el).append(h("h2", {}, t("Review")), h("p", { class: "muted" }, t("Asking for the review…")));
+  clear(el).append(h("h2", { "data-i18n": "Review" }, t("Review")), h("p", { class: "muted" }, t("Asking for the review…")));
   let res, body;
   try {
     res = await fetch(`/api/games/${encodeURIComponent(gameId)}/review?lang=${lang()}`, {
@@ -85,11 +86,11 @@ export async function openReview(gameId) {
     });
     body = await res.json();
   } catch {
-    clear(el).append(h("h2", {}, t("Review")), h("p", { class: "error" }, t("The review failed.")));
+    clear(el).append(h("h2", { "data-i18n": "Review" }, t("Review")), h("p", { class: "error" }, t("The review failed.")));
     return;
   }
   if (!res.ok) {
-    clear(el).append(h("h2", {}, t("Review")), h("p", { class: "error" },
+    clear(el).append(h("h2", { "data-i18n": "Review" }, t("Review")), h("p", { class: "error" },
       res.status === 429 ? t("Too many reviews are waiting; try again later.") : body.message));
     return;
   }
