@@ -117,3 +117,9 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
 def seeded(tmp_path: Path, toy_game: None) -> Iterator[str]:
     """The app accepting seeds (reproducible games) with quick bots."""
     yield from _serve(tmp_path / "k.sqlite", bot_delay=0.01, allow_seeds=True)
+
+
+@pytest.fixture
+def unthrottled(tmp_path: Path, toy_game: None) -> Iterator[str]:
+    """A seeded server taking moves as fast as they come (a game set up by its moves)."""
+    yield from _serve(tmp_path / "k.sqlite", bot_delay=0.01, allow_seeds=True, message_rate=None)

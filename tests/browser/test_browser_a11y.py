@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from tests.browser.drive import wait_step_change
+from tests.browser.reach import open_decision, wanted
 
 pytestmark = pytest.mark.browser
 
@@ -178,3 +179,41 @@ def test_dominion_and_kingdomino_by_keyboard_alone(page: Any, seeded: str) -> No
             page.keyboard.press("1")  # a discard: the first listed action
         wait_step_change(page, step)
     page.wait_for_selector(".scores")
+
+
+ORDERS = sorted((k, z) for k, z in wanted() if k == "order")
+
+
+@pytest.mark.parametrize(("kind", "zone"), [*ORDERS, ("choose_cards", "hand")])
+def test_order_decision_by_keyboard_with_names(
+    page: Any, unthrottled: str, kind: str, zone: str
+) -> None:
+    # an order question (Sentry's look, Apothecary's or Golem's set-aside cards, the
+    # cards leaving play at Clean-up), and a pick of several cards from the hand: no
+    # serious axe violation, every card to pick named by what choosing it does, and
+    # answered by keyboard alone, the focus staying on the cards between picks
+    open_decision(page, unthrottled, kind, zone)
+    found = _serious(page, f"{kind} from {zone}")
+    assert not found, "\n".join(found)
+    answered = 0
+    same = f"#d-decision[data-kind='{kind}'][data-zone='{zone}']"
+    while page.query_selector(same) and page.query_selector("#d-dock .picking"):
+        step = page.get_attribute("body", "data-step")
+        choices = [t.strip() for t in page.locator("#choices > .choice").all_inner_texts()]
+        if answered:
+            # the next card to pick is where the keyboard already is
+            assert page.evaluate(
+                "document.activeElement.matches('#d-dock .picking .dcard.clickable')"
+            ), page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+        _tab_to(page, "#d-dock .picking .dcard.clickable")
+        assert _focus_ring(page).startswith("solid"), _focus_ring(page)
+        name = page.evaluate("document.activeElement.getAttribute('aria-label')")
+        said = name.split(": ")[0]
+        assert any(c.endswith(said) for c in choices), f"{name!r} names none of {choices}"
+        page.keyboard.press(" " if answered % 2 else "Enter")
+        wait_step_change(page, step)
+        page.wait_for_selector("#choices > .choice, #pass-screen:not([hidden])")
+        answered += 1
+        if page.query_selector("#pass-screen:not([hidden])"):
+            break
+    assert answered >= (2 if kind == "choose_cards" else 1)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.drive import wait_step_change
+from tests.browser.reach import open_decision, wanted
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +22,8 @@ SIZES = {
 
 # Every required element (selectors) and every visible answer must be inside the
 # viewport and be what is drawn at its centre.  Answers in a bar that scrolls on its
-# own (a long list on a phone) must be inside that bar's scroll area.
+# own (a long list on a phone, a row of cards in the dock) must be inside that bar's
+# scroll area, itself in view.
 GEOMETRY = """
 ([required, answers]) => {
   const out = [];
@@ -36,11 +38,14 @@ GEOMETRY = """
     const r = el.getBoundingClientRect();
     if (!r.width || !r.height) return out.push(`${what}: not drawn`);
     if (r.top < -1 || r.left < -1 || r.bottom > H + 1 || r.right > W + 1) {
-      const box = el.parentElement && el.parentElement.closest("#prompt, .kd-tools");
-      const scroller = box && box.scrollHeight > box.clientHeight + 1 ? box : null;
-      if (scroller) {
-        const b = scroller.getBoundingClientRect();
-        if (b.top >= -1 && b.bottom <= H + 1) return;  // in the bar, which scrolls by itself
+      const box = el.parentElement
+        && el.parentElement.closest("#prompt, .kd-tools, .d-dock .dcards");
+      const scrolls = box && (box.scrollHeight > box.clientHeight + 1
+        || box.scrollWidth > box.clientWidth + 1);
+      if (scrolls) {
+        const b = box.getBoundingClientRect();
+        // in the bar or the dock's row of cards, which scrolls by itself
+        if (b.top >= -1 && b.bottom <= H + 1 && b.left >= -1 && b.right <= W + 1) return;
       }
       const at = [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
       return out.push(`${what}: ${at} outside ${W}×${H}`);
@@ -225,10 +230,31 @@ def test_dominion_hand_play_prompt_and_answers_stay_on_screen(page: Any, seeded:
             need.append(f"#d-{zone.replace('_', '')} .dcards")
         return need, ["#choices > .choice"]
 
-    # (an "order" question, Sentry's, is not met quickly enough by this seat's play)
-    wanted = {"action", "buy", "choose_cards", "choose_pile", "yes_no"}
-    seen = _play_and_check(page, DOMINION_MOVE, DOMINION_KIND, wanted, required)
-    assert wanted <= {k.split(":")[0] for k in seen}, f"decision kinds met: {sorted(seen)}"
+    # the phases and the commonest decisions, met in play (every decision kind and
+    # zone, in its own game: below)
+    kinds = {"action", "buy", "choose_cards", "choose_pile", "yes_no"}
+    seen = _play_and_check(page, DOMINION_MOVE, DOMINION_KIND, kinds, required)
+    assert kinds <= {k.split(":")[0] for k in seen}, f"decision kinds met: {sorted(seen)}"
+
+
+@pytest.mark.parametrize(("kind", "zone"), sorted(wanted()))
+def test_dominion_every_decision_kind_stays_on_screen(
+    page: Any, unthrottled: str, kind: str, zone: str
+) -> None:
+    # every (kind, zone) of the engine's decisions, listed from the engine: one it adds
+    # fails here until a game reaching it is found
+    open_decision(page, unthrottled, kind, zone)
+    need = ["#prompt-title", "#prompt-text #d-status", "#d-decision", "#d-hand h2"]
+    need += ["#d-hand .dcards", "#d-play h2"]
+    own = page.get_attribute("#d-decision", "data-whose") == "self"
+    offered = zone in ("hand", "play", "looking", "set_aside")
+    if kind in ("choose_cards", "order") and offered and own:
+        # the cards offered (the seat's own), framed, the first of them whole in view
+        need += ["#d-dock .picking", "#d-dock .picking .dcard.clickable"]
+    # the cards to pick from, wherever the dock draws them, and every answer button
+    answers = ["#choices > .choice", "#d-dock .dcard.clickable", "#d-looking .dcards"]
+    answers.append("#d-aside .dcards")
+    _check_everywhere(page, need, answers, f"{kind}:{zone}")
 
 
 @pytest.mark.parametrize("variant", ["standard", "mighty-duel"])

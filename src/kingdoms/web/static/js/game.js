@@ -144,6 +144,23 @@ function scheduleRender() {
 
 let renderGen = 0;
 
+// The keyboard's place survives a redraw: a card or answer chosen with Enter is
+// redrawn, and the focus goes back to the same panel's first card to choose (or the
+// first answer) instead of the page's start.
+function focusPlace() {
+  const el = document.activeElement;
+  if (!el || !el.matches(".dcard.clickable, .choice") || !el.closest("#board, #prompt")) return null;
+  const panel = el.parentElement.closest("[id]");
+  return { panel: panel ? panel.id : null, sel: el.matches(".dcard") ? ".dcard.clickable" : ".choice" };
+}
+
+function refocus(place) {
+  if (!place || (document.activeElement && document.activeElement !== document.body)) return;
+  const panel = place.panel && document.getElementById(place.panel);
+  const el = (panel && panel.querySelector(place.sel)) || document.querySelector("#choices .choice");
+  if (el) el.focus({ preventScroll: true });
+}
+
 async function render() {
   const gen = ++renderGen;
   $("#pass-screen").hidden = !hidden;
@@ -162,6 +179,7 @@ async function render() {
   if (gen !== renderGen) return; // a newer render (e.g. the pass screen) took over
   if (mod && mod.tieBreak) ctx.tieBreak = (out) => mod.tieBreak(out, ctx);
   if (mod) useLogNames(mod, ctx.lang);
+  const place = focusPlace();
   const boardEl = clear($("#board"));
   if (hidden || !mod) {
     boardEl.append(h("p", { class: "muted" }, t("Hidden until the next player is ready.")));
@@ -169,6 +187,7 @@ async function render() {
     mod.render(boardEl, msg, ctx);
   }
   renderPrompt(msg, ctx);
+  if (!hidden) refocus(place);
   renderGuide(msg);
   trackBar();
   // the pass screen: nothing of any seat's private view stays in the page

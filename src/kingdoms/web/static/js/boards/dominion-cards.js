@@ -77,8 +77,9 @@ export function showZoom(id, cards, t) {
 const touchScreen = () => window.matchMedia && window.matchMedia("(hover: none)").matches;
 
 /**
- * One card face.  opts: {t, count, action, act, compact, big}.
- * `action` (a legal action) makes the card clickable; `count` shows a pile's size.
+ * One card face.  opts: {t, count, action, label, act, compact, big}.
+ * `action` (a legal action) makes the card clickable (`label`: the action's text,
+ * which heads its accessible name); `count` shows a pile's size.
  */
 export function cardFace(id, cards, opts = {}) {
   const c = cards[id];
@@ -98,7 +99,8 @@ export function cardFace(id, cards, opts = {}) {
     dataset: { card: id, ...(clickable ? { action: String(opts.action) } : {}) },
     tabindex: clickable ? "0" : undefined,
     role: clickable ? "button" : undefined,
-    "aria-label": c ? `${name}, ${c.text}` : name,
+    // a card to click is named by what the click does first ("Put Copper on top")
+    "aria-label": [clickable ? opts.label : null, c ? `${name}, ${c.text}` : name].filter(Boolean).join(": "),
   },
   h("div", { class: "dhead" }, costBadge(c), h("span", { class: nameClass(name) }, name)),
   opts.compact ? null : h("div", { class: "dtext" }, c ? c.text : ""),
@@ -131,7 +133,11 @@ export function cardFace(id, cards, opts = {}) {
       el.blur();
       opts.act(opts.action);
     });
-    el.addEventListener("keydown", (ev) => { if (ev.key === "Enter") opts.act(opts.action); });
+    el.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Enter" && ev.key !== " ") return;
+      ev.preventDefault(); // (a space does not scroll the page)
+      opts.act(opts.action);
+    });
   }
   return el;
 }

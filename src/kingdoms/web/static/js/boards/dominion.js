@@ -24,8 +24,9 @@ function groupOf(id, c) {
 
 // Card faces, piles, panels and the end screen live in dominion-cards.js / dominion-panels.js.
 let currentT = (x) => x;
+let actionText = new Map(); // legal action -> its text (in the page's language)
 function cardEl(id, cards, opts = {}) {
-  return cardFace(id, cards, { ...opts, t: currentT });
+  return cardFace(id, cards, { ...opts, label: actionText.get(opts.action), t: currentT });
 }
 
 // legal actions naming a card, by kind group
@@ -78,6 +79,7 @@ export function render(el, msg, ctx) {
   const v = msg.view;
   const me = ctx.seat;
   const legal = ctx.legal || [];
+  actionText = new Map(legal.map((l) => [l.action, l.text ? l.text.charAt(0).toLocaleUpperCase(ctx.lang) + l.text.slice(1) : l.text]));
   const turn = v.turn;
   const root = h("div", { class: "dominion" });
   // the turn's status and the decision's prompt go where the answers are (the page's
@@ -119,7 +121,7 @@ export function render(el, msg, ctx) {
       lines.push(" ", t("Cards of {name}", { name: ctx.name(about.player) }));
     }
     if (d.who !== me && d.who !== undefined) lines.push(" ", h("span", { class: "muted" }, t("Waiting for {name}…", { name: ctx.name(d.who) })));
-    toPrompt(h("div", { class: "panel decision", id: "d-decision", dataset: { kind: d.kind, zone: d.zone } }, lines));
+    toPrompt(h("div", { class: "panel decision", id: "d-decision", dataset: { kind: d.kind, zone: d.zone, whose: d.whose === me ? "self" : "other" } }, lines));
   }
 
   // supply
@@ -173,6 +175,10 @@ export function render(el, msg, ctx) {
       cardRow(v.possession.hand, cards, theirs, ctx.act, true),
       v.possession.looking && v.possession.looking.length ? cardRow(v.possession.looking, cards, pick("looking"), ctx.act) : null));
   }
+  // the panel whose cards this seat picks from now gets the room (and a frame)
+  const zonePanel = { hand: "d-hand", play: "d-play", looking: "d-looking", set_aside: "d-aside" };
+  const picking = d && d.who === me && dock.querySelector(`#${zonePanel[d.zone] || "none"} .dcard.clickable`);
+  if (picking) picking.closest(".panel").classList.add("picking");
   // the hands seen drawn at the end of a turn this seat possessed (until their next Clean-up)
   for (const seen of v.seen_hands || []) {
     root.append(h("div", { class: "panel seen-hand", id: `d-seen-${seen.player}` },
