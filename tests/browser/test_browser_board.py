@@ -7,7 +7,11 @@ from typing import Any
 
 import pytest
 from tests.browser.drive import wait_step_change
+from tests.browser.reach import send_moves
 from tests.browser.test_browser_games import _lobby, _step
+
+from kingdoms.core.registry import get_game
+from kingdoms.dominion import actions as A
 
 pytestmark = pytest.mark.browser
 
@@ -370,42 +374,135 @@ def test_language_switch_redraws_the_game_and_the_replay(page: Any, seeded: str)
     assert not left, left
 
 
-def test_log_holds_the_whole_game_with_card_previews(page: Any, seeded: str) -> None:
-    bots = [{"kind": "bot", "bot": "big-money"}, {"kind": "bot", "bot": "big-money"}]
+def _long_game(lines: int) -> tuple[dict[str, Any], int, tuple[int, ...]]:
+    """Options, seed and moves of a hot-seat game whose seats play their Treasures and
+    buy nothing (three log lines a move): ``lines`` lines of log, fast; the seat to
+    move then has Coppers to play."""
+    spec = get_game("dominion")
+    options: dict[str, Any] = {"kingdom": "First Game"}
+    st: Any = spec.create(spec.config(2, 5, dict(options)))
+    moves: list[int] = []
+    while len(st.log_for(0)) < lines or st.view(st.current_player)["hand"].count("copper") < 2:
+        legal = st.legal_actions()
+        a = A.A_ALL_TREASURES if A.A_ALL_TREASURES in legal else A.A_END_PHASE
+        moves.append(a)
+        st.apply(a)
+    return options, 5, tuple(moves)
+
+
+# The log's lines in the page, and where its box is scrolled
+LOG = """
+() => {
+  const box = document.querySelector("#log-scroll");
+  const b = box.getBoundingClientRect();
+  const lis = [...document.querySelectorAll("#log li")];
+  const seen = lis.filter((li) => {
+    const r = li.getBoundingClientRect();
+    return r.bottom > b.top + 1 && r.top < b.bottom - 1;
+  });
+  return {
+    drawn: lis.length,
+    seen: seen.map((li) => [Number(li.value), li.textContent]),
+    height: box.scrollHeight, view: box.clientHeight, top: box.scrollTop,
+    line: Math.min(...lis.map((li) => li.getBoundingClientRect().height)),
+    live: document.querySelector("#log-live").textContent,
+  };
+}
+"""
+
+
+def _scroll_log(page: Any, to: str) -> dict[str, Any]:
+    page.eval_on_selector("#log-scroll", f"box => {{ box.scrollTop = {to}; }}")
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    return dict(page.evaluate(LOG))
+
+
+def _check_whole_log(page: Any, total: list[str]) -> None:
+    """Few lines drawn, a scroll height for all of them, the first line at the top and
+    the newest at the bottom."""
+    n = len(total)
+    log = _scroll_log(page, "box.scrollHeight")
+    assert log["drawn"] < 200, log["drawn"]
+    assert log["height"] >= n * log["line"] * 0.95, (log["height"], n, log["line"])
+    assert log["seen"][-1] == [n, total[-1]], log["seen"][-1]
+    log = _scroll_log(page, "0")
+    assert log["drawn"] < 200 and log["seen"][0] == [1, total[0]], log["seen"][:2]
+    # the middle of the game half way down (the lines' heights are estimated until drawn)
+    log = _scroll_log(page, "box.scrollHeight / 2")
+    middle = log["seen"][len(log["seen"]) // 2][0]
+    assert 0.4 * n < middle < 0.6 * n, (middle, n)
+    wrong = [(k, text, total[k - 1]) for k, text in log["seen"] if text != total[k - 1]]
+    assert not wrong, wrong[:3]
+    numbers = [k for k, _ in log["seen"]]
+    assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+
+
+def test_log_is_the_whole_game_virtualised_with_card_previews(page: Any, unthrottled: str) -> None:
+    options, seed, moves = _long_game(2100)
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Kuba"}]
     res = page.request.post(
-        seeded + "/api/games",
-        data={"game": "dominion", "seats": bots, "options": {"kingdom": "First Game"}},
+        unthrottled + "/api/games",
+        data={"game": "dominion", "seats": seats, "options": options, "seed": seed},
     )
-    gid = res.json()["id"]
-    for _ in range(300):
-        if page.request.get(f"{seeded}/api/games/{gid}").json()["status"] == "finished":
-            break
-        page.wait_for_timeout(100)
-    page.goto(f"{seeded}/game/{gid}#replay")
+    info = res.json()
+    gid, tokens = info["id"], [s["token"] for s in info["seats"]]
+    send_moves(unthrottled, gid, tokens, moves)
+    page.goto(f"{unthrottled}/game/{gid}#t={','.join(tokens)}")
+    page.wait_for_selector("#choices > .choice, #pass-screen:not([hidden])")
+    if page.query_selector("#pass-screen:not([hidden])"):
+        page.keyboard.press("Enter")
     page.wait_for_selector("#log li")
-    total = page.request.get(f"{seeded}/api/games/{gid}/replay?seat=0&lang=en").json()["log"]
-    assert len(total) > 200
-    # the latest lines first, numbered as in the whole game; earlier ones as the reader
-    # scrolls up to them, down to the game's first line
-    shown = page.eval_on_selector("#log", "ol => [ol.start, ol.children.length]")
-    assert shown[0] + shown[1] - 1 == len(total) and shown[1] < len(total)
-    for _ in range(40):
-        if page.eval_on_selector("#log", "ol => ol.start") == 1:
-            break
-        page.eval_on_selector("#log", "ol => { ol.scrollTop = 0; }")
-        page.wait_for_timeout(50)
-    lines = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
-    assert lines == [e["text"] for e in total]  # the whole game
-    assert lines[0].startswith("Kingdom:")
+    # the game in play: the newest line in view, a few lines drawn of 2,000
+    log = page.evaluate(LOG)
+    n = log["seen"][-1][0]
+    assert n >= 2000 and log["drawn"] < 200, (n, log["drawn"])
+    assert log["height"] >= n * log["line"] * 0.95
+    # at the bottom the log follows the game, and says the new line to screen readers
+    copper = "#d-hand .dcard.clickable[data-card='copper']"
+    step = page.get_attribute("body", "data-step")
+    page.click(copper)
+    wait_step_change(page, step)
+    log = page.evaluate(LOG)
+    played = f"{page.text_content('#title').split(' · ')[1]} plays Copper"
+    assert log["seen"][-1] == [n + 1, played], log["seen"][-2:]
+    assert log["live"] == played and log["drawn"] < 200
+    # read back to the first line: a new line does not pull the reader down
+    first = _scroll_log(page, "0")["seen"][0]
+    assert first[0] == 1 and first[1].startswith("Kingdom:"), first
+    step = page.get_attribute("body", "data-step")
+    page.click(copper)
+    wait_step_change(page, step)
+    log = _scroll_log(page, "box.scrollTop")
+    assert log["seen"][0] == first, log["seen"][:2]
+    assert log["live"] == played
     # a card's name in the log: hover shows the card beside it, a click shows it large
-    name = page.locator("#log li .log-card[data-card='province']").last
-    name.scroll_into_view_if_needed()
+    name = page.locator("#log li .log-card[data-card='copper']").first
     name.hover()
-    page.wait_for_selector(".card-tip .dcard[data-card='province']")
+    page.wait_for_selector(".card-tip .dcard[data-card='copper']")
     page.mouse.move(5, 5)
     page.wait_for_selector(".card-tip", state="detached")
     name.click()
-    page.wait_for_selector("#d-zoom:not([hidden]) .dcard[data-card='province']")
+    page.wait_for_selector("#d-zoom:not([hidden]) .dcard[data-card='copper']")
+    page.click("#d-zoom")
+    # the replay of the finished game, in each language
+    page.click("#resign")
+    page.click("#resign")
+    page.wait_for_selector(".scores")
+    page.click("#replay-link")
+    page.wait_for_selector("#replay-controls:not([hidden])")
+    for lang, kingdom in (("en", "Kingdom:"), ("pl", "Królestwo:"), ("cs", "Království:")):
+        page.wait_for_selector("#r-seat option", state="attached")
+        seat = page.eval_on_selector("#r-seat", "el => el.value")
+        total = page.request.get(f"{unthrottled}/api/games/{gid}/replay?seat={seat}&lang={lang}")
+        texts = [e["text"] for e in total.json()["log"]]
+        assert texts[0].startswith(kingdom), texts[0]
+        if lang != "en":
+            page.select_option("#lang", lang)
+        page.wait_for_function(
+            f"document.documentElement.lang === {lang!r} && [...document.querySelectorAll("
+            f"'#log li')].some((li) => li.textContent === {texts[-1]!r})"
+        )
+        _check_whole_log(page, texts)
 
 
 def test_a_mistyped_kingdom_gets_a_polish_error_with_did_you_mean(

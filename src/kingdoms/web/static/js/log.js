@@ -1,58 +1,195 @@
-// The game's log: the whole game, drawn lazily — the latest lines first, earlier ones
-// as the reader scrolls up to them (so a long game costs no more than what is read);
-// new lines are appended without drawing the rest again, numbered from the game's
-// first line.  Names a board recognises (Dominion's cards) show on hover, focus or tap.
+// The game's log: the whole game, virtualised.  Only the lines in and near the
+// visible part of the list exist in the page; the list's padding (inside the box
+// that scrolls, the list's parent) stands for the others (their heights measured once drawn, estimated before), so the scroll bar
+// spans the whole game and the first line (the kingdom) is a scroll to the top away.
+// Lines keep their numbers in the game; the list follows the newest line unless the
+// reader scrolled back.  New lines are also said in a live region (screen readers),
+// as the list itself changes while scrolling.  Names a board recognises (Dominion's
+// cards) show on hover, focus or tap.
 import { clear, h } from "./dom.js";
 
-const WINDOW = 150; // lines drawn at first
-const CHUNK = 150; // lines drawn each time the reader reaches the top
+const OVERSCAN = 400; // px drawn above and below the visible part
+const MOST = 160; // lines drawn at most, however tall the list
+const FOLLOW = 40; // px from the bottom within which the list follows new lines
+const SAID = 6; // newest lines said at once by the live region
 
-let drawn = { ol: null, decorate: null, texts: [], entries: [], first: 0 };
+let log = null; // {ol, decorate, entries, texts, heights, tops, nodes, guess, width}
 
-function line(e, decorate) {
-  return h("li", { class: `ev-${e.type}` }, decorate ? decorate(e.text) : e.text);
+function blank(ol, decorate) {
+  return { ol, decorate, entries: [], texts: [], heights: [], tops: null, nodes: new Map(), guess: 0, width: 0 };
 }
 
-/** Draw earlier lines above the ones shown, keeping the reader's place. */
-function drawEarlier() {
-  const { ol, entries, decorate, first } = drawn;
-  if (!ol || first === 0) return;
-  const from = Math.max(0, first - CHUNK);
-  const before = ol.scrollHeight;
-  const frag = document.createDocumentFragment();
-  for (const e of entries.slice(from, first)) frag.append(line(e, decorate));
-  ol.prepend(frag);
-  drawn.first = from;
-  ol.start = from + 1;
-  ol.scrollTop += ol.scrollHeight - before;
+// (its number in the game, also for screen readers: line i of n)
+function line(e, i, decorate) {
+  return h("li", { class: `ev-${e.type}`, value: String(i + 1), "aria-posinset": String(i + 1) },
+    decorate ? decorate(e.text) : e.text);
+}
+
+/** The top of each line (and the end), from the heights measured or estimated. */
+function tops(s) {
+  if (s.tops) return s.tops;
+  const out = new Float64Array(s.entries.length + 1);
+  for (let i = 0; i < s.entries.length; i++) out[i + 1] = out[i] + (s.heights[i] || s.guess);
+  s.tops = out;
+  return out;
+}
+
+/** The first line whose bottom is below `y`. */
+function lineAt(t, y) {
+  let lo = 0;
+  let hi = t.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (t[mid + 1] <= y) lo = mid + 1;
+    else hi = mid;
+  }
+  return Math.max(0, lo);
+}
+
+/** Draw the lines around the visible part; `follow`: end at the newest line. */
+function draw(s, follow) {
+  const { ol, entries } = s;
+  const box = ol.parentElement;
+  const n = entries.length;
+  if (!n) {
+    clear(ol);
+    s.nodes.clear();
+    ol.style.paddingTop = ol.style.paddingBottom = "";
+    return;
+  }
+  if (!s.guess) {
+    // one line's height, measured on a line drawn alone
+    const probe = line(entries[n - 1], n - 1, null);
+    ol.append(probe);
+    s.guess = probe.getBoundingClientRect().height || 18;
+    probe.remove();
+  }
+  // the line at the top of the view and how far into it the view starts: kept in
+  // place while the heights above it become known
+  let t = tops(s);
+  const view = box.clientHeight || 300;
+  const anchor = follow ? n - 1 : lineAt(t, box.scrollTop);
+  const into = follow ? 0 : box.scrollTop - t[anchor];
+  for (let pass = 0; pass < 2; pass++) {
+    t = tops(s);
+    const y = follow ? t[n] - view : t[anchor] + into;
+    let first = lineAt(t, Math.max(0, y - OVERSCAN));
+    let last = lineAt(t, y + view + OVERSCAN);
+    if (follow) last = n - 1;
+    if (last - first + 1 > MOST) {
+      if (follow) first = last - MOST + 1;
+      else last = first + MOST - 1;
+    }
+    // keep the nodes still in range (a focused card name stays), draw the rest
+    for (const [i, node] of s.nodes) {
+      if (i < first || i > last) { node.remove(); s.nodes.delete(i); }
+    }
+    let before = null;
+    for (let i = last; i >= first; i--) {
+      let node = s.nodes.get(i);
+      if (!node) {
+        node = line(entries[i], i, s.decorate);
+        s.nodes.set(i, node);
+        ol.insertBefore(node, before);
+      }
+      before = node;
+    }
+    let changed = false;
+    for (let i = first; i <= last; i++) {
+      const node = s.nodes.get(i);
+      if (node.getAttribute("aria-setsize") !== String(n)) node.setAttribute("aria-setsize", String(n));
+      const height = node.getBoundingClientRect().height;
+      if (height && Math.abs(height - (s.heights[i] || 0)) > 0.5) {
+        if (Math.abs(height - (s.heights[i] || s.guess)) > 0.5) changed = true;
+        s.heights[i] = height;
+      }
+    }
+    if (changed) s.tops = null;
+    t = tops(s);
+    ol.style.paddingTop = `${t[first]}px`;
+    ol.style.paddingBottom = `${t[n] - t[last + 1]}px`;
+    box.scrollTop = follow ? box.scrollHeight : t[anchor] + into;
+    if (!changed) break;
+  }
+}
+
+function atEnd(ol) {
+  const box = ol.parentElement;
+  return box.scrollHeight - box.scrollTop - box.clientHeight < FOLLOW;
+}
+
+function liveRegion(ol) {
+  let live = document.getElementById("log-live");
+  if (!live) {
+    live = h("div", { id: "log-live", class: "sr-only", "aria-live": "polite" });
+    ol.parentElement.after(live);
+  }
+  return live;
+}
+
+/** Say the newest lines to screen readers (those added since the last render). */
+function say(ol, added) {
+  const live = liveRegion(ol);
+  clear(live);
+  for (const e of added.slice(-SAID)) live.append(h("p", {}, e.text));
+}
+
+let frame = 0;
+function onScroll() {
+  if (frame) return;
+  frame = requestAnimationFrame(() => {
+    frame = 0;
+    if (log) draw(log, false);
+  });
+}
+
+function watch(ol) {
+  if (ol.dataset.virtual) return;
+  ol.dataset.virtual = "1";
+  const box = ol.parentElement;
+  box.addEventListener("scroll", onScroll, { passive: true });
+  // a taller box shows more lines; a new width wraps them anew (their heights are
+  // measured again)
+  new ResizeObserver(() => {
+    if (!log || log.ol !== ol) return;
+    const follow = atEnd(ol);
+    if (box.clientWidth !== log.width) {
+      log.width = box.clientWidth;
+      log.heights = [];
+      log.tops = null;
+      log.guess = 0;
+    }
+    draw(log, follow);
+  }).observe(box);
 }
 
 /** Draw `entries` ([{type, text}]) into `ol`; `decorate(text)` may return nodes. */
 export function renderLog(ol, entries, decorate) {
-  const same = drawn.ol === ol && drawn.decorate === decorate && drawn.texts.length <= entries.length
-    && drawn.texts.every((text, i) => entries[i].text === text);
-  const atEnd = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 40;
+  const s = log;
+  const same = s && s.ol === ol && s.decorate === decorate && s.texts.length <= entries.length
+    && s.texts.every((text, i) => entries[i].text === text);
+  watch(ol);
   if (!same) {
     clear(ol);
-    const first = Math.max(0, entries.length - WINDOW);
-    drawn = { ol, decorate, texts: entries.slice(0, first).map((e) => e.text), entries, first };
-    ol.start = first + 1;
-    if (!ol.dataset.lazy) {
-      ol.dataset.lazy = "1";
-      ol.addEventListener("scroll", () => { if (ol.scrollTop < 60) drawEarlier(); }, { passive: true });
-    }
+    log = blank(ol, decorate);
+    log.width = ol.parentElement.clientWidth;
   }
-  drawn.entries = entries;
-  const frag = document.createDocumentFragment();
-  for (const e of entries.slice(drawn.texts.length)) {
-    frag.append(line(e, decorate));
-    drawn.texts.push(e.text);
-  }
-  ol.append(frag);
-  if (atEnd || !same) ol.scrollTop = ol.scrollHeight; // follow the game unless reading back
+  const follow = !same || atEnd(ol);
+  const added = entries.slice(log.texts.length);
+  log.entries = entries;
+  log.texts = entries.map((e) => e.text);
+  if (added.length || !same) log.tops = null;
+  draw(log, follow);
+  if (same && added.length) say(ol, added);
+  else if (!same) clear(liveRegion(ol));
 }
 
-/** Forget what was drawn (the log was emptied elsewhere). */
+/** Forget what was drawn (the log was emptied elsewhere), and what was said. */
 export function resetLog() {
-  drawn = { ol: null, decorate: null, texts: [], entries: [], first: 0 };
+  if (log) {
+    log.ol.style.paddingTop = log.ol.style.paddingBottom = "";
+    const live = document.getElementById("log-live");
+    if (live) clear(live);
+  }
+  log = null;
 }
