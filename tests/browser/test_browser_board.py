@@ -466,6 +466,13 @@ def test_log_is_the_whole_game_virtualised_with_card_previews(page: Any, unthrot
     played = f"{page.text_content('#title').split(' · ')[1]} plays Copper"
     assert log["seen"][-1] == [n + 1, played], log["seen"][-2:]
     assert log["live"] == played and log["drawn"] < 200
+    # a shorter box (a smaller window) still ends at the newest line
+    page.set_viewport_size({"width": 1200, "height": 700})
+    page.wait_for_function(
+        "(() => { const b = document.querySelector('#log-scroll');"
+        " return b.scrollHeight - b.scrollTop - b.clientHeight < 2; })()"
+    )
+    assert page.evaluate(LOG)["seen"][-1] == [n + 1, played]
     # read back to the first line: a new line does not pull the reader down
     first = _scroll_log(page, "0")["seen"][0]
     assert first[0] == 1 and first[1].startswith("Kingdom:"), first

@@ -13,10 +13,13 @@ const MOST = 160; // lines drawn at most, however tall the list
 const FOLLOW = 40; // px from the bottom within which the list follows new lines
 const SAID = 6; // newest lines said at once by the live region
 
-let log = null; // {ol, decorate, entries, texts, heights, tops, nodes, guess, width}
+let log = null; // {ol, decorate, entries, texts, heights, tops, nodes, guess, width, following}
 
 function blank(ol, decorate) {
-  return { ol, decorate, entries: [], texts: [], heights: [], tops: null, nodes: new Map(), guess: 0, width: 0 };
+  return {
+    ol, decorate, entries: [], texts: [], heights: [], tops: null, nodes: new Map(), guess: 0, width: 0,
+    following: true,
+  };
 }
 
 // (its number in the game, also for screen readers: line i of n)
@@ -111,6 +114,7 @@ function draw(s, follow) {
     box.scrollTop = follow ? box.scrollHeight : t[anchor] + into;
     if (!changed) break;
   }
+  s.following = follow || atEnd(ol);
 }
 
 function atEnd(ol) {
@@ -136,6 +140,8 @@ function say(ol, added) {
 
 let frame = 0;
 function onScroll() {
+  // (whether the reader is at the newest line: kept while the box changes size)
+  if (log) log.following = atEnd(log.ol);
   if (frame) return;
   frame = requestAnimationFrame(() => {
     frame = 0;
@@ -152,7 +158,7 @@ function watch(ol) {
   // measured again)
   new ResizeObserver(() => {
     if (!log || log.ol !== ol) return;
-    const follow = atEnd(ol);
+    const follow = log.following;
     if (box.clientWidth !== log.width) {
       log.width = box.clientWidth;
       log.heights = [];
@@ -174,7 +180,7 @@ export function renderLog(ol, entries, decorate) {
     log = blank(ol, decorate);
     log.width = ol.parentElement.clientWidth;
   }
-  const follow = !same || atEnd(ol);
+  const follow = !same || log.following;
   const added = entries.slice(log.texts.length);
   log.entries = entries;
   log.texts = entries.map((e) => e.text);
