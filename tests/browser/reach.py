@@ -39,6 +39,7 @@ class Reached:
     moves: tuple[int, ...]
     """The moves from the start; after them the seat to move faces the decision."""
     purpose: str
+    game: str = "dominion"
 
 
 def wanted() -> set[tuple[str, str]]:
@@ -101,6 +102,30 @@ def reach_all(tries: int = 200, turns: int = 40) -> dict[tuple[str, str], Reache
     return found
 
 
+@cache
+def kingdomino_kinds(variant: str, games: int = 5) -> dict[str, Reached]:
+    """Each kind of Kingdomino decision (its actions' ``info.kind``: pick, place,
+    discard, …) met in ``games`` seeded random games of ``variant`` ("standard":
+    none), with the first game and moves reaching it (the seat to move then has only
+    that kind of answer)."""
+    spec = get_game("kingdomino")
+    options: dict[str, object] = {} if variant == "standard" else {"variants": [variant]}
+    found: dict[str, Reached] = {}
+    for seed in range(1, games + 1):
+        st: Any = spec.create(spec.config(2, seed, dict(options)))
+        rng = random.Random(seed)
+        moves: list[int] = []
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            kinds = {st.action_info(a)["kind"] for a in legal}
+            if len(kinds) == 1 and (kind := kinds.pop()) not in found:
+                found[kind] = Reached(dict(options), seed, tuple(moves), kind, "kingdomino")
+            a = rng.choice(legal)
+            moves.append(a)
+            st.apply(a)
+    return found
+
+
 def send_moves(server: str, game_id: str, tokens: list[str], moves: tuple[int, ...]) -> None:
     """Play ``moves`` in a game through its WebSocket, as the hot-seat page does (one
     connection holding every seat), each sent once the one before is acknowledged."""
@@ -126,7 +151,7 @@ def send_moves(server: str, game_id: str, tokens: list[str], moves: tuple[int, .
 def open_at(page: Any, server: str, reached: Reached) -> None:
     """A hot-seat game (Ann, Kuba) at ``reached``'s decision, open in ``page``."""
     seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Kuba"}]
-    data = {"game": "dominion", "seats": seats, "options": reached.options, "seed": reached.seed}
+    data = {"game": reached.game, "seats": seats, "options": reached.options, "seed": reached.seed}
     res = page.request.post(server + "/api/games", data=data)
     assert res.ok, res.text()
     info = res.json()

@@ -1,7 +1,10 @@
 """What a player needs stays on screen: at 1366×768, 1280×720 and 390×844, in every
 phase and decision kind of both games (and in the three languages), the hand, the
 cards in play, the prompt and its answers are in the viewport without scrolling,
-and nothing covers them.  Checked by element geometry at every decision met."""
+and nothing covers them.  Checked by element geometry: in a game played on (the
+phases), and at each kind of decision the engines ask (Dominion's (kind, zone)
+pairs, Kingdomino's action kinds), each reached by a seeded game set up by its moves
+(tests/browser/reach.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from typing import Any
 import pytest
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.drive import wait_step_change
-from tests.browser.reach import open_decision, wanted
+from tests.browser.reach import kingdomino_kinds, open_at, open_decision, wanted
 
 pytestmark = pytest.mark.browser
 
@@ -126,18 +129,6 @@ DOMINION_MOVE = """
     }
   }
   key("e");
-}
-"""
-
-KINGDOMINO_MOVE = """
-() => {
-  const q = (s) => document.querySelector(s);
-  const domino = q(".domino.clickable");
-  if (domino) return domino.click();
-  const target = q(".kd-cell.target");
-  if (target) { target.click(); return q("#k-place").click(); }
-  const choices = document.querySelectorAll("#choices .choice");
-  choices[choices.length - 1].click();
 }
 """
 
@@ -258,16 +249,26 @@ def test_dominion_every_decision_kind_stays_on_screen(
 
 
 @pytest.mark.parametrize("variant", ["standard", "mighty-duel"])
-def test_kingdomino_prompt_and_answers_stay_on_screen(page: Any, seeded: str, variant: str) -> None:
-    options = {"variants": [variant]} if variant != "standard" else {}
-    _hot_seat(page, seeded, "kingdomino", options, 3)
-
-    def required(kind: str) -> tuple[list[str], list[str]]:
+def test_kingdomino_every_decision_kind_stays_on_screen(
+    page: Any, unthrottled: str, variant: str
+) -> None:
+    # every kind of decision met in seeded games (the engine's action kinds: one it
+    # adds is met there and checked here), each in its own game set up by its moves
+    found = kingdomino_kinds(variant)
+    assert {"pick", "place", "discard"} <= set(found), sorted(found)
+    for kind, reached in sorted(found.items()):
+        open_at(page, unthrottled, reached)
+        page.wait_for_selector("#choices .choice, #k-tools, #pass-screen:not([hidden])")
+        if page.query_selector("#pass-screen:not([hidden])"):
+            page.keyboard.press("Enter")
+            page.wait_for_selector("#pass-screen", state="hidden")
+        page.wait_for_selector("#choices .choice", state="attached")
+        assert page.evaluate(KINGDOMINO_KIND) == kind
         if kind == "place":
-            return ["#prompt-title", "#k-tools", "#k-rotate", "#k-place"], [".kd-cell.target"]
-        if kind == "pick":
-            return ["#prompt-title", "#k-hint"], [".domino.clickable"]
-        return ["#prompt-title", "#k-hint"], ["#choices > .choice"]
-
-    seen = _play_and_check(page, KINGDOMINO_MOVE, KINGDOMINO_KIND, {"pick", "place"}, required)
-    assert {"pick", "place"} <= seen
+            need = ["#prompt-title", "#k-tools", "#k-rotate", "#k-place"]
+            answers = [".kd-cell.target"]
+        elif kind == "pick":
+            need, answers = ["#prompt-title", "#k-hint"], [".domino.clickable"]
+        else:
+            need, answers = ["#prompt-title", "#k-hint"], ["#choices > .choice"]
+        _check_everywhere(page, need, answers, f"{variant} {kind}")
