@@ -68,3 +68,14 @@ def test_seats_are_named_as_given() -> None:
     assert with_names("player 1 buys Gold", names) == "big-money buys Gold"
     assert with_names("player 2 buys Gold", names) == "Player 2 buys Gold"
     assert with_names("hráč 2 kupuje", names, "cs") == "Hráč 2 kupuje"
+
+
+@pytest.mark.parametrize("lang", ["pl", "cs"])
+def test_every_log_line_is_translated(lang: str) -> None:
+    from kingdoms.dominion.view import BUY_TEXT, DISCARD_TEXT, DRAW_TEXT, EVENT_TEXT
+    from kingdoms.i18n import translator
+
+    _ = translator(lang)
+    left = [t for t in [*EVENT_TEXT.values(), BUY_TEXT] if _(t) == t]
+    left += [t[0] for t in (DRAW_TEXT, DISCARD_TEXT) if ngettext(lang, *t, 5) == t[1]]
+    assert not left, f"log lines left in English in {lang}: {left}"
