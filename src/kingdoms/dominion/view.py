@@ -234,7 +234,7 @@ EVENT_TEXT = {
     "reveal": "{who} reveals {cards}",
     "shuffle": "{who} shuffles",
     "deck_discarded": "{who} puts their deck into the discard pile",
-    "end": "game over ({by})",
+    "end": "Game over ({by})",
     "topdeck": "{who} puts a card on their deck",
     "possession": "{who} will possess the next player",
     "extra_turn_skipped": "{who} takes no second extra turn in a row",
