@@ -80,6 +80,8 @@ T = TypeVar("T")
 MAX_RETRY_DELAY = 5.0
 """Longest pause (seconds) between two tries of a bot whose move could not be stored,
 so that bots go on within seconds of the database's return."""
+LISTEN_CHECK = 5.0
+"""Seconds without a notification after which the channel is tested with a query."""
 BOT_SWEEP_INTERVAL = 10.0
 """Seconds between two sweeps restarting the bots whose task ended."""
 
@@ -198,19 +200,29 @@ class GameMaster:
         return url.render_as_string(hide_password=False)
 
     async def _listen(self) -> None:
-        """Receive every process's notifications; refresh the cached games behind."""
+        """Receive every process's notifications; refresh the cached games behind.
+
+        A notification sent while this process does not listen (its channel was cut,
+        the database restarted) is lost: each time the channel opens, the games in
+        memory are compared with the database (:meth:`check_cached`), and while it is
+        closed they are compared every second.  A channel quiet for
+        :data:`LISTEN_CHECK` seconds is tested with a query (one that died without
+        a word is opened again)."""
         import psycopg
 
         while not self._closing:
             try:
-                conn = await psycopg.AsyncConnection.connect(self._dsn(), autocommit=True)
+                conn = await psycopg.AsyncConnection.connect(
+                    self._dsn(), autocommit=True, connect_timeout=max(int(LISTEN_CHECK), 2)
+                )
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     self.listening.set()
-                    for game_id in list(self.tables):  # whatever was missed meanwhile
-                        self._mark_dirty(game_id)
-                    async for note in conn.notifies():
-                        self._on_note(note.payload)
+                    await self.check_cached()  # whatever was missed meanwhile
+                    while not self._closing:
+                        async for note in conn.notifies(timeout=LISTEN_CHECK):
+                            self._on_note(note.payload)
+                        await asyncio.wait_for(conn.execute("SELECT 1"), LISTEN_CHECK)
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # the database went away: listen again soon
@@ -218,6 +230,33 @@ class GameMaster:
             finally:
                 self.listening.clear()
             await asyncio.sleep(1.0)
+            with contextlib.suppress(Exception):  # the pool may work while LISTEN fails
+                await self.check_cached()
+
+    async def check_cached(self) -> int:
+        """Compare the games in memory with the stored ones (one query per 500 games)
+        and refresh those behind, as a notification would have; how many were."""
+        ids = list(self.tables)
+        behind = 0
+        for first in range(0, len(ids), 500):
+            chunk = ids[first : first + 500]
+            stored = await self._off_loop(self.storage.versions, chunk)
+            for game_id in chunk:
+                table = self.tables.get(game_id)
+                if table is None or game_id not in stored:
+                    continue
+                version, seats = stored[game_id]
+                if version > table.version:
+                    self._noted[game_id] = max(version, self._noted.pop(game_id, 0))
+                elif seats != table.seats:
+                    self._seats_noted.add(game_id)
+                else:
+                    continue
+                behind += 1
+                self._mark_dirty(game_id)
+        if behind:
+            log.info("%d games changed while notifications were missed: refreshing", behind)
+        return behind
 
     def _on_note(self, payload: str) -> None:
         parts = payload.split()

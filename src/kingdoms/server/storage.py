@@ -658,6 +658,19 @@ class Storage:
             ).all()
         return self._row_to_game(row, [int(a.action) for a in acts])
 
+    @translated
+    def versions(self, game_ids: Sequence[str]) -> dict[str, tuple[int, list[dict[str, Any]]]]:
+        """The stored version and seats of each of ``game_ids`` that exists."""
+        if not game_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games_table.c.id, games_table.c.version, games_table.c.seats).where(
+                    games_table.c.id.in_(list(game_ids))
+                )
+            ).all()
+        return {r.id: (int(r.version or 0), json.loads(r.seats)) for r in rows}
+
     def list_games(self, status: str | None = None, limit: int = 200) -> list[StoredGame]:
         """Games newest first (without their actions), optionally of one status."""
         query = select(games_table).order_by(games_table.c.updated.desc()).limit(limit)

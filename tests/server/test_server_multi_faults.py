@@ -1,0 +1,392 @@
+"""Storage faults with real server processes: ``kingdoms serve`` subprocesses on one
+database, clients on WebSockets, the fault made from outside (another process holding
+the SQLite file's lock, PostgreSQL restarted with ``pg_ctl``, the notifications
+channel cut, ``pg_notify`` failing).  Every time: the games go on once the database is
+back, a client of the other process sees the moves made through the first one, and
+no acknowledged move is lost."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from pgcluster import restart_postgres
+from serverproc import serve
+from sqlalchemy import create_engine, text
+
+from kingdoms.server.storage import STATUS_FINISHED, Storage
+
+NO_RATES = ("--rate", "create=0", "--rate", "replay=0", "--rate", "record=0", "--message-rate", "0")
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+
+
+class Client:
+    """One WebSocket on one game (seats by token, or a spectator): every state it was
+    sent, by step, and the replies to its requests."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.states: dict[int, dict[str, Any]] = {}
+        """Step → the message holding the choices of the seat to move (if ours)."""
+        self.replies: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+        self.ref = 0
+
+    @classmethod
+    async def open(cls, base: str, game_id: str, tokens: list[str] | None = None) -> Client:
+        uri = base.replace("http", "ws", 1) + f"/ws/{game_id}"
+        ws = await websockets.connect(uri, max_size=None, open_timeout=10)
+        hello = {"type": "hello", "tokens": tokens} if tokens else {"type": "hello", "watch": True}
+        await ws.send(json.dumps(hello))
+        client = cls(ws)
+        await client.wait_past(-1)
+        return client
+
+    async def _read(self) -> None:
+        async for raw in self.ws:
+            msg = json.loads(raw)
+            if msg["type"] == "state":
+                known = self.states.get(msg["state_id"])
+                if known is None or msg.get("legal"):
+                    self.states[msg["state_id"]] = msg
+            elif msg["type"] in ("ack", "error"):
+                await self.replies.put(msg)
+
+    @property
+    def step(self) -> int:
+        return max(self.states, default=-1)
+
+    async def wait_for(self, step: int, timeout: float = 10.0) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while step not in self.states:
+            assert time.monotonic() < end, f"step {step} never arrived (last: {self.step})"
+            await asyncio.sleep(0.005)
+        return self.states[step]
+
+    async def wait_past(self, step: int, timeout: float = 10.0) -> int:
+        """Wait until a state after ``step`` arrived; the latest step."""
+        end = time.monotonic() + timeout
+        while self.step <= step:
+            assert time.monotonic() < end, f"no step after {step} arrived"
+            await asyncio.sleep(0.005)
+        return self.step
+
+    async def wait_finished(self, timeout: float) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while not (self.states and self.states[self.step]["finished"]):
+            assert time.monotonic() < end, f"the game never ended (last step: {self.step})"
+            await asyncio.sleep(0.02)
+        return self.states[self.step]
+
+    async def move(self, acked: list[tuple[int, int]], patience: float = 30.0) -> int:
+        """Play the first legal action of the seat to move (this connection holds every
+        seat) and wait for its acknowledgement, sending it again after each ``storage``
+        error; records ``(step, action)`` in ``acked``.  Returns the new step."""
+        step = self.step
+        msg = self.states[step]
+        assert msg["legal"], msg
+        action = msg["legal"][0]["action"]
+        end = time.monotonic() + patience
+        while True:
+            self.ref += 1
+            order = {"type": "action", "action": action, "state_id": step, "ref": self.ref}
+            await self.ws.send(json.dumps({**order, "seat": msg["current_player"]}))
+            reply = await asyncio.wait_for(self.replies.get(), patience)
+            if reply["type"] == "ack":
+                acked.append((step, action))
+                return int(reply["state_id"])
+            assert reply["code"] == "storage", reply
+            assert time.monotonic() < end, "the move was never stored"
+            await asyncio.sleep(0.2)
+
+    async def close(self) -> None:
+        self.reader.cancel()
+        await self.ws.close()
+
+
+def _create(base: str, seats: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    res = httpx.post(base + "/api/games", json={"game": "kingdomino", "seats": seats}, timeout=10)
+    assert res.status_code == 201, res.text
+    data = res.json()
+    return data["id"], [s["token"] for s in data["seats"] if "token" in s]
+
+
+def _stored(url: str, game_id: str) -> Any:
+    store = Storage(url)
+    try:
+        return store.load_game(game_id)
+    finally:
+        store.close()
+
+
+def _check_acked(url: str, game_id: str, acked: list[tuple[int, int]]) -> None:
+    """Every acknowledged move is stored, at its place."""
+    stored = _stored(url, game_id)
+    assert stored is not None
+    for step, action in acked:
+        assert stored.actions[step] == action, (step, action, stored.actions)
+
+
+@pytest.fixture
+def admin(pg: str) -> Iterator[Any]:
+    """An autocommit engine on the test cluster's ``postgres`` database."""
+    engine = create_engine(pg.rsplit("/", 1)[0] + "/postgres", isolation_level="AUTOCOMMIT")
+    yield engine
+    engine.dispose()
+
+
+def _listeners(admin: Any) -> list[int]:
+    """The backends of the server processes' notification channels."""
+    with admin.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT pid FROM pg_stat_activity WHERE datname = 'kingdoms'"
+                " AND query LIKE 'LISTEN%'"
+            )
+        ).all()
+    return [int(r.pid) for r in rows]
+
+
+def _wait_listeners(admin: Any, count: int, timeout: float = 10.0) -> list[int]:
+    end = time.monotonic() + timeout
+    while len(pids := _listeners(admin)) != count:
+        assert time.monotonic() < end, f"{len(pids)} notification channels, not {count}"
+        time.sleep(0.02)
+    return pids
+
+
+# -- PostgreSQL, two processes --------------------------------------------------------------
+@pytest.mark.postgres
+def test_a_move_made_while_the_other_process_lost_its_channel_reaches_it(
+    tmp_path: Path, pg: str, admin: Any
+) -> None:
+    """Process B's ``LISTEN`` connection is cut (its backend terminated, as a network
+    fault or a database failover does); a move made through A before B listens again
+    never reaches B as a notification.  B must find it anyway, at once when it listens
+    again, and send it to its player."""
+    with (
+        serve(tmp_path, *NO_RATES, db=pg, name="a") as (a, _pa),
+        serve(tmp_path, *NO_RATES, db=pg, name="b") as (b, _pb),
+    ):
+        game_id, tokens = _create(a, HUMANS)
+
+        async def main() -> None:
+            mover = await Client.open(a, game_id, tokens)
+            player = await Client.open(b, game_id, tokens[1:])
+            acked: list[tuple[int, int]] = []
+            _wait_listeners(admin, 2)
+            await player.wait_for(await mover.move(acked))  # through NOTIFY, as usual
+            with admin.connect() as conn:  # cut both processes' channels
+                for pid in _listeners(admin):
+                    conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
+            _wait_listeners(admin, 0)
+            step = await mover.move(acked)  # nobody listens: its NOTIFY reaches nobody
+            began = time.monotonic()
+            await player.wait_for(step, timeout=8)
+            lag = time.monotonic() - began
+            print(f"\nthe missed move reached the other process after {lag:.2f} s")
+            await player.wait_for(await mover.move(acked))  # and the game goes on
+            for client in (mover, player):
+                await client.close()
+            _check_acked(pg, game_id, acked)
+
+        asyncio.run(main())
+
+
+@pytest.mark.postgres
+def test_games_go_on_through_a_postgres_restart_with_two_processes(tmp_path: Path, pg: str) -> None:
+    """PostgreSQL stopped (every connection dropped), down a second, started again
+    (``pg_ctl``): a game of bots run by A goes on to its end, watched through B; the
+    moves of a person through A that met the outage are refused (``storage``), sent
+    again and taken, and B's player sees each; every acknowledged move is stored."""
+    args = (*NO_RATES, "--bot-delay", "0.15", "--lease-time", "3")
+    with (
+        serve(tmp_path, *args, db=pg, name="a") as (a, _pa),
+        serve(tmp_path, *args, db=pg, name="b") as (b, _pb),
+    ):
+        bots_id, _ = _create(a, BOTS)
+        game_id, tokens = _create(a, HUMANS)
+
+        async def main() -> None:
+            watcher = await Client.open(b, bots_id)
+            mover = await Client.open(a, game_id, tokens)
+            player = await Client.open(b, game_id, tokens[1:])
+            acked: list[tuple[int, int]] = []
+            for _ in range(2):
+                await player.wait_for(await mover.move(acked))
+            await watcher.wait_past(2)
+            before = watcher.step
+            down = asyncio.get_running_loop().run_in_executor(None, restart_postgres, pg, 1.0)
+            await asyncio.sleep(0.3)  # the database is going down or down
+            for _ in range(4):  # the first ones meet the outage: sent again until taken
+                await player.wait_for(await mover.move(acked, patience=30), timeout=10)
+            await down
+            last = await watcher.wait_finished(40)  # the bots went on to the end
+            assert last["state_id"] > before + 5
+            for client in (watcher, mover, player):
+                await client.close()
+            _check_acked(pg, game_id, acked)
+            stored = _stored(pg, bots_id)
+            assert stored.status == STATUS_FINISHED and len(stored.actions) == last["state_id"]
+
+        asyncio.run(main())
+
+
+@pytest.mark.postgres
+def test_a_failing_notify_stores_nothing_and_the_games_go_on(
+    tmp_path: Path, pg: str, admin: Any
+) -> None:
+    """``pg_notify`` fails inside the database (a function of that name raising an
+    error shadows the built-in one for the server processes' sessions): a move's write
+    and its notification are one transaction, so the move is refused (``storage``)
+    and nothing is stored — no process can have a move the others never hear of.
+    Once it works again, the refused move sent again is taken and B's player sees it,
+    and the bots of a game run by A, stuck meanwhile, go on to the end."""
+    args = (*NO_RATES, "--bot-delay", "0.1", "--lease-time", "3")
+    fault = create_engine(pg, isolation_level="AUTOCOMMIT")
+
+    def broken(on: bool) -> None:
+        with fault.connect() as conn:
+            if on:
+                conn.execute(
+                    text(
+                        "CREATE FUNCTION public.pg_notify(text, text) RETURNS void"
+                        " LANGUAGE plpgsql AS $$BEGIN RAISE EXCEPTION 'notify failed';"
+                        " END$$"
+                    )
+                )
+                conn.execute(text("ALTER DATABASE kingdoms SET search_path = public, pg_catalog"))
+                # the processes' sessions open again (with the new search path)
+                conn.execute(
+                    text(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                        " WHERE datname = 'kingdoms' AND pid <> pg_backend_pid()"
+                        " AND query NOT LIKE 'LISTEN%'"
+                    )
+                )
+            else:
+                conn.execute(text("DROP FUNCTION IF EXISTS public.pg_notify(text, text)"))
+                conn.execute(text("ALTER DATABASE kingdoms RESET search_path"))
+
+    try:
+        with (
+            serve(tmp_path, *args, db=pg, name="a") as (a, _pa),
+            serve(tmp_path, *args, db=pg, name="b") as (b, _pb),
+        ):
+            bots_id, _ = _create(a, BOTS)
+            game_id, tokens = _create(a, HUMANS)
+
+            async def main() -> None:
+                watcher = await Client.open(b, bots_id)
+                mover = await Client.open(a, game_id, tokens)
+                player = await Client.open(b, game_id, tokens[1:])
+                acked: list[tuple[int, int]] = []
+                await player.wait_for(await mover.move(acked))
+                await watcher.wait_past(1)
+                broken(True)
+                try:
+                    step = mover.step
+                    refused = 0
+                    end = time.monotonic() + 10
+                    while refused < 2:  # each try refused, nothing stored
+                        msg = mover.states[step]
+                        mover.ref += 1
+                        order = {"type": "action", "action": msg["legal"][0]["action"]}
+                        await mover.ws.send(
+                            json.dumps(
+                                {
+                                    **order,
+                                    "state_id": step,
+                                    "ref": mover.ref,
+                                    "seat": msg["current_player"],
+                                }
+                            )
+                        )
+                        reply = await asyncio.wait_for(mover.replies.get(), 10)
+                        assert reply["type"] == "error" and reply["code"] == "storage", reply
+                        refused += 1
+                        assert time.monotonic() < end
+                    stuck = watcher.step
+                    await asyncio.sleep(1.0)
+                    assert watcher.step <= stuck + 1  # the bots cannot store either
+                    stored = _stored(pg, game_id)
+                    assert len(stored.actions) == step
+                finally:
+                    broken(False)
+                await player.wait_for(await mover.move(acked))  # sent again: taken
+                await player.wait_for(await mover.move(acked))
+                last = await watcher.wait_finished(40)
+                assert last["state_id"] > stuck + 5
+                for client in (watcher, mover, player):
+                    await client.close()
+                _check_acked(pg, game_id, acked)
+                stored = _stored(pg, bots_id)
+                assert stored.status == STATUS_FINISHED
+                assert len(stored.actions) == last["state_id"]
+
+            asyncio.run(main())
+            assert "notify failed" in (tmp_path / "a.log").read_text()  # what was refused
+    finally:
+        broken(False)
+        fault.dispose()
+
+
+# -- SQLite: the file locked by another process -----------------------------------------------
+def test_a_sqlite_server_goes_on_after_another_process_holds_the_lock_past_the_timeout(
+    tmp_path: Path,
+) -> None:
+    """Another process (this test) holds the database file's write lock for 6 s, past
+    the server's 5 s busy timeout: the bots' writes and a person's move fail meanwhile
+    (the move is refused with ``storage``, nothing stored), then the game of bots goes
+    on to its end and the move sent again is taken; a spectator sees all of it."""
+    path = tmp_path / "k.sqlite"
+    args = (*NO_RATES, "--bot-delay", "0.1")
+    with serve(tmp_path, *args, db=f"sqlite:///{path}") as (base, _proc):
+        bots_id, _ = _create(base, BOTS)
+        game_id, tokens = _create(base, HUMANS)
+
+        async def main() -> None:
+            watcher = await Client.open(base, bots_id)
+            mover = await Client.open(base, game_id, tokens)
+            acked: list[tuple[int, int]] = []
+            await mover.move(acked)
+            await watcher.wait_past(1)
+            locker = sqlite3.connect(path, isolation_level=None)
+            locker.execute("BEGIN EXCLUSIVE")
+            try:
+                locked = time.monotonic()
+                await asyncio.sleep(0.5)
+                before = watcher.step
+                step = mover.step
+                mover.ref += 1
+                msg = mover.states[step]
+                order = {"type": "action", "action": msg["legal"][0]["action"], "state_id": step}
+                await mover.ws.send(
+                    json.dumps({**order, "ref": mover.ref, "seat": msg["current_player"]})
+                )
+                reply = await asyncio.wait_for(mover.replies.get(), 10)
+                assert reply["type"] == "error" and reply["code"] == "storage", reply
+                await asyncio.sleep(max(0.0, 6.0 - (time.monotonic() - locked)))
+                assert watcher.step <= before + 1  # nothing (or the one in flight) stored
+            finally:
+                locker.execute("COMMIT")
+                locker.close()
+            await mover.move(acked)  # sent again: taken now
+            last = await watcher.wait_finished(30)
+            assert last["state_id"] > before + 5
+            for client in (watcher, mover):
+                await client.close()
+            _check_acked(f"sqlite:///{path}", game_id, acked)
+            stored = _stored(f"sqlite:///{path}", bots_id)
+            assert stored.status == STATUS_FINISHED and len(stored.actions) == last["state_id"]
+
+        asyncio.run(main())
