@@ -44,7 +44,13 @@ from kingdoms.core.registry import get_game
 from kingdoms.core.state import GameConfig, State
 from kingdoms.i18n import LANGUAGES
 from kingdoms.server.botpool import BotPool
-from kingdoms.server.limits import DEFAULT_LIMITS, ServerLimits, bounded_bot_spec, check_text
+from kingdoms.server.limits import (
+    DEFAULT_LIMITS,
+    ServerLimits,
+    bounded_bot_spec,
+    check_text,
+    client_key,
+)
 from kingdoms.server.replays import Replays
 from kingdoms.server.spectate import public_frames
 from kingdoms.server.storage import (
@@ -149,10 +155,6 @@ class GameMaster:
         self._background: list[asyncio.Task[None]] = []
         self._watchers: dict[str, int] = {}
         """Spectator connections per client address."""
-        self._unjoined: dict[str, set[str]] = {}
-        """Games each client address created here that wait for their players."""
-        self._created_by: dict[str, str] = {}
-        """Who created each of those games."""
 
     # -- life cycle ---------------------------------------------------------------------
     async def start(self, resume: bool = True) -> None:
@@ -497,7 +499,6 @@ class GameMaster:
 
     def _forget(self, ids: Sequence[str]) -> None:
         for game_id in ids:
-            self._joined_all(game_id)
             table = self.tables.pop(game_id, None)
             if table is not None and table.bot_task is not None:
                 table.bot_task.cancel()
@@ -533,44 +534,36 @@ class GameMaster:
     ) -> tuple[Table, list[str | None]]:
         """:meth:`create_game` for a client at ``address``: stored in a worker thread,
         and refused (``too_many``) while that address already has
-        ``limits.unjoined_per_address`` games waiting for their players."""
-        waiting = self._waiting_games(address)
-        if len(waiting) >= self.limits.unjoined_per_address:
-            raise RequestError(
-                "too_many",
-                f"you have {len(waiting)} games nobody has joined yet: "
-                "join or let them expire before creating more",
-            )
+        ``limits.unjoined_per_address`` games waiting for their players — counted in
+        the database, so over every server process of it."""
+        creator = None if address is None else client_key(address)
+        if address is not None:
+            waiting, _heavy = await self.client_games(address)
+            if waiting >= self.limits.unjoined_per_address:
+                raise RequestError(
+                    "too_many",
+                    f"you have {waiting} games nobody has joined yet: "
+                    "join or let them expire before creating more",
+                )
         stored, table, tokens = self._new_game(game, seats, options, seed, meta)
+        stored.creator = creator
         lease = self._lease_after(table, table.state)
-        await self._write(self.storage.create_game, stored, lease)
+        try:
+            await self._write(self.storage.create_game, stored, lease)
+        except StorageError as err:
+            log.error("cannot store a new game: %s", err)
+            raise RequestError("storage", "the game could not be saved; try again") from err
         self._opened(table, lease)
-        if address is not None and any(t is not None for t in tokens):
-            waiting.add(table.id)
-            self._created_by[table.id] = address
         return table, tokens
 
-    def _waiting_games(self, address: str | None) -> set[str]:
-        """The games ``address`` created here that still wait for a player (kept up to date)."""
-        if address is None:
-            return set()
-        ids = self._unjoined.setdefault(address, set())
-        for game_id in list(ids):
-            table = self.tables.get(game_id) or self._finished.get(game_id)
-            if table is not None and (table.finished or not _open_seats(table)):
-                self._joined_all(game_id)
-        return self._unjoined.setdefault(address, ids)
-
-    def _joined_all(self, game_id: str) -> None:
-        """``game_id`` no longer waits for players (joined, ended or expired)."""
-        address = self._created_by.pop(game_id, None)
-        if address is None:
-            return
-        ids = self._unjoined.get(address)
-        if ids is not None:
-            ids.discard(game_id)
-            if not ids:
-                del self._unjoined[address]
+    async def client_games(self, address: str) -> tuple[int, int]:
+        """How many running games the client at ``address`` created wait for a person,
+        and how many are of search bots alone (see :meth:`Storage.client_games`)."""
+        try:
+            return await self._off_loop(self.storage.client_games, client_key(address))
+        except StorageError as err:
+            log.error("cannot count the games of a client: %s", err)
+            raise RequestError("storage", "the database is unavailable; try again") from err
 
     def _opened(self, table: Table, lease: LeaseChange | None) -> None:
         """Keep a game just stored in memory and start its bots."""
@@ -768,8 +761,6 @@ class GameMaster:
                     self.storage.merge_seats, table.id, {s: {"joined": True} for s in newly}
                 )
                 table.seats = await self._write(merge)
-                if not _open_seats(table):
-                    self._joined_all(table.id)
             table.subscribers.append(sub)
             await self.push(table, [sub])
         self._schedule_bots(table)  # a bot that stopped goes on when someone comes back
@@ -1184,8 +1175,3 @@ class GameMaster:
             "created": stored.created,
             "updated": stored.updated,
         }
-
-
-def _open_seats(table: Table) -> list[int]:
-    """The human seats of ``table`` nobody has taken yet."""
-    return [i for i, s in enumerate(table.seats) if s.get("kind") == HUMAN and not s.get("joined")]

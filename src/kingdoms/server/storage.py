@@ -28,11 +28,13 @@ from sqlalchemy import (
     BigInteger,
     Column,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
     Text,
+    case,
     create_engine,
     delete,
     event,
@@ -81,7 +83,11 @@ games_table = Table(
     Column("num_actions", Integer, nullable=False, default=0),
     *required(created=Float, updated=Float),
     Column("version", Integer, nullable=False, default=0, server_default="0"),
+    Column("creator", String(32), nullable=True),
+    Index("ix_games_creator", "creator", "status"),
 )
+"""``creator``: a key of the client address that asked for the game through the lobby
+(a hash, not the address; see :meth:`Storage.client_games`)."""
 
 actions_table = Table(
     "actions",
@@ -194,6 +200,8 @@ class StoredGame:
     updated: float = 0.0
     version: int = 0
     """Bumped by every change of the actions or the status (moves, undos, endings)."""
+    creator: str | None = None
+    """The key of the client address that created it through the lobby, if any."""
 
 
 SQLITE_BUSY_MS = 5000
@@ -254,10 +262,15 @@ class Storage:
 
     @staticmethod
     def _add_missing_columns(conn: Connection) -> None:
-        """Databases made before the ``version`` column get it (0 for every game)."""
+        """Databases made before the ``version`` column get it (0 for every game), and
+        the ``creator`` column and its index (empty for the games already there)."""
         columns = {c["name"] for c in inspect(conn).get_columns("games")}
         if "version" not in columns:
             conn.execute(text("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0"))
+        if "creator" not in columns:
+            conn.execute(text("ALTER TABLE games ADD COLUMN creator VARCHAR(32)"))
+        for index in games_table.indexes:
+            index.create(conn, checkfirst=True)
 
     def _notify(self, conn: Any, game_id: str, version: int, what: str = "") -> None:
         """Tell the other processes (on commit) that ``game_id`` changed."""
@@ -309,6 +322,7 @@ class Storage:
                         status=game.status,
                         outcome=None if game.outcome is None else json.dumps(game.outcome),
                         meta=json.dumps(game.meta),
+                        creator=game.creator,
                         num_actions=len(game.actions),
                         created=game.created,
                         updated=game.updated,
@@ -642,6 +656,7 @@ class Storage:
             created=row.created,
             updated=row.updated,
             version=int(row.version or 0),
+            creator=row.creator,
         )
 
     @translated
@@ -732,6 +747,21 @@ class Storage:
                 for game_id in ids:
                     self._notify(conn, game_id, 0, "status")
         return ids
+
+    @translated
+    def client_games(self, creator: str) -> tuple[int, int]:
+        """How many running games ``creator`` made (every server process's) wait for a
+        person to take a seat, and how many are of bots alone that search (their
+        ``meta`` names the creator: see :func:`kingdoms.server.limits.bot_heavy`)."""
+        waiting = func.sum(case((games_table.c.seats.like('%"joined": false%'), 1), else_=0))
+        heavy = func.sum(case((games_table.c.meta.like('%"creator": %'), 1), else_=0))
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(waiting, heavy).where(
+                    games_table.c.creator == creator, games_table.c.status == STATUS_RUNNING
+                )
+            ).one()
+        return int(row[0] or 0), int(row[1] or 0)
 
     def idle_running(self, before: float, limit: int = 200) -> list[str]:
         """Running games whose last change is older than ``before`` (oldest first)."""

@@ -1,9 +1,12 @@
-"""Storage faults with real server processes: ``kingdoms serve`` subprocesses on one
-database, clients on WebSockets, the fault made from outside (another process holding
-the SQLite file's lock, PostgreSQL restarted with ``pg_ctl``, the notifications
-channel cut, ``pg_notify`` failing).  Every time: the games go on once the database is
-back, a client of the other process sees the moves made through the first one, and
-no acknowledged move is lost."""
+"""Real server processes: ``kingdoms serve`` subprocesses on one database (two on
+PostgreSQL, one on SQLite), clients on WebSockets and HTTP.
+
+Storage faults made from outside (another process holding the SQLite file's lock,
+PostgreSQL restarted with ``pg_ctl``, the notifications channel cut, ``pg_notify``
+failing): every time, the games go on once the database is back, a client of the other
+process sees the moves made through the first one, and no acknowledged move is lost.
+The per-address limits count the games of every process.
+"""
 
 from __future__ import annotations
 
@@ -390,3 +393,31 @@ def test_a_sqlite_server_goes_on_after_another_process_holds_the_lock_past_the_t
             assert stored.status == STATUS_FINISHED and len(stored.actions) == last["state_id"]
 
         asyncio.run(main())
+
+
+# -- the per-address limits, over two processes ---------------------------------------------
+@pytest.mark.postgres
+def test_the_per_address_limits_count_the_games_of_every_process(tmp_path: Path, pg: str) -> None:
+    """One address may have 100 games waiting for their players and 2 games of search
+    bots alone running: counted in the database, so two processes behind one address
+    give it no more than one would."""
+    args = (*NO_RATES, "--bot-delay", "5")
+    with (
+        serve(tmp_path, *args, db=pg, name="a") as (a, _pa),
+        serve(tmp_path, *args, db=pg, name="b") as (b, _pb),
+        httpx.Client(timeout=10) as http,
+    ):
+        heavy = {"game": "kingdomino", "seats": [{"kind": "bot", "bot": "mcts:time=0.05"}] * 2}
+        assert http.post(a + "/api/games", json=heavy).status_code == 201
+        assert http.post(b + "/api/games", json=heavy).status_code == 201
+        for base in (a, b):
+            res = http.post(base + "/api/games", json=heavy)
+            assert res.status_code == 429, res.text
+            assert res.json()["error"] == "too_many_bot_games"
+        new = {"game": "kingdomino", "seats": HUMANS}
+        for i in range(100):
+            res = http.post((a if i % 2 else b) + "/api/games", json=new)
+            assert res.status_code == 201, (i, res.text)
+        for base in (a, b):
+            res = http.post(base + "/api/games", json=new)
+            assert res.status_code == 429 and res.json()["error"] == "too_many", res.text
