@@ -206,12 +206,53 @@ def test_a_move_made_while_the_other_process_lost_its_channel_reaches_it(
 
 
 @pytest.mark.postgres
+def test_a_process_that_missed_notifications_compares_its_games_with_the_database(
+    pg: str,
+) -> None:
+    """The comparison a process makes when it listens again (two masters in this test
+    process; the second never listens): a game moved or joined meanwhile is refreshed
+    and pushed to its connections, one unchanged is left alone."""
+    from kingdoms.server.master import GameMaster
+
+    async def main() -> None:
+        gm_a, gm_b = GameMaster(Storage(pg), bot_delay=0), GameMaster(Storage(pg), bot_delay=0)
+        moved, tokens = gm_a.create_game("toy", HUMANS)
+        joined, _ = gm_a.create_game("toy", HUMANS)
+        quiet, _ = gm_a.create_game("toy", HUMANS)
+        seen: list[dict[str, Any]] = []
+
+        async def inbox(msg: dict[str, Any]) -> None:
+            seen.append(msg)
+
+        await gm_b.subscribe(moved.id, [str(tokens[1])], inbox)
+        for game in (joined, quiet):
+            await gm_b.fetch(game.id)
+        assert await gm_b.check_cached() == 0
+        seat = moved.state.current_player
+        await gm_a.act(moved, [seat], {"action": moved.state.legal_actions()[0], "state_id": 0})
+        gm_a.storage.merge_seats(joined.id, {0: {"joined": True}})
+        assert await gm_b.check_cached() == 2
+        for _ in range(200):
+            if not gm_b._refreshers:
+                break
+            await asyncio.sleep(0.01)
+        assert gm_b.tables[moved.id].state.step == 1 and seen[-1]["state_id"] == 1
+        assert gm_b.tables[joined.id].seats[0]["joined"]
+        assert await gm_b.check_cached() == 0
+        for gm in (gm_a, gm_b):
+            await gm.stop()
+            gm.storage.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.postgres
 def test_games_go_on_through_a_postgres_restart_with_two_processes(tmp_path: Path, pg: str) -> None:
     """PostgreSQL stopped (every connection dropped), down a second, started again
     (``pg_ctl``): a game of bots run by A goes on to its end, watched through B; the
     moves of a person through A that met the outage are refused (``storage``), sent
     again and taken, and B's player sees each; every acknowledged move is stored."""
-    args = (*NO_RATES, "--bot-delay", "0.15", "--lease-time", "3")
+    args = (*NO_RATES, "--bot-delay", "0.1", "--lease-time", "3")
     with (
         serve(tmp_path, *args, db=pg, name="a") as (a, _pa),
         serve(tmp_path, *args, db=pg, name="b") as (b, _pb),
@@ -254,7 +295,7 @@ def test_a_failing_notify_stores_nothing_and_the_games_go_on(
     and nothing is stored — no process can have a move the others never hear of.
     Once it works again, the refused move sent again is taken and B's player sees it,
     and the bots of a game run by A, stuck meanwhile, go on to the end."""
-    args = (*NO_RATES, "--bot-delay", "0.1", "--lease-time", "3")
+    args = (*NO_RATES, "--bot-delay", "0.05", "--lease-time", "3")
     fault = create_engine(pg, isolation_level="AUTOCOMMIT")
 
     def broken(on: bool) -> None:
@@ -352,7 +393,7 @@ def test_a_sqlite_server_goes_on_after_another_process_holds_the_lock_past_the_t
     (the move is refused with ``storage``, nothing stored), then the game of bots goes
     on to its end and the move sent again is taken; a spectator sees all of it."""
     path = tmp_path / "k.sqlite"
-    args = (*NO_RATES, "--bot-delay", "0.1")
+    args = (*NO_RATES, "--bot-delay", "0.05")
     with serve(tmp_path, *args, db=f"sqlite:///{path}") as (base, _proc):
         bots_id, _ = _create(base, BOTS)
         game_id, tokens = _create(base, HUMANS)

@@ -124,6 +124,8 @@ class GameMaster:
         """The newest version notified per game (recent ones): a game loaded while a
         notification passed is refreshed at once."""
         self._refreshers: dict[str, asyncio.Task[None]] = {}
+        self._checking = False
+        """Whether :meth:`check_cached` is under way."""
         self.bot_delay = bot_delay
         self.limits = limits
         self.expire_after = expire_after
@@ -237,25 +239,33 @@ class GameMaster:
 
     async def check_cached(self) -> int:
         """Compare the games in memory with the stored ones (one query per 500 games)
-        and refresh those behind, as a notification would have; how many were."""
+        and refresh those behind, as a notification would have; how many were.  One
+        comparison at a time (one waiting on an unreachable database is not joined by
+        more)."""
+        if self._checking:
+            return 0
+        self._checking = True
         ids = list(self.tables)
         behind = 0
-        for first in range(0, len(ids), 500):
-            chunk = ids[first : first + 500]
-            stored = await self._off_loop(self.storage.versions, chunk)
-            for game_id in chunk:
-                table = self.tables.get(game_id)
-                if table is None or game_id not in stored:
-                    continue
-                version, seats = stored[game_id]
-                if version > table.version:
-                    self._noted[game_id] = max(version, self._noted.pop(game_id, 0))
-                elif seats != table.seats:
-                    self._seats_noted.add(game_id)
-                else:
-                    continue
-                behind += 1
-                self._mark_dirty(game_id)
+        try:
+            for first in range(0, len(ids), 500):
+                chunk = ids[first : first + 500]
+                stored = await self._off_loop(self.storage.versions, chunk)
+                for game_id in chunk:
+                    table = self.tables.get(game_id)
+                    if table is None or game_id not in stored:
+                        continue
+                    version, seats = stored[game_id]
+                    if version > table.version:
+                        self._noted[game_id] = max(version, self._noted.pop(game_id, 0))
+                    elif seats != table.seats:
+                        self._seats_noted.add(game_id)
+                    else:
+                        continue
+                    behind += 1
+                    self._mark_dirty(game_id)
+        finally:
+            self._checking = False
         if behind:
             log.info("%d games changed while notifications were missed: refreshing", behind)
         return behind
