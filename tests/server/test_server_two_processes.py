@@ -93,7 +93,11 @@ class Client:
     async def move(self, acked: list[tuple[int, int]], patience: float = 30.0) -> int:
         """Play the first legal action of the seat to move (this connection holds every
         seat) and wait for its acknowledgement, sending it again after each ``storage``
-        error; records ``(step, action)`` in ``acked``.  Returns the new step."""
+        error; records ``(step, action)`` in ``acked``.  Returns the new step.
+
+        A ``stale`` answer (a try whose answer was lost with its connection was stored
+        after all: the game moved on) is not an acknowledgement: the new state is
+        awaited and its step returned."""
         step = self.step
         msg = self.states[step]
         assert msg["legal"], msg
@@ -107,6 +111,8 @@ class Client:
             if reply["type"] == "ack":
                 acked.append((step, action))
                 return int(reply["state_id"])
+            if reply["code"] == "stale":
+                return await self.wait_past(step)
             assert reply["code"] == "storage", reply
             assert time.monotonic() < end, "the move was never stored"
             await asyncio.sleep(0.2)
@@ -188,10 +194,14 @@ def test_a_move_made_while_the_other_process_lost_its_channel_reaches_it(
             acked: list[tuple[int, int]] = []
             _wait_listeners(admin, 2)
             await player.wait_for(await mover.move(acked))  # through NOTIFY, as usual
+            cut = _listeners(admin)
             with admin.connect() as conn:  # cut both processes' channels
-                for pid in _listeners(admin):
+                for pid in cut:
                     conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
-            _wait_listeners(admin, 0)
+            end = time.monotonic() + 10
+            while set(cut) & set(_listeners(admin)):
+                assert time.monotonic() < end, "the channels were not cut"
+                time.sleep(0.01)
             step = await mover.move(acked)  # nobody listens: its NOTIFY reaches nobody
             began = time.monotonic()
             await player.wait_for(step, timeout=8)
