@@ -83,6 +83,15 @@ class Client:
             await asyncio.sleep(0.005)
         return self.step
 
+    async def wait_choices(self, timeout: float = 10.0) -> int:
+        """Wait until the latest state came with the choices of the seat to move (each
+        seat's message comes on its own); its step."""
+        end = time.monotonic() + timeout
+        while not (self.states and self.states[self.step].get("legal")):
+            assert time.monotonic() < end, f"no choices at step {self.step}"
+            await asyncio.sleep(0.005)
+        return self.step
+
     async def wait_finished(self, timeout: float) -> dict[str, Any]:
         end = time.monotonic() + timeout
         while not (self.states and self.states[self.step]["finished"]):
@@ -98,9 +107,8 @@ class Client:
         A ``stale`` answer (a try whose answer was lost with its connection was stored
         after all: the game moved on) is not an acknowledgement: the new state is
         awaited and its step returned."""
-        step = self.step
+        step = await self.wait_choices()
         msg = self.states[step]
-        assert msg["legal"], msg
         action = msg["legal"][0]["action"]
         end = time.monotonic() + patience
         while True:
@@ -348,7 +356,7 @@ def test_a_failing_notify_stores_nothing_and_the_games_go_on(
                 await watcher.wait_past(1)
                 broken(True)
                 try:
-                    step = mover.step
+                    step = await mover.wait_choices()
                     refused = 0
                     end = time.monotonic() + 10
                     while refused < 2:  # each try refused, nothing stored
@@ -420,7 +428,7 @@ def test_a_sqlite_server_goes_on_after_another_process_holds_the_lock_past_the_t
                 locked = time.monotonic()
                 await asyncio.sleep(0.5)
                 before = watcher.step
-                step = mover.step
+                step = await mover.wait_choices()
                 mover.ref += 1
                 msg = mover.states[step]
                 order = {"type": "action", "action": msg["legal"][0]["action"], "state_id": step}
