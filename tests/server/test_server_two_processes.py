@@ -167,7 +167,7 @@ def _listeners(admin: Any) -> list[int]:
         rows = conn.execute(
             text(
                 "SELECT pid FROM pg_stat_activity WHERE datname = 'kingdoms'"
-                " AND query LIKE 'LISTEN%'"
+                " AND application_name = 'kingdoms-listen'"
             )
         ).all()
     return [int(r.pid) for r in rows]
@@ -332,7 +332,7 @@ def test_a_failing_notify_stores_nothing_and_the_games_go_on(
                     text(
                         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                         " WHERE datname = 'kingdoms' AND pid <> pg_backend_pid()"
-                        " AND query NOT LIKE 'LISTEN%'"
+                        " AND application_name <> 'kingdoms-listen'"
                     )
                 )
             else:
@@ -435,7 +435,8 @@ def test_a_sqlite_server_goes_on_after_another_process_holds_the_lock_past_the_t
                 await mover.ws.send(
                     json.dumps({**order, "ref": mover.ref, "seat": msg["current_player"]})
                 )
-                reply = await asyncio.wait_for(mover.replies.get(), 10)
+                # writes wait their turn (one writer): maybe behind a bot's, 5 s each
+                reply = await asyncio.wait_for(mover.replies.get(), 20)
                 assert reply["type"] == "error" and reply["code"] == "storage", reply
                 await asyncio.sleep(max(0.0, 6.0 - (time.monotonic() - locked)))
                 assert watcher.step <= before + 1  # nothing (or the one in flight) stored

@@ -86,6 +86,9 @@ T = TypeVar("T")
 MAX_RETRY_DELAY = 5.0
 """Longest pause (seconds) between two tries of a bot whose move could not be stored,
 so that bots go on within seconds of the database's return."""
+LISTEN_NAME = "kingdoms-listen"
+"""The ``application_name`` of each process's ``LISTEN`` connection (as it shows in
+PostgreSQL's ``pg_stat_activity``)."""
 LISTEN_CHECK = 5.0
 """Seconds without a notification after which the channel is tested with a query."""
 BOT_SWEEP_INTERVAL = 10.0
@@ -217,7 +220,10 @@ class GameMaster:
         while not self._closing:
             try:
                 conn = await psycopg.AsyncConnection.connect(
-                    self._dsn(), autocommit=True, connect_timeout=max(int(LISTEN_CHECK), 2)
+                    self._dsn(),
+                    autocommit=True,
+                    connect_timeout=max(int(LISTEN_CHECK), 2),
+                    application_name=LISTEN_NAME,
                 )
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
