@@ -25,7 +25,7 @@ from pgcluster import restart_postgres
 from serverproc import serve
 from sqlalchemy import create_engine, text
 
-from kingdoms.server.storage import STATUS_FINISHED, Storage
+from kingdoms.server.storage import STATUS_FINISHED, Storage, StorageUnavailable
 
 NO_RATES = ("--rate", "create=0", "--rate", "replay=0", "--rate", "record=0", "--message-rate", "0")
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
@@ -229,7 +229,8 @@ def test_a_process_that_missed_notifications_compares_its_games_with_the_databas
 ) -> None:
     """The comparison a process makes when it listens again (two masters in this test
     process; the second never listens): a game moved or joined meanwhile is refreshed
-    and pushed to its connections, one unchanged is left alone."""
+    and pushed to its connections (a refresh that meets a database error is tried
+    again), one unchanged is left alone."""
     from kingdoms.server.master import GameMaster
 
     async def main() -> None:
@@ -249,13 +250,23 @@ def test_a_process_that_missed_notifications_compares_its_games_with_the_databas
         seat = moved.state.current_player
         await gm_a.act(moved, [seat], {"action": moved.state.legal_actions()[0], "state_id": 0})
         gm_a.storage.merge_seats(joined.id, {0: {"joined": True}})
+        load, failed = gm_b.storage.load_game, []
+
+        def flaky_load(game_id: str) -> Any:  # the first reload meets a database error
+            if not failed:
+                failed.append(game_id)
+                raise StorageUnavailable("the database is unavailable: test")
+            return load(game_id)
+
+        gm_b.storage.load_game = flaky_load  # type: ignore[method-assign]
+        gm_b.retry_delay = 0.05
         assert await gm_b.check_cached() == 2
         for _ in range(200):
             if not gm_b._refreshers:
                 break
             await asyncio.sleep(0.01)
         assert gm_b.tables[moved.id].state.step == 1 and seen[-1]["state_id"] == 1
-        assert gm_b.tables[joined.id].seats[0]["joined"]
+        assert gm_b.tables[joined.id].seats[0]["joined"] and failed  # tried again
         assert await gm_b.check_cached() == 0
         for gm in (gm_a, gm_b):
             await gm.stop()
@@ -266,11 +277,11 @@ def test_a_process_that_missed_notifications_compares_its_games_with_the_databas
 
 @pytest.mark.postgres
 def test_games_go_on_through_a_postgres_restart_with_two_processes(tmp_path: Path, pg: str) -> None:
-    """PostgreSQL stopped (every connection dropped), down a second, started again
+    """PostgreSQL stopped (every connection dropped), down half a second, started again
     (``pg_ctl``): a game of bots run by A goes on to its end, watched through B; the
     moves of a person through A that met the outage are refused (``storage``), sent
     again and taken, and B's player sees each; every acknowledged move is stored."""
-    args = (*NO_RATES, "--bot-delay", "0.1", "--lease-time", "3")
+    args = (*NO_RATES, "--bot-delay", "0.05", "--lease-time", "3")
     with (
         serve(tmp_path, *args, db=pg, name="a") as (a, _pa),
         serve(tmp_path, *args, db=pg, name="b") as (b, _pb),
@@ -287,7 +298,7 @@ def test_games_go_on_through_a_postgres_restart_with_two_processes(tmp_path: Pat
                 await player.wait_for(await mover.move(acked))
             await watcher.wait_past(2)
             before = watcher.step
-            down = asyncio.get_running_loop().run_in_executor(None, restart_postgres, pg, 1.0)
+            down = asyncio.get_running_loop().run_in_executor(None, restart_postgres, pg, 0.5)
             await asyncio.sleep(0.3)  # the database is going down or down
             for _ in range(4):  # the first ones meet the outage: sent again until taken
                 await player.wait_for(await mover.move(acked, patience=30), timeout=10)

@@ -305,6 +305,10 @@ class GameMaster:
             self._refreshers[game_id] = loop.create_task(self._refresher(game_id))
 
     async def _refresher(self, game_id: str) -> None:
+        """Refresh ``game_id`` while it is marked dirty; a refresh that meets a database
+        error is tried again (after 1 s, 2 s… at most :data:`MAX_RETRY_DELAY`), or its
+        connections would stay behind until the game's next notification."""
+        delay = self.retry_delay
         try:
             while game_id in self._dirty and not self._closing:
                 self._dirty.discard(game_id)
@@ -316,6 +320,12 @@ class GameMaster:
                         # our own writes come back too: reload only if truly behind
                         if self._behind(table):
                             await self._refresh_locked(table)
+                    delay = self.retry_delay
+                except StorageError as err:
+                    log.warning("cannot refresh game %s (%s); again in %.1f s", game_id, err, delay)
+                    self._dirty.add(game_id)
+                    await asyncio.sleep(delay)
+                    delay = min(2 * delay, MAX_RETRY_DELAY)
                 except Exception:
                     log.exception("cannot refresh game %s", game_id)
         finally:
@@ -384,6 +394,8 @@ class GameMaster:
                     await self._take_over(game_id)
             except asyncio.CancelledError:
                 raise
+            except StorageError as err:
+                log.warning("cannot take over games whose bots stopped: %s", err)
             except Exception:
                 log.exception("cannot take over games whose bots stopped")
 
@@ -444,7 +456,9 @@ class GameMaster:
         while not self._closing:
             try:
                 ids = await self._off_loop(self.storage.expire_unjoined, time.time() - after)
-            except Exception:  # the database is unwell: try again next time
+            except StorageError as err:  # the database is unwell: try again next time
+                log.warning("cannot expire games nobody joined: %s", err)
+            except Exception:
                 log.exception("cannot expire games nobody joined")
             else:
                 self._forget(ids)
@@ -1158,8 +1172,11 @@ class GameMaster:
         take = self.storage.take_lease
         try:
             held = await self._off_loop(take, table.id, self.node, until, now)
-        except Exception:  # the database is unwell: keep what we have while it lasts
-            log.exception("cannot renew the bot lease of game %s", table.id)
+        except Exception as err:  # the database is unwell: keep what we have while it lasts
+            if isinstance(err, StorageError):
+                log.warning("cannot renew the bot lease of game %s: %s", table.id, err)
+            else:
+                log.exception("cannot renew the bot lease of game %s", table.id)
             return table.lease_until > now
         table.lease_until = until if held else 0.0
         return held
