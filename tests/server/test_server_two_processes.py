@@ -5,14 +5,19 @@ Storage faults made from outside (another process holding the SQLite file's lock
 PostgreSQL restarted with ``pg_ctl``, the notifications channel cut, ``pg_notify``
 failing): every time, the games go on once the database is back, a client of the other
 process sees the moves made through the first one, and no acknowledged move is lost.
-The per-address limits count the games of every process.
+The per-address limits count the games of every process; a second process on one
+SQLite file is refused.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -464,6 +469,25 @@ def test_a_sqlite_server_goes_on_after_another_process_holds_the_lock_past_the_t
             assert stored.status == STATUS_FINISHED and len(stored.actions) == last["state_id"]
 
         asyncio.run(main())
+
+
+def test_a_second_server_process_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
+    """Two processes on one SQLite file would each keep their own view of the games
+    (no notifications, no bot leases): the second is refused with a clear message, and
+    once the first is gone (even killed) another may serve the file."""
+    path = tmp_path / "k.sqlite"
+    kingdoms = str(Path(sys.executable).with_name("kingdoms"))
+    second = [kingdoms, "serve", "--port", "0", "--db", f"sqlite:///{path}"]
+    with serve(tmp_path, db=f"sqlite:///{path}") as (base, proc):
+        game_id, _ = _create(base, HUMANS)
+        refused = subprocess.run(second, capture_output=True, text=True, timeout=60)
+        assert refused.returncode != 0
+        assert "another kingdoms serve process uses" in refused.stderr, refused.stderr
+        assert "PostgreSQL" in refused.stderr
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    with serve(tmp_path, db=f"sqlite:///{path}", name="again") as (base, _proc):
+        assert httpx.get(f"{base}/api/games/{game_id}", timeout=10).status_code == 200
 
 
 # -- the per-address limits, over two processes ---------------------------------------------
