@@ -7,9 +7,11 @@ import pytest
 from kingdoms.server.storage import (
     STATUS_FINISHED,
     STATUS_RUNNING,
+    ClientQuota,
     Storage,
     StorageError,
     StoredGame,
+    TooMany,
 )
 
 
@@ -114,6 +116,16 @@ def test_games_of_one_client_are_counted_and_older_databases_get_the_column(
     other.creator = "k2"
     store.create_game(other)
     assert store.client_games("k1") == (1, 1)
+    extra = _game("x1")
+    extra.creator = "k1"
+    with pytest.raises(TooMany) as err:  # one waiting already: nothing stored
+        store.create_game(extra, quota=ClientQuota("k1", waiting=1))
+    assert (err.value.what, err.value.count) == ("waiting", 1)
+    with pytest.raises(TooMany) as err:
+        store.create_game(extra, quota=ClientQuota("k1", waiting=5, heavy=1))
+    assert err.value.what == "heavy" and store.load_game("x1") is None
+    store.create_game(extra, quota=ClientQuota("k1", waiting=5, heavy=2))
+    assert store.client_games("k1") == (1, 1)  # x1 waits for nobody (no "joined" key)
     assert store.load_game("w1").creator == "k1"  # type: ignore[union-attr]
     store.set_status("w1", STATUS_FINISHED)
     store.set_status("s1", STATUS_FINISHED)

@@ -494,25 +494,27 @@ def test_a_second_server_process_on_one_sqlite_file_is_refused(tmp_path: Path) -
 @pytest.mark.postgres
 def test_the_per_address_limits_count_the_games_of_every_process(tmp_path: Path, pg: str) -> None:
     """One address may have 100 games waiting for their players and 2 games of search
-    bots alone running: counted in the database, so two processes behind one address
-    give it no more than one would."""
+    bots alone running: counted in the database as each game is stored, so two
+    processes behind one address give it no more than one would, even when its
+    requests reach both at once."""
     args = (*NO_RATES, "--bot-delay", "5")
     with (
         serve(tmp_path, *args, db=pg, name="a") as (a, _pa),
         serve(tmp_path, *args, db=pg, name="b") as (b, _pb),
-        httpx.Client(timeout=10) as http,
     ):
-        heavy = {"game": "kingdomino", "seats": [{"kind": "bot", "bot": "mcts:time=0.05"}] * 2}
-        assert http.post(a + "/api/games", json=heavy).status_code == 201
-        assert http.post(b + "/api/games", json=heavy).status_code == 201
-        for base in (a, b):
-            res = http.post(base + "/api/games", json=heavy)
-            assert res.status_code == 429, res.text
-            assert res.json()["error"] == "too_many_bot_games"
-        new = {"game": "kingdomino", "seats": HUMANS}
-        for i in range(100):
-            res = http.post((a if i % 2 else b) + "/api/games", json=new)
-            assert res.status_code == 201, (i, res.text)
-        for base in (a, b):
-            res = http.post(base + "/api/games", json=new)
-            assert res.status_code == 429 and res.json()["error"] == "too_many", res.text
+
+        async def burst(seats: list[dict[str, Any]], count: int) -> list[Any]:
+            async with httpx.AsyncClient(timeout=60) as http:
+                new = {"game": "kingdomino", "seats": seats}
+                return await asyncio.gather(
+                    *(http.post((a if i % 2 else b) + "/api/games", json=new) for i in range(count))
+                )
+
+        heavy = [{"kind": "bot", "bot": "mcts:time=0.05"}] * 2
+        replies = asyncio.run(burst(heavy, 6))
+        assert sorted(r.status_code for r in replies) == [201] * 2 + [429] * 4
+        refused = [r.json() for r in replies if r.status_code == 429]
+        assert {r["error"] for r in refused} == {"too_many_bot_games"}
+        replies = asyncio.run(burst(HUMANS, 110))
+        assert sorted(r.status_code for r in replies) == [201] * 100 + [429] * 10
+        assert {r.json()["error"] for r in replies if r.status_code == 429} == {"too_many"}

@@ -125,28 +125,19 @@ async def create_game(request: Request) -> Response:
     address = request.client.host if request.client else "?"
     if bot_heavy(seats):
         # games of bots alone that search: a few at once per client address (counted
-        # in the database: over every server process)
-        master = _master(request)
-        try:
-            _waiting, running = await master.client_games(address)
-        except RequestError as err:
-            return error_response(err)
-        if running >= master.limits.bot_games_per_client:
-            message = (
-                f"at most {master.limits.bot_games_per_client} games of search bots alone "
-                "may run at once per client; wait until one ends"
-            )
-            return JSONResponse(
-                {"error": "too_many_bot_games", "message": message},
-                status_code=429,
-                headers={"Retry-After": "30"},
-            )
+        # in the database as the game is stored: over every server process)
         meta["creator"] = client_key(address)
     try:
         table, tokens = await _master(request).open_game(
             game, seats, options, seed, meta=meta, address=address
         )
     except RequestError as err:
+        if err.code == "too_many_bot_games":
+            return JSONResponse(
+                {"error": err.code, "message": str(err)},
+                status_code=429,
+                headers={"Retry-After": "30"},
+            )
         return error_response(err)
     base = str(request.base_url).rstrip("/")
     out_seats = public_seats(table.seats)

@@ -59,11 +59,13 @@ from kingdoms.server.storage import (
     STATUS_EXPIRED,
     STATUS_FINISHED,
     STATUS_RUNNING,
+    ClientQuota,
     LeaseChange,
     StaleWrite,
     Storage,
     StorageError,
     StoredGame,
+    TooMany,
 )
 from kingdoms.server.table import (
     BOT,
@@ -564,22 +566,31 @@ class GameMaster:
     ) -> tuple[Table, list[str | None]]:
         """:meth:`create_game` for a client at ``address``: stored in a worker thread,
         and refused (``too_many``) while that address already has
-        ``limits.unjoined_per_address`` games waiting for their players — counted in
-        the database, so over every server process of it."""
-        creator = None if address is None else client_key(address)
-        if address is not None:
-            waiting, _heavy = await self.client_games(address)
-            if waiting >= self.limits.unjoined_per_address:
-                raise RequestError(
-                    "too_many",
-                    f"you have {waiting} games nobody has joined yet: "
-                    "join or let them expire before creating more",
-                )
+        ``limits.unjoined_per_address`` games waiting for their players, or
+        (``too_many_bot_games``) ``limits.bot_games_per_client`` games of search bots
+        alone if this is one (``meta["creator"]`` set) — counted in the database when
+        the game is stored, so over every server process of it."""
         stored, table, tokens = self._new_game(game, seats, options, seed, meta)
-        stored.creator = creator
+        quota = None
+        if address is not None:
+            stored.creator = client_key(address)
+            heavy = self.limits.bot_games_per_client if stored.meta.get("creator") else None
+            quota = ClientQuota(stored.creator, self.limits.unjoined_per_address, heavy)
         lease = self._lease_after(table, table.state)
         try:
-            await self._write(self.storage.create_game, stored, lease)
+            await self._write(self.storage.create_game, stored, lease, quota)
+        except TooMany as err:
+            if err.what == "heavy":
+                raise RequestError(
+                    "too_many_bot_games",
+                    f"at most {self.limits.bot_games_per_client} games of search bots alone "
+                    "may run at once per client; wait until one ends",
+                ) from err
+            raise RequestError(
+                "too_many",
+                f"you have {err.count} games nobody has joined yet: "
+                "join or let them expire before creating more",
+            ) from err
         except StorageError as err:
             log.error("cannot store a new game: %s", err)
             raise RequestError("storage", "the game could not be saved; try again") from err

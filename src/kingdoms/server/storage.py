@@ -168,6 +168,32 @@ def translated(method: Callable[_P, _T]) -> Callable[_P, _T]:
     return wrapper
 
 
+class TooMany(StorageError):
+    """A client already has as many games of a kind as its :class:`ClientQuota` allows
+    (``what``: ``"waiting"`` for a person, or ``"heavy"``: search bots alone); nothing
+    was stored."""
+
+    def __init__(self, what: str, count: int) -> None:
+        super().__init__(f"{count} games {what}")
+        self.what = what
+        self.count = count
+
+
+@dataclass(frozen=True, slots=True)
+class ClientQuota:
+    """What one client (``creator``: the key of its address) may have running at once,
+    over every process of the database: ``waiting`` games waiting for a person, and,
+    when the new game is one of search bots alone, ``heavy`` such games."""
+
+    creator: str
+    waiting: int
+    heavy: int | None = None
+
+
+def _is_hex(value: str) -> bool:
+    return bool(value) and all(c in "0123456789abcdef" for c in value)
+
+
 class StaleWrite(StorageError):
     """The write was for a version of the game that is no longer the latest (another
     process moved first): nothing was stored."""
@@ -305,12 +331,19 @@ class Storage:
 
     # -- writes -----------------------------------------------------------------------
     @translated
-    def create_game(self, game: StoredGame, lease: LeaseChange | None = None) -> None:
+    def create_game(
+        self, game: StoredGame, lease: LeaseChange | None = None, quota: ClientQuota | None = None
+    ) -> None:
+        """Store a new game.  ``quota``: refused (:class:`TooMany`, nothing stored) if
+        its creator already has as many games as it allows — checked and stored in one
+        transaction, so two processes creating at once cannot both pass."""
         now = time.time()
         game.created = game.created or now
         game.updated = now
         try:
             with self.engine.begin() as conn:
+                if quota is not None:
+                    self._check_quota(conn, quota)
                 conn.execute(
                     insert(games_table).values(
                         id=game.id,
@@ -753,15 +786,31 @@ class Storage:
         """How many running games ``creator`` made (every server process's) wait for a
         person to take a seat, and how many are of bots alone that search (their
         ``meta`` names the creator: see :func:`kingdoms.server.limits.bot_heavy`)."""
+        with self.engine.connect() as conn:
+            return self._client_games(conn, creator)
+
+    @staticmethod
+    def _client_games(conn: Connection, creator: str) -> tuple[int, int]:
         waiting = func.sum(case((games_table.c.seats.like('%"joined": false%'), 1), else_=0))
         heavy = func.sum(case((games_table.c.meta.like('%"creator": %'), 1), else_=0))
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                select(waiting, heavy).where(
-                    games_table.c.creator == creator, games_table.c.status == STATUS_RUNNING
-                )
-            ).one()
+        row = conn.execute(
+            select(waiting, heavy).where(
+                games_table.c.creator == creator, games_table.c.status == STATUS_RUNNING
+            )
+        ).one()
         return int(row[0] or 0), int(row[1] or 0)
+
+    def _check_quota(self, conn: Connection, quota: ClientQuota) -> None:
+        """Raise :class:`TooMany` if ``quota.creator`` may not have one game more (on
+        PostgreSQL under a lock per creator, held until the transaction ends)."""
+        if self.shared:
+            key = int(quota.creator[:15], 16) if _is_hex(quota.creator[:15]) else 0
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
+        waiting, heavy = self._client_games(conn, quota.creator)
+        if waiting >= quota.waiting:
+            raise TooMany("waiting", waiting)
+        if quota.heavy is not None and heavy >= quota.heavy:
+            raise TooMany("heavy", heavy)
 
     def idle_running(self, before: float, limit: int = 200) -> list[str]:
         """Running games whose last change is older than ``before`` (oldest first)."""
