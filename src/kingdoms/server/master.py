@@ -230,7 +230,14 @@ class GameMaster:
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     self.listening.set()
-                    await self.check_cached()  # whatever was missed meanwhile
+                    for attempt in range(3):  # whatever was missed meanwhile
+                        try:  # the pool's first query may meet a connection the
+                            await self.check_cached()  # restart killed: it renews the pool
+                            break
+                        except StorageError:
+                            if attempt == 2:
+                                raise
+                            await asyncio.sleep(0.2)
                     while not self._closing:
                         async for note in conn.notifies(timeout=LISTEN_CHECK):
                             self._on_note(note.payload)
