@@ -19,6 +19,20 @@ class PostgresUnavailable(Exception):
     """PostgreSQL cannot be started here (binaries, driver or user missing)."""
 
 
+_CLUSTERS: dict[str, list[str]] = {}
+"""Each running test cluster's URL → its ``pg_ctl -D DATA`` command (as the right user)."""
+
+
+def restart_postgres(url: str, down: float = 0.0) -> None:
+    """Stop the test cluster at ``url`` (``-m fast``: every connection is dropped),
+    leave it down ``down`` seconds, start it again and wait until it accepts
+    connections."""
+    ctl = _CLUSTERS[url]
+    subprocess.run([*ctl, "-m", "fast", "-w", "stop"], check=True, capture_output=True)
+    time.sleep(down)
+    subprocess.run([*ctl, "-w", "start"], check=True, capture_output=True)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -63,22 +77,18 @@ def temp_postgres() -> Iterator[str]:
         check=True,
         capture_output=True,
     )
-    subprocess.run(
-        [
-            *prefix,
-            str(bindir / "pg_ctl"),
-            "-D",
-            str(data),
-            "-l",
-            str(tmp / "log"),
-            "-o",
-            f"-p {port} -k {tmp} -c listen_addresses=127.0.0.1 -c fsync=off",
-            "-w",
-            "start",
-        ],
-        check=True,
-        capture_output=True,
-    )
+    ctl = [
+        *prefix,
+        str(bindir / "pg_ctl"),
+        "-D",
+        str(data),
+        "-l",
+        str(tmp / "log"),
+        "-o",
+        f"-p {port} -k {tmp} -c listen_addresses=127.0.0.1 -c fsync=off",
+    ]
+    subprocess.run([*ctl, "-w", "start"], check=True, capture_output=True)
+    url = f"postgresql+psycopg://kingdoms@127.0.0.1:{port}/kingdoms"
     try:
         subprocess.run(
             [
@@ -95,11 +105,10 @@ def temp_postgres() -> Iterator[str]:
             check=True,
             capture_output=True,
         )
-        yield f"postgresql+psycopg://kingdoms@127.0.0.1:{port}/kingdoms"
+        _CLUSTERS[url] = ctl
+        yield url
     finally:
-        subprocess.run(
-            [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-            capture_output=True,
-        )
+        _CLUSTERS.pop(url, None)
+        subprocess.run([*ctl, "-m", "immediate", "stop"], capture_output=True)
         time.sleep(0.1)
         shutil.rmtree(tmp, ignore_errors=True)

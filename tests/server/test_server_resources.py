@@ -102,9 +102,13 @@ def test_games_waiting_for_players_are_bounded_per_address(tmp_path: Path) -> No
         await gm.open_game("kingdomino", HUMANS, address="10.0.0.1")  # a place again
         with pytest.raises(RequestError):
             await gm.open_game("kingdomino", HUMANS, address="10.0.0.1")
-        gm._forget([made[1][0].id])  # expired: a place again
+        assert await gm.client_games("10.0.0.1") == (3, 0)
+        expired = gm.expire_unjoined(time.time() + 1)  # expired: places again
+        assert made[1][0].id in expired and made[0][0].id not in expired
+        assert await gm.client_games("10.0.0.1") == (0, 0)
         await gm.open_game("kingdomino", HUMANS, address="10.0.0.1")
-        assert bots and len(gm._unjoined["10.0.0.1"]) == 3
+        await gm.open_game("kingdomino", bots, address="10.0.0.1")  # nobody to wait for
+        assert await gm.client_games("10.0.0.1") == (1, 0)
         await gm.stop()
 
     asyncio.run(main())

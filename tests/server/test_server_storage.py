@@ -7,9 +7,11 @@ import pytest
 from kingdoms.server.storage import (
     STATUS_FINISHED,
     STATUS_RUNNING,
+    ClientQuota,
     Storage,
     StorageError,
     StoredGame,
+    TooMany,
 )
 
 
@@ -81,3 +83,51 @@ def test_data_survives_a_new_connection(storage_url: str) -> None:
     assert again.count_games() == 2
     assert again.load_game("g2").actions == [4]  # type: ignore[union-attr]
     assert sorted(again.unfinished_ids()) == ["g1", "g2"]
+
+
+def test_games_of_one_client_are_counted_and_older_databases_get_the_column(
+    storage_url: str,
+) -> None:
+    from sqlalchemy import inspect, text
+
+    store = Storage(storage_url)
+    with store.engine.begin() as conn:  # a database made before the creator column
+        conn.execute(text("DROP INDEX ix_games_creator"))
+        conn.execute(text("ALTER TABLE games DROP COLUMN creator"))
+    store.close()
+    store = Storage(storage_url)
+    inspector = inspect(store.engine)
+    assert "creator" in {c["name"] for c in inspector.get_columns("games")}
+    assert "ix_games_creator" in {i["name"] for i in inspector.get_indexes("games")}
+    waiting = _game("w1")
+    waiting.seats[0]["joined"] = False
+    waiting.creator = "k1"
+    joined = _game("j1")
+    joined.seats[0]["joined"] = True
+    joined.creator = "k1"
+    searching = StoredGame(
+        id="s1", game="toy", players=2, seed=1, options={}, creator="k1",
+        seats=[{"kind": "bot", "bot": "mcts"}] * 2, meta={"creator": "k1"},
+    )  # fmt: skip
+    for game in (waiting, joined, searching):
+        store.create_game(game)
+    other = _game("o1")
+    other.seats[0]["joined"] = False
+    other.creator = "k2"
+    store.create_game(other)
+    assert store.client_games("k1") == (1, 1)
+    extra = _game("x1")
+    extra.creator = "k1"
+    with pytest.raises(TooMany) as err:  # one waiting already: nothing stored
+        store.create_game(extra, quota=ClientQuota("k1", waiting=1))
+    assert (err.value.what, err.value.count) == ("waiting", 1)
+    with pytest.raises(TooMany) as err:
+        store.create_game(extra, quota=ClientQuota("k1", waiting=5, heavy=1))
+    assert err.value.what == "heavy" and store.load_game("x1") is None
+    store.create_game(extra, quota=ClientQuota("k1", waiting=5, heavy=2))
+    assert store.client_games("k1") == (1, 1)  # x1 waits for nobody (no "joined" key)
+    assert store.load_game("w1").creator == "k1"  # type: ignore[union-attr]
+    store.set_status("w1", STATUS_FINISHED)
+    store.set_status("s1", STATUS_FINISHED)
+    assert store.client_games("k1") == (0, 0) and store.client_games("k2") == (1, 0)
+    store.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -17,6 +18,36 @@ DEFAULT_RATES = {"create": 0.5, "replay": 5.0, "record": 2.0}
 ENV_PREFIX = "KINGDOMS_"
 """Every setting may also come from ``KINGDOMS_<FLAG>`` (``--bot-think``:
 ``KINGDOMS_BOT_THINK``); a flag on the command line wins (the container image's way)."""
+
+
+def hold_sqlite_file(db: str) -> Any:
+    """One ``kingdoms serve`` process per SQLite file: a lock on ``FILE.serve-lock``,
+    held until the returned handle is closed (or the process ends, however it ends).
+    Several processes on one file would each keep their own view of the games (no
+    notifications, no bot leases: that takes PostgreSQL).  ``None`` for other
+    databases; :class:`click.UsageError` if another process holds the file."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        import fcntl
+    except ImportError:  # no POSIX locks here: nothing to check with
+        return None
+    url = make_url(db)
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    path = Path(url.database).resolve()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(f"{path}.serve-lock", "ab")  # noqa: SIM115 - held while serving
+    try:  # a POSIX lock: not inherited by forked children, gone with the process
+        fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as err:
+        handle.close()
+        raise click.UsageError(
+            f"another kingdoms serve process uses {path}: several processes cannot share "
+            "a SQLite file; stop it, or use PostgreSQL for several processes "
+            "(--db postgresql+psycopg://...)"
+        ) from err
+    return handle
 
 
 def _env(flag: str) -> str:
@@ -146,6 +177,7 @@ def serve(
             f"--workers {workers} needs a PostgreSQL database (--db postgresql+psycopg://...): "
             "several processes cannot share a SQLite file safely; run one process with SQLite"
         )
+    held = hold_sqlite_file(db)  # one process per SQLite file (before anything opens it)
 
     rate_limits = dict(DEFAULT_RATES)
     for item in rates:
@@ -191,8 +223,12 @@ def serve(
     )
     if workers > 1:
         run_workers(make_app, workers, host, port, options)
-    else:
+        return
+    try:
         run_server(make_app(), host, port, options)
+    finally:
+        if held is not None:
+            held.close()
 
 
 @click.command()

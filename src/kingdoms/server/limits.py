@@ -22,6 +22,7 @@ kingdoms.server.table.RequestError: bot option time must be a finite number
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -225,6 +226,16 @@ def bounded_bot_spec(spec: Any, limits: ServerLimits, clamp: bool = False) -> st
     if not out:
         return name
     return f"{name}:" + ",".join(f"{k}={v}" for k, v in out.items())
+
+
+def client_key(address: str) -> str:
+    """A client address as kept with the games it creates (a hash, not the address):
+    what the per-address limits count, over every server process of one database.
+
+    >>> client_key("203.0.113.7") == client_key("203.0.113.7") != client_key("203.0.113.8")
+    True
+    """
+    return hashlib.sha256(f"kingdoms-client:{address}".encode()).hexdigest()[:16]
 
 
 def bot_heavy(seats: Sequence[Any]) -> bool:

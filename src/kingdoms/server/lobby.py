@@ -7,7 +7,6 @@ Every endpoint is described in :data:`kingdoms.server.openapi.OPENAPI` (served a
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from typing import Any
 
 from starlette.requests import Request
@@ -18,7 +17,7 @@ from kingdoms.bots.base import bot_names
 from kingdoms.core.errors import KingdomsError
 from kingdoms.core.registry import available_games, get_game
 from kingdoms.i18n import LANGUAGES, catalog, plurals
-from kingdoms.server.limits import bot_heavy, check_json_text, parse_json
+from kingdoms.server.limits import bot_heavy, check_json_text, client_key, parse_json
 from kingdoms.server.logtext import seat_names, with_names
 from kingdoms.server.master import GameMaster, RequestError, Table, public_seats
 from kingdoms.server.openapi import describe
@@ -44,16 +43,12 @@ def error_response(err: RequestError, status: int = 400) -> JSONResponse:
         status = 413
     elif err.code == "too_many":
         status = 429
+    elif err.code == "storage":
+        status = 503
     body: dict[str, Any] = {"error": err.code, "message": str(err)}
     if err.detail:
         body["detail"] = err.detail
     return JSONResponse(body, status_code=status)
-
-
-def client_key(request: Request) -> str:
-    """A client address as kept with the games it started (a hash, not the address)."""
-    host = request.client.host if request.client else "?"
-    return hashlib.sha256(f"kingdoms-client:{host}".encode()).hexdigest()[:16]
 
 
 def game_catalog() -> list[dict[str, Any]]:
@@ -127,36 +122,22 @@ async def create_game(request: Request) -> Response:
         **({"rated": True} if rated else {}),
         **({"private": True} if private else {}),
     }
+    address = request.client.host if request.client else "?"
     if bot_heavy(seats):
-        # games of bots alone that search: a few at once per client address
-        creator = client_key(request)
-        master = _master(request)
-        running = sum(
-            1
-            for t in list(master.tables.values())
-            if t.meta.get("creator") == creator and not t.finished
+        # games of bots alone that search: a few at once per client address (counted
+        # in the database as the game is stored: over every server process)
+        meta["creator"] = client_key(address)
+    try:
+        table, tokens = await _master(request).open_game(
+            game, seats, options, seed, meta=meta, address=address
         )
-        if running >= master.limits.bot_games_per_client:
-            message = (
-                f"at most {master.limits.bot_games_per_client} games of search bots alone "
-                "may run at once per client; wait until one ends"
-            )
+    except RequestError as err:
+        if err.code == "too_many_bot_games":
             return JSONResponse(
-                {"error": "too_many_bot_games", "message": message},
+                {"error": err.code, "message": str(err)},
                 status_code=429,
                 headers={"Retry-After": "30"},
             )
-        meta["creator"] = creator
-    try:
-        table, tokens = await _master(request).open_game(
-            game,
-            seats,
-            options,
-            seed,
-            meta=meta,
-            address=request.client.host if request.client else None,
-        )
-    except RequestError as err:
         return error_response(err)
     base = str(request.base_url).rstrip("/")
     out_seats = public_seats(table.seats)

@@ -44,7 +44,13 @@ from kingdoms.core.registry import get_game
 from kingdoms.core.state import GameConfig, State
 from kingdoms.i18n import LANGUAGES
 from kingdoms.server.botpool import BotPool
-from kingdoms.server.limits import DEFAULT_LIMITS, ServerLimits, bounded_bot_spec, check_text
+from kingdoms.server.limits import (
+    DEFAULT_LIMITS,
+    ServerLimits,
+    bounded_bot_spec,
+    check_text,
+    client_key,
+)
 from kingdoms.server.replays import Replays
 from kingdoms.server.spectate import public_frames
 from kingdoms.server.storage import (
@@ -53,11 +59,13 @@ from kingdoms.server.storage import (
     STATUS_EXPIRED,
     STATUS_FINISHED,
     STATUS_RUNNING,
+    ClientQuota,
     LeaseChange,
     StaleWrite,
     Storage,
     StorageError,
     StoredGame,
+    TooMany,
 )
 from kingdoms.server.table import (
     BOT,
@@ -80,6 +88,11 @@ T = TypeVar("T")
 MAX_RETRY_DELAY = 5.0
 """Longest pause (seconds) between two tries of a bot whose move could not be stored,
 so that bots go on within seconds of the database's return."""
+LISTEN_NAME = "kingdoms-listen"
+"""The ``application_name`` of each process's ``LISTEN`` connection (as it shows in
+PostgreSQL's ``pg_stat_activity``)."""
+LISTEN_CHECK = 5.0
+"""Seconds without a notification after which the channel is tested with a query."""
 BOT_SWEEP_INTERVAL = 10.0
 """Seconds between two sweeps restarting the bots whose task ended."""
 
@@ -116,6 +129,8 @@ class GameMaster:
         """The newest version notified per game (recent ones): a game loaded while a
         notification passed is refreshed at once."""
         self._refreshers: dict[str, asyncio.Task[None]] = {}
+        self._checking = False
+        """Whether :meth:`check_cached` is under way."""
         self.bot_delay = bot_delay
         self.limits = limits
         self.expire_after = expire_after
@@ -147,10 +162,6 @@ class GameMaster:
         self._background: list[asyncio.Task[None]] = []
         self._watchers: dict[str, int] = {}
         """Spectator connections per client address."""
-        self._unjoined: dict[str, set[str]] = {}
-        """Games each client address created here that wait for their players."""
-        self._created_by: dict[str, str] = {}
-        """Who created each of those games."""
 
     # -- life cycle ---------------------------------------------------------------------
     async def start(self, resume: bool = True) -> None:
@@ -198,19 +209,39 @@ class GameMaster:
         return url.render_as_string(hide_password=False)
 
     async def _listen(self) -> None:
-        """Receive every process's notifications; refresh the cached games behind."""
+        """Receive every process's notifications; refresh the cached games behind.
+
+        A notification sent while this process does not listen (its channel was cut,
+        the database restarted) is lost: each time the channel opens, the games in
+        memory are compared with the database (:meth:`check_cached`), and while it is
+        closed they are compared every second.  A channel quiet for
+        :data:`LISTEN_CHECK` seconds is tested with a query (one that died without
+        a word is opened again)."""
         import psycopg
 
         while not self._closing:
             try:
-                conn = await psycopg.AsyncConnection.connect(self._dsn(), autocommit=True)
+                conn = await psycopg.AsyncConnection.connect(
+                    self._dsn(),
+                    autocommit=True,
+                    connect_timeout=max(int(LISTEN_CHECK), 2),
+                    application_name=LISTEN_NAME,
+                )
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     self.listening.set()
-                    for game_id in list(self.tables):  # whatever was missed meanwhile
-                        self._mark_dirty(game_id)
-                    async for note in conn.notifies():
-                        self._on_note(note.payload)
+                    for attempt in range(3):  # whatever was missed meanwhile
+                        try:  # the pool's first query may meet a connection the
+                            await self.check_cached()  # restart killed: it renews the pool
+                            break
+                        except StorageError:
+                            if attempt == 2:
+                                raise
+                            await asyncio.sleep(0.2)
+                    while not self._closing:
+                        async for note in conn.notifies(timeout=LISTEN_CHECK):
+                            self._on_note(note.payload)
+                        await asyncio.wait_for(conn.execute("SELECT 1"), LISTEN_CHECK)
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # the database went away: listen again soon
@@ -218,6 +249,41 @@ class GameMaster:
             finally:
                 self.listening.clear()
             await asyncio.sleep(1.0)
+            with contextlib.suppress(Exception):  # the pool may work while LISTEN fails
+                await self.check_cached()
+
+    async def check_cached(self) -> int:
+        """Compare the games in memory with the stored ones (one query per 500 games)
+        and refresh those behind, as a notification would have; how many were.  One
+        comparison at a time (one waiting on an unreachable database is not joined by
+        more)."""
+        if self._checking:
+            return 0
+        self._checking = True
+        ids = list(self.tables)
+        behind = 0
+        try:
+            for first in range(0, len(ids), 500):
+                chunk = ids[first : first + 500]
+                stored = await self._off_loop(self.storage.versions, chunk)
+                for game_id in chunk:
+                    table = self.tables.get(game_id)
+                    if table is None or game_id not in stored:
+                        continue
+                    version, seats = stored[game_id]
+                    if version > table.version:
+                        self._noted[game_id] = max(version, self._noted.pop(game_id, 0))
+                    elif seats != table.seats:
+                        self._seats_noted.add(game_id)
+                    else:
+                        continue
+                    behind += 1
+                    self._mark_dirty(game_id)
+        finally:
+            self._checking = False
+        if behind:
+            log.info("%d games changed while notifications were missed: refreshing", behind)
+        return behind
 
     def _on_note(self, payload: str) -> None:
         parts = payload.split()
@@ -248,6 +314,10 @@ class GameMaster:
             self._refreshers[game_id] = loop.create_task(self._refresher(game_id))
 
     async def _refresher(self, game_id: str) -> None:
+        """Refresh ``game_id`` while it is marked dirty; a refresh that meets a database
+        error is tried again (after 1 s, 2 s… at most :data:`MAX_RETRY_DELAY`), or its
+        connections would stay behind until the game's next notification."""
+        delay = self.retry_delay
         try:
             while game_id in self._dirty and not self._closing:
                 self._dirty.discard(game_id)
@@ -259,6 +329,12 @@ class GameMaster:
                         # our own writes come back too: reload only if truly behind
                         if self._behind(table):
                             await self._refresh_locked(table)
+                    delay = self.retry_delay
+                except StorageError as err:
+                    log.warning("cannot refresh game %s (%s); again in %.1f s", game_id, err, delay)
+                    self._dirty.add(game_id)
+                    await asyncio.sleep(delay)
+                    delay = min(2 * delay, MAX_RETRY_DELAY)
                 except Exception:
                     log.exception("cannot refresh game %s", game_id)
         finally:
@@ -327,6 +403,8 @@ class GameMaster:
                     await self._take_over(game_id)
             except asyncio.CancelledError:
                 raise
+            except StorageError as err:
+                log.warning("cannot take over games whose bots stopped: %s", err)
             except Exception:
                 log.exception("cannot take over games whose bots stopped")
 
@@ -387,7 +465,9 @@ class GameMaster:
         while not self._closing:
             try:
                 ids = await self._off_loop(self.storage.expire_unjoined, time.time() - after)
-            except Exception:  # the database is unwell: try again next time
+            except StorageError as err:  # the database is unwell: try again next time
+                log.warning("cannot expire games nobody joined: %s", err)
+            except Exception:
                 log.exception("cannot expire games nobody joined")
             else:
                 self._forget(ids)
@@ -458,7 +538,6 @@ class GameMaster:
 
     def _forget(self, ids: Sequence[str]) -> None:
         for game_id in ids:
-            self._joined_all(game_id)
             table = self.tables.pop(game_id, None)
             if table is not None and table.bot_task is not None:
                 table.bot_task.cancel()
@@ -494,44 +573,45 @@ class GameMaster:
     ) -> tuple[Table, list[str | None]]:
         """:meth:`create_game` for a client at ``address``: stored in a worker thread,
         and refused (``too_many``) while that address already has
-        ``limits.unjoined_per_address`` games waiting for their players."""
-        waiting = self._waiting_games(address)
-        if len(waiting) >= self.limits.unjoined_per_address:
+        ``limits.unjoined_per_address`` games waiting for their players, or
+        (``too_many_bot_games``) ``limits.bot_games_per_client`` games of search bots
+        alone if this is one (``meta["creator"]`` set) — counted in the database when
+        the game is stored, so over every server process of it."""
+        stored, table, tokens = self._new_game(game, seats, options, seed, meta)
+        quota = None
+        if address is not None:
+            stored.creator = client_key(address)
+            heavy = self.limits.bot_games_per_client if stored.meta.get("creator") else None
+            quota = ClientQuota(stored.creator, self.limits.unjoined_per_address, heavy)
+        lease = self._lease_after(table, table.state)
+        try:
+            await self._write(self.storage.create_game, stored, lease, quota)
+        except TooMany as err:
+            if err.what == "heavy":
+                raise RequestError(
+                    "too_many_bot_games",
+                    f"at most {self.limits.bot_games_per_client} games of search bots alone "
+                    "may run at once per client; wait until one ends",
+                ) from err
             raise RequestError(
                 "too_many",
-                f"you have {len(waiting)} games nobody has joined yet: "
+                f"you have {err.count} games nobody has joined yet: "
                 "join or let them expire before creating more",
-            )
-        stored, table, tokens = self._new_game(game, seats, options, seed, meta)
-        lease = self._lease_after(table, table.state)
-        await self._write(self.storage.create_game, stored, lease)
+            ) from err
+        except StorageError as err:
+            log.error("cannot store a new game: %s", err)
+            raise RequestError("storage", "the game could not be saved; try again") from err
         self._opened(table, lease)
-        if address is not None and any(t is not None for t in tokens):
-            waiting.add(table.id)
-            self._created_by[table.id] = address
         return table, tokens
 
-    def _waiting_games(self, address: str | None) -> set[str]:
-        """The games ``address`` created here that still wait for a player (kept up to date)."""
-        if address is None:
-            return set()
-        ids = self._unjoined.setdefault(address, set())
-        for game_id in list(ids):
-            table = self.tables.get(game_id) or self._finished.get(game_id)
-            if table is not None and (table.finished or not _open_seats(table)):
-                self._joined_all(game_id)
-        return self._unjoined.setdefault(address, ids)
-
-    def _joined_all(self, game_id: str) -> None:
-        """``game_id`` no longer waits for players (joined, ended or expired)."""
-        address = self._created_by.pop(game_id, None)
-        if address is None:
-            return
-        ids = self._unjoined.get(address)
-        if ids is not None:
-            ids.discard(game_id)
-            if not ids:
-                del self._unjoined[address]
+    async def client_games(self, address: str) -> tuple[int, int]:
+        """How many running games the client at ``address`` created wait for a person,
+        and how many are of search bots alone (see :meth:`Storage.client_games`)."""
+        try:
+            return await self._off_loop(self.storage.client_games, client_key(address))
+        except StorageError as err:
+            log.error("cannot count the games of a client: %s", err)
+            raise RequestError("storage", "the database is unavailable; try again") from err
 
     def _opened(self, table: Table, lease: LeaseChange | None) -> None:
         """Keep a game just stored in memory and start its bots."""
@@ -729,8 +809,6 @@ class GameMaster:
                     self.storage.merge_seats, table.id, {s: {"joined": True} for s in newly}
                 )
                 table.seats = await self._write(merge)
-                if not _open_seats(table):
-                    self._joined_all(table.id)
             table.subscribers.append(sub)
             await self.push(table, [sub])
         self._schedule_bots(table)  # a bot that stopped goes on when someone comes back
@@ -1112,8 +1190,11 @@ class GameMaster:
         take = self.storage.take_lease
         try:
             held = await self._off_loop(take, table.id, self.node, until, now)
-        except Exception:  # the database is unwell: keep what we have while it lasts
-            log.exception("cannot renew the bot lease of game %s", table.id)
+        except Exception as err:  # the database is unwell: keep what we have while it lasts
+            if isinstance(err, StorageError):
+                log.warning("cannot renew the bot lease of game %s: %s", table.id, err)
+            else:
+                log.exception("cannot renew the bot lease of game %s", table.id)
             return table.lease_until > now
         table.lease_until = until if held else 0.0
         return held
@@ -1145,8 +1226,3 @@ class GameMaster:
             "created": stored.created,
             "updated": stored.updated,
         }
-
-
-def _open_seats(table: Table) -> list[int]:
-    """The human seats of ``table`` nobody has taken yet."""
-    return [i for i, s in enumerate(table.seats) if s.get("kind") == HUMAN and not s.get("joined")]

@@ -143,6 +143,7 @@ OPENAPI: dict[str, Any] = {
                     "400": _resp("bad settings", _ERROR),
                     "413": _resp("body too large", _ERROR),
                     "429": _LIMITED,
+                    "503": _resp("the database is unavailable; try again", _ERROR),
                 },
             },
         },

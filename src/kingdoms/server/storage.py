@@ -28,11 +28,13 @@ from sqlalchemy import (
     BigInteger,
     Column,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
     Text,
+    case,
     create_engine,
     delete,
     event,
@@ -81,7 +83,11 @@ games_table = Table(
     Column("num_actions", Integer, nullable=False, default=0),
     *required(created=Float, updated=Float),
     Column("version", Integer, nullable=False, default=0, server_default="0"),
+    Column("creator", String(32), nullable=True),
+    Index("ix_games_creator", "creator", "status"),
 )
+"""``creator``: a key of the client address that asked for the game through the lobby
+(a hash, not the address; see :meth:`Storage.client_games`)."""
 
 actions_table = Table(
     "actions",
@@ -162,6 +168,32 @@ def translated(method: Callable[_P, _T]) -> Callable[_P, _T]:
     return wrapper
 
 
+class TooMany(StorageError):
+    """A client already has as many games of a kind as its :class:`ClientQuota` allows
+    (``what``: ``"waiting"`` for a person, or ``"heavy"``: search bots alone); nothing
+    was stored."""
+
+    def __init__(self, what: str, count: int) -> None:
+        super().__init__(f"{count} games {what}")
+        self.what = what
+        self.count = count
+
+
+@dataclass(frozen=True, slots=True)
+class ClientQuota:
+    """What one client (``creator``: the key of its address) may have running at once,
+    over every process of the database: ``waiting`` games waiting for a person, and,
+    when the new game is one of search bots alone, ``heavy`` such games."""
+
+    creator: str
+    waiting: int
+    heavy: int | None = None
+
+
+def _is_hex(value: str) -> bool:
+    return bool(value) and all(c in "0123456789abcdef" for c in value)
+
+
 class StaleWrite(StorageError):
     """The write was for a version of the game that is no longer the latest (another
     process moved first): nothing was stored."""
@@ -194,6 +226,8 @@ class StoredGame:
     updated: float = 0.0
     version: int = 0
     """Bumped by every change of the actions or the status (moves, undos, endings)."""
+    creator: str | None = None
+    """The key of the client address that created it through the lobby, if any."""
 
 
 SQLITE_BUSY_MS = 5000
@@ -254,10 +288,15 @@ class Storage:
 
     @staticmethod
     def _add_missing_columns(conn: Connection) -> None:
-        """Databases made before the ``version`` column get it (0 for every game)."""
+        """Databases made before the ``version`` column get it (0 for every game), and
+        the ``creator`` column and its index (empty for the games already there)."""
         columns = {c["name"] for c in inspect(conn).get_columns("games")}
         if "version" not in columns:
             conn.execute(text("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0"))
+        if "creator" not in columns:
+            conn.execute(text("ALTER TABLE games ADD COLUMN creator VARCHAR(32)"))
+        for index in games_table.indexes:
+            index.create(conn, checkfirst=True)
 
     def _notify(self, conn: Any, game_id: str, version: int, what: str = "") -> None:
         """Tell the other processes (on commit) that ``game_id`` changed."""
@@ -292,12 +331,19 @@ class Storage:
 
     # -- writes -----------------------------------------------------------------------
     @translated
-    def create_game(self, game: StoredGame, lease: LeaseChange | None = None) -> None:
+    def create_game(
+        self, game: StoredGame, lease: LeaseChange | None = None, quota: ClientQuota | None = None
+    ) -> None:
+        """Store a new game.  ``quota``: refused (:class:`TooMany`, nothing stored) if
+        its creator already has as many games as it allows — checked and stored in one
+        transaction, so two processes creating at once cannot both pass."""
         now = time.time()
         game.created = game.created or now
         game.updated = now
         try:
             with self.engine.begin() as conn:
+                if quota is not None:
+                    self._check_quota(conn, quota)
                 conn.execute(
                     insert(games_table).values(
                         id=game.id,
@@ -309,6 +355,7 @@ class Storage:
                         status=game.status,
                         outcome=None if game.outcome is None else json.dumps(game.outcome),
                         meta=json.dumps(game.meta),
+                        creator=game.creator,
                         num_actions=len(game.actions),
                         created=game.created,
                         updated=game.updated,
@@ -642,6 +689,7 @@ class Storage:
             created=row.created,
             updated=row.updated,
             version=int(row.version or 0),
+            creator=row.creator,
         )
 
     @translated
@@ -657,6 +705,19 @@ class Storage:
                 .order_by(actions_table.c.idx)
             ).all()
         return self._row_to_game(row, [int(a.action) for a in acts])
+
+    @translated
+    def versions(self, game_ids: Sequence[str]) -> dict[str, tuple[int, list[dict[str, Any]]]]:
+        """The stored version and seats of each of ``game_ids`` that exists."""
+        if not game_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games_table.c.id, games_table.c.version, games_table.c.seats).where(
+                    games_table.c.id.in_(list(game_ids))
+                )
+            ).all()
+        return {r.id: (int(r.version or 0), json.loads(r.seats)) for r in rows}
 
     def list_games(self, status: str | None = None, limit: int = 200) -> list[StoredGame]:
         """Games newest first (without their actions), optionally of one status."""
@@ -719,6 +780,37 @@ class Storage:
                 for game_id in ids:
                     self._notify(conn, game_id, 0, "status")
         return ids
+
+    @translated
+    def client_games(self, creator: str) -> tuple[int, int]:
+        """How many running games ``creator`` made (every server process's) wait for a
+        person to take a seat, and how many are of bots alone that search (their
+        ``meta`` names the creator: see :func:`kingdoms.server.limits.bot_heavy`)."""
+        with self.engine.connect() as conn:
+            return self._client_games(conn, creator)
+
+    @staticmethod
+    def _client_games(conn: Connection, creator: str) -> tuple[int, int]:
+        waiting = func.sum(case((games_table.c.seats.like('%"joined": false%'), 1), else_=0))
+        heavy = func.sum(case((games_table.c.meta.like('%"creator": %'), 1), else_=0))
+        row = conn.execute(
+            select(waiting, heavy).where(
+                games_table.c.creator == creator, games_table.c.status == STATUS_RUNNING
+            )
+        ).one()
+        return int(row[0] or 0), int(row[1] or 0)
+
+    def _check_quota(self, conn: Connection, quota: ClientQuota) -> None:
+        """Raise :class:`TooMany` if ``quota.creator`` may not have one game more (on
+        PostgreSQL under a lock per creator, held until the transaction ends)."""
+        if self.shared:
+            key = int(quota.creator[:15], 16) if _is_hex(quota.creator[:15]) else 0
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
+        waiting, heavy = self._client_games(conn, quota.creator)
+        if waiting >= quota.waiting:
+            raise TooMany("waiting", waiting)
+        if quota.heavy is not None and heavy >= quota.heavy:
+            raise TooMany("heavy", heavy)
 
     def idle_running(self, before: float, limit: int = 200) -> list[str]:
         """Running games whose last change is older than ``before`` (oldest first)."""
