@@ -84,6 +84,34 @@ pending frames (see :mod:`kingdoms.dominion.rebuild`)."""
 _SAME, _COPIED, _NESTED, _FRESH = copy_groups(FIELDS)
 
 
+_SEEN_ATTACKS: Final[frozenset[int]] = frozenset(
+    BY_ID[c] for c in ("militia", "witch", "familiar", "spy", "scrying_pool", "thief", "bandit")
+)
+"""Attacks whose effect reads another seat's hidden cards only by moving them out of
+a deck (Spy, Scrying Pool, Thief, Bandit reveal its top cards) or by handing that seat
+a decision (Militia), or not at all (Witch, Familiar give Curses): what
+:meth:`DominionState.revealed_nothing` sees.  Others (Bureaucrat: a hand without a
+Victory card is shown and stays; cards added at run time) are left to sampling."""
+
+
+def _is_reaction(c: int) -> bool:
+    return "Reaction" in CARDS[c].types
+
+
+def _reactions(cards: list[int]) -> list[int]:
+    """The Reaction cards among ``cards``, sorted."""
+    return sorted(c for c in cards if _is_reaction(c))
+
+
+def _common_start(a: list[int], b: list[int]) -> int:
+    """How many cards ``a`` and ``b`` share from their start (a deck's bottom)."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
 def _uniform(cards: list[int]) -> bool:
     """Whether every card of ``cards`` is the same card (then any order of them, and
     any choice among them, looks the same)."""
@@ -298,17 +326,19 @@ class DominionState(Turn):
 
     def revealed_nothing(self, action: int, after: State) -> bool:
         """What :meth:`determinize` resamples (every deck's order, the other seats'
-                hands and the cards they look at) is read only by a step that takes cards from
-                a deck or from another seat's hand (unless every card it could have been is the
-                same card: a deck of Coppers alone), plays an Attack (its Moat check reads the
-                hands it targets), starts or ends another seat's pending decisions, or brings up
-        another seat's decision (what the decision offers is read from that seat's hand;
-        every seat sees how many cards it asks for).  A step
-                that did none of these (buying, playing a Treasure, ending the Action phase,
-                choosing from one's own hand, gaining from the supply, putting a known card on
-                one's deck, discarding down to three under a Militia...) read nothing hidden
-                from the acting seat and showed nothing.  A step under Possession or one that
-                ends the game is left to sampling."""
+        hands and the cards they look at) is read only by a step that takes cards from
+        a deck or from another seat's hand (unless every card it could have been is the
+        same card: a deck of Coppers alone), plays an Attack (its Moat check reads the
+        hands it targets: certain when none of them can hold a Reaction; and Bureaucrat
+        shows a hand without a Victory card as it is, see :meth:`_attacks_read_nothing`),
+        starts or ends another seat's pending decisions, or brings up another seat's
+        decision (what the decision offers is read from that seat's hand; every seat
+        sees how many cards it asks for).  A step that did none of these (buying,
+        playing a Treasure, ending the Action phase, choosing from one's own hand,
+        gaining from the supply, putting a known card on one's deck, discarding down to
+        three under a Militia, a Witch or a Spy no Moat can answer...) read nothing
+        hidden from the acting seat and showed nothing.  A step under Possession or one
+        that ends the game is left to sampling."""
         if not isinstance(after, DominionState) or after.phase == OVER:
             return False
         if self.controller >= 0 or after.controller >= 0:
@@ -333,20 +363,83 @@ class DominionState(Turn):
         if deciding != actor and not self._decision_reads_nothing(after, deciding):
             return False  # what another seat may do now (and whether) reads its hand
         kind, card = decode(action)
-        if kind == PLAY and 0 <= card < len(IS_ATTACK) and IS_ATTACK[card]:
-            return False
         played = self.in_play[self.turn]
         now = after.in_play[self.turn]
-        return all(not IS_ATTACK[c] or now.count(c) <= played.count(c) for c in now)
+        attacks = [c for c in set(now) if IS_ATTACK[c] and now.count(c) > played.count(c)]
+        if kind == PLAY and 0 <= card < len(IS_ATTACK) and IS_ATTACK[card]:
+            attacks.append(card)
+        return not attacks or self._attacks_read_nothing(attacks, actor)
+
+    def _attacks_read_nothing(self, attacks: list[int], actor: int) -> bool:
+        """Whether the Attacks ``attacks``, played in this step, read nothing hidden
+        beyond what :meth:`revealed_nothing` sees move: each is one whose effect reads
+        another seat's hidden cards only by moving them (out of a deck or a hand) or by
+        handing that seat a decision (:data:`_SEEN_ATTACKS`: Bureaucrat, which shows a
+        hand without a Victory card as it stays, is not), and the Moat check of each
+        targeted seat (whether its hand holds a Reaction) is certain: no Reaction is
+        among the cards its hidden hand could be."""
+        if any(c not in _SEEN_ATTACKS for c in attacks):
+            return False
+        for q in range(self.num_players):
+            if q == actor:
+                continue
+            picks = self.discarding[q]
+            disc = self.discards[q]
+            pool = self.hands[q] + self.decks[q] + self.looking[q]
+            if picks:
+                pool += disc[len(disc) - picks :]
+            if any(_is_reaction(c) for c in set(pool)):
+                return False
+        return True
+
+    def reads_alike(self, action: int, after: State, sample: State) -> bool:
+        """Whether ``sample`` holds the cards this step took from the top of each deck
+        (in the same order), the same hand and looked-at cards for each other seat
+        whose hand or decisions the step touched or which decides next, and (when an
+        Attack was played) the same Reactions in the hands its Moat check read."""
+        if not isinstance(after, DominionState) or not isinstance(sample, DominionState):
+            return True
+        actor = self.current_player
+        deciding = after.current_player
+        played = self.in_play[self.turn]
+        now = after.in_play[self.turn]
+        attacked = any(IS_ATTACK[c] and now.count(c) > played.count(c) for c in set(now))
+        for q in range(self.num_players):
+            deck = self.decks[q]
+            kept = _common_start(deck, after.decks[q])  # cards below the ones taken
+            if sample.decks[q][kept:] != deck[kept:]:
+                return False
+            if q == actor:
+                continue
+            hand, looking = self.hands[q], self.looking[q]
+            if (
+                q == deciding
+                or hand != after.hands[q]
+                or looking != after.looking[q]
+                or any(fr.who == q for fr in self.stack)
+                or any(fr.who == q for fr in after.stack)
+            ):
+                if sorted(sample.hands[q]) != sorted(hand):
+                    return False
+                if sorted(sample.looking[q]) != sorted(looking):
+                    return False
+            elif attacked and _reactions(sample.hands[q]) != _reactions(hand):
+                return False
+        return True
 
     def _decision_reads_nothing(self, after: DominionState, seat: int) -> bool:
         """Whether handing the decision to ``seat`` (not the acting one) after this step
-        read nothing hidden of it: all its hidden cards are alike; or no decision of a
-        card is pending and the step stays in the turn with no Action left to play (the
-        turn goes on without looking at the hand); or a new turn starts for a seat with
-        no Action among its hidden cards (whether it may play one is then certain)."""
+        read nothing hidden of it: all its hidden cards are alike; or its hand is all of
+        them (no deck, no cards looked at or being discarded: every determinization
+        deals it the same cards, in another order, and a hand is shown and offered in
+        card order); or no decision of a card is pending and the step stays in the turn
+        with no Action left to play (the turn goes on without looking at the hand); or
+        a new turn starts for a seat with no Action among its hidden cards (whether it
+        may play one is then certain)."""
         pool = self.hands[seat] + self.decks[seat] + self.looking[seat]
         if _uniform(pool):
+            return True
+        if len(pool) == len(self.hands[seat]) and not self.discarding[seat]:
             return True
         if after.stack or seat != after.turn:
             return False
