@@ -398,3 +398,31 @@ def test_a_decision_passed_to_a_seat_holding_all_its_cards_is_settled(
         assert (played == []) == (not deck)
         assert verdicts[-1] == sampled_reveal(before, action, state)
     assert verdicts == [None, REVEALED]
+
+
+@pytest.mark.parametrize("answer", ["reveal Moat", "don't reveal"])
+def test_a_moat_answer_is_settled_and_the_attack_that_asked_it_sampled(
+    answer: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Militia against a seat that may hold a Moat reads that seat's hand: sampled,
+    and final (the Moat decision shows the Moat).  The Moat answer, which runs the rest
+    of the Attack (the Militia's effect, its discard asked of the same seat or not),
+    reads nothing the answering seat does not know: settled with no sample played out."""
+    from kingdoms.dominion.state import DominionState
+
+    played = _counting_samples(monkeypatch)
+    state = DominionState.scenario(
+        2,
+        SPY_KINGDOM,
+        hands={0: ["militia"] + ["copper"] * 4, 1: ["moat", "copper", "estate", "silver"]},
+        decks={0: ["silver", "estate", "copper"], 1: ["moat", "gold", "copper", "estate"]},
+        seed=4,
+    )
+    before, action = _step(state, "play Militia")
+    assert not before.revealed_nothing(action, state)
+    assert step_reveal(before, action, state) == REVEALED
+    before, action = _step(state, answer)
+    played.clear()
+    assert step_reveal(before, action, state) is None
+    assert played == []
+    assert sampled_reveal(before, action, state) is None

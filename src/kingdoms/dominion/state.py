@@ -94,6 +94,12 @@ a decision (Militia), or not at all (Witch, Familiar give Curses): what
 Victory card is shown and stays; cards added at run time) are left to sampling."""
 
 
+_HAND_READING_ATTACKS: Final[frozenset[int]] = frozenset({BY_ID["bureaucrat"]})
+"""Attacks whose effect also reads each victim's hand as it stays (Bureaucrat shows a
+hand without a Victory card): settled only when the effect did not run in the step or
+every victim but the acting seat has all its hidden cards alike."""
+
+
 def _is_reaction(c: int) -> bool:
     return "Reaction" in CARDS[c].types
 
@@ -344,10 +350,11 @@ class DominionState(Turn):
         if self.controller >= 0 or after.controller >= 0:
             return False
         actor = self.current_player
-        others = [fr for fr in self.stack if fr.who != actor]
-        if others != [fr for fr in after.stack if fr.who != actor]:
-            return False
-        for q in range(self.num_players):
+        n = self.num_players
+        # seats whose hidden cards are all alike: every determinization deals them the
+        # very same cards, so whatever a step reads of them is certain
+        alike = [q != actor and _uniform(self._hidden(q)) for q in range(n)]
+        for q in range(n):
             before_deck, after_deck = self.decks[q], after.decks[q]
             untouched = after_deck[: len(before_deck)] == before_deck  # at most put on top
             if q == actor:
@@ -357,7 +364,7 @@ class DominionState(Turn):
                 not untouched
                 or self.hands[q] != after.hands[q]
                 or self.looking[q] != after.looking[q]
-            ) and not _uniform(self.hands[q] + before_deck + self.looking[q]):
+            ) and not alike[q]:
                 return False
         deciding = after.current_player
         if deciding != actor and not self._decision_reads_nothing(after, deciding):
@@ -368,35 +375,114 @@ class DominionState(Turn):
         attacks = [c for c in set(now) if IS_ATTACK[c] and now.count(c) > played.count(c)]
         if kind == PLAY and 0 <= card < len(IS_ATTACK) and IS_ATTACK[card]:
             attacks.append(card)
-        return not attacks or self._attacks_read_nothing(attacks, actor)
-
-    def _attacks_read_nothing(self, attacks: list[int], actor: int) -> bool:
-        """Whether the Attacks ``attacks``, played in this step, read nothing hidden
-        beyond what :meth:`revealed_nothing` sees move: each is one whose effect reads
-        another seat's hidden cards only by moving them (out of a deck or a hand) or by
-        handing that seat a decision (:data:`_SEEN_ATTACKS`: Bureaucrat, which shows a
-        hand without a Victory card as it stays, is not), and the Moat check of each
-        targeted seat (whether its hand holds a Reaction) is certain: no Reaction is
-        among the cards its hidden hand could be."""
-        if any(c not in _SEEN_ATTACKS for c in attacks):
+        others = [fr for fr in self.stack if fr.who != actor]
+        others_after = [fr for fr in after.stack if fr.who != actor]
+        if (
+            others != others_after
+            and not all(alike[q] for q in range(n) if q != actor)
+            and not self._frames_read_nothing(others, others_after, attacks, actor, alike)
+        ):
             return False
-        for q in range(self.num_players):
-            if q == actor:
-                continue
-            picks = self.discarding[q]
+        # an Attack played now whose effect waits (for a Moat answer) ran only its checks
+        waits = (
+            kind == PLAY
+            and not self.stack
+            and any(fr.code == "effect" and fr.card == card for fr in after.stack)
+        )
+        return not attacks or self._attacks_read_nothing(
+            attacks, actor, alike, card if waits else -1
+        )
+
+    def _hidden(self, q: int) -> list[int]:
+        """The cards :meth:`determinize` deals seat ``q`` anew when another seat acts:
+        its hand, deck, the cards it looks at and the picks of a discard it is making."""
+        pool = self.hands[q] + self.decks[q] + self.looking[q]
+        picks = self.discarding[q]
+        if picks:
             disc = self.discards[q]
-            pool = self.hands[q] + self.decks[q] + self.looking[q]
-            if picks:
-                pool += disc[len(disc) - picks :]
-            if any(_is_reaction(c) for c in set(pool)):
+            pool += disc[len(disc) - picks :]
+        return pool
+
+    def _moat_certain(self, q: int, alike: list[bool]) -> bool:
+        """Whether the Moat check of seat ``q`` (does its hand hold a Reaction?) has the
+        same answer in every determinization: its hidden cards are all alike, or they
+        are its hand alone (the same cards in another order), or none is a Reaction."""
+        hidden = self._hidden(q)
+        if alike[q] or len(hidden) == len(self.hands[q]):
+            return True
+        return not any(_is_reaction(c) for c in set(hidden))
+
+    def _frames_read_nothing(
+        self,
+        before: list[Frame],
+        after: list[Frame],
+        attacks: list[int],
+        actor: int,
+        alike: list[bool],
+    ) -> bool:
+        """Whether the frames of the other seats that this step ran or added (``before``
+        and ``after``: theirs, before and after it) read nothing hidden beyond what
+        :meth:`revealed_nothing` sees: the Attack plumbing of an Attack (its Moat checks,
+        certain by :meth:`_moat_certain`; the Moat decision of a seat certain to hold a
+        Moat; its effect, of an Attack of :data:`_SEEN_ATTACKS` or of
+        :data:`_HAND_READING_ATTACKS` against victims whose hidden cards are all alike,
+        and what that effect adds: decisions read from hands the check of the next
+        decision reads, cards moved that the zone checks see).  Any other frame is left
+        to sampling."""
+        gone = list(before)
+        added: list[Frame] = []
+        for fr in after:
+            if fr in gone:
+                gone.remove(fr)
+            else:
+                added.append(fr)
+        ran = list(attacks)
+        for fr in gone:
+            if fr.code == "moat_ask":
+                if not self._moat_certain(fr.who, alike):
+                    return False
+            elif fr.code == "effect" and IS_ATTACK[fr.card] and fr.card in _SEEN_ATTACKS:
+                ran.append(fr.card)
+            elif fr.code == "effect" and fr.card in _HAND_READING_ATTACKS:
+                if not all(alike[q] or q == actor or q == fr.who for q in range(len(alike))):
+                    return False
+                ran.append(fr.card)
+            elif fr.code != "reset_immune":
+                return False
+        for fr in added:
+            if fr.code == "moat":
+                if not self._moat_certain(fr.who, alike):
+                    return False
+            elif fr.card not in ran or fr.code == "effect":
                 return False
         return True
 
+    def _attacks_read_nothing(
+        self, attacks: list[int], actor: int, alike: list[bool], waiting: int
+    ) -> bool:
+        """Whether the Attacks ``attacks``, played in this step, read nothing hidden
+        beyond what :meth:`revealed_nothing` sees move: the Moat check of each other
+        seat (whether its hand holds a Reaction) is certain (:meth:`_moat_certain`),
+        and each Attack is one whose effect reads another seat's hidden cards only by
+        moving them (out of a deck or a hand) or by handing that seat a decision
+        (:data:`_SEEN_ATTACKS`), or one of :data:`_HAND_READING_ATTACKS` whose effect
+        has not run (``waiting``: it waits for a Moat answer), or every other seat's
+        hidden cards are all alike."""
+        others = [q for q in range(self.num_players) if q != actor]
+        for c in attacks:
+            if c in _SEEN_ATTACKS or (c == waiting and c in _HAND_READING_ATTACKS):
+                continue
+            if not all(alike[q] for q in others):
+                return False
+        return all(self._moat_certain(q, alike) for q in others)
+
     def reads_alike(self, action: int, after: State, sample: State) -> bool:
         """Whether ``sample`` holds the cards this step took from the top of each deck
-        (in the same order), the same hand and looked-at cards for each other seat
-        whose hand or decisions the step touched or which decides next, and (when an
-        Attack was played) the same Reactions in the hands its Moat check read."""
+        (in the same order); for each other seat whose hand or looked-at cards the step
+        changed or whose pending work it ran, the same hand and looked-at cards; for
+        the seat that decides next, the same kinds of cards in hand (what a decision
+        offers); and, when an Attack was played, the same Reactions in the hands its
+        Moat check read."""
         if not isinstance(after, DominionState) or not isinstance(sample, DominionState):
             return True
         actor = self.current_player
@@ -413,17 +499,17 @@ class DominionState(Turn):
                 continue
             hand, looking = self.hands[q], self.looking[q]
             if (
-                q == deciding
-                or hand != after.hands[q]
+                hand != after.hands[q]
                 or looking != after.looking[q]
-                or any(fr.who == q for fr in self.stack)
-                or any(fr.who == q for fr in after.stack)
+                or any(fr.who == q and fr not in after.stack for fr in self.stack)
             ):
                 if sorted(sample.hands[q]) != sorted(hand):
                     return False
                 if sorted(sample.looking[q]) != sorted(looking):
                     return False
-            elif attacked and _reactions(sample.hands[q]) != _reactions(hand):
+            elif (q == deciding and set(sample.hands[q]) != set(hand)) or (
+                attacked and _reactions(sample.hands[q]) != _reactions(hand)
+            ):
                 return False
         return True
 
