@@ -366,38 +366,45 @@ def test_attacks_that_may_read_a_hand_are_still_sampled(hand: list[str], deck: l
         assert verdict == REVEALED
 
 
-def test_a_decision_passed_to_a_seat_holding_all_its_cards_is_settled(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("hand", "deck", "settled"),
+    [
+        (["copper", "estate", "silver", "copper", "duchy"], [], True),  # its hand is all
+        (["curse", "copper", "copper", "copper", "curse"], ["curse"], True),  # both kinds
+        (["copper", "estate", "silver", "copper", "duchy"], ["gold", "copper", "estate"], False),
+    ],
+)
+def test_a_decision_passed_to_a_seat_whose_hand_is_certain_is_settled(
+    hand: list[str], deck: list[str], settled: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Under a Militia, the first victim's last discard hands the decision to the second
-    victim; with no deck its hidden cards are its hand (any determinization deals the
-    same cards): undoable without sampling.  With a deck it is sampled (and final:
-    what it is offered is read from its hand)."""
+    victim.  With no deck its hidden cards are its hand (any determinization deals the
+    same cards); with 3 Coppers and 3 Curses for a hand of 5 it holds both kinds
+    whatever the deal: what it is offered is certain, undoable without sampling.  With
+    a deck of other cards it is sampled, and final (the offer is read from its hand)."""
     from kingdoms.dominion.state import DominionState
 
     played = _counting_samples(monkeypatch)
-    verdicts = []
-    for deck in ([], ["gold", "copper", "estate"]):
-        state = DominionState.scenario(
-            3,
-            SPY_KINGDOM,
-            hands={
-                0: ["militia"] + ["copper"] * 4,
-                1: ["copper", "copper", "estate", "estate", "silver"],
-                2: ["copper", "estate", "silver", "copper", "duchy"],
-            },
-            decks={1: ["copper"] * 3, 2: deck},
-            seed=3,
-        )
-        _step(state, "play Militia")
-        _step(state, "discard Estate")
-        before, action = _step(state, "discard Estate")
-        assert state.current_player == 2
-        played.clear()
-        verdicts.append(step_reveal(before, action, state))
-        assert (played == []) == (not deck)
-        assert verdicts[-1] == sampled_reveal(before, action, state)
-    assert verdicts == [None, REVEALED]
+    state = DominionState.scenario(
+        3,
+        SPY_KINGDOM,
+        hands={
+            0: ["militia"] + ["copper"] * 4,
+            1: ["copper", "copper", "estate", "estate", "silver"],
+            2: hand,
+        },
+        decks={1: ["copper"] * 3, 2: deck},
+        seed=3,
+    )
+    _step(state, "play Militia")
+    _step(state, "discard Estate")
+    before, action = _step(state, "discard Estate")
+    assert state.current_player == 2
+    played.clear()
+    verdict = step_reveal(before, action, state)
+    assert (played == []) is settled
+    assert verdict == sampled_reveal(before, action, state)
+    assert verdict == (None if settled else REVEALED)
 
 
 @pytest.mark.parametrize("answer", ["reveal Moat", "don't reveal"])

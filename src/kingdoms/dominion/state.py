@@ -109,6 +109,15 @@ def _reactions(cards: list[int]) -> list[int]:
     return sorted(c for c in cards if _is_reaction(c))
 
 
+def _kinds_certain(hidden: list[int], hand: int) -> bool:
+    """Whether a hand of ``hand`` cards dealt from ``hidden`` holds the same kinds of
+    cards however it is dealt: each kind has more copies than the cards left out (so
+    one is always in the hand).  A hand of 5 of 3 Coppers and 3 Curses always holds
+    both."""
+    left_out = len(hidden) - hand
+    return all(hidden.count(c) > left_out for c in set(hidden))
+
+
 def _common_start(a: list[int], b: list[int]) -> int:
     """How many cards ``a`` and ``b`` share from their start (a deck's bottom)."""
     n = min(len(a), len(b))
@@ -521,11 +530,15 @@ class DominionState(Turn):
         card order); or no decision of a card is pending and the step stays in the turn
         with no Action left to play (the turn goes on without looking at the hand); or
         a new turn starts for a seat with no Action among its hidden cards (whether it
-        may play one is then certain)."""
+        may play one is then certain); or which kinds of cards its hand holds is the same
+        in every determinization (:func:`_kinds_certain`): a decision offers the kinds
+        in hand, one pick a step, and every seat sees the hand's size."""
         pool = self.hands[seat] + self.decks[seat] + self.looking[seat]
         if _uniform(pool):
             return True
         if len(pool) == len(self.hands[seat]) and not self.discarding[seat]:
+            return True
+        if _kinds_certain(self._hidden(seat), len(self.hands[seat])):
             return True
         if after.stack or seat != after.turn:
             return False
