@@ -88,9 +88,11 @@ def test_step_reveal_samples_only_what_the_game_cannot_settle(
     sampled: list[int] = []
     real = reveal.sampled_reveal
 
-    def counting(before: State, action: int, after: State, samples: int = 64) -> str | None:
+    def counting(
+        before: State, action: int, after: State, samples: int = 64, ordered: bool = False
+    ) -> str | None:
         sampled.append(before.step)
-        return real(before, action, after, samples)
+        return real(before, action, after, samples, ordered)
 
     monkeypatch.setattr(reveal, "sampled_reveal", counting)
     verdicts: dict[bool, set[str | None]] = {True: set(), False: set()}
@@ -213,9 +215,11 @@ def test_dominion_buys_and_treasures_are_settled_without_sampling(
     sampled: list[int] = []
     real = reveal.sampled_reveal
 
-    def counting(before: State, action: int, after: State, samples: int = 64) -> str | None:
+    def counting(
+        before: State, action: int, after: State, samples: int = 64, ordered: bool = False
+    ) -> str | None:
         sampled.append(before.step)
-        return real(before, action, after, samples)
+        return real(before, action, after, samples, ordered)
 
     monkeypatch.setattr(reveal, "sampled_reveal", counting)
     state = new_game("dominion", players=2, seed=4)
@@ -236,3 +240,196 @@ def test_dominion_buys_and_treasures_are_settled_without_sampling(
         assert len(sampled) == count, before.action_to_str(action)
         checked += 1
     assert checked > 20
+
+
+ATTACK_KINGDOMS = [
+    # 1st edition: Spy, Thief, Militia, Witch, Bureaucrat (no Moat to answer them)
+    ["spy", "thief", "militia", "witch", "bureaucrat", "throne_room", "library", "cellar",
+     "adventurer", "chancellor"],
+    # 2nd edition: Bandit, Sentry, Vassal, Harbinger, Poacher
+    ["bandit", "militia", "witch", "sentry", "vassal", "harbinger", "poacher", "library",
+     "cellar", "throne_room"],
+    # Alchemy: Familiar, Scrying Pool, Golem, Possession, Apothecary, Herbalist; a Moat
+    ["familiar", "scrying_pool", "golem", "possession", "apothecary", "herbalist", "spy",
+     "militia", "moat", "throne_room"],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("kingdom", ATTACK_KINGDOMS, ids=lambda k: k[0])
+def test_dominion_attacks_and_ordered_samples_agree_with_sampling(kingdom: list[str]) -> None:
+    """On random games of kingdoms full of Attacks and cards that read decks (Spy,
+    Militia, Library, Sentry, Cellar, Possession, Golem...): every step settled without
+    sampling reveals nothing on the sampling rule, Attacks included; and every other
+    step gets the same verdict whether its samples are tried in order or those that
+    differ where it read first."""
+    settled = unsettled = 0
+    verdicts: set[str | None] = set()
+    for players, seed in ((2, 5), (3, 6), (4, 7)):
+        options = {"kingdom": kingdom, "base_edition": 2 if "bandit" in kingdom else 1}
+        state = new_game("dominion", players=players, seed=seed, options=options)
+        for before, action in itertools.islice(random_steps(state, seed), 90):
+            if before.rng.getstate() != state.rng.getstate():
+                continue
+            if before.revealed_nothing(action, state):
+                settled += 1
+                assert sampled_reveal(before, action, state) is None, (seed, before.step, action)
+                continue
+            unsettled += 1
+            verdict = sampled_reveal(before, action, state, ordered=True)
+            assert verdict == sampled_reveal(before, action, state), (seed, before.step)
+            verdicts.add(verdict)
+    assert unsettled > 30 and REVEALED in verdicts, (unsettled, verdicts)
+    assert settled > 0
+
+
+SPY_KINGDOM = ["spy", "militia", "bureaucrat", "moat", "village", "smithy", "cellar",
+               "library", "festival", "market"]  # fmt: skip
+
+
+def _counting_samples(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that gets one item per sample :func:`sampled_reveal` plays out."""
+    played: list[int] = []
+    real = reveal._agrees
+
+    def counting(*args: object) -> bool:
+        played.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reveal, "_agrees", counting)
+    return played
+
+
+def _step(state: State, text: str) -> tuple[State, int]:
+    before = state.clone()
+    action = state.parse_action(text)
+    state.apply(action)
+    return before, action
+
+
+def test_a_spy_no_moat_can_answer_is_settled_and_its_reveal_found_on_the_first_sample(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Playing a Spy whose draw and own reveal come from a deck of Coppers, against a
+    seat holding no Moat, reads nothing hidden: undoable with no sample played out.
+    Answering for the Spy's own card then turns the other seat's top card (a Copper of
+    14 over a Silver) face up: final, found on the first sample whose top card differs
+    (the same verdict as trying the samples in order, which takes many more)."""
+    from kingdoms.dominion.state import DominionState
+
+    played = _counting_samples(monkeypatch)
+    state = DominionState.scenario(
+        2,
+        SPY_KINGDOM,
+        hands={0: ["spy"] + ["copper"] * 4},
+        decks={0: ["copper"] * 5, 1: ["copper"] * 14 + ["silver"]},
+        seed=1,
+    )
+    before, action = _step(state, "play Spy")
+    assert step_reveal(before, action, state) is None
+    assert played == []
+    assert sampled_reveal(before, action, state) is None
+    before, action = _step(state, "discard Copper")
+    played.clear()
+    assert step_reveal(before, action, state) == REVEALED
+    assert len(played) == 1
+    played.clear()
+    assert sampled_reveal(before, action, state) == REVEALED
+    assert len(played) > 1
+
+
+@pytest.mark.parametrize(
+    ("hand", "deck"),
+    [
+        (["copper", "silver", "copper", "copper", "gold"], ["copper"] * 5),  # Bureaucrat
+        (["copper"] * 5, ["moat"] + ["copper"] * 4),  # a Moat that may be in the hand
+    ],
+)
+def test_attacks_that_may_read_a_hand_are_still_sampled(hand: list[str], deck: list[str]) -> None:
+    """A Bureaucrat against a hand without a Victory card shows that hand; a Spy against
+    a seat that may hold a Moat reads its hand (the Moat check): neither is settled
+    without sampling, and the Bureaucrat's is final."""
+    from kingdoms.dominion.state import DominionState
+
+    attack = "bureaucrat" if "gold" in hand else "spy"
+    state = DominionState.scenario(
+        2,
+        SPY_KINGDOM,
+        hands={0: [attack] + ["copper"] * 4, 1: hand},
+        decks={0: ["copper"] * 5, 1: deck},
+        seed=2,
+    )
+    before, action = _step(state, f"play {attack.title()}")
+    assert not before.revealed_nothing(action, state)
+    verdict = step_reveal(before, action, state)
+    assert verdict == sampled_reveal(before, action, state)
+    if attack == "bureaucrat":
+        assert verdict == REVEALED
+
+
+@pytest.mark.parametrize(
+    ("hand", "deck", "settled"),
+    [
+        (["copper", "estate", "silver", "copper", "duchy"], [], True),  # its hand is all
+        (["curse", "copper", "copper", "copper", "curse"], ["curse"], True),  # both kinds
+        (["copper", "estate", "silver", "copper", "duchy"], ["gold", "copper", "estate"], False),
+    ],
+)
+def test_a_decision_passed_to_a_seat_whose_hand_is_certain_is_settled(
+    hand: list[str], deck: list[str], settled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under a Militia, the first victim's last discard hands the decision to the second
+    victim.  With no deck its hidden cards are its hand (any determinization deals the
+    same cards); with 3 Coppers and 3 Curses for a hand of 5 it holds both kinds
+    whatever the deal: what it is offered is certain, undoable without sampling.  With
+    a deck of other cards it is sampled, and final (the offer is read from its hand)."""
+    from kingdoms.dominion.state import DominionState
+
+    played = _counting_samples(monkeypatch)
+    state = DominionState.scenario(
+        3,
+        SPY_KINGDOM,
+        hands={
+            0: ["militia"] + ["copper"] * 4,
+            1: ["copper", "copper", "estate", "estate", "silver"],
+            2: hand,
+        },
+        decks={1: ["copper"] * 3, 2: deck},
+        seed=3,
+    )
+    _step(state, "play Militia")
+    _step(state, "discard Estate")
+    before, action = _step(state, "discard Estate")
+    assert state.current_player == 2
+    played.clear()
+    verdict = step_reveal(before, action, state)
+    assert (played == []) is settled
+    assert verdict == sampled_reveal(before, action, state)
+    assert verdict == (None if settled else REVEALED)
+
+
+@pytest.mark.parametrize("answer", ["reveal Moat", "don't reveal"])
+def test_a_moat_answer_is_settled_and_the_attack_that_asked_it_sampled(
+    answer: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Militia against a seat that may hold a Moat reads that seat's hand: sampled,
+    and final (the Moat decision shows the Moat).  The Moat answer, which runs the rest
+    of the Attack (the Militia's effect, its discard asked of the same seat or not),
+    reads nothing the answering seat does not know: settled with no sample played out."""
+    from kingdoms.dominion.state import DominionState
+
+    played = _counting_samples(monkeypatch)
+    state = DominionState.scenario(
+        2,
+        SPY_KINGDOM,
+        hands={0: ["militia"] + ["copper"] * 4, 1: ["moat", "copper", "estate", "silver"]},
+        decks={0: ["silver", "estate", "copper"], 1: ["moat", "gold", "copper", "estate"]},
+        seed=4,
+    )
+    before, action = _step(state, "play Militia")
+    assert not before.revealed_nothing(action, state)
+    assert step_reveal(before, action, state) == REVEALED
+    before, action = _step(state, answer)
+    played.clear()
+    assert step_reveal(before, action, state) is None
+    assert played == []
+    assert sampled_reveal(before, action, state) is None

@@ -103,3 +103,45 @@ def test_catching_up_with_a_move_stored_elsewhere_keeps_the_state_before_it() ->
         assert table.prev[1] is not table.state
 
     asyncio.run(main())
+
+
+def test_dominion_undo_follows_the_sampling_rule_through_the_game_master() -> None:
+    """Random moves of a Dominion game full of Attacks and deck readers: after each, the
+    mover may take it back exactly when sampling alone finds that it used no chance and
+    showed nothing (the structural settlement and the order of the samples change only
+    the cost); an undo of a step that showed something is refused."""
+    import random
+
+    from kingdoms.core.reveal import sampled_reveal
+
+    kingdom = ["spy", "militia", "moat", "library", "cellar", "sentry", "witch",
+               "bureaucrat", "throne_room", "vassal"]  # fmt: skip
+
+    async def main() -> None:
+        gm = GameMaster(Storage("sqlite://"), bot_delay=0)
+        table, tokens = gm.create_game(
+            "dominion", HUMANS[:2], {"kingdom": kingdom, "base_edition": 2}, seed=8
+        )
+        inboxes = [Inbox() for _ in range(2)]
+        for p in range(2):
+            await gm.subscribe(table.id, [tokens[p]], inboxes[p].send)  # type: ignore[list-item]
+        rng = random.Random(8)
+        seen = set()
+        for _ in range(70):
+            before = table.state.clone()
+            seat = before.current_player
+            legal = before.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            await gm.act(table, (seat,), {"action": action, "state_id": before.step})
+            after = table.state
+            chance = before.rng.getstate() != after.rng.getstate()
+            undoable = not chance and sampled_reveal(before, action, after) is None
+            assert inboxes[seat].messages[-1]["can_undo"] is undoable, before.step
+            seen.add(undoable)
+            if not undoable and not chance:
+                with pytest.raises(RequestError) as err:
+                    await gm.undo(table, (seat,), {"state_id": after.step})
+                assert err.value.code == "cannot_undo"
+        assert seen == {True, False}
+
+    asyncio.run(main())

@@ -23,9 +23,15 @@ game may settle rule 2 from its structure first: a step that read nothing of wha
 <kingdoms.core.state.State.revealed_nothing>`; in Kingdomino every step but those that
 draw a line, a king of the first picks or a new game of a Dynasty; in Dominion every
 step that moves no card out of a deck or another seat's hand, plays no Attack and
-leaves the decision with the acting seat).  Only the steps
-the game cannot settle are sampled (:func:`sampled_reveal`); the property tests check
-every game's structural answer against sampling.
+leaves the decision with the acting seat, or plays an Attack no Moat can answer).
+Only the steps the game cannot settle are sampled (:func:`sampled_reveal`), and those
+sample only what they read: the game tells which samples hold what the real game held
+where the step read something hidden (:meth:`State.reads_alike
+<kingdoms.core.state.State.reads_alike>`: the top cards a step took from a deck, the
+hand a decision was read from), and the others are played out first; the step is final
+iff some sample differs, so the verdict is the same, found on the first sample that
+could show something instead of after every sample that held the same.  The property
+tests check every game's structural answer and the order against sampling.
 
 A card turned face up from a hidden deck is caught by 2 even though no RNG is used
 (the resampled decks have other cards on top), and so is a new Kingdomino line or
@@ -100,58 +106,91 @@ def step_reveal(before: State, action: Action, after: State, samples: int = SAMP
 
     A step the game can tell structurally showed nothing
     (:meth:`~kingdoms.core.state.State.revealed_nothing`) costs no sampling; any other
-    goes to :func:`sampled_reveal`."""
+    goes to :func:`sampled_reveal`, which tries first the samples that differ from the
+    real game where the step read something hidden
+    (:meth:`~kingdoms.core.state.State.reads_alike`): a step that revealed something is
+    found final on the first of them instead of after every sample that happened to
+    hold the same there."""
     if before.rng.getstate() != after.rng.getstate():
         return CHANCE
     if before.revealed_nothing(action, after):
         return None
-    return sampled_reveal(before, action, after, samples)
+    return sampled_reveal(before, action, after, samples, ordered=True)
 
 
 def sampled_reveal(
-    before: State, action: Action, after: State, samples: int = SAMPLES
+    before: State, action: Action, after: State, samples: int = SAMPLES, ordered: bool = False
 ) -> str | None:
-    """Rule 2 of the module docstring by sampling alone (no game hook): ``None`` if
-    every seat's view change and new log events come out as in the real game on
-    ``samples`` determinizations for the acting seat, else :data:`REVEALED` at the
-    first that differs."""
-    actor = before.current_player
-    seats = range(after.num_players)
-    start = len(before.log)
-    real_views = [after.view(s) for s in seats]
-    real_logs = [[e.visible_to(s) for e in after.log[start:]] for s in seats]
-    real_changes: dict[int, dict[tuple[Any, ...], Any]] = {}
+    """Rule 2 of the module docstring by sampling: ``None`` if every seat's view change
+    and new log events come out as in the real game on ``samples`` determinizations
+    for the acting seat, else :data:`REVEALED` at the first that differs.
+
+    ``ordered``: the samples the game says read alike
+    (:meth:`~kingdoms.core.state.State.reads_alike`) are tried after the others.  The
+    samples are the same (each made from its own seed) and the step is final iff one of
+    them differs, so the verdict is the same in either order; only the time to find
+    the sample that differs changes."""
+    case = _Case(before, action, after)
     rng = random.Random(f"reveal:{before.config.seed}:{before.step}:{action}")
-
-    def determinized(seed: float) -> State:
-        state = before.determinize(actor, random.Random(seed))
-        state.logging = before.logging
-        return state
-
-    keep_before = False  # whether views change with the sample: then copy each before
+    alike: list[tuple[float, State]] = []  # samples tried last (ordered)
     for _ in range(samples):
         seed = rng.random()
-        alt = determinized(seed)
-        # the sample before the step: a copy, or made again from its seed when needed
-        alt_before = alt.clone() if keep_before else None
-        try:
-            alt.apply_checked(action)
-        except KingdomsError:
+        alt = case.determinized(seed)
+        if ordered and before.reads_alike(action, after, alt):
+            alike.append((seed, alt))
+        elif not _agrees(case, seed, alt):
             return REVEALED
-        for s in seats:
-            if [e.visible_to(s) for e in alt.log[start:]] != real_logs[s]:
-                return REVEALED
-            view = alt.view(s)
-            if view == real_views[s]:
-                continue  # what s sees after is the same whatever the actor could not see
-            if s not in real_changes:
-                real_changes[s] = view_change(before.view(s), real_views[s])
-            if alt_before is None:
-                alt_before = determinized(seed)
-                keep_before = True
-            if view_change(alt_before.view(s), view) != real_changes[s]:
-                return REVEALED
+    for seed, alt in alike:
+        if not _agrees(case, seed, alt):
+            return REVEALED
     return None
+
+
+class _Case:
+    """One step under :func:`sampled_reveal`: what the real step showed each seat."""
+
+    def __init__(self, before: State, action: Action, after: State) -> None:
+        self.before = before
+        self.action = action
+        self.actor = before.current_player
+        self.seats = range(after.num_players)
+        self.start = start = len(before.log)
+        self.real_views = [after.view(s) for s in self.seats]
+        self.real_logs = [[e.visible_to(s) for e in after.log[start:]] for s in self.seats]
+        self.real_changes: dict[int, dict[tuple[Any, ...], Any]] = {}
+        self.keep_before = False  # whether views change with the sample: copy each before
+
+    def determinized(self, seed: float) -> State:
+        """The sample of ``seed``: the state before the step, determinized for the actor."""
+        state = self.before.determinize(self.actor, random.Random(seed))
+        state.logging = self.before.logging
+        return state
+
+
+def _agrees(case: _Case, seed: float, alt: State) -> bool:
+    """Whether the sample ``alt`` (made from ``seed``, not yet stepped: it is) shows
+    every seat what the real step showed it."""
+    # the sample before the step: a copy, or made again from its seed when needed
+    alt_before = alt.clone() if case.keep_before else None
+    try:
+        alt.apply_checked(case.action)
+    except KingdomsError:
+        return False
+    start = case.start
+    for s in case.seats:
+        if [e.visible_to(s) for e in alt.log[start:]] != case.real_logs[s]:
+            return False
+        view = alt.view(s)
+        if view == case.real_views[s]:
+            continue  # what s sees after is the same whatever the actor could not see
+        if s not in case.real_changes:
+            case.real_changes[s] = view_change(case.before.view(s), case.real_views[s])
+        if alt_before is None:
+            alt_before = case.determinized(seed)
+            case.keep_before = True
+        if view_change(alt_before.view(s), view) != case.real_changes[s]:
+            return False
+    return True
 
 
 __all__ = ["CHANCE", "REVEALED", "SAMPLES", "sampled_reveal", "step_reveal", "view_change"]

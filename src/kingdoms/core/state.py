@@ -246,6 +246,15 @@ class State(abc.ABC):
         answer ``True`` for a step that showed something."""
         return False
 
+    def reads_alike(self, action: Action, after: State, sample: State) -> bool:
+        """Whether ``sample``, a determinization of ``self`` for the acting seat, holds
+        what ``self`` holds everywhere the step ``self`` → ``action`` → ``after`` may
+        have read something hidden (``True``: not known here).  Only an order:
+        :func:`kingdoms.core.reveal.step_reveal` tries the samples that differ there
+        first, since a step that revealed something shows it on those; the verdict is
+        the same on every order (the step is final iff some sample differs)."""
+        return True
+
     def check_invariants(self) -> None:  # noqa: B027 - optional hook
         """Raise :class:`InvariantViolation` if the state is inconsistent."""
 

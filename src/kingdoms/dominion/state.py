@@ -84,6 +84,49 @@ pending frames (see :mod:`kingdoms.dominion.rebuild`)."""
 _SAME, _COPIED, _NESTED, _FRESH = copy_groups(FIELDS)
 
 
+_SEEN_ATTACKS: Final[frozenset[int]] = frozenset(
+    BY_ID[c] for c in ("militia", "witch", "familiar", "spy", "scrying_pool", "thief", "bandit")
+)
+"""Attacks whose effect reads another seat's hidden cards only by moving them out of
+a deck (Spy, Scrying Pool, Thief, Bandit reveal its top cards) or by handing that seat
+a decision (Militia), or not at all (Witch, Familiar give Curses): what
+:meth:`DominionState.revealed_nothing` sees.  Others (Bureaucrat: a hand without a
+Victory card is shown and stays; cards added at run time) are left to sampling."""
+
+
+_HAND_READING_ATTACKS: Final[frozenset[int]] = frozenset({BY_ID["bureaucrat"]})
+"""Attacks whose effect also reads each victim's hand as it stays (Bureaucrat shows a
+hand without a Victory card): settled only when the effect did not run in the step or
+every victim but the acting seat has all its hidden cards alike."""
+
+
+def _is_reaction(c: int) -> bool:
+    return "Reaction" in CARDS[c].types
+
+
+def _reactions(cards: list[int]) -> list[int]:
+    """The Reaction cards among ``cards``, sorted."""
+    return sorted(c for c in cards if _is_reaction(c))
+
+
+def _kinds_certain(hidden: list[int], hand: int) -> bool:
+    """Whether a hand of ``hand`` cards dealt from ``hidden`` holds the same kinds of
+    cards however it is dealt: each kind has more copies than the cards left out (so
+    one is always in the hand).  A hand of 5 of 3 Coppers and 3 Curses always holds
+    both."""
+    left_out = len(hidden) - hand
+    return all(hidden.count(c) > left_out for c in set(hidden))
+
+
+def _common_start(a: list[int], b: list[int]) -> int:
+    """How many cards ``a`` and ``b`` share from their start (a deck's bottom)."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
 def _uniform(cards: list[int]) -> bool:
     """Whether every card of ``cards`` is the same card (then any order of them, and
     any choice among them, looks the same)."""
@@ -298,26 +341,29 @@ class DominionState(Turn):
 
     def revealed_nothing(self, action: int, after: State) -> bool:
         """What :meth:`determinize` resamples (every deck's order, the other seats'
-                hands and the cards they look at) is read only by a step that takes cards from
-                a deck or from another seat's hand (unless every card it could have been is the
-                same card: a deck of Coppers alone), plays an Attack (its Moat check reads the
-                hands it targets), starts or ends another seat's pending decisions, or brings up
-        another seat's decision (what the decision offers is read from that seat's hand;
-        every seat sees how many cards it asks for).  A step
-                that did none of these (buying, playing a Treasure, ending the Action phase,
-                choosing from one's own hand, gaining from the supply, putting a known card on
-                one's deck, discarding down to three under a Militia...) read nothing hidden
-                from the acting seat and showed nothing.  A step under Possession or one that
-                ends the game is left to sampling."""
+        hands and the cards they look at) is read only by a step that takes cards from
+        a deck or from another seat's hand (unless every card it could have been is the
+        same card: a deck of Coppers alone), plays an Attack (its Moat check reads the
+        hands it targets: certain when none of them can hold a Reaction; and Bureaucrat
+        shows a hand without a Victory card as it is, see :meth:`_attacks_read_nothing`),
+        starts or ends another seat's pending decisions, or brings up another seat's
+        decision (what the decision offers is read from that seat's hand; every seat
+        sees how many cards it asks for).  A step that did none of these (buying,
+        playing a Treasure, ending the Action phase, choosing from one's own hand,
+        gaining from the supply, putting a known card on one's deck, discarding down to
+        three under a Militia, a Witch or a Spy no Moat can answer...) read nothing
+        hidden from the acting seat and showed nothing.  A step under Possession or one
+        that ends the game is left to sampling."""
         if not isinstance(after, DominionState) or after.phase == OVER:
             return False
         if self.controller >= 0 or after.controller >= 0:
             return False
         actor = self.current_player
-        others = [fr for fr in self.stack if fr.who != actor]
-        if others != [fr for fr in after.stack if fr.who != actor]:
-            return False
-        for q in range(self.num_players):
+        n = self.num_players
+        # seats whose hidden cards are all alike: every determinization deals them the
+        # very same cards, so whatever a step reads of them is certain
+        alike = [q != actor and _uniform(self._hidden(q)) for q in range(n)]
+        for q in range(n):
             before_deck, after_deck = self.decks[q], after.decks[q]
             untouched = after_deck[: len(before_deck)] == before_deck  # at most put on top
             if q == actor:
@@ -327,26 +373,172 @@ class DominionState(Turn):
                 not untouched
                 or self.hands[q] != after.hands[q]
                 or self.looking[q] != after.looking[q]
-            ) and not _uniform(self.hands[q] + before_deck + self.looking[q]):
+            ) and not alike[q]:
                 return False
         deciding = after.current_player
         if deciding != actor and not self._decision_reads_nothing(after, deciding):
             return False  # what another seat may do now (and whether) reads its hand
         kind, card = decode(action)
-        if kind == PLAY and 0 <= card < len(IS_ATTACK) and IS_ATTACK[card]:
-            return False
         played = self.in_play[self.turn]
         now = after.in_play[self.turn]
-        return all(not IS_ATTACK[c] or now.count(c) <= played.count(c) for c in now)
+        attacks = [c for c in set(now) if IS_ATTACK[c] and now.count(c) > played.count(c)]
+        if kind == PLAY and 0 <= card < len(IS_ATTACK) and IS_ATTACK[card]:
+            attacks.append(card)
+        others = [fr for fr in self.stack if fr.who != actor]
+        others_after = [fr for fr in after.stack if fr.who != actor]
+        if (
+            others != others_after
+            and not all(alike[q] for q in range(n) if q != actor)
+            and not self._frames_read_nothing(others, others_after, attacks, actor, alike)
+        ):
+            return False
+        # an Attack played now whose effect waits (for a Moat answer) ran only its checks
+        waits = (
+            kind == PLAY
+            and not self.stack
+            and any(fr.code == "effect" and fr.card == card for fr in after.stack)
+        )
+        return not attacks or self._attacks_read_nothing(
+            attacks, actor, alike, card if waits else -1
+        )
+
+    def _hidden(self, q: int) -> list[int]:
+        """The cards :meth:`determinize` deals seat ``q`` anew when another seat acts:
+        its hand, deck, the cards it looks at and the picks of a discard it is making."""
+        pool = self.hands[q] + self.decks[q] + self.looking[q]
+        picks = self.discarding[q]
+        if picks:
+            disc = self.discards[q]
+            pool += disc[len(disc) - picks :]
+        return pool
+
+    def _moat_certain(self, q: int, alike: list[bool]) -> bool:
+        """Whether the Moat check of seat ``q`` (does its hand hold a Reaction?) has the
+        same answer in every determinization: its hidden cards are all alike, or they
+        are its hand alone (the same cards in another order), or none is a Reaction."""
+        hidden = self._hidden(q)
+        if alike[q] or len(hidden) == len(self.hands[q]):
+            return True
+        return not any(_is_reaction(c) for c in set(hidden))
+
+    def _frames_read_nothing(
+        self,
+        before: list[Frame],
+        after: list[Frame],
+        attacks: list[int],
+        actor: int,
+        alike: list[bool],
+    ) -> bool:
+        """Whether the frames of the other seats that this step ran or added (``before``
+        and ``after``: theirs, before and after it) read nothing hidden beyond what
+        :meth:`revealed_nothing` sees: the Attack plumbing of an Attack (its Moat checks,
+        certain by :meth:`_moat_certain`; the Moat decision of a seat certain to hold a
+        Moat; its effect, of an Attack of :data:`_SEEN_ATTACKS` or of
+        :data:`_HAND_READING_ATTACKS` against victims whose hidden cards are all alike,
+        and what that effect adds: decisions read from hands the check of the next
+        decision reads, cards moved that the zone checks see).  Any other frame is left
+        to sampling."""
+        gone = list(before)
+        added: list[Frame] = []
+        for fr in after:
+            if fr in gone:
+                gone.remove(fr)
+            else:
+                added.append(fr)
+        ran = list(attacks)
+        for fr in gone:
+            if fr.code == "moat_ask":
+                if not self._moat_certain(fr.who, alike):
+                    return False
+            elif fr.code == "effect" and IS_ATTACK[fr.card] and fr.card in _SEEN_ATTACKS:
+                ran.append(fr.card)
+            elif fr.code == "effect" and fr.card in _HAND_READING_ATTACKS:
+                if not all(alike[q] or q == actor or q == fr.who for q in range(len(alike))):
+                    return False
+                ran.append(fr.card)
+            elif fr.code != "reset_immune":
+                return False
+        for fr in added:
+            if fr.code == "moat":
+                if not self._moat_certain(fr.who, alike):
+                    return False
+            elif fr.card not in ran or fr.code == "effect":
+                return False
+        return True
+
+    def _attacks_read_nothing(
+        self, attacks: list[int], actor: int, alike: list[bool], waiting: int
+    ) -> bool:
+        """Whether the Attacks ``attacks``, played in this step, read nothing hidden
+        beyond what :meth:`revealed_nothing` sees move: the Moat check of each other
+        seat (whether its hand holds a Reaction) is certain (:meth:`_moat_certain`),
+        and each Attack is one whose effect reads another seat's hidden cards only by
+        moving them (out of a deck or a hand) or by handing that seat a decision
+        (:data:`_SEEN_ATTACKS`), or one of :data:`_HAND_READING_ATTACKS` whose effect
+        has not run (``waiting``: it waits for a Moat answer), or every other seat's
+        hidden cards are all alike."""
+        others = [q for q in range(self.num_players) if q != actor]
+        for c in attacks:
+            if c in _SEEN_ATTACKS or (c == waiting and c in _HAND_READING_ATTACKS):
+                continue
+            if not all(alike[q] for q in others):
+                return False
+        return all(self._moat_certain(q, alike) for q in others)
+
+    def reads_alike(self, action: int, after: State, sample: State) -> bool:
+        """Whether ``sample`` holds the cards this step took from the top of each deck
+        (in the same order); for each other seat whose hand or looked-at cards the step
+        changed or whose pending work it ran, the same hand and looked-at cards; for
+        the seat that decides next, the same kinds of cards in hand (what a decision
+        offers); and, when an Attack was played, the same Reactions in the hands its
+        Moat check read."""
+        if not isinstance(after, DominionState) or not isinstance(sample, DominionState):
+            return True
+        actor = self.current_player
+        deciding = after.current_player
+        played = self.in_play[self.turn]
+        now = after.in_play[self.turn]
+        attacked = any(IS_ATTACK[c] and now.count(c) > played.count(c) for c in set(now))
+        for q in range(self.num_players):
+            deck = self.decks[q]
+            kept = _common_start(deck, after.decks[q])  # cards below the ones taken
+            if sample.decks[q][kept:] != deck[kept:]:
+                return False
+            if q == actor:
+                continue
+            hand, looking = self.hands[q], self.looking[q]
+            if (
+                hand != after.hands[q]
+                or looking != after.looking[q]
+                or any(fr.who == q and fr not in after.stack for fr in self.stack)
+            ):
+                if sorted(sample.hands[q]) != sorted(hand):
+                    return False
+                if sorted(sample.looking[q]) != sorted(looking):
+                    return False
+            elif (q == deciding and set(sample.hands[q]) != set(hand)) or (
+                attacked and _reactions(sample.hands[q]) != _reactions(hand)
+            ):
+                return False
+        return True
 
     def _decision_reads_nothing(self, after: DominionState, seat: int) -> bool:
         """Whether handing the decision to ``seat`` (not the acting one) after this step
-        read nothing hidden of it: all its hidden cards are alike; or no decision of a
-        card is pending and the step stays in the turn with no Action left to play (the
-        turn goes on without looking at the hand); or a new turn starts for a seat with
-        no Action among its hidden cards (whether it may play one is then certain)."""
+        read nothing hidden of it: all its hidden cards are alike; or its hand is all of
+        them (no deck, no cards looked at or being discarded: every determinization
+        deals it the same cards, in another order, and a hand is shown and offered in
+        card order); or no decision of a card is pending and the step stays in the turn
+        with no Action left to play (the turn goes on without looking at the hand); or
+        a new turn starts for a seat with no Action among its hidden cards (whether it
+        may play one is then certain); or which kinds of cards its hand holds is the same
+        in every determinization (:func:`_kinds_certain`): a decision offers the kinds
+        in hand, one pick a step, and every seat sees the hand's size."""
         pool = self.hands[seat] + self.decks[seat] + self.looking[seat]
         if _uniform(pool):
+            return True
+        if len(pool) == len(self.hands[seat]) and not self.discarding[seat]:
+            return True
+        if _kinds_certain(self._hidden(seat), len(self.hands[seat])):
             return True
         if after.stack or seat != after.turn:
             return False
