@@ -41,7 +41,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Final
+from typing import Any, Final
 
 from kingdoms.dominion.data import BY_ID, CARDS
 
@@ -421,7 +421,7 @@ def mutate(g: Genome, cards: Sequence[str], rng: random.Random) -> Genome:
             out = replace(g, village=rng.choice(villages))
         else:
             key = rng.choice(("village_lag", "village_max", "village_cond"))
-            value = not g.village_cond if key == "village_cond" else getattr(g, key) + step
+            value: Any = not g.village_cond if key == "village_cond" else getattr(g, key) + step
             out = replace(g, **{key: value})
     elif op in (10, 11):
         trashers = [c for c in TRASHERS if c in kingdom]
@@ -433,8 +433,8 @@ def mutate(g: Genome, cards: Sequence[str], rng: random.Random) -> Genome:
             key = rng.choice(
                 ("trash_turns", "trash_early", "trash_estates", "trash_money", "trash_junk")
             )
-            value = not g.trash_early if key == "trash_early" else getattr(g, key) + step
-            out = replace(g, **{key: value})
+            flag: Any = not g.trash_early if key == "trash_early" else getattr(g, key) + step
+            out = replace(g, **{key: flag})
     elif op == 12:
         out = replace(g, potions=g.potions + rng.choice((-1, 1)))
     else:
@@ -490,82 +490,77 @@ def template_seeds(cards: Sequence[str], rng: random.Random) -> list[Genome]:
     def money(lo: int, hi: int) -> int:
         return rng.randint(lo, hi)
 
-    def greening() -> dict[str, int]:
-        return {
-            "duchy_late": rng.randint(3, 5),
-            "estate_late": rng.randint(1, 3),
-            "duchy_mid": rng.randint(4, 7),
-        }
+    def green(**parts: Any) -> Genome:
+        """A genome of ``parts`` with greening thresholds drawn at random."""
+        base = green(
+            duchy_late=rng.randint(3, 5), estate_late=rng.randint(1, 3), duchy_mid=rng.randint(4, 7)
+        )
+        return replace(base, **parts)
 
-    out.append(Genome(province_money=money(15, 19), **greening()))
+    out.append(green(province_money=money(15, 19)))
     for c in kingdom:  # Big Money + X (attackers, Potion-cost cards included)
         out.append(
-            Genome(
+            green(
                 province_money=money(14, 19),
                 extras=(_new_extra(c, rng),),
                 potions=rng.randint(1, 2),
-                **greening(),
             )
         )
     draws = [c for c in DRAW if c in have and c not in NONTERMINAL]
-    for v in [c for c in VILLAGES if c in have]:
+    for vil in [c for c in VILLAGES if c in have]:
         for d in draws:
-            extras = [Extra(d, rng.randint(2, 4), False, rng.choice((0, 8, 10)))]
-            payload = [c for c in PAYLOAD if c in have and c not in (v, d)]
+            extras: list[Extra] = [Extra(d, rng.randint(2, 4), False, rng.choice((0, 8, 10)))]
+            payload = [c for c in PAYLOAD if c in have and c not in (vil, d)]
             if payload and rng.random() < 0.5:
                 extras.append(_new_extra(rng.choice(payload), rng))
             out.append(
-                Genome(
+                green(
                     province_money=money(14, 18),
                     extras=tuple(extras),
-                    village=v,
+                    village=vil,
                     village_lag=rng.randint(0, 2),
                     village_max=rng.randint(2, 5),
-                    **greening(),
                 )
             )
     for labs in [c for c in ("laboratory", "market", "alchemist") if c in have]:
         out.append(
-            Genome(
+            green(
                 province_money=money(14, 18),
                 extras=(Extra(labs, rng.randint(3, 8), False),),
-                **greening(),
             )
         )
     if "throne_room" in have:
         for d in draws:
             out.append(
-                Genome(
+                green(
                     province_money=money(14, 18),
                     extras=(Extra(d, rng.randint(1, 3), False), Extra("throne_room", 1, False)),
-                    **greening(),
                 )
             )
     partners = [c for c in kingdom if is_action(c) and c not in TRASHERS]
     for t in [c for c in TRASHERS if c in have]:
         for p in [*partners, ""]:
-            extras = () if not p else (_new_extra(p, rng),)
+            one = () if not p else (_new_extra(p, rng),)
             out.append(
-                Genome(
+                green(
                     province_money=money(12, 17),
-                    extras=extras,
+                    extras=one,
                     trasher=t,
                     trash_turns=rng.randint(1, 3),
                     trash_early=rng.random() < 0.5,
                     trash_estates=rng.randint(1, 4),
                     trash_money=rng.randint(4, 8),
                     trash_junk=rng.randint(1, 3),
-                    **greening(),
                 )
             )
     for gnr in [c for c in GAINERS if c in have]:
         for v in [c for c in ALT_VP if c in have]:
             helpers = [c for c in ("woodcutter", "market", "festival") if c in have and c != gnr]
-            extras = (
+            helper = (
                 (_new_extra(rng.choice(helpers), rng),) if helpers and rng.random() < 0.3 else ()
             )
             out.append(
-                Genome(
+                green(
                     province_money=money(20, 30),
                     rush=True,
                     gainer=gnr,
@@ -574,20 +569,19 @@ def template_seeds(cards: Sequence[str], rng: random.Random) -> list[Genome]:
                     gainer_cap=rng.randint(6, 12),
                     rush_duchy=rng.randint(0, 6),
                     rush_estate=rng.randint(2, 8),
-                    extras=extras,
+                    extras=helper,
                 )
             )
     for p in [c for c in kingdom if potion_cost(c) and is_action(c)]:
         partner = [c for c in ("laboratory", "market", "smithy") if c in have]
-        extras = [Extra(p, rng.randint(1, 4), rng.random() < 0.7)]
+        cards_p: list[Extra] = [Extra(p, rng.randint(1, 4), rng.random() < 0.7)]
         if partner and rng.random() < 0.6:
-            extras.append(_new_extra(rng.choice(partner), rng))
+            cards_p.append(_new_extra(rng.choice(partner), rng))
         out.append(
-            Genome(
+            green(
                 province_money=money(15, 19),
-                extras=tuple(extras),
+                extras=tuple(cards_p),
                 potions=rng.randint(1, 2),
-                **greening(),
             )
         )
     return [normalize(g, kingdom) for g in out]
@@ -604,8 +598,13 @@ def combos(card: str, cards: Sequence[str], rng: random.Random) -> list[Genome]:
     Big Money with ``card`` and each partner)."""
     out = []
     for g in template_seeds(cards, rng):
-        used = g.cards()
-        if card in used and len(used) <= 2:
+        if card not in g.cards():
+            continue
+        extras = list(g.extras)
+        while len(g.cards()) > 2 and any(e.card != card for e in extras):
+            extras.remove(next(e for e in reversed(extras) if e.card != card))
+            g = normalize(replace(g, extras=tuple(extras)), list(cards))
+        if len(g.cards()) <= 2 and g not in out:
             out.append(g)
     for p in cards:
         if p != card:
