@@ -492,7 +492,7 @@ def template_seeds(cards: Sequence[str], rng: random.Random) -> list[Genome]:
 
     def green(**parts: Any) -> Genome:
         """A genome of ``parts`` with greening thresholds drawn at random."""
-        base = green(
+        base = Genome(
             duchy_late=rng.randint(3, 5), estate_late=rng.randint(1, 3), duchy_mid=rng.randint(4, 7)
         )
         return replace(base, **parts)
