@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import click
-from click.core import ParameterSource
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -17,9 +16,10 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from kingdoms.cli.run_options import count_option, run_options
+from kingdoms.cli.run_options import ADDRESS, BACKEND, JSON, count_option
 from kingdoms.cli.sim import _split_bots
 from kingdoms.sim.optimize import optimize as run_optimize
+from kingdoms.sim.runner import default_workers
 
 
 @click.group()
@@ -67,7 +67,16 @@ def optimize() -> None:
     "--time-limit", type=click.FloatRange(min=0), default=None,
     help="Stop evolving after this many seconds (then measure the best).",
 )  # fmt: skip
-@run_options
+@JSON
+@ADDRESS
+@BACKEND
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"Worker processes or Ray CPUs (default: every core; this machine has "
+    f"{default_workers()}).",
+)
 def optimize_dominion(
     kingdom: str,
     opponents: str,
@@ -80,7 +89,7 @@ def optimize_dominion(
     games: int,
     final_games: int,
     time_limit: float | None,
-    workers: int,
+    workers: int | None,
     backend: str,
     address: str | None,
     as_json: bool,
@@ -91,8 +100,6 @@ def optimize_dominion(
     score on fresh games against each pool member.  Games run on every core unless
     --workers says otherwise."""
     err = Console(stderr=True)
-    ctx = click.get_current_context()
-    given = ctx.get_parameter_source("workers") is not ParameterSource.DEFAULT
     with Progress(
         TextColumn("[bold]optimize[/]"),
         BarColumn(),
@@ -127,7 +134,7 @@ def optimize_dominion(
             time_limit=time_limit,
             minutes=minutes,
             pool=pool,
-            workers=workers if given else None,
+            workers=workers,
             backend=backend,
             address=address,
             name=Path(out).stem,
