@@ -108,6 +108,8 @@ FINAL_SHARE = 0.15
 """Share of the budget kept for the final race among the generations' best."""
 HALL = 8
 """Candidates of the final race (the best of the generations, distinct)."""
+WINNERS = 2
+"""Earlier restarts' winners in the pool: the latest this many."""
 POOL_BUNDLED = 3
 """At most this many bundled bots of the kingdom join the opponents' pool."""
 
@@ -389,7 +391,7 @@ def optimize(
     winners: list[str] = []
     try:
         while generations is None or done < generations:
-            against = members + winners
+            against = members + winners[-WINNERS:]
             ranked = race(
                 arena, pop, against, seed * 1000 + done + 1, games, max(2, population // 4)
             )
@@ -438,7 +440,9 @@ def optimize(
         # the final race: the best of the generations on more, unseen games
         finalists = sorted(hall, key=lambda g: -hall[g])[:HALL]
         if len(finalists) > 1:
-            final_race = race(arena, finalists, members + winners, seed * 1000 + 500_009, 2 * games)
+            final_race = race(
+                arena, finalists, members + winners[-WINNERS:], seed * 1000 + 500_009, 2 * games
+            )
             best = final_race[0][1]
         else:
             best = finalists[0]
