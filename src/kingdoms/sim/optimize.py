@@ -241,17 +241,22 @@ class Arena:
         return results
 
 
-def fitness(per_opponent: Sequence[float]) -> float:
+def fitness(per_opponent: Sequence[float], named: int | None = None) -> float:
     """A candidate's fitness from its scores against the pool members: the mean and
     the worst, weighted equally (a strategy that beats all beats one that crushes
-    some and loses to another).
+    some and loses to another).  The worst is taken over the first ``named`` members
+    (default: all): the opponents named and bundled, not the earlier winners, which
+    count in the mean only.
 
     >>> fitness([0.8, 0.4])
     0.5
+    >>> fitness([0.8, 0.6, 0.1], named=2)
+    0.55
     """
     if not per_opponent:
         return 0.0
-    return 0.5 * sum(per_opponent) / len(per_opponent) + 0.5 * min(per_opponent)
+    worst = min(per_opponent[: named or len(per_opponent)])
+    return 0.5 * sum(per_opponent) / len(per_opponent) + 0.5 * worst
 
 
 def race(
@@ -261,12 +266,14 @@ def race(
     seed: int,
     games: int,
     keep: int = 1,
+    named: int | None = None,
 ) -> list[tuple[float, Genome, int]]:
     """Successive halving on common random numbers: every candidate plays ``games``
     games against each of ``against`` (the same seeds for all); the better half plays
     as many games again as it has played, and so on until ``keep`` remain.  Returns
     ``(fitness, genome, games per opponent)`` best first: the survivors by their
-    fitness on all their games, then the others as they were dropped."""
+    fitness on all their games, then the others as they were dropped (``named``: see
+    :func:`fitness`)."""
     files = [arena.file(g) for g in candidates]
     points: list[list[list[float]]] = [[[] for _ in against] for _ in candidates]
     alive = list(range(len(candidates)))
@@ -285,7 +292,7 @@ def race(
         played += step
 
         def fit(i: int) -> float:
-            return fitness([sum(p) / len(p) for p in points[i]])
+            return fitness([sum(p) / len(p) for p in points[i]], named)
 
         alive.sort(key=lambda i: -fit(i))
         if len(alive) <= keep:
@@ -393,8 +400,9 @@ def optimize(
         while generations is None or done < generations:
             against = members + winners[-WINNERS:]
             ranked = race(
-                arena, pop, against, seed * 1000 + done + 1, games, max(2, population // 4)
-            )
+                arena, pop, against, seed * 1000 + done + 1, games, max(2, population // 4),
+                len(members),
+            )  # fmt: skip
             done += 1
             top_fit, top = ranked[0][0], ranked[0][1]
             hall[top] = max(hall.get(top, -1.0), top_fit)
@@ -441,8 +449,9 @@ def optimize(
         finalists = sorted(hall, key=lambda g: -hall[g])[:HALL]
         if len(finalists) > 1:
             final_race = race(
-                arena, finalists, members + winners[-WINNERS:], seed * 1000 + 500_009, 2 * games
-            )
+                arena, finalists, members + winners[-WINNERS:], seed * 1000 + 500_009,
+                2 * games, 1, len(members),
+            )  # fmt: skip
             best = final_race[0][1]
         else:
             best = finalists[0]
