@@ -68,7 +68,7 @@ def test_cli_rank(tmp_path: Path) -> None:
     for r in ranking:
         assert 10 <= r["games"] <= 20 and 1 <= r["copies"] <= 4
         assert r["ci95"][0] <= r["win_rate"] <= r["ci95"][1]
-    table = CliRunner().invoke(main, args[:-1])
+    table = CliRunner().invoke(main, [*args[:-3], "--combo-games", "0"])
     assert "Big Money Ultimate + X" in table.output and "witch" in table.output
     assert "ranks not separated after 20 games" in table.output
     assert all("separated_from_next" in r and "copies_separated" in r for r in ranking)
@@ -77,7 +77,17 @@ def test_cli_rank(tmp_path: Path) -> None:
         assert combo["games"] == 10 and combo["ci95"][0] <= combo["score"] <= combo["ci95"][1]
         assert combo["partner"] != r["card"]
         assert parse_strategy(combo["strategy"]).wanted() >= {r["card"]}
-    assert "best combination" in table.output
+    assert "best combination" not in table.output  # --combo-games 0: no search
+
+
+def test_the_table_names_the_best_partner() -> None:
+    from kingdoms.cli.rank import _combo
+    from kingdoms.sim.rank import Combo, Ranked
+
+    combo = Combo("workshop", "Gardens rush", 0.93, (0.886, 0.958), 200, "")
+    r = Ranked("gardens", 1, 1000, 0.26, (0.23, 0.29), {1: 0.26}, combo=combo)
+    assert _combo(r) == "+ Workshop (Gardens rush) 93.0% [88.6%–95.8%]"
+    assert r.to_json()["combo"]["partner"] == "workshop"
 
 
 def test_cli_optimize_writes_a_usable_file(tmp_path: Path) -> None:
