@@ -17,7 +17,7 @@ BUILD_REQS = $(shell $(PYTHON) -c "import tomllib; print(' '.join(repr(r) for r 
 EXPECT_BUILD ?= compiled
 SERVE   = $(VENV)/bin/kingdoms serve --host 127.0.0.1 --port $${PORT:-8000} --db sqlite:///data/kingdoms.sqlite
 
-.PHONY: setup setup-locked play test lint typecheck pytest docs docs-check docs-serve dist bench soak system-deps clean soak-server soak-server-multi schemathesis bench-server bench-server-multi
+.PHONY: setup setup-locked play test lint typecheck pytest docs docs-check docs-serve dist bench bench-optimize soak system-deps clean soak-server soak-server-multi schemathesis bench-server bench-server-multi
 
 # Everything (every extra, the compiled build, Debian packages), one set-up at a time:
 # a `make play` compiling in the background and a `make test` do not build together.
@@ -110,6 +110,11 @@ bench: setup
 	$(PY) bench/kingdomino_engine.py
 	$(PY) bench/server_load.py --game dominion --games 200 --actions 40 --think 1
 	$(PY) bench/sim_workers.py --games 2000 --workers 2
+
+# optimize with its default budget on every bundled engine bot's kingdom (~50 min on 2
+# cores), each winner measured on 2,000 fresh games against that bot and Big Money.
+bench-optimize: setup
+	$(PY) bench/optimize_engine_kingdoms.py --out optimize-bench
 
 # Dominion card conservation over 100,000 random games (SOAK_GAMES, SOAK_WORKERS).
 soak: setup

@@ -56,7 +56,8 @@ def test_mutations_stay_valid_strategies() -> None:
 
 def test_cli_rank(tmp_path: Path) -> None:
     args = ["rank", "dominion", "--kingdom", "smithy,witch,village,cellar,moat"]
-    args += ["--max-games", "20", "--min-games", "10", "--screen-games", "4", "--json"]
+    args += ["--max-games", "20", "--min-games", "10", "--screen-games", "4", "--combo-games", "10"]
+    args += ["--json"]
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
@@ -67,10 +68,26 @@ def test_cli_rank(tmp_path: Path) -> None:
     for r in ranking:
         assert 10 <= r["games"] <= 20 and 1 <= r["copies"] <= 4
         assert r["ci95"][0] <= r["win_rate"] <= r["ci95"][1]
-    table = CliRunner().invoke(main, args[:-1])
+    table = CliRunner().invoke(main, [*args[:-3], "--combo-games", "0"])
     assert "Big Money Ultimate + X" in table.output and "witch" in table.output
     assert "ranks not separated after 20 games" in table.output
     assert all("separated_from_next" in r and "copies_separated" in r for r in ranking)
+    for r in ranking:  # every card's best two-card combination, with the card in it
+        combo = r["combo"]
+        assert combo["games"] == 10 and combo["ci95"][0] <= combo["score"] <= combo["ci95"][1]
+        assert combo["partner"] != r["card"]
+        assert parse_strategy(combo["strategy"]).wanted() >= {r["card"]}
+    assert "best combination" not in table.output  # --combo-games 0: no search
+
+
+def test_the_table_names_the_best_partner() -> None:
+    from kingdoms.cli.rank import _combo
+    from kingdoms.sim.rank import Combo, Ranked
+
+    combo = Combo("workshop", "Gardens rush", 0.93, (0.886, 0.958), 200, "")
+    r = Ranked("gardens", 1, 1000, 0.26, (0.23, 0.29), {1: 0.26}, combo=combo)
+    assert _combo(r) == "+ Workshop (Gardens rush) 93.0% [88.6%–95.8%]"
+    assert r.to_json()["combo"]["partner"] == "workshop"
 
 
 def test_cli_optimize_writes_a_usable_file(tmp_path: Path) -> None:
@@ -125,6 +142,7 @@ def test_rank_stops_when_neighbours_separate_or_the_budget_ends() -> None:
         screen_games=6,
         min_games=30,
         max_games=90,
+        combo_games=0,
     )
     scores = [r.score for r in ranked]
     assert scores == sorted(scores, reverse=True)
@@ -161,3 +179,20 @@ def test_optimize_runs_on_a_time_budget_with_restarts_and_a_pool() -> None:
         pool=False,
     )  # fmt: skip
     assert alone.pool == ["big-money"] and alone.generations == 1
+
+
+def test_gardens_combination_outranks_its_big_money_helper_score() -> None:
+    """Gardens is a poor Big Money helper but, with Workshop in a rush, far stronger."""
+    from kingdoms.sim.rank import best_combo
+    from kingdoms.sim.runner import simulate
+
+    kingdom = "Workshop,Gardens,Cellar,Chapel,Moat,Village,Smithy,Market,Festival,Laboratory"
+    cards = kingdom_cards(kingdom, 0)
+    opts = {"kingdom": cards}
+    combo = best_combo("gardens", cards, opts, games=60, screen=8)
+    assert combo.partner == "workshop" and combo.template == "Gardens rush"
+    helper = simulate("dominion", ["bmu+gardens", "big-money-ultimate"], 60, 1, opts)
+    helped = sum(1.0 if r.winners == (0,) else 0.5 if 0 in r.winners else 0 for r in helper.results)
+    assert combo.score > helped / 60 + 0.3
+    assert combo.ci[0] > 0.5
+    assert not [f for f in check_text(combo.strategy, "c", cards) if f.level == "error"]

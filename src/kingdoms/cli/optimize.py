@@ -16,9 +16,10 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from kingdoms.cli.run_options import count_option, run_options
+from kingdoms.cli.run_options import ADDRESS, BACKEND, JSON, count_option
 from kingdoms.cli.sim import _split_bots
 from kingdoms.sim.optimize import optimize as run_optimize
+from kingdoms.sim.runner import default_workers
 
 
 @click.group()
@@ -36,7 +37,7 @@ def optimize() -> None:
     help="Where to write the best strategy file.",
 )  # fmt: skip
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@count_option("--population", 12, "Strategies in each generation.", minimum=2)
+@count_option("--population", 16, "Strategies in each generation.", minimum=2)
 @click.option(
     "--generations",
     type=click.IntRange(min=1),
@@ -47,7 +48,8 @@ def optimize() -> None:
     "--minutes",
     type=click.FloatRange(min=0),
     default=None,
-    help="Time budget of the search in minutes (default 3; the final measurement comes on top).",
+    help="Budget of the search in minutes of game CPU time per worker (default 3; at most "
+    "three times as long on the clock; the final measurement comes on top).",
 )
 @click.option(
     "--pool/--no-pool",
@@ -55,13 +57,26 @@ def optimize() -> None:
     show_default=True,
     help="Also play the kingdom's bundled bots and the winners of earlier restarts.",
 )
-@count_option("--games", 60, "Games per candidate and opponent in each generation.")
+@count_option(
+    "--games",
+    16,
+    "Games per candidate and opponent in a generation's first round (survivors play more).",
+)
 @count_option("--final-games", 1000, "Fresh games measuring the winner.")
 @click.option(
     "--time-limit", type=click.FloatRange(min=0), default=None,
     help="Stop evolving after this many seconds (then measure the best).",
 )  # fmt: skip
-@run_options
+@JSON
+@ADDRESS
+@BACKEND
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"Worker processes or Ray CPUs (default: every core; this machine has "
+    f"{default_workers()}).",
+)
 def optimize_dominion(
     kingdom: str,
     opponents: str,
@@ -74,13 +89,16 @@ def optimize_dominion(
     games: int,
     final_games: int,
     time_limit: float | None,
-    workers: int,
+    workers: int | None,
     backend: str,
     address: str | None,
     as_json: bool,
 ) -> None:
-    """Evolve buy lists (thresholds, kingdom cards, copies, order) against the given
-    bots; write the best as a strategy file with its win rate on fresh games."""
+    """Evolve strategy files from templates (Big Money + X, draw and trashing
+    engines, gainer rushes, Potion cards, attackers: thresholds, cards, copies, play
+    order, decision rules) against a pool; write the best as a strategy file with its
+    score on fresh games against each pool member.  Games run on every core unless
+    --workers says otherwise."""
     err = Console(stderr=True)
     with Progress(
         TextColumn("[bold]optimize[/]"),
@@ -96,13 +114,13 @@ def optimize_dominion(
         task = progress.add_task("", total=None)
 
         def step(gen: int, best: float, elapsed: float, budget: float) -> None:
-            # the bar runs over the time budget, or over the generations asked for
+            # the bar runs over the budget, or over the generations asked for
             total, done = (budget, elapsed) if budget else (float(generations or gen), gen)
             progress.update(
                 task,
                 total=total,
                 completed=min(done, total),
-                description=f"generation {gen}, best so far {best:.1%}",
+                description=f"generation {gen}, best fitness so far {best:.1%}",
             )
 
         result = run_optimize(
@@ -131,8 +149,8 @@ def optimize_dominion(
     click.echo(
         f"written to {out}: score {result.score:.1%} [95% CI {lo:.1%}–{hi:.1%}] over "
         f"{result.games} fresh games against the pool {', '.join(result.pool)} "
-        f"({result.generations} generations, {result.restarts} restarts, "
-        f"{result.seconds:.0f} s)"
+        f"({result.template}; {result.generations} generations, {result.restarts} restarts, "
+        f"{result.searched_games} games searched, {result.seconds:.0f} s)"
     )
     for opp, (s, a, b, n) in result.per_opponent.items():
         click.echo(f"  vs {opp}: {s:.1%} [{a:.1%}–{b:.1%}] over {n} games")

@@ -11,7 +11,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from kingdoms.cli.run_options import count_option, run_options
-from kingdoms.sim.rank import OPPONENT, rank_kingdom
+from kingdoms.sim.rank import COMBO_GAMES, OPPONENT, Ranked, rank_kingdom
+from kingdoms.sim.templates import name_of
 
 
 @click.group()
@@ -34,6 +35,12 @@ def rank() -> None:
 )
 @count_option("--min-games", 100, "Games per card before stopping early may happen.")
 @count_option("--screen-games", 40, "Games per candidate number of copies (1-4) in the screen.")
+@count_option(
+    "--combo-games",
+    COMBO_GAMES,
+    "Fresh games measuring each card's best two-card combination (0: no combinations).",
+    minimum=0,
+)
 @run_options
 def rank_dominion(
     kingdom: str,
@@ -41,6 +48,7 @@ def rank_dominion(
     max_games: int,
     min_games: int,
     screen_games: int,
+    combo_games: int,
     workers: int,
     backend: str,
     address: str | None,
@@ -68,6 +76,7 @@ def rank_dominion(
             backend=backend,
             address=address,
             progress=lambda _card: progress.advance(task),
+            combo_games=combo_games,
         )
     if as_json:
         click.echo(json.dumps({"opponent": OPPONENT, "ranking": [r.to_json() for r in ranked]}))
@@ -80,6 +89,8 @@ def rank_dominion(
     table.add_column("score [95% CI]", justify="right")
     table.add_column("verdict")
     table.add_column("vs next rank")
+    if combo_games:
+        table.add_column("best combination [95% CI]")
     for i, r in enumerate(ranked):
         lo, hi = r.ci
         verdict = "helps" if lo > 0.5 else "hurts" if hi < 0.5 else "unclear"
@@ -92,8 +103,16 @@ def rank_dominion(
             verdict,
             "" if r.separated_from_next is None else
             "separated" if r.separated_from_next else "not separated",
+            *([_combo(r)] if combo_games else []),
         )  # fmt: skip
     Console().print(table)
+    if combo_games:
+        Console().print(
+            "best combination: the card with at most one other kingdom card in a strategy "
+            f"template (engine, trashing engine, rush, Potion, Big Money), vs {OPPONENT}, "
+            f"{combo_games} fresh games each",
+            highlight=False,
+        )
     loose = [f"{i + 1}–{i + 2}" for i, r in enumerate(ranked) if r.separated_from_next is False]
     Console().print(
         "paired games (every card on the same seeds); ranks not separated after "
@@ -102,3 +121,12 @@ def rank_dominion(
         else "every rank is separated from its neighbours (paired 99 % intervals)",
         highlight=False,
     )
+
+
+def _combo(r: Ranked) -> str:
+    c = r.combo
+    if c is None:
+        return ""
+    lo, hi = c.ci
+    with_ = f"+ {name_of(c.partner)}" if c.partner else "alone"
+    return f"{with_} ({c.template}) {c.score:.1%} [{lo:.1%}–{hi:.1%}]"

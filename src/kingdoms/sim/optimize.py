@@ -1,119 +1,55 @@
-"""Search strategy space for a bot that beats given opponents on a kingdom.
+"""Search strategy space for a bot that beats a pool of opponents on a kingdom.
 
-An evolutionary search over strategy files of one shape: the Big Money Ultimate
-skeleton with tunable thresholds (Province once total money exceeds *a*, Duchy
-when at most *b* Provinces are left, Estate at *c*, a second Duchy rule at *d*)
-plus any number of kingdom cards, each with a copy limit and a place (before Gold
-or before Silver); the kingdom Actions are played in list order.  Every
-generation, all candidates play the same fresh games (common random numbers) and
-the best survive and mutate.  The winner is measured again on games none of the
-search saw, and written as an ordinary strategy file.
+The candidates are strategy files built from templates a strategist would
+recognise (:mod:`kingdoms.sim.templates`): Big Money + X, draw engines (a village
+kept in step with the terminals), trashing engines (a trasher in the opening,
+conditioned trash rules), gainer / alternative-VP rushes (Workshop/Gardens with
+their gain rules), Potion with Potion-cost cards, attackers — varied by mutation
+and crossover over thresholds, copies, card choices, play order and the
+conditions of their decision rules.  The search starts from the kingdom's
+templates only (never from a bundled bot's file).
+
+Each generation is a race on common random numbers: every candidate plays the
+same games (the same seeds, so the same shuffles where the decks allow) against
+every pool member; after each round the worse half is dropped and the rest play
+twice as many more (successive halving), so the games go to the candidates that
+may be best.  Survivors breed the next generation; after :data:`STALL`
+generations without a better champion the search restarts from fresh template
+candidates and the champion joins the pool.  At the end, the best of every
+generation race again on more games, and the winner is measured on fresh games
+against each pool member and written as an ordinary strategy file.
+
+The budget counts the CPU time of the games (divided by the worker processes), so
+a machine shared with other work still searches as many games; the wall clock
+stops the search at :data:`WALL_FACTOR` times the budget in any case.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import random
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kingdoms.dominion.data import BY_ID, CARDS
-from kingdoms.sim.rank import kingdom_cards, score_of
-from kingdoms.sim.runner import simulate
+from kingdoms.sim.rank import kingdom_cards
+from kingdoms.sim.runner import play_batch, score_points, simulate
 from kingdoms.sim.stats import wilson_interval
+from kingdoms.sim.templates import (
+    Extra,
+    Genome,
+    crossover,
+    mutate,
+    template_of,
+    template_seeds,
+)
 
-
-@dataclass(frozen=True, slots=True)
-class Extra:
-    card: str
-    copies: int
-    early: bool
-    """Bought before Gold (else before Silver)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Genome:
-    province_money: int = 18
-    duchy_late: int = 4
-    estate_late: int = 2
-    duchy_mid: int = 6
-    extras: tuple[Extra, ...] = field(default=())
-
-    def to_toml(self, name: str, header: Sequence[str] = ()) -> str:
-        def nm(card: str) -> str:
-            return CARDS[BY_ID[card]].names["en"]
-
-        entries = []
-        province = "Province"
-        if self.province_money > 0:
-            province += f" if total_money > {self.province_money}"
-        entries.append(province)
-        entries.append(f"Duchy if left(Province) <= {self.duchy_late}")
-        entries.append(f"Estate if left(Province) <= {self.estate_late}")
-        early = [e for e in self.extras if e.early]
-        late = [e for e in self.extras if not e.early]
-        for e in early:
-            entries.append(f"{nm(e.card)} if count({nm(e.card)}) < {e.copies}")
-        entries.append("Gold")
-        entries.append(f"Duchy if left(Province) <= {self.duchy_mid}")
-        for e in late:
-            entries.append(f"{nm(e.card)} if count({nm(e.card)}) < {e.copies}")
-        if any(CARDS[BY_ID[e.card]].cost[1] for e in self.extras):
-            entries.append("Potion if count(Potion) < 1")
-        entries.append("Silver")
-        actions = [nm(e.card) for e in self.extras if CARDS[BY_ID[e.card]].is_action]
-        lines = [f"# {h}" for h in header]
-        lines.append(f'name = "{name}"')
-        lines.append("play = [" + ", ".join(f'"{a}"' for a in actions) + "]")
-        lines.append("buy = [")
-        lines += [f'  "{e}",' for e in entries]
-        lines.append("]")
-        return "\n".join(lines) + "\n"
-
-
-def _clamp(x: int, lo: int, hi: int) -> int:
-    return max(lo, min(hi, x))
-
-
-def mutate(g: Genome, cards: Sequence[str], rng: random.Random) -> Genome:
-    """One random change (threshold, a card added or removed, copies, place, order)."""
-    op = rng.randrange(8)
-    extras = list(g.extras)
-    if op == 0:
-        return replace(g, province_money=_clamp(g.province_money + rng.randint(-3, 3), 0, 26))
-    if op == 1:
-        return replace(g, duchy_late=_clamp(g.duchy_late + rng.choice((-1, 1)), 0, 8))
-    if op == 2:
-        return replace(g, estate_late=_clamp(g.estate_late + rng.choice((-1, 1)), 0, 8))
-    if op == 3:
-        return replace(g, duchy_mid=_clamp(g.duchy_mid + rng.choice((-1, 1)), 0, 8))
-    if op == 4 or not extras:
-        free = [c for c in cards if c not in {e.card for e in extras}]
-        if free:
-            card = rng.choice(free)
-            extras.insert(
-                rng.randint(0, len(extras)),
-                Extra(
-                    card, rng.randint(1, 3), CARDS[BY_ID[card]].cost[0] >= 6 or rng.random() < 0.3
-                ),
-            )
-        return replace(g, extras=tuple(extras))
-    i = rng.randrange(len(extras))
-    if op == 5:
-        del extras[i]
-    elif op == 6:
-        e = extras[i]
-        extras[i] = replace(e, copies=_clamp(e.copies + rng.choice((-1, 1, 2)), 1, 8))
-    else:
-        if rng.random() < 0.5:
-            extras[i] = replace(extras[i], early=not extras[i].early)
-        else:
-            j = rng.randrange(len(extras))
-            extras[i], extras[j] = extras[j], extras[i]
-    return replace(g, extras=tuple(extras))
+__all__ = ["Extra", "Genome", "Optimized", "crossover", "mutate", "optimize", "template_seeds"]
 
 
 @dataclass(slots=True)
@@ -131,6 +67,13 @@ class Optimized:
     restarts: int = 0
     pool: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    """Wall-clock seconds of the whole run (search and final measurement)."""
+    budget_seconds: float = 0.0
+    """The budget the search spent (CPU seconds of its games per worker)."""
+    searched_games: int = 0
+    """Games the search played (races and the final selection)."""
+    template: str = ""
+    """The winner's main template (Big Money + X, draw engine, trashing engine…)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -146,6 +89,9 @@ class Optimized:
                 for k, (s, lo, hi, n) in self.per_opponent.items()
             },
             "seconds": round(self.seconds, 1),
+            "budget_seconds": round(self.budget_seconds, 1),
+            "searched_games": self.searched_games,
+            "template": self.template,
             "best_per_generation": [round(x, 4) for x in self.history],
             "strategy": self.text,
         }
@@ -153,8 +99,17 @@ class Optimized:
 
 DEFAULT_MINUTES = 3.0
 """The search's default budget (evolution; the final measurement comes on top)."""
-STALL = 3
-"""Generations without a better best before the search restarts from fresh candidates."""
+STALL = 4
+"""Generations without a better champion before the search restarts from fresh candidates."""
+WALL_FACTOR = 3.0
+"""The search stops at this many times its budget of wall-clock time, however busy
+the machine (the budget itself counts the games' CPU time)."""
+FINAL_SHARE = 0.15
+"""Share of the budget kept for the final race among the generations' best."""
+HALL = 8
+"""Candidates of the final race (the best of the generations, distinct)."""
+WINNERS = 2
+"""Earlier restarts' winners in the pool: the latest this many."""
 POOL_BUNDLED = 3
 """At most this many bundled bots of the kingdom join the opponents' pool."""
 
@@ -177,19 +132,209 @@ def bundled_pool(cards: Sequence[str], limit: int = POOL_BUNDLED) -> list[str]:
     return [name for _, name in fits[:limit]]
 
 
+def _points(
+    specs: Sequence[str], indices: Sequence[int], seed: int, options: Mapping[str, Any]
+) -> tuple[list[float], float]:
+    """The first bot's points (1 win, ½ shared, 0 loss) in games ``indices`` of the run
+    of ``seed``, and the CPU seconds they took (run in a worker process or here)."""
+    t0 = time.process_time()
+    results = play_batch("dominion", specs, indices, seed, options)
+    return [score_points([r], 0) for r in results], time.process_time() - t0
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Games ``first`` to ``first + games - 1`` of candidate ``spec`` against ``opponent``
+    in the run of ``seed`` (every candidate of a race plays the same runs)."""
+
+    spec: str
+    opponent: str
+    seed: int
+    first: int
+    games: int
+
+
+class Arena:
+    """Plays matches for the search: candidates as strategy files in a folder, their
+    games in worker processes kept for the whole search (local backend), else through
+    :func:`simulate`; counts the games and their CPU time."""
+
+    def __init__(
+        self,
+        options: Mapping[str, Any],
+        folder: Path,
+        workers: int = 1,
+        backend: str = "local",
+        address: str | None = None,
+    ) -> None:
+        self.options = dict(options)
+        self.folder = folder
+        self.workers = max(1, workers)
+        self.backend = backend
+        self.address = address
+        self.cpu = 0.0
+        self.games = 0
+        self.pool: ProcessPoolExecutor | None = None
+        if backend == "local" and self.workers > 1:
+            self.pool = ProcessPoolExecutor(max_workers=self.workers)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+
+    def file(self, g: Genome) -> str:
+        """The candidate's strategy file (one per distinct genome)."""
+        text = g.to_toml("candidate")
+        digest = hashlib.sha1(text.encode()).hexdigest()[:16]
+        path = self.folder / f"c{digest}.toml"
+        if not path.exists():
+            path.write_text(text, encoding="utf-8")
+        return str(path)
+
+    def play(self, matches: Sequence[Match]) -> list[list[float]]:
+        """Every match's points, game by game (in index order)."""
+        if self.backend != "local":
+            out = []
+            for m in matches:
+                t0 = time.perf_counter()
+                report = simulate(
+                    "dominion", [m.spec, m.opponent], m.games, m.seed, self.options,
+                    workers=self.workers, backend=self.backend, address=self.address,
+                    first=m.first,
+                )  # fmt: skip
+                out.append([score_points([r], 0) for r in report.results])
+                self.cpu += (time.perf_counter() - t0) * self.workers
+                self.games += m.games
+            return out
+        size = 10
+        jobs: list[tuple[int, list[int]]] = []
+        for k, m in enumerate(matches):
+            idx = list(range(m.first, m.first + m.games))
+            jobs += [(k, idx[i : i + size]) for i in range(0, len(idx), size)]
+        results: list[list[float]] = [[] for _ in matches]
+        if self.pool is None:
+            for k, chunk in jobs:
+                m = matches[k]
+                pts, cpu = _points([m.spec, m.opponent], chunk, m.seed, self.options)
+                results[k] += pts
+                self.cpu += cpu
+        else:
+            futures: list[tuple[int, Future[tuple[list[float], float]]]] = [
+                (
+                    k,
+                    self.pool.submit(
+                        _points,
+                        [matches[k].spec, matches[k].opponent],
+                        chunk,
+                        matches[k].seed,
+                        self.options,
+                    ),
+                )
+                for k, chunk in jobs
+            ]
+            for k, fut in futures:
+                pts, cpu = fut.result()
+                results[k] += pts
+                self.cpu += cpu
+        self.games += sum(m.games for m in matches)
+        return results
+
+
+def fitness(per_opponent: Sequence[float], named: int | None = None) -> float:
+    """A candidate's fitness from its scores against the pool members: the mean and
+    the worst, weighted equally (a strategy that beats all beats one that crushes
+    some and loses to another).  The worst is taken over the first ``named`` members
+    (default: all): the opponents named and bundled, not the earlier winners, which
+    count in the mean only.
+
+    >>> fitness([0.8, 0.4])
+    0.5
+    >>> fitness([0.8, 0.6, 0.1], named=2)
+    0.55
+    """
+    if not per_opponent:
+        return 0.0
+    worst = min(per_opponent[: named or len(per_opponent)])
+    return 0.5 * sum(per_opponent) / len(per_opponent) + 0.5 * worst
+
+
+def race(
+    arena: Arena,
+    candidates: Sequence[Genome],
+    against: Sequence[str],
+    seed: int,
+    games: int,
+    keep: int = 1,
+    named: int | None = None,
+) -> list[tuple[float, Genome, int]]:
+    """Successive halving on common random numbers: every candidate plays ``games``
+    games against each of ``against`` (the same seeds for all); the better half plays
+    as many games again as it has played, and so on until ``keep`` remain.  Returns
+    ``(fitness, genome, games per opponent)`` best first: the survivors by their
+    fitness on all their games, then the others as they were dropped (``named``: see
+    :func:`fitness`)."""
+    files = [arena.file(g) for g in candidates]
+    points: list[list[list[float]]] = [[[] for _ in against] for _ in candidates]
+    alive = list(range(len(candidates)))
+    dropped: list[tuple[float, Genome, int]] = []
+    played, step = 0, games
+    while True:
+        matches = [
+            Match(files[i], opp, seed + 7919 * k, played, step)
+            for i in alive
+            for k, opp in enumerate(against)
+        ]
+        out = arena.play(matches)
+        for j, pts in enumerate(out):
+            i, k = alive[j // len(against)], j % len(against)
+            points[i][k] += pts
+        played += step
+
+        def fit(i: int) -> float:
+            return fitness([sum(p) / len(p) for p in points[i]], named)
+
+        alive.sort(key=lambda i: -fit(i))
+        if len(alive) <= keep:
+            break
+        cut = max(keep, len(alive) // 2)
+        dropped = [(fit(i), candidates[i], played) for i in alive[cut:]] + dropped
+        alive = alive[:cut]
+        step = played
+    return [(fit(i), candidates[i], played) for i in alive] + dropped
+
+
+def _balanced(seeds: Sequence[Genome], size: int, rng: random.Random) -> list[Genome]:
+    """``size`` genomes taken from ``seeds`` template by template in turn (so that no
+    template crowds out the others), shuffled within each template."""
+    by_kind: dict[str, list[Genome]] = {}
+    for g in seeds:
+        by_kind.setdefault(template_of(g), []).append(g)
+    for group in by_kind.values():
+        rng.shuffle(group)
+    kinds = list(by_kind)
+    rng.shuffle(kinds)
+    out: list[Genome] = []
+    while len(out) < size and any(by_kind.values()):
+        for kind in kinds:
+            if by_kind[kind] and len(out) < size:
+                out.append(by_kind[kind].pop())
+    return out
+
+
 def optimize(
     kingdom: Any,
     opponents: Sequence[str],
     *,
     seed: int = 0,
-    population: int = 12,
+    population: int = 16,
     generations: int | None = None,
-    games: int = 60,
+    games: int = 16,
     final_games: int = 1000,
     time_limit: float | None = None,
     minutes: float | None = None,
     pool: bool = True,
-    workers: int = 1,
+    workers: int | None = None,
     backend: str = "local",
     address: str | None = None,
     options: Mapping[str, Any] | None = None,
@@ -197,14 +342,17 @@ def optimize(
     progress: Callable[[int, float, float, float], None] | None = None,
 ) -> Optimized:
     """The best strategy found against a pool of opponents — ``opponents``, plus
-    (``pool``) the bundled bots of the kingdom and the winners of earlier restarts —
-    each played 1-on-1, ``games`` games per candidate and pool member every
-    generation; evolution runs until ``generations`` or the time budget
-    (``minutes``, else ``time_limit`` seconds, else :data:`DEFAULT_MINUTES` when no
-    generation count is given) is spent, restarting from fresh candidates after
-    :data:`STALL` generations without progress.  The winner is then measured on
-    fresh games against every pool member.  ``progress(generation, best, elapsed,
-    budget)`` reports after every generation."""
+    (``pool``) the bundled bots of the kingdom and the winners of earlier restarts.
+
+    Each generation races ``population`` candidates (:func:`race`: ``games`` games
+    per candidate and pool member in the first round, the better half playing on);
+    the search runs until ``generations`` or the budget (``minutes``, else
+    ``time_limit`` seconds, else :data:`DEFAULT_MINUTES` when no generation count is
+    given) is spent, :data:`FINAL_SHARE` of it kept for a final race among the
+    generations' best.  The winner is then measured on ``final_games`` fresh games
+    against every pool member.  ``workers`` (default: every core) run the games.
+    ``progress(generation, best fitness, budget spent, budget)`` reports after every
+    generation."""
     cards = kingdom_cards(kingdom, seed, options)
     opts = {**(options or {}), "kingdom": cards}
     rng = random.Random(f"optimize-{seed}")
@@ -217,75 +365,55 @@ def optimize(
         if generations is None
         else None
     )
+    n_workers = workers if workers is not None else max(1, min(os.cpu_count() or 1, 8))
     members = list(opponents)
     if pool:
         members += [b for b in bundled_pool(cards) if b not in members]
+    start = time.monotonic()
 
     def fresh_population() -> list[Genome]:
-        pop: list[Genome] = [Genome()]
-        for c in cards:
-            pop.append(
-                Genome(extras=(Extra(c, 1 + (c in ("smithy",)), CARDS[BY_ID[c]].cost[0] >= 6),))
-            )
-        rng.shuffle(pop)
-        pop = pop[:population]
+        pop = _balanced(template_seeds(cards, rng), population, rng)
         while len(pop) < population:
-            pop.append(mutate(mutate(rng.choice(pop), cards, rng), cards, rng))
+            pop.append(mutate(rng.choice(pop), cards, rng))
         return pop
 
-    pop = fresh_population()
-    start = time.monotonic()
-    history: list[float] = []
     tmp = tempfile.TemporaryDirectory(prefix="kingdoms-opt-")
     folder = Path(tmp.name)
+    arena = Arena(opts, folder, n_workers, backend, address)
 
-    def evaluate(
-        g: Genome, run_seed: int, n: int, against: Sequence[str]
-    ) -> list[tuple[str, float, int]]:
-        path = folder / f"{name}.toml"
-        path.write_text(g.to_toml(name), encoding="utf-8")
-        out = []
-        for k, opp in enumerate(against):
-            report = simulate(
-                "dominion",
-                [str(path), opp],
-                n,
-                run_seed + 7919 * k,
-                opts,
-                workers=workers,
-                backend=backend,
-                address=address,
-            )
-            out.append((opp, score_of(report.results), report.games))
-        return out
+    def spent() -> float:
+        return arena.cpu / arena.workers
 
-    def rate(results: list[tuple[str, float, int]]) -> float:
-        return sum(p for _, p, _ in results) / max(1, sum(n for _, _, n in results))
+    def out_of_time(share: float = 1.0) -> bool:
+        if budget is None:
+            return False
+        wall = time.monotonic() - start
+        return spent() >= budget * share or wall >= budget * WALL_FACTOR * share
 
-    best, best_score = pop[0], -1.0
+    pop = fresh_population()
+    history: list[float] = []
+    hall: dict[Genome, float] = {}
     champion, champion_score = pop[0], -1.0  # the best of the current restart
     stalled = restarts = done = 0
     winners: list[str] = []
     try:
         while generations is None or done < generations:
-            gen_seed = seed * 1000 + done + 1
-            against = members + winners
-            scored = sorted(
-                ((rate(evaluate(g, gen_seed, games, against)), g) for g in pop),
-                key=lambda x: -x[0],
-            )
+            against = members + winners[-WINNERS:]
+            ranked = race(
+                arena, pop, against, seed * 1000 + done + 1, games, max(2, population // 4),
+                len(members),
+            )  # fmt: skip
             done += 1
-            if scored[0][0] > champion_score:
-                champion, champion_score, stalled = scored[0][1], scored[0][0], 0
+            top_fit, top = ranked[0][0], ranked[0][1]
+            hall[top] = max(hall.get(top, -1.0), top_fit)
+            if top_fit > champion_score:
+                champion, champion_score, stalled = top, top_fit, 0
             else:
                 stalled += 1
-            if champion_score >= best_score:
-                best, best_score = champion, champion_score
-            history.append(scored[0][0])
-            elapsed = time.monotonic() - start
+            history.append(top_fit)
             if progress:
-                progress(done, best_score, elapsed, budget or 0.0)
-            if budget is not None and elapsed > budget:
+                progress(done, max(hall.values()), spent(), budget or 0.0)
+            if out_of_time(1.0 - FINAL_SHARE):
                 break
             if stalled >= STALL and pool:
                 # restart: the stalled champion joins the pool, the search starts afresh
@@ -293,19 +421,58 @@ def optimize(
                 path = folder / f"winner-{restarts}.toml"
                 path.write_text(champion.to_toml(f"winner-{restarts}"), encoding="utf-8")
                 winners.append(str(path))
-                pop = [best, *fresh_population()[: population - 1]]
+                pop = [champion, *fresh_population()[: population - 1]]
                 champion_score, stalled = -1.0, 0
                 continue
-            elite = [g for _, g in scored[: max(2, population // 4)]]
-            pop = list(elite)
-            while len(pop) < population:
-                child = mutate(rng.choice(elite), cards, rng)
-                if rng.random() < 0.5:
-                    child = mutate(child, cards, rng)
-                pop.append(child)
+            elite = [g for _, g, _ in ranked[: max(2, population // 4)]]
+            nxt = list(elite)
+            seen = set(nxt)
+            tries = 0
+            while len(nxt) < population and tries < population * 20:
+                tries += 1
+                a = rng.choice(elite)
+                if rng.random() < 0.35:
+                    child = crossover(
+                        a, rng.choice([g for _, g, _ in ranked[: population // 2]]), cards, rng
+                    )
+                    if rng.random() < 0.5:
+                        child = mutate(child, cards, rng)
+                else:
+                    child = mutate(a, cards, rng)
+                    if rng.random() < 0.4:
+                        child = mutate(child, cards, rng)
+                if child not in seen:
+                    seen.add(child)
+                    nxt.append(child)
+            pop = nxt
+        # the final race: the best of the generations on more, unseen games
+        finalists = sorted(hall, key=lambda g: -hall[g])[:HALL]
+        if len(finalists) > 1:
+            final_race = race(
+                arena, finalists, members + winners[-WINNERS:], seed * 1000 + 500_009,
+                2 * games, 1, len(members),
+            )  # fmt: skip
+            best = final_race[0][1]
+        else:
+            best = finalists[0]
+        spent_budget = spent()
+        searched = arena.games
         fresh = seed * 1000 + 999_983  # seeds the search never played
-        final = evaluate(best, fresh, final_games, members)
+        final = [
+            (opp, sum(pts), len(pts))
+            for opp, pts in zip(
+                members,
+                arena.play(
+                    [
+                        Match(arena.file(best), opp, fresh + 7919 * k, 0, final_games)
+                        for k, opp in enumerate(members)
+                    ]
+                ),
+                strict=True,
+            )
+        ]
     finally:
+        arena.close()
         tmp.cleanup()
     total = sum(p for _, p, _ in final)
     played = sum(n for _, _, n in final)
@@ -314,6 +481,8 @@ def optimize(
     per = {opp: (p / n, *wilson_interval(p, n), n) for opp, p, n in final}
     header = [
         f"kingdoms optimize: kingdom {', '.join(cards)}; pool {', '.join(members)}",
+        f"template: {', '.join(best.templates())}; {done} generations, {restarts} restarts, "
+        f"{searched} games searched",
         f"score (wins + half shared) {score:.1%} [95% CI {lo:.1%}-{hi:.1%}] "
         f"over {played} fresh games (seed {seed})",
         *(
@@ -333,4 +502,7 @@ def optimize(
         restarts,
         members,
         time.monotonic() - start,
+        spent_budget,
+        searched,
+        template_of(best),
     )

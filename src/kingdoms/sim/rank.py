@@ -10,6 +10,14 @@ per-game difference in score, checked after every batch so that the repeated loo
 keep the error rate low) or the game budget is spent; ranks left unseparated are
 reported as such.  Score is the reports' one score: (wins + ½ shared) / games.
 
+Beside "Big Money Ultimate + X", every card also gets its best **two-card
+combination** (:func:`best_combo`): a short search over the strategy templates of
+:mod:`kingdoms.sim.templates` that use X and at most one other kingdom card (X
+with a village or a draw card in an engine, X in a trashing engine, X as a rush's
+gainer or alternative Victory card, X with its Potion, Big Money with X and a
+partner), played against the same opponent, so that cards like Chapel and
+Gardens are not judged only as Big Money helpers.
+
 >>> print(bmu_plus("smithy", 2).splitlines()[3])
   "Province if total_money > 18",
 """
@@ -118,6 +126,93 @@ class _Arm:
 
 
 @dataclass(slots=True)
+class Combo:
+    """A card's best two-card combination found by :func:`best_combo`, measured on
+    fresh games against the ranking's opponent."""
+
+    partner: str
+    """The other kingdom card ("" when the card does best alone in a template)."""
+    template: str
+    score: float
+    ci: tuple[float, float]
+    games: int
+    strategy: str
+    """The combination's strategy file."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "partner": self.partner or None,
+            "template": self.template,
+            "score": round(self.score, 4),
+            "ci95": [round(self.ci[0], 4), round(self.ci[1], 4)],
+            "games": self.games,
+            "strategy": self.strategy,
+        }
+
+
+COMBO_GAMES = 200
+"""Fresh games measuring each card's best combination."""
+COMBO_SCREEN = 8
+"""Games per candidate in the first round of the combination search's races."""
+
+
+def best_combo(
+    card: str,
+    cards: Sequence[str],
+    options: Mapping[str, Any],
+    *,
+    seed: int = 0,
+    games: int = COMBO_GAMES,
+    screen: int | None = None,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+) -> Combo:
+    """``card``'s best combination with at most one other card of ``cards``: the
+    templates using it (:func:`kingdoms.sim.templates.combos`) race against
+    :data:`OPPONENT` on common random numbers (successive halving, ``screen`` games a
+    candidate in the first round; default :data:`COMBO_SCREEN`, fewer for a small
+    ``games``), the best four and eight of their variations (still ``card`` and one
+    partner at most) race again, and the winner plays ``games`` fresh games."""
+    import random
+    import tempfile
+    from pathlib import Path
+
+    from kingdoms.sim.optimize import Arena, Match, race
+    from kingdoms.sim.templates import combos, mutate, template_of
+
+    rng = random.Random(f"combo-{card}-{seed}")
+    if screen is None:
+        screen = max(2, min(COMBO_SCREEN, games // 25))
+    with tempfile.TemporaryDirectory(prefix="kingdoms-combo-") as tmp:
+        arena = Arena(options, Path(tmp), workers, backend, address)
+        try:
+            first = race(arena, combos(card, cards, rng), [OPPONENT], seed + 101, screen, 2)
+            elite = [g for _, g, _ in first[:4]]
+            kids = list(elite)
+            for _ in range(200):
+                if len(kids) >= len(elite) + 8:
+                    break
+                child = mutate(rng.choice(elite), cards, rng)
+                if card in child.cards() and len(child.cards()) <= 2 and child not in kids:
+                    kids.append(child)
+            best = race(arena, kids, [OPPONENT], seed + 202, 2 * screen)[0][1]
+            (points,) = arena.play([Match(arena.file(best), OPPONENT, seed + 303, 0, games)])
+        finally:
+            arena.close()
+    partner = next((c for c in best.cards() if c != card), "")
+    n, total = len(points), sum(points)
+    return Combo(
+        partner,
+        template_of(best),
+        total / n,
+        wilson_interval(total, n),
+        n,
+        best.to_toml(f"{card}-combo"),
+    )
+
+
+@dataclass(slots=True)
 class Ranked:
     card: str
     copies: int
@@ -129,6 +224,8 @@ class Ranked:
     """Whether the chosen number of copies beat the next best on the screen's games."""
     separated_from_next: bool | None = None
     """Whether this rank is separated from the next one (None for the last)."""
+    combo: Combo | None = None
+    """The card's best two-card combination (None: not searched)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -141,6 +238,7 @@ class Ranked:
             "ci95": [round(self.ci[0], 4), round(self.ci[1], 4)],
             "screen": {str(k): round(v, 4) for k, v in self.screen.items()},
             "separated_from_next": self.separated_from_next,
+            "combo": None if self.combo is None else self.combo.to_json(),
         }
 
 
@@ -157,6 +255,7 @@ def rank_kingdom(
     address: str | None = None,
     options: Mapping[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    combo_games: int = COMBO_GAMES,
 ) -> list[Ranked]:
     """Every kingdom card's Big Money Ultimate + X against Big Money Ultimate, best
     first.  All candidates play the same games (paired seeds: the same shuffles where
@@ -164,7 +263,8 @@ def rank_kingdom(
     separated from the next best, up to 4 × ``screen_games``; the ranking adds
     ``min_games`` at a time to the cards whose rank is not yet separated from a
     neighbour's, until every neighbouring pair is separated or those cards reach
-    ``max_games``."""
+    ``max_games``.  With ``combo_games`` (0: not), every card's best two-card
+    combination (:func:`best_combo`) is measured on that many fresh games."""
     opts = {**(options or {}), "kingdom": kingdom_cards(kingdom, seed, options)}
     cards = opts["kingdom"]
 
@@ -186,6 +286,7 @@ def rank_kingdom(
         arm.points += [score_points([r], 0) for r in report.results]
 
     picks: dict[str, tuple[int, dict[int, float], bool]] = {}
+    found: dict[str, Combo] = {}
     for card in cards:
         arms = {n: _Arm(f"bmu+{card}:{n}") for n in copies}  # a bot name: see bmu_plus
         for arm in arms.values():
@@ -199,6 +300,11 @@ def rank_kingdom(
             for arm in arms.values():
                 extend(arm, screen_games, seed)
         picks[card] = (best, {n: arms[n].score for n in copies}, clear)
+        if combo_games:
+            found[card] = best_combo(
+                card, cards, opts, seed=seed, games=combo_games, workers=workers,
+                backend=backend, address=address,
+            )  # fmt: skip
         if progress:
             progress(card)
     # fresh seeds: not the games the screen chose on
@@ -230,6 +336,7 @@ def rank_kingdom(
                 picks[card][1],
                 picks[card][2],
                 None if nxt is None else separated(arm.points, main[nxt].points),
+                found.get(card),
             )
         )
     return out
