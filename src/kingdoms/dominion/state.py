@@ -29,7 +29,7 @@ from kingdoms.core.errors import InvalidArgument, InvariantViolation, malformed_
 from kingdoms.core.events import Event
 from kingdoms.core.state import TERMINAL, GameConfig, JSONDict, Outcome, State, copy_rng
 from kingdoms.dominion.actions import PLAY, decode
-from kingdoms.dominion.cards import HAND_HINTS
+from kingdoms.dominion.cards import ATTACK_READS, HAND_HINTS, REACTION_ASKS
 from kingdoms.dominion.data import (
     BASIC_SUPPLY,
     BY_ID,
@@ -84,20 +84,14 @@ pending frames (see :mod:`kingdoms.dominion.rebuild`)."""
 _SAME, _COPIED, _NESTED, _FRESH = copy_groups(FIELDS)
 
 
-_SEEN_ATTACKS: Final[frozenset[int]] = frozenset(
-    BY_ID[c] for c in ("militia", "witch", "familiar", "spy", "scrying_pool", "thief", "bandit")
-)
-"""Attacks whose effect reads another seat's hidden cards only by moving them out of
-a deck (Spy, Scrying Pool, Thief, Bandit reveal its top cards) or by handing that seat
-a decision (Militia), or not at all (Witch, Familiar give Curses): what
-:meth:`DominionState.revealed_nothing` sees.  Others (Bureaucrat: a hand without a
-Victory card is shown and stays; cards added at run time) are left to sampling."""
-
-
-_HAND_READING_ATTACKS: Final[frozenset[int]] = frozenset({BY_ID["bureaucrat"]})
-"""Attacks whose effect also reads each victim's hand as it stays (Bureaucrat shows a
-hand without a Victory card): settled only when the effect did not run in the step or
-every victim but the acting seat has all its hidden cards alike."""
+def _attack_reads(c: int) -> int:
+    """What the Attack ``c`` reads of other seats' hidden cards, as declared with the
+    card (``ATTACK_READS``): 0 only by moving them or asking a decision, 1 also a hand
+    as it stays, -1 undeclared (left to sampling)."""
+    reads = ATTACK_READS.get(CARDS[c].id)
+    if reads is None:
+        return -1
+    return 1 if reads else 0
 
 
 def _is_reaction(c: int) -> bool:
@@ -433,8 +427,9 @@ class DominionState(Turn):
         and ``after``: theirs, before and after it) read nothing hidden beyond what
         :meth:`revealed_nothing` sees: the Attack plumbing of an Attack (its Moat checks,
         certain by :meth:`_moat_certain`; the Moat decision of a seat certain to hold a
-        Moat; its effect, of an Attack of :data:`_SEEN_ATTACKS` or of
-        :data:`_HAND_READING_ATTACKS` against victims whose hidden cards are all alike,
+        Moat (``REACTION_ASKS``); its effect, of an Attack that reads hidden cards only
+        by moving them or asking a decision, or of one that also reads victims' hands
+        against victims whose hidden cards are all alike (both ``ATTACK_READS``),
         and what that effect adds: decisions read from hands the check of the next
         decision reads, cards moved that the zone checks see).  Any other frame is left
         to sampling."""
@@ -450,16 +445,16 @@ class DominionState(Turn):
             if fr.code == "moat_ask":
                 if not self._moat_certain(fr.who, alike):
                     return False
-            elif fr.code == "effect" and IS_ATTACK[fr.card] and fr.card in _SEEN_ATTACKS:
+            elif fr.code == "effect" and IS_ATTACK[fr.card] and _attack_reads(fr.card) == 0:
                 ran.append(fr.card)
-            elif fr.code == "effect" and fr.card in _HAND_READING_ATTACKS:
+            elif fr.code == "effect" and _attack_reads(fr.card) == 1:
                 if not all(alike[q] or q == actor or q == fr.who for q in range(len(alike))):
                     return False
                 ran.append(fr.card)
             elif fr.code != "reset_immune":
                 return False
         for fr in added:
-            if fr.code == "moat":
+            if fr.code in REACTION_ASKS:
                 if not self._moat_certain(fr.who, alike):
                     return False
             elif fr.card not in ran or fr.code == "effect":
@@ -474,12 +469,13 @@ class DominionState(Turn):
         seat (whether its hand holds a Reaction) is certain (:meth:`_moat_certain`),
         and each Attack is one whose effect reads another seat's hidden cards only by
         moving them (out of a deck or a hand) or by handing that seat a decision
-        (:data:`_SEEN_ATTACKS`), or one of :data:`_HAND_READING_ATTACKS` whose effect
+        (declared with the card: ``ATTACK_READS``), or one that also reads a hand whose effect
         has not run (``waiting``: it waits for a Moat answer), or every other seat's
         hidden cards are all alike."""
         others = [q for q in range(self.num_players) if q != actor]
         for c in attacks:
-            if c in _SEEN_ATTACKS or (c == waiting and c in _HAND_READING_ATTACKS):
+            reads = _attack_reads(c)
+            if reads == 0 or (c == waiting and reads == 1):
                 continue
             if not all(alike[q] for q in others):
                 return False

@@ -22,8 +22,10 @@ from kingdoms.dominion.cards import second as second
 from kingdoms.dominion.cards.base import HELD
 from kingdoms.dominion.cards.declare import COINS, DECLARED, VP
 from kingdoms.dominion.cards.registry import (
+    ATTACK_READS,
     EFFECTS,
     HAND_HINTS,
+    REACTION_ASKS,
     TASKS,
     HandHint,
     answer,
@@ -44,12 +46,14 @@ def implemented(card: int) -> bool:
 
 
 __all__ = [
+    "ATTACK_READS",
     "COINS",
     "DECLARED",
     "EFFECTS",
     "HAND_HINTS",
     "HELD",
     "IMPLEMENTED",
+    "REACTION_ASKS",
     "TASKS",
     "VP",
     "HandHint",

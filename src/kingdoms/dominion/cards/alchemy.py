@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.base import HELD
 from kingdoms.dominion.cards.declare import declare
-from kingdoms.dominion.cards.registry import card, task
+from kingdoms.dominion.cards.registry import ATTACK_READS, card, task
 from kingdoms.dominion.cards.steps import (
     Custom,
     EachOtherGains,
@@ -114,6 +114,7 @@ declare("apprentice", 5, ACTION, ALCHEMY, Plus(actions=1), TrashOneFromHand(then
 # -- Familiar: +1 Card +1 Action; each other player gains a Curse
 declare("familiar", 3, ATTACK, ALCHEMY, Plus(cards=1, actions=1), EachOtherGains("curse"),
     potions=1)  # fmt: skip
+ATTACK_READS["familiar"] = False  # reads hidden cards only by moving them or asking a decision
 
 # -- Golem: reveal until 2 non-Golem Actions; discard the rest; play them in your order.
 #    The found cards are held by Golem's own frames (fields listed in HELD), not by the
@@ -200,6 +201,7 @@ def _not_action(c: int) -> bool:
 declare("scrying_pool", 2, ATTACK, ALCHEMY,
     Plus(actions=1), RevealTopEach(), RevealUntil(1, _not_action, keep_all=True), potions=1,
     discard="Scrying Pool: discard this card or put it back?")  # fmt: skip
+ATTACK_READS["scrying_pool"] = False  # reads hidden cards only by moving them or asking a decision
 
 
 # -- Transmute: trash a card from hand; Action -> Duchy, Treasure -> Transmute, Victory -> Gold

@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.declare import declare
-from kingdoms.dominion.cards.registry import HAND_HINTS, HandHint, card, task
+from kingdoms.dominion.cards.registry import (
+    ATTACK_READS,
+    HAND_HINTS,
+    REACTION_ASKS,
+    HandHint,
+    card,
+    task,
+)
 from kingdoms.dominion.cards.steps import (
     Ask,
     Custom,
@@ -122,6 +129,7 @@ asks(
 )
 # asked only with Victory cards in hand (more than one kind): they all stay there
 HAND_HINTS["bureaucrat"] = HandHint(lambda fr, c: IS_VICTORY[c], keep_all=True)
+ATTACK_READS["bureaucrat"] = True  # shows a hand without a Victory card, which stays
 
 # -- Cellar: +1 Action; discard any number of cards, then draw that many
 declare("cellar", 2, ACTION, "base", Plus(actions=1), DiscardAnyThenDraw(),
@@ -234,6 +242,7 @@ declare("market", 5, ACTION, "base", Plus(1, 1, 1, 1))
 # -- Militia: +$2; each other player discards down to 3 cards
 declare("militia", 4, ATTACK, "base", Plus(coins=2), EachOtherDiscardsDownTo(3),
     discard="Militia: discard down to 3 cards.")  # fmt: skip
+ATTACK_READS["militia"] = False  # reads hidden cards only by moving them or asking a decision
 
 # -- Mine: you may trash a Treasure from your hand; gain a Treasure to your hand
 #    costing up to $3 more (first edition: the trash is not optional)
@@ -288,6 +297,7 @@ asks(
 )
 # asked only of a seat holding a Moat
 HAND_HINTS["moat"] = HandHint(lambda fr, c: c == MOAT)
+REACTION_ASKS.add("moat")
 
 # -- Moneylender: you may trash a Copper from your hand for +$3 (first edition: you do)
 MONEYLENDER = declare("moneylender", 4, ACTION, "base", Custom(),
@@ -327,12 +337,14 @@ declare("smithy", 4, ACTION, "base", Plus(cards=3))
 #    discard it or put it back
 declare("spy", 4, ATTACK, "base-1e", Plus(cards=1, actions=1), RevealTopEach(),
     discard="Spy: discard this card or put it back?")  # fmt: skip
+ATTACK_READS["spy"] = False  # reads hidden cards only by moving them or asking a decision
 
 # -- Thief: each other player reveals 2 cards; you trash a Treasure of them and may gain
 #    the trashed Treasures
 THIEF = declare("thief", 4, ATTACK, "base-1e", Custom(),
     trash="Thief: trash one of the revealed Treasures.",
     gain="Thief: gain the trashed Treasures?").index  # fmt: skip
+ATTACK_READS["thief"] = False  # reads hidden cards only by moving them or asking a decision
 
 
 @card("thief")
@@ -421,6 +433,7 @@ declare("village", 3, ACTION, "base", Plus(cards=1, actions=2))
 
 # -- Witch: +2 Cards; each other player gains a Curse
 declare("witch", 5, ATTACK, "base", Plus(2), EachOtherGains("curse"))
+ATTACK_READS["witch"] = False  # reads hidden cards only by moving them or asking a decision
 
 # -- Woodcutter: +1 Buy +$2
 declare("woodcutter", 3, ACTION, "base-1e", Plus(buys=1, coins=2))

@@ -66,6 +66,21 @@ and by rebuilding from a view (:mod:`kingdoms.dominion.rebuild`), so that neithe
 names a card."""
 
 
+ATTACK_READS: dict[str, bool] = {}
+"""Attack card id -> what its effect reads of the other seats' hidden cards, declared
+with the card, for the undo check
+(:meth:`~kingdoms.dominion.state.DominionState.revealed_nothing`): ``False``, only by
+moving them (out of a deck or a hand) or by handing that seat a decision, or nothing
+(Militia, Witch, Spy, …); ``True``, it also reads each victim's hand as it stays
+(Bureaucrat shows a hand without a Victory card).  An Attack not declared here is left
+to sampling."""
+
+REACTION_ASKS: set[str] = set()
+"""Decision codes by which a Reaction answers an Attack (Moat's reveal), declared with
+the card, for the undo check: settled without sampling when the seat is certain to
+hold the Reaction."""
+
+
 def _into(table: dict[K, F], key: K) -> Callable[[F], F]:
     def deco(fn: F) -> F:
         table[key] = fn

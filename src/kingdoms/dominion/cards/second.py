@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.declare import declare
-from kingdoms.dominion.cards.registry import card, task
+from kingdoms.dominion.cards.registry import ATTACK_READS, card, task
 from kingdoms.dominion.cards.steps import (
     Ask,
     Custom,
@@ -76,6 +76,7 @@ asks(
 # -- Bandit: gain a Gold; others reveal 2, trash a non-Copper Treasure, discard the rest
 BANDIT = declare("bandit", 5, ("Action", "Attack"), "base-2e", Custom(),
     trash="Bandit: choose the Treasure to trash.").index  # fmt: skip
+ATTACK_READS["bandit"] = False  # reads hidden cards only by moving them or asking a decision
 
 
 @card("bandit")
