@@ -174,8 +174,10 @@ def open_decision(page: Any, server: str, kind: str, zone: str) -> None:
         page.keyboard.press("Enter")
         page.wait_for_selector("#pass-screen", state="hidden")
     page.wait_for_selector("#choices > .choice")
-    shown = page.evaluate(
-        "(() => { const d = document.querySelector('#d-decision');"
-        " return `${d.dataset.kind}:${d.dataset.zone}`; })()"
-    )
+    # the decision's panel is drawn with (not before) its choices: wait for both
+    shown = page.wait_for_function(
+        "(() => { const d = document.querySelector('#d-decision[data-kind]');"
+        " return d && document.querySelector('#choices > .choice')"
+        " ? `${d.dataset.kind}:${d.dataset.zone}` : null; })()"
+    ).json_value()
     assert shown == f"{kind}:{zone}", shown
