@@ -29,6 +29,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 
 def kingdoms_runner(seed0: int) -> Callable[[int], None]:
@@ -81,20 +82,34 @@ def random_runner(seed0: int) -> Callable[[int], None]:
     return one
 
 
-def clone_cost(seed: int, copies: int = 2000) -> tuple[float, float]:
-    """Microseconds of CPU per ``clone()`` and bytes per cloned state, on a mid-game
-    Big Money state."""
-    import tracemalloc
-
+def mid_game(seed: int) -> tuple[Any, int, int]:
+    """A Big Money mirror (First Game kingdom) stopped half way: (state, its step,
+    the step the same game ends at)."""
     from kingdoms.bots import make_bot
     from kingdoms.core import new_game
 
-    state = new_game("dominion", players=2, seed=seed, options={"kingdom": "First Game"})
-    state.logging = False
-    bot = make_bot("dominion", "big-money")
-    rng = random.Random(seed)
-    while state.step < 120 and not state.is_terminal():
-        state.apply(bot.act(state.view(state.current_player), state.legal_actions(), rng))
+    def game(stop: int | None) -> Any:
+        state = new_game("dominion", players=2, seed=seed, options={"kingdom": "First Game"})
+        state.logging = False
+        bot = make_bot("dominion", "big-money")
+        rng = random.Random(seed)
+        while not state.is_terminal() and (stop is None or state.step < stop):
+            state.apply(bot.act(state.view(state.current_player), state.legal_actions(), rng))
+        return state
+
+    length = game(None).step
+    state = game(length // 2)
+    if state.is_terminal():  # pragma: no cover - stopped before its end
+        raise RuntimeError("the mid-game state is finished")
+    return state, state.step, length
+
+
+def clone_cost(seed: int, copies: int = 2000) -> tuple[float, float, str]:
+    """Microseconds of CPU per ``clone()`` and bytes per cloned state, on a Big Money
+    mirror half way through, and which step of the game that is."""
+    import tracemalloc
+
+    state, step, length = mid_game(seed)
     start = time.process_time()
     for _ in range(copies):
         state.clone()
@@ -104,7 +119,7 @@ def clone_cost(seed: int, copies: int = 2000) -> tuple[float, float]:
     kept = [state.clone() for _ in range(copies)]
     per_state = (tracemalloc.get_traced_memory()[0] - before) / len(kept)
     tracemalloc.stop()
-    return per_clone, per_state
+    return per_clone, per_state, f"step {step} of {length}, turn {sum(state.turns)}"
 
 
 def pyminion_smithy_runner(seed0: int) -> Callable[[int], None]:
@@ -258,8 +273,9 @@ def _more(seed: int, seconds: float, big_money_peer: float) -> None:
     (n1, t1), (n2, t2) = measure_interleaved([smithy, pyminion_smithy_runner(seed)], seconds)
     print(f"smithy mirror: kingdoms {n1 / t1:.1f} games/s, pyminion BigMoneySmithy "
           f"{n2 / t2:.1f} games/s, ratio {(n1 / t1) / (n2 / t2):.1f}")  # fmt: skip
-    per_clone, per_state = clone_cost(seed)
-    print(f"clone(): {per_clone:.1f} us CPU; memory per state: {per_state:.0f} bytes")
+    per_clone, per_state, where = clone_cost(seed)
+    print(f"clone() of a mid-game state ({where}): {per_clone:.1f} us CPU; "
+          f"memory per state: {per_state:.0f} bytes")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import pytest
 from kingdoms.core import InvalidConfig, get_game, new_game
 from kingdoms.dominion.data import BY_ID, CARDS
 from kingdoms.dominion.rules import score
+from kingdoms.dominion.state import DominionState
 from tests.dominion.helpers import deck_top_first, do, ids, legal, make
 
 KA = sorted(c.id for c in CARDS if c.set == "alchemy" and c.id not in ("transmute", "vineyard"))
@@ -132,6 +133,65 @@ def test_alchemist_errata_topdecks_at_the_start_of_cleanup() -> None:
     assert legal(s) == ["put Alchemist on deck", "discard Alchemist"]
     do(s, "put Alchemist on deck", "put Alchemist on deck")
     assert ids(s.hands[0]).count("alchemist") == 2
+
+
+def _topdecked(s: DominionState) -> list[str]:
+    """The cards player 0 put onto the deck, in order (the last one ends on top)."""
+    return [e.data["card"] for e in s.log if e.type == "topdeck" and e.player == 0]
+
+
+@pytest.mark.parametrize("alchemist_first", [True, False])
+def test_alchemist_and_herbalist_printed_wording_the_player_orders_cleanup(
+    alchemist_first: bool,
+) -> None:
+    """§5.1 / §5.6 (printed wording): each ability triggers as its card is discarded
+    from play, and the player picks the order cards leave play.  Alchemist first: it
+    goes onto the deck (the Potion is still in play), then the Herbalist puts the
+    Potion on top of it.  Herbalist first: the Potion goes onto the deck and the
+    Alchemist, with no Potion left in play, is discarded."""
+    s = make(
+        kingdom=KA,
+        hands={0: ["alchemist", "herbalist", "potion"]},
+        decks={0: ["estate"] * 9},
+    )
+    do(s, "play Alchemist", "play Herbalist", "play all treasures", "end buys")
+    s.log.clear()
+    options = legal(s)
+    assert "discard Alchemist from play" in options
+    assert "discard Herbalist from play" in options
+    if alchemist_first:
+        do(s, "discard Alchemist from play", "put Alchemist on deck")
+        do(s, "discard Herbalist from play", "put Potion on deck")
+        assert _topdecked(s) == ["alchemist", "potion"]
+        assert ids(s.hands[0])[:2] == ["potion", "alchemist"]  # drawn from the top
+    else:
+        do(s, "discard Herbalist from play", "put Potion on deck")
+        assert s.current_player == 1  # the Alchemist asks nothing: no Potion in play
+        assert _topdecked(s) == ["potion"]
+        assert "alchemist" in ids(s.discards[0])
+
+
+def test_alchemist_and_herbalist_errata_alchemists_first() -> None:
+    """§5.1 / §5.6 (2022 wording): the Alchemist's ability happens at the start of
+    Clean-up, before any card is discarded from play; the Herbalist's happens as a
+    Treasure is discarded from play, later.  So the Alchemists are asked first and go
+    onto the deck first, and the Herbalist's Treasure lands on top of them."""
+    s = make(
+        kingdom=KA,
+        hands={0: ["alchemist", "alchemist", "herbalist", "potion", "silver"]},
+        decks={0: ["estate"] * 9},
+        alchemy_errata=True,
+    )
+    do(s, "play Alchemist", "play Alchemist", "play Herbalist", "play all treasures")
+    do(s, "end buys")
+    s.log.clear()
+    assert legal(s) == ["put Alchemist on deck", "discard Alchemist"]
+    do(s, "put Alchemist on deck", "put Alchemist on deck")
+    assert sorted(legal(s)) == ["done", "put Potion on deck", "put Silver on deck"]
+    do(s, "put Silver on deck")
+    assert s.current_player == 1
+    assert _topdecked(s) == ["alchemist", "alchemist", "silver"]
+    assert ids(s.hands[0])[:3] == ["silver", "alchemist", "alchemist"]  # drawn from the top
 
 
 def test_cleanup_asks_only_when_the_order_matters() -> None:

@@ -109,7 +109,8 @@ def _mutated(f: F.Field, value: Any) -> Any:
         value[-1] = [1]
         return value
     if kind in (F.SHARED, F.DERIVED):
-        return [*value, 1]  # replaced whole, never changed in place
+        value.append(1)  # the engine replaces these whole; a caller may not
+        return value
     value.append(True if f.of is bool else 1)
     return value
 

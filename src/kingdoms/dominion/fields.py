@@ -25,7 +25,8 @@ from kingdoms.dominion.frames import Frame
 VALUE: Final = "value"
 """An int, bool or str: shared by a copy, itself in a snapshot."""
 SHARED: Final = "shared"
-"""A list of ints never changed in place (replaced whole): shared by a copy."""
+"""A list of ints the engine never changes in place (replaced whole): copied all the
+same, so that a copy changed in place leaves its original alone."""
 LIST: Final = "list"
 """A list of ints or bools (counts, seats, flags): copied."""
 CARD_LIST: Final = "cards"
@@ -37,8 +38,8 @@ FRAMES: Final = "frames"
 TUPLES: Final = "tuples"
 """A list of tuples of ints: copied; lists in a snapshot."""
 DERIVED: Final = "derived"
-"""Counted from the other fields (card totals): shared by a copy, left out of a
-snapshot, counted again on restore."""
+"""Counted from the other fields (card totals): copied, left out of a snapshot,
+counted again on restore."""
 COUNTS: Final = "counts"
 """Per seat, one count per card, kept up to date as cards move (the owned counts):
 each list copied by a copy, left out of a snapshot, counted again on restore."""
@@ -86,8 +87,9 @@ def names(fields: Sequence[Field]) -> tuple[str, ...]:
 
 def copy_groups(fields: Sequence[Field]) -> tuple[tuple[str, ...], ...]:
     """(shared by a copy, copied as a list, copied list by list, empty in a copy): what
-    ``clone`` does."""
-    same = tuple(f.name for f in fields if f.kind in (VALUE, SHARED, DERIVED))
+    ``clone`` does.  Only values (ints, bools, strings) are shared: every list is
+    copied, so that changing a copy in place never changes its original."""
+    same = tuple(f.name for f in fields if f.kind == VALUE)
     nested = tuple(f.name for f in fields if f.kind in (ZONES, COUNTS))
     fresh = tuple(f.name for f in fields if f.kind == CACHE)
     copied = tuple(f.name for f in fields if f.name not in same + nested + fresh)

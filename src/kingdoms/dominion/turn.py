@@ -66,7 +66,6 @@ NO_END: Final = -2
 """The ``buy_cache`` key remembering that the supply ends no game (checked at the
 end of every turn, :meth:`Turn.finish_turn`, and worked out again only once a pile
 has emptied, which empties the cache); the buy lists' keys are never negative."""
-_NOTHING: Final[list[int]] = []
 
 
 TURN_FIELDS: Final = (
@@ -285,7 +284,7 @@ class Turn(Scoring, Effects):
             if self.logging:
                 self._log("end", None, by=ended, vp=self.vp())
             return
-        cache[NO_END] = _NOTHING
+        cache[NO_END] = []  # its own list: no state shares a part of another
         self._next_turn()
 
     def _next_turn(self) -> None:

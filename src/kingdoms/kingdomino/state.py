@@ -482,7 +482,7 @@ class KingdominoState(State):
         new.history = self.history.copy()
         new.log = self.log.copy()
         new.logging = self.logging
-        new.aside = self.aside
+        new.aside = self.aside.copy()
         new.boards = [b.copy() for b in self.boards]
         new.current = self.current.copy()
         new.current_kings = self.current_kings.copy()
@@ -493,9 +493,9 @@ class KingdominoState(State):
         new.middle_rule = self.middle_rule
         new.next = self.next.copy()
         new.next_kings = self.next_kings.copy()
-        new.past = self.past.copy()
+        new.past = [g.copy() for g in self.past]
         new.phase = self.phase
-        new.pick_order = self.pick_order
+        new.pick_order = self.pick_order.copy()
         new.pick_pos = self.pick_pos
         new.round = self.round
         new.size = self.size
@@ -503,7 +503,7 @@ class KingdominoState(State):
         new.dynasty = self.dynasty
         new.first = self.first
         new.mighty = self.mighty
-        new._legal = self._legal
+        new._legal = self._legal  # never changed in place (replaced whole), never handed out
         return new
 
     # -- scoring ----------------------------------------------------------------------

@@ -235,14 +235,16 @@ def start_cleanup(st: DominionState, p: int) -> None:
     the player picks the order cards leave play — asked only while the order can
     still matter.  With ``alchemy_errata``: every Alchemist may be topdecked at the
     start of Clean-up (if a Potion is in play), and each Herbalist play lets one
-    Treasure discarded from play go onto the deck."""
+    Treasure discarded from play go onto the deck.  The Alchemists come first: the
+    start of Clean-up is before any card is discarded from play, so a Herbalist's
+    Treasure lands on top of them (the stack runs the last frame pushed first)."""
     play = st.in_play[p]
     if st.alchemy_errata:
+        if st.herbalists:
+            st.push("herbalist_ask", p, 0, st.herbalists)
         if POTION in play:
             for _ in range(play.count(ALCHEMIST)):
                 st.push("alchemist", p, ALCHEMIST, 1)
-        if st.herbalists:
-            st.push("herbalist_ask", p, 0, st.herbalists)
         return
     if _order_matters(play):
         st.push("cleanup", p, 0)
