@@ -8,13 +8,25 @@ loaded machine)::
     .venv/bin/python bench/dominion_bigmoney.py --all        # + sim, Smithy, Witch, Alchemy
     KINGDOMS_PURE=1 .venv/bin/python bench/dominion_bigmoney.py --all   # the pure path
 
+Each engine runs two ways, all four interleaved:
+
+* **logging off, both**: kingdoms with ``state.logging = False`` (how ``kingdoms
+  sim`` plays); pyminion with the root logger raised to WARNING after ``import
+  pyminion``, so its ``logger.info`` calls return at once;
+* **logging as shipped**: pyminion as its users run it — ``import pyminion`` sets the
+  root logger to INFO with a NullHandler, so every game builds and drops its INFO
+  records (``log_stdout=False, log_file=False``); kingdoms with ``new_game``'s
+  default (the game log kept, ``state.logging = True``).
+
 The kingdoms side goes through the public API only: ``new_game`` + the
-``big-money`` bot + ``play_out`` with logging off.  The last line printed is
-``ratio: X`` (kingdoms games/s divided by pyminion games/s).  ``--all`` adds the
-Big Money mirror through the simulator (``kingdoms sim``'s game loop: bots,
-trackers, results), a Smithy mirror (peer: pyminion's BigMoneySmithy), a Witch
-mirror and random bots on an Alchemy kingdom (their ratios: against pyminion's
-Big Money mirror, as a yardstick), and ``clone()``'s cost and memory per state.
+``big-money`` bot + ``play_out``.  It prints a ratio for each way (and the mixed
+one: kingdoms as ``kingdoms sim`` runs, logging off, against pyminion as shipped);
+the last line printed is ``ratio: X`` (kingdoms games/s divided by pyminion games/s,
+both logging off).  ``--all`` adds the Big Money mirror through the simulator
+(``kingdoms sim``'s game loop: bots, trackers, results), a Smithy mirror (peer:
+pyminion's BigMoneySmithy, logging off), a Witch mirror and random bots on an
+Alchemy kingdom (their ratios: against pyminion's Big Money mirror, logging off,
+as a yardstick), and ``clone()``'s cost and memory per state on a mid-game state.
 
 ``--profile`` runs the kingdoms side under cProfile and prints the top costs.
 """
@@ -32,7 +44,9 @@ from collections.abc import Callable
 from typing import Any
 
 
-def kingdoms_runner(seed0: int) -> Callable[[int], None]:
+def kingdoms_runner(seed0: int, logging_on: bool = False) -> Callable[[int], None]:
+    """The Big Money mirror through ``new_game`` and ``play_out``; ``logging_on``:
+    the game log kept, as ``new_game`` ships (else off, as ``kingdoms sim`` plays)."""
     from kingdoms.bots import make_bot
     from kingdoms.core import new_game
     from kingdoms.core.runner import play_out, seat_rngs
@@ -42,7 +56,7 @@ def kingdoms_runner(seed0: int) -> Callable[[int], None]:
     def one(i: int) -> None:
         seed = seed0 + i
         state = new_game("dominion", players=2, seed=seed, options={"kingdom": "First Game"})
-        state.logging = False
+        state.logging = logging_on
         play_out(state, bots, seat_rngs(seed, 2))
         if not state.is_terminal():  # pragma: no cover - play_out raises instead
             raise RuntimeError("game did not end")
@@ -122,13 +136,26 @@ def clone_cost(seed: int, copies: int = 2000) -> tuple[float, float, str]:
     return per_clone, per_state, f"step {step} of {length}, turn {sum(state.turns)}"
 
 
-def pyminion_smithy_runner(seed0: int) -> Callable[[int], None]:
-    _quiet_root()
+SHIPPED_LEVEL = logging.INFO
+"""The root logger's level once ``import pyminion`` has run (it sets it, and adds a
+NullHandler): what pyminion's users get."""
+
+
+def _pyminion_logging(shipped: bool) -> None:
+    """The root logger as pyminion ships it (INFO), or quiet (WARNING: its
+    ``logger.info`` calls return before building a record)."""
+    import pyminion  # noqa: F401  (its import sets the root logger up)
+
+    logging.getLogger().setLevel(SHIPPED_LEVEL if shipped else logging.WARNING)
+
+
+def pyminion_smithy_runner(seed0: int, shipped: bool = False) -> Callable[[int], None]:
     from pyminion.bots.examples import BigMoneySmithy
     from pyminion.expansions.base import base_set, smithy
     from pyminion.game import Game
 
     def one(i: int) -> None:
+        _pyminion_logging(shipped)
         random.seed(seed0 + i)
         players = [BigMoneySmithy(player_id="s1"), BigMoneySmithy(player_id="s2")]
         game = Game(
@@ -143,22 +170,15 @@ def pyminion_smithy_runner(seed0: int) -> Callable[[int], None]:
     return one
 
 
-def _quiet_root() -> None:
-    root = logging.getLogger()
-    if not root.handlers:
-        root.addHandler(logging.NullHandler())
-    root.setLevel(logging.WARNING)
-
-
-def pyminion_runner(seed0: int) -> Callable[[int], None]:
-    # pyminion logs through the root logger; keep it quiet without adding handlers
-    # that print (a NullHandler stops logging.info() from calling basicConfig()).
-    _quiet_root()
+def pyminion_runner(seed0: int, shipped: bool = False) -> Callable[[int], None]:
+    """pyminion's Big Money mirror; ``shipped``: its logging as it ships (root logger
+    at INFO), else off.  Set before each game, since the two ways run interleaved."""
     from pyminion.bots.examples import BigMoney
     from pyminion.expansions.base import base_set
     from pyminion.game import Game
 
     def one(i: int) -> None:
+        _pyminion_logging(shipped)
         random.seed(seed0 + i)  # pyminion shuffles with the global generator
         players = [BigMoney(player_id="bm1"), BigMoney(player_id="bm2")]
         game = Game(players=players, expansions=[base_set], log_stdout=False, log_file=False)
@@ -228,23 +248,33 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     try:
-        theirs = pyminion_runner(args.seed)
+        import pyminion  # noqa: F401
     except ImportError as err:
         print(f"pyminion not installed ({err}); install the 'bench' extra")
         return 1
-    (n_ours, t_ours), (n_theirs, t_theirs) = measure_interleaved([ours, theirs], args.seconds)
-    rate_ours = n_ours / t_ours
-    rate_theirs = n_theirs / t_theirs
-    print(
-        f"kingdoms big-money mirror: {n_ours} games in {t_ours:.2f}s CPU = {rate_ours:.1f} games/s"
-    )
-    print(
-        f"pyminion 0.4.0 BigMoney mirror: {n_theirs} games in {t_theirs:.2f}s CPU "
-        f"= {rate_theirs:.1f} games/s"
-    )
+    print("kingdoms: new_game + big-money bots + play_out; logging off = state.logging False "
+          "(as kingdoms sim plays), on = new_game's default (the game log kept)")  # fmt: skip
+    print("pyminion 0.4.0: Game(log_stdout=False, log_file=False); as shipped = root logger "
+          "at INFO as `import pyminion` sets it (INFO records built, dropped by its "
+          "NullHandler); logging off = root logger at WARNING")  # fmt: skip
+    runs = [
+        ("kingdoms big-money mirror, logging off", ours),
+        ("kingdoms big-money mirror, logging on", kingdoms_runner(args.seed, True)),
+        ("pyminion BigMoney mirror, logging off", pyminion_runner(args.seed)),
+        ("pyminion BigMoney mirror, logging as shipped", pyminion_runner(args.seed, True)),
+    ]
+    measured = measure_interleaved([run for _, run in runs], args.seconds)
+    rates = []
+    for (name, _), (n, t) in zip(runs, measured, strict=True):
+        rates.append(n / t)
+        print(f"{name}: {n} games in {t:.2f}s CPU = {n / t:.1f} games/s")
+    quiet_ours, logged_ours, quiet_theirs, shipped_theirs = rates
+    print(f"ratio, kingdoms logging off / pyminion as shipped: {quiet_ours / shipped_theirs:.1f}")
+    print(f"ratio, both logging: {logged_ours / shipped_theirs:.1f}")
     if args.all:
-        _more(args.seed, args.seconds, rate_theirs)
-    print(f"ratio: {rate_ours / rate_theirs:.1f}")
+        _more(args.seed, args.seconds, quiet_theirs)
+    print(f"ratio, both logging off: {quiet_ours / quiet_theirs:.1f}")
+    print(f"ratio: {quiet_ours / quiet_theirs:.1f}")
     return 0
 
 
@@ -268,11 +298,11 @@ def _more(seed: int, seconds: float, big_money_peer: float) -> None:
         n, t = measure(ours, seconds)
         rate = n / t
         print(f"kingdoms {name}: {n} games in {t:.2f}s CPU = {rate:.1f} games/s "
-              f"({rate / big_money_peer:.1f}x pyminion Big Money)")  # fmt: skip
+              f"({rate / big_money_peer:.1f}x pyminion Big Money, logging off)")  # fmt: skip
     smithy = sim_runner(seed, ["smithy"] * 2, "First Game")
     (n1, t1), (n2, t2) = measure_interleaved([smithy, pyminion_smithy_runner(seed)], seconds)
-    print(f"smithy mirror: kingdoms {n1 / t1:.1f} games/s, pyminion BigMoneySmithy "
-          f"{n2 / t2:.1f} games/s, ratio {(n1 / t1) / (n2 / t2):.1f}")  # fmt: skip
+    print(f"smithy mirror, both logging off: kingdoms {n1 / t1:.1f} games/s, pyminion "
+          f"BigMoneySmithy {n2 / t2:.1f} games/s, ratio {(n1 / t1) / (n2 / t2):.1f}")  # fmt: skip
     per_clone, per_state, where = clone_cost(seed)
     print(f"clone() of a mid-game state ({where}): {per_clone:.1f} us CPU; "
           f"memory per state: {per_state:.0f} bytes")  # fmt: skip
