@@ -222,9 +222,9 @@ def test_clone_of_the_set_aside_dominoes_and_piles_is_its_own() -> None:
     assert km.aside == aside
     dom = position("dominion", 2, 5, 10, 0)
     assert isinstance(dom, DominionState)
-    piles, totals, kinds = list(dom.piles), list(dom.totals), list(dom.owned_kinds)
+    piles, totals, kinds = list(dom.piles), dom.totals, list(dom.owned_kinds)
+    assert isinstance(totals, tuple)  # immutable: shared by a copy
     copy = dom.clone()
     copy.piles.append(SENTINEL)
-    copy.totals[0] += 1
     copy.owned_kinds.clear()
     assert (dom.piles, dom.totals, dom.owned_kinds) == (piles, totals, kinds)

@@ -111,6 +111,8 @@ def _mutated(f: F.Field, value: Any) -> Any:
     if kind in (F.SHARED, F.DERIVED):
         value.append(1)  # the engine replaces these whole; a caller may not
         return value
+    if kind == F.TOTALS:
+        return (*value, 1)  # a tuple: replaced whole
     value.append(True if f.of is bool else 1)
     return value
 
@@ -123,7 +125,7 @@ def test_clone_copies_every_field_and_snapshot_shows_every_field() -> None:
         seen_pending += bool(st.stack)
         seen_possession += st.controller >= 0
         before = st.snapshot()
-        totals = list(st.totals)
+        totals = st.totals
         owned = [list(counts) for counts in st.owned_counts]
         cache = dict(st.buy_cache)
         for f in FIELDS:

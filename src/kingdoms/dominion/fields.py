@@ -40,6 +40,9 @@ TUPLES: Final = "tuples"
 DERIVED: Final = "derived"
 """Counted from the other fields (card totals): copied, left out of a snapshot,
 counted again on restore."""
+TOTALS: Final = "totals"
+"""A tuple of ints counted from the other fields (the card totals): immutable, so
+shared by a copy; left out of a snapshot, counted again on restore."""
 COUNTS: Final = "counts"
 """Per seat, one count per card, kept up to date as cards move (the owned counts):
 each list copied by a copy, left out of a snapshot, counted again on restore."""
@@ -48,8 +51,10 @@ CACHE: Final = "cache"
 """A memo of what the other fields give (a dict, emptied when they change it): a copy
 starts with an empty one; left out of a snapshot, empty on restore."""
 
-KINDS: Final = (VALUE, SHARED, LIST, CARD_LIST, ZONES, FRAMES, TUPLES, DERIVED, COUNTS, CACHE)
-UNSAVED: Final = (DERIVED, COUNTS, CACHE)
+KINDS: Final = (
+    *(VALUE, SHARED, LIST, CARD_LIST, ZONES, FRAMES, TUPLES, DERIVED, TOTALS, COUNTS, CACHE),
+)
+UNSAVED: Final = (DERIVED, TOTALS, COUNTS, CACHE)
 """The kinds made from the other fields: not in a snapshot, made again on restore."""
 
 
@@ -87,9 +92,10 @@ def names(fields: Sequence[Field]) -> tuple[str, ...]:
 
 def copy_groups(fields: Sequence[Field]) -> tuple[tuple[str, ...], ...]:
     """(shared by a copy, copied as a list, copied list by list, empty in a copy): what
-    ``clone`` does.  Only values (ints, bools, strings) are shared: every list is
-    copied, so that changing a copy in place never changes its original."""
-    same = tuple(f.name for f in fields if f.kind == VALUE)
+    ``clone`` does.  Only immutable values (ints, bools, strings, the totals' tuple)
+    are shared: every list is copied, so that changing a copy in place never changes
+    its original."""
+    same = tuple(f.name for f in fields if f.kind in (VALUE, TOTALS))
     nested = tuple(f.name for f in fields if f.kind in (ZONES, COUNTS))
     fresh = tuple(f.name for f in fields if f.kind == CACHE)
     copied = tuple(f.name for f in fields if f.name not in same + nested + fresh)

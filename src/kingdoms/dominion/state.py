@@ -184,7 +184,7 @@ class DominionState(Turn):
         totals = self.supply.copy()
         totals[COPPER] += 7 * n
         totals[ESTATE] += 3 * n
-        self.totals = totals
+        self.totals = tuple(totals)
         size = max(len(CARDS), len(self.supply))
         self.owned_counts = []
         for _ in range(n):
@@ -635,7 +635,7 @@ class DominionState(Turn):
 
     def check_invariants(self) -> None:
         counts = self._counts()
-        if counts != self.totals:
+        if tuple(counts) != self.totals:
             diff = {
                 CARDS[c].id: counts[c] - self.totals[c]
                 for c in range(len(counts))

@@ -9,7 +9,8 @@ supply piles, sorted), ``trash``, ``possessed_trash`` (cards trashed in a
 Possession turn, back to their owner after Clean-up), ``discarding`` (per seat, how
 many cards on top of its discard pile belong to a discard of several cards still
 being made, not yet shown to the other seats: see :mod:`kingdoms.dominion.effects`)
-and ``totals`` (how many of each card the game holds: the conservation check).
+and ``totals`` (how many of each card the game holds: the conservation check; a
+tuple, replaced whole).
 ``owned_counts`` (per seat, card index -> copies the seat owns, as
 :meth:`Zones.owned` lists them) is kept up to date where cards change hands (gain,
 trash, the cards trashed in a Possession turn coming back), so that reading it costs
@@ -35,6 +36,7 @@ from kingdoms.dominion.fields import (
     DERIVED,
     LIST,
     SHARED,
+    TOTALS,
     ZONES,
     Field,
     names,
@@ -53,7 +55,7 @@ ZONE_FIELDS: Final = (
     Field("looking", ZONES),
     Field("possessed_trash", CARD_LIST, engine=True),
     Field("discarding", LIST, engine=True),
-    Field("totals", DERIVED),
+    Field("totals", TOTALS),
     Field("owned_counts", COUNTS),
     Field("owned_kinds", DERIVED),
     Field("buy_cache", CACHE),
@@ -79,7 +81,7 @@ class Zones(Stack):
     in_play: list[list[int]]
     aside: list[list[int]]
     looking: list[list[int]]
-    totals: list[int]
+    totals: tuple[int, ...]
     owned_counts: list[list[int]]
     owned_kinds: list[int]
     buy_cache: dict[int, list[int]]
@@ -125,7 +127,7 @@ class Zones(Stack):
     def recount(self) -> None:
         """Count again what the state keeps counted (card totals, owned counts) and
         forget the remembered buy lists: after zones or the supply were set directly."""
-        self.totals = self._counts()
+        self.totals = tuple(self._counts())
         self.owned_counts = self.count_owned()
         kinds = set(self.piles)
         kinds.update(c for c, n in enumerate(self.totals) if n)
