@@ -143,13 +143,13 @@ NullHandler): what pyminion's users get."""
 
 def _pyminion_logging(shipped: bool) -> None:
     """The root logger as pyminion ships it (INFO), or quiet (WARNING: its
-    ``logger.info`` calls return before building a record)."""
-    import pyminion  # noqa: F401  (its import sets the root logger up)
-
+    ``logger.info`` calls return before building a record).  Called before each game
+    (the two ways run interleaved), after ``import pyminion`` has set the logger up."""
     logging.getLogger().setLevel(SHIPPED_LEVEL if shipped else logging.WARNING)
 
 
 def pyminion_smithy_runner(seed0: int, shipped: bool = False) -> Callable[[int], None]:
+    import pyminion  # noqa: F401  (its import sets the root logger up)
     from pyminion.bots.examples import BigMoneySmithy
     from pyminion.expansions.base import base_set, smithy
     from pyminion.game import Game
