@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kingdoms.bots.dominion.roles import ROLE_NAMES
 from kingdoms.bots.dominion.strategy import (
     ANY,
     CARD,
@@ -67,7 +68,9 @@ from kingdoms.dominion.data import CARDS
 from kingdoms.dominion.decisions import SPECS, YES_NO, purposes
 
 CARD_IDS: frozenset[str] = frozenset(c.id for c in CARDS)
-TYPES: frozenset[str] = frozenset(t.lower() for c in CARDS for t in c.types)
+TYPES: frozenset[str] = frozenset(t.lower() for c in CARDS for t in c.types) | frozenset(ROLE_NAMES)
+"""Card types and roles (:mod:`kingdoms.bots.dominion.roles`), lower-case; a name that is
+both a card and a role (``Village``) is the card, its plural (``Villages``) the role."""
 _COST = {c.id: c.cost for c in CARDS}
 _PILE_MAX = {c.id: max(c.pile_size(n) for n in range(2, 7)) for c in CARDS}
 _STARTING = frozenset({"copper", "estate"})
