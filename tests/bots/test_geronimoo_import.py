@@ -111,13 +111,14 @@ def test_cli_import_writes_one_file_per_bot(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "test-card-type.toml",
         "test-every-function.toml",
+        "test-play.toml",
         "test-smithy-money.toml",
         "test-token.toml",
     ]
     assert "skipped 'Test Unknown Card': the card 'Castles' does not exist here" in res.output
     assert "skipped 'Test Many Reasons': the card 'Colony' does not exist here\n" in res.output
     assert "  and the card 'Platinum' does not exist here\n" in res.output
-    assert "4 of 7 bot(s) converted" in res.output
+    assert "5 of 8 bot(s) converted" in res.output
     again = CliRunner().invoke(main, ["strategy", "import", str(XML), "-o", str(tmp_path)])
     assert "exists (--force overwrites)" in again.output and again.exit_code == 1
     sim = CliRunner().invoke(
@@ -173,3 +174,44 @@ def test_the_real_file_imports_every_bot_whose_cards_exist_here() -> None:
             parse_strategy(bot.toml, bot.name)
     names = {b.name for b in bots if b.toml}
     assert {"First Game by michaeljb", "Burning Skull HTBD#1", "Lab/Militia/Chapel"} <= names
+
+
+def _rule_cards(rules: object, s: Situation) -> list[str]:
+    """The entries of a rule list that apply in ``s``, as their text."""
+    out = []
+    for r in rules:  # type: ignore[attr-defined]
+        s.card = r.key
+        if r.cond is None or r.cond(s):
+            out.append(r.text)
+    return out
+
+
+def test_cards_are_played_as_that_simulator_plays_them() -> None:
+    strategy = parse_strategy(_bots()["Test Play"].toml)  # type: ignore[attr-defined]
+    # cantrips first, the curser before the other terminals, Moat late; an aggressive
+    # Chapel before the terminals when the hand holds junk to trash
+    assert [r.text for r in strategy.play] == [
+        "Spy",
+        "Chapel if actions == 1 and (in_hand(Curse) + in_hand(Victory) + in_hand(Copper)) > 1",
+        "Witch if left(Curse) > 0",
+        "Thief",
+        "Witch",
+        "Moat",
+        "Chapel if in_hand(Curse) + in_hand(Estate) > 0 or "
+        "(in_hand(Copper) > 0 and total_money - 1 >= 4)",
+    ]
+    d = strategy.decisions
+    # Chapel keeps $4 of Treasure, and an Estate while the buy rules want Estates
+    assert [r.text for r in d["chapel.trash"]][:3] == [
+        "Curse",
+        "Duchy",
+        "Estate if not (left(Province) <= 2)",
+    ]
+    # Thief gains a Treasure only when its buy rules want it now
+    assert [r.text for r in d["thief.gain"]] == ["Silver if count(Silver) < 4", "done"]
+    rich = Situation(coins=0, owned={"copper": 2, "silver": 4}, types=adapter.TYPES)
+    assert _rule_cards(d["thief.gain"], rich) == ["done"]
+    # Spy leaves an opponent's Silver on top for a Thief in hand
+    assert any("in_hand(Thief)" in r.text for r in d["spy.discard"])
+    # the penultimate Province rule guards every Province buy
+    assert "left(Province) == 2 and vp < opp_vp" in strategy.buy[0].text

@@ -39,6 +39,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from kingdoms.bots.dominion.geronimoo_play import play_style
 from kingdoms.bots.dominion.lang import DISPLAY, StrategyError, card_id, parse_strategy
 
 _COMPARATORS = {
@@ -123,6 +124,10 @@ _TWO_PLAYER = {
 }
 """Functions about the opponents: summed (or the first opponent's) there, the most
 any opponent has here — the same in two-player games."""
+
+
+_PLAY_STRATEGIES: dict[str, tuple[str, ...]] = {"chapel": ("aggressiveTrashing",)}
+"""Per-card play strategies of that simulator that the play rules here follow."""
 
 
 class Unsupported(Exception):
@@ -245,6 +250,8 @@ def _bot(player: ET.Element) -> Converted:
     if any(card_id(n or "") == "moneylender" for n in named):
         money = "(total_money + count(Moneylender))"  # Moneylender counts +$1 there
     entries: list[str] = []
+    pairs: list[tuple[str, str | None]] = []
+    strategies: dict[str, str] = {}
     reasons: list[str] = []
 
     def refuse(err: Unsupported) -> None:
@@ -262,7 +269,10 @@ def _bot(player: ET.Element) -> Converted:
             refuse(err)
         strategy = rule.get("strategy")
         if card and strategy and strategy != "standard":
-            notes.append(f"{card}'s play strategy {strategy!r} has no equivalent: default play")
+            strategies[_card(card)] = strategy
+            if strategy not in _PLAY_STRATEGIES.get(_card(card), ()):
+                note = f"{card}'s play strategy {strategy!r} has no equivalent: standard play"
+                _note(notes, note)
         if rule.get("bane"):
             notes.append(f"{card or rule.get('name')}'s bane {rule.get('bane')!r} is ignored")
         conditions: list[str] = []
@@ -272,6 +282,8 @@ def _bot(player: ET.Element) -> Converted:
             except Unsupported as err:
                 refuse(err)
         entries.append(card if not conditions else f"{card} if {' and '.join(conditions)}")
+        if card:
+            pairs.append((_card(card), " and ".join(conditions) if conditions else None))
     start = player.find("start_state")
     if start is not None:
         for zone in start:
@@ -287,8 +299,15 @@ def _bot(player: ET.Element) -> Converted:
     if reasons:
         return Converted(name, None, "; ".join(reasons), reasons=reasons)
     types = [t.get("name") for t in player.findall("type")]
-    if "AppliesPPR" in types:
-        notes.append("the penultimate Province rule (AppliesPPR) has no equivalent: not applied")
+    style = play_style(pairs, strategies, "AppliesPPR" in types)
+    notes += [n for n in style.notes if n not in notes]
+    if style.province_guard:
+        entries = [
+            (e + (" and " if " if " in e else " if ") + style.province_guard)
+            if e == "Province" or e.startswith("Province if ")
+            else e
+            for e in entries
+        ]
     if player.find("start_state") is not None:
         notes.append("its start state (a fixed opening hand) has no equivalent: a normal start")
     kingdom: list[str] = []
@@ -311,6 +330,11 @@ def _bot(player: ET.Element) -> Converted:
     lines.append("buy = [")
     lines += [f"  {_quote(e)}," for e in entries]
     lines.append("]")
+    if style.play:
+        lines.append("# its Actions in the order that simulator plays them")
+        lines.append("play = [")
+        lines += [f"  {_quote(e)}," for e in style.play]
+        lines.append("]")
     lines += [
         "",
         "[decisions]",
@@ -318,7 +342,14 @@ def _bot(player: ET.Element) -> Converted:
         '"*.gain" = [',
     ]
     lines += [f"  {_quote(e)}," for e in entries]
-    lines += ["]", ""]
+    lines += ["]"]
+    if style.decisions:
+        lines.append("# its cards' choices as that simulator makes them")
+    for purpose, listed in style.decisions.items():
+        lines.append(f"{_quote(purpose)} = [")
+        lines += [f"  {_quote(e)}," for e in listed]
+        lines.append("]")
+    lines.append("")
     toml = "\n".join(lines)
     try:
         parse_strategy(toml, name)
