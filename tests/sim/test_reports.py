@@ -182,6 +182,23 @@ def test_cli_round_robin_matrix() -> None:
     assert res.exit_code != 0 and "--bots or --round-robin" in res.output
 
 
+def test_cli_round_robin_names_a_strategy_file_by_its_name(tmp_path: Path) -> None:
+    file = tmp_path / "sub" / "my_file.toml"
+    file.parent.mkdir()
+    file.write_text('name = "Gold Digger"\nbuy = ["Province", "Gold", "Silver"]\n')
+    res = CliRunner().invoke(
+        main, ["sim", "dominion", "--round-robin", f"{file},big-money", "-n", "2", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["bots"] == ["Gold Digger", "big-money"]
+    assert all(str(file) not in k for k in data["games"])
+    from kingdoms.sim.report import sample_log
+
+    log = sample_log("dominion", [str(file), "big-money"], 1, {"kingdom": "First Game"})
+    assert "Gold Digger" in log[0] and "my_file" not in log[0]
+
+
 def test_cli_until_clear_stops_early() -> None:
     args = ["sim", "dominion", "--bots", "witch,big-money", "--kingdom", "witch", "-n", "1000"]
     res = CliRunner().invoke(main, [*args, "--until-clear", "--json"])

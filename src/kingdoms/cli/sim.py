@@ -260,7 +260,9 @@ def _round_robin(
         task = progress.add_task("games", total=runs.games * len(pairs))
         for i, j in pairs:
             reports[(i, j)] = runs.run([bots[i], bots[j]], lambda k: progress.advance(task, k))
-    rr = RoundRobin(bots, reports)
+    from kingdoms.sim.setup import labels
+
+    rr = RoundRobin(labels(runs.game, bots), reports)  # a strategy file by its name
     if as_json:
         click.echo(json.dumps(rr.to_json()))
     else:

@@ -115,9 +115,11 @@ def sample_log(
     """The readable log of game ``index`` of a run (the same game the run plays), the
     seats named by their bots (numbered when two seats play the same bot)."""
     from kingdoms.server.logtext import with_names
+    from kingdoms.sim.setup import labels
 
     state, seat_bot = play_state(game, specs, index, seed, options, log=True)
-    names: list[str | None] = [seat_label(specs, b) for b in seat_bot]
+    named = labels(game, specs)  # a strategy file by its name
+    names: list[str | None] = [seat_label(named, b) for b in seat_bot]
     lines = [
         f"sample game {index + 1}: "
         + ", ".join(f"seat {s + 1} = {name}" for s, name in enumerate(names))
