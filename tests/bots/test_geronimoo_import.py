@@ -191,7 +191,10 @@ def test_cards_are_played_as_that_simulator_plays_them() -> None:
     # cantrips first, the curser before the other terminals, Moat late; an aggressive
     # Chapel before the terminals when the hand holds junk to trash
     assert [r.text for r in strategy.play] == [
+        "Harbinger",
         "Spy",
+        "Throne Room",
+        "Cellar",
         "Chapel if actions == 1 and (in_hand(Curse) + in_hand(Victory) + in_hand(Copper)) > 1",
         "Witch if left(Curse) > 0",
         "Thief",
@@ -213,5 +216,13 @@ def test_cards_are_played_as_that_simulator_plays_them() -> None:
     assert _rule_cards(d["thief.gain"], rich) == ["done"]
     # Spy leaves an opponent's Silver on top for a Thief in hand
     assert any("in_hand(Thief)" in r.text for r in d["spy.discard"])
+    # Throne Room doubles the most valuable Action, a terminal only with an Action left
+    assert [r.text for r in d["throne_room.play"]][:2] == [
+        "Witch if actions > 0 or in_hand(Terminal) == in_hand(Action)",
+        "Moat if actions > 0 or in_hand(Terminal) == in_hand(Action)",
+    ]
+    # Cellar drops excess terminals first, Harbinger tops nothing worse than Silver
+    assert d["cellar.discard"][0].text == "Terminal if in_hand(Terminal) > actions"
+    assert d["harbinger.topdeck"][-1].text == "done"
     # the penultimate Province rule guards every Province buy
     assert "left(Province) == 2 and vp < opp_vp" in strategy.buy[0].text

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from kingdoms.bots.dominion.lang import DISPLAY
+from kingdoms.bots.dominion.roles import ROLES
 
 _JUNK = "(in_hand(Curse) + in_hand(Victory) + in_hand(Copper))"
 
@@ -73,6 +74,16 @@ _PLAY_ORDER: tuple[tuple[str, str | None], ...] = (
     ("workshop", None),
     ("herbalist", None),
 )
+
+_THRONE_ORDER = ("possession", "witch", "laboratory", "golem", "familiar", "adventurer",
+                 "alchemist", "scrying_pool", "poacher", "market", "library", "council_room",
+                 "artisan", "festival", "university", "militia", "apothecary", "smithy",
+                 "vassal", "moat", "bandit", "workshop", "spy", "sentry", "mine", "feast",
+                 "village", "moneylender", "herbalist", "woodcutter", "thief", "chancellor",
+                 "bureaucrat", "transmute", "merchant", "apprentice", "remodel", "chapel",
+                 "cellar", "harbinger")  # fmt: skip
+"""The card Throne Room plays twice: the most valuable Action in hand (a terminal only
+with an Action left for it, or when every Action in hand is one)."""
 
 _KEEP_ON_DISCARD = ("Curse", "Victory", "Copper", "Silver", "Harbinger", "Cellar", "Chapel",
                     "Remodel", "Apprentice", "Merchant", "Transmute", "Bureaucrat",
@@ -161,6 +172,24 @@ def play_style(
         trash += ["Copper", "done"]
         style.decisions["sentry.trash"] = trash
         style.decisions["sentry.discard"] = [*_KEEP_ON_DISCARD, "done"]
+    junk = "(is(card, Curse) or is(card, Victory) or is(card, Copper))"
+    if "harbinger" in cards:  # the best card of the discard pile, if better than Copper
+        style.decisions["harbinger.topdeck"] = [f"costliest any if not {junk}", "done"]
+    if "cellar" in cards:  # excess terminals, other Cellars, then what is no better than Silver
+        style.decisions["cellar.discard"] = [
+            "Terminal if in_hand(Terminal) > actions",
+            "Cellar",
+            *_KEEP_ON_DISCARD,
+            "done",
+        ]
+    if "throne_room" in cards:
+        pick = []
+        for c in _THRONE_ORDER:
+            if c in cards:
+                terminal = "terminal" in ROLES.get(c, ())
+                when = " if actions > 0 or in_hand(Terminal) == in_hand(Action)"
+                pick.append(DISPLAY[c] + (when if terminal else ""))
+        style.decisions["throne_room.play"] = pick
     if "thief" in cards:
         take = ["Gold", "Philosopher's Stone", "Potion", "Silver", "any"]
         style.decisions["thief.trash"] = take
@@ -173,7 +202,6 @@ def play_style(
                 gain.append(f"{DISPLAY[t]} if {w}")
         style.decisions["thief.gain"] = [*gain, "done"]
     if "spy" in cards:
-        junk = "(is(card, Curse) or is(card, Victory) or is(card, Copper))"
         spy = [f"yes if about_me and {junk}", "no if about_me", f"no if {junk}"]
         if "thief" in cards:
             spy.append(
