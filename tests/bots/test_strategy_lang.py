@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -634,3 +635,32 @@ def test_every_bundled_condition_is_made_one_function() -> None:
     for name in bundled_names():
         for _card, cond in parse_strategy(bundled_text(name), name).rules:
             assert cond is always or cond.__code__.co_filename == "<string>", name
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ('buy = ["Smithyy"]', "did you mean 'Smithy'?"),
+        ('buy = ["Smithy if count(Smithie) < 2"]', "did you mean 'Smithy'"),
+        ('buy = ["Smithy if cont(Smithy) < 2"]', "did you mean 'count'"),
+        ('buy = ["Smithy if totl_money < 2"]', "did you mean 'total_money'"),
+        ('bye = ["Smithy"]\nbuy = ["Gold"]', "did you mean 'buy'?"),
+        ('buy = ["Gold"]\n[decisions]\n"chapel.trsh" = ["Copper"]', "did you mean 'chapel.trash'"),
+    ],
+)
+def test_unknown_names_suggest_the_closest(text: str, hint: str) -> None:
+    with pytest.raises(StrategyError, match=re.escape(hint)):
+        parse_strategy(text)
+    with pytest.raises(StrategyError) as err:
+        parse_strategy('buy = ["Xyzzy"]')
+    assert "did you mean" not in str(err.value)
+
+
+def test_roles_name_cards_by_what_they_do() -> None:
+    s = parse_strategy('buy = ["Village if count(Terminal) > count(Villages)", "Cycler"]')
+    cond = s.buy[0].cond
+    assert cond is not None
+    owned = {"smithy": 2, "festival": 1}
+    assert cond(Situation(coins=3, owned=owned, types=adapter.TYPES))
+    assert not cond(Situation(coins=3, owned={**owned, "village": 1}, types=adapter.TYPES))
+    assert s.buy[1].matches("laboratory") and not s.buy[1].matches("smithy")

@@ -200,6 +200,23 @@ def card_id(name: str) -> str | None:
     return _CANON.get(re.sub(r"[^a-z0-9]", "", name.strip().lower()))
 
 
+def did_you_mean(word: str, known: Iterable[str] | None = None) -> str:
+    """``"; did you mean 'Smithy'?"`` for the closest known names (cards, types and
+    roles when ``known`` is not given), or ``""``.
+
+    >>> did_you_mean("Smithyy")
+    "; did you mean 'Smithy'?"
+    """
+    import difflib
+
+    names = [*DISPLAY.values(), *(t.title() for t in TYPES)] if known is None else list(known)
+    by_key = {n.lower().replace("_", " "): n for n in names}
+    near = difflib.get_close_matches(word.strip().lower().replace("_", " "), by_key, 2, 0.6)
+    if not near:
+        return ""
+    return "; did you mean " + " or ".join(repr(by_key[n]) for n in near) + "?"
+
+
 def _name(name: str) -> tuple[str, str] | None:
     """A card (``("card", id)``) or a type (``("type", "treasure")``)."""
     cid = card_id(name)
@@ -313,7 +330,9 @@ def _card_arg(fname: str, node: ast.expr) -> tuple[str, str]:
     raw = _arg_name(node)
     what = _name(raw)
     if what is None:
-        raise ExprError(f"unknown card or type {raw.replace('_', ' ')!r}", node.col_offset)
+        raise ExprError(
+            f"unknown card or type {raw.replace('_', ' ')!r}{did_you_mean(raw)}", node.col_offset
+        )
     if what[0] == "type" and fname in ("left", "cost"):
         raise ExprError(f"{fname}() takes a card, not the type {raw!r}", node.col_offset)
     return what
@@ -382,7 +401,8 @@ def _compile(node: ast.expr, public: bool = False) -> Compiled:
         if var is None:
             known = ", ".join(sorted(VARIABLES))
             funcs = ", ".join(f"{f}()" for f in FUNCTIONS)
-            raise ExprError(f"unknown name {node.id!r} (known: {known}; {funcs})", col)
+            near = did_you_mean(node.id, [*VARIABLES, *FUNCTIONS])
+            raise ExprError(f"unknown name {node.id!r}{near} (known: {known}; {funcs})", col)
         if public and name not in _PUBLIC_VARIABLES:
             raise ExprError(
                 f"opponents_max() takes public facts only (count(X), "
@@ -445,7 +465,10 @@ def _compile(node: ast.expr, public: bool = False) -> Compiled:
                 notes=notes,
                 integer=all(p.integer for p in parts),
             )
-        raise ExprError(f"unknown function {node.func.id!r} (known: {', '.join(FUNCTIONS)})", col)
+        near = did_you_mean(node.func.id, FUNCTIONS)
+        raise ExprError(
+            f"unknown function {node.func.id!r}{near} (known: {', '.join(FUNCTIONS)})", col
+        )
     if isinstance(node, ast.UnaryOp):
         inner = _compile(node.operand, public)
         if isinstance(node.op, ast.Not):
@@ -937,7 +960,7 @@ def _target(text: str) -> tuple[int, str, int] | str:
         return (t, low, pick)
     what = _name(text)
     if what is None:
-        return f"unknown card or type {text.strip()!r}"
+        return f"unknown card or type {text.strip()!r}{did_you_mean(text)}"
     return (CARD if what[0] == "card" else TYPE, what[1], pick)
 
 
@@ -1062,7 +1085,8 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
                 Finding(
                     pos.key(key)[0],
                     "error",
-                    f"unknown key {key!r} (known: {', '.join(sorted(_KNOWN_KEYS))})",
+                    f"unknown key {key!r}{did_you_mean(key, _KNOWN_KEYS)} "
+                    f"(known: {', '.join(sorted(_KNOWN_KEYS))})",
                 )
             )
     title = data.get("name", name)
@@ -1118,7 +1142,9 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
                 Finding(
                     line,
                     "error",
-                    f"unknown decision purpose {purpose!r} (known: {known}; or *.verb for "
+                    f"unknown decision purpose {purpose!r}"
+                    f"{did_you_mean(purpose, [*PURPOSES, *WILDCARDS])} "
+                    f"(known: {known}; or *.verb for "
                     f"every decision of a verb: {', '.join(sorted(WILDCARDS))})",
                 )
             )
