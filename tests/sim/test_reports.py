@@ -246,3 +246,16 @@ def test_one_score_in_table_json_stop_rule_and_round_robin() -> None:
         main, ["sim", "dominion", "--bots", "smithy,big-money", "-n", "400", "--until-clear"]
     )
     assert "score [95% CI]" in res.output and "wins + ½ shared" in res.output
+
+
+def test_cli_sim_plays_on_a_file_s_kingdom_when_none_is_given(tmp_path: Path) -> None:
+    file = tmp_path / "fg.toml"
+    file.write_text('name = "FG"\nkingdom = "First Game"\nbuy = ["Province", "Gold", "Silver"]\n')
+    args = ["sim", "dominion", "--bots", f"{file},big-money", "-n", "2", "--json"]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["setup"]["kingdom"][:3] == ["cellar", "market", "militia"]
+    assert "kingdom from FG's strategy file" in res.stderr
+    res = CliRunner().invoke(main, [*args, "--kingdom", "Witch"])
+    assert "witch" in json.loads(res.stdout)["setup"]["text"].lower()

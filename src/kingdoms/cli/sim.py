@@ -133,6 +133,13 @@ def _run(
 ) -> None:
     if bool(bots) == bool(round_robin):
         raise click.UsageError("give either --bots or --round-robin")
+    if bots and options.get("kingdom") is None:  # no --kingdom: a file's own kingdom
+        from kingdoms.sim.setup import file_kingdom
+
+        named = file_kingdom(game, _split_bots(bots))
+        if named is not None:
+            options = {**options, "kingdom": named[0]}
+            click.echo(f"kingdom from {named[1]}'s strategy file", err=True)
     if require_cards:
         from kingdoms.sim.setup import require_cards as with_cards
 

@@ -217,6 +217,12 @@ def did_you_mean(word: str, known: Iterable[str] | None = None) -> str:
     return "; did you mean " + " or ".join(repr(by_key[n]) for n in near) + "?"
 
 
+def _set_names() -> list[str]:
+    from kingdoms.dominion.kingdom import RECOMMENDED
+
+    return [n for names in RECOMMENDED for n in names]
+
+
 def _name(name: str) -> tuple[str, str] | None:
     """A card (``("card", id)``) or a type (``("type", "treasure")``)."""
     cid = card_id(name)
@@ -1101,8 +1107,18 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
     if "kingdom" in data:
         value = data["kingdom"]
         line = pos.key("kingdom")[0]
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            findings.append(Finding(line, "error", "kingdom must be a list of card names"))
+        from kingdoms.dominion.kingdom import set_kingdom
+
+        named_set = set_kingdom(value)
+        if named_set is not None:  # a recommended set's name: its 10 cards
+            kingdom = list(named_set)
+        elif not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            sets = "" if not isinstance(value, str) else f"{did_you_mean(value, _set_names())}"
+            findings.append(
+                Finding(
+                    line, "error", f"kingdom must be a list of card names or a set's name{sets}"
+                )
+            )
         else:
             for v in value:
                 cid = card_id(v)
