@@ -196,3 +196,22 @@ def test_gardens_combination_outranks_its_big_money_helper_score() -> None:
     assert combo.score > helped / 60 + 0.3
     assert combo.ci[0] > 0.5
     assert not [f for f in check_text(combo.strategy, "c", cards) if f.level == "error"]
+
+
+def test_the_pool_holds_every_fitting_bot_strongest_first(tmp_path: Path) -> None:
+    from kingdoms.sim.optimize import bundled_pool, pool_label
+
+    kingdom = ["witch", "smithy", "village", "market", "militia", "cellar", "chapel",
+               "laboratory", "festival", "moat"]  # fmt: skip
+    mine = tmp_path / "imported.toml"
+    mine.write_text('name = "Imported Witch"\nbuy = ["Province", "Gold", "Witch", "Silver"]\n')
+    away = tmp_path / "away.toml"
+    away.write_text('name = "Needs Mine"\nbuy = ["Province", "Mine", "Silver"]\n')
+    pool = bundled_pool(kingdom, files=[str(mine), str(away)])
+    assert "witch" in pool and "smithy" in pool and str(mine) in pool  # every fitting bot
+    assert str(away) not in pool and "big-money-ultimate" not in pool
+    raced = bundled_pool(kingdom, files=[str(mine)], against="big-money-ultimate", race_games=30)
+    assert set(raced) == set(pool)
+    # strongest first: a Witch bot ahead of the plain Moat bot against Big Money
+    assert raced.index("witch") < raced.index("moat")
+    assert pool_label(str(mine)) == "Imported Witch"
