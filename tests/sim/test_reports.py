@@ -207,6 +207,7 @@ def test_cli_until_clear_stops_early() -> None:
     assert data["requested"] == 1000 and 100 <= data["games"] < 1000
     res = CliRunner().invoke(main, [*args, "--until-clear"])
     assert "stopped early after" in res.output
+    assert "99 % score interval at the stop" in res.output
 
 
 def test_cli_kingdomino_report_per_round(tmp_path: Path) -> None:

@@ -129,4 +129,12 @@ def _combo(r: Ranked) -> str:
         return ""
     lo, hi = c.ci
     with_ = f"+ {name_of(c.partner)}" if c.partner else "alone"
-    return f"{with_} ({c.template}) {c.score:.1%} [{lo:.1%}–{hi:.1%}]"
+    text = f"{with_} ({c.template}) {c.score:.1%} [{lo:.1%}–{hi:.1%}]"
+    if c.gain is None or c.gain_half is None:
+        return text
+    if c.better:
+        return f"{text}, {c.gain:+.1%} ± {c.gain_half:.1%} over the card alone"
+    return (
+        f"none better than the card alone (best tried: {text}; "
+        f"{c.gain:+.1%} ± {c.gain_half:.1%} on the same games)"
+    )

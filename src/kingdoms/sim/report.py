@@ -56,9 +56,11 @@ def print_report(report: SimReport, console: Console, *, turns: int = 25) -> Non
     data = report.to_json()
     extra = [f"shared wins: {report.ties}", f"first-seat wins: {report.first_seat_wins}"]
     if "requested" in data:
+        lo, hi = report.score_intervals(z=2.575829)[0]
         extra.append(
             f"stopped early after {report.games} of {data['requested']} games"
-            " (the first bot's 99 % score interval cleared 50 %)"
+            f" (the first bot's 99 % score interval at the stop, {lo:.1%}–{hi:.1%}, "
+            "cleared 50 %; a run stopped on its lead tends to overstate it)"
         )
     if "mean_turns" in data:
         extra.append(f"mean turns: {data['mean_turns']}")
