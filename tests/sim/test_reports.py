@@ -260,3 +260,28 @@ def test_cli_sim_plays_on_a_file_s_kingdom_when_none_is_given(tmp_path: Path) ->
     assert "kingdom from FG's strategy file" in res.stderr
     res = CliRunner().invoke(main, [*args, "--kingdom", "Witch"])
     assert "witch" in json.loads(res.stdout)["setup"]["text"].lower()
+
+
+def test_every_table_in_plain_markdown_csv_or_json_never_wrapped_when_piped() -> None:
+    import csv
+    import io
+
+    base = ["sim", "dominion", "--bots", "witch,big-money", "-n", "4", "--kingdom", "Witch"]
+    res = CliRunner().invoke(main, [*base, "--format", "csv"])
+    assert res.exit_code == 0, res.output
+    table = list(csv.reader(io.StringIO(res.stdout)))
+    assert table[0][:3] == ["#", "bot", "wins"] and [r[1] for r in table[1:3]] == [
+        "witch",
+        "big-money",
+    ]
+    md = CliRunner().invoke(main, [*base, "--format", "markdown"]).stdout
+    assert "| # | bot | wins |" in md and "|---|" in md
+    assert "games" in json.loads(CliRunner().invoke(main, [*base, "--format", "json"]).stdout)
+    rr = ["sim", "dominion", "--round-robin", "witch,smithy,big-money", "-n", "2"]
+    out = CliRunner().invoke(main, [*rr, "--format", "csv"]).stdout
+    head = out.splitlines()[0]
+    assert head.startswith("#,,") and head.endswith(",overall") and len(out.splitlines()) == 4
+    # piped (not a terminal): every row of the plain table on one line
+    plain = CliRunner().invoke(main, [*rr, "--format", "plain"]).stdout
+    rows = [line for line in plain.splitlines() if "big-money" in line and "%" in line]
+    assert rows and all(line.count("%") >= 3 for line in rows)
