@@ -615,7 +615,7 @@ def test_a_condition_as_one_function_computes_what_its_closures_compute(text: st
     import ast
     import math
 
-    from kingdoms.bots.dominion.lang import ExprError, _compile
+    from kingdoms.bots.dominion.conditions import ExprError, _compile
 
     try:
         closures = _compile(ast.parse(text, mode="eval").body).fn
