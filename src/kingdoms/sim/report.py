@@ -131,7 +131,7 @@ def sample_log(
 ) -> list[str]:
     """The readable log of game ``index`` of a run (the same game the run plays), the
     seats named by their bots (numbered when two seats play the same bot)."""
-    from kingdoms.server.logtext import with_names
+    from kingdoms.core.logtext import with_names
     from kingdoms.sim.setup import labels
 
     state, seat_bot = play_state(game, specs, index, seed, options, log=True)
