@@ -664,3 +664,26 @@ def test_roles_name_cards_by_what_they_do() -> None:
     assert cond(Situation(coins=3, owned=owned, types=adapter.TYPES))
     assert not cond(Situation(coins=3, owned={**owned, "village": 1}, types=adapter.TYPES))
     assert s.buy[1].matches("laboratory") and not s.buy[1].matches("smithy")
+
+
+def test_the_penultimate_province_rule_guards_every_province_entry() -> None:
+    text = (
+        "penultimate_province = true\n"
+        'buy = ["Province if total_money > 15", "Duchy if left(Province) <= 4", "Estate", "Gold"]'
+    )
+    rule = parse_strategy(text).buy[0]
+    assert rule.text.startswith("Province if (total_money > 15) and not (left(Province) == 2")
+    assert rule.cond is not None
+
+    def sit(left: int, vp: int, opp: int) -> Situation:
+        owned = {"gold": 6, "estate": vp}
+        supply = {"province": left, "duchy": 8, "estate": 8}
+        return Situation(coins=8, owned=owned, supply=supply, others=((opp, 5),))
+
+    assert rule.cond(sit(3, 10, 14))  # not the penultimate Province: buy
+    assert not rule.cond(sit(2, 10, 12))  # behind; a Duchy puts it ahead: not the Province
+    assert rule.cond(sit(2, 10, 20))  # far behind: a Duchy would not help either
+    plain = parse_strategy('buy = ["Province if total_money > 15", "Duchy"]').buy[0]
+    assert plain.text == "Province if total_money > 15"
+    with pytest.raises(StrategyError, match="penultimate_province must be true or false"):
+        parse_strategy('penultimate_province = 1\nbuy = ["Gold"]')

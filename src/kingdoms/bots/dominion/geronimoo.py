@@ -301,13 +301,6 @@ def _bot(player: ET.Element) -> Converted:
     types = [t.get("name") for t in player.findall("type")]
     style = play_style(pairs, strategies, "AppliesPPR" in types)
     notes += [n for n in style.notes if n not in notes]
-    if style.province_guard:
-        entries = [
-            (e + (" and " if " if " in e else " if ") + style.province_guard)
-            if e == "Province" or e.startswith("Province if ")
-            else e
-            for e in entries
-        ]
     if player.find("start_state") is not None:
         notes.append("its start state (a fixed opening hand) has no equivalent: a normal start")
     kingdom: list[str] = []
@@ -325,6 +318,9 @@ def _bot(player: ET.Element) -> Converted:
     if author:
         about += f" by {author}"
     lines.append(f"description = {_quote(about + ('. ' + description if description else '.'))}")
+    if style.ppr:
+        lines.append("# that simulator's penultimate Province rule (AppliesPPR)")
+        lines.append("penultimate_province = true")
     if kingdom and len(kingdom) <= 10:
         lines.append(f"kingdom = [{', '.join(_quote(c) for c in kingdom)}]")
     lines.append("buy = [")

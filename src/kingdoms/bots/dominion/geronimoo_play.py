@@ -99,8 +99,8 @@ class Style:
     play: list[str] = field(default_factory=list)
     decisions: dict[str, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    province_guard: str | None = None
-    """A condition to add to every Province buy rule (the penultimate Province rule)."""
+    ppr: bool = False
+    """Whether the file applies the penultimate Province rule (``penultimate_province``)."""
 
 
 def wants(card: str, rules: Sequence[tuple[str, str | None]]) -> str | None:
@@ -209,12 +209,5 @@ def play_style(
                 "or is(card, Potion) or is(card, Philosopher's Stone))"
             )
         style.decisions["spy.discard"] = [*spy, "yes"]
-    if ppr:
-        better = " or ".join(
-            f"(left({DISPLAY[c]}) > 0 and vp + {v} > opp_vp)"
-            for c, v in (("duchy", 3), ("estate", 1))
-            if c in cards
-        )
-        if better:
-            style.province_guard = f"not (left(Province) == 2 and vp < opp_vp and ({better}))"
+    style.ppr = ppr
     return style

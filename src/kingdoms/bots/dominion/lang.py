@@ -53,6 +53,7 @@ from kingdoms.bots.dominion.strategy_file import (
     load_strategy,
     parse_strategy,
     parse_text,
+    ppr_condition,
 )
 from kingdoms.bots.dominion.vocabulary import (
     CARD_IDS,
@@ -98,4 +99,5 @@ __all__ = [
     "load_strategy",
     "parse_strategy",
     "parse_text",
+    "ppr_condition",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -253,8 +253,51 @@ _KNOWN_KEYS = (
     "play",
     "play_others",
     "guard",
+    "penultimate_province",
     "decisions",
 )
+
+
+def ppr_condition(cards: Iterable[str]) -> str | None:
+    """The penultimate Province rule as a condition: not when two Provinces are left,
+    the bot is behind, and a Victory card its buy list names (Duchy, Estate) would not
+    leave it behind — buying the Province would let the opponent end the game with the
+    last one.  None: the list names no such card.
+
+    >>> ppr_condition(["province", "duchy", "gold"])
+    'not (left(Province) == 2 and vp < opp_vp and (left(Duchy) > 0 and vp + 3 > opp_vp))'
+    """
+    named = set(cards)
+    better = " or ".join(
+        f"(left({n}) > 0 and vp + {v} > opp_vp)"
+        for c, n, v in (("duchy", "Duchy", 3), ("estate", "Estate", 1))
+        if c in named
+    )
+    if not better:
+        return None
+    return f"not (left(Province) == 2 and vp < opp_vp and {better})"
+
+
+def _with_ppr(entries: list[Entry], findings: list[Finding]) -> None:
+    """Every Province entry of the buy list guarded by :func:`ppr_condition`."""
+    guard = ppr_condition(e.rule.key for e in entries if e.rule is not None)
+    if guard is None:
+        return
+    for e in entries:
+        rule = e.rule
+        if rule is None or rule.target != CARD or rule.key != "province":
+            continue
+        own = e.raw.split(" if ", 1)[1] if " if " in e.raw else None
+        text = guard if own is None else f"({own}) and {guard}"
+        try:
+            compiled = compile_condition(text)
+        except ExprError as err:  # pragma: no cover - both parts compiled already
+            findings.append(Finding(e.line, "error", f"buy: {err}", e.col))
+            continue
+        e.rule = Rule(
+            CARD, "province", compiled.fn, rule.pick, f"Province if {text}", rule.line, rule.col
+        )
+        e.compiled = compiled
 
 
 def parse_text(text: str, name: str = "strategy") -> Parsed:
@@ -321,6 +364,12 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
         findings.append(Finding(buy_line, "error", "buy must be a non-empty list of entries"))
         buy = []
     entries = _entries("buy", buy, pos, buy_at, buy_line, findings)
+    ppr = data.get("penultimate_province", False)
+    if not isinstance(ppr, bool):
+        line = pos.key("penultimate_province")[0]
+        findings.append(Finding(line, "error", "penultimate_province must be true or false"))
+    elif ppr:
+        _with_ppr(entries, findings)
     play: list[Entry] = []
     if "play" in data:
         play_line, play_at = pos.key("play")
