@@ -683,6 +683,7 @@ def test_the_penultimate_province_rule_guards_every_province_entry() -> None:
     assert rule.cond(sit(3, 10, 14))  # not the penultimate Province: buy
     assert not rule.cond(sit(2, 10, 12))  # behind; a Duchy puts it ahead: not the Province
     assert rule.cond(sit(2, 10, 20))  # far behind: a Duchy would not help either
+    assert rule.cond(sit(2, 12, 10))  # ahead: buy (an Estate in the list changes nothing)
     plain = parse_strategy('buy = ["Province if total_money > 15", "Duchy"]').buy[0]
     assert plain.text == "Province if total_money > 15"
     with pytest.raises(StrategyError, match="penultimate_province must be true or false"):

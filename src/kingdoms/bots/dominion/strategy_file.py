@@ -265,7 +265,7 @@ def ppr_condition(cards: Iterable[str]) -> str | None:
     last one.  None: the list names no such card.
 
     >>> ppr_condition(["province", "duchy", "gold"])
-    'not (left(Province) == 2 and vp < opp_vp and (left(Duchy) > 0 and vp + 3 > opp_vp))'
+    'not (left(Province) == 2 and vp < opp_vp and ((left(Duchy) > 0 and vp + 3 > opp_vp)))'
     """
     named = set(cards)
     better = " or ".join(
@@ -275,7 +275,7 @@ def ppr_condition(cards: Iterable[str]) -> str | None:
     )
     if not better:
         return None
-    return f"not (left(Province) == 2 and vp < opp_vp and {better})"
+    return f"not (left(Province) == 2 and vp < opp_vp and ({better}))"
 
 
 def _with_ppr(entries: list[Entry], findings: list[Finding]) -> None:
