@@ -211,8 +211,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--side", choices=("both", "here", "geronimoo"), default="both")
     ap.add_argument("--format", choices=("plain", "markdown", "csv", "json"), default="plain")
     args = ap.parse_args(argv)
-    if args.geronimoo is None:
-        print("--geronimoo PATH (DominionSimulator's compiled classes) is needed", file=sys.stderr)
+    if args.geronimoo is None and (args.side != "here" or args.bots is None):
+        print(
+            "--geronimoo PATH (DominionSimulator's compiled classes) is needed "
+            "(or --side here with --bots DomBots.xml)",
+            file=sys.stderr,
+        )
         return 2
     xml = args.bots or (args.geronimoo / "src/main/java/be/aga/dominionSimulator/DomBots.xml")
     from kingdoms.bots.dominion.geronimoo import convert
@@ -237,11 +241,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{xml} has no bot named {OPPONENT!r}", file=sys.stderr)
             return 2
         names = list(files)
-        ref = (
-            geronimoo_scores(args.geronimoo, xml, names, args.games, args.seed)
-            if args.side != "here"
-            else {}
-        )
+        ref = {}
+        if args.side != "here" and args.geronimoo is not None:
+            ref = geronimoo_scores(args.geronimoo, xml, names, args.games, args.seed)
         ours = (
             our_scores(files, opponent, args.games, args.seed) if args.side != "geronimoo" else {}
         )
