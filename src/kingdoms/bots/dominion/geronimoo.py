@@ -16,12 +16,18 @@ and conditions exist here, keeping each rule's meaning:
 * that simulator skips a buy that would end the game while behind (or tied with
   more turns), exactly as every strategy here does (``guard``);
 * it gains with Workshop, Feast and the like the first buy rule's card it may
-  gain: the buy list becomes the ``*.gain`` list too.
+  gain: the buy list becomes the ``*.gain`` list too;
+* its pseudo-types ``Terminal``, ``Village``, ``Cycler``, ``Trasher`` are the roles
+  of :mod:`kingdoms.bots.dominion.roles`; functions about tokens, mats and projects
+  of other sets are the constant they always are in a game of these sets;
+* how it plays the bot's cards (its Action order, Chapel's ``aggressiveTrashing``,
+  Sentry, Thief, Spy, Cellar, Harbinger and Throne Room choices, ``AppliesPPR``) is
+  written into the file as rules (:mod:`kingdoms.bots.dominion.geronimoo_play`).
 
-A bot naming a card, a card type or a condition with no equivalent here is not
-converted; :func:`convert` says why.  Play strategies (``strategy=…`` on a buy
-rule) and start states have no equivalent either: such a bot is converted with a
-note, its cards played by the default policy.
+A bot naming a card, a card type, a condition or a start-state card with no
+equivalent here is not converted; :func:`convert` gives every reason.  Other play
+strategies and start states have no equivalent: such a bot is converted with a
+note.
 
 >>> xml = '''<playerCollection><player name="BM"><buy name="Gold"/>
 ... <buy name="Silver"><condition><left type="countCardsInDeck" attribute="Silver"/>
