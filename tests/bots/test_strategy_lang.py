@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -614,7 +615,7 @@ def test_a_condition_as_one_function_computes_what_its_closures_compute(text: st
     import ast
     import math
 
-    from kingdoms.bots.dominion.lang import ExprError, _compile
+    from kingdoms.bots.dominion.conditions import ExprError, _compile
 
     try:
         closures = _compile(ast.parse(text, mode="eval").body).fn
@@ -634,3 +635,56 @@ def test_every_bundled_condition_is_made_one_function() -> None:
     for name in bundled_names():
         for _card, cond in parse_strategy(bundled_text(name), name).rules:
             assert cond is always or cond.__code__.co_filename == "<string>", name
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ('buy = ["Smithyy"]', "did you mean 'Smithy'?"),
+        ('buy = ["Smithy if count(Smithie) < 2"]', "did you mean 'Smithy'"),
+        ('buy = ["Smithy if cont(Smithy) < 2"]', "did you mean 'count'"),
+        ('buy = ["Smithy if totl_money < 2"]', "did you mean 'total_money'"),
+        ('bye = ["Smithy"]\nbuy = ["Gold"]', "did you mean 'buy'?"),
+        ('buy = ["Gold"]\n[decisions]\n"chapel.trsh" = ["Copper"]', "did you mean 'chapel.trash'"),
+    ],
+)
+def test_unknown_names_suggest_the_closest(text: str, hint: str) -> None:
+    with pytest.raises(StrategyError, match=re.escape(hint)):
+        parse_strategy(text)
+    with pytest.raises(StrategyError) as err:
+        parse_strategy('buy = ["Xyzzy"]')
+    assert "did you mean" not in str(err.value)
+
+
+def test_roles_name_cards_by_what_they_do() -> None:
+    s = parse_strategy('buy = ["Village if count(Terminal) > count(Villages)", "Cycler"]')
+    cond = s.buy[0].cond
+    assert cond is not None
+    owned = {"smithy": 2, "festival": 1}
+    assert cond(Situation(coins=3, owned=owned, types=adapter.TYPES))
+    assert not cond(Situation(coins=3, owned={**owned, "village": 1}, types=adapter.TYPES))
+    assert s.buy[1].matches("laboratory") and not s.buy[1].matches("smithy")
+
+
+def test_the_penultimate_province_rule_guards_every_province_entry() -> None:
+    text = (
+        "penultimate_province = true\n"
+        'buy = ["Province if total_money > 15", "Duchy if left(Province) <= 4", "Estate", "Gold"]'
+    )
+    rule = parse_strategy(text).buy[0]
+    assert rule.text.startswith("Province if (total_money > 15) and not (left(Province) == 2")
+    assert rule.cond is not None
+
+    def sit(left: int, vp: int, opp: int) -> Situation:
+        owned = {"gold": 6, "estate": vp}
+        supply = {"province": left, "duchy": 8, "estate": 8}
+        return Situation(coins=8, owned=owned, supply=supply, others=((opp, 5),))
+
+    assert rule.cond(sit(3, 10, 14))  # not the penultimate Province: buy
+    assert not rule.cond(sit(2, 10, 12))  # behind; a Duchy puts it ahead: not the Province
+    assert rule.cond(sit(2, 10, 20))  # far behind: a Duchy would not help either
+    assert rule.cond(sit(2, 12, 10))  # ahead: buy (an Estate in the list changes nothing)
+    plain = parse_strategy('buy = ["Province if total_money > 15", "Duchy"]').buy[0]
+    assert plain.text == "Province if total_money > 15"
+    with pytest.raises(StrategyError, match="penultimate_province must be true or false"):
+        parse_strategy('penultimate_province = 1\nbuy = ["Gold"]')

@@ -135,6 +135,8 @@ def test_round_robin_heat_map_and_overall_ranking(tmp_path: Path) -> None:
     assert_no_overprint(fig)
     assert "48 games" in fig._suptitle.get_text() and "First Game" in fig._suptitle.get_text()
     assert "overall" in [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    cells = [t.get_text() for t in fig.axes[0].texts]
+    assert sum(1 for c in cells if "[" in c and "–" in c) == 6  # every matchup's interval
     data = rr.to_json()
     assert data["ranking"][0] == bots[max(range(3), key=lambda i: data["overall"][i])]
     page = round_robin_html(rr, tmp_path / "rr.html").read_text()

@@ -196,3 +196,44 @@ def test_gardens_combination_outranks_its_big_money_helper_score() -> None:
     assert combo.score > helped / 60 + 0.3
     assert combo.ci[0] > 0.5
     assert not [f for f in check_text(combo.strategy, "c", cards) if f.level == "error"]
+
+
+def test_the_pool_holds_every_fitting_bot_strongest_first(tmp_path: Path) -> None:
+    from kingdoms.sim.optimize import bundled_pool, pool_label
+
+    kingdom = ["witch", "smithy", "village", "market", "militia", "cellar", "chapel",
+               "laboratory", "festival", "moat"]  # fmt: skip
+    mine = tmp_path / "imported.toml"
+    mine.write_text('name = "Imported Witch"\nbuy = ["Province", "Gold", "Witch", "Silver"]\n')
+    away = tmp_path / "away.toml"
+    away.write_text('name = "Needs Mine"\nbuy = ["Province", "Mine", "Silver"]\n')
+    pool = bundled_pool(kingdom, files=[str(mine), str(away)])
+    assert "witch" in pool and "smithy" in pool and str(mine) in pool  # every fitting bot
+    assert str(away) not in pool and "big-money-ultimate" not in pool
+    raced = bundled_pool(kingdom, files=[str(mine)], against="big-money-ultimate", race_games=30)
+    assert set(raced) == set(pool)
+    # strongest first: a Witch bot ahead of the plain Moat bot against Big Money
+    assert raced.index("witch") < raced.index("moat")
+    assert pool_label(str(mine)) == "Imported Witch"
+
+
+def test_a_combination_is_shown_better_only_when_separated_from_the_card_alone() -> None:
+    from kingdoms.cli.rank import _combo
+    from kingdoms.sim.rank import Combo, Ranked, best_combo, kingdom_cards
+    from kingdoms.sim.runner import score_points, simulate
+
+    worse = Combo("market", "Big Money + X", 0.585, (0.52, 0.65), 200, "", -0.13, 0.05)
+    r = Ranked("smithy", 1, 1000, 0.716, (0.69, 0.74), {1: 0.716}, combo=worse)
+    assert not worse.better and _combo(r).startswith("none better than the card alone")
+    better = Combo("village", "draw engine", 0.8, (0.74, 0.85), 200, "", 0.08, 0.05)
+    r.combo = better
+    assert better.better and "+8.0% ± 5.0% over the card alone" in _combo(r)
+    # measured paired: the combination plays the card alone's games (same seeds)
+    cards = kingdom_cards("First Game", 0)
+    alone = simulate("dominion", ["bmu+smithy:1", "big-money-ultimate"], 30, 5,
+                     {"kingdom": cards})  # fmt: skip
+    points = [score_points([g], 0) for g in alone.results]
+    c = best_combo("smithy", cards, {"kingdom": cards}, games=30, screen=2, final_seed=5,
+                   alone=points)  # fmt: skip
+    assert c.gain is not None and c.gain_half is not None
+    assert abs(c.gain - (c.score - sum(points) / 30)) < 1e-9

@@ -182,6 +182,23 @@ def test_cli_round_robin_matrix() -> None:
     assert res.exit_code != 0 and "--bots or --round-robin" in res.output
 
 
+def test_cli_round_robin_names_a_strategy_file_by_its_name(tmp_path: Path) -> None:
+    file = tmp_path / "sub" / "my_file.toml"
+    file.parent.mkdir()
+    file.write_text('name = "Gold Digger"\nbuy = ["Province", "Gold", "Silver"]\n')
+    res = CliRunner().invoke(
+        main, ["sim", "dominion", "--round-robin", f"{file},big-money", "-n", "2", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["bots"] == ["Gold Digger", "big-money"]
+    assert all(str(file) not in k for k in data["games"])
+    from kingdoms.sim.report import sample_log
+
+    log = sample_log("dominion", [str(file), "big-money"], 1, {"kingdom": "First Game"})
+    assert "Gold Digger" in log[0] and "my_file" not in log[0]
+
+
 def test_cli_until_clear_stops_early() -> None:
     args = ["sim", "dominion", "--bots", "witch,big-money", "--kingdom", "witch", "-n", "1000"]
     res = CliRunner().invoke(main, [*args, "--until-clear", "--json"])
@@ -190,6 +207,7 @@ def test_cli_until_clear_stops_early() -> None:
     assert data["requested"] == 1000 and 100 <= data["games"] < 1000
     res = CliRunner().invoke(main, [*args, "--until-clear"])
     assert "stopped early after" in res.output
+    assert "99 % score interval at the stop" in res.output
 
 
 def test_cli_kingdomino_report_per_round(tmp_path: Path) -> None:
@@ -229,3 +247,41 @@ def test_one_score_in_table_json_stop_rule_and_round_robin() -> None:
         main, ["sim", "dominion", "--bots", "smithy,big-money", "-n", "400", "--until-clear"]
     )
     assert "score [95% CI]" in res.output and "wins + ½ shared" in res.output
+
+
+def test_cli_sim_plays_on_a_file_s_kingdom_when_none_is_given(tmp_path: Path) -> None:
+    file = tmp_path / "fg.toml"
+    file.write_text('name = "FG"\nkingdom = "First Game"\nbuy = ["Province", "Gold", "Silver"]\n')
+    args = ["sim", "dominion", "--bots", f"{file},big-money", "-n", "2", "--json"]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["setup"]["kingdom"][:3] == ["cellar", "market", "militia"]
+    assert "kingdom from FG's strategy file" in res.stderr
+    res = CliRunner().invoke(main, [*args, "--kingdom", "Witch"])
+    assert "witch" in json.loads(res.stdout)["setup"]["text"].lower()
+
+
+def test_every_table_in_plain_markdown_csv_or_json_never_wrapped_when_piped() -> None:
+    import csv
+    import io
+
+    base = ["sim", "dominion", "--bots", "witch,big-money", "-n", "4", "--kingdom", "Witch"]
+    res = CliRunner().invoke(main, [*base, "--format", "csv"])
+    assert res.exit_code == 0, res.output
+    table = list(csv.reader(io.StringIO(res.stdout)))
+    assert table[0][:3] == ["#", "bot", "wins"] and [r[1] for r in table[1:3]] == [
+        "witch",
+        "big-money",
+    ]
+    md = CliRunner().invoke(main, [*base, "--format", "markdown"]).stdout
+    assert "| # | bot | wins |" in md and "|---|" in md
+    assert "games" in json.loads(CliRunner().invoke(main, [*base, "--format", "json"]).stdout)
+    rr = ["sim", "dominion", "--round-robin", "witch,smithy,big-money", "-n", "2"]
+    out = CliRunner().invoke(main, [*rr, "--format", "csv"]).stdout
+    head = out.splitlines()[0]
+    assert head.startswith("#,,") and head.endswith(",overall") and len(out.splitlines()) == 4
+    # piped (not a terminal): every row of the plain table on one line
+    plain = CliRunner().invoke(main, [*rr, "--format", "plain"]).stdout
+    rows = [line for line in plain.splitlines() if "big-money" in line and "%" in line]
+    assert rows and all(line.count("%") >= 3 for line in rows)

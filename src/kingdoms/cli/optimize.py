@@ -19,6 +19,7 @@ from rich.progress import (
 from kingdoms.cli.run_options import ADDRESS, BACKEND, JSON, count_option
 from kingdoms.cli.sim import _split_bots
 from kingdoms.sim.optimize import optimize as run_optimize
+from kingdoms.sim.optimize import pool_label as _label
 from kingdoms.sim.runner import default_workers
 
 
@@ -55,7 +56,15 @@ def optimize() -> None:
     "--pool/--no-pool",
     default=True,
     show_default=True,
-    help="Also play the kingdom's bundled bots and the winners of earlier restarts.",
+    help="Also play every bundled bot that fits the kingdom (strongest first, by a quick "
+    "race against the first --vs bot) and the winners of earlier restarts.",
+)
+@click.option(
+    "--pool-dir",
+    type=click.Path(file_okay=False, exists=True),
+    default=None,
+    help="A directory of strategy files (e.g. from `kingdoms strategy import`): those that "
+    "fit the kingdom join the pool too.",
 )
 @count_option(
     "--games",
@@ -86,6 +95,7 @@ def optimize_dominion(
     generations: int | None,
     minutes: float | None,
     pool: bool,
+    pool_dir: str | None,
     games: int,
     final_games: int,
     time_limit: float | None,
@@ -134,6 +144,7 @@ def optimize_dominion(
             time_limit=time_limit,
             minutes=minutes,
             pool=pool,
+            pool_files=sorted(str(p) for p in Path(pool_dir).glob("*.toml")) if pool_dir else (),
             workers=workers,
             backend=backend,
             address=address,
@@ -148,9 +159,9 @@ def optimize_dominion(
     click.echo(result.text)
     click.echo(
         f"written to {out}: score {result.score:.1%} [95% CI {lo:.1%}–{hi:.1%}] over "
-        f"{result.games} fresh games against the pool {', '.join(result.pool)} "
+        f"{result.games} fresh games against the pool {', '.join(_label(p) for p in result.pool)} "
         f"({result.template}; {result.generations} generations, {result.restarts} restarts, "
         f"{result.searched_games} games searched, {result.seconds:.0f} s)"
     )
     for opp, (s, a, b, n) in result.per_opponent.items():
-        click.echo(f"  vs {opp}: {s:.1%} [{a:.1%}–{b:.1%}] over {n} games")
+        click.echo(f"  vs {_label(opp)}: {s:.1%} [{a:.1%}–{b:.1%}] over {n} games")

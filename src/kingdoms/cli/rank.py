@@ -10,8 +10,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from kingdoms.cli.run_options import count_option, run_options
+from kingdoms.cli.run_options import FORMAT, count_option, run_options
 from kingdoms.sim.rank import COMBO_GAMES, OPPONENT, Ranked, rank_kingdom
+from kingdoms.sim.tables import console as report_console
+from kingdoms.sim.tables import show
 from kingdoms.sim.templates import name_of
 
 
@@ -41,6 +43,7 @@ def rank() -> None:
     "Fresh games measuring each card's best two-card combination (0: no combinations).",
     minimum=0,
 )
+@FORMAT
 @run_options
 def rank_dominion(
     kingdom: str,
@@ -53,6 +56,7 @@ def rank_dominion(
     backend: str,
     address: str | None,
     as_json: bool,
+    fmt: str,
 ) -> None:
     """For every kingdom card X, Big Money Ultimate + X (at most N copies, N from a
     small screen) against big-money-ultimate; ranked by win rate with 95 % CIs."""
@@ -78,7 +82,7 @@ def rank_dominion(
             progress=lambda _card: progress.advance(task),
             combo_games=combo_games,
         )
-    if as_json:
+    if as_json or fmt == "json":
         click.echo(json.dumps({"opponent": OPPONENT, "ranking": [r.to_json() for r in ranked]}))
         return
     table = Table(title=f"Big Money Ultimate + X vs {OPPONENT} (score: wins + ½ shared)")
@@ -105,16 +109,19 @@ def rank_dominion(
             "separated" if r.separated_from_next else "not separated",
             *([_combo(r)] if combo_games else []),
         )  # fmt: skip
-    Console().print(table)
+    out = report_console()
+    show(out, table, fmt)
+    if fmt == "csv":
+        return
     if combo_games:
-        Console().print(
+        out.print(
             "best combination: the card with at most one other kingdom card in a strategy "
             f"template (engine, trashing engine, rush, Potion, Big Money), vs {OPPONENT}, "
             f"{combo_games} fresh games each",
             highlight=False,
         )
     loose = [f"{i + 1}–{i + 2}" for i, r in enumerate(ranked) if r.separated_from_next is False]
-    Console().print(
+    out.print(
         "paired games (every card on the same seeds); ranks not separated after "
         f"{max_games} games: {', '.join(loose)}"
         if loose
@@ -129,4 +136,12 @@ def _combo(r: Ranked) -> str:
         return ""
     lo, hi = c.ci
     with_ = f"+ {name_of(c.partner)}" if c.partner else "alone"
-    return f"{with_} ({c.template}) {c.score:.1%} [{lo:.1%}–{hi:.1%}]"
+    text = f"{with_} ({c.template}) {c.score:.1%} [{lo:.1%}–{hi:.1%}]"
+    if c.gain is None or c.gain_half is None:
+        return text
+    if c.better:
+        return f"{text}, {c.gain:+.1%} ± {c.gain_half:.1%} over the card alone"
+    return (
+        f"none better than the card alone (best tried: {text}; "
+        f"{c.gain:+.1%} ± {c.gain_half:.1%} on the same games)"
+    )

@@ -40,6 +40,15 @@ ADDRESS = click.option(
     help="Ray cluster address (ray://head:10001 or auto); default: a local Ray.",
 )
 JSON = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+FORMAT = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["plain", "markdown", "csv", "json"]),
+    default="plain",
+    show_default=True,
+    help="Tables as drawn for a terminal (never wrapped when piped), Markdown, CSV, or "
+    "the JSON document (as --json).",
+)
 
 
 def run_options(command: F) -> F:

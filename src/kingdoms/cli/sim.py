@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from kingdoms.bots.base import bot_names
 from kingdoms.cli.game_options import cli_options
-from kingdoms.cli.run_options import ADDRESS, BACKEND, JSON, WORKERS
+from kingdoms.cli.run_options import ADDRESS, BACKEND, FORMAT, JSON, WORKERS
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import Game, available_games, get_game
 from kingdoms.sim.runner import SimReport, StopRule, simulate
@@ -40,6 +40,7 @@ def _common(f: Callable[..., Any]) -> Callable[..., Any]:
             ),
             click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True),
             JSON,
+            FORMAT,
             WORKERS,
             BACKEND,
             ADDRESS,
@@ -130,16 +131,27 @@ def _run(
     until_clear: bool,
     curves: bool,
     require_cards: bool = False,
+    fmt: str = "plain",
 ) -> None:
+    as_json = as_json or fmt == "json"
     if bool(bots) == bool(round_robin):
         raise click.UsageError("give either --bots or --round-robin")
+    if bots and options.get("kingdom") is None:  # no --kingdom: a file's own kingdom
+        from kingdoms.sim.setup import file_kingdom
+
+        named = file_kingdom(game, _split_bots(bots))
+        if named is not None:
+            options = {**options, "kingdom": named[0]}
+            click.echo(f"kingdom from {named[1]}'s strategy file", err=True)
     if require_cards:
         from kingdoms.sim.setup import require_cards as with_cards
 
         specs_ = _split_bots(bots or round_robin or "")
         options = with_cards(game, options, specs_, 2 if round_robin else len(specs_))
     err = Console(stderr=True)
-    out = Console(width=160) if not Console().is_terminal else Console()
+    from kingdoms.sim.tables import console as report_console
+
+    out = report_console()
     runs = _Runs(
         game,
         options,
@@ -158,7 +170,7 @@ def _run(
                 f"{', '.join(given)} cannot be used with --round-robin (it plays many "
                 "matchups; run one with --bots for its curves or sample game)"
             )
-        rr = _round_robin(runs, _split_bots(round_robin), as_json, err, out)
+        rr = _round_robin(runs, _split_bots(round_robin), as_json, err, out, fmt)
         if chart:
             from kingdoms.sim.chart import round_robin_chart
 
@@ -194,7 +206,7 @@ def _run(
     from kingdoms.sim.report import print_report
     from kingdoms.sim.report import sample_log as log_lines
 
-    print_report(report, out, turns=turns)
+    print_report(report, out, turns=turns, fmt=fmt)
     for path in (chart, html):
         if path:
             click.echo(f"chart written to {path}")
@@ -248,7 +260,7 @@ class _Runs:
 
 
 def _round_robin(
-    runs: _Runs, bots: list[str], as_json: bool, err: Console, out: Console
+    runs: _Runs, bots: list[str], as_json: bool, err: Console, out: Console, fmt: str = "plain"
 ) -> RoundRobin:
     from kingdoms.sim.report import RoundRobin
 
@@ -260,11 +272,13 @@ def _round_robin(
         task = progress.add_task("games", total=runs.games * len(pairs))
         for i, j in pairs:
             reports[(i, j)] = runs.run([bots[i], bots[j]], lambda k: progress.advance(task, k))
-    rr = RoundRobin(bots, reports)
+    from kingdoms.sim.setup import labels
+
+    rr = RoundRobin(labels(runs.game, bots), reports)  # a strategy file by its name
     if as_json:
         click.echo(json.dumps(rr.to_json()))
     else:
-        rr.print(out)
+        rr.print(out, fmt)
     return rr
 
 

@@ -86,7 +86,10 @@ def import_(path: str, out: str, force: bool) -> None:
     used: set[str] = set()
     for bot in bots:
         if bot.toml is None:
-            click.echo(f"skipped {bot.name!r}: {bot.reason}")
+            reasons = bot.reasons or [str(bot.reason)]
+            click.echo(f"skipped {bot.name!r}: {reasons[0]}")
+            for more in reasons[1:]:
+                click.echo(f"  and {more}")
             continue
         slug = bot.slug
         n = 2

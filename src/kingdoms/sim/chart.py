@@ -490,16 +490,21 @@ def round_robin_figure(rr: RoundRobin) -> Figure:
     bots, matrix, overall = round_robin_matrix(rr)
     n = len(bots)
     width = max(7.0, 2.2 + 1.3 * (n + 1))
-    fig, ax = plt.subplots(figsize=(width, 1.8 + 0.7 * n), layout="constrained")
+    fig, ax = plt.subplots(figsize=(width, 1.8 + 0.8 * n), layout="constrained")
     grid = [
         [math.nan if v is None else v for v in row] + [overall[i]] for i, row in enumerate(matrix)
     ]
     image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1, aspect="auto")
+    index = {b: k for k, b in enumerate(rr.bots)}
     for i in range(n):
         for j in range(n + 1):
             value = grid[i][j]
             if not math.isnan(value):
-                ax.text(j, i, f"{value:.0%}", ha="center", va="center", fontsize=9,
+                label = f"{value:.0%}"
+                if j < n:  # a matchup: its 95 % interval under the score
+                    _, lo, hi = rr.rate(index[bots[i]], index[bots[j]])
+                    label += f"\n[{lo:.0%}–{hi:.0%}]"
+                ax.text(j, i, label, ha="center", va="center", fontsize=8,
                         color="white" if abs(value - 0.5) > 0.3 else "black")  # fmt: skip
     ax.axvline(n - 0.5, color="black", linewidth=2)
     ax.set_xticks(range(n + 1), [*(_short(b, 14) for b in bots), "overall"], rotation=30,

@@ -84,6 +84,7 @@ class Optimized:
             "generations": self.generations,
             "restarts": self.restarts,
             "pool": list(self.pool),
+            "pool_names": [pool_label(p) for p in self.pool],
             "per_opponent": {
                 k: {"score": round(s, 4), "ci95": [round(lo, 4), round(hi, 4)], "games": n}
                 for k, (s, lo, hi, n) in self.per_opponent.items()
@@ -110,26 +111,60 @@ HALL = 8
 """Candidates of the final race (the best of the generations, distinct)."""
 WINNERS = 2
 """Earlier restarts' winners in the pool: the latest this many."""
-POOL_BUNDLED = 3
-"""At most this many bundled bots of the kingdom join the opponents' pool."""
+POOL_RACE = 24
+"""Games each pool candidate plays against the first opponent in the quick race that
+orders the pool strongest first."""
 
 
-def bundled_pool(cards: Sequence[str], limit: int = POOL_BUNDLED) -> list[str]:
-    """Bundled strategy bots whose cards are all in the kingdom (most cards first)."""
+def pool_label(spec: str) -> str:
+    """A pool member's name: a strategy file's ``name``, else the spec itself."""
+    from kingdoms.core.errors import KingdomsError
+    from kingdoms.sim.setup import bot_label
+
+    try:
+        return bot_label("dominion", spec)
+    except (KingdomsError, OSError):  # an earlier winner held in memory only
+        return spec
+
+
+def bundled_pool(
+    cards: Sequence[str],
+    limit: int | None = None,
+    files: Sequence[str] = (),
+    against: str | None = None,
+    seed: int = 0,
+    race_games: int = POOL_RACE,
+) -> list[str]:
+    """Every bundled strategy bot, and every strategy file of ``files`` (imported bots),
+    whose kingdom cards are all in the kingdom — bots that name no kingdom card (the
+    Big Money family) left out.  With ``against``, strongest first: each plays a quick
+    race of ``race_games`` games against it on the kingdom; else most cards first.
+    ``limit``: at most that many."""
     from kingdoms.bots.base import bot_names
     from kingdoms.core.errors import KingdomsError
     from kingdoms.sim.setup import bot_cards
 
     fits: list[tuple[int, str]] = []
-    for name in bot_names("dominion"):
+    for name in [*bot_names("dominion"), *files]:
         try:
             named = bot_cards("dominion", name)
         except KingdomsError:  # a bot that cannot be made without parameters: left out
             continue
-        if named and set(named) <= set(cards):
+        if named and set(named) <= set(cards) and name != against:
             fits.append((len(set(named)), name))
     fits.sort(key=lambda x: (-x[0], x[1]))
-    return [name for _, name in fits[:limit]]
+    names = [name for _, name in fits]
+    if against is not None and len(names) > 1:
+        from kingdoms.sim.runner import simulate
+
+        strength = {
+            name: simulate(
+                "dominion", [name, against], race_games, seed, {"kingdom": list(cards)}
+            ).score_rates()[0]
+            for name in names
+        }
+        names.sort(key=lambda n: -strength[n])
+    return names if limit is None else names[:limit]
 
 
 def _points(
@@ -334,6 +369,7 @@ def optimize(
     time_limit: float | None = None,
     minutes: float | None = None,
     pool: bool = True,
+    pool_files: Sequence[str] = (),
     workers: int | None = None,
     backend: str = "local",
     address: str | None = None,
@@ -342,7 +378,10 @@ def optimize(
     progress: Callable[[int, float, float, float], None] | None = None,
 ) -> Optimized:
     """The best strategy found against a pool of opponents — ``opponents``, plus
-    (``pool``) the bundled bots of the kingdom and the winners of earlier restarts.
+    (``pool``) every bundled bot of the kingdom and every strategy file of
+    ``pool_files`` that fits it (imported bots), strongest first by a quick race
+    against the first opponent (:func:`bundled_pool`), and the winners of earlier
+    restarts.
 
     Each generation races ``population`` candidates (:func:`race`: ``games`` games
     per candidate and pool member in the first round, the better half playing on);
@@ -368,7 +407,10 @@ def optimize(
     n_workers = workers if workers is not None else max(1, min(os.cpu_count() or 1, 8))
     members = list(opponents)
     if pool:
-        members += [b for b in bundled_pool(cards) if b not in members]
+        strongest = bundled_pool(
+            cards, files=pool_files, against=members[0] if members else None, seed=seed
+        )
+        members += [b for b in strongest if b not in members]
     start = time.monotonic()
 
     def fresh_population() -> list[Genome]:
@@ -479,14 +521,16 @@ def optimize(
     score = total / played
     lo, hi = wilson_interval(total, played)
     per = {opp: (p / n, *wilson_interval(p, n), n) for opp, p, n in final}
+    label = pool_label
     header = [
-        f"kingdoms optimize: kingdom {', '.join(cards)}; pool {', '.join(members)}",
+        f"kingdoms optimize: kingdom {', '.join(cards)}; "
+        f"pool (strongest first) {', '.join(label(m) for m in members)}",
         f"template: {', '.join(best.templates())}; {done} generations, {restarts} restarts, "
         f"{searched} games searched",
         f"score (wins + half shared) {score:.1%} [95% CI {lo:.1%}-{hi:.1%}] "
         f"over {played} fresh games (seed {seed})",
         *(
-            f"  vs {opp}: {s:.1%} [{a:.1%}-{b:.1%}] over {n} games"
+            f"  vs {label(opp)}: {s:.1%} [{a:.1%}-{b:.1%}] over {n} games"
             for opp, (s, a, b, n) in per.items()
         ),
     ]

@@ -138,10 +138,22 @@ class Combo:
     games: int
     strategy: str
     """The combination's strategy file."""
+    gain: float | None = None
+    """Its mean score minus the card alone's on the same games (paired seeds)."""
+    gain_half: float | None = None
+    """The half-width of the 99 % interval of :attr:`gain`."""
+
+    @property
+    def better(self) -> bool:
+        """Whether it beats the card alone, separated on the same games."""
+        return self.gain is not None and self.gain_half is not None and self.gain > self.gain_half
 
     def to_json(self) -> dict[str, Any]:
         return {
             "partner": self.partner or None,
+            "gain_vs_alone": None if self.gain is None else round(self.gain, 4),
+            "gain_ci99_half": None if self.gain_half is None else round(self.gain_half, 4),
+            "better_than_alone": self.better,
             "template": self.template,
             "score": round(self.score, 4),
             "ci95": [round(self.ci[0], 4), round(self.ci[1], 4)],
@@ -167,6 +179,8 @@ def best_combo(
     workers: int = 1,
     backend: str = "local",
     address: str | None = None,
+    final_seed: int | None = None,
+    alone: Sequence[float] = (),
 ) -> Combo:
     """``card``'s best combination with at most one other card of ``cards``: the
     templates using it (:func:`kingdoms.sim.templates.combos`) race against
@@ -197,11 +211,15 @@ def best_combo(
                 if card in child.cards() and len(child.cards()) <= 2 and child not in kids:
                     kids.append(child)
             best = race(arena, kids, [OPPONENT], seed + 202, 2 * screen)[0][1]
-            (points,) = arena.play([Match(arena.file(best), OPPONENT, seed + 303, 0, games)])
+            final = seed + 303 if final_seed is None else final_seed
+            (points,) = arena.play([Match(arena.file(best), OPPONENT, final, 0, games)])
         finally:
             arena.close()
     partner = next((c for c in best.cards() if c != card), "")
     n, total = len(points), sum(points)
+    gain = half = None
+    if len(alone) >= n:
+        gain, half = paired_gap(points, alone[:n])
     return Combo(
         partner,
         template_of(best),
@@ -209,6 +227,8 @@ def best_combo(
         wilson_interval(total, n),
         n,
         best.to_toml(f"{card}-combo"),
+        gain,
+        half,
     )
 
 
@@ -300,11 +320,6 @@ def rank_kingdom(
             for arm in arms.values():
                 extend(arm, screen_games, seed)
         picks[card] = (best, {n: arms[n].score for n in copies}, clear)
-        if combo_games:
-            found[card] = best_combo(
-                card, cards, opts, seed=seed, games=combo_games, workers=workers,
-                backend=backend, address=address,
-            )  # fmt: skip
         if progress:
             progress(card)
     # fresh seeds: not the games the screen chose on
@@ -321,6 +336,14 @@ def rank_kingdom(
             break
         for card in pending:
             extend(main[card], min_games, seed + 1)
+    if combo_games:  # on the card alone's games (paired seeds), for the gain over it
+        for card in cards:
+            extend(main[card], combo_games - len(main[card].points), seed + 1)
+            found[card] = best_combo(
+                card, cards, opts, seed=seed, games=combo_games, workers=workers,
+                backend=backend, address=address, final_seed=seed + 1,
+                alone=main[card].points,
+            )  # fmt: skip
     out = []
     for k, card in enumerate(order):
         arm = main[card]

@@ -12,10 +12,16 @@ from rich.table import Table
 
 from kingdoms.sim.runner import SCORE_TEXT, SimReport, play_state, score_points
 from kingdoms.sim.stats import wilson_interval
+from kingdoms.sim.tables import show
 from kingdoms.sim.trackers import METRICS, UNIT
 
 
-def print_report(report: SimReport, console: Console, *, turns: int = 25) -> None:
+def print_report(
+    report: SimReport, console: Console, *, turns: int = 25, fmt: str = "plain"
+) -> None:
+    """The results table, then (``plain`` and ``markdown``) the setup, notes and
+    figures, the per-turn curves and the game lengths; ``csv``: the tables only."""
+    prose = fmt != "csv"
     table = Table(
         title=f"{report.game}: {report.games} games, seats rotate",
         caption=SCORE_TEXT,
@@ -48,7 +54,10 @@ def print_report(report: SimReport, console: Console, *, turns: int = 25) -> Non
             f"{score:.2f}",
             f"{margin:+.2f}",
         )
-    console.print(table)
+    show(console, table, fmt)
+    if not prose:
+        print_curves(report, console, turns=turns, fmt=fmt)
+        return
     if report.setup:
         console.print(f"{report.setup.get('text', '')} · seed {report.seed}", highlight=False)
     for note in report.notes:
@@ -56,9 +65,11 @@ def print_report(report: SimReport, console: Console, *, turns: int = 25) -> Non
     data = report.to_json()
     extra = [f"shared wins: {report.ties}", f"first-seat wins: {report.first_seat_wins}"]
     if "requested" in data:
+        lo, hi = report.score_intervals(z=2.575829)[0]
         extra.append(
             f"stopped early after {report.games} of {data['requested']} games"
-            " (the first bot's 99 % score interval cleared 50 %)"
+            f" (the first bot's 99 % score interval at the stop, {lo:.1%}–{hi:.1%}, "
+            "cleared 50 %; a run stopped on its lead tends to overstate it)"
         )
     if "mean_turns" in data:
         extra.append(f"mean turns: {data['mean_turns']}")
@@ -68,11 +79,13 @@ def print_report(report: SimReport, console: Console, *, turns: int = 25) -> Non
         )
     extra.append(f"{report.games_per_second:.1f} games/s")
     console.print(" · ".join(extra))
-    print_curves(report, console, turns=turns)
+    print_curves(report, console, turns=turns, fmt=fmt)
     print_lengths(report, console)
 
 
-def print_curves(report: SimReport, console: Console, *, turns: int = 25) -> None:
+def print_curves(
+    report: SimReport, console: Console, *, turns: int = 25, fmt: str = "plain"
+) -> None:
     metrics = METRICS.get(report.game, {})
     if not metrics or not report.curves_recorded:
         return
@@ -90,7 +103,11 @@ def print_curves(report: SimReport, console: Console, *, turns: int = 25) -> Non
             for row in curves[metric]:
                 cells.append(f"{row[t]:.2f}" if t < len(row) else "")
         table.add_row(*cells)
-    console.print(table)
+    if fmt == "csv":
+        console.print()
+    show(console, table, fmt)
+    if fmt == "csv":
+        return
     console.print(
         "; ".join(f"{m}: {text}" for m, text in metrics.items())
         + "; columns numbered as the bots above"
@@ -114,10 +131,12 @@ def sample_log(
 ) -> list[str]:
     """The readable log of game ``index`` of a run (the same game the run plays), the
     seats named by their bots (numbered when two seats play the same bot)."""
-    from kingdoms.server.logtext import with_names
+    from kingdoms.core.logtext import with_names
+    from kingdoms.sim.setup import labels
 
     state, seat_bot = play_state(game, specs, index, seed, options, log=True)
-    names: list[str | None] = [seat_label(specs, b) for b in seat_bot]
+    named = labels(game, specs)  # a strategy file by its name
+    names: list[str | None] = [seat_label(named, b) for b in seat_bot]
     lines = [
         f"sample game {index + 1}: "
         + ", ".join(f"seat {s + 1} = {name}" for s, name in enumerate(names))
@@ -187,7 +206,7 @@ class RoundRobin:
         n = len(self.bots)
         return [sum(self.rate(i, j)[0] for j in range(n) if j != i) / (n - 1) for i in range(n)]
 
-    def print(self, console: Console) -> None:
+    def print(self, console: Console, fmt: str = "plain") -> None:
         table = Table(title="round robin: row's score vs column (wins + ½ shared) [95% CI]")
         overall = self.overall()
         order = sorted(range(len(self.bots)), key=lambda i: -overall[i])
@@ -206,7 +225,9 @@ class RoundRobin:
                     cells.append(f"{p:.1%} [{lo:.0%}–{hi:.0%}]")
             cells.append(f"{overall[i]:.1%}")
             table.add_row(*cells)
-        console.print(table)
+        show(console, table, fmt)
+        if fmt == "csv":
+            return
         data = self.to_json()
         if "setup" in data:
             console.print(f"{data['setup'].get('text', '')} · seed {data['seed']}", highlight=False)

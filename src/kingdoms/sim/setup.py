@@ -67,6 +67,19 @@ def labels(game: str, specs: Sequence[str]) -> list[str]:
     return [bot_label(game, spec) for spec in specs]
 
 
+def file_kingdom(game: str, specs: Sequence[str]) -> tuple[list[str], str] | None:
+    """The kingdom a bot's strategy file names (the first file that names one) and that
+    bot's label; None: no file names one (or not Dominion)."""
+    if game != "dominion":
+        return None
+    for spec in specs:
+        strategy = getattr(make_bot(game, spec, files=True), "strategy", None)
+        cards = list(getattr(strategy, "kingdom", ()) or ())
+        if cards:
+            return cards, bot_label(game, spec)
+    return None
+
+
 def bot_cards(game: str, spec: str) -> list[str]:
     """The kingdom cards a bot's rules buy or play (none for bots without rules)."""
     if game != "dominion":

@@ -28,6 +28,7 @@ from kingdoms.bots.dominion.policy import (
     YES,
     Option,
 )
+from kingdoms.bots.dominion.roles import with_roles
 from kingdoms.bots.dominion.strategy import Situation
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards import COINS
@@ -36,9 +37,10 @@ from kingdoms.dominion.data import CARDS
 CARD_IDS: tuple[str, ...] = tuple(c.id for c in CARDS)
 COSTS: Final[Mapping[str, int]] = {c.id: c.cost[0] for c in CARDS}
 POTION_COSTS: Final[Mapping[str, int]] = {c.id: c.cost[1] for c in CARDS if c.cost[1]}
-TYPES: Final[Mapping[str, frozenset[str]]] = {
-    c.id: frozenset(t.lower() for t in c.types) for c in CARDS
-}
+TYPES: Final[Mapping[str, frozenset[str]]] = with_roles(
+    {c.id: frozenset(t.lower() for t in c.types) for c in CARDS}
+)
+"""Card id -> lower-case types and roles (:mod:`kingdoms.bots.dominion.roles`)."""
 TREASURE_IDS: Final[frozenset[str]] = frozenset(c.id for c in CARDS if c.is_treasure)
 TREASURE_VALUES: Final[Mapping[str, int]] = {c.id: COINS[c.index] for c in CARDS if c.is_treasure}
 

@@ -16,12 +16,18 @@ and conditions exist here, keeping each rule's meaning:
 * that simulator skips a buy that would end the game while behind (or tied with
   more turns), exactly as every strategy here does (``guard``);
 * it gains with Workshop, Feast and the like the first buy rule's card it may
-  gain: the buy list becomes the ``*.gain`` list too.
+  gain: the buy list becomes the ``*.gain`` list too;
+* its pseudo-types ``Terminal``, ``Village``, ``Cycler``, ``Trasher`` are the roles
+  of :mod:`kingdoms.bots.dominion.roles`; functions about tokens, mats and projects
+  of other sets are the constant they always are in a game of these sets;
+* how it plays the bot's cards (its Action order, Chapel's ``aggressiveTrashing``,
+  Sentry, Thief, Spy, Cellar, Harbinger and Throne Room choices, ``AppliesPPR``) is
+  written into the file as rules (:mod:`kingdoms.bots.dominion.geronimoo_play`).
 
-A bot naming a card, a card type or a condition with no equivalent here is not
-converted; :func:`convert` says why.  Play strategies (``strategy=…`` on a buy
-rule) and start states have no equivalent either: such a bot is converted with a
-note, its cards played by the default policy.
+A bot naming a card, a card type, a condition or a start-state card with no
+equivalent here is not converted; :func:`convert` gives every reason.  Other play
+strategies and start states have no equivalent: such a bot is converted with a
+note.
 
 >>> xml = '''<playerCollection><player name="BM"><buy name="Gold"/>
 ... <buy name="Silver"><condition><left type="countCardsInDeck" attribute="Silver"/>
@@ -36,8 +42,10 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from kingdoms.bots.dominion.geronimoo_play import play_style
 from kingdoms.bots.dominion.lang import DISPLAY, StrategyError, card_id, parse_strategy
 
 _COMPARATORS = {
@@ -55,7 +63,46 @@ _TYPES = {
     "Curse": "Curse",
     "Attack": "Attack",
     "Reaction": "Reaction",
+    # that simulator's pseudo-types are the roles here (kingdoms.bots.dominion.roles);
+    # "Village" alone names the card, its plural the role
+    "Terminal": "Terminal",
+    "Village": "Villages",
+    "Cycler": "Cycler",
+    "Trasher": "Trasher",
 }
+_ABSENT_TYPES = frozenset(
+    {
+        "Duration", "Looter", "Ruins", "Reserve", "Traveller", "Knight", "Shelter",
+        "Gathering", "Castle", "Night", "Fate", "Heirloom", "Doom", "Spirit", "Zombie",
+        "Prize", "Loot", "Liaison", "Omen", "Shadow",
+    }
+)  # fmt: skip
+"""Official card types no card of these sets has: counting them always gives 0."""
+_ABSENT = {
+    "isPlusOneBuyTokenSet": "0",
+    "isPlusOneCardTokenSet": "0",
+    "isPlusOneActionTokenSet": "0",
+    "isPlusOneCoinTokenSet": "0",
+    "isMinus$2TokenSet": "0",
+    "isEstateTokenPlaced": "0",
+    "isTrashingTokenPlaced": "0",
+    "isSwampHagActive": "0",
+    "isTravellingFairActive": "0",
+    "countOnTavernMat": "0",
+    "tokensOnDefiledShrine": "0",
+    "tokensOnBaths": "0",
+    "tokensOnTemple": "0",
+    "countVPon": "0",
+    "countVillagers": "0",
+    "hasFlag": "0",
+    "hasBuiltProject": "0",
+    "hasInvestedAlready": "0",
+    "hasBoughtRush": "0",
+    "countCardsInExile": "0",
+    "doesNotSpendCoffers": "1",
+}
+"""Functions about tokens, mats, events and projects of other sets: in a game of these
+sets they always give the same value (no token is ever placed, no mat ever used)."""
 _PLAIN = {
     "countAllCardsInDeck": "deck_size",
     "countAvailableMoney": "coins",
@@ -85,6 +132,10 @@ _TWO_PLAYER = {
 any opponent has here — the same in two-player games."""
 
 
+_PLAY_STRATEGIES: dict[str, tuple[str, ...]] = {"chapel": ("aggressiveTrashing",)}
+"""Per-card play strategies of that simulator that the play rules here follow."""
+
+
 class Unsupported(Exception):
     """A part of a bot with no equivalent here."""
 
@@ -96,7 +147,10 @@ class Converted:
     name: str
     toml: str | None
     reason: str | None = None
+    """Every reason it is not converted, joined by ``; `` (None: converted)."""
     notes: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    """Every reason it is not converted, one per card, type or function missing here."""
 
     @property
     def slug(self) -> str:
@@ -118,6 +172,11 @@ def _number(text: str | None) -> str:
     return str(int(value)) if value == int(value) else repr(value)
 
 
+def _note(notes: list[str], note: str) -> None:
+    if note not in notes:
+        notes.append(note)
+
+
 def _side(node: ET.Element | None, money: str, notes: list[str]) -> str:
     """One side of a condition as text here."""
     if node is None:
@@ -132,8 +191,14 @@ def _side(node: ET.Element | None, money: str, notes: list[str]) -> str:
         return _PLAIN[kind]
     if kind in _BY_CARD:
         return f"{_BY_CARD[kind]}({DISPLAY[_card(attr)]})"
+    if kind in _ABSENT:
+        _note(notes, f"{kind} is always {_ABSENT[kind]} in a game of these sets")
+        return _ABSENT[kind]
     if kind == "countCardTypeInDeck":
         t = _TYPES.get(attr or "")
+        if t is None and attr in _ABSENT_TYPES:
+            _note(notes, f"no card here is a {attr}: counting them gives 0")
+            return "0"
         if t is None:
             raise Unsupported(f"the card type {attr!r} has no equivalent here")
         return f"count({t})"
@@ -148,20 +213,33 @@ def _side(node: ET.Element | None, money: str, notes: list[str]) -> str:
 
 
 def _condition(node: ET.Element, money: str, notes: list[str]) -> str:
-    left = _side(node.find("left"), money, notes)
+    """One condition as text here; :class:`Unsupported` with every missing part."""
+    missing: list[str] = []
+
+    def part(fn: Callable[[], str]) -> str:
+        try:
+            return fn()
+        except Unsupported as err:
+            missing.append(str(err))
+            return "0"
+
+    left = part(lambda: _side(node.find("left"), money, notes))
     op = node.find("operator")
     comparator = _COMPARATORS.get(op.get("type", "") if op is not None else "")
     if comparator is None:
-        raise Unsupported(f"the operator {op.get('type') if op is not None else None!r} is unknown")
-    right = _side(node.find("right"), money, notes)
+        missing.append(f"the operator {op.get('type') if op is not None else None!r} is unknown")
+    right = part(lambda: _side(node.find("right"), money, notes))
     extra = node.find("extra_operation")
     if extra is not None:
         operator = _OPERATORS.get(extra.get("type", ""))
         if operator is None:
-            raise Unsupported(f"the extra operation {extra.get('type')!r} is unknown")
-        amount = _number(extra.get("attribute"))
-        if not (operator in "+-" and float(amount) == 0):
-            right = f"({right} {operator} {amount})"
+            missing.append(f"the extra operation {extra.get('type')!r} is unknown")
+        else:
+            amount = part(lambda: _number(extra.get("attribute")))
+            if not (operator in "+-" and float(amount) == 0):
+                right = f"({right} {operator} {amount})"
+    if missing:
+        raise Unsupported(*missing)
     return f"{left} {comparator} {right}"
 
 
@@ -178,23 +256,57 @@ def _bot(player: ET.Element) -> Converted:
     if any(card_id(n or "") == "moneylender" for n in named):
         money = "(total_money + count(Moneylender))"  # Moneylender counts +$1 there
     entries: list[str] = []
-    try:
-        if not rules:
-            raise Unsupported("it has no buy rules")
-        for rule in rules:
+    pairs: list[tuple[str, str | None]] = []
+    strategies: dict[str, str] = {}
+    reasons: list[str] = []
+
+    def refuse(err: Unsupported) -> None:
+        for why in err.args:
+            if str(why) not in reasons:
+                reasons.append(str(why))
+
+    if not rules:
+        reasons.append("it has no buy rules")
+    for rule in rules:
+        card = ""
+        try:
             card = DISPLAY[_card(rule.get("name"))]
-            strategy = rule.get("strategy")
-            if strategy and strategy != "standard":
-                notes.append(f"{card}'s play strategy {strategy!r} has no equivalent: default play")
-            if rule.get("bane"):
-                notes.append(f"{card}'s bane {rule.get('bane')!r} is ignored")
-            conditions = [_condition(c, money, notes) for c in rule.findall("condition")]
-            entries.append(card if not conditions else f"{card} if {' and '.join(conditions)}")
-    except Unsupported as err:
-        return Converted(name, None, str(err))
+        except Unsupported as err:
+            refuse(err)
+        strategy = rule.get("strategy")
+        if card and strategy and strategy != "standard":
+            strategies[_card(card)] = strategy
+            if strategy not in _PLAY_STRATEGIES.get(_card(card), ()):
+                note = f"{card}'s play strategy {strategy!r} has no equivalent: standard play"
+                _note(notes, note)
+        if rule.get("bane"):
+            notes.append(f"{card or rule.get('name')}'s bane {rule.get('bane')!r} is ignored")
+        conditions: list[str] = []
+        for c in rule.findall("condition"):
+            try:
+                conditions.append(_condition(c, money, notes))
+            except Unsupported as err:
+                refuse(err)
+        entries.append(card if not conditions else f"{card} if {' and '.join(conditions)}")
+        if card:
+            pairs.append((_card(card), " and ".join(conditions) if conditions else None))
+    start = player.find("start_state")
+    if start is not None:
+        for zone in start:
+            for part in (zone.get("contents") or "").split(","):
+                words = part.split()
+                if words and words[0].isdigit():
+                    words = words[1:]
+                if words:
+                    try:
+                        _card(" ".join(words))
+                    except Unsupported as err:
+                        refuse(Unsupported(f"its start state: {err}"))
+    if reasons:
+        return Converted(name, None, "; ".join(reasons), reasons=reasons)
     types = [t.get("name") for t in player.findall("type")]
-    if "AppliesPPR" in types:
-        notes.append("the penultimate Province rule (AppliesPPR) has no equivalent: not applied")
+    style = play_style(pairs, strategies, "AppliesPPR" in types)
+    notes += [n for n in style.notes if n not in notes]
     if player.find("start_state") is not None:
         notes.append("its start state (a fixed opening hand) has no equivalent: a normal start")
     kingdom: list[str] = []
@@ -212,11 +324,19 @@ def _bot(player: ET.Element) -> Converted:
     if author:
         about += f" by {author}"
     lines.append(f"description = {_quote(about + ('. ' + description if description else '.'))}")
+    if style.ppr:
+        lines.append("# that simulator's penultimate Province rule (AppliesPPR)")
+        lines.append("penultimate_province = true")
     if kingdom and len(kingdom) <= 10:
         lines.append(f"kingdom = [{', '.join(_quote(c) for c in kingdom)}]")
     lines.append("buy = [")
     lines += [f"  {_quote(e)}," for e in entries]
     lines.append("]")
+    if style.play:
+        lines.append("# its Actions in the order that simulator plays them")
+        lines.append("play = [")
+        lines += [f"  {_quote(e)}," for e in style.play]
+        lines.append("]")
     lines += [
         "",
         "[decisions]",
@@ -224,12 +344,20 @@ def _bot(player: ET.Element) -> Converted:
         '"*.gain" = [',
     ]
     lines += [f"  {_quote(e)}," for e in entries]
-    lines += ["]", ""]
+    lines += ["]"]
+    if style.decisions:
+        lines.append("# its cards' choices as that simulator makes them")
+    for purpose, listed in style.decisions.items():
+        lines.append(f"{_quote(purpose)} = [")
+        lines += [f"  {_quote(e)}," for e in listed]
+        lines.append("]")
+    lines.append("")
     toml = "\n".join(lines)
     try:
         parse_strategy(toml, name)
     except StrategyError as err:  # pragma: no cover - every part was checked above
-        return Converted(name, None, f"its conversion does not parse: {err}")
+        why = f"its conversion does not parse: {err}"
+        return Converted(name, None, why, reasons=[why])
     return Converted(name, toml, None, notes)
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from kingdoms.bots.dominion.observation import Observation
+from kingdoms.bots.dominion.roles import with_roles
 from kingdoms.dominion.cards import COINS, VP
 from kingdoms.dominion.data import BY_ID, CARDS
 
@@ -74,9 +75,10 @@ def victory_points(owned: Mapping[str, int], types: Mapping[str, frozenset[str]]
 
 
 _NONE: Final[Mapping[str, Any]] = {}
-_TYPES: Final[dict[str, frozenset[str]]] = {
-    c.id: frozenset(t.lower() for t in c.types) for c in CARDS
-}
+_TYPES: Final[dict[str, frozenset[str]]] = with_roles(
+    {c.id: frozenset(t.lower() for t in c.types) for c in CARDS}
+)
+"""Card id -> lower-case types and roles (``terminal``, ``village``…)."""
 HAND, IN_PLAY, DRAW_PILE, DISCARD = 0, 1, 2, 3
 """The seat's own zones a condition may count (:meth:`Situation.zone`)."""
 _BY_ID: Final[dict[str, int]] = BY_ID  # compiled: a constant, not a global look-up
