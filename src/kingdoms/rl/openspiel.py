@@ -33,13 +33,17 @@ The model, as OpenSpiel sees it:
     state (OpenSpiel's ``clone``, MCTS's simulations) carries no future draw: two
     copies that take different chance outcomes draw different cards;
   - a chance node has ``chance_outcomes`` outcomes (a game parameter, default 32),
-    equally likely: outcome ``k`` is the ``k``-th of that many independent uniform
-    rearrangements, drawn from a generator that no seat observes.  A whole shuffle
-    has too many outcomes to list (a 40-card deck), so this is the *sampled*
-    form of the shuffle that OpenSpiel's algorithms handle as any explicit chance
-    node (MCTS samples an outcome, outcome-sampling MCCFR samples one and weights
-    it by its probability): every outcome is a uniformly random shuffle, and more
-    outcomes give a finer sample.
+    equally likely.  A whole shuffle has too many outcomes to list (a 40-card deck),
+    so this is a *sampled* form of the shuffle, which OpenSpiel's algorithms handle
+    as any explicit chance node (MCTS samples an outcome, outcome-sampling MCCFR
+    samples one and weights it by its probability): the node draws one uniformly
+    random arrangement of each unseen part from the state's generator (which no seat
+    observes), and outcome ``k`` is that arrangement turned by ``k`` places (the
+    last ``k`` cards moved to the bottom; each shuffle made during the action is
+    turned by ``k`` too).  Each outcome on its own is a uniformly random shuffle;
+    together they put ``k`` different cards on top of a deck of at least ``k``
+    unseen cards, a stratified sample of the next draws.  More outcomes give a
+    finer sample.
 
 * **Actions** are the engine's integer actions (468 for Dominion, 778 for
   Kingdomino; :mod:`kingdoms.rl.dominion`, :mod:`kingdoms.rl.kingdomino`).
@@ -88,6 +92,17 @@ import pyspiel
 from kingdoms.core.events import events_for
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import TERMINAL, State
+from kingdoms.dominion.actions import BUY as _D_BUY
+from kingdoms.dominion.actions import END_PHASE as _D_END_PHASE
+from kingdoms.dominion.actions import PLAY as _D_PLAY
+from kingdoms.dominion.actions import PLAY_ALL_TREASURES as _D_PLAY_ALL
+from kingdoms.dominion.data import NUM_CARDS as _D_CARDS
+from kingdoms.dominion.shuffle import shuffle as _shuffle
+from kingdoms.dominion.turn import ACTION_PHASE as _D_ACTION_PHASE
+from kingdoms.dominion.turn import BUY_PHASE as _D_BUY_PHASE
+from kingdoms.kingdomino.state import CHOOSE as _K_CHOOSE
+from kingdoms.kingdomino.state import FIRST_PICKS as _K_FIRST_PICKS
+from kingdoms.kingdomino.state import PLACE as _K_PLACE
 from kingdoms.rl.dominion_obs import DominionEncoder
 from kingdoms.rl.kingdomino_obs import KingdominoEncoder
 
@@ -237,21 +252,44 @@ class Spec:
 
 
 # -- what a chance node rearranges, and which actions need one ----------------------------
-class _Recorder(random.Random):
-    """The engine's generator while an action runs after a chance node: notes the
-    discard piles shuffled, in their new order (a subclass: the engine's compiled
-    shuffle hands it the list, see :mod:`kingdoms.dominion.shuffle`)."""
+def _turned(cards: list[int], rng: random.Random, k: int) -> None:
+    """Shuffle ``cards`` in place with ``rng``, then turn them by ``k`` places: the
+    ``k``-th of the arrangements a chance node offers (each a uniform shuffle)."""
+    _shuffle(cards, rng)
+    n = len(cards)
+    k %= n if n else 1
+    if k:
+        cards[:] = cards[n - k :] + cards[: n - k]
 
-    def __init__(self, seed: int, discards: list[list[int]]) -> None:
-        super().__init__(seed)
-        self.discards = discards
+
+class _Recorder(random.Random):
+    """The engine's generator while an action runs after a chance node: shuffles with
+    ``inner`` (the state's own generator, left in the engine afterwards), turned by the
+    chance outcome, and notes the discard piles shuffled, in their new order (a
+    subclass: the engine's shuffle hands it the list, see
+    :mod:`kingdoms.dominion.shuffle`).  One is made and lent to each action in turn."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.inner = random.Random(0)
+        self.turn = 0
+        self.discards: list[list[int]] = []
         self.shuffled: list[tuple[int, list[int]]] = []
 
     def shuffle(self, x: Any, *args: Any) -> None:
-        super().shuffle(x, *args)
+        _turned(x, self.inner, self.turn)
         for p, pile in enumerate(self.discards):
             if pile is x:
                 self.shuffled.append((p, list(x)))
+
+    def random(self) -> float:
+        return self.inner.random()
+
+    def getrandbits(self, k: int) -> int:
+        return self.inner.getrandbits(k)
+
+
+_RECORDER = _Recorder()
 
 
 def _common_start(a: list[int], b: list[int]) -> int:
@@ -263,64 +301,55 @@ def _common_start(a: list[int], b: list[int]) -> int:
     return i
 
 
-def _plain(rng: random.Random) -> random.Random:
-    new = random.Random()
-    new.setstate(rng.getstate())
-    return new
-
-
 def dominion_needs_chance(engine: Any, action: int) -> bool:
-    """Whether carrying out ``action`` in ``engine`` (a Dominion state) may draw,
-    look at or shuffle cards nobody has seen: everything but a Treasure played, all
+    """Whether carrying out ``action`` in ``engine`` (a Dominion state) may draw, look
+    at or shuffle cards nobody has seen: everything but a Treasure played, all
     Treasures played, a buy that is not the last one, and the end of an Action phase
     that leads to a Buy phase (the tests check, on random games, that these read
     nothing hidden)."""
-    from kingdoms.dominion.actions import BUY, END_PHASE, PLAY, PLAY_ALL_TREASURES
-    from kingdoms.dominion.data import NUM_CARDS
-    from kingdoms.dominion.turn import ACTION_PHASE, BUY_PHASE
-
     if engine.stack:
         return True
-    kind = action // NUM_CARDS
-    if kind == PLAY_ALL_TREASURES:
+    kind = action // _D_CARDS
+    if kind == _D_PLAY_ALL:
         return False
-    if kind == PLAY:
-        return bool(engine.phase != BUY_PHASE)
-    if kind == BUY:
+    if kind == _D_PLAY:
+        return bool(engine.phase != _D_BUY_PHASE)
+    if kind == _D_BUY:
         return bool(engine.buys <= 1)
-    if kind == END_PHASE:
-        return bool(engine.phase != ACTION_PHASE or engine.buys <= 0)
+    if kind == _D_END_PHASE:
+        return bool(engine.phase != _D_ACTION_PHASE or engine.buys <= 0)
     return True
 
 
 def kingdomino_needs_chance(engine: Any, action: int) -> bool:
     """Whether ``action`` ends a round of Kingdomino (the next line is drawn; in a
     Dynasty, the end of a game deals the next one) or is the last first pick."""
-    from kingdoms.kingdomino.state import CHOOSE, FIRST_PICKS, PLACE
-
     phase = engine.phase
-    if phase == FIRST_PICKS:
+    if phase == _K_FIRST_PICKS:
         return bool(engine.pick_pos == len(engine.pick_order) - 1)
     if engine.slot != len(engine.current) - 1:
         return False
-    return phase == CHOOSE or (phase == PLACE and not engine.next)
+    return phase == _K_CHOOSE or (phase == _K_PLACE and not engine.next)
 
 
-def rearrange_unseen(engine: Any, fresh: list[int] | None, rng: random.Random) -> None:
-    """Rearrange what no seat has seen, with ``rng``: the bottom ``fresh[p]`` cards of
-    each Dominion deck ``p`` (those that came from a shuffle and were not drawn or
-    looked at since), or every undrawn and set-aside domino of Kingdomino."""
+def rearrange_unseen(
+    engine: Any, fresh: list[int] | None, rng: random.Random, outcome: int = 0
+) -> None:
+    """Rearrange what no seat has seen — the bottom ``fresh[p]`` cards of each
+    Dominion deck ``p`` (those that came from a shuffle and were not drawn or looked at
+    since), or every undrawn and set-aside domino of Kingdomino — as chance outcome
+    ``outcome`` does: shuffled with ``rng``, then turned by ``outcome`` places."""
     if fresh is not None:
         for p, deck in enumerate(engine.decks):
             u = fresh[p]
             if u > 1:
                 bottom = deck[:u]
-                rng.shuffle(bottom)
+                _turned(bottom, rng, outcome)
                 deck[:u] = bottom
         return
     pile = engine.pile
     pool = pile + engine.aside
-    rng.shuffle(pool)
+    _turned(pool, rng, outcome)
     k = len(pile)
     engine.pile = pool[:k]
     engine.aside = sorted(pool[k:])
@@ -342,19 +371,25 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
         """Dominion: per deck, how many cards at its bottom nobody has seen."""
         self.marks: list[tuple[int, int, int]] = []
         """Dominion: per player action, (seat, action, length of the log before it)."""
+        self.to_move = _CHANCE
 
     # -- the flow ----------------------------------------------------------------------
     def current_player(self) -> int:
+        return self.to_move
+
+    def _moved(self) -> None:
+        """Note who moves now (OpenSpiel asks several times a step)."""
         engine = self.engine
         if engine is None or self.pending >= 0:
-            return _CHANCE
-        if self.truncated:
-            return _TERMINAL
-        player = engine.current_player
-        return _TERMINAL if player == TERMINAL else player
+            self.to_move = _CHANCE
+        elif self.truncated:
+            self.to_move = _TERMINAL
+        else:
+            player = engine.current_player
+            self.to_move = _TERMINAL if player == TERMINAL else player
 
     def is_terminal(self) -> bool:
-        return self.current_player() == _TERMINAL
+        return self.to_move == _TERMINAL
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.engine is None:
@@ -367,6 +402,10 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
         return sorted(self.engine.legal_actions())
 
     def _apply_action(self, action: int) -> None:
+        self._step(action)
+        self._moved()
+
+    def _step(self, action: int) -> None:
         engine = self.engine
         spec = self.spec
         if engine is None:
@@ -385,24 +424,34 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
                 return
             self._carry_out(engine, action)
             return
-        # the chance node: what nobody has seen is rearranged, then the action runs
-        # with a generator seeded from the outcome
-        salt = engine.rng.getrandbits(40)
-        rng = random.Random((salt << 16) | int(action))
+        # the chance node: what nobody has seen is rearranged, then the action runs,
+        # its own shuffles turned by the outcome too
         fresh = self.fresh
-        rearrange_unseen(engine, fresh, rng)
         pending = self.pending
         self.pending = -1
+        rng = engine.rng
+        k = int(action)
+        rearrange_unseen(engine, fresh, rng, k)
+        recorder = _RECORDER
+        recorder.inner = rng
+        recorder.turn = k
+        recorder.shuffled = []
         if fresh is None:
-            engine.rng = random.Random(rng.getrandbits(64))
-            self._carry_out(engine, pending)
+            engine.rng = recorder
+            try:
+                self._carry_out(engine, pending)
+            finally:
+                engine.rng = rng
             return
         decks = engine.decks  # type: ignore[attr-defined]
         before = [d.copy() for d in decks]
-        recorder = _Recorder(rng.getrandbits(64), engine.discards)  # type: ignore[attr-defined]
+        recorder.discards = engine.discards  # type: ignore[attr-defined]
         engine.rng = recorder
-        self._carry_out(engine, pending)
-        engine.rng = _plain(recorder)
+        try:
+            self._carry_out(engine, pending)
+        finally:
+            engine.rng = rng
+            recorder.discards = []
         decks = engine.decks  # type: ignore[attr-defined]
         for p, u in enumerate(fresh):
             # the cards under the lowest one taken are where they were
@@ -449,6 +498,7 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
         engine = self.engine
         if engine is not None:
             new.engine = det = engine.determinize(player, rng)
+            new._moved()
             if new.fresh is not None:
                 # determinize deals the hidden cards again: nobody has seen the decks
                 new.fresh = [len(d) for d in det.decks]  # type: ignore[attr-defined]
@@ -499,13 +549,14 @@ class Observer:
     def set_from(self, state: KingdomsState, player: int) -> None:
         engine = state.engine
         tensor = self.tensor
-        tensor.fill(0)
         if engine is None:
+            tensor.fill(0)
             return
         size = self.size
         tensor[:size] = self.encoder.encode(engine, player)
         if not self.perfect_recall:
             return
+        tensor[size:] = 0
         if state.fresh is None:
             past = np.asarray(engine.history, np.float32) + 1
         else:
