@@ -110,10 +110,8 @@ class ISMCTSPlayer:
         self.bot.set_resampler(ks.resampler(seed))
 
     def act_state(self, state: State, seat: int, rng: random.Random) -> int:
-        spiel = self.game.new_initial_state()
-        spiel.apply_action(0)
-        # the engine state stands in for the one the deal made (same game, any seed)
-        spiel.engine = state.determinize(seat, rng)
+        # the seat's determinization of the engine state, as an OpenSpiel state
+        spiel = self.ks.state_from_engine(self.game, state.determinize(seat, rng))
         return int(self.bot.step(spiel))
 
 

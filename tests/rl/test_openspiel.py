@@ -370,3 +370,23 @@ def test_outcome_sampling_mccfr_runs_on_kingdomino() -> None:
     state.apply_action(0)
     probs = policy.action_probabilities(state)
     assert set(probs) <= set(state.legal_actions())
+
+
+def test_a_state_around_an_engine_position() -> None:
+    """``state_from_engine`` wraps a position reached outside OpenSpiel (the baselines'
+    IS-MCTS player plays from the engine's determinization)."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from kingdoms.core.registry import get_game
+
+    game = pyspiel.load_game(ks.KINGDOMINO, {"players": 2})
+    g = get_game("kingdomino")
+    engine = g.create(g.config(2, 3))
+    engine.apply(engine.legal_actions()[0])
+    state = ks.state_from_engine(game, engine)
+    assert state.current_player() == engine.current_player
+    assert state.legal_actions() == sorted(engine.legal_actions())
+    rs = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 6, random_state=rs)
+    bot.set_resampler(ks.resampler(0))
+    assert bot.step(state) in state.legal_actions()

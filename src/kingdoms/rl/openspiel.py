@@ -511,6 +511,18 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
         return text if self.pending < 0 else f"{text} pending {self.pending}"
 
 
+def state_from_engine(game: KingdomsGame, engine: State) -> KingdomsState:
+    """An OpenSpiel state of ``game`` around the engine state ``engine`` (a position
+    reached outside OpenSpiel, e.g. a bot's determinization): its OpenSpiel history is
+    empty, and every unseen card counts as unseen (Dominion: the decks' order)."""
+    state = game.new_initial_state()
+    state.engine = engine
+    if game.name == "dominion":
+        state.fresh = [len(d) for d in engine.decks]  # type: ignore[attr-defined]
+    state._moved()
+    return state
+
+
 def dominion_tokens(state: KingdomsState, player: int) -> list[int]:
     """Per player action of the game so far, what ``player`` perceived of it (see the
     module docstring): its own action + 1, or a 24-bit token of who acted and the
