@@ -6,7 +6,7 @@ CORE   := $(VENV)/.core-stamp
 STAMP  := $(VENV)/.installed-stamp
 BUILT  := $(VENV)/.built-stamp
 LOCK   := $(VENV)/.setup.lock
-EXTRAS := dev,docs,rl,openspiel,bench,postgres,report,ray
+EXTRAS := dev,docs,rl,openspiel,bench,data,postgres,report,ray
 # Compiler processes for the compiled build (default: every core).
 JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 # Sources of the compiled build (listed in src/kingdoms/_build.py): editing one rebuilds it.

@@ -8,10 +8,17 @@ k, pooled).  Kingdomino: ``random``, ``greedy``, ``full-greedy``,
 ``planning-greedy``, ``mcts`` and OpenSpiel's IS-MCTS (``--ismcts`` simulations a
 move; needs the ``openspiel`` extra).
 
-Every pair of players meets in ``--games`` 2-player games per kingdom, seats
-alternating (``--slow-games`` for pairs with a searching player: mcts, IS-MCTS).
-A player's score is its mean result over all its games (win 1, shared win ½,
-loss 0) with a 95 % Wilson interval.  One command makes the tables in docs/rl.md::
+Every pair of players meets in ``--games`` 2-player games per kingdom and seed,
+seats alternating (``--slow-games`` for pairs with a searching player: mcts,
+IS-MCTS), for each of ``--seeds`` seeds (the games of seed ``s`` start from
+``--seed + 100000 s``; the bots' own generators too).  A player's score is its mean
+result over all its games (win 1, shared win ½, loss 0) with a 95 % Wilson interval
+over those games; beside it, its score under each seed and the mean of those with a
+95 % Student-t interval over the seeds (how much a rerun with other seeds moves
+it).  The searchers' budget is fixed in simulations a move (``--mcts-iterations``;
+``--mcts-times`` for seconds instead, which depend on the machine).  The output
+lists the kingdoms played (their cards) and the budgets: games, decisions, seeds.
+One command makes the tables in docs/rl.md::
 
     nice .venv/bin/python bench/rl_baselines.py --agent runs/buys.pt > runs/baselines.md
 
@@ -103,11 +110,27 @@ class ISMCTSPlayer:
         self.bot.set_resampler(ks.resampler(seed))
 
     def act_state(self, state: State, seat: int, rng: random.Random) -> int:
-        spiel = self.game.new_initial_state()
-        spiel.apply_action(0)
-        # the engine state stands in for the one the deal made (same game, any seed)
-        spiel.engine = state.determinize(seat, rng)
+        # the seat's determinization of the engine state, as an OpenSpiel state
+        spiel = self.ks.state_from_engine(self.game, state.determinize(seat, rng))
         return int(self.bot.step(spiel))
+
+
+DECISIONS = [0]
+"""Decisions taken in the games played so far (the budget reported)."""
+
+T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26}
+"""Student-t 97.5 % quantiles by degrees of freedom (≥ 10: 2.23 down to 1.96)."""
+
+
+def t_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and 95 % Student-t interval of ``values`` (one per seed)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, mean, mean
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = T95.get(n - 1, 2.0) * sd / math.sqrt(n)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
 def play(game: str, options: dict[str, Any], players: Sequence[Player], seed: int) -> list[float]:
@@ -124,6 +147,7 @@ def play(game: str, options: dict[str, Any], players: Sequence[Player], seed: in
         else:
             action = player.act(state.view(p), state.legal_actions(), rng)
         state.apply(action)
+    DECISIONS[0] += state.step
     outcome = state.outcome()
     assert outcome is not None
     share = 1.0 / len(outcome.winners)
@@ -141,12 +165,12 @@ def round_robin(
     save: Callable[[], None],
 ) -> dict[str, list[float]]:
     """Every pair's games (``games(a, b)`` per kingdom); pairs found in ``cache``
-    (by title and names) are not played again."""
+    (by title, seed and names) are not played again."""
     results: dict[str, list[float]] = defaultdict(list)
     names = list(makers)
     instances: dict[str, Player] = {}
     for a, b in itertools.combinations(names, 2):
-        key = f"{title}|{a}|{b}"
+        key = f"{title}|{seed}|{a}|{b}"
         if key not in cache:
             mine: list[float] = []
             theirs: list[float] = []
@@ -168,18 +192,29 @@ def round_robin(
     return results
 
 
-def table(title: str, results: dict[str, list[float]]) -> str:
-    rows = sorted(results.items(), key=lambda kv: -sum(kv[1]) / len(kv[1]))
+def table(title: str, per_seed: list[dict[str, list[float]]]) -> str:
+    """The Markdown table of a round-robin played under several seeds."""
+    pooled: dict[str, list[float]] = defaultdict(list)
+    for results in per_seed:
+        for name, scores in results.items():
+            pooled[name] += scores
+    rows = sorted(pooled.items(), key=lambda kv: -sum(kv[1]) / len(kv[1]))
     lines = [
         f"**{title}**",
         "",
-        "| player | score | 95 % interval | games |",
-        "| --- | --- | --- | --- |",
+        "| player | score | 95 % interval (games) | per seed | mean of seeds, 95 % t | games |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
     for name, scores in rows:
         s, n = sum(scores), len(scores)
         low, high = wilson(s, n)
-        lines.append(f"| {name} | {s / n:.1%} | {low:.1%}–{high:.1%} | {n} |")
+        seeds = [sum(r[name]) / len(r[name]) for r in per_seed if r.get(name)]
+        mean, tlow, thigh = t_interval(seeds)
+        each = " / ".join(f"{v:.0%}" for v in seeds)
+        lines.append(
+            f"| {name} | {s / n:.1%} | {low:.1%}–{high:.1%} | {each} | "
+            f"{mean:.1%} ({tlow:.1%}–{thigh:.1%}) | {n} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -188,7 +223,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games per pair and kingdom")
     parser.add_argument("--slow-games", type=int, default=2, help="the same, with a searcher")
     parser.add_argument("--kingdoms", type=int, default=5, help="random Dominion kingdoms")
-    parser.add_argument("--mcts-times", default="0.1,1", help="seconds a move (comma-separated)")
+    parser.add_argument(
+        "--mcts-iterations",
+        default="100,1000",
+        help="mcts simulations a move (comma-separated; the budget that does not depend "
+        "on the machine)",
+    )
+    parser.add_argument(
+        "--mcts-times", default="", help="mcts seconds a move instead (comma-separated)"
+    )
+    parser.add_argument("--seeds", type=int, default=3, help="seeds: the round-robins repeated")
     parser.add_argument("--ismcts", type=int, default=100, help="IS-MCTS simulations a move")
     parser.add_argument("--agent", help="weights of the trained Dominion buy agent")
     parser.add_argument("--games-only", default="dominion,kingdomino")
@@ -210,10 +254,14 @@ def main() -> None:
             Path(args.cache).write_text(json.dumps(cache))
 
     if args.quick:
-        args.games, args.slow_games, args.kingdoms, args.mcts_times = 4, 1, 1, "0.05"
+        args.games, args.slow_games, args.kingdoms = 4, 1, 1
+        args.mcts_iterations, args.seeds = "30", 2
     start = time.perf_counter()
     out = []
     times = [float(t) for t in args.mcts_times.split(",") if t]
+    iterations = [int(i) for i in args.mcts_iterations.split(",") if i]
+    seeds = [args.seed + 100_000 * k for k in range(args.seeds)]
+    notes: list[str] = []
     if "dominion" in args.games_only:
         makers: dict[str, Callable[[], Player]] = {}
         for name in bot_names("dominion"):
@@ -221,6 +269,10 @@ def main() -> None:
                 makers[name] = lambda name=name: make_bot("dominion", name)
         for t in times:
             makers[f"mcts {t:g} s"] = lambda t=t: make_bot("dominion", f"mcts:time={t}")
+        for it in iterations:
+            makers[f"mcts {it} sims"] = lambda it=it: make_bot(
+                "dominion", f"mcts:iterations={it},seed={args.seed}"
+            )
         if args.agent:
             makers["trained buy agent"] = lambda: BuyAgent(args.agent)
         slow = {n for n in makers if n.startswith("mcts")}
@@ -230,6 +282,12 @@ def main() -> None:
             {"kingdom": list(g.config(2, k + 1, {}).options["kingdom"])}
             for k in range(args.kingdoms)
         ]
+        notes.append(
+            "Dominion kingdoms: First Game ("
+            + ", ".join(g.config(2, 0, first[0]).options["kingdom"])
+            + "); random: "
+            + "; ".join(f"seed {k + 1}: {', '.join(r['kingdom'])}" for k, r in enumerate(randoms))
+        )
         for title, kingdoms in (
             ('Dominion, "First Game"', first),
             (f"Dominion, {args.kingdoms} random kingdoms", randoms),
@@ -242,14 +300,21 @@ def main() -> None:
             def count(a: str, b: str, slow: set[str] = slow) -> int:
                 return int(args.slow_games if {a, b} & slow else args.games)
 
-            res = round_robin(title, "dominion", kingdoms, players, count, args.seed, cache, save)
-            out.append(table(title, res))
+            per_seed = [
+                round_robin(title, "dominion", kingdoms, players, count, sd, cache, save)
+                for sd in seeds
+            ]
+            out.append(table(title, per_seed))
     if "kingdomino" in args.games_only:
         kmakers: dict[str, Callable[[], Player]] = {}
         for name in ("random", "greedy", "full-greedy", "planning-greedy"):
             kmakers[name] = lambda name=name: make_bot("kingdomino", name)
         for t in times:
             kmakers[f"mcts {t:g} s"] = lambda t=t: make_bot("kingdomino", f"mcts:time={t}")
+        for it in iterations:
+            kmakers[f"mcts {it} sims"] = lambda it=it: make_bot(
+                "kingdomino", f"mcts:iterations={it},seed={args.seed}"
+            )
         try:
             import pyspiel  # noqa: F401
 
@@ -263,13 +328,22 @@ def main() -> None:
             return int(args.slow_games if {a, b} & kslow else args.games)
 
         title = "Kingdomino (2 players)"
-        res = round_robin(title, "kingdomino", [{}], kmakers, kcount, args.seed, cache, save)
-        out.append(table(title, res))
+        per_seed = [
+            round_robin(title, "kingdomino", [{}], kmakers, kcount, sd, cache, save) for sd in seeds
+        ]
+        out.append(table(title, per_seed))
     print("\n".join(out))
     print(
-        f"_{args.games} games per pair and kingdom ({args.slow_games} with a searcher), "
-        f"seats alternating; {time.perf_counter() - start:.0f} s._"
+        f"_Budget: {args.games} games per pair, kingdom and seed ({args.slow_games} with a "
+        f"searcher), seats alternating, seeds {', '.join(map(str, seeds))}; searchers: "
+        + ", ".join(
+            [f"{i} simulations a move" for i in iterations] + [f"{t:g} s a move" for t in times]
+        )
+        + f"; {DECISIONS[0]:,} decisions played in this run (cached pairs not counted); "
+        f"{time.perf_counter() - start:.0f} s._"
     )
+    for note in notes:
+        print(f"\n_{note}._")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,21 @@ What is compared (one "step" is one action of one seat, in random 2-player games
   ``legal_actions_mask`` bytearray as an array), and the learner's ``mask.nonzero()``.
 * ``engine+view`` — the engine loop that also builds the acting seat's JSON view
   (``state.view(seat)``, what a bot reads).
+* ``openspiel`` — the OpenSpiel game (:mod:`kingdoms.rl.openspiel`) played as a learner
+  plays it: at a decision, the acting seat's observation through OpenSpiel's
+  ``make_observation(game)`` (``set_from(state, player)`` fills its numpy
+  ``tensor``, which the learner reads), ``state.legal_actions()``, a random choice,
+  ``state.apply_action``; at a chance node (the deal, and before each action that may
+  draw), an outcome drawn from ``state.chance_outcomes()`` and applied (its cost
+  counts; a step is still one player action).  ``openspiel-list``: the observation
+  as ``state.observation_tensor(player)`` instead (pyspiel hands it over as a list of
+  floats); ``openspiel-bare``: no observation.
+* the peers from PettingZoo's classic games, run as their users run them — the
+  ``env`` loop on ``connect_four_v3.env()`` (``pz-connect-four``) and
+  ``tictactoe_v3.env()`` (``pz-tictactoe``), wrappers included.
+
+Rates are per CPU second of this process (``time.process_time``), measured in
+alternating time slices of one run, so that machine load hits every loop alike.
 
     .venv/bin/python bench/rl_env_speed.py [--seconds 6] [--games dominion,kingdomino]
 
@@ -87,8 +102,8 @@ def engine_loop(
     def run(seconds: float, limit: int = 0) -> int:
         st = box["state"]
         steps = 0
-        end = time.perf_counter() + seconds
-        while steps < limit if limit else time.perf_counter() < end:
+        end = time.process_time() + seconds
+        while steps < limit if limit else time.process_time() < end:
             for _ in range(100):
                 if st.is_terminal():
                     st = fresh()
@@ -122,8 +137,8 @@ def env_loop(
 
     def run(seconds: float, limit: int = 0) -> int:
         steps = 0
-        end = time.perf_counter() + seconds
-        while steps < limit if limit else time.perf_counter() < end:
+        end = time.process_time() + seconds
+        while steps < limit if limit else time.process_time() < end:
             for _ in range(100):
                 obs, _reward, terminated, truncated, _info = env.last()
                 if terminated or truncated:
@@ -141,6 +156,53 @@ def env_loop(
         return steps
 
     return run
+
+
+def openspiel_loop(game: str, seed: int, observe: str = "observer") -> Callable[[float, int], int]:
+    """A learner's loop on the OpenSpiel game (see the module's docstring); ``observe``:
+    ``observer`` (OpenSpiel's ``make_observation``: ``set_from`` fills a numpy tensor),
+    ``list`` (``state.observation_tensor(player)``, a list of floats) or ``none``."""
+    import pyspiel
+    from open_spiel.python.observation import make_observation
+
+    from kingdoms.rl import openspiel as ks
+
+    name = ks.DOMINION if game == "dominion" else ks.KINGDOMINO
+    spiel_game = pyspiel.load_game(name, {"players": 2})
+    observation = make_observation(spiel_game)
+    rng = random.Random(seed)
+    box = {"state": spiel_game.new_initial_state()}
+
+    def run(seconds: float, limit: int = 0) -> int:
+        st = box["state"]
+        steps = 0
+        end = time.process_time() + seconds
+        while steps < limit if limit else time.process_time() < end:
+            for _ in range(100):
+                if st.is_terminal():
+                    st = spiel_game.new_initial_state()
+                if st.is_chance_node():
+                    outcomes = st.chance_outcomes()
+                    st.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                    continue
+                if observe == "observer":
+                    observation.set_from(st, st.current_player())
+                elif observe == "list":
+                    st.observation_tensor(st.current_player())
+                legal = st.legal_actions()
+                st.apply_action(legal[rng.randrange(len(legal))])
+                steps += 1
+        box["state"] = st
+        return steps
+
+    return run
+
+
+def pettingzoo_peers() -> dict[str, Callable[[], Any]]:
+    """PettingZoo's classic games (needs pygame, which they import)."""
+    from pettingzoo.classic import connect_four_v3, tictactoe_v3
+
+    return {"pz-connect-four": connect_four_v3.env, "pz-tictactoe": tictactoe_v3.env}
 
 
 def instructions(game: str, loop: str, steps: int) -> tuple[int, int]:
@@ -196,11 +258,26 @@ def main() -> None:
     parser.add_argument("--games", default="dominion,kingdomino")
     parser.add_argument(
         "--only",
-        choices=["engine", "floor", "env", "env-noread", "raw-env", "engine+view"],
+        choices=[
+            "engine",
+            "floor",
+            "env",
+            "env-noread",
+            "raw-env",
+            "engine+view",
+            "openspiel",
+            "openspiel-list",
+            "openspiel-bare",
+            "pz-connect-four",
+        ],
         help="run just this loop for --steps steps of the first game, then stop "
         "(for instruction counts under callgrind)",
     )
     parser.add_argument("--steps", type=int, default=20_000, help="steps of --only")
+    parser.add_argument("--no-openspiel", action="store_true", help="leave out the OpenSpiel loops")
+    parser.add_argument(
+        "--no-peers", action="store_true", help="leave out PettingZoo's classic games"
+    )
     parser.add_argument(
         "--callgrind",
         action="store_true",
@@ -217,6 +294,7 @@ def main() -> None:
         ),
         "kingdomino": (lambda: kingdomino_env(players=2), lambda: kingdomino_raw_env(players=2)),
     }
+    peers = {} if args.no_peers else pettingzoo_peers()
     for game in args.games.split(","):
         wrapped, raw = makers[game]
         loops = {
@@ -227,6 +305,12 @@ def main() -> None:
             "raw-env": env_loop(raw, 1),
             "engine+view": engine_loop(game, 1, view=True),
         }
+        if not args.no_openspiel:
+            loops["openspiel"] = openspiel_loop(game, 1)
+            loops["openspiel-list"] = openspiel_loop(game, 1, observe="list")
+            loops["openspiel-bare"] = openspiel_loop(game, 1, observe="none")
+        for name, make in peers.items():
+            loops[name] = env_loop(make, 1)
         if args.only:
             loops[args.only](0.0, 100)  # warm up: first game started, caches filled
             # the objects of the imports and of the set-up (every loop's) out of the
@@ -243,16 +327,24 @@ def main() -> None:
         slices = max(1, round(args.seconds / 0.25))
         for _ in range(slices):
             for name, run in loops.items():
-                t = time.perf_counter()
+                t = time.process_time()
                 steps[name] += run(0.25)
-                spent[name] += time.perf_counter() - t
+                spent[name] += time.process_time() - t
         rate = {name: steps[name] / spent[name] for name in loops}
-        print(f"{game}:")
+        print(f"{game} (random 2-player games; steps per CPU second):")
         for name in loops:
-            print(f"  {name:11s} {rate[name]:10.0f} steps/s  ({1e6 / rate[name]:.1f} µs/step)")
+            print(f"  {name:15s} {rate[name]:10.0f} steps/s  ({1e6 / rate[name]:.1f} µs/step)")
         for name in ("floor", "env", "env-noread", "raw-env"):
             print(f"  {name}/engine cost ratio: {rate['engine'] / rate[name]:.2f}")
         print(f"  env/(engine+view) cost ratio: {rate['engine+view'] / rate['env']:.2f}")
+        if "openspiel" in rate:
+            print(
+                f"  openspiel speed / env speed: {rate['openspiel'] / rate['env']:.2f} "
+                f"(observation_tensor lists: {rate['openspiel-list'] / rate['env']:.2f}; "
+                f"no observation: {rate['openspiel-bare'] / rate['env']:.2f})"
+            )
+        for name in peers:
+            print(f"  env speed / {name}: {rate['env'] / rate[name]:.2f}")
 
 
 if __name__ == "__main__":

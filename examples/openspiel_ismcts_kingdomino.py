@@ -51,8 +51,12 @@ def play(game: pyspiel.Game, simulations: int, ismcts_seat: int, seed: int) -> l
     ours = make_bot("kingdomino", f"mcts:iterations={simulations},seed={seed}")
     bot_rng = random.Random(seed)
     state = game.new_initial_state()
-    state.apply_action(random.Random(seed).randrange(len(state.chance_outcomes())))
+    chance = random.Random(seed)
     while not state.is_terminal():
+        if state.is_chance_node():  # the deal, and each line of dominoes drawn
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[chance.randrange(len(outcomes))][0])
+            continue
         player = state.current_player()
         if player == ismcts_seat:
             action = searcher.step(state)

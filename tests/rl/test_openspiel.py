@@ -74,3 +74,319 @@ def test_ismcts_plays_a_move() -> None:
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+
+
+# -- chance: every random event is a chance node, and a copy carries no future -----------
+TOPDECKERS = (
+    "bureaucrat+harbinger+artisan+sentry+spy+apothecary+scrying_pool+alchemist+golem+chancellor"
+)
+DRAWERS = "cellar+library+adventurer+vassal+possession+thief+bandit+militia+moat+council_room"
+HIDDEN = {"dominion": ("decks", "rng"), "kingdomino": ("pile", "aside", "rng")}
+
+
+def _play(game, seed: int, steps: int):
+    """Random play: yields (state, action) before each player action."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal() and len(state.history()) < steps:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            continue
+        action = rng.choice(state.legal_actions())
+        yield state, action
+        state.apply_action(action)
+
+
+def _snapshot(engine, name: str) -> dict:
+    snap = engine.snapshot()
+    return {k: v for k, v in snap.items() if k not in HIDDEN[name]}
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        (ks.DOMINION, {"kingdom": "First Game"}),
+        (ks.DOMINION, {"kingdom": TOPDECKERS}),
+        (ks.DOMINION, {"kingdom": DRAWERS, "players": 3}),
+        (ks.KINGDOMINO, {"players": 2, "variants": "dynasty"}),
+        (ks.KINGDOMINO, {"players": 3}),
+    ],
+)
+def test_actions_without_a_chance_node_read_nothing_unseen(name: str, params: dict) -> None:
+    """An action carried out without a chance node before it gives the same game
+    whatever order the unseen cards are in and whatever the generator: it read none
+    of them (and those with a chance node do read them: the test sees both kinds)."""
+    game = pyspiel.load_game(name, params)
+    short = "dominion" if name == ks.DOMINION else "kingdomino"
+    quiet = chance = 0
+    for seed in range(3):
+        for state, action in _play(game, seed, 600):
+            needs = (
+                ks.dominion_needs_chance if short == "dominion" else ks.kingdomino_needs_chance
+            )(state.engine, action)
+            if needs:
+                chance += 1
+                continue
+            quiet += 1
+            results = []
+            for k in range(2):
+                engine = state.engine.clone()
+                fresh = None if state.fresh is None else list(state.fresh)
+                ks.rearrange_unseen(engine, fresh, random.Random(k))
+                engine.rng = random.Random(100 + k)
+                engine.apply(action)
+                results.append(engine)
+            a, b = results
+            assert _snapshot(a, short) == _snapshot(b, short), (seed, action)
+            if short == "dominion":
+                for p, u in enumerate(state.fresh):
+                    assert a.decks[p][u:] == b.decks[p][u:]
+                    assert sorted(a.decks[p]) == sorted(b.decks[p])
+    assert quiet > 50 and chance > 20
+
+
+@pytest.mark.parametrize("name", [ks.DOMINION, ks.KINGDOMINO])
+def test_copies_carry_no_future_draw(name: str) -> None:
+    """A copy of a state (OpenSpiel's clone, as MCTS makes) does not know what comes:
+    copies that take different outcomes at the chance node draw differently, and the
+    same outcome gives the same game."""
+    game = pyspiel.load_game(name, {"players": 2})
+    seen_chance = 0
+    for state, action in _play(game, 5, 400):
+        after = state.clone()
+        after.apply_action(action)
+        if not after.is_chance_node():
+            continue
+        seen_chance += 1
+        if seen_chance < 4:
+            continue
+        copies = []
+        for outcome in range(game.max_chance_outcomes() and 8):
+            c = after.clone()
+            c.apply_action(outcome)
+            copies.append(str(c))
+        assert len(set(copies)) > 1  # the future differs between copies
+        again = after.clone()
+        again.apply_action(3)
+        assert str(again) == copies[3]  # ... and the outcome decides it
+        # the copy taken before the action, the original and the serialized form agree
+        assert game.deserialize_state(again.serialize()).engine.fingerprint() == (
+            again.engine.fingerprint()
+        )
+        break
+    assert seen_chance >= 4
+
+
+def test_dominion_the_next_hand_is_drawn_at_a_chance_node() -> None:
+    """Ending the Buy phase (the Clean-up draws the next hand) is followed by a chance
+    node; two copies at it draw different hands for the same deck."""
+    game = pyspiel.load_game(ks.DOMINION, {"players": 2, "kingdom": "First Game"})
+    state = game.new_initial_state()
+    state.apply_action(11)
+    rng = random.Random(0)
+    for _ in range(40):  # a few turns in, the decks have cards nobody has seen
+        if state.is_chance_node():
+            state.apply_action(rng.randrange(len(state.chance_outcomes())))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    while True:
+        if state.is_chance_node():
+            state.apply_action(0)
+            continue
+        end = [a for a in state.legal_actions() if a == 8 * 52]
+        if end and state.engine.phase == 1 and max(state.fresh) > 3:
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    state.apply_action(end[0])
+    assert state.is_chance_node()
+    hands = set()
+    for outcome in range(ks.CHANCE_OUTCOMES):
+        c = state.clone()
+        c.apply_action(outcome)
+        hands.add(tuple(sorted(c.engine.hands[seat])))
+    assert len(hands) > 1
+
+
+def _oracle_fresh(monkeypatch: pytest.MonkeyPatch) -> dict:
+    """Records, while an action runs, the lowest each deck got (pure build only)."""
+    from kingdoms.dominion import effects
+
+    box: dict = {"low": {}, "shuffled": {}}
+    take_top, take_top_n, shuffle = (
+        effects.Effects.take_top,
+        effects.Effects.take_top_n,
+        effects.Effects.shuffle,
+    )
+
+    def note(st, p):
+        box["low"][p] = min(box["low"].get(p, 10**9), len(st.decks[p]))
+
+    def top(st, p):
+        out = take_top(st, p)
+        note(st, p)
+        return out
+
+    def top_n(st, p, n):
+        out = take_top_n(st, p, n)
+        note(st, p)
+        return out
+
+    def shuf(st, p):
+        done = shuffle(st, p)
+        if done:
+            box["shuffled"][p] = len(st.decks[p])  # the whole pile is the deck now
+            box["low"].pop(p, None)
+        return done
+
+    monkeypatch.setattr(effects.Effects, "take_top", top)
+    monkeypatch.setattr(effects.Effects, "take_top_n", top_n)
+    monkeypatch.setattr(effects.Effects, "shuffle", shuf)
+    return box
+
+
+def test_dominion_cards_someone_saw_are_never_rearranged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The part of a deck a chance node rearranges holds only cards nobody has seen:
+    checked against the lowest each deck got while each action ran (recorded by
+    wrapping the engine's deck functions), with cards put on decks (Bureaucrat,
+    Harbinger, Artisan, Sentry, Spy, Apothecary, Scrying Pool, Alchemist)."""
+    from kingdoms.dominion import effects
+
+    if not hasattr(effects.Effects.take_top, "__code__"):
+        pytest.skip("the compiled engine's methods cannot be wrapped")
+    box = _oracle_fresh(monkeypatch)
+    game = pyspiel.load_game(ks.DOMINION, {"players": 2, "kingdom": TOPDECKERS})
+    checked = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        state.apply_action(seed)
+        truth = [len(d) for d in state.engine.decks]
+        while not state.is_terminal() and len(state.history()) < 1500:
+            if state.is_chance_node():
+                action = rng.randrange(len(state.chance_outcomes()))
+            else:
+                action = rng.choice(state.legal_actions())
+            box["low"].clear()
+            box["shuffled"].clear()
+            state.apply_action(action)
+            if state.is_chance_node():
+                continue  # the action waits for its chance node
+            for p in range(2):
+                if p in box["shuffled"]:
+                    truth[p] = box["shuffled"][p]
+                truth[p] = min(truth[p], box["low"].get(p, truth[p]), len(state.engine.decks[p]))
+                assert state.fresh[p] <= truth[p], (seed, p, state.fresh, truth)
+                checked += state.fresh[p] == truth[p]
+    assert checked > 1000
+
+
+# -- perfect recall, and OpenSpiel's algorithms ------------------------------------------
+@pytest.mark.parametrize("name", [ks.KINGDOMINO, ks.DOMINION])
+def test_information_state_tensor_has_perfect_recall(name: str) -> None:
+    """The information-state tensor is the observation, then what the seat perceived of
+    every action so far: its own actions are in it, it grows with the game, a state
+    resampled for the seat gives it the same tensor, and two states that differ in
+    what the seat saw earlier (not now) give different tensors."""
+    game = pyspiel.load_game(
+        name, {"players": 2, "max_game_length": 400} if name == ks.DOMINION else {"players": 2}
+    )
+    obs_size = game.observation_tensor_size()
+    assert game.information_state_tensor_size() == obs_size + (
+        400 if name == ks.DOMINION else 2 * 48 + 8
+    )
+    states = [s.clone() for s, _ in _play(game, 2, 120)]
+    state = states[-1]
+    player = state.current_player()
+    tensor = np.asarray(state.information_state_tensor(player))
+    assert np.array_equal(tensor[:obs_size], np.asarray(state.observation_tensor(player)))
+    past = tensor[obs_size:]
+    assert np.count_nonzero(past) == state.engine.step
+    own = [a for (seat, a) in _own_actions(state) if seat == player]
+    perceived = past[: state.engine.step]
+    assert {a + 1 for a in own} <= set(perceived.astype(int).tolist())
+    other = state.resample_from_infostate(player, random.Random(9).random)
+    assert np.array_equal(np.asarray(other.information_state_tensor(player)), tensor)
+    # two different histories: different information states
+    tensors = {tuple(np.asarray(s.information_state_tensor(player))) for s in states}
+    assert len(tensors) == len(states)
+
+
+def _own_actions(state) -> list[tuple[int, int]]:
+    """(seat, action) of every player action applied to the engine so far."""
+    engine = state.engine
+    if state.fresh is not None:
+        return [(seat, a) for seat, a, _ in state.marks]
+    replay = state.get_game().new_initial_state()
+    out = []
+    for a in state.history():
+        if not replay.is_chance_node():
+            out.append((replay.current_player(), a))
+        replay.apply_action(a)
+    assert len(out) == engine.step
+    return out
+
+
+@pytest.mark.parametrize("name", [ks.KINGDOMINO, ks.DOMINION])
+def test_openspiel_mcts_plays_through_chance_nodes(name: str) -> None:
+    """OpenSpiel's MCTS (which clones states and samples chance outcomes) plays moves
+    of both games, its simulations passing through the chance nodes."""
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game(
+        name, {"players": 2, "max_game_length": 300} if name == ks.DOMINION else {"players": 2}
+    )
+    rs = np.random.RandomState(1)
+    bot = mcts.MCTSBot(game, 2.0, 12, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)
+    state = game.new_initial_state()
+    state.apply_action(5)
+    moves = 0
+    while moves < 4 and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rs.randint(len(state.chance_outcomes()))))
+            continue
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert moves == 4
+
+
+def test_outcome_sampling_mccfr_runs_on_kingdomino() -> None:
+    """Outcome-sampling MCCFR (one sampled trajectory an iteration, chance sampled from
+    ``chance_outcomes``) learns regrets over the information-state strings."""
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    game = pyspiel.load_game(ks.KINGDOMINO, {"players": 2, "chance_outcomes": 4})
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    np.random.seed(0)
+    for _ in range(6):
+        solver.iteration()
+    infostates = solver._infostates  # what it learnt
+    assert len(infostates) > 50
+    policy = solver.average_policy()
+    state = game.new_initial_state()
+    state.apply_action(0)
+    probs = policy.action_probabilities(state)
+    assert set(probs) <= set(state.legal_actions())
+
+
+def test_a_state_around_an_engine_position() -> None:
+    """``state_from_engine`` wraps a position reached outside OpenSpiel (the baselines'
+    IS-MCTS player plays from the engine's determinization)."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from kingdoms.core.registry import get_game
+
+    game = pyspiel.load_game(ks.KINGDOMINO, {"players": 2})
+    g = get_game("kingdomino")
+    engine = g.create(g.config(2, 3))
+    engine.apply(engine.legal_actions()[0])
+    state = ks.state_from_engine(game, engine)
+    assert state.current_player() == engine.current_player
+    assert state.legal_actions() == sorted(engine.legal_actions())
+    rs = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 6, random_state=rs)
+    bot.set_resampler(ks.resampler(0))
+    assert bot.step(state) in state.legal_actions()

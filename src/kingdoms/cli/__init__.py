@@ -11,6 +11,7 @@ Sub-commands live in their own modules and are imported only when used:
 * ``kingdoms strategy check F``— lint a Dominion strategy file (``cli/strategy.py``)
 * ``kingdoms rank dominion``   — rank a kingdom's cards (``cli/rank.py``)
 * ``kingdoms optimize dominion`` — search for a strong strategy file (``cli/optimize.py``)
+* ``kingdoms dataset export``  — games as offline-RL datasets (``cli/dataset.py``)
 * ``kingdoms serve``           — the web app (``cli/serve.py``)
 * ``kingdoms health``          — ask a running server's ``/healthz`` (``cli/serve.py``)
 """
@@ -34,6 +35,7 @@ _COMMANDS = {
     "strategy": ("kingdoms.cli.strategy", "strategy", "Check Dominion strategy files."),
     "rank": ("kingdoms.cli.rank", "rank", "Rank a Dominion kingdom's cards (Big Money + X)."),
     "optimize": ("kingdoms.cli.optimize", "optimize", "Search for a strong Dominion strategy."),
+    "dataset": ("kingdoms.cli.dataset", "dataset", "Export games as offline-RL datasets."),
 }
 
 

@@ -6,48 +6,82 @@ module is imported (needs the ``openspiel`` extra: ``pip install 'kingdoms[opens
 >>> import kingdoms.rl.openspiel  # registers the games
 >>> game = pyspiel.load_game("python_kingdoms_kingdomino", {"players": 2})
 >>> state = game.new_initial_state()
->>> state.is_chance_node()  # the deal: which seed the engine's generator starts from
+>>> state.is_chance_node()  # the deal
 True
 
 The model, as OpenSpiel sees it:
 
-* **Chance**: one explicit chance node starts every game — the *deal*, a seed drawn
-  uniformly from ``0 … 2**16 - 1`` (``max_chance_outcomes``).  The engine's random
-  generator starts from it, so every later shuffle, draw and domino line follows
-  from it and from the actions: those draws are *sampled inside the engine*, not
-  exposed as chance nodes of their own (the engine draws them in the middle of a
-  card's effect, where OpenSpiel has no node).  No player observes the seed, so the
-  game stays one of imperfect information; ``resample_from_infostate`` (or
-  :func:`resampler` for OpenSpiel's Python IS-MCTS) gives a state that the player
-  cannot tell from this one (the engine's ``determinize``: hidden cards reshuffled,
-  the generator replaced).
+* **Chance** (explicit chance nodes, ``ChanceMode.EXPLICIT_STOCHASTIC``):
+
+  - the *deal* opens every game: a seed drawn uniformly from ``0 … 2**16 - 1``
+    that sets up the game (Dominion: the first player and the opening hands;
+    Kingdomino: the order of the kings and the first line);
+  - every later random event is a chance node of its own, **at the moment it
+    happens**: a player's action that may draw a card, shuffle a discard pile or
+    draw a line of dominoes (Dominion: an Action played, a decision answered, the
+    last buy or the end of the Buy phase, whose Clean-up draws the next hand;
+    Kingdomino: the last king's turn of a round, or the last first pick) is not
+    carried out at once — the state becomes a chance node, and the chance outcome
+    first *rearranges everything no seat has seen* (the part of each Dominion deck
+    that came from a shuffle and was not drawn or looked at since; the undrawn and
+    the set-aside dominoes), then carries the action out with a random generator
+    seeded from the outcome (so a discard pile shuffled during the action is
+    shuffled by the outcome too).  Cards known to be on a deck (put there by
+    Bureaucrat, Sentry, Spy, Harbinger, Apothecary…) stay where they are.
+    Because nobody has seen what is rearranged, the game is the same game —
+    the rearrangement is the shuffle, taken at the last moment — and a copy of a
+    state (OpenSpiel's ``clone``, MCTS's simulations) carries no future draw: two
+    copies that take different chance outcomes draw different cards;
+  - a chance node has ``chance_outcomes`` outcomes (a game parameter, default 32),
+    equally likely.  A whole shuffle has too many outcomes to list (a 40-card deck),
+    so this is a *sampled* form of the shuffle, which OpenSpiel's algorithms handle
+    as any explicit chance node (MCTS samples an outcome, outcome-sampling MCCFR
+    samples one and weights it by its probability): the node draws one uniformly
+    random arrangement of each unseen part from the state's generator (which no seat
+    observes), and outcome ``k`` is that arrangement turned by ``k`` places (the
+    last ``k`` cards moved to the bottom; each shuffle made during the action is
+    turned by ``k`` too).  Each outcome on its own is a uniformly random shuffle;
+    together they put ``k`` different cards on top of a deck of at least ``k``
+    unseen cards, a stratified sample of the next draws.  More outcomes give a
+    finer sample.
+
 * **Actions** are the engine's integer actions (468 for Dominion, 778 for
   Kingdomino; :mod:`kingdoms.rl.dominion`, :mod:`kingdoms.rl.kingdomino`).
 * **Returns** at the end only: +1 outright win, 0 shared win, -1 loss (general sum
-  with 3+ players).  A Dominion game longer than ``max_game_length`` actions (10,000;
-  a game parameter) ends there with returns 0.
+  with 3+ players).  A Dominion game longer than ``max_game_length`` player actions
+  (10,000; a game parameter) ends there with returns 0.
 * **Observation tensor**: the float32 form of the environment's observation vector
   (:mod:`kingdoms.rl.dominion_obs`, :mod:`kingdoms.rl.kingdomino_obs`): only what
-  the seat may see.  The **information-state tensor** is the same vector (it is not
-  a perfect-recall encoding: the seat's past observations are summarised, not
-  listed); the **information-state string** is perfect recall: the
-  seat, what it saw happen — for Kingdomino the actions so far (all public; with the
-  view they name every line drawn), for Dominion the seat's log as that seat saw it
-  (its own draws included, others' hidden cards not) — and its view now.
-* **Observation string**: the seat's view (``state.view(seat)``) as JSON.
-* **Serialization**: OpenSpiel's own (the actions, the deal first), replayed by
-  ``game.deserialize_state``.
+  the seat may see now.
+* **Information-state tensor** (perfect recall): the observation tensor, then one
+  number per player action of the game so far (the rest 0s, up to
+  ``max_game_length``) telling what the seat perceived of it — Kingdomino: the
+  action itself plus 1 (every action is public, and the picks name every domino of
+  every line drawn); Dominion: for the seat's own actions the action plus 1, for
+  the others' a 24-bit token (1 … 2**24, a CRC-32) of what the seat saw of that
+  action: who acted and the log events of the action as that seat may see them
+  (its own draws included, other seats' hidden cards not).  With its past
+  observations summed up in these tokens and its own actions, two states give a
+  seat the same tensor exactly when it cannot tell them apart (up to a token
+  collision, a 2**-24 chance per pair of different actions).
+* **Information-state string** (perfect recall): the seat, what it saw happen — for
+  Kingdomino the actions so far, for Dominion the seat's log as it saw it — and its
+  view now; the **observation string** is the seat's view as JSON.
+* **Serialization**: OpenSpiel's own (the actions and the chance outcomes),
+  replayed by ``game.deserialize_state``: the same outcomes give the same game.
 
-Parameters: ``players``; Dominion: ``kingdom`` (a recommended set's name, or ten
-card ids joined by ``+``; default "First Game"), ``max_game_length``;
-Kingdomino: ``variants`` (joined by ``+``: ``harmony+middle-kingdom``).  (``+``, not
-commas: OpenSpiel writes the parameters into the game's name, between commas.)
+Parameters: ``players``; ``chance_outcomes``; Dominion: ``kingdom`` (a recommended
+set's name, or ten card ids joined by ``+``; default "First Game"),
+``max_game_length``; Kingdomino: ``variants`` (joined by ``+``:
+``harmony+middle-kingdom``).  (``+``, not commas: OpenSpiel writes the parameters
+into the game's name, between commas.)
 """
 
 from __future__ import annotations
 
 import json
 import random
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -55,16 +89,43 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from kingdoms.core.events import events_for
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import TERMINAL, State
+from kingdoms.dominion.actions import BUY as _D_BUY
+from kingdoms.dominion.actions import END_PHASE as _D_END_PHASE
+from kingdoms.dominion.actions import PLAY as _D_PLAY
+from kingdoms.dominion.actions import PLAY_ALL_TREASURES as _D_PLAY_ALL
+from kingdoms.dominion.data import NUM_CARDS as _D_CARDS
+from kingdoms.dominion.shuffle import shuffle as _shuffle
+from kingdoms.dominion.turn import ACTION_PHASE as _D_ACTION_PHASE
+from kingdoms.dominion.turn import BUY_PHASE as _D_BUY_PHASE
+from kingdoms.kingdomino.state import CHOOSE as _K_CHOOSE
+from kingdoms.kingdomino.state import FIRST_PICKS as _K_FIRST_PICKS
+from kingdoms.kingdomino.state import PLACE as _K_PLACE
 from kingdoms.rl.dominion_obs import DominionEncoder
 from kingdoms.rl.kingdomino_obs import KingdominoEncoder
 
 DEALS = 2**16
 """Chance outcomes of the deal: the seeds the engine's generator may start from."""
 
+CHANCE_OUTCOMES = 32
+"""Default number of outcomes of a chance node after the deal (``chance_outcomes``)."""
+
 DOMINION = "python_kingdoms_dominion"
 KINGDOMINO = "python_kingdoms_kingdomino"
+
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_DEAL_OUTCOMES = [(seed, 1.0 / DEALS) for seed in range(DEALS)]
+_OUTCOMES: dict[int, list[tuple[int, float]]] = {}
+
+
+def _outcomes(k: int) -> list[tuple[int, float]]:
+    found = _OUTCOMES.get(k)
+    if found is None:
+        found = _OUTCOMES[k] = [(i, 1.0 / k) for i in range(k)]
+    return found
 
 
 def _game_type(
@@ -96,18 +157,23 @@ class KingdomsGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, game_type: Any, params: dict[str, Any]) -> None:
         self.players = int(params.get("players", 2))
+        self.chance = int(params.get("chance_outcomes", CHANCE_OUTCOMES))
+        if not 1 <= self.chance <= DEALS:
+            raise ValueError(f"chance_outcomes must be 1–{DEALS}, not {self.chance}")
         self.engine = get_game(self.name)
         self.options = self.engine_options(params)
         # validate now: bad parameters fail at load_game
         config = self.engine.config(self.players, 0, self.options)
         self.actions = self.engine.num_distinct_actions(config)
+        length = self.game_length(params)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.actions,
             max_chance_outcomes=DEALS,
             num_players=self.players,
             min_utility=-1.0,
             max_utility=1.0,
-            max_game_length=self.game_length(params),
+            # the deal, the player actions, a chance node before each
+            max_game_length=2 * length + 1,
         )
         super().__init__(game_type, info, params)
 
@@ -115,6 +181,7 @@ class KingdomsGame(pyspiel.Game):  # type: ignore[misc]
         raise NotImplementedError
 
     def game_length(self, params: dict[str, Any]) -> int:
+        """The most player actions a game has (sets ``max_length``)."""
         raise NotImplementedError
 
     def encoder(self) -> Any:
@@ -129,7 +196,7 @@ class KingdomsGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return Observer(self.encoder(), perfect_recall=recall)
+        return Observer(self.encoder(), recall, self.max_length)
 
 
 class DominionGame(KingdomsGame):
@@ -144,7 +211,7 @@ class DominionGame(KingdomsGame):
 
     def game_length(self, params: dict[str, Any]) -> int:
         self.max_length = int(params.get("max_game_length", 10_000))
-        return self.max_length + 1  # the deal
+        return self.max_length
 
     def encoder(self) -> Any:
         return DominionEncoder(self.players)
@@ -161,10 +228,10 @@ class KingdominoGame(KingdomsGame):
         return {"variants": [v for v in variants.split("+") if v]}
 
     def game_length(self, params: dict[str, Any]) -> int:
-        # per domino one pick and one placement (a Dynasty: three games), and the deal
+        # per domino one pick and one placement (a Dynasty: three games)
         games = 3 if "dynasty" in self.options["variants"] else 1
         self.max_length = games * 2 * 48 + 8
-        return self.max_length + 1
+        return self.max_length
 
     def encoder(self) -> Any:
         return KingdominoEncoder(self.players)
@@ -178,56 +245,237 @@ class Spec:
     players: int
     options: dict[str, Any]
     max_length: int
+    chance: int
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Spec:
         return self  # never changed
 
 
+# -- what a chance node rearranges, and which actions need one ----------------------------
+def _turned(cards: list[int], rng: random.Random, k: int) -> None:
+    """Shuffle ``cards`` in place with ``rng``, then turn them by ``k`` places: the
+    ``k``-th of the arrangements a chance node offers (each a uniform shuffle)."""
+    _shuffle(cards, rng)
+    n = len(cards)
+    k %= n if n else 1
+    if k:
+        cards[:] = cards[n - k :] + cards[: n - k]
+
+
+class _Recorder(random.Random):
+    """The engine's generator while an action runs after a chance node: shuffles with
+    ``inner`` (the state's own generator, left in the engine afterwards), turned by the
+    chance outcome, and notes the discard piles shuffled, in their new order (a
+    subclass: the engine's shuffle hands it the list, see
+    :mod:`kingdoms.dominion.shuffle`).  One is made and lent to each action in turn."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.inner = random.Random(0)
+        self.turn = 0
+        self.discards: list[list[int]] = []
+        self.shuffled: list[tuple[int, list[int]]] = []
+
+    def shuffle(self, x: Any, *args: Any) -> None:
+        _turned(x, self.inner, self.turn)
+        for p, pile in enumerate(self.discards):
+            if pile is x:
+                self.shuffled.append((p, list(x)))
+
+    def random(self) -> float:
+        return self.inner.random()
+
+    def getrandbits(self, k: int) -> int:
+        return self.inner.getrandbits(k)
+
+
+_RECORDER = _Recorder()
+
+
+def _common_start(a: list[int], b: list[int]) -> int:
+    """How many cards ``a`` and ``b`` share from their start (a deck's bottom)."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def dominion_needs_chance(engine: Any, action: int) -> bool:
+    """Whether carrying out ``action`` in ``engine`` (a Dominion state) may draw, look
+    at or shuffle cards nobody has seen: everything but a Treasure played, all
+    Treasures played, a buy that is not the last one, and the end of an Action phase
+    that leads to a Buy phase (the tests check, on random games, that these read
+    nothing hidden)."""
+    if engine.stack:
+        return True
+    kind = action // _D_CARDS
+    if kind == _D_PLAY_ALL:
+        return False
+    if kind == _D_PLAY:
+        return bool(engine.phase != _D_BUY_PHASE)
+    if kind == _D_BUY:
+        return bool(engine.buys <= 1)
+    if kind == _D_END_PHASE:
+        return bool(engine.phase != _D_ACTION_PHASE or engine.buys <= 0)
+    return True
+
+
+def kingdomino_needs_chance(engine: Any, action: int) -> bool:
+    """Whether ``action`` ends a round of Kingdomino (the next line is drawn; in a
+    Dynasty, the end of a game deals the next one) or is the last first pick."""
+    phase = engine.phase
+    if phase == _K_FIRST_PICKS:
+        return bool(engine.pick_pos == len(engine.pick_order) - 1)
+    if engine.slot != len(engine.current) - 1:
+        return False
+    return phase == _K_CHOOSE or (phase == _K_PLACE and not engine.next)
+
+
+def rearrange_unseen(
+    engine: Any, fresh: list[int] | None, rng: random.Random, outcome: int = 0
+) -> None:
+    """Rearrange what no seat has seen — the bottom ``fresh[p]`` cards of each
+    Dominion deck ``p`` (those that came from a shuffle and were not drawn or looked at
+    since), or every undrawn and set-aside domino of Kingdomino — as chance outcome
+    ``outcome`` does: shuffled with ``rng``, then turned by ``outcome`` places."""
+    if fresh is not None:
+        for p, deck in enumerate(engine.decks):
+            u = fresh[p]
+            if u > 1:
+                bottom = deck[:u]
+                _turned(bottom, rng, outcome)
+                deck[:u] = bottom
+        return
+    pile = engine.pile
+    pool = pile + engine.aside
+    _turned(pool, rng, outcome)
+    k = len(pile)
+    engine.pile = pool[:k]
+    engine.aside = sorted(pool[k:])
+
+
 class KingdomsState(pyspiel.State):  # type: ignore[misc]
-    """A game in progress: the deal (a chance node), then the engine's state."""
+    """A game in progress: the deal, then the engine's state, with a chance node
+    before each action that may reveal something nobody has seen."""
 
     def __init__(self, game: KingdomsGame) -> None:
         super().__init__(game)
         # the game's settings, not the game (OpenSpiel clones states with deepcopy)
-        self.spec = Spec(game.name, game.players, game.options, game.max_length)
+        self.spec = Spec(game.name, game.players, game.options, game.max_length, game.chance)
         self.engine: State | None = None
+        self.pending = -1
+        """The player action waiting for its chance node (-1: none)."""
         self.truncated = False
+        self.fresh: list[int] | None = None
+        """Dominion: per deck, how many cards at its bottom nobody has seen."""
+        self.marks: list[tuple[int, int, int]] = []
+        """Dominion: per player action, (seat, action, length of the log before it)."""
+        self.to_move = _CHANCE
 
     # -- the flow ----------------------------------------------------------------------
     def current_player(self) -> int:
-        if self.engine is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.truncated:
-            return int(pyspiel.PlayerId.TERMINAL)
-        player = self.engine.current_player
-        return int(pyspiel.PlayerId.TERMINAL) if player == TERMINAL else player
+        return self.to_move
+
+    def _moved(self) -> None:
+        """Note who moves now (OpenSpiel asks several times a step)."""
+        engine = self.engine
+        if engine is None or self.pending >= 0:
+            self.to_move = _CHANCE
+        elif self.truncated:
+            self.to_move = _TERMINAL
+        else:
+            player = engine.current_player
+            self.to_move = _TERMINAL if player == TERMINAL else player
 
     def is_terminal(self) -> bool:
-        return self.current_player() == int(pyspiel.PlayerId.TERMINAL)
+        return self.to_move == _TERMINAL
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        assert self.engine is None
-        p = 1.0 / DEALS
-        return [(seed, p) for seed in range(DEALS)]
+        if self.engine is None:
+            return _DEAL_OUTCOMES
+        assert self.pending >= 0
+        return _outcomes(self.spec.chance)
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.engine is not None
         return sorted(self.engine.legal_actions())
 
     def _apply_action(self, action: int) -> None:
+        self._step(action)
+        self._moved()
+
+    def _step(self, action: int) -> None:
+        engine = self.engine
         spec = self.spec
-        if self.engine is None:
-            engine = get_game(spec.name)
-            self.engine = engine.create(engine.config(spec.players, int(action), spec.options))
-            self.engine.logging = spec.name == "dominion"  # the info-state string reads the log
+        if engine is None:
+            game = get_game(spec.name)
+            engine = self.engine = game.create(game.config(spec.players, int(action), spec.options))
+            if spec.name == "dominion":
+                engine.logging = True  # the information state reads the log
+                self.fresh = [len(d) for d in engine.decks]  # type: ignore[attr-defined]
+            else:
+                engine.logging = False
             return
-        self.engine.apply(int(action))
-        if self.engine.step >= spec.max_length and not self.engine.is_terminal():
+        if self.pending < 0:
+            needs = dominion_needs_chance if self.fresh is not None else kingdomino_needs_chance
+            if needs(engine, action):
+                self.pending = action  # carried out by the chance node that follows
+                return
+            self._carry_out(engine, action)
+            return
+        # the chance node: what nobody has seen is rearranged, then the action runs,
+        # its own shuffles turned by the outcome too
+        fresh = self.fresh
+        pending = self.pending
+        self.pending = -1
+        rng = engine.rng
+        k = int(action)
+        rearrange_unseen(engine, fresh, rng, k)
+        recorder = _RECORDER
+        recorder.inner = rng
+        recorder.turn = k
+        recorder.shuffled = []
+        if fresh is None:
+            engine.rng = recorder
+            try:
+                self._carry_out(engine, pending)
+            finally:
+                engine.rng = rng
+            return
+        decks = engine.decks  # type: ignore[attr-defined]
+        before = [d.copy() for d in decks]
+        recorder.discards = engine.discards  # type: ignore[attr-defined]
+        engine.rng = recorder
+        try:
+            self._carry_out(engine, pending)
+        finally:
+            engine.rng = rng
+            recorder.discards = []
+        decks = engine.decks  # type: ignore[attr-defined]
+        for p, u in enumerate(fresh):
+            # the cards under the lowest one taken are where they were
+            fresh[p] = min(u, _common_start(before[p], decks[p]))
+        for p, pile in recorder.shuffled:
+            # the shuffled pile went to the bottom of the deck (the last shuffle counts)
+            fresh[p] = _common_start(pile, decks[p])
+
+    def _carry_out(self, engine: State, action: int) -> None:
+        fresh = self.fresh
+        if fresh is not None:
+            self.marks.append((engine.current_player, action, len(engine.log)))
+        engine.apply(action)
+        if fresh is not None:
+            decks = engine.decks  # type: ignore[attr-defined]
+            for p, u in enumerate(fresh):
+                if len(decks[p]) < u:
+                    fresh[p] = len(decks[p])
+        if engine.step >= self.spec.max_length and not engine.is_terminal():
             self.truncated = True
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == int(pyspiel.PlayerId.CHANCE):
-            return f"deal {action}"
+        if player == _CHANCE:
+            return f"deal {action}" if self.engine is None else f"chance outcome {action}"
         if self.engine is None:
             return str(action)
         try:
@@ -236,7 +484,7 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
             return str(action)
 
     def returns(self) -> list[float]:
-        if self.engine is None or self.truncated:
+        if self.engine is None or self.truncated or self.pending >= 0:
             return [0.0] * self.spec.players
         return [float(r) for r in self.engine.returns()]
 
@@ -247,31 +495,85 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
 
     def resampled(self, player: int, rng: random.Random) -> KingdomsState:
         new: KingdomsState = self.clone()
-        if self.engine is not None:
-            new.engine = self.engine.determinize(player, rng)
+        engine = self.engine
+        if engine is not None:
+            new.engine = det = engine.determinize(player, rng)
+            new._moved()
+            if new.fresh is not None:
+                # determinize deals the hidden cards again: nobody has seen the decks
+                new.fresh = [len(d) for d in det.decks]  # type: ignore[attr-defined]
         return new
 
     def __str__(self) -> str:
         if self.engine is None:
             return "deal pending"
-        return json.dumps(self.engine.snapshot(), sort_keys=True)
+        text = json.dumps(self.engine.snapshot(), sort_keys=True)
+        return text if self.pending < 0 else f"{text} pending {self.pending}"
+
+
+def state_from_engine(game: KingdomsGame, engine: State) -> KingdomsState:
+    """An OpenSpiel state of ``game`` around the engine state ``engine`` (a position
+    reached outside OpenSpiel, e.g. a bot's determinization): its OpenSpiel history is
+    empty, and every unseen card counts as unseen (Dominion: the decks' order)."""
+    state = game.new_initial_state()
+    state.engine = engine
+    if game.name == "dominion":
+        state.fresh = [len(d) for d in engine.decks]  # type: ignore[attr-defined]
+    state._moved()
+    return state
+
+
+def dominion_tokens(state: KingdomsState, player: int) -> list[int]:
+    """Per player action of the game so far, what ``player`` perceived of it (see the
+    module docstring): its own action + 1, or a 24-bit token of who acted and the
+    log events of that action as ``player`` may see them."""
+    engine = state.engine
+    assert engine is not None
+    log = engine.log
+    marks = state.marks
+    out: list[int] = []
+    for i, (seat, action, start) in enumerate(marks):
+        if seat == player:
+            out.append(action + 1)
+            continue
+        end = marks[i + 1][2] if i + 1 < len(marks) else len(log)
+        seen = events_for(log[start:end], player)
+        text = json.dumps([seat, seen], sort_keys=True, separators=(",", ":"))
+        out.append((zlib.crc32(text.encode()) & 0xFFFFFF) + 1)
+    return out
 
 
 class Observer:
-    """OpenSpiel's Python observer: ``tensor`` (the observation vector as float32),
-    ``dict`` and the strings (see the module docstring)."""
+    """OpenSpiel's Python observer: ``tensor`` (the observation vector as float32,
+    and with perfect recall the seat's history after it), ``dict`` and the strings
+    (see the module docstring)."""
 
-    def __init__(self, encoder: Any, perfect_recall: bool) -> None:
+    def __init__(self, encoder: Any, perfect_recall: bool, max_length: int) -> None:
         self.encoder = encoder
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(encoder.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.size = encoder.size
+        history = max_length if perfect_recall else 0
+        self.tensor = np.zeros(encoder.size + history, np.float32)
+        self.dict = {"observation": self.tensor[: encoder.size]}
+        if perfect_recall:
+            self.dict["history"] = self.tensor[encoder.size :]
 
     def set_from(self, state: KingdomsState, player: int) -> None:
-        if state.engine is None:
-            self.tensor.fill(0)
+        engine = state.engine
+        tensor = self.tensor
+        if engine is None:
+            tensor.fill(0)
+            return
+        size = self.size
+        tensor[:size] = self.encoder.encode(engine, player)
+        if not self.perfect_recall:
+            return
+        tensor[size:] = 0
+        if state.fresh is None:
+            past = np.asarray(engine.history, np.float32) + 1
         else:
-            self.tensor[:] = self.encoder.encode(state.engine, player)
+            past = np.asarray(dominion_tokens(state, player), np.float32)
+        tensor[size : size + len(past)] = past
 
     def string_from(self, state: KingdomsState, player: int) -> str:
         engine = state.engine
@@ -306,10 +608,19 @@ DOMINION_TYPE = _game_type(
     "Dominion (kingdoms)",
     2,
     6,
-    {"players": 2, "kingdom": "First Game", "max_game_length": 10_000},
+    {
+        "players": 2,
+        "kingdom": "First Game",
+        "max_game_length": 10_000,
+        "chance_outcomes": CHANCE_OUTCOMES,
+    },
 )
 KINGDOMINO_TYPE = _game_type(
-    KINGDOMINO, "Kingdomino (kingdoms)", 2, 4, {"players": 2, "variants": ""}
+    KINGDOMINO,
+    "Kingdomino (kingdoms)",
+    2,
+    4,
+    {"players": 2, "variants": "", "chance_outcomes": CHANCE_OUTCOMES},
 )
 
 pyspiel.register_game(DOMINION_TYPE, DominionGame)

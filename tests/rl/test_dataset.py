@@ -1,0 +1,246 @@
+"""Datasets of games (kingdoms.rl.dataset, ``kingdoms dataset export``): Minari,
+Parquet and JSON Lines, from simulator runs, self-play and a server's database; every
+row rebuilds the state it was taken from."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("minari")
+pytest.importorskip("pyarrow")
+
+from kingdoms.core.registry import get_game
+from kingdoms.core.state import TERMINAL
+from kingdoms.rl import dataset as ds
+
+SECRET = "correct horse battery staple"
+
+
+def _games_with_fingerprints(
+    game: str, players: int, options: dict, count: int
+) -> tuple[list[ds.GameRow], list[list[str]]]:
+    """Random games played here, with the fingerprint of the state before each action."""
+    rows, prints = [], []
+    for i in range(count):
+        g = get_game(game)
+        state = g.create(g.config(players, 40 + i, options))
+        rng = random.Random(i)
+        seen = []
+        while state.current_player != TERMINAL and state.step < 400:
+            seen.append(state.fingerprint())
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        outcome = state.outcome()
+        rows.append(
+            ds.GameRow(
+                id=f"g{i}", game=game, players=players, seed=40 + i, options=options,
+                actions=list(state.history), source="simulator",
+                seats=[{"kind": "bot", "bot": "random"}] * players,
+                returns=outcome.returns() if outcome else [0.0] * players,
+                finished=outcome is not None,
+            )
+        )  # fmt: skip
+        prints.append(seen)
+    return rows, prints
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [("kingdomino", 3, {"variants": ["harmony"]}), ("dominion", 2, {"kingdom": "First Game"})],
+)
+def test_every_row_rebuilds_its_state(
+    tmp_path: Path, game: str, players: int, options: dict
+) -> None:
+    rows, prints = _games_with_fingerprints(game, players, options, 2)
+    summary = ds.export(rows, tmp_path / "out")
+    assert summary["games"] == 2 and summary["steps"] == sum(len(p) for p in prints)
+    data = ds.Dataset(tmp_path / "out")
+    encoder = ds.encoder_for(game, players)
+    size = ds.num_actions(game, players, options)
+    steps = list(data.steps())
+    assert len(steps) == summary["steps"]
+    for row in steps:
+        state = data.state_of(row)
+        assert state.fingerprint() == prints[row["game"]][row["step"]]  # the original
+        assert state.current_player == row["seat"]
+        assert np.array_equal(encoder.encode(state, row["seat"]), row["observation"])
+        assert row["legal_actions"] == sorted(state.legal_actions())
+        assert row["action"] in row["legal_actions"]
+        assert row["outcome"] == rows[row["game"]].returns[row["seat"]]
+    # each seat's last decision is marked once
+    assert sum(r["last"] for r in steps) == 2 * players
+    # Parquet: the same rows, with the mask
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(tmp_path / "out" / "steps.parquet").to_pylist()
+    assert len(table) == len(steps)
+    for pr, jr in zip(table, steps, strict=True):
+        assert pr["observation"] == jr["observation"] and pr["action"] == jr["action"]
+        assert np.flatnonzero(pr["action_mask"]).tolist() == jr["legal_actions"]
+        assert len(pr["action_mask"]) == size
+    games = pq.read_table(tmp_path / "out" / "games.parquet").to_pylist()
+    assert [g["actions"] for g in games] == [r.actions for r in rows]
+    # Minari: one episode per seat; the infos name the game and step of each observation
+    dataset = ds.load_minari(tmp_path / "out", summary["minari_id"])
+    assert dataset.total_episodes == 2 * players
+    assert dataset.total_steps == summary["steps"]
+    for episode in dataset.iterate_episodes():
+        game_ix = int(episode.infos["game"][0, 0])
+        seat = int(episode.infos["seat"][0, 0])
+        for t in range(len(episode.actions)):
+            state = data.state(game_ix, int(episode.infos["step"][t, 0]))
+            assert state.current_player == seat
+            assert state.fingerprint() == prints[game_ix][int(episode.infos["step"][t, 0])]
+            assert np.array_equal(
+                episode.observations["observation"][t], encoder.encode(state, seat)
+            )
+            assert episode.observations["action_mask"][t][episode.actions[t]] == 1
+        assert episode.rewards[-1] == rows[game_ix].returns[seat]
+        assert bool(episode.terminations[-1]) == rows[game_ix].finished
+
+
+def test_simulator_and_self_play_sources(tmp_path: Path) -> None:
+    sim = list(ds.from_simulator("kingdomino", ["greedy", "random"], 2, seed=5))
+    assert [r.seats[0]["bot"] for r in sim] == ["greedy", "random"]  # seats turn round
+    assert all(r.finished and r.source == "simulator" for r in sim)
+    again = list(ds.from_simulator("kingdomino", ["greedy", "random"], 2, seed=5))
+    assert [r.actions for r in again] == [r.actions for r in sim]  # reproducible
+    chosen: list[Any] = []
+
+    def first_legal(observation: np.ndarray, mask: np.ndarray) -> int:
+        chosen.append(observation.dtype)
+        return int(np.flatnonzero(mask)[0])
+
+    self_play = list(ds.from_self_play("dominion", 2, first_legal, 1, seed=3, max_steps=300))
+    assert self_play[0].source == "self-play" and chosen[0] == np.float32
+    summary = ds.export(self_play, tmp_path / "sp", formats=("jsonl",))
+    assert summary["files"] == ["games.jsonl", "steps.jsonl"]
+    data = ds.Dataset(tmp_path / "sp")
+    last = data.state(0, len(self_play[0].actions))
+    assert last.step == len(self_play[0].actions)
+    with pytest.raises(Exception, match="no step"):
+        data.state(0, 10**6)
+    with pytest.raises(Exception, match="one game"):
+        ds.export(sim + self_play, tmp_path / "mixed")
+
+
+def _play_over_the_api(
+    client: Any, meta: dict[str, Any], profiles: list[str | None], seed: int
+) -> str:
+    """A 2-player Kingdomino game between two people, each on their own socket (with a
+    profile if given), played to its end through the server's API."""
+    created = client.post(
+        "/api/games",
+        json={"game": "kingdomino", "seats": [{"kind": "human"}] * 2, "seed": seed, **meta},
+    ).json()
+    socks = []
+    for seat, profile in zip(created["seats"], profiles, strict=True):
+        ws = client.websocket_connect(f"/ws/{created['id']}")
+        ws.__enter__()
+        hello: dict[str, Any] = {"type": "hello", "tokens": [seat["token"]]}
+        if profile is not None:
+            hello["profile"] = {"name": profile, "secret": SECRET}
+        ws.send_json(hello)
+        socks.append(ws)
+    acted = -1
+    finished = False
+    while not finished:
+        for ws in socks:
+            msg = ws.receive_json()
+            while msg.get("type") != "state":
+                msg = ws.receive_json()
+            finished = bool(msg["finished"])
+            if not finished and msg["seat"] == msg["current_player"] and msg["state_id"] > acted:
+                acted = msg["state_id"]
+                legal = msg["legal"]
+                ws.send_json(
+                    {"type": "action", "action": legal[acted % len(legal)]["action"],
+                     "state_id": acted}
+                )  # fmt: skip
+    for ws in socks:
+        ws.__exit__(None, None, None)
+    return str(created["id"])
+
+
+def test_export_from_a_server_with_real_games(tmp_path: Path) -> None:
+    """Games played through the server's API, exported from its database: finished
+    public games only (a private one and an unfinished one left out), people
+    anonymised, ``--rated-only``; every step rebuilds the server's own state."""
+    from click.testing import CliRunner
+    from starlette.testclient import TestClient
+
+    from kingdoms.cli import main
+    from kingdoms.core.record import GameRecord
+    from kingdoms.core.state import GameConfig
+    from kingdoms.server.app import create_app
+    from kingdoms.server.storage import Storage
+
+    url = f"sqlite:///{tmp_path / 'db' / 'kingdoms.sqlite'}"
+    with TestClient(create_app(url, bot_delay=0, allow_seeds=True, message_rate=None)) as client:
+        for name in ("Anna Novakova", "Bob Builder"):
+            assert (
+                client.post("/api/profiles", json={"name": name, "secret": SECRET}).status_code
+                == 201
+            )
+        public = _play_over_the_api(client, {}, [None, None], seed=1)
+        rated = _play_over_the_api(
+            client, {"rated": True}, ["Anna Novakova", "Bob Builder"], seed=2
+        )
+        private = _play_over_the_api(client, {"private": True}, [None, None], seed=3)
+        running = client.post(
+            "/api/games", json={"game": "kingdomino", "seats": [{"kind": "human"}] * 2}
+        ).json()["id"]
+    store = Storage(url)
+    originals = {gid: store.load_game(gid) for gid in (public, rated, private, running)}
+    store.close()
+    assert originals[running].status != "finished"
+    out = tmp_path / "export"
+    result = CliRunner().invoke(
+        main, ["dataset", "export", "--source", "server", "--db", url, "--game", "kingdomino",
+               "--out", str(out)]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output[result.output.index("{") :])
+    data = ds.Dataset(out)
+    assert summary["games"] == 2 and len(data.games) == 2
+    for row in data.games:
+        assert row.source == "server" and row.finished
+        # the row's game is one of the two public finished games, replayed exactly
+        stored = next(s for s in (originals[public], originals[rated]) if s.actions == row.actions)
+        assert row.rated == (stored is originals[rated])
+        record = GameRecord(
+            GameConfig(stored.game, stored.players, stored.seed, stored.options),
+            tuple(stored.actions),
+        )
+        for step in range(0, len(row.actions) + 1, 7):
+            assert data.state(row.id, step).fingerprint() == record.replay(step).fingerprint()
+        assert [s["kind"] for s in row.seats] == ["human", "human"]
+    # nobody's name, profile or token is in the export
+    text = "".join(p.read_text(errors="ignore") for p in out.rglob("*") if p.is_file())
+    for secret in ["Anna", "Bob", "Player 1", SECRET, public, rated, private]:
+        assert secret not in text
+    players = sorted({s["player"] for g in data.games for s in g.seats})
+    assert players == ["player-1", "player-2", "player-3", "player-4"]
+    # rated only
+    only = tmp_path / "rated"
+    result = CliRunner().invoke(
+        main, ["dataset", "export", "--source", "server", "--db", url, "--game", "kingdomino",
+               "--rated-only", "--out", str(only), "--format", "jsonl"]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rated_rows = ds.Dataset(only).games
+    assert len(rated_rows) == 1 and rated_rows[0].rated
+    assert rated_rows[0].actions == originals[rated].actions
+    # a bad request changes nothing and says what is wrong
+    result = CliRunner().invoke(
+        main, ["dataset", "export", "--source", "server", "--game", "kingdomino",
+               "--out", str(tmp_path / "none")]
+    )  # fmt: skip
+    assert result.exit_code != 0 and "--db" in result.output
+    assert not (tmp_path / "none").exists()
