@@ -252,3 +252,28 @@ def test_the_documented_commands_in_short(tmp_path: Path) -> None:
     picture = tmp_path / "curve.png"
     assert ex.main(["--plot", str(report), str(report), "--curve", str(picture)]) == {"plotted": 2}
     assert picture.read_bytes()[:4] == b"\x89PNG"
+
+
+# -- the front ends --------------------------------------------------------------------
+def test_the_front_ends_offer_learned() -> None:
+    """The simulator, the terminal game and the server lobby's catalogue."""
+    from click.testing import CliRunner
+
+    from kingdoms.cli import main
+    from kingdoms.cli.dominion import dominion
+    from kingdoms.server.lobby import game_catalog
+
+    res = CliRunner().invoke(
+        main, ["sim", "dominion", "--bots", "learned,big-money-ultimate", "-n", "4", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["games"] == 4
+    res = CliRunner().invoke(
+        dominion,
+        ["play", "--kingdom", "First Game", "--seed", "3", "--bots", "learned"],
+        input="1\n" * 20000,
+    )
+    assert res.exit_code == 0, res.output
+    assert "Game over" in res.output or "Winner" in res.output
+    dominion_entry = next(g for g in game_catalog() if g["name"] == "dominion")
+    assert "learned" in dominion_entry["bots"]
