@@ -277,3 +277,27 @@ def test_the_front_ends_offer_learned() -> None:
     assert "Game over" in res.output or "Winner" in res.output
     dominion_entry = next(g for g in game_catalog() if g["name"] == "dominion")
     assert "learned" in dominion_entry["bots"]
+
+
+def test_learned_plays_without_the_rl_extras_environments() -> None:
+    """The bot needs numpy (a dependency of the core's matplotlib), not gymnasium or
+    pettingzoo: a server installed without the ``rl`` extra plays it."""
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "for m in ('pettingzoo', 'gymnasium', 'torch'): sys.modules[m] = None\n"
+        "import random, kingdoms\n"
+        "from kingdoms.bots.base import make_bot\n"
+        "s = kingdoms.new_game('dominion', players=2, seed=4)\n"
+        "bots = [make_bot('dominion', 'learned'), make_bot('dominion', 'big-money')]\n"
+        "r = random.Random(0)\n"
+        "while not s.is_terminal():\n"
+        "    p = s.current_player\n"
+        "    s.apply(bots[p].act(s.view(p), s.legal_actions(), r))\n"
+        "print('pettingzoo' in sys.modules and sys.modules['pettingzoo'] is None)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    )
+    assert out.stdout.strip() == "True", out.stderr
