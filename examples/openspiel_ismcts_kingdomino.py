@@ -67,12 +67,12 @@ def play(game: pyspiel.Game, simulations: int, ismcts_seat: int, seed: int) -> l
     return list(state.returns())
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> float:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--simulations", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     game = pyspiel.load_game(KINGDOMINO, {"players": 2})
     wins = 0.0
     start = time.perf_counter()
@@ -88,6 +88,7 @@ def main() -> None:
         f"{wins:g}/{args.games} ({wins / args.games:.0%}, 95 % interval {low:.0%}–{high:.0%}) "
         f"in {time.perf_counter() - start:.0f} s"
     )
+    return wins
 
 
 if __name__ == "__main__":

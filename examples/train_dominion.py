@@ -122,7 +122,8 @@ def train(
     callback = Progress(progress) if progress else None
     if warmup:
         model.learn(total_timesteps=warmup, callback=callback)
-        env.bots = [make_bot("dominion", opponent)]
+        # the same environment, now against the real opponent
+        env.opponents = [make_bot("dominion", opponent)]
     model.learn(total_timesteps=steps, callback=callback, reset_num_timesteps=not warmup)
     return model, venv
 

@@ -407,7 +407,7 @@ def plot(curve: list[dict[str, Any]], path: str, command: str) -> None:
     fig.savefig(path, dpi=110)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=40.0, help="training CPU minutes")
     parser.add_argument("--max-wall", type=float, help="stop after this many wall-clock minutes")
@@ -421,7 +421,7 @@ def main() -> None:
     parser.add_argument("--save")
     parser.add_argument("--load")
     parser.add_argument("--curve", help="write the learning curve to this PNG")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.load:
         t = Trainer(args.seed, args.threads)
         t.net.load_state_dict(torch.load(args.load))
@@ -439,7 +439,9 @@ def main() -> None:
         with open(args.save + ".curve.json", "w") as f:
             json.dump(t.curve, f, indent=1)
     if args.curve and t.curve:
-        command = "nice .venv/bin/python examples/train_dominion_buys.py " + " ".join(sys.argv[1:])
+        command = "nice .venv/bin/python examples/train_dominion_buys.py " + " ".join(
+            sys.argv[1:] if argv is None else argv
+        )
         plot(t.curve, args.curve, command)
     wall = (time.perf_counter() - t.start) / 60
     print(f"trained {t.cpu / 60:.1f} CPU min ({wall:.1f} min wall clock), {t.games} games")

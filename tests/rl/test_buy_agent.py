@@ -56,3 +56,21 @@ def test_short_training_run() -> None:
     assert wins >= 19
     wins, _ = t.evaluate("big-money-ultimate", 20, seed=123)
     assert wins >= 3  # an imitation of the opponent's buys: far from hopeless
+
+
+def test_the_documented_commands_in_short(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """docs/rl.md's training command (save, curve picture) and its evaluation-only
+    command (``--load … --minutes 0``), with small numbers."""
+    ex = _example()
+    weights, picture = tmp_path / "buys.pt", tmp_path / "curve.png"
+    ex.main(
+        ["--minutes", "0.02", "--eval-every", "0.01", "--curve-games", "4",
+         "--eval-games", "4", "--save", str(weights), "--curve", str(picture)]
+    )  # fmt: skip
+    assert weights.exists() and picture.stat().st_size > 0
+    assert (tmp_path / "buys.pt.curve.json").exists()
+    first = capsys.readouterr().out
+    assert "vs big-money-ultimate: " in first and "/4 = " in first
+    ex.main(["--load", str(weights), "--minutes", "0", "--eval-games", "4"])
+    out = capsys.readouterr().out
+    assert "vs big-money-ultimate: " in out and "vs random: " in out

@@ -45,3 +45,27 @@ def test_wilson_interval() -> None:
     assert 0.9 < low < 0.92 and high == 1.0
     low, high = ex.wilson(20, 40)
     assert low < 0.5 < high
+
+
+def test_the_long_run_command_with_warmup_in_short(tmp_path: Path) -> None:
+    """The documented long run (warm-up against ``random``, then ``big-money`` with
+    the margin reward, progress lines, saved model), with small numbers: the
+    opponent is swapped after the warm-up and the run ends with its report."""
+    ex = _example()
+    report = ex.main(
+        [
+            "--opponent", "big-money", "--reward", "margin", "--warmup", "1024",
+            "--steps", "1024", "--eval-games", "2", "--progress", "1024",
+            "--save", str(tmp_path / "ppo"),
+        ]
+    )  # fmt: skip
+    assert report["warmup"] == 1024 and report["vs big-money"]["games"] == 2
+    assert (tmp_path / "ppo" / "model.zip").exists()
+    assert (tmp_path / "ppo" / "vecnormalize.pkl").exists()
+
+
+def test_warmup_swaps_the_opponent() -> None:
+    ex = _example()
+    model, _ = ex.train("big-money", steps=64, seed=0, warmup=64)
+    env = model.get_env().venv.envs[0]
+    assert [b.name for b in env.bots] == ["big-money"]

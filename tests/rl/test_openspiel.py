@@ -390,3 +390,21 @@ def test_a_state_around_an_engine_position() -> None:
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 6, random_state=rs)
     bot.set_resampler(ks.resampler(0))
     assert bot.step(state) in state.legal_actions()
+
+def test_the_documented_example_in_short(capsys: pytest.CaptureFixture[str]) -> None:
+    """``examples/openspiel_ismcts_kingdomino.py`` (docs/rl.md's command) with one game
+    and a few simulations a move: it plays to the end and reports the score."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "openspiel_ismcts_kingdomino.py"
+    spec = importlib.util.spec_from_file_location("openspiel_ismcts_kingdomino", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["openspiel_ismcts_kingdomino"] = module
+    spec.loader.exec_module(module)
+    wins = module.main(["--games", "2", "--simulations", "5"])
+    assert 0 <= wins <= 2
+    out = capsys.readouterr().out
+    assert "game 2: IS-MCTS in seat 1" in out and "/2 (" in out

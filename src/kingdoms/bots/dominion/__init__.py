@@ -29,6 +29,8 @@ from kingdoms.bots.dominion.bundled import attr_name, bundled_names
 
 BOTS: Mapping[str, str] = MappingProxyType(
     {name: f"kingdoms.bots.dominion.bundled:{attr_name(name)}" for name in bundled_names()}
+    # the network trained on every decision (kingdoms.bots.dominion.learned)
+    | {"learned": "kingdoms.bots.dominion.learned:LearnedBot"}
 )
 """Bot name -> ``module:factory`` (what the Dominion game's ``bot_names()`` returns)."""
 
