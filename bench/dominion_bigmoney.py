@@ -1,20 +1,28 @@
-"""Benchmark: 2-player Big Money mirror, kingdoms vs pyminion 0.4.0, in one run.
+"""Benchmark: Dominion strategy-bot games, kingdoms vs pyminion 0.4.0, in one run.
 
-Both engines run in this process (one core), alternating short slices, each for
+Every engine runs in this process (one core), alternating short slices, each for
 the same CPU-time budget (``time.process_time``: steadier than wall time on a
 loaded machine)::
 
     .venv/bin/python bench/dominion_bigmoney.py --seconds 10
-    .venv/bin/python bench/dominion_bigmoney.py --all        # + sim, Smithy, Witch, Alchemy
+    .venv/bin/python bench/dominion_bigmoney.py --all        # + BMU, Smithy, Witch, 4 players...
     KINGDOMS_PURE=1 .venv/bin/python bench/dominion_bigmoney.py --all   # the pure path
 
-The kingdoms side goes through the public API only: ``new_game`` + the
-``big-money`` bot + ``play_out`` with logging off.  The last line printed is
-``ratio: X`` (kingdoms games/s divided by pyminion games/s).  ``--all`` adds the
-Big Money mirror through the simulator (``kingdoms sim``'s game loop: bots,
-trackers, results), a Smithy mirror (peer: pyminion's BigMoneySmithy), a Witch
-mirror and random bots on an Alchemy kingdom (their ratios: against pyminion's
-Big Money mirror, as a yardstick), and ``clone()``'s cost and memory per state.
+The kingdoms side is the simulator's game (``kingdoms sim``: ``play_one``, logging
+off as the simulator always plays): on the native core where it can play the game
+(:mod:`kingdoms.bots.dominion.native`), else on the Python engine.  Each row also
+measures the same games on the Python engine (``engine``: new state, the bots' loop,
+the result), so the native core's gain is a ratio in the same run too.
+
+pyminion is measured two ways, and the output says which: **as shipped** (importing
+``pyminion`` sets the root logger to INFO with a NullHandler, so every game builds
+and drops its INFO records: what its users get) and **logging off** (the root
+logger at WARNING after the import: both engines log nothing).  The last line
+printed is ``ratio: X``: kingdoms' Big Money mirror games/s over pyminion's with
+both engines' logging off.  ``--all`` adds the Big Money Ultimate, Smithy (peer:
+pyminion's BigMoneySmithy), Witch and 4-player Big Money games, the public API's
+``play_out`` on the engine, random bots on an Alchemy kingdom, and ``clone()``'s
+cost and memory per state.
 
 ``--profile`` runs the kingdoms side under cProfile and prints the top costs.
 """
@@ -108,7 +116,6 @@ def clone_cost(seed: int, copies: int = 2000) -> tuple[float, float]:
 
 
 def pyminion_smithy_runner(seed0: int) -> Callable[[int], None]:
-    _quiet_root()
     from pyminion.bots.examples import BigMoneySmithy
     from pyminion.expansions.base import base_set, smithy
     from pyminion.game import Game
@@ -128,26 +135,42 @@ def pyminion_smithy_runner(seed0: int) -> Callable[[int], None]:
     return one
 
 
-def _quiet_root() -> None:
+def pyminion_logging(off: bool) -> str:
+    """Set pyminion's logging: off (the root logger at WARNING) or as shipped (the INFO
+    level and NullHandler its import installs); returns the words for the output."""
+    import pyminion  # noqa: F401  (its import sets the root logger to INFO)
+
     root = logging.getLogger()
-    if not root.handlers:
-        root.addHandler(logging.NullHandler())
-    root.setLevel(logging.WARNING)
+    root.setLevel(logging.WARNING if off else logging.INFO)
+    return "logging off" if off else "as shipped: root logger INFO, records dropped"
 
 
-def pyminion_runner(seed0: int) -> Callable[[int], None]:
-    # pyminion logs through the root logger; keep it quiet without adding handlers
-    # that print (a NullHandler stops logging.info() from calling basicConfig()).
-    _quiet_root()
+def pyminion_runner(seed0: int, players: int = 2) -> Callable[[int], None]:
     from pyminion.bots.examples import BigMoney
     from pyminion.expansions.base import base_set
     from pyminion.game import Game
 
     def one(i: int) -> None:
         random.seed(seed0 + i)  # pyminion shuffles with the global generator
-        players = [BigMoney(player_id="bm1"), BigMoney(player_id="bm2")]
-        game = Game(players=players, expansions=[base_set], log_stdout=False, log_file=False)
+        bots = [BigMoney(player_id=f"bm{k}") for k in range(players)]
+        game = Game(players=bots, expansions=[base_set], log_stdout=False, log_file=False)
         game.play()
+
+    return one
+
+
+def engine_runner(seed0: int, specs: list[str], kingdom: object) -> Callable[[int], None]:
+    """The simulator's games on the Python engine (what ``play_one`` does without the
+    native core): a new state, the bots' loop, the result."""
+    from kingdoms.sim.runner import _play, _prepared, _result
+
+    options = {"kingdom": kingdom}
+    run = _prepared("dominion", specs, options)
+    k = len(specs)
+
+    def one(i: int) -> None:
+        state, seat_bot = _play(run, k, i, seed0)
+        _result(run.g, state, seat_bot, i, None)
 
     return one
 
@@ -200,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=25, help="rows of the profile to print")
     args = parser.parse_args(argv)
 
-    ours = kingdoms_runner(args.seed)
+    ours = sim_runner(args.seed, ["big-money"] * 2, "First Game")
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
@@ -212,52 +235,61 @@ def main(argv: list[str] | None = None) -> int:
         stats.sort_stats("cumulative").print_stats(args.top)
         return 0
 
+    import kingdoms
+    from kingdoms.sim.runner import native_reason
+
     try:
         theirs = pyminion_runner(args.seed)
     except ImportError as err:
         print(f"pyminion not installed ({err}); install the 'bench' extra")
         return 1
-    (n_ours, t_ours), (n_theirs, t_theirs) = measure_interleaved([ours, theirs], args.seconds)
-    rate_ours = n_ours / t_ours
-    rate_theirs = n_theirs / t_theirs
-    print(
-        f"kingdoms big-money mirror: {n_ours} games in {t_ours:.2f}s CPU = {rate_ours:.1f} games/s"
-    )
-    print(
-        f"pyminion 0.4.0 BigMoney mirror: {n_theirs} games in {t_theirs:.2f}s CPU "
-        f"= {rate_theirs:.1f} games/s"
-    )
+    print(f"build: {kingdoms.build_kind()}; CPU seconds per engine: {args.seconds}")
+    reason = native_reason("dominion", ["big-money"] * 2, {"kingdom": "First Game"})
+    print(f"kingdoms: the simulator's games, logging off; native core: {reason or 'yes'}")
+    rates: dict[bool, float] = {}
+    for off in (False, True):
+        how = pyminion_logging(off)
+        (n1, t1), (n2, t2) = measure_interleaved([ours, theirs], args.seconds)
+        rates[off] = (n1 / t1) / (n2 / t2)
+        print(f"big-money mirror: kingdoms {n1 / t1:.0f} games/s, pyminion BigMoney "
+              f"({how}) {n2 / t2:.0f} games/s: {rates[off]:.1f}x")  # fmt: skip
     if args.all:
-        _more(args.seed, args.seconds, rate_theirs)
-    print(f"ratio: {rate_ours / rate_theirs:.1f}")
+        _more(args.seed, args.seconds)
+    print(f"ratio: {rates[True]:.1f}")
     return 0
 
 
-def _more(seed: int, seconds: float, big_money_peer: float) -> None:
-    """The other game kinds, each against its peer measured in the same run."""
-    import kingdoms
+def _more(seed: int, seconds: float) -> None:
+    """The other game kinds, each against its peers measured in the same run (pyminion
+    with its logging off)."""
+    from kingdoms.sim.runner import native_reason
 
-    print(f"build: {kingdoms.build_kind()}")
-    runs: list[tuple[str, Callable[[int], None], Callable[[int], None] | None]] = [
-        ("sim big-money mirror", sim_runner(seed, ["big-money"] * 2, "First Game"), None),
-        (
-            "sim big-money-ultimate mirror",
-            sim_runner(seed, ["big-money-ultimate"] * 2, "First Game"),
-            None,
-        ),
-        ("sim smithy mirror", sim_runner(seed, ["smithy"] * 2, "First Game"), None),
-        ("sim witch mirror", sim_runner(seed, ["witch"] * 2, WITCH), None),
-        ("random bots, Alchemy, 3 players", random_runner(seed), None),
-    ]
-    for name, ours, _peer in runs:
-        n, t = measure(ours, seconds)
-        rate = n / t
-        print(f"kingdoms {name}: {n} games in {t:.2f}s CPU = {rate:.1f} games/s "
-              f"({rate / big_money_peer:.1f}x pyminion Big Money)")  # fmt: skip
-    smithy = sim_runner(seed, ["smithy"] * 2, "First Game")
-    (n1, t1), (n2, t2) = measure_interleaved([smithy, pyminion_smithy_runner(seed)], seconds)
-    print(f"smithy mirror: kingdoms {n1 / t1:.1f} games/s, pyminion BigMoneySmithy "
-          f"{n2 / t2:.1f} games/s, ratio {(n1 / t1) / (n2 / t2):.1f}")  # fmt: skip
+    pyminion_logging(True)
+    rows: list[tuple[str, list[str], object, Callable[[int], None], str]] = [
+        ("big-money-ultimate mirror", ["big-money-ultimate"] * 2, "First Game",
+         pyminion_runner(seed), "BigMoney mirror (yardstick)"),
+        ("smithy mirror", ["smithy"] * 2, "First Game",
+         pyminion_smithy_runner(seed), "BigMoneySmithy mirror"),
+        ("witch mirror", ["witch"] * 2, WITCH,
+         pyminion_runner(seed), "BigMoney mirror (yardstick)"),
+        ("big-money, 4 players", ["big-money"] * 4, "First Game",
+         pyminion_runner(seed, 4), "BigMoney, 4 players"),
+    ]  # fmt: skip
+    for name, specs, kingdom, peer, peer_name in rows:
+        ours = sim_runner(seed, specs, kingdom)
+        engine = engine_runner(seed, specs, kingdom)
+        (n1, t1), (n2, t2), (n3, t3) = measure_interleaved([ours, engine, peer], seconds)
+        r1, r2, r3 = n1 / t1, n2 / t2, n3 / t3
+        native = native_reason("dominion", specs, {"kingdom": kingdom}) or "native"
+        print(f"{name}: kingdoms {r1:.0f} games/s ({native}), engine {r2:.0f} games/s "
+              f"({r1 / r2:.1f}x), pyminion {peer_name} {r3:.0f} games/s "
+              f"({r1 / r3:.1f}x)")  # fmt: skip
+    api = kingdoms_runner(seed)
+    (n1, t1), (n2, t2) = measure_interleaved([api, pyminion_runner(seed)], seconds)
+    print(f"public API (new_game + play_out, engine) big-money mirror: {n1 / t1:.0f} games/s, "
+          f"{(n1 / t1) / (n2 / t2):.1f}x pyminion")  # fmt: skip
+    n, t = measure(random_runner(seed), seconds)
+    print(f"random bots, Alchemy, 3 players: {n / t:.0f} games/s")
     per_clone, per_state = clone_cost(seed)
     print(f"clone(): {per_clone:.1f} us CPU; memory per state: {per_state:.0f} bytes")
 

@@ -284,8 +284,30 @@ def _reaction_answer(bot: StrategyBot) -> int | str:
     return 1  # no rule: the bot answers yes
 
 
+_PLANS: dict[tuple[int, int, bool], tuple[Strategy, Strategy, Any]] = {}
+"""(id of the strategy, of the default, whether the reaction is asked) -> the
+strategies and their plan (or the reason there is none), checked by identity."""
+
+
 def _plan(bot: StrategyBot, needs_reaction: bool) -> Any:
-    """The seat's plan for the native core, or :class:`NotNative`."""
+    """The seat's plan for the native core (made once per strategy), or
+    :class:`NotNative`."""
+    key = (id(bot.strategy), id(bot.default), needs_reaction)
+    found = _PLANS.get(key)
+    if found is None or found[0] is not bot.strategy or found[1] is not bot.default:
+        try:
+            plan: Any = _make_plan(bot, needs_reaction)
+        except NotNative as err:
+            plan = str(err)
+        if len(_PLANS) >= 256:
+            _PLANS.clear()
+        found = _PLANS[key] = (bot.strategy, bot.default, plan)
+    if isinstance(found[2], str):
+        raise NotNative(found[2])
+    return found[2]
+
+
+def _make_plan(bot: StrategyBot, needs_reaction: bool) -> Any:
     assert _MOD is not None
     strategy: Strategy = bot.strategy
     nodes = _Nodes()
@@ -376,6 +398,8 @@ def why_not(state: Any, bots: Sequence[object]) -> str | None:
 def _checked_run(state: Any, bots: Sequence[object]) -> Any:
     if state.logging:
         raise NotNative("logging is on (the native core writes no log)")
+    if sum(state.totals) > 600:
+        raise NotNative("more cards than the native zones hold")
     if state.stack or state.phase not in (0, 1):
         raise NotNative("a pending decision or the Clean-up")
     if (
@@ -401,6 +425,8 @@ def play_state(state: Any, bots: Sequence[object], max_steps: int) -> bool:
     write the game back into it, as the Python engine would leave it; False, and
     ``state`` untouched, when the native core cannot (:func:`why_not`) or the game
     outlasts ``max_steps``."""
+    if _MOD is None:
+        return False
     try:
         run = _checked_run(state, bots)
     except NotNative:
@@ -425,6 +451,7 @@ def play_seeded(
 
 # -- the differential check ----------------------------------------------------------------
 _KINGDOM_SETS: Final = ("base", "base-1e", "base-2e", "alchemy")
+_NATIVE_NAMES: list[str] = []
 
 
 def differential_game(seed: int) -> tuple[bool, str]:
@@ -434,10 +461,10 @@ def differential_game(seed: int) -> tuple[bool, str]:
     the final state: zones, supply, turns, the random generator...), else the first
     difference; a game the native core cannot play is played by the engine alone.
 
-    The setup comes from the seed: 2–6 players, each seat a bundled strategy, a
-    kingdom holding the cards their buy rules name (filled at random to 10 cards of
-    every set), either edition.  Bundled strategies on random kingdoms give both
-    native games and fallbacks (custom steps, conditions the core does not read)."""
+    The setup comes from the seed: 2–6 players, each seat a bundled strategy (mostly
+    one the native core plays), a kingdom holding the cards their buy rules name
+    (filled at random to 10 cards of every set), either edition: native games and
+    fallbacks (custom steps, conditions the core does not read)."""
     import random
 
     from kingdoms.bots.dominion.bots import _play_game, bundled_bot
@@ -448,8 +475,25 @@ def differential_game(seed: int) -> tuple[bool, str]:
     rng = random.Random(seed)
     players = rng.choice((2, 2, 2, 3, 4, 5, 6))
     names = [n for n in bundled_names() if n != "default"]
-    bots = [bundled_bot(rng.choice(names)) for _ in range(players)]
     pool = [c.id for c in CARDS if c.set in _KINGDOM_SETS]
+    if not _NATIVE_NAMES:
+        for name in names:  # the strategies the native core plays in their own kingdom
+            bot = bundled_bot(name)
+            own = [r.key for r in bot.strategy.buy if r.key in pool][:10]
+            own += [c for c in pool if c not in own][: 10 - len(own)]
+            from kingdoms.dominion.state import _setup
+
+            piles, supply = _setup(own, 2)
+            try:
+                native_run(piles, supply, [bot, bot], {})
+            except NotNative:
+                continue
+            _NATIVE_NAMES.append(name)
+    # most seats play a strategy the native core can play, some any strategy
+    bots = [
+        bundled_bot(rng.choice(_NATIVE_NAMES if rng.random() < 0.85 else names))
+        for _ in range(players)
+    ]
     kingdom: list[str] = []
     for bot in bots:
         for r in bot.strategy.buy:
