@@ -82,6 +82,8 @@ LINEUPS = [
     (["witch", "big-money", "smithy", "moat"], WITCH_KINGDOM),
     (["council-room", "witch", "laboratory"], WITCH_KINGDOM),
     (["festival", "moat", "witch", "big-money", "smithy", "witch-lab"], WITCH_KINGDOM),
+    (["militia", "militia"], "First Game"),
+    (["militia", "moat", "witch"], ["militia", *WITCH_KINGDOM[:9]]),
 ]
 
 
@@ -133,13 +135,15 @@ def test_what_the_native_core_cannot_play_stays_on_the_engine() -> None:
     assert native.why_not(st, bots) == "logging is on (the native core writes no log)"
     st.logging = False
     assert native.why_not(st, bots) is None
-    militia = [make_bot("dominion", "militia", files=True), bots[0]]
-    assert native.why_not(st, militia) == "militia has a EachOtherDiscardsDownTo step"
-    assert not native.play_state(st, militia, DEFAULT_MAX_STEPS)
+    workshop = [make_bot("dominion", "workshop-gardens", files=True), bots[0]]
+    assert native.why_not(st, workshop) == "workshop has a GainUpTo step"
+    assert not native.play_state(st, workshop, DEFAULT_MAX_STEPS)
     assert st.history == []
     random_bot = [make_bot("dominion", "random"), bots[0]]
     assert "not a strategy bot" in str(native.why_not(st, random_bot))
-    assert runner.native_reason("dominion", ["militia", "big-money"], {"kingdom": "First Game"})
+    assert runner.native_reason(
+        "dominion", ["chapel-lab", "big-money"], {"kingdom": "First Game"}
+    ) == ("the condition function in_hand()")
     assert (
         runner.native_reason("dominion", ["big-money", "smithy"], {"kingdom": "First Game"}) is None
     )

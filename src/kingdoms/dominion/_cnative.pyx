@@ -30,6 +30,8 @@ DEF MT_M = 397
 DEF S_PLUS = 1
 DEF S_OTHERS_GAIN = 2
 DEF S_OTHERS_DRAW = 3
+DEF S_OTHERS_DISCARD_DOWN = 4
+DEF MAXR = 256
 
 # expression node codes
 DEF E_CONST = 1
@@ -268,14 +270,14 @@ cdef class Cards:
     cdef int province
     cdef int silver
     cdef int nkinds
-    cdef int k_play, k_buy, a_yes, a_no, a_all, a_end
+    cdef int k_play, k_buy, k_choose, a_yes, a_no, a_all, a_end
 
     def __init__(self, int ncards, cards, steps, int reaction, int province, int silver,
                  int n_kinds, actions):
         """``cards``: per card ``(cost, potion_cost, coins, vp, money, type_mask,
         is_action, is_treasure, is_attack)``; ``steps``: per card a list of
         ``(step code, a, b, c, d)``; ``actions``: the action codes
-        ``(PLAY kind, BUY kind, YES, NO, ALL_TREASURES, END_PHASE)``."""
+        ``(PLAY kind, BUY kind, CHOOSE kind, YES, NO, ALL_TREASURES, END_PHASE)``."""
         cdef int c, i, j
         if ncards > MAXC:
             raise ValueError("too many cards for the native core")
@@ -298,7 +300,8 @@ cdef class Cards:
         self.province = province
         self.silver = silver
         self.nkinds = n_kinds
-        self.k_play, self.k_buy, self.a_yes, self.a_no, self.a_all, self.a_end = actions
+        (self.k_play, self.k_buy, self.k_choose, self.a_yes, self.a_no, self.a_all,
+         self.a_end) = actions
 
 
 cdef class Setup:
@@ -350,19 +353,23 @@ cdef class Plan:
     cdef int guard
     cdef int nprefix
     cdef int prefix[MAXC]
-    cdef int nrest
-    cdef int rest_target[64]
-    cdef int rest_key[64]
-    cdef int rest_pick[64]
-    cdef int rest_cond[64]
+    cdef int nrules
+    cdef int rule_target[MAXR]
+    cdef int rule_key[MAXR]
+    cdef int rule_pick[MAXR]
+    cdef int rule_cond[MAXR]
+    cdef int rest_start, rest_end
+    cdef int discard_start[MAXC]
+    cdef int discard_end[MAXC]
     cdef int react_yes
 
-    def __init__(self, nodes, buys, int guard, prefix, rest, int react_yes):
+    def __init__(self, nodes, buys, int guard, prefix, rest, int react_yes, discards=()):
         """``nodes``: ``(op, a, b, next, ival, dval, comparison)`` rows (index 0 unused: "no
-        condition"); ``buys``: ``(card, cond node)``; ``rest``: ``(target, key, pick,
-        cond node)``."""
-        cdef int i
-        if len(nodes) > MAXN or len(buys) > 64 or len(rest) > 64 or len(prefix) > MAXC:
+        condition"); ``buys``: ``(card, cond node)``; ``rest`` (the play rules):
+        ``(target, key, pick, cond node)``; ``discards``: ``(card, rules)``, the rules
+        of the discards the card's Attack asks, as ``rest``."""
+        cdef int i, c
+        if len(nodes) > MAXN or len(buys) > 64 or len(prefix) > MAXC:
             raise ValueError("strategy too large for the native core")
         self.nnodes = len(nodes)
         for i in range(len(nodes)):
@@ -377,10 +384,23 @@ cdef class Plan:
         self.nprefix = len(prefix)
         for i in range(len(prefix)):
             self.prefix[i] = prefix[i]
-        self.nrest = len(rest)
-        for i in range(len(rest)):
-            self.rest_target[i], self.rest_key[i], self.rest_pick[i], self.rest_cond[i] = rest[i]
+        self.nrules = 0
+        self.rest_start, self.rest_end = self._rules(rest)
+        memset(self.discard_start, 0, sizeof(self.discard_start))
+        memset(self.discard_end, 0, sizeof(self.discard_end))
+        for c, rules in discards:
+            self.discard_start[c], self.discard_end[c] = self._rules(rules)
         self.react_yes = react_yes
+
+    cdef tuple _rules(self, rules):
+        cdef int start = self.nrules, i
+        if start + len(rules) > MAXR:
+            raise ValueError("strategy too large for the native core")
+        for i in range(len(rules)):
+            (self.rule_target[start + i], self.rule_key[start + i], self.rule_pick[start + i],
+             self.rule_cond[start + i]) = rules[i]
+        self.nrules = start + len(rules)
+        return start, self.nrules
 
 
 # -- the game --------------------------------------------------------------------------
@@ -719,46 +739,29 @@ cdef int choose_buy(Game* g, Cards cards, Setup st, Plan plan, int me) noexcept:
     return -1
 
 
-cdef int choose_play(Game* g, Cards cards, Setup st, Plan plan, int me) noexcept:
-    """StrategyBot's Action-phase choice: the first play priority in hand, else the
-    play rules over the Actions in hand (card order), -1: end the phase."""
-    cdef Seat* s = &g.seats[me]
-    cdef int i, j, c, t, best, n = 0
-    cdef int offered[MAXC]
-    cdef char seen[MAXC]
-    for i in range(plan.nprefix):
-        c = plan.prefix[i]
-        if cards.is_action[c] and in_zone(s.hand, s.nhand, c):
-            return c
-    if plan.nrest == 0:
-        return -1
-    memset(seen, 0, MAXC)
-    for i in range(s.nhand):
-        c = s.hand[i]
-        if cards.is_action[c]:
-            seen[c] = 1
-    for c in range(cards.ncards):
-        if seen[c]:
-            offered[n] = c
-            n += 1
-    for i in range(plan.nrest):
-        t = plan.rest_target[i]
+cdef int pick(Game* g, Cards cards, Setup st, Plan plan, int start, int end, int* offered,
+             int n, int me) noexcept:
+    """``pick_card``: the card the first applicable rule of ``start:end`` picks among
+    ``offered`` (card order), -1: none applies."""
+    cdef int i, j, c, t, best
+    for i in range(start, end):
+        t = plan.rule_target[i]
         if t > T_ANY:
             continue
         best = -1
         for j in range(n):
             c = offered[j]
-            if t == T_CARD and c != plan.rest_key[i]:
+            if t == T_CARD and c != plan.rule_key[i]:
                 continue
-            if t == T_TYPE and not (cards.types[c] & plan.rest_key[i]):
+            if t == T_TYPE and not (cards.types[c] & plan.rule_key[i]):
                 continue
-            if not holds(g, cards, st, plan, plan.rest_cond[i], me, c):
+            if not holds(g, cards, st, plan, plan.rule_cond[i], me, c):
                 continue
-            if plan.rest_pick[i] == P_FIRST:
+            if plan.rule_pick[i] == P_FIRST:
                 return c
             if best < 0:
                 best = c
-            elif plan.rest_pick[i] == P_CHEAPEST:
+            elif plan.rule_pick[i] == P_CHEAPEST:
                 if cards.dear[c] < cards.dear[best]:
                     best = c
             elif cards.dear[c] > cards.dear[best]:
@@ -766,6 +769,38 @@ cdef int choose_play(Game* g, Cards cards, Setup st, Plan plan, int me) noexcept
         if best >= 0:
             return best
     return -1
+
+
+cdef int distinct(Cards cards, short* zone, int nzone, int actions_only, int* out) noexcept:
+    """The distinct cards of ``zone`` (only Actions: ``actions_only``), in card order."""
+    cdef char seen[MAXC]
+    cdef int i, c, n = 0
+    memset(seen, 0, MAXC)
+    for i in range(nzone):
+        c = zone[i]
+        if not actions_only or cards.is_action[c]:
+            seen[c] = 1
+    for c in range(cards.ncards):
+        if seen[c]:
+            out[n] = c
+            n += 1
+    return n
+
+
+cdef int choose_play(Game* g, Cards cards, Setup st, Plan plan, int me) noexcept:
+    """StrategyBot's Action-phase choice: the first play priority in hand, else the
+    play rules over the Actions in hand (card order), -1: end the phase."""
+    cdef Seat* s = &g.seats[me]
+    cdef int i, c, n
+    cdef int offered[MAXC]
+    for i in range(plan.nprefix):
+        c = plan.prefix[i]
+        if cards.is_action[c] and in_zone(s.hand, s.nhand, c):
+            return c
+    if plan.rest_start == plan.rest_end:
+        return -1
+    n = distinct(cards, s.hand, s.nhand, 1, offered)
+    return pick(g, cards, st, plan, plan.rest_start, plan.rest_end, offered, n, me)
 
 
 # -- the turn --------------------------------------------------------------------------
@@ -826,6 +861,38 @@ cdef inline int record(Run run, Game* g, int action) except -1:
     return 0
 
 
+cdef int discard_down(Run run, Game* g, int p, int card, int keep) except -1:
+    """Each other seat (not protected) holding more than ``keep`` cards discards
+    down to ``keep``, one card at a time, as its rules for ``card``'s discard pick
+    (none: the first card offered)."""
+    cdef Cards cards = run.cards
+    cdef int victims[MAXP]
+    cdef int nv = 0, k, q, c, n
+    cdef int offered[MAXC]
+    cdef Seat* s
+    cdef Plan plan
+    for k in range(1, g.n):
+        q = (p + k) % g.n
+        if not g.immune[q] and g.seats[q].nhand > keep:
+            victims[nv] = q
+            nv += 1
+    for k in range(nv):
+        q = victims[k]
+        s = &g.seats[q]
+        plan = <Plan>run.plans[q]
+        while s.nhand > keep:
+            n = distinct(cards, s.hand, s.nhand, 0, offered)
+            c = pick(g, cards, run.setup, plan, plan.discard_start[card], plan.discard_end[card],
+                     offered, n, q)
+            if c < 0:
+                c = offered[0]
+            record(run, g, cards.k_choose * cards.ncards + c)
+            remove_first(s.hand, &s.nhand, c)
+            s.disc[s.ndisc] = c
+            s.ndisc += 1
+    return 0
+
+
 cdef int play_action(Run run, Game* g, int p, int c) except -1:
     """Apply PLAY ``c`` in the Action phase: the card's steps (an Attack: each other
     seat's reaction first)."""
@@ -867,6 +934,8 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
             for k in range(1, g.n):
                 q = (p + k) % g.n
                 draw(g, &g.seats[q], cards.step_arg[c][i][0])
+        elif code == S_OTHERS_DISCARD_DOWN:
+            discard_down(run, g, p, c, cards.step_arg[c][i][0])
     settle(g, cards)
     return 0
 

@@ -49,7 +49,12 @@ from kingdoms.bots.dominion.strategy import (
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards import COINS, DECLARED, VP
 from kingdoms.dominion.cards.base import MOAT
-from kingdoms.dominion.cards.steps import EachOtherDraws, EachOtherGains, Plus
+from kingdoms.dominion.cards.steps import (
+    EachOtherDiscardsDownTo,
+    EachOtherDraws,
+    EachOtherGains,
+    Plus,
+)
 from kingdoms.dominion.data import (
     BY_ID,
     CARDS,
@@ -66,7 +71,7 @@ from kingdoms.dominion.rules import GARDENS, VINEYARD
 
 NATIVE_ENV: Final = "KINGDOMS_NATIVE"
 
-_S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW = 1, 2, 3
+_S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN = 1, 2, 3, 4
 (
     _E_CONST, _E_VAR, _E_COUNT, _E_COUNT_T, _E_COUNT_THIS, _E_LEFT, _E_LEFT_THIS,
     _E_COST_THIS, _E_IS, _E_IS_T, _E_NOT, _E_NEG, _E_AND, _E_OR, _E_BIN, _E_CMP,
@@ -99,7 +104,7 @@ _CMPS: Final[Mapping[type, int]] = {
 _TYPE_BITS: Final[dict[str, int]] = {
     t: 1 << i for i, t in enumerate(sorted({t.lower() for c in CARDS for t in c.types}))
 }
-_GENERIC_PLAY: Final = frozenset({Plus, EachOtherGains, EachOtherDraws})
+_GENERIC_PLAY: Final = frozenset({Plus, EachOtherGains, EachOtherDraws, EachOtherDiscardsDownTo})
 
 
 class NotNative(Exception):
@@ -147,6 +152,8 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
             out.append((_S_OTHERS_GAIN, step.card, 0, 0, 0))
         elif isinstance(step, EachOtherDraws):
             out.append((_S_OTHERS_DRAW, step.n, 0, 0, 0))
+        elif isinstance(step, EachOtherDiscardsDownTo):
+            out.append((_S_OTHERS_DISCARD_DOWN, step.n, 0, 0, 0))
     if decl.steps and not IS_ACTION[c]:
         return f"{card.id} has steps but is no Action"
     return out
@@ -180,7 +187,7 @@ def _cards() -> Any:
             steps.append([])
         else:
             steps.append(got)
-    actions = (A.PLAY, A.BUY, A.A_YES, A.A_NO, A.A_ALL_TREASURES, A.A_END_PHASE)
+    actions = (A.PLAY, A.BUY, A.CHOOSE, A.A_YES, A.A_NO, A.A_ALL_TREASURES, A.A_END_PHASE)
     table = _MOD.Cards(len(CARDS), rows, steps, MOAT, PROVINCE, SILVER, A.NUM_KINDS, actions)
     _TABLE[:] = [(len(CARDS), table)]
     return table
@@ -284,19 +291,19 @@ def _reaction_answer(bot: StrategyBot) -> int | str:
     return 1  # no rule: the bot answers yes
 
 
-_PLANS: dict[tuple[int, int, bool], tuple[Strategy, Strategy, Any]] = {}
+_PLANS: dict[tuple[int, int, bool, tuple[int, ...]], tuple[Strategy, Strategy, Any]] = {}
 """(id of the strategy, of the default, whether the reaction is asked) -> the
 strategies and their plan (or the reason there is none), checked by identity."""
 
 
-def _plan(bot: StrategyBot, needs_reaction: bool) -> Any:
+def _plan(bot: StrategyBot, needs_reaction: bool, discards: tuple[int, ...] = ()) -> Any:
     """The seat's plan for the native core (made once per strategy), or
-    :class:`NotNative`."""
-    key = (id(bot.strategy), id(bot.default), needs_reaction)
+    :class:`NotNative`; ``discards``: the cards whose Attacks make it discard."""
+    key = (id(bot.strategy), id(bot.default), needs_reaction, discards)
     found = _PLANS.get(key)
     if found is None or found[0] is not bot.strategy or found[1] is not bot.default:
         try:
-            plan: Any = _make_plan(bot, needs_reaction)
+            plan: Any = _make_plan(bot, needs_reaction, discards)
         except NotNative as err:
             plan = str(err)
         if len(_PLANS) >= 256:
@@ -307,7 +314,28 @@ def _plan(bot: StrategyBot, needs_reaction: bool) -> Any:
     return found[2]
 
 
-def _make_plan(bot: StrategyBot, needs_reaction: bool) -> Any:
+def _choice_rules(bot: StrategyBot, purpose: str) -> list[tuple[int, int, int, int]]:
+    """The rules of a decision choosing cards, as the native core's rule rows (a
+    condition in them: not native)."""
+    out: list[tuple[int, int, int, int]] = []
+    for r in bot._chain(purpose):
+        if r.target in (YES, NO) or r.target > ANY:
+            continue  # yes / no / done: no part of a forced choice of cards
+        if r.cond is not None:
+            raise NotNative(f"a condition in the {purpose} rules")
+        out.append((r.target, _rule_key(r), r.pick, 0))
+    return out
+
+
+def _rule_key(r: Rule) -> int:
+    if r.target == CARD:
+        return BY_ID[r.key]
+    if r.target == TYPE:
+        return _TYPE_BITS[r.key]
+    return 0
+
+
+def _make_plan(bot: StrategyBot, needs_reaction: bool, discards: tuple[int, ...]) -> Any:
     assert _MOD is not None
     strategy: Strategy = bot.strategy
     nodes = _Nodes()
@@ -336,7 +364,8 @@ def _make_plan(bot: StrategyBot, needs_reaction: bool) -> Any:
     react = _reaction_answer(bot) if needs_reaction else 1
     if isinstance(react, str):
         raise NotNative(react)
-    return _MOD.Plan(nodes.rows, buys, int(strategy.guard), prefix, rest, react)
+    chains = [(c, _choice_rules(bot, f"{CARDS[c].id}.discard")) for c in discards]
+    return _MOD.Plan(nodes.rows, buys, int(strategy.guard), prefix, rest, react, chains)
 
 
 def _ownable(piles: Sequence[int], bots: Sequence[StrategyBot]) -> set[int]:
@@ -382,7 +411,12 @@ def native_run(
             raise NotNative(_UNSUPPORTED[c])
     attacks = any(IS_ATTACK[c] for c in owned)
     reaction = attacks and MOAT in owned
-    plans = [_plan(bot, reaction) for bot in seats]
+    discards = tuple(
+        c
+        for c in sorted(owned)
+        if any(isinstance(step, EachOtherDiscardsDownTo) for step in DECLARED[CARDS[c].id].steps)
+    )
+    plans = [_plan(bot, reaction, discards) for bot in seats]
     return _MOD.Run(table, _MOD.Setup(list(piles), list(supply)), plans)
 
 
