@@ -93,7 +93,7 @@ class _Prepared:
     """What every game of one run shares, made once per process: the game, the bot
     makers and the game's configuration function (options checked once)."""
 
-    __slots__ = ("configs", "g", "makers", "name", "native", "specs")
+    __slots__ = ("configs", "fixed_kingdom", "g", "makers", "name", "native", "specs")
 
     def __init__(self, game: str, specs: Sequence[str], options: Mapping[str, Any]) -> None:
         g = get_game(game)
@@ -106,6 +106,7 @@ class _Prepared:
         self.configs = g.configs(len(specs), opts)
         self.makers = _makers(game, specs)
         self.specs = tuple(specs)
+        self.fixed_kingdom = game == "dominion" and _fixed_kingdom(opts.get("kingdom"))
         self.native: dict[tuple[Any, ...], Any] = {}
         """(kingdom, seating) -> the native core's run of such games, or the reason
         it cannot play them (:mod:`kingdoms.bots.dominion.native`)."""
@@ -173,15 +174,17 @@ def native_reason(
 
 
 def _native_run(run: _Prepared, k: int, index: int, seed: int) -> Any:
-    """``(native run, config, seat -> bot, piles)`` for game ``index`` (its kingdom
+    """``(native run, options, seat -> bot, piles)`` for game ``index`` (its kingdom
     and seating), or why the native core cannot play it (a string)."""
+    seat_bot = seating(index, k)
+    fixed = run.native.get(("fixed", *seat_bot))  # a fixed kingdom: the same every game
+    if fixed is not None:
+        return fixed
     from kingdoms.bots.dominion import native
 
     if not native.available():
         return "the native core is not built (or KINGDOMS_NATIVE=0)"
-    config = run.configs(game_seed(seed, index))
-    opts = config.options
-    seat_bot = seating(index, k)
+    opts = run.configs(game_seed(seed, index)).options
     key = (tuple(opts["kingdom"]), bool(opts.get("alchemy_errata")), *seat_bot)
     found = run.native.get(key)
     if found is None:
@@ -190,35 +193,37 @@ def _native_run(run: _Prepared, k: int, index: int, seed: int) -> Any:
         piles, supply = _setup(opts["kingdom"], k)
         makers = run.makers
         try:
-            found = (native.native_run(piles, supply, [makers[b]() for b in seat_bot], opts), piles)
+            bots = [makers[b]() for b in seat_bot]
+            found = (native.native_run(piles, supply, bots, opts), opts, seat_bot, piles)
         except native.NotNative as err:
             found = str(err)
         if len(run.native) >= 64:
             run.native.clear()
         run.native[key] = found
-    if isinstance(found, str):
-        return found
-    return found[0], config, seat_bot, found[1]
+        if run.fixed_kingdom:
+            run.native[("fixed", *seat_bot)] = found
+    return found
 
 
 def _native_game(run: _Prepared, k: int, index: int, seed: int) -> GameResult | None:
     """Game ``index`` played on the native core: the result the engine's game gives
     (the same game: see :mod:`kingdoms.bots.dominion.native`); None when the native
     core cannot play it."""
-    from kingdoms.bots.dominion.native import play_seeded
-    from kingdoms.dominion.game import ending
-    from kingdoms.dominion.rules import winners
-
     got = _native_run(run, k, index, seed)
     if isinstance(got, str):
         return None
-    native_run, config, seat_bot, piles = got
-    first = config.options.get("first_player")
+    native_run, opts, seat_bot, piles = got
+    first = opts.get("first_player")
     if not isinstance(first, int):
         return None  # the engine draws who starts (and says who did)
-    played = play_seeded(native_run, k, config.seed, first, DEFAULT_MAX_STEPS)
+    from kingdoms.bots.dominion.native import play_seeded
+
+    played = play_seeded(native_run, k, game_seed(seed, index), first, DEFAULT_MAX_STEPS)
     if played is None:
         return None  # the engine plays it (and says it did not end)
+    from kingdoms.dominion.game import ending
+    from kingdoms.dominion.rules import winners
+
     vp, turns, ended_by, supply, _ = played
     win = winners(vp, turns)
     scores = [0.0] * k
@@ -228,7 +233,7 @@ def _native_game(run: _Prepared, k: int, index: int, seed: int) -> GameResult | 
         "turns": float(max(turns)),
         "three_pile_ending": ended_by == "piles",
         "ending": ending(ended_by, piles, supply),
-        "kingdom": tuple(config.options.get("kingdom", ())),
+        "kingdom": tuple(opts.get("kingdom", ())),
     }
     return GameResult(
         index,
@@ -238,6 +243,12 @@ def _native_game(run: _Prepared, k: int, index: int, seed: int) -> GameResult | 
         summary,
         {},
     )
+
+
+def _fixed_kingdom(value: Any) -> bool:
+    from kingdoms.dominion.kingdom import fixed_kingdom
+
+    return fixed_kingdom(value)
 
 
 def _makers(game: str, specs: Sequence[str]) -> list[Callable[[], Bot]]:
