@@ -21,7 +21,7 @@ logger at WARNING after the import: both engines log nothing).  The last line
 printed is ``ratio: X``: kingdoms' Big Money mirror games/s over pyminion's with
 both engines' logging off.  ``--all`` adds the Big Money Ultimate, Smithy (peer:
 pyminion's BigMoneySmithy), Witch and 4-player Big Money games, the public API's
-``play_out`` on the engine, random bots on an Alchemy kingdom, and ``clone()``'s
+``play_out`` (logging off: the native core too), random bots on an Alchemy kingdom, and ``clone()``'s
 cost and memory per state.
 
 ``--profile`` runs the kingdoms side under cProfile and prints the top costs.
@@ -161,15 +161,21 @@ def pyminion_runner(seed0: int, players: int = 2) -> Callable[[int], None]:
 
 def engine_runner(seed0: int, specs: list[str], kingdom: object) -> Callable[[int], None]:
     """The simulator's games on the Python engine (what ``play_one`` does without the
-    native core): a new state, the bots' loop, the result."""
-    from kingdoms.sim.runner import _play, _prepared, _result
+    native core): a new state, the strategy bots' own loop on the engine, the result."""
+    from kingdoms.bots.dominion.bots import _play_game
+    from kingdoms.core.runner import DEFAULT_MAX_STEPS, seat_rngs
+    from kingdoms.sim.runner import _prepared, _result, seating
 
     options = {"kingdom": kingdom}
     run = _prepared("dominion", specs, options)
     k = len(specs)
 
     def one(i: int) -> None:
-        state, seat_bot = _play(run, k, i, seed0)
+        seat_bot = seating(i, k)
+        bots = [run.makers[b]() for b in seat_bot]
+        state = run.new_state(i, seed0)
+        state.logging = False
+        _play_game(state, bots, seat_rngs(state.config.seed, k), DEFAULT_MAX_STEPS)
         _result(run.g, state, seat_bot, i, None)
 
     return one
@@ -286,7 +292,8 @@ def _more(seed: int, seconds: float) -> None:
               f"({r1 / r3:.1f}x)")  # fmt: skip
     api = kingdoms_runner(seed)
     (n1, t1), (n2, t2) = measure_interleaved([api, pyminion_runner(seed)], seconds)
-    print(f"public API (new_game + play_out, engine) big-money mirror: {n1 / t1:.0f} games/s, "
+    print(f"public API (new_game + play_out, logging off: the native core) big-money mirror: "
+          f"{n1 / t1:.0f} games/s, "
           f"{(n1 / t1) / (n2 / t2):.1f}x pyminion")  # fmt: skip
     n, t = measure(random_runner(seed), seconds)
     print(f"random bots, Alchemy, 3 players: {n / t:.0f} games/s")

@@ -306,6 +306,8 @@ def _plan(bot: StrategyBot, needs_reaction: bool, discards: tuple[int, ...] = ()
             plan: Any = _make_plan(bot, needs_reaction, discards)
         except NotNative as err:
             plan = str(err)
+        except (KeyError, ValueError) as err:  # a card or type added at run time, a huge file
+            plan = f"the strategy does not fit the native core ({err})"
         if len(_PLANS) >= 256:
             _PLANS.clear()
         found = _PLANS[key] = (bot.strategy, bot.default, plan)
@@ -404,7 +406,10 @@ def native_run(
         seats.append(bot)
     if len(supply) != NUM_CARDS or any(c >= NUM_CARDS for c in piles):
         raise NotNative("a card added at run time")
-    table = _cards()
+    try:
+        table = _cards()
+    except (KeyError, ValueError) as err:  # more cards or types than the core holds
+        raise NotNative(f"the card list does not fit the native core ({err})") from None
     owned = _ownable(piles, seats)
     for c in sorted(owned):
         if c in _UNSUPPORTED:
@@ -414,10 +419,15 @@ def native_run(
     discards = tuple(
         c
         for c in sorted(owned)
-        if any(isinstance(step, EachOtherDiscardsDownTo) for step in DECLARED[CARDS[c].id].steps)
+        if any(isinstance(step, EachOtherDiscardsDownTo) for step in _declared_steps(c))
     )
     plans = [_plan(bot, reaction, discards) for bot in seats]
     return _MOD.Run(table, _MOD.Setup(list(piles), list(supply)), plans)
+
+
+def _declared_steps(c: int) -> tuple[Any, ...]:
+    decl = DECLARED.get(CARDS[c].id)
+    return decl.steps if decl else ()
 
 
 def why_not(state: Any, bots: Sequence[object]) -> str | None:
