@@ -188,3 +188,46 @@ def test_the_differential_soak_finds_no_difference() -> None:
         assert diff == ""
         native_games += played
     assert native_games >= 15
+
+
+PURE_GAMES = r"""
+import json, sys
+from kingdoms.bots.base import make_bot
+from kingdoms.bots.dominion.bots import _play_game
+from kingdoms.core import new_game
+from kingdoms.core.runner import seat_rngs
+out = []
+for specs, kingdom in json.loads(sys.argv[1]):
+    for seed in range(3):
+        st = new_game("dominion", players=len(specs), seed=seed, options={"kingdom": kingdom})
+        st.logging = False
+        bots = [make_bot("dominion", s, files=True) for s in specs]
+        _play_game(st, bots, seat_rngs(seed, len(specs)), 100000)
+        out.append([st.history, st.snapshot()])
+print(json.dumps([__import__("kingdoms").build_kind(), out]))
+"""
+
+
+def test_native_games_are_the_pure_python_paths_games() -> None:
+    """The reference itself: the pure-Python engine, in a process of its own."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import kingdoms
+
+    lineups = [[specs, kingdom] for specs, kingdom in LINEUPS]
+    env = dict(os.environ, KINGDOMS_PURE="1")
+    env["PYTHONPATH"] = str(Path(kingdoms.__file__).resolve().parent.parent)
+    args = [sys.executable, "-c", PURE_GAMES, json.dumps(lineups)]
+    done = subprocess.run(args, env=env, capture_output=True, text=True, check=True)
+    kind, games = json.loads(done.stdout)
+    assert kind == "pure"
+    ours = []
+    for specs, kingdom in LINEUPS:
+        for seed in range(3):
+            a, _ = _both(specs, kingdom, seed)
+            ours.append([a.history, json.loads(json.dumps(a.snapshot()))])
+    assert ours == games
