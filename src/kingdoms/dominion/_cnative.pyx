@@ -18,82 +18,147 @@ keeps the engine's order.
 from libc.string cimport memcpy, memmove, memset
 from libc.math cimport floor, INFINITY
 
-DEF MAXP = 6
-DEF MAXC = 96
-DEF MAXZ = 640
-DEF MAXSTEPS = 8
-DEF MAXN = 2048
-DEF MT_N = 624
-DEF MT_M = 397
+cdef enum:
+    MAXP = 6
+cdef enum:
+    MAXC = 96
+cdef enum:
+    MAXZ = 640
+cdef enum:
+    MAXSTEPS = 8
+cdef enum:
+    MAXN = 2048
+cdef enum:
+    MT_N = 624
+cdef enum:
+    MT_M = 397
 
 # step codes (cards' declared steps)
-DEF S_PLUS = 1
-DEF S_OTHERS_GAIN = 2
-DEF S_OTHERS_DRAW = 3
-DEF S_OTHERS_DISCARD_DOWN = 4
-DEF MAXR = 256
+cdef enum:
+    S_PLUS = 1
+cdef enum:
+    S_OTHERS_GAIN = 2
+cdef enum:
+    S_OTHERS_DRAW = 3
+cdef enum:
+    S_OTHERS_DISCARD_DOWN = 4
+cdef enum:
+    MAXR = 256
 
 # expression node codes
-DEF E_CONST = 1
-DEF E_VAR = 2
-DEF E_COUNT = 3
-DEF E_COUNT_T = 4
-DEF E_COUNT_THIS = 5
-DEF E_LEFT = 6
-DEF E_LEFT_THIS = 7
-DEF E_COST_THIS = 8
-DEF E_IS = 9
-DEF E_IS_T = 10
-DEF E_NOT = 11
-DEF E_NEG = 12
-DEF E_AND = 13
-DEF E_OR = 14
-DEF E_BIN = 15
-DEF E_CMP = 16
-DEF E_MIN = 17
-DEF E_MAX = 18
+cdef enum:
+    E_CONST = 1
+cdef enum:
+    E_VAR = 2
+cdef enum:
+    E_COUNT = 3
+cdef enum:
+    E_COUNT_T = 4
+cdef enum:
+    E_COUNT_THIS = 5
+cdef enum:
+    E_LEFT = 6
+cdef enum:
+    E_LEFT_THIS = 7
+cdef enum:
+    E_COST_THIS = 8
+cdef enum:
+    E_IS = 9
+cdef enum:
+    E_IS_T = 10
+cdef enum:
+    E_NOT = 11
+cdef enum:
+    E_NEG = 12
+cdef enum:
+    E_AND = 13
+cdef enum:
+    E_OR = 14
+cdef enum:
+    E_BIN = 15
+cdef enum:
+    E_CMP = 16
+cdef enum:
+    E_MIN = 17
+cdef enum:
+    E_MAX = 18
 
 # variables (E_VAR)
-DEF V_MONEY = 1
-DEF V_EMPTY = 2
-DEF V_TURN = 3
-DEF V_MY_TURNS = 4
-DEF V_COINS = 5
-DEF V_POTIONS = 6
-DEF V_BUYS = 7
-DEF V_ACTIONS = 8
-DEF V_VP = 9
-DEF V_OPP_VP = 10
-DEF V_VP_LEAD = 11
-DEF V_VP_DEFICIT = 12
-DEF V_DECK = 13
-DEF V_PLAYERS = 14
+cdef enum:
+    V_MONEY = 1
+cdef enum:
+    V_EMPTY = 2
+cdef enum:
+    V_TURN = 3
+cdef enum:
+    V_MY_TURNS = 4
+cdef enum:
+    V_COINS = 5
+cdef enum:
+    V_POTIONS = 6
+cdef enum:
+    V_BUYS = 7
+cdef enum:
+    V_ACTIONS = 8
+cdef enum:
+    V_VP = 9
+cdef enum:
+    V_OPP_VP = 10
+cdef enum:
+    V_VP_LEAD = 11
+cdef enum:
+    V_VP_DEFICIT = 12
+cdef enum:
+    V_DECK = 13
+cdef enum:
+    V_PLAYERS = 14
 
 # binary operators and comparisons
-DEF B_ADD = 1
-DEF B_SUB = 2
-DEF B_MUL = 3
-DEF B_DIV = 4
-DEF B_FLOORDIV = 5
-DEF B_MOD = 6
-DEF C_LT = 1
-DEF C_LE = 2
-DEF C_GT = 3
-DEF C_GE = 4
-DEF C_EQ = 5
-DEF C_NE = 6
+cdef enum:
+    B_ADD = 1
+cdef enum:
+    B_SUB = 2
+cdef enum:
+    B_MUL = 3
+cdef enum:
+    B_DIV = 4
+cdef enum:
+    B_FLOORDIV = 5
+cdef enum:
+    B_MOD = 6
+cdef enum:
+    C_LT = 1
+cdef enum:
+    C_LE = 2
+cdef enum:
+    C_GT = 3
+cdef enum:
+    C_GE = 4
+cdef enum:
+    C_EQ = 5
+cdef enum:
+    C_NE = 6
 
 # rule targets and picks (as kingdoms.bots.dominion.strategy)
-DEF T_CARD = 0
-DEF T_TYPE = 1
-DEF T_ANY = 2
-DEF P_FIRST = 0
-DEF P_CHEAPEST = 1
-DEF P_COSTLIEST = 2
+cdef enum:
+    T_CARD = 0
+cdef enum:
+    T_TYPE = 1
+cdef enum:
+    T_ANY = 2
+cdef enum:
+    P_FIRST = 0
+cdef enum:
+    P_CHEAPEST = 1
+cdef enum:
+    P_COSTLIEST = 2
 
-DEF ACTION_PHASE = 0
-DEF BUY_PHASE = 1
-DEF OVER = 2
+cdef enum:
+    ACTION_PHASE = 0
+cdef enum:
+    BUY_PHASE = 1
+cdef enum:
+    OVER = 2
 
 
 # -- the random generator: CPython's MT19937 ------------------------------------------
