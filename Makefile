@@ -17,7 +17,7 @@ BUILD_REQS = $(shell $(PYTHON) -c "import tomllib; print(' '.join(repr(r) for r 
 EXPECT_BUILD ?= compiled
 SERVE   = $(VENV)/bin/kingdoms serve --host 127.0.0.1 --port $${PORT:-8000} --db sqlite:///data/kingdoms.sqlite
 
-.PHONY: setup setup-locked play test lint typecheck pytest docs docs-check docs-serve dist bench bench-optimize soak system-deps clean soak-server soak-server-multi schemathesis bench-server bench-server-multi
+.PHONY: setup setup-locked play test lint typecheck pytest docs docs-check docs-serve dist bench bench-optimize soak soak-native system-deps clean soak-server soak-server-multi schemathesis bench-server bench-server-multi
 
 # Everything (every extra, the compiled build, Debian packages), one set-up at a time:
 # a `make play` compiling in the background and a `make test` do not build together.
@@ -119,6 +119,11 @@ bench-optimize: setup
 # Dominion card conservation over 100,000 random games (SOAK_GAMES, SOAK_WORKERS).
 soak: setup
 	$(PY) bench/dominion_soak.py --games $${SOAK_GAMES:-100000} --workers $${SOAK_WORKERS:-2}
+
+# The native Dominion core against the Python engine, game by game (SOAK_GAMES,
+# SOAK_WORKERS): prints games, native games and differences (must be 0).
+soak-native: setup
+	$(PY) bench/dominion_native_soak.py --games $${SOAK_GAMES:-100000} --workers $${SOAK_WORKERS:-2}
 
 # The server killed with SIGKILL at random moments, on SQLite and PostgreSQL: prints
 # games, acknowledged moves, lost and inconsistent (all lost/inconsistent must be 0).

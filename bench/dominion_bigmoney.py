@@ -1,32 +1,28 @@
-"""Benchmark: 2-player Big Money mirror, kingdoms vs pyminion 0.4.0, in one run.
+"""Benchmark: Dominion strategy-bot games, kingdoms vs pyminion 0.4.0, in one run.
 
-Both engines run in this process (one core), alternating short slices, each for
+Every engine runs in this process (one core), alternating short slices, each for
 the same CPU-time budget (``time.process_time``: steadier than wall time on a
 loaded machine)::
 
     .venv/bin/python bench/dominion_bigmoney.py --seconds 10
-    .venv/bin/python bench/dominion_bigmoney.py --all        # + sim, Smithy, Witch, Alchemy
+    .venv/bin/python bench/dominion_bigmoney.py --all        # + BMU, Smithy, Witch, 4 players...
     KINGDOMS_PURE=1 .venv/bin/python bench/dominion_bigmoney.py --all   # the pure path
 
-Each engine runs two ways, all four interleaved:
+The kingdoms side is the simulator's game (``kingdoms sim``: ``play_one``, logging
+off as the simulator always plays): on the native core where it can play the game
+(:mod:`kingdoms.bots.dominion.native`), else on the Python engine.  Each row also
+measures the same games on the Python engine (``engine``: new state, the bots' loop,
+the result), so the native core's gain is a ratio in the same run too.
 
-* **logging off, both**: kingdoms with ``state.logging = False`` (how ``kingdoms
-  sim`` plays); pyminion with the root logger raised to WARNING after ``import
-  pyminion``, so its ``logger.info`` calls return at once;
-* **logging as shipped**: pyminion as its users run it — ``import pyminion`` sets the
-  root logger to INFO with a NullHandler, so every game builds and drops its INFO
-  records (``log_stdout=False, log_file=False``); kingdoms with ``new_game``'s
-  default (the game log kept, ``state.logging = True``).
-
-The kingdoms side goes through the public API only: ``new_game`` + the
-``big-money`` bot + ``play_out``.  It prints a ratio for each way (and the mixed
-one: kingdoms as ``kingdoms sim`` runs, logging off, against pyminion as shipped);
-the last line printed is ``ratio: X`` (kingdoms games/s divided by pyminion games/s,
-both logging off).  ``--all`` adds the Big Money mirror through the simulator
-(``kingdoms sim``'s game loop: bots, trackers, results), a Smithy mirror (peer:
-pyminion's BigMoneySmithy, logging off), a Witch mirror and random bots on an
-Alchemy kingdom (their ratios: against pyminion's Big Money mirror, logging off,
-as a yardstick), and ``clone()``'s cost and memory per state on a mid-game state.
+pyminion is measured two ways, and the output says which: **as shipped** (importing
+``pyminion`` sets the root logger to INFO with a NullHandler, so every game builds
+and drops its INFO records: what its users get) and **logging off** (the root
+logger at WARNING after the import: both engines log nothing).  The last line
+printed is ``ratio: X``: kingdoms' Big Money mirror games/s over pyminion's with
+both engines' logging off.  ``--all`` adds the Big Money Ultimate, Smithy (peer:
+pyminion's BigMoneySmithy), Witch and 4-player Big Money games, the public API's
+``play_out`` (logging off: the native core too), random bots on an Alchemy kingdom,
+and ``clone()``'s cost and memory per state (on a mid-game state).
 
 ``--profile`` runs the kingdoms side under cProfile and prints the top costs.
 """
@@ -44,9 +40,7 @@ from collections.abc import Callable
 from typing import Any
 
 
-def kingdoms_runner(seed0: int, logging_on: bool = False) -> Callable[[int], None]:
-    """The Big Money mirror through ``new_game`` and ``play_out``; ``logging_on``:
-    the game log kept, as ``new_game`` ships (else off, as ``kingdoms sim`` plays)."""
+def kingdoms_runner(seed0: int) -> Callable[[int], None]:
     from kingdoms.bots import make_bot
     from kingdoms.core import new_game
     from kingdoms.core.runner import play_out, seat_rngs
@@ -56,7 +50,7 @@ def kingdoms_runner(seed0: int, logging_on: bool = False) -> Callable[[int], Non
     def one(i: int) -> None:
         seed = seed0 + i
         state = new_game("dominion", players=2, seed=seed, options={"kingdom": "First Game"})
-        state.logging = logging_on
+        state.logging = False
         play_out(state, bots, seat_rngs(seed, 2))
         if not state.is_terminal():  # pragma: no cover - play_out raises instead
             raise RuntimeError("game did not end")
@@ -136,26 +130,12 @@ def clone_cost(seed: int, copies: int = 2000) -> tuple[float, float, str]:
     return per_clone, per_state, f"step {step} of {length}, turn {sum(state.turns)}"
 
 
-SHIPPED_LEVEL = logging.INFO
-"""The root logger's level once ``import pyminion`` has run (it sets it, and adds a
-NullHandler): what pyminion's users get."""
-
-
-def _pyminion_logging(shipped: bool) -> None:
-    """The root logger as pyminion ships it (INFO), or quiet (WARNING: its
-    ``logger.info`` calls return before building a record).  Called before each game
-    (the two ways run interleaved), after ``import pyminion`` has set the logger up."""
-    logging.getLogger().setLevel(SHIPPED_LEVEL if shipped else logging.WARNING)
-
-
-def pyminion_smithy_runner(seed0: int, shipped: bool = False) -> Callable[[int], None]:
-    import pyminion  # noqa: F401  (its import sets the root logger up)
+def pyminion_smithy_runner(seed0: int) -> Callable[[int], None]:
     from pyminion.bots.examples import BigMoneySmithy
     from pyminion.expansions.base import base_set, smithy
     from pyminion.game import Game
 
     def one(i: int) -> None:
-        _pyminion_logging(shipped)
         random.seed(seed0 + i)
         players = [BigMoneySmithy(player_id="s1"), BigMoneySmithy(player_id="s2")]
         game = Game(
@@ -170,19 +150,48 @@ def pyminion_smithy_runner(seed0: int, shipped: bool = False) -> Callable[[int],
     return one
 
 
-def pyminion_runner(seed0: int, shipped: bool = False) -> Callable[[int], None]:
-    """pyminion's Big Money mirror; ``shipped``: its logging as it ships (root logger
-    at INFO), else off.  Set before each game, since the two ways run interleaved."""
+def pyminion_logging(off: bool) -> str:
+    """Set pyminion's logging: off (the root logger at WARNING) or as shipped (the INFO
+    level and NullHandler its import installs); returns the words for the output."""
+    import pyminion  # noqa: F401  (its import sets the root logger to INFO)
+
+    root = logging.getLogger()
+    root.setLevel(logging.WARNING if off else logging.INFO)
+    return "logging off" if off else "as shipped: root logger INFO, records dropped"
+
+
+def pyminion_runner(seed0: int, players: int = 2) -> Callable[[int], None]:
     from pyminion.bots.examples import BigMoney
     from pyminion.expansions.base import base_set
     from pyminion.game import Game
 
     def one(i: int) -> None:
-        _pyminion_logging(shipped)
         random.seed(seed0 + i)  # pyminion shuffles with the global generator
-        players = [BigMoney(player_id="bm1"), BigMoney(player_id="bm2")]
-        game = Game(players=players, expansions=[base_set], log_stdout=False, log_file=False)
+        bots = [BigMoney(player_id=f"bm{k}") for k in range(players)]
+        game = Game(players=bots, expansions=[base_set], log_stdout=False, log_file=False)
         game.play()
+
+    return one
+
+
+def engine_runner(seed0: int, specs: list[str], kingdom: object) -> Callable[[int], None]:
+    """The simulator's games on the Python engine (what ``play_one`` does without the
+    native core): a new state, the strategy bots' own loop on the engine, the result."""
+    from kingdoms.bots.dominion.bots import _play_game
+    from kingdoms.core.runner import DEFAULT_MAX_STEPS, seat_rngs
+    from kingdoms.sim.runner import _prepared, _result, seating
+
+    options = {"kingdom": kingdom}
+    run = _prepared("dominion", specs, options)
+    k = len(specs)
+
+    def one(i: int) -> None:
+        seat_bot = seating(i, k)
+        bots = [run.makers[b]() for b in seat_bot]
+        state = run.new_state(i, seed0)
+        state.logging = False
+        _play_game(state, bots, seat_rngs(state.config.seed, k), DEFAULT_MAX_STEPS)
+        _result(run.g, state, seat_bot, i, None)
 
     return one
 
@@ -235,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=25, help="rows of the profile to print")
     args = parser.parse_args(argv)
 
-    ours = kingdoms_runner(args.seed)
+    ours = sim_runner(args.seed, ["big-money"] * 2, "First Game")
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
@@ -247,65 +256,64 @@ def main(argv: list[str] | None = None) -> int:
         stats.sort_stats("cumulative").print_stats(args.top)
         return 0
 
+    import kingdoms
+    from kingdoms.sim.runner import native_reason
+
     try:
-        import pyminion  # noqa: F401
+        theirs = pyminion_runner(args.seed)
     except ImportError as err:
         print(f"pyminion not installed ({err}); install the 'bench' extra")
         return 1
-    print("kingdoms: new_game + big-money bots + play_out; logging off = state.logging False "
-          "(as kingdoms sim plays), on = new_game's default (the game log kept)")  # fmt: skip
-    print("pyminion 0.4.0: Game(log_stdout=False, log_file=False); as shipped = root logger "
-          "at INFO as `import pyminion` sets it (INFO records built, dropped by its "
-          "NullHandler); logging off = root logger at WARNING")  # fmt: skip
-    runs = [
-        ("kingdoms big-money mirror, logging off", ours),
-        ("kingdoms big-money mirror, logging on", kingdoms_runner(args.seed, True)),
-        ("pyminion BigMoney mirror, logging off", pyminion_runner(args.seed)),
-        ("pyminion BigMoney mirror, logging as shipped", pyminion_runner(args.seed, True)),
-    ]
-    measured = measure_interleaved([run for _, run in runs], args.seconds)
-    rates = []
-    for (name, _), (n, t) in zip(runs, measured, strict=True):
-        rates.append(n / t)
-        print(f"{name}: {n} games in {t:.2f}s CPU = {n / t:.1f} games/s")
-    quiet_ours, logged_ours, quiet_theirs, shipped_theirs = rates
-    print(f"ratio, kingdoms logging off / pyminion as shipped: {quiet_ours / shipped_theirs:.1f}")
-    print(f"ratio, both logging: {logged_ours / shipped_theirs:.1f}")
+    print(f"build: {kingdoms.build_kind()}; CPU seconds per engine: {args.seconds}")
+    reason = native_reason("dominion", ["big-money"] * 2, {"kingdom": "First Game"})
+    print(f"kingdoms: the simulator's games, logging off; native core: {reason or 'yes'}")
+    rates: dict[bool, float] = {}
+    for off in (False, True):
+        how = pyminion_logging(off)
+        (n1, t1), (n2, t2) = measure_interleaved([ours, theirs], args.seconds)
+        rates[off] = (n1 / t1) / (n2 / t2)
+        print(f"big-money mirror: kingdoms {n1 / t1:.0f} games/s, pyminion BigMoney "
+              f"({how}) {n2 / t2:.0f} games/s: {rates[off]:.1f}x")  # fmt: skip
     if args.all:
-        _more(args.seed, args.seconds, quiet_theirs)
-    print(f"ratio, both logging off: {quiet_ours / quiet_theirs:.1f}")
-    print(f"ratio: {quiet_ours / quiet_theirs:.1f}")
+        _more(args.seed, args.seconds)
+    print(f"ratio: {rates[True]:.1f}")
     return 0
 
 
-def _more(seed: int, seconds: float, big_money_peer: float) -> None:
-    """The other game kinds, each against its peer measured in the same run."""
-    import kingdoms
+def _more(seed: int, seconds: float) -> None:
+    """The other game kinds, each against its peers measured in the same run (pyminion
+    with its logging off)."""
+    from kingdoms.sim.runner import native_reason
 
-    print(f"build: {kingdoms.build_kind()}")
-    runs: list[tuple[str, Callable[[int], None], Callable[[int], None] | None]] = [
-        ("sim big-money mirror", sim_runner(seed, ["big-money"] * 2, "First Game"), None),
-        (
-            "sim big-money-ultimate mirror",
-            sim_runner(seed, ["big-money-ultimate"] * 2, "First Game"),
-            None,
-        ),
-        ("sim smithy mirror", sim_runner(seed, ["smithy"] * 2, "First Game"), None),
-        ("sim witch mirror", sim_runner(seed, ["witch"] * 2, WITCH), None),
-        ("random bots, Alchemy, 3 players", random_runner(seed), None),
-    ]
-    for name, ours, _peer in runs:
-        n, t = measure(ours, seconds)
-        rate = n / t
-        print(f"kingdoms {name}: {n} games in {t:.2f}s CPU = {rate:.1f} games/s "
-              f"({rate / big_money_peer:.1f}x pyminion Big Money, logging off)")  # fmt: skip
-    smithy = sim_runner(seed, ["smithy"] * 2, "First Game")
-    (n1, t1), (n2, t2) = measure_interleaved([smithy, pyminion_smithy_runner(seed)], seconds)
-    print(f"smithy mirror, both logging off: kingdoms {n1 / t1:.1f} games/s, pyminion "
-          f"BigMoneySmithy {n2 / t2:.1f} games/s, ratio {(n1 / t1) / (n2 / t2):.1f}")  # fmt: skip
+    pyminion_logging(True)
+    rows: list[tuple[str, list[str], object, Callable[[int], None], str]] = [
+        ("big-money-ultimate mirror", ["big-money-ultimate"] * 2, "First Game",
+         pyminion_runner(seed), "BigMoney mirror (yardstick)"),
+        ("smithy mirror", ["smithy"] * 2, "First Game",
+         pyminion_smithy_runner(seed), "BigMoneySmithy mirror"),
+        ("witch mirror", ["witch"] * 2, WITCH,
+         pyminion_runner(seed), "BigMoney mirror (yardstick)"),
+        ("big-money, 4 players", ["big-money"] * 4, "First Game",
+         pyminion_runner(seed, 4), "BigMoney, 4 players"),
+    ]  # fmt: skip
+    for name, specs, kingdom, peer, peer_name in rows:
+        ours = sim_runner(seed, specs, kingdom)
+        engine = engine_runner(seed, specs, kingdom)
+        (n1, t1), (n2, t2), (n3, t3) = measure_interleaved([ours, engine, peer], seconds)
+        r1, r2, r3 = n1 / t1, n2 / t2, n3 / t3
+        native = native_reason("dominion", specs, {"kingdom": kingdom}) or "native"
+        print(f"{name}: kingdoms {r1:.0f} games/s ({native}), engine {r2:.0f} games/s "
+              f"({r1 / r2:.1f}x), pyminion {peer_name} {r3:.0f} games/s "
+              f"({r1 / r3:.1f}x)")  # fmt: skip
+    api = kingdoms_runner(seed)
+    (n1, t1), (n2, t2) = measure_interleaved([api, pyminion_runner(seed)], seconds)
+    print(f"public API (new_game + play_out, logging off: the native core) big-money mirror: "
+          f"{n1 / t1:.0f} games/s, "
+          f"{(n1 / t1) / (n2 / t2):.1f}x pyminion")  # fmt: skip
+    n, t = measure(random_runner(seed), seconds)
+    print(f"random bots, Alchemy, 3 players: {n / t:.0f} games/s")
     per_clone, per_state, where = clone_cost(seed)
-    print(f"clone() of a mid-game state ({where}): {per_clone:.1f} us CPU; "
-          f"memory per state: {per_state:.0f} bytes")  # fmt: skip
+    print(f"clone() ({where}): {per_clone:.1f} us CPU; memory per state: {per_state:.0f} bytes")
 
 
 if __name__ == "__main__":

@@ -56,7 +56,7 @@ COMPILED: Final = (
 )
 """Modules compiled with mypyc (each must pass ``mypy --strict``)."""
 
-CYTHON: Final = ("kingdoms.kingdomino._cboard",)
+CYTHON: Final = ("kingdoms.kingdomino._cboard", "kingdoms.dominion._cnative")
 """Cython extensions; each has a pure-Python fallback used when it is missing."""
 
 PURE_ENV: Final = "KINGDOMS_PURE"

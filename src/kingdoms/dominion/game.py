@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kingdoms.core.errors import InvalidConfig
@@ -155,11 +155,14 @@ class DominionGame(Game):
 
 def _ending(state: DominionState) -> str:
     """What ended the game in words: "Provinces", "Colonies" or the emptied piles."""
-    if state.ended_by != "piles":
-        return {"provinces": "Provinces", "colonies": "Colonies"}.get(
-            state.ended_by, state.ended_by
-        )
-    empty = sorted(CARDS[c].names["en"] for c in state.piles if state.supply[c] <= 0)
+    return ending(state.ended_by, state.piles, state.supply)
+
+
+def ending(ended_by: str, piles: Sequence[int], supply: Sequence[int]) -> str:
+    """:func:`_ending` of a game that ended by ``ended_by``, with these piles left."""
+    if ended_by != "piles":
+        return {"provinces": "Provinces", "colonies": "Colonies"}.get(ended_by, ended_by)
+    empty = sorted(CARDS[c].names["en"] for c in piles if supply[c] <= 0)
     return " + ".join(empty) or "piles"
 
 

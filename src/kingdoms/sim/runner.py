@@ -93,7 +93,7 @@ class _Prepared:
     """What every game of one run shares, made once per process: the game, the bot
     makers and the game's configuration function (options checked once)."""
 
-    __slots__ = ("configs", "g", "makers", "name")
+    __slots__ = ("configs", "fixed_kingdom", "g", "makers", "name", "native", "specs")
 
     def __init__(self, game: str, specs: Sequence[str], options: Mapping[str, Any]) -> None:
         g = get_game(game)
@@ -105,6 +105,11 @@ class _Prepared:
         self.g = g
         self.configs = g.configs(len(specs), opts)
         self.makers = _makers(game, specs)
+        self.specs = tuple(specs)
+        self.fixed_kingdom = game == "dominion" and _fixed_kingdom(opts.get("kingdom"))
+        self.native: dict[tuple[Any, ...], Any] = {}
+        """(kingdom, seating) -> the native core's run of such games, or the reason
+        it cannot play them (:mod:`kingdoms.bots.dominion.native`)."""
 
     def new_state(self, index: int, seed: int) -> Any:
         return self.g.create(self.configs(game_seed(seed, index)))
@@ -147,9 +152,103 @@ def play_one(
 
 
 def _play_one(run: _Prepared, k: int, index: int, seed: int, curves: bool) -> GameResult:
+    if not curves and run.name == "dominion":
+        got = _native_game(run, k, index, seed)
+        if got is not None:
+            return got
     series: dict[str, list[list[float]]] | None = {} if curves else None
     state, seat_bot = _play(run, k, index, seed, series=series)
     return _result(run.g, state, seat_bot, index, series)
+
+
+def native_reason(
+    game: str, specs: Sequence[str], options: Mapping[str, Any], index: int = 0, seed: int = 0
+) -> str | None:
+    """Why game ``index`` of a run does not run on the native Dominion core (None: it
+    does; see :mod:`kingdoms.bots.dominion.native`)."""
+    if game != "dominion":
+        return f"{game} has no native core"
+    run = _prepared(game, specs, options)
+    got = _native_run(run, len(specs), index, seed)
+    return got if isinstance(got, str) else None
+
+
+def _native_run(run: _Prepared, k: int, index: int, seed: int) -> Any:
+    """``(native run, options, seat -> bot, piles)`` for game ``index`` (its kingdom
+    and seating), or why the native core cannot play it (a string)."""
+    seat_bot = seating(index, k)
+    fixed = run.native.get(("fixed", *seat_bot))  # a fixed kingdom: the same every game
+    if fixed is not None:
+        return fixed
+    from kingdoms.bots.dominion import native
+
+    if not native.available():
+        return "the native core is not built (or KINGDOMS_NATIVE=0)"
+    opts = run.configs(game_seed(seed, index)).options
+    key = (tuple(opts["kingdom"]), bool(opts.get("alchemy_errata")), *seat_bot)
+    found = run.native.get(key)
+    if found is None:
+        from kingdoms.dominion.state import _setup
+
+        piles, supply = _setup(opts["kingdom"], k)
+        makers = run.makers
+        try:
+            bots = [makers[b]() for b in seat_bot]
+            found = (native.native_run(piles, supply, bots, opts), opts, seat_bot, piles)
+        except native.NotNative as err:
+            found = str(err)
+        if len(run.native) >= 64:
+            run.native.clear()
+        run.native[key] = found
+        if run.fixed_kingdom:
+            run.native[("fixed", *seat_bot)] = found
+    return found
+
+
+def _native_game(run: _Prepared, k: int, index: int, seed: int) -> GameResult | None:
+    """Game ``index`` played on the native core: the result the engine's game gives
+    (the same game: see :mod:`kingdoms.bots.dominion.native`); None when the native
+    core cannot play it."""
+    got = _native_run(run, k, index, seed)
+    if isinstance(got, str):
+        return None
+    native_run, opts, seat_bot, piles = got
+    first = opts.get("first_player")
+    if not isinstance(first, int):
+        return None  # the engine draws who starts (and says who did)
+    from kingdoms.bots.dominion.native import play_seeded
+
+    played = play_seeded(native_run, k, game_seed(seed, index), first, DEFAULT_MAX_STEPS)
+    if played is None:
+        return None  # the engine plays it (and says it did not end)
+    from kingdoms.dominion.game import ending
+    from kingdoms.dominion.rules import winners
+
+    vp, turns, ended_by, supply, _ = played
+    win = winners(vp, turns)
+    scores = [0.0] * k
+    for s, v in enumerate(vp):
+        scores[seat_bot[s]] = float(v)
+    summary = {
+        "turns": float(max(turns)),
+        "three_pile_ending": ended_by == "piles",
+        "ending": ending(ended_by, piles, supply),
+        "kingdom": tuple(opts.get("kingdom", ())),
+    }
+    return GameResult(
+        index,
+        (seat_bot[win[0]],) if len(win) == 1 else tuple(sorted(seat_bot[s] for s in win)),
+        tuple(scores),
+        seat_bot[first],
+        summary,
+        {},
+    )
+
+
+def _fixed_kingdom(value: Any) -> bool:
+    from kingdoms.dominion.kingdom import fixed_kingdom
+
+    return fixed_kingdom(value)
 
 
 def _makers(game: str, specs: Sequence[str]) -> list[Callable[[], Bot]]:

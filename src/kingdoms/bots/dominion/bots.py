@@ -351,8 +351,9 @@ class StrategyBot:
         the actions the generic loop gives (each seat's bot acting on its own
         observation), without building an observation where the bot does not read
         it (one legal action; all Treasures or a play priority, which the legal
-        actions alone decide).  False, and nothing done: not a Dominion game or not
-        every seat such a bot."""
+        actions alone decide).  With logging off, the native core plays the game where
+        it can (the same game: :mod:`kingdoms.bots.dominion.native`).  False, and
+        nothing done: not a Dominion game or not every seat such a bot."""
         if not isinstance(state, DominionState):
             return False
         seats: list[StrategyBot] = []
@@ -360,6 +361,11 @@ class StrategyBot:
             if type(bot) is not StrategyBot:
                 return False
             seats.append(bot)
+        if not state.logging:
+            from kingdoms.bots.dominion.native import play_state
+
+            if play_state(state, seats, max_steps):
+                return True
         return _play_game(state, seats, rngs, max_steps)
 
 

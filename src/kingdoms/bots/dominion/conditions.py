@@ -9,6 +9,7 @@ import math
 import operator
 import re
 import warnings
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -518,7 +519,20 @@ def compile_condition(text: str) -> Compiled:
     code = _source(tree.body)
     if code is not None:  # one function instead of a closure per node
         compiled.fn = eval(f"lambda s: {code}", dict(_SOURCE_NAMES))
+    _TREES[compiled.fn] = tree.body
     return compiled
+
+
+_TREES: weakref.WeakKeyDictionary[Callable[..., Any], ast.expr] = weakref.WeakKeyDictionary()
+"""A compiled condition's function -> the syntax tree it was compiled from (what
+the native core translates: :mod:`kingdoms.bots.dominion.native`)."""
+
+
+def condition_tree(fn: Callable[..., Any]) -> ast.expr | None:
+    """The syntax tree :func:`compile_condition` made ``fn`` from (card and type
+    names as the condition wrote them; ``is`` spelled ``iS``), None for a function
+    it did not make."""
+    return _TREES.get(fn)
 
 
 _SOURCE_OPS: Mapping[type, str] = {

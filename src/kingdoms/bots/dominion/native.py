@@ -1,0 +1,572 @@
+"""Strategy-bot games on the native Dominion core, where it can play them.
+
+The native core (the Cython extension :mod:`kingdoms.dominion._cnative`) plays a
+whole game between :class:`~kingdoms.bots.dominion.bots.StrategyBot` seats in C
+structures.  It knows no card by name: this module gives it
+
+* the card table, read from the card declarations (:data:`~kingdoms.dominion.cards.DECLARED`):
+  costs, types, a Treasure's coins, a card's points and its declared steps as native
+  step codes — ``Plus`` (+Cards, +Actions, +Buys, +$), ``EachOtherGains``,
+  ``EachOtherDraws`` — and the card whose reveal answers an Attack (the engine's
+  ``moat_ask`` task);
+* each seat's plan, read from its strategy: the buy rules naming a card, the play
+  priorities and play rules, the answer to that reaction, every condition translated
+  from the syntax tree the strategy language compiled it from.
+
+:func:`why_not` says what keeps a game off the native core (a card a seat can come to
+own whose steps are not native, a custom step, a condition or a rule it cannot
+evaluate, the errata option, logging...); such a game runs on the Python engine, the
+reference.  The games are the same on both: same configuration, seed and decisions,
+the same record (``tests/bots/test_native.py`` and ``bench/dominion_native_soak.py``
+play seeded games both ways and compare them).  Without the extension (the
+pure-Python path, ``KINGDOMS_PURE=1``, or a build that could not compile it) or with
+``KINGDOMS_NATIVE=0``, nothing runs natively.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import itertools
+import os
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import Any, Final
+
+from kingdoms.bots.dominion import adapter
+from kingdoms.bots.dominion.bots import StrategyBot
+from kingdoms.bots.dominion.conditions import _card_arg, condition_tree
+from kingdoms.bots.dominion.vocabulary import VARIABLES
+from kingdoms.bots.dominion.strategy import (
+    ACTION_COINS,
+    ANY,
+    CARD,
+    NO,
+    TYPE,
+    YES,
+    Rule,
+    Strategy,
+)
+from kingdoms.dominion import actions as A
+from kingdoms.dominion.cards import COINS, DECLARED, VP
+from kingdoms.dominion.cards.base import MOAT
+from kingdoms.dominion.cards.steps import (
+    EachOtherDiscardsDownTo,
+    EachOtherDraws,
+    EachOtherGains,
+    Plus,
+)
+from kingdoms.dominion.data import (
+    BY_ID,
+    CARDS,
+    COPPER,
+    ESTATE,
+    IS_ACTION,
+    IS_ATTACK,
+    IS_TREASURE,
+    NUM_CARDS,
+    PROVINCE,
+    SILVER,
+)
+from kingdoms.dominion.rules import GARDENS, VINEYARD
+
+NATIVE_ENV: Final = "KINGDOMS_NATIVE"
+
+_S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN = 1, 2, 3, 4
+(
+    _E_CONST, _E_VAR, _E_COUNT, _E_COUNT_T, _E_COUNT_THIS, _E_LEFT, _E_LEFT_THIS,
+    _E_COST_THIS, _E_IS, _E_IS_T, _E_NOT, _E_NEG, _E_AND, _E_OR, _E_BIN, _E_CMP,
+    _E_MIN, _E_MAX,
+) = range(1, 19)  # fmt: skip
+_VARS: Final[Mapping[str, int]] = {
+    "total_money": 1,
+    "money": 1,
+    "empty_piles": 2,
+    "turn": 3,
+    "my_turns": 4,
+    "coins": 5,
+    "potions": 6,
+    "buys": 7,
+    "actions": 8,
+    "vp": 9,
+    "opp_vp": 10,
+    "vp_lead": 11,
+    "vp_deficit": 12,
+    "deck_size": 13,
+    "players": 14,
+}
+"""The condition variables the native core evaluates (the others: not native)."""
+_BINS: Final[Mapping[type, int]] = {
+    ast.Add: 1, ast.Sub: 2, ast.Mult: 3, ast.Div: 4, ast.FloorDiv: 5, ast.Mod: 6,
+}  # fmt: skip
+_CMPS: Final[Mapping[type, int]] = {
+    ast.Lt: 1, ast.LtE: 2, ast.Gt: 3, ast.GtE: 4, ast.Eq: 5, ast.NotEq: 6,
+}  # fmt: skip
+_TYPE_BITS: Final[dict[str, int]] = {
+    t: 1 << i for i, t in enumerate(sorted({t.lower() for c in CARDS for t in c.types}))
+}
+_GENERIC_PLAY: Final = frozenset({Plus, EachOtherGains, EachOtherDraws, EachOtherDiscardsDownTo})
+
+
+class NotNative(Exception):
+    """What keeps a game off the native core (its message says what)."""
+
+
+def _module() -> ModuleType | None:
+    if os.environ.get(NATIVE_ENV, "").strip().lower() in ("0", "false", "no"):
+        return None
+    try:
+        return importlib.import_module("kingdoms.dominion._cnative")
+    except ImportError:
+        return None
+
+
+_MOD: ModuleType | None = _module()
+
+
+def available() -> bool:
+    """Whether the native core is built and in use."""
+    return _MOD is not None
+
+
+# -- cards -----------------------------------------------------------------------------
+def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
+    """Card ``c``'s declared steps as native step codes, or why they are not native."""
+    card = CARDS[c]
+    decl = DECLARED.get(card.id)
+    if decl is None:
+        return f"{card.id} is not declared"
+    if c in (GARDENS, VINEYARD):
+        return f"{card.id}'s points are counted by the engine"
+    if IS_TREASURE[c] and (not COINS[c] or IS_ACTION[c] or decl.steps):
+        return f"{card.id} is a Treasure of its own kind"
+    if "Reaction" in card.types and c != MOAT:
+        return f"{card.id} reacts in its own way"
+    out: list[tuple[int, int, int, int, int]] = []
+    for step in decl.steps:
+        kind = type(step)
+        if kind not in _GENERIC_PLAY:
+            return f"{card.id} has a {kind.__name__} step"
+        if isinstance(step, Plus):
+            out.append((_S_PLUS, step.cards, step.actions, step.buys, step.coins))
+        elif isinstance(step, EachOtherGains):
+            out.append((_S_OTHERS_GAIN, step.card, 0, 0, 0))
+        elif isinstance(step, EachOtherDraws):
+            out.append((_S_OTHERS_DRAW, step.n, 0, 0, 0))
+        elif isinstance(step, EachOtherDiscardsDownTo):
+            out.append((_S_OTHERS_DISCARD_DOWN, step.n, 0, 0, 0))
+    if decl.steps and not IS_ACTION[c]:
+        return f"{card.id} has steps but is no Action"
+    return out
+
+
+_TABLE: list[Any] = []
+_UNSUPPORTED: dict[int, str] = {}
+
+
+def _cards() -> Any:
+    """The native card table (made once)."""
+    if _TABLE and _TABLE[0][0] == len(CARDS):
+        return _TABLE[0][1]
+    assert _MOD is not None
+    rows = []
+    steps: list[list[tuple[int, int, int, int, int]]] = []
+    _UNSUPPORTED.clear()
+    for card in CARDS:
+        c = card.index
+        money = adapter.TREASURE_VALUES.get(card.id) or ACTION_COINS.get(card.id) or 0
+        mask = 0
+        for t in card.types:
+            mask |= _TYPE_BITS[t.lower()]
+        rows.append(
+            (card.cost[0], card.cost[1], COINS[c], VP[c], money, mask,
+             int(IS_ACTION[c]), int(IS_TREASURE[c]), int(IS_ATTACK[c]))
+        )  # fmt: skip
+        got = _steps(c)
+        if isinstance(got, str):
+            _UNSUPPORTED[c] = got
+            steps.append([])
+        else:
+            steps.append(got)
+    actions = (A.PLAY, A.BUY, A.CHOOSE, A.A_YES, A.A_NO, A.A_ALL_TREASURES, A.A_END_PHASE)
+    table = _MOD.Cards(len(CARDS), rows, steps, MOAT, PROVINCE, SILVER, A.NUM_KINDS, actions)
+    _TABLE[:] = [(len(CARDS), table)]
+    return table
+
+
+# -- conditions --------------------------------------------------------------------------
+class _Nodes:
+    """A condition's syntax tree as the native core's expression nodes."""
+
+    def __init__(self) -> None:
+        self.rows: list[list[Any]] = [[0, 0, 0, 0, 0, 0.0, 0]]  # 0: no condition
+
+    def add(self, op: int, a: int = 0, b: int = 0, ival: int = 0, dval: float = 0.0) -> int:
+        self.rows.append([op, a, b, 0, ival, dval, 0])
+        return len(self.rows) - 1
+
+    def chain(self, op: int, items: Sequence[int], ival: int = 0) -> int:
+        for x, y in itertools.pairwise(items):
+            self.rows[x][3] = y
+        return self.add(op, items[0], 0, ival)
+
+    def cond(self, fn: Any) -> int:
+        if fn is None:
+            return 0
+        tree = condition_tree(fn)
+        if tree is None:
+            raise NotNative("a condition not made by the strategy language")
+        return self.node(tree, True)
+
+    def node(self, node: ast.expr, truth: bool) -> int:
+        """``truth``: the value is only read as true or false (``and``/``or`` allowed)."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, bool | int | float):
+            return self.add(_E_CONST, dval=float(node.value))
+        if isinstance(node, ast.Name):
+            if node.id in ("true", "True", "false", "False"):
+                return self.add(_E_CONST, dval=float(node.id in ("true", "True")))
+            name = node.id.lower()
+            code = _VARS.get(name)
+            if code is None or name not in VARIABLES:
+                raise NotNative(f"the condition variable {node.id!r}")
+            return self.add(_E_VAR, ival=code)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+            fname = node.func.id.lower()
+            if fname in ("count", "left", "cost") and len(node.args) == 1:
+                kind, key = _card_arg(fname, node.args[0])
+                if fname == "count":
+                    if kind == "type":
+                        return self.add(_E_COUNT_T, ival=_TYPE_BITS[key])
+                    if kind == "this":
+                        return self.add(_E_COUNT_THIS)
+                    return self.add(_E_COUNT, ival=BY_ID[key])
+                if fname == "left":
+                    if kind == "this":
+                        return self.add(_E_LEFT_THIS)
+                    return self.add(_E_LEFT, ival=BY_ID[key])
+                if kind == "this":
+                    return self.add(_E_COST_THIS)
+                cost = adapter.COSTS[key] + adapter.POTION_COSTS.get(key, 0)
+                return self.add(_E_CONST, dval=float(cost))
+            if fname == "is" and len(node.args) == 2:
+                kind, key = _card_arg(fname, node.args[1])
+                if kind == "type":
+                    return self.add(_E_IS_T, ival=_TYPE_BITS[key])
+                return self.add(_E_IS, ival=BY_ID[key])
+            if fname in ("min", "max") and len(node.args) >= 2:
+                parts = [self.node(a, False) for a in node.args]
+                return self.chain(_E_MIN if fname == "min" else _E_MAX, parts)
+            raise NotNative(f"the condition function {node.func.id}()")
+        if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.Not):
+                return self.add(_E_NOT, self.node(node.operand, True))
+            if isinstance(node.op, ast.USub):
+                return self.add(_E_NEG, self.node(node.operand, False))
+            if isinstance(node.op, ast.UAdd):
+                return self.node(node.operand, truth)
+        if isinstance(node, ast.BoolOp) and truth:
+            parts = [self.node(v, True) for v in node.values]
+            return self.chain(_E_AND if isinstance(node.op, ast.And) else _E_OR, parts)
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINS:
+            a, b = self.node(node.left, False), self.node(node.right, False)
+            return self.add(_E_BIN, a, b, _BINS[type(node.op)])
+        if isinstance(node, ast.Compare) and all(type(o) in _CMPS for o in node.ops):
+            items = [self.node(node.left, False)]
+            for op, right in zip(node.ops, node.comparators, strict=True):
+                i = self.node(right, False)
+                self.rows[i][6] = _CMPS[type(op)]
+                items.append(i)
+            return self.chain(_E_CMP, items)
+        raise NotNative(f"the condition {ast.unparse(node)!r}")
+
+
+# -- plans ------------------------------------------------------------------------------
+def _reaction_answer(bot: StrategyBot) -> int | str:
+    """The bot's answer to revealing the reaction card (1 yes, 0 no), or why it
+    depends on more than the rules say."""
+    for r in bot._chain(f"{CARDS[MOAT].id}.reveal"):
+        if r.target in (YES, NO):
+            if r.cond is not None:
+                return "a conditional answer to a reaction"
+            return 1 if r.target == YES else 0
+    return 1  # no rule: the bot answers yes
+
+
+_PLANS: dict[tuple[int, int, bool, tuple[int, ...]], tuple[Strategy, Strategy, Any]] = {}
+"""(id of the strategy, of the default, whether the reaction is asked) -> the
+strategies and their plan (or the reason there is none), checked by identity."""
+
+
+def _plan(bot: StrategyBot, needs_reaction: bool, discards: tuple[int, ...] = ()) -> Any:
+    """The seat's plan for the native core (made once per strategy), or
+    :class:`NotNative`; ``discards``: the cards whose Attacks make it discard."""
+    key = (id(bot.strategy), id(bot.default), needs_reaction, discards)
+    found = _PLANS.get(key)
+    if found is None or found[0] is not bot.strategy or found[1] is not bot.default:
+        try:
+            plan: Any = _make_plan(bot, needs_reaction, discards)
+        except NotNative as err:
+            plan = str(err)
+        except (KeyError, ValueError) as err:  # a card or type added at run time, a huge file
+            plan = f"the strategy does not fit the native core ({err})"
+        if len(_PLANS) >= 256:
+            _PLANS.clear()
+        found = _PLANS[key] = (bot.strategy, bot.default, plan)
+    if isinstance(found[2], str):
+        raise NotNative(found[2])
+    return found[2]
+
+
+def _choice_rules(bot: StrategyBot, purpose: str) -> list[tuple[int, int, int, int]]:
+    """The rules of a decision choosing cards, as the native core's rule rows (a
+    condition in them: not native)."""
+    out: list[tuple[int, int, int, int]] = []
+    for r in bot._chain(purpose):
+        if r.target in (YES, NO) or r.target > ANY:
+            continue  # yes / no / done: no part of a forced choice of cards
+        if r.cond is not None:
+            raise NotNative(f"a condition in the {purpose} rules")
+        out.append((r.target, _rule_key(r), r.pick, 0))
+    return out
+
+
+def _rule_key(r: Rule) -> int:
+    if r.target == CARD:
+        return BY_ID[r.key]
+    if r.target == TYPE:
+        return _TYPE_BITS[r.key]
+    return 0
+
+
+def _make_plan(bot: StrategyBot, needs_reaction: bool, discards: tuple[int, ...]) -> Any:
+    assert _MOD is not None
+    strategy: Strategy = bot.strategy
+    nodes = _Nodes()
+    buys: list[tuple[int, int]] = []
+    for r in strategy.buy:
+        if r.target != CARD or r.key not in BY_ID:
+            raise NotNative(f"the buy rule {r.text!r} (not one card)")
+        buys.append((BY_ID[r.key], nodes.cond(r.cond)))
+    plays: tuple[Rule, ...] = strategy.play + (bot.default.play if strategy.play_others else ())
+    prefix: list[int] = []
+    for r in plays:
+        if r.target != CARD or r.cond is not None or r.key not in BY_ID:
+            break
+        prefix.append(BY_ID[r.key])
+    rest: list[tuple[int, int, int, int]] = []
+    for r in plays[len(prefix) :]:
+        if r.target == CARD:
+            key = BY_ID[r.key]
+        elif r.target == TYPE:
+            key = _TYPE_BITS[r.key]
+        elif r.target == ANY:
+            key = 0
+        else:
+            continue  # yes / no / done: skipped in a play list
+        rest.append((r.target, key, r.pick, nodes.cond(r.cond)))
+    react = _reaction_answer(bot) if needs_reaction else 1
+    if isinstance(react, str):
+        raise NotNative(react)
+    chains = [(c, _choice_rules(bot, f"{CARDS[c].id}.discard")) for c in discards]
+    return _MOD.Plan(nodes.rows, buys, int(strategy.guard), prefix, rest, react, chains)
+
+
+def _ownable(piles: Sequence[int], bots: Sequence[StrategyBot]) -> set[int]:
+    """Every card a seat can come to own: the starting cards, the piles its buy
+    rules name, and what the owned Actions make others gain."""
+    out = {COPPER, ESTATE}
+    pile_set = set(piles)
+    for bot in bots:
+        for r in bot.strategy.buy:
+            c = BY_ID.get(r.key)
+            if c is not None and c in pile_set:
+                out.add(c)
+    todo = list(out)
+    while todo:
+        decl = DECLARED.get(CARDS[todo.pop()].id)
+        for step in decl.steps if decl else ():
+            if isinstance(step, EachOtherGains) and step.card in pile_set and step.card not in out:
+                out.add(step.card)
+                todo.append(step.card)
+    return out
+
+
+def native_run(
+    piles: Sequence[int], supply: Sequence[int], bots: Sequence[object], options: Mapping[str, Any]
+) -> Any:
+    """The native core's run of a game of these piles and bots (one plan per seat, in
+    seat order), or :class:`NotNative` saying why it cannot play it."""
+    if _MOD is None:
+        raise NotNative("the native core is not built (or KINGDOMS_NATIVE=0)")
+    if options.get("alchemy_errata"):
+        raise NotNative("the Alchemy errata option")
+    seats: list[StrategyBot] = []
+    for bot in bots:
+        if type(bot) is not StrategyBot:
+            raise NotNative(f"the bot {getattr(bot, 'name', bot)!r} is not a strategy bot")
+        seats.append(bot)
+    if len(supply) != NUM_CARDS or any(c >= NUM_CARDS for c in piles):
+        raise NotNative("a card added at run time")
+    try:
+        table = _cards()
+    except (KeyError, ValueError) as err:  # more cards or types than the core holds
+        raise NotNative(f"the card list does not fit the native core ({err})") from None
+    owned = _ownable(piles, seats)
+    for c in sorted(owned):
+        if c in _UNSUPPORTED:
+            raise NotNative(_UNSUPPORTED[c])
+    attacks = any(IS_ATTACK[c] for c in owned)
+    reaction = attacks and MOAT in owned
+    discards = tuple(
+        c
+        for c in sorted(owned)
+        if any(isinstance(step, EachOtherDiscardsDownTo) for step in _declared_steps(c))
+    )
+    plans = [_plan(bot, reaction, discards) for bot in seats]
+    return _MOD.Run(table, _MOD.Setup(list(piles), list(supply)), plans)
+
+
+def _declared_steps(c: int) -> tuple[Any, ...]:
+    decl = DECLARED.get(CARDS[c].id)
+    return decl.steps if decl else ()
+
+
+def why_not(state: Any, bots: Sequence[object]) -> str | None:
+    """Why the native core cannot play ``state`` on with ``bots`` (None: it can)."""
+    try:
+        _checked_run(state, bots)
+    except NotNative as err:
+        return str(err)
+    return None
+
+
+def _checked_run(state: Any, bots: Sequence[object]) -> Any:
+    if state.logging:
+        raise NotNative("logging is on (the native core writes no log)")
+    if sum(state.totals) > 600:
+        raise NotNative("more cards than the native zones hold")
+    if state.stack or state.phase not in (0, 1):
+        raise NotNative("a pending decision or the Clean-up")
+    if (
+        state.controller >= 0
+        or state.extra_turn
+        or state.created
+        or state.extra_queue
+        or state.deferred
+        or state.possessed_trash
+        or state.seen_hands
+        or state.merchants
+        or state.herbalists
+        or any(state.aside)
+        or any(state.looking)
+        or any(state.discarding)
+    ):
+        raise NotNative("effects in progress (Possession, set-aside cards, Merchant...)")
+    return native_run(state.piles, state.supply, bots, state.config.options)
+
+
+def play_state(state: Any, bots: Sequence[object], max_steps: int) -> bool:
+    """Play ``state`` to its end on the native core with ``bots`` (one per seat) and
+    write the game back into it, as the Python engine would leave it; False, and
+    ``state`` untouched, when the native core cannot (:func:`why_not`) or the game
+    outlasts ``max_steps``."""
+    if _MOD is None:
+        return False
+    try:
+        run = _checked_run(state, bots)
+    except NotNative:
+        return False
+    assert _MOD is not None
+    return bool(_MOD.play_state(run, state, max_steps))
+
+
+def play_seeded(
+    run: Any, players: int, seed: int, first: int | None, max_steps: int, history: bool = False
+) -> tuple[list[int], list[int], str, list[int], list[int] | None] | None:
+    """A new game of ``run`` from ``seed`` (the deal ``DominionState`` makes from that
+    seed; ``first`` the starting seat, None: drawn as the engine draws it) played to
+    its end: ``(vp, turns, ended_by, supply, history)``; None when it outlasts
+    ``max_steps``."""
+    assert _MOD is not None
+    got = _MOD.play_seeded(
+        run, players, seed, -1 if first is None else first, COPPER, ESTATE, max_steps, history
+    )
+    return None if got is None else tuple(got)
+
+
+# -- the differential check ----------------------------------------------------------------
+_KINGDOM_SETS: Final = ("base", "base-1e", "base-2e", "alchemy")
+_NATIVE_NAMES: list[str] = []
+
+
+def differential_game(seed: int) -> tuple[bool, str]:
+    """One seeded random game played both ways: on the native core and on the Python
+    engine (the reference), from the same state.  Returns ``(played natively, what
+    differed)``: ``""`` when the two games are the same (history, and the snapshot of
+    the final state: zones, supply, turns, the random generator...), else the first
+    difference; a game the native core cannot play is played by the engine alone.
+
+    The setup comes from the seed: 2–6 players, each seat a bundled strategy (mostly
+    one the native core plays), a kingdom holding the cards their buy rules name
+    (filled at random to 10 cards of every set), either edition: native games and
+    fallbacks (custom steps, conditions the core does not read)."""
+    import random
+
+    from kingdoms.bots.dominion.bots import _play_game, bundled_bot
+    from kingdoms.bots.dominion.bundled import bundled_names
+    from kingdoms.core import new_game
+    from kingdoms.core.runner import DEFAULT_MAX_STEPS, seat_rngs
+
+    rng = random.Random(seed)
+    players = rng.choice((2, 2, 2, 3, 4, 5, 6))
+    names = [n for n in bundled_names() if n != "default"]
+    pool = [c.id for c in CARDS if c.set in _KINGDOM_SETS]
+    if not _NATIVE_NAMES:
+        for name in names:  # the strategies the native core plays in their own kingdom
+            bot = bundled_bot(name)
+            own = [r.key for r in bot.strategy.buy if r.key in pool][:10]
+            own += [c for c in pool if c not in own][: 10 - len(own)]
+            from kingdoms.dominion.state import _setup
+
+            piles, supply = _setup(own, 2)
+            try:
+                native_run(piles, supply, [bot, bot], {})
+            except NotNative:
+                continue
+            _NATIVE_NAMES.append(name)
+    # most seats play a strategy the native core can play, some any strategy
+    bots = [
+        bundled_bot(rng.choice(_NATIVE_NAMES if rng.random() < 0.85 else names))
+        for _ in range(players)
+    ]
+    kingdom: list[str] = []
+    for bot in bots:
+        for r in bot.strategy.buy:
+            if r.key in pool and r.key not in kingdom and len(kingdom) < 10:
+                kingdom.append(r.key)
+    while len(kingdom) < 10:
+        c = rng.choice(pool)
+        if c not in kingdom:
+            kingdom.append(c)
+    opts = {"kingdom": kingdom, "base_edition": rng.choice((1, 2))}
+    from kingdoms.dominion.state import DominionState
+
+    a = new_game("dominion", players=players, seed=seed, options=opts)
+    b = new_game("dominion", players=players, seed=seed, options=opts)
+    assert isinstance(a, DominionState) and isinstance(b, DominionState)
+    a.logging = b.logging = False
+    native = play_state(a, bots, DEFAULT_MAX_STEPS)
+    if not native:
+        return False, ""
+    _play_game(b, bots, seat_rngs(seed, players), DEFAULT_MAX_STEPS)
+    if a.history != b.history:
+        at = next(
+            (i for i, (x, y) in enumerate(zip(a.history, b.history, strict=False)) if x != y),
+            min(len(a.history), len(b.history)),
+        )
+        return True, f"history differs at step {at} ({players} players, {opts})"
+    sa, sb = a.snapshot(), b.snapshot()
+    for key in sb:
+        if sa.get(key) != sb.get(key):
+            return True, f"field {key} differs ({players} players, {opts})"
+    return True, ""

@@ -1,0 +1,1213 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The native Dominion core: a whole game between strategy bots in C structures.
+
+What it runs is data, never a card name: a :class:`Cards` table (per card: cost,
+types, Treasure coins, victory points, and the card's declared steps as native step
+codes: ``+Cards/+Actions/+Buys/+$``, each other player gains a card, each other
+player draws), a :class:`Setup` (the supply piles of one kingdom) and one
+:class:`Plan` per seat (a strategy's buy rules, play priorities and yes/no answer,
+their conditions as small expression trees).  :mod:`kingdoms.bots.dominion.native`
+builds them from the card declarations and the strategy files and checks that a game
+needs nothing else; the engine (:mod:`kingdoms.dominion.turn`, ``effects``) stays
+the reference, and the games are the same: the generator is Python's MT19937 (seeded
+as ``random.Random(seed)`` seeds, or read from a state's ``getstate()`` and written
+back), shuffles draw as :func:`kingdoms.dominion.shuffle.shuffle`, and every zone
+keeps the engine's order.
+"""
+
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport floor, INFINITY
+
+cdef enum:
+    MAXP = 6
+cdef enum:
+    MAXC = 96
+cdef enum:
+    MAXZ = 640
+cdef enum:
+    MAXSTEPS = 8
+cdef enum:
+    MAXN = 2048
+cdef enum:
+    MT_N = 624
+cdef enum:
+    MT_M = 397
+
+# step codes (cards' declared steps)
+cdef enum:
+    S_PLUS = 1
+cdef enum:
+    S_OTHERS_GAIN = 2
+cdef enum:
+    S_OTHERS_DRAW = 3
+cdef enum:
+    S_OTHERS_DISCARD_DOWN = 4
+cdef enum:
+    MAXR = 256
+
+# expression node codes
+cdef enum:
+    E_CONST = 1
+cdef enum:
+    E_VAR = 2
+cdef enum:
+    E_COUNT = 3
+cdef enum:
+    E_COUNT_T = 4
+cdef enum:
+    E_COUNT_THIS = 5
+cdef enum:
+    E_LEFT = 6
+cdef enum:
+    E_LEFT_THIS = 7
+cdef enum:
+    E_COST_THIS = 8
+cdef enum:
+    E_IS = 9
+cdef enum:
+    E_IS_T = 10
+cdef enum:
+    E_NOT = 11
+cdef enum:
+    E_NEG = 12
+cdef enum:
+    E_AND = 13
+cdef enum:
+    E_OR = 14
+cdef enum:
+    E_BIN = 15
+cdef enum:
+    E_CMP = 16
+cdef enum:
+    E_MIN = 17
+cdef enum:
+    E_MAX = 18
+
+# variables (E_VAR)
+cdef enum:
+    V_MONEY = 1
+cdef enum:
+    V_EMPTY = 2
+cdef enum:
+    V_TURN = 3
+cdef enum:
+    V_MY_TURNS = 4
+cdef enum:
+    V_COINS = 5
+cdef enum:
+    V_POTIONS = 6
+cdef enum:
+    V_BUYS = 7
+cdef enum:
+    V_ACTIONS = 8
+cdef enum:
+    V_VP = 9
+cdef enum:
+    V_OPP_VP = 10
+cdef enum:
+    V_VP_LEAD = 11
+cdef enum:
+    V_VP_DEFICIT = 12
+cdef enum:
+    V_DECK = 13
+cdef enum:
+    V_PLAYERS = 14
+
+# binary operators and comparisons
+cdef enum:
+    B_ADD = 1
+cdef enum:
+    B_SUB = 2
+cdef enum:
+    B_MUL = 3
+cdef enum:
+    B_DIV = 4
+cdef enum:
+    B_FLOORDIV = 5
+cdef enum:
+    B_MOD = 6
+cdef enum:
+    C_LT = 1
+cdef enum:
+    C_LE = 2
+cdef enum:
+    C_GT = 3
+cdef enum:
+    C_GE = 4
+cdef enum:
+    C_EQ = 5
+cdef enum:
+    C_NE = 6
+
+# rule targets and picks (as kingdoms.bots.dominion.strategy)
+cdef enum:
+    T_CARD = 0
+cdef enum:
+    T_TYPE = 1
+cdef enum:
+    T_ANY = 2
+cdef enum:
+    P_FIRST = 0
+cdef enum:
+    P_CHEAPEST = 1
+cdef enum:
+    P_COSTLIEST = 2
+
+cdef enum:
+    ACTION_PHASE = 0
+cdef enum:
+    BUY_PHASE = 1
+cdef enum:
+    OVER = 2
+
+
+# -- the random generator: CPython's MT19937 ------------------------------------------
+cdef struct MT:
+    unsigned int mt[MT_N]
+    int index
+
+
+cdef inline void mt_init_genrand(MT* r, unsigned int s) noexcept:
+    cdef int i
+    r.mt[0] = s
+    for i in range(1, MT_N):
+        r.mt[i] = <unsigned int>(1812433253U * (r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) + <unsigned int>i)
+    r.index = MT_N
+
+
+cdef void mt_init_by_array(MT* r, unsigned int* key, int length) noexcept:
+    cdef int i = 1, j = 0, k
+    mt_init_genrand(r, 19650218U)
+    k = MT_N if MT_N > length else length
+    while k > 0:
+        r.mt[i] = <unsigned int>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * 1664525U)) + key[j] + <unsigned int>j)
+        i += 1
+        j += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        if j >= length:
+            j = 0
+        k -= 1
+    k = MT_N - 1
+    while k > 0:
+        r.mt[i] = <unsigned int>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * 1566083941U)) - <unsigned int>i)
+        i += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        k -= 1
+    r.mt[0] = 0x80000000U
+    r.index = MT_N
+
+
+cdef inline unsigned int mt_next(MT* r) noexcept:
+    cdef unsigned int y
+    cdef int kk
+    if r.index >= MT_N:
+        for kk in range(MT_N - MT_M):
+            y = (r.mt[kk] & 0x80000000U) | (r.mt[kk + 1] & 0x7fffffffU)
+            r.mt[kk] = r.mt[kk + MT_M] ^ (y >> 1) ^ (0x9908b0dfU if (y & 1U) else 0U)
+        for kk in range(MT_N - MT_M, MT_N - 1):
+            y = (r.mt[kk] & 0x80000000U) | (r.mt[kk + 1] & 0x7fffffffU)
+            r.mt[kk] = r.mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ (0x9908b0dfU if (y & 1U) else 0U)
+        y = (r.mt[MT_N - 1] & 0x80000000U) | (r.mt[0] & 0x7fffffffU)
+        r.mt[MT_N - 1] = r.mt[MT_M - 1] ^ (y >> 1) ^ (0x9908b0dfU if (y & 1U) else 0U)
+        r.index = 0
+    y = r.mt[r.index]
+    r.index += 1
+    y ^= (y >> 11)
+    y ^= (y << 7) & 0x9d2c5680U
+    y ^= (y << 15) & 0xefc60000U
+    y ^= (y >> 18)
+    return y
+
+
+cdef inline int bit_length(int n) noexcept:
+    cdef int k = 0
+    while n:
+        k += 1
+        n >>= 1
+    return k
+
+
+cdef inline int randbelow(MT* r, int n) noexcept:
+    """``random.Random._randbelow(n)`` (n >= 1): getrandbits(k) with rejection."""
+    cdef int k = bit_length(n)
+    cdef unsigned int v = mt_next(r) >> (32 - k)
+    while v >= <unsigned int>n:
+        v = mt_next(r) >> (32 - k)
+    return <int>v
+
+
+cdef void shuffle_cards(MT* r, short* cards, int length) noexcept:
+    """:func:`kingdoms.dominion.shuffle.shuffle`: the same Fisher-Yates walk."""
+    cdef int i = length - 1, n, k, low, v
+    cdef short t
+    if i <= 0:
+        return
+    k = bit_length(length)
+    low = 1 << (k - 1)
+    while i > 0:
+        n = i + 1
+        if n < low:
+            k -= 1
+            low >>= 1
+        v = <int>(mt_next(r) >> (32 - k))
+        while v >= n:
+            v = <int>(mt_next(r) >> (32 - k))
+        t = cards[i]
+        cards[i] = cards[v]
+        cards[v] = t
+        i -= 1
+
+
+def seeded_state(seed):
+    """``random.Random(seed).getstate()`` for an int ``seed``, computed natively (a
+    check of the native generator)."""
+    cdef MT r
+    _seed(&r, seed)
+    return (3, tuple([r.mt[i] for i in range(MT_N)]) + (r.index,), None)
+
+
+def shuffled(cards, state):
+    """``(cards shuffled, generator state after)`` as :func:`random.shuffle` from the
+    generator state ``state`` (``getstate()``) gives: a check of the native shuffle."""
+    cdef MT r
+    cdef short buf[MAXZ]
+    cdef int n = len(cards), i
+    if n > MAXZ:
+        raise ValueError("too many cards")
+    _load_mt(&r, state)
+    for i in range(n):
+        buf[i] = cards[i]
+    shuffle_cards(&r, buf, n)
+    return [buf[i] for i in range(n)], _dump_mt(&r, state)
+
+
+cdef void _seed(MT* r, object seed) except *:
+    cdef unsigned int key[64]
+    cdef int length = 0
+    n = abs(int(seed))
+    if n == 0:
+        key[0] = 0
+        length = 1
+    while n:
+        if length >= 64:
+            raise ValueError("seed too large for the native generator")
+        key[length] = <unsigned int>(n & 0xffffffff)
+        n >>= 32
+        length += 1
+    mt_init_by_array(r, key, length)
+
+
+cdef void _load_mt(MT* r, object state) except *:
+    words = state[1]
+    cdef int i
+    for i in range(MT_N):
+        r.mt[i] = <unsigned int>words[i]
+    r.index = <int>words[MT_N]
+
+
+cdef object _dump_mt(MT* r, object state):
+    return (state[0], tuple([r.mt[i] for i in range(MT_N)]) + (r.index,), state[2])
+
+
+# -- the tables ------------------------------------------------------------------------
+cdef class Cards:
+    """Per card: the facts and declared steps the native loop reads."""
+
+    cdef int ncards
+    cdef int cost[MAXC]
+    cdef int potion_cost[MAXC]
+    cdef int dear[MAXC]
+    cdef int coins[MAXC]
+    cdef int vp[MAXC]
+    cdef int money[MAXC]
+    cdef int types[MAXC]
+    cdef char is_action[MAXC]
+    cdef char is_treasure[MAXC]
+    cdef char is_attack[MAXC]
+    cdef int nsteps[MAXC]
+    cdef int step_kind[MAXC][MAXSTEPS]
+    cdef int step_arg[MAXC][MAXSTEPS][4]
+    cdef int reaction
+    cdef int province
+    cdef int silver
+    cdef int nkinds
+    cdef int k_play, k_buy, k_choose, a_yes, a_no, a_all, a_end
+
+    def __init__(self, int ncards, cards, steps, int reaction, int province, int silver,
+                 int n_kinds, actions):
+        """``cards``: per card ``(cost, potion_cost, coins, vp, money, type_mask,
+        is_action, is_treasure, is_attack)``; ``steps``: per card a list of
+        ``(step code, a, b, c, d)``; ``actions``: the action codes
+        ``(PLAY kind, BUY kind, CHOOSE kind, YES, NO, ALL_TREASURES, END_PHASE)``."""
+        cdef int c, i, j
+        if ncards > MAXC:
+            raise ValueError("too many cards for the native core")
+        self.ncards = ncards
+        for c in range(ncards):
+            row = cards[c]
+            self.cost[c], self.potion_cost[c] = row[0], row[1]
+            self.dear[c] = row[0] * 16 + row[1]
+            self.coins[c], self.vp[c], self.money[c], self.types[c] = row[2], row[3], row[4], row[5]
+            self.is_action[c], self.is_treasure[c], self.is_attack[c] = row[6], row[7], row[8]
+            todo = steps[c]
+            if len(todo) > MAXSTEPS:
+                raise ValueError("too many steps")
+            self.nsteps[c] = len(todo)
+            for i in range(len(todo)):
+                self.step_kind[c][i] = todo[i][0]
+                for j in range(4):
+                    self.step_arg[c][i][j] = todo[i][1 + j]
+        self.reaction = reaction
+        self.province = province
+        self.silver = silver
+        self.nkinds = n_kinds
+        (self.k_play, self.k_buy, self.k_choose, self.a_yes, self.a_no, self.a_all,
+         self.a_end) = actions
+
+
+cdef class Setup:
+    """The supply of one kingdom and player count."""
+
+    cdef int nsupply
+    cdef int supply[MAXC]
+    cdef int npiles
+    cdef int piles[MAXC]
+    cdef char is_pile[MAXC]
+    cdef int total
+
+    def __init__(self, piles, supply):
+        cdef int i
+        if len(supply) > MAXC:
+            raise ValueError("too many cards for the native core")
+        self.nsupply = len(supply)
+        memset(self.is_pile, 0, MAXC)
+        memset(self.supply, 0, sizeof(self.supply))
+        self.total = 0
+        for i in range(len(supply)):
+            self.supply[i] = supply[i]
+            self.total += supply[i]
+        self.npiles = len(piles)
+        for i in range(len(piles)):
+            self.piles[i] = piles[i]
+            self.is_pile[piles[i]] = 1
+
+
+cdef struct Node:
+    int op
+    int a
+    int b
+    int nxt
+    int ival
+    int cmp
+    double dval
+
+
+cdef class Plan:
+    """One seat's strategy as data: buy rules (card, condition), the play
+    priorities (leading plain cards, then rules), the yes/no answer to a reaction."""
+
+    cdef int nnodes
+    cdef Node nodes[MAXN]
+    cdef int nbuy
+    cdef int buy_card[64]
+    cdef int buy_cond[64]
+    cdef int guard
+    cdef int nprefix
+    cdef int prefix[MAXC]
+    cdef int nrules
+    cdef int rule_target[MAXR]
+    cdef int rule_key[MAXR]
+    cdef int rule_pick[MAXR]
+    cdef int rule_cond[MAXR]
+    cdef int rest_start, rest_end
+    cdef int discard_start[MAXC]
+    cdef int discard_end[MAXC]
+    cdef int react_yes
+
+    def __init__(self, nodes, buys, int guard, prefix, rest, int react_yes, discards=()):
+        """``nodes``: ``(op, a, b, next, ival, dval, comparison)`` rows (index 0 unused: "no
+        condition"); ``buys``: ``(card, cond node)``; ``rest`` (the play rules):
+        ``(target, key, pick, cond node)``; ``discards``: ``(card, rules)``, the rules
+        of the discards the card's Attack asks, as ``rest``."""
+        cdef int i, c
+        if len(nodes) > MAXN or len(buys) > 64 or len(prefix) > MAXC:
+            raise ValueError("strategy too large for the native core")
+        self.nnodes = len(nodes)
+        for i in range(len(nodes)):
+            row = nodes[i]
+            self.nodes[i].op, self.nodes[i].a, self.nodes[i].b = row[0], row[1], row[2]
+            self.nodes[i].nxt, self.nodes[i].ival, self.nodes[i].dval = row[3], row[4], row[5]
+            self.nodes[i].cmp = row[6]
+        self.nbuy = len(buys)
+        for i in range(len(buys)):
+            self.buy_card[i], self.buy_cond[i] = buys[i]
+        self.guard = guard
+        self.nprefix = len(prefix)
+        for i in range(len(prefix)):
+            self.prefix[i] = prefix[i]
+        self.nrules = 0
+        self.rest_start, self.rest_end = self._rules(rest)
+        memset(self.discard_start, 0, sizeof(self.discard_start))
+        memset(self.discard_end, 0, sizeof(self.discard_end))
+        for c, rules in discards:
+            self.discard_start[c], self.discard_end[c] = self._rules(rules)
+        self.react_yes = react_yes
+
+    cdef tuple _rules(self, rules):
+        cdef int start = self.nrules, i
+        if start + len(rules) > MAXR:
+            raise ValueError("strategy too large for the native core")
+        for i in range(len(rules)):
+            (self.rule_target[start + i], self.rule_key[start + i], self.rule_pick[start + i],
+             self.rule_cond[start + i]) = rules[i]
+        self.nrules = start + len(rules)
+        return start, self.nrules
+
+
+# -- the game --------------------------------------------------------------------------
+cdef struct Seat:
+    short* hand
+    short* deck
+    short* disc
+    short* play
+    int nhand, ndeck, ndisc, nplay
+    short buf[4][MAXZ]
+    int owned[MAXC]
+
+
+cdef struct Game:
+    MT rng
+    int n
+    Seat seats[MAXP]
+    int supply[MAXC]
+    int turn, phase, actions, buys, coins, potions
+    int bought, silver_played, normal_player, next_play_id
+    int turns[MAXP]
+    int immune[MAXP]
+    int ended          # 0 running, 1 provinces, 2 piles
+    int steps
+
+
+cdef Game G  # one game at a time (the GIL is held throughout)
+
+
+cdef class Run:
+    """What one native game reads: the card table, the kingdom, the seats' plans."""
+
+    cdef Cards cards
+    cdef Setup setup
+    cdef list plans
+    cdef object history
+
+    def __init__(self, Cards cards, Setup setup, plans):
+        self.cards = cards
+        self.setup = setup
+        self.plans = list(plans)
+        self.history = None
+
+
+cdef inline void seat_reset(Seat* s) noexcept:
+    s.hand = s.buf[0]
+    s.deck = s.buf[1]
+    s.disc = s.buf[2]
+    s.play = s.buf[3]
+    s.nhand = s.ndeck = s.ndisc = s.nplay = 0
+
+
+cdef inline int do_shuffle(Game* g, Seat* s) noexcept:
+    """Effects.shuffle: the discard pile, shuffled, becomes the (empty) deck."""
+    cdef short* t
+    if s.ndisc == 0:
+        return 0
+    shuffle_cards(&g.rng, s.disc, s.ndisc)
+    t = s.deck
+    s.deck = s.disc
+    s.disc = t
+    s.ndeck = s.ndisc
+    s.ndisc = 0
+    return 1
+
+
+cdef inline void draw(Game* g, Seat* s, int n) noexcept:
+    """Effects.draw: take_top_n (top card first) onto the end of the hand."""
+    cdef int k = s.ndeck, i, j, rest
+    if k >= n:
+        for i in range(n):
+            s.hand[s.nhand + i] = s.deck[k - 1 - i]
+        s.nhand += n
+        s.ndeck = k - n
+        return
+    for i in range(k):
+        s.hand[s.nhand + i] = s.deck[k - 1 - i]
+    s.nhand += k
+    s.ndeck = 0
+    if do_shuffle(g, s):
+        rest = n - k
+        j = s.ndeck - rest
+        if j < 0:
+            j = 0
+        for i in range(s.ndeck - 1, j - 1, -1):
+            s.hand[s.nhand] = s.deck[i]
+            s.nhand += 1
+        s.ndeck = j
+
+
+cdef inline int gain(Game* g, Setup st, int p, int c) noexcept:
+    if g.supply[c] <= 0 or not st.is_pile[c]:
+        return 0
+    g.supply[c] -= 1
+    g.seats[p].owned[c] += 1
+    g.seats[p].disc[g.seats[p].ndisc] = c
+    g.seats[p].ndisc += 1
+    return 1
+
+
+cdef inline void remove_first(short* zone, int* n, int c) noexcept:
+    cdef int i
+    for i in range(n[0]):
+        if zone[i] == c:
+            memmove(&zone[i], &zone[i + 1], (n[0] - i - 1) * sizeof(short))
+            n[0] -= 1
+            return
+
+
+cdef inline int in_zone(short* zone, int n, int c) noexcept:
+    cdef int i
+    for i in range(n):
+        if zone[i] == c:
+            return 1
+    return 0
+
+
+# -- the bots' conditions ----------------------------------------------------------------
+cdef int seat_vp(Game* g, Cards cards, Setup st, int q, int extra) noexcept:
+    """Victory points of seat ``q`` (plus one more ``extra`` card, -1: none)."""
+    cdef int total = 0, c
+    cdef int* owned = g.seats[q].owned
+    for c in range(st.nsupply):
+        if owned[c]:
+            total += cards.vp[c] * owned[c]
+    if extra >= 0:
+        total += cards.vp[extra]
+    return total
+
+
+cdef double opp_vp(Game* g, Cards cards, Setup st, int me) noexcept:
+    cdef int q, v, best = 0, found = 0
+    for q in range(g.n):
+        if q != me:
+            v = seat_vp(g, cards, st, q, -1)
+            if not found or v > best:
+                best = v
+            found = 1
+    return best if found else 0
+
+
+cdef int empty_piles(Game* g, Setup st) noexcept:
+    cdef int i, out = 0
+    for i in range(st.npiles):
+        if g.supply[st.piles[i]] == 0:
+            out += 1
+    return out
+
+
+cdef double var(Game* g, Cards cards, Setup st, int me, int v) noexcept:
+    cdef int c, total
+    cdef int* owned = g.seats[me].owned
+    if v == V_MONEY:
+        total = 0
+        for c in range(st.nsupply):
+            if owned[c]:
+                total += cards.money[c] * owned[c]
+        return total
+    if v == V_EMPTY:
+        return empty_piles(g, st)
+    if v == V_TURN:
+        return g.turns[me] + 1
+    if v == V_MY_TURNS:
+        return g.turns[me]
+    if v == V_COINS:
+        return g.coins
+    if v == V_POTIONS:
+        return g.potions
+    if v == V_BUYS:
+        return g.buys
+    if v == V_ACTIONS:
+        return g.actions
+    if v == V_VP:
+        return seat_vp(g, cards, st, me, -1)
+    if v == V_OPP_VP:
+        return opp_vp(g, cards, st, me)
+    if v == V_VP_LEAD:
+        return seat_vp(g, cards, st, me, -1) - opp_vp(g, cards, st, me)
+    if v == V_VP_DEFICIT:
+        return opp_vp(g, cards, st, me) - seat_vp(g, cards, st, me, -1)
+    if v == V_DECK:
+        total = 0
+        for c in range(st.nsupply):
+            total += owned[c]
+        return total
+    if v == V_PLAYERS:
+        return g.n
+    return 0
+
+
+cdef double ev(Game* g, Cards cards, Setup st, Plan plan, int i, int me, int card) noexcept:
+    """The value of node ``i`` (a truth is 1 or 0) for seat ``me``, ``card`` the card
+    the rule is tried on."""
+    cdef Node* nd = &plan.nodes[i]
+    cdef int op = nd.op, j, c, total
+    cdef double a, b, r
+    if op == E_CONST:
+        return nd.dval
+    if op == E_VAR:
+        return var(g, cards, st, me, nd.ival)
+    if op == E_COUNT:
+        return g.seats[me].owned[nd.ival]
+    if op == E_COUNT_THIS:
+        return g.seats[me].owned[card] if card >= 0 else 0
+    if op == E_COUNT_T:
+        total = 0
+        for c in range(st.nsupply):
+            if g.seats[me].owned[c] and (cards.types[c] & nd.ival):
+                total += g.seats[me].owned[c]
+        return total
+    if op == E_LEFT:
+        return g.supply[nd.ival]
+    if op == E_LEFT_THIS:
+        return g.supply[card] if card >= 0 else 0
+    if op == E_COST_THIS:
+        return cards.cost[card] + cards.potion_cost[card] if card >= 0 else 0
+    if op == E_IS:
+        return 1.0 if card == nd.ival else 0.0
+    if op == E_IS_T:
+        return 1.0 if card >= 0 and (cards.types[card] & nd.ival) else 0.0
+    if op == E_NOT:
+        return 0.0 if ev(g, cards, st, plan, nd.a, me, card) != 0 else 1.0
+    if op == E_NEG:
+        return -ev(g, cards, st, plan, nd.a, me, card)
+    if op == E_AND:
+        j = nd.a
+        while j:
+            if ev(g, cards, st, plan, j, me, card) == 0:
+                return 0.0
+            j = plan.nodes[j].nxt
+        return 1.0
+    if op == E_OR:
+        j = nd.a
+        while j:
+            if ev(g, cards, st, plan, j, me, card) != 0:
+                return 1.0
+            j = plan.nodes[j].nxt
+        return 0.0
+    if op == E_MIN or op == E_MAX:
+        j = nd.a
+        r = ev(g, cards, st, plan, j, me, card)
+        j = plan.nodes[j].nxt
+        while j:
+            a = ev(g, cards, st, plan, j, me, card)
+            if (a < r) if op == E_MIN else (a > r):
+                r = a
+            j = plan.nodes[j].nxt
+        return r
+    if op == E_BIN:
+        a = ev(g, cards, st, plan, nd.a, me, card)
+        b = ev(g, cards, st, plan, nd.b, me, card)
+        if nd.ival == B_ADD:
+            return a + b
+        if nd.ival == B_SUB:
+            return a - b
+        if nd.ival == B_MUL:
+            return a * b
+        if nd.ival == B_DIV:
+            if b != 0:
+                return a / b
+            return INFINITY if a > 0 else 0.0
+        if b == 0:
+            return 0.0
+        r = floor(a / b)
+        if nd.ival == B_FLOORDIV:
+            return r
+        return a - b * r
+    if op == E_CMP:
+        # a: the first operand; each next operand's ival is its comparison
+        j = nd.a
+        a = ev(g, cards, st, plan, j, me, card)
+        j = plan.nodes[j].nxt
+        while j:
+            b = ev(g, cards, st, plan, j, me, card)
+            c = plan.nodes[j].cmp
+            if c == C_LT:
+                if not a < b:
+                    return 0.0
+            elif c == C_LE:
+                if not a <= b:
+                    return 0.0
+            elif c == C_GT:
+                if not a > b:
+                    return 0.0
+            elif c == C_GE:
+                if not a >= b:
+                    return 0.0
+            elif c == C_EQ:
+                if not a == b:
+                    return 0.0
+            elif not a != b:
+                return 0.0
+            a = b
+            j = plan.nodes[j].nxt
+        return 1.0
+    return 0.0
+
+
+cdef inline int holds(Game* g, Cards cards, Setup st, Plan plan, int cond, int me, int card) noexcept:
+    if cond == 0:
+        return 1
+    return ev(g, cards, st, plan, cond, me, card) != 0
+
+
+cdef int loses_by_ending(Game* g, Cards cards, Setup st, int me, int c) noexcept:
+    """Situation.loses_by_ending for a pile with one card left."""
+    cdef int q, mine, v
+    if c != cards.province and empty_piles(g, st) + 1 < (3 if g.n <= 4 else 4):
+        return 0
+    if g.n < 2:
+        return 0
+    mine = seat_vp(g, cards, st, me, c)
+    for q in range(g.n):
+        if q == me:
+            continue
+        v = seat_vp(g, cards, st, q, -1)
+        if v > mine or (v == mine and g.turns[me] + 1 > g.turns[q]):
+            return 1
+    return 0
+
+
+cdef int choose_buy(Game* g, Cards cards, Setup st, Plan plan, int me) noexcept:
+    """StrategyBot._buy: the card of the first applicable buy rule, -1: none."""
+    cdef int i, c
+    for i in range(plan.nbuy):
+        c = plan.buy_card[i]
+        if cards.cost[c] > g.coins or g.supply[c] <= 0 or not st.is_pile[c]:
+            continue
+        if cards.potion_cost[c] > g.potions:
+            continue
+        if not holds(g, cards, st, plan, plan.buy_cond[i], me, c):
+            continue
+        if plan.guard and g.supply[c] == 1 and loses_by_ending(g, cards, st, me, c):
+            continue
+        return c
+    return -1
+
+
+cdef int pick(Game* g, Cards cards, Setup st, Plan plan, int start, int end, int* offered,
+             int n, int me) noexcept:
+    """``pick_card``: the card the first applicable rule of ``start:end`` picks among
+    ``offered`` (card order), -1: none applies."""
+    cdef int i, j, c, t, best
+    for i in range(start, end):
+        t = plan.rule_target[i]
+        if t > T_ANY:
+            continue
+        best = -1
+        for j in range(n):
+            c = offered[j]
+            if t == T_CARD and c != plan.rule_key[i]:
+                continue
+            if t == T_TYPE and not (cards.types[c] & plan.rule_key[i]):
+                continue
+            if not holds(g, cards, st, plan, plan.rule_cond[i], me, c):
+                continue
+            if plan.rule_pick[i] == P_FIRST:
+                return c
+            if best < 0:
+                best = c
+            elif plan.rule_pick[i] == P_CHEAPEST:
+                if cards.dear[c] < cards.dear[best]:
+                    best = c
+            elif cards.dear[c] > cards.dear[best]:
+                best = c
+        if best >= 0:
+            return best
+    return -1
+
+
+cdef int distinct(Cards cards, short* zone, int nzone, int actions_only, int* out) noexcept:
+    """The distinct cards of ``zone`` (only Actions: ``actions_only``), in card order."""
+    cdef char seen[MAXC]
+    cdef int i, c, n = 0
+    memset(seen, 0, MAXC)
+    for i in range(nzone):
+        c = zone[i]
+        if not actions_only or cards.is_action[c]:
+            seen[c] = 1
+    for c in range(cards.ncards):
+        if seen[c]:
+            out[n] = c
+            n += 1
+    return n
+
+
+cdef int choose_play(Game* g, Cards cards, Setup st, Plan plan, int me) noexcept:
+    """StrategyBot's Action-phase choice: the first play priority in hand, else the
+    play rules over the Actions in hand (card order), -1: end the phase."""
+    cdef Seat* s = &g.seats[me]
+    cdef int i, c, n
+    cdef int offered[MAXC]
+    for i in range(plan.nprefix):
+        c = plan.prefix[i]
+        if cards.is_action[c] and in_zone(s.hand, s.nhand, c):
+            return c
+    if plan.rest_start == plan.rest_end:
+        return -1
+    n = distinct(cards, s.hand, s.nhand, 1, offered)
+    return pick(g, cards, st, plan, plan.rest_start, plan.rest_end, offered, n, me)
+
+
+# -- the turn --------------------------------------------------------------------------
+cdef inline void settle(Game* g, Cards cards) noexcept:
+    cdef Seat* s
+    cdef int i
+    if g.phase == ACTION_PHASE:
+        if g.actions > 0:
+            s = &g.seats[g.turn]
+            for i in range(s.nhand):
+                if cards.is_action[s.hand[i]]:
+                    return
+        g.phase = BUY_PHASE
+
+
+cdef inline void start_turn(Game* g, Cards cards, int p) noexcept:
+    g.turn = p
+    g.normal_player = p
+    g.phase = ACTION_PHASE
+    g.actions = 1
+    g.buys = 1
+    g.coins = 0
+    g.potions = 0
+    g.bought = 0
+    g.silver_played = 0
+    settle(g, cards)
+
+
+cdef void end_turn(Game* g, Cards cards, Setup st) noexcept:
+    """Clean-up (finish_turn), the end of the game, the next turn."""
+    cdef int p = g.turn, i
+    cdef Seat* s = &g.seats[p]
+    for i in range(s.nplay):
+        s.disc[s.ndisc + i] = s.play[i]
+    s.ndisc += s.nplay
+    for i in range(s.nhand):
+        s.disc[s.ndisc + i] = s.hand[i]
+    s.ndisc += s.nhand
+    s.nplay = 0
+    s.nhand = 0
+    draw(g, s, 5)
+    g.turns[p] += 1
+    g.actions = g.buys = g.coins = g.potions = 0
+    if g.supply[cards.province] == 0:
+        g.ended = 1
+    elif empty_piles(g, st) >= (3 if g.n <= 4 else 4):
+        g.ended = 2
+    if g.ended:
+        g.phase = OVER
+        return
+    start_turn(g, cards, (g.normal_player + 1) % g.n)
+
+
+cdef inline int record(Run run, Game* g, int action) except -1:
+    g.steps += 1
+    if run.history is not None:
+        run.history.append(action)
+    return 0
+
+
+cdef int discard_down(Run run, Game* g, int p, int card, int keep) except -1:
+    """Each other seat (not protected) holding more than ``keep`` cards discards
+    down to ``keep``, one card at a time, as its rules for ``card``'s discard pick
+    (none: the first card offered)."""
+    cdef Cards cards = run.cards
+    cdef int victims[MAXP]
+    cdef int nv = 0, k, q, c, n
+    cdef int offered[MAXC]
+    cdef Seat* s
+    cdef Plan plan
+    for k in range(1, g.n):
+        q = (p + k) % g.n
+        if not g.immune[q] and g.seats[q].nhand > keep:
+            victims[nv] = q
+            nv += 1
+    for k in range(nv):
+        q = victims[k]
+        s = &g.seats[q]
+        plan = <Plan>run.plans[q]
+        while s.nhand > keep:
+            n = distinct(cards, s.hand, s.nhand, 0, offered)
+            c = pick(g, cards, run.setup, plan, plan.discard_start[card], plan.discard_end[card],
+                     offered, n, q)
+            if c < 0:
+                c = offered[0]
+            record(run, g, cards.k_choose * cards.ncards + c)
+            remove_first(s.hand, &s.nhand, c)
+            s.disc[s.ndisc] = c
+            s.ndisc += 1
+    return 0
+
+
+cdef int play_action(Run run, Game* g, int p, int c) except -1:
+    """Apply PLAY ``c`` in the Action phase: the card's steps (an Attack: each other
+    seat's reaction first)."""
+    cdef Cards cards = run.cards
+    cdef Setup st = run.setup
+    cdef Seat* s = &g.seats[p]
+    cdef Plan plan
+    cdef int i, q, k, code, target
+    g.actions -= 1
+    remove_first(s.hand, &s.nhand, c)
+    s.play[s.nplay] = c
+    s.nplay += 1
+    g.next_play_id += 1
+    if cards.is_attack[c]:
+        for q in range(g.n):
+            g.immune[q] = 0
+        for k in range(1, g.n):
+            q = (p + k) % g.n
+            if cards.reaction >= 0 and in_zone(g.seats[q].hand, g.seats[q].nhand, cards.reaction):
+                plan = <Plan>run.plans[q]
+                record(run, g, cards.a_yes if plan.react_yes else cards.a_no)
+                if plan.react_yes:
+                    g.immune[q] = 1
+    for i in range(cards.nsteps[c]):
+        code = cards.step_kind[c][i]
+        if code == S_PLUS:
+            if cards.step_arg[c][i][0]:
+                draw(g, s, cards.step_arg[c][i][0])
+            g.actions += cards.step_arg[c][i][1]
+            g.buys += cards.step_arg[c][i][2]
+            g.coins += cards.step_arg[c][i][3]
+        elif code == S_OTHERS_GAIN:
+            target = cards.step_arg[c][i][0]
+            for k in range(1, g.n):
+                q = (p + k) % g.n
+                if not g.immune[q]:
+                    gain(g, st, q, target)
+        elif code == S_OTHERS_DRAW:
+            for k in range(1, g.n):
+                q = (p + k) % g.n
+                draw(g, &g.seats[q], cards.step_arg[c][i][0])
+        elif code == S_OTHERS_DISCARD_DOWN:
+            discard_down(run, g, p, c, cards.step_arg[c][i][0])
+    settle(g, cards)
+    return 0
+
+
+cdef int run_game(Run run, Game* g, int max_steps) except -1:
+    """Play to the end; 0 when done, 1 when ``max_steps`` ran out."""
+    cdef Cards cards = run.cards
+    cdef Setup st = run.setup
+    cdef Plan plan
+    cdef Seat* s
+    cdef int p, c, i, j, coins
+    while g.phase != OVER:
+        if g.steps >= max_steps:
+            return 1
+        p = g.turn
+        plan = <Plan>run.plans[p]
+        s = &g.seats[p]
+        if g.phase == ACTION_PHASE:
+            c = choose_play(g, cards, st, plan, p)
+            if c >= 0:
+                record(run, g, cards.k_play * cards.ncards + c)
+                play_action(run, g, p, c)
+            else:
+                record(run, g, cards.a_end)
+                g.phase = BUY_PHASE
+            continue
+        if not g.bought:
+            j = 0
+            for i in range(s.nhand):
+                if cards.is_treasure[s.hand[i]]:
+                    j = 1
+                    break
+            if j:
+                # all Treasures, in hand order
+                record(run, g, cards.a_all)
+                coins = 0
+                j = 0
+                for i in range(s.nhand):
+                    c = s.hand[i]
+                    if cards.is_treasure[c]:
+                        s.play[s.nplay] = c
+                        s.nplay += 1
+                        coins += cards.coins[c]
+                        if c == cards.silver:
+                            g.silver_played = 1
+                    else:
+                        s.hand[j] = c
+                        j += 1
+                s.nhand = j
+                g.coins += coins
+                continue
+        c = choose_buy(g, cards, st, plan, p)
+        if c < 0:
+            record(run, g, cards.a_end)
+            end_turn(g, cards, st)
+            continue
+        record(run, g, cards.k_buy * cards.ncards + c)
+        g.buys -= 1
+        g.coins -= cards.cost[c]
+        g.potions -= cards.potion_cost[c]
+        g.bought = 1
+        gain(g, st, p, c)
+        if g.buys <= 0:
+            end_turn(g, cards, st)
+    return 0
+
+
+cdef void new_game(Game* g, Cards cards, Setup st, int n, object seed, int first, int copper, int estate) except *:
+    cdef int p, i
+    g.n = n
+    _seed(&g.rng, seed)
+    memcpy(g.supply, st.supply, sizeof(g.supply))
+    for p in range(n):
+        seat_reset(&g.seats[p])
+        memset(g.seats[p].owned, 0, sizeof(g.seats[p].owned))
+        s = &g.seats[p]
+        for i in range(7):
+            s.deck[i] = copper
+        for i in range(7, 10):
+            s.deck[i] = estate
+        s.ndeck = 10
+        s.owned[copper] = 7
+        s.owned[estate] = 3
+        shuffle_cards(&g.rng, s.deck, 10)
+        g.turns[p] = 0
+        g.immune[p] = 0
+    for p in range(n):
+        draw(g, &g.seats[p], 5)
+    if first < 0:
+        first = randbelow(&g.rng, n)
+    g.next_play_id = 0
+    g.ended = 0
+    g.steps = 0
+    start_turn(g, cards, first)
+
+
+def play_seeded(Run run, int players, seed, int first, int copper, int estate,
+                int max_steps, bint history=False):
+    """A new game (what ``DominionState(config)`` deals from ``seed``: starting decks
+    shuffled, hands drawn, ``first`` starts, -1: drawn at random) played to its end.
+    Returns ``(vp, turns, ended_by, supply, history)`` (``history`` None unless
+    asked), or None when ``max_steps`` ran out."""
+    cdef Game* g = &G
+    cdef int p
+    if players > MAXP or run.setup.total + 10 * players > MAXZ:
+        raise ValueError("game too large for the native core")
+    run.history = [] if history else None
+    new_game(g, run.cards, run.setup, players, seed, first, copper, estate)
+    if run_game(run, g, max_steps):
+        run.history = None
+        return None
+    out = _result(run, g)
+    run.history = None
+    return out
+
+
+cdef object _result(Run run, Game* g):
+    cdef int p
+    vp = [seat_vp(g, run.cards, run.setup, p, -1) for p in range(g.n)]
+    turns = [g.turns[p] for p in range(g.n)]
+    ended = "provinces" if g.ended == 1 else "piles"
+    supply = [g.supply[p] for p in range(run.setup.nsupply)]
+    return vp, turns, ended, supply, run.history
+
+
+# -- a state's game, played on and written back -------------------------------------------
+cdef void _load_zone(short* zone, int* n, object cards) except *:
+    cdef int i, k = len(cards)
+    if k > MAXZ:
+        raise ValueError("zone too large")
+    for i in range(k):
+        zone[i] = cards[i]
+    n[0] = k
+
+
+cdef list _zone(short* zone, int n):
+    return [zone[i] for i in range(n)]
+
+
+def play_state(Run run, state, int max_steps):
+    """Play the Dominion ``state`` (no pending decision, Action or Buy phase) to its
+    end natively and write the result back into it: zones, supply, owned counts,
+    turns, the turn's fields, the history and the random generator.  False, and the
+    state untouched, when ``max_steps`` ran out."""
+    cdef Game* g = &G
+    cdef Seat* s
+    cdef int p, c, n = state.num_players
+    if n > MAXP or run.setup.total + 10 * n > MAXZ:
+        raise ValueError("game too large for the native core")
+    g.n = n
+    rng = state.rng
+    rs = rng.getstate()
+    _load_mt(&g.rng, rs)
+    supply = state.supply
+    for c in range(run.setup.nsupply):
+        g.supply[c] = supply[c]
+    for p in range(n):
+        s = &g.seats[p]
+        seat_reset(s)
+        _load_zone(s.hand, &s.nhand, state.hands[p])
+        _load_zone(s.deck, &s.ndeck, state.decks[p])
+        _load_zone(s.disc, &s.ndisc, state.discards[p])
+        _load_zone(s.play, &s.nplay, state.in_play[p])
+        memset(s.owned, 0, sizeof(s.owned))
+        owned = state.owned_counts[p]
+        for c in range(run.setup.nsupply):
+            s.owned[c] = owned[c]
+        g.turns[p] = state.turns[p]
+        g.immune[p] = 1 if state.immune[p] else 0
+    g.turn = state.turn
+    g.phase = state.phase
+    g.actions, g.buys, g.coins, g.potions = state.actions, state.buys, state.coins, state.potions
+    g.bought = 1 if state.bought else 0
+    g.silver_played = 1 if state.silver_played else 0
+    g.normal_player = state.normal_player
+    g.next_play_id = state.next_play_id
+    g.ended = 0
+    g.steps = 0
+    run.history = []
+    if run_game(run, g, max_steps):
+        run.history = None
+        return False
+    history = run.history
+    run.history = None
+    rng.setstate(_dump_mt(&g.rng, rs))
+    state.supply = [g.supply[c] for c in range(len(supply))]
+    state.hands = [_zone(g.seats[p].hand, g.seats[p].nhand) for p in range(n)]
+    state.decks = [_zone(g.seats[p].deck, g.seats[p].ndeck) for p in range(n)]
+    state.discards = [_zone(g.seats[p].disc, g.seats[p].ndisc) for p in range(n)]
+    state.in_play = [_zone(g.seats[p].play, g.seats[p].nplay) for p in range(n)]
+    for p in range(n):
+        owned = state.owned_counts[p]
+        for c in range(run.setup.nsupply):
+            owned[c] = g.seats[p].owned[c]
+    state.turns = [g.turns[p] for p in range(n)]
+    state.immune = [bool(g.immune[p]) for p in range(n)]
+    state.turn = g.turn
+    state.phase = g.phase
+    state.actions, state.buys, state.coins, state.potions = g.actions, g.buys, g.coins, g.potions
+    state.bought = bool(g.bought)
+    state.silver_played = bool(g.silver_played)
+    state.normal_player = g.normal_player
+    state.last_extra = -1
+    state.controller = -1
+    state.extra_turn = False
+    state.next_play_id = g.next_play_id
+    state.ended_by = "provinces" if g.ended == 1 else "piles"
+    state.buy_cache = {}
+    state.history.extend(history)
+    return True

@@ -1,0 +1,233 @@
+"""The native Dominion core plays the games the Python engine plays.
+
+Every test compares the native core with the Python engine (the reference) on the
+same configuration, seed and bots: the random generator and shuffle word for word,
+whole games (history and the final state's snapshot), the simulator's results, and
+the fallback that says why a game stays on the engine.  Without the extension (the
+pure-Python path) the native core is not there to compare, and the tests skip.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from kingdoms.bots.base import make_bot
+from kingdoms.bots.dominion import native
+from kingdoms.bots.dominion.bots import StrategyBot, _play_game
+from kingdoms.bots.dominion.lang import parse_strategy
+from kingdoms.core import new_game
+from kingdoms.core.runner import DEFAULT_MAX_STEPS, seat_rngs
+from kingdoms.dominion.state import DominionState
+from kingdoms.sim import runner
+
+pytestmark = pytest.mark.skipif(
+    not native.available(), reason="the native core is not built (pure-Python path)"
+)
+
+WITCH_KINGDOM = [
+    "witch", "moat", "smithy", "village", "laboratory",
+    "festival", "market", "council_room", "chapel", "cellar",
+]  # fmt: skip
+
+
+def _mod() -> Any:
+    import importlib
+
+    return importlib.import_module("kingdoms.dominion._cnative")
+
+
+@pytest.mark.parametrize(
+    "seed", [0, 1, 5, 2**32 - 1, 2**32, 123_456_789_012_345, 2**48 - 1, 2**70 + 3]
+)
+def test_the_native_generator_is_seeded_as_random_random(seed: int) -> None:
+    assert _mod().seeded_state(seed) == random.Random(seed).getstate()
+
+
+def test_the_native_shuffle_is_random_shuffle() -> None:
+    r = random.Random(7)
+    for n in (0, 1, 2, 3, 10, 17, 40, 100, 300):
+        state = r.getstate()
+        expected = list(range(n))
+        r.shuffle(expected)
+        got, after = _mod().shuffled(list(range(n)), state)
+        assert got == expected
+        assert after == r.getstate()
+
+
+def _both(
+    specs: Sequence[str | StrategyBot], kingdom: object, seed: int
+) -> tuple[DominionState, DominionState]:
+    bots = [make_bot("dominion", s, files=True) if isinstance(s, str) else s for s in specs]
+    opts = {"kingdom": kingdom}
+    a = new_game("dominion", players=len(bots), seed=seed, options=opts)
+    b = new_game("dominion", players=len(bots), seed=seed, options=opts)
+    assert isinstance(a, DominionState) and isinstance(b, DominionState)
+    a.logging = b.logging = False
+    assert native.why_not(a, bots) is None
+    assert native.play_state(a, bots, DEFAULT_MAX_STEPS)
+    _play_game(
+        b, [x for x in bots if isinstance(x, StrategyBot)], seat_rngs(seed, len(bots)), 10**5
+    )
+    return a, b
+
+
+LINEUPS = [
+    (["big-money", "big-money"], "First Game"),
+    (["big-money-ultimate", "smithy"], "First Game"),
+    (["witch", "witch"], WITCH_KINGDOM),
+    (["witch", "big-money", "smithy", "moat"], WITCH_KINGDOM),
+    (["council-room", "witch", "laboratory"], WITCH_KINGDOM),
+    (["festival", "moat", "witch", "big-money", "smithy", "witch-lab"], WITCH_KINGDOM),
+    (["militia", "militia"], "First Game"),
+    (["militia", "moat", "witch"], ["militia", *WITCH_KINGDOM[:9]]),
+]
+
+
+@pytest.mark.parametrize(("specs", "kingdom"), LINEUPS)
+def test_native_games_are_the_engines_games(specs: list[str], kingdom: object) -> None:
+    for seed in range(6):
+        a, b = _both(specs, kingdom, seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        assert a.outcome() == b.outcome()
+
+
+CONDITIONS = """
+name = "conditions"
+play = ["Smithy if not is(card, Village) and actions >= 1", "Action"]
+buy = [
+  "Province if total_money > 15 and vp_lead >= -30 or empty_piles >= 2",
+  "Duchy if left(Province) <= 4 or gains_ok",
+  "Gold if (coins - 6) * 2 >= 0 and not count(Gold) > 5",
+  "Smithy if count(Smithy) < max(1, count(Treasure) // 9) and my_turns % 2 == 0",
+  "Witch if count(card) < min(2, players) and cost(card) == cost(Witch)",
+  "Silver if 1 < 2 <= turn and deck_size / 3 > -1 and -opp_vp <= vp + 100",
+  "Village if vp_deficit < 50 and buys == 1 and potions == 0",
+]
+[decisions]
+"moat.reveal" = false
+"""
+
+
+def test_conditions_and_answers_are_evaluated_as_the_engine_does() -> None:
+    bad = parse_strategy(CONDITIONS.replace(" or gains_ok", " or gains_to_end < 3"))
+    good = parse_strategy(CONDITIONS.replace(" or gains_ok", ""))
+    for seed in range(8):
+        a, b = _both([StrategyBot(good), "moat", "witch"], WITCH_KINGDOM, seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+    st = new_game("dominion", players=2, seed=0, options={"kingdom": WITCH_KINGDOM})
+    assert isinstance(st, DominionState)
+    st.logging = False
+    assert native.why_not(st, [StrategyBot(bad), StrategyBot(good)]) == (
+        "the condition variable 'gains_to_end'"
+    )
+
+
+def test_what_the_native_core_cannot_play_stays_on_the_engine() -> None:
+    st = new_game("dominion", players=2, seed=0, options={"kingdom": "First Game"})
+    assert isinstance(st, DominionState)
+    bots = [make_bot("dominion", "big-money", files=True) for _ in range(2)]
+    assert native.why_not(st, bots) == "logging is on (the native core writes no log)"
+    st.logging = False
+    assert native.why_not(st, bots) is None
+    workshop = [make_bot("dominion", "workshop-gardens", files=True), bots[0]]
+    assert native.why_not(st, workshop) == "workshop has a GainUpTo step"
+    assert not native.play_state(st, workshop, DEFAULT_MAX_STEPS)
+    assert st.history == []
+    random_bot = [make_bot("dominion", "random"), bots[0]]
+    assert "not a strategy bot" in str(native.why_not(st, random_bot))
+    assert runner.native_reason(
+        "dominion", ["chapel-lab", "big-money"], {"kingdom": "First Game"}
+    ) == ("the condition function in_hand()")
+    assert (
+        runner.native_reason("dominion", ["big-money", "smithy"], {"kingdom": "First Game"}) is None
+    )
+
+
+def test_a_game_that_outlasts_its_steps_is_left_untouched() -> None:
+    st = new_game("dominion", players=2, seed=3, options={"kingdom": "First Game"})
+    assert isinstance(st, DominionState)
+    st.logging = False
+    before = st.snapshot()
+    bots = [make_bot("dominion", "big-money", files=True) for _ in range(2)]
+    assert not native.play_state(st, bots, 10)
+    assert st.snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("specs", "opts"),
+    [
+        (["big-money", "big-money-ultimate"], {"kingdom": "First Game"}),
+        (["smithy", "smithy"], {"kingdom": "First Game"}),
+        (["witch", "witch"], {"kingdom": WITCH_KINGDOM}),
+        (["big-money"] * 4, {"kingdom": "First Game"}),
+    ],
+)
+def test_the_simulator_plays_natively_the_engines_results(
+    specs: list[str], opts: dict[str, object]
+) -> None:
+    assert runner.native_reason("dominion", specs, opts) is None
+    run = runner._prepared("dominion", specs, opts)
+    k = len(specs)
+    for i in range(12):
+        fast = runner._native_game(run, k, i, 7)
+        state, seat_bot = runner._play(run, k, i, 7)
+        assert fast == runner._result(run.g, state, seat_bot, i, None)
+
+
+def test_the_differential_soak_finds_no_difference() -> None:
+    """The short version of ``bench/dominion_native_soak.py``."""
+    native_games = 0
+    for seed in range(150):
+        played, diff = native.differential_game(seed)
+        assert diff == ""
+        native_games += played
+    assert native_games >= 15
+
+
+PURE_GAMES = r"""
+import json, sys
+from kingdoms.bots.base import make_bot
+from kingdoms.bots.dominion.bots import _play_game
+from kingdoms.core import new_game
+from kingdoms.core.runner import seat_rngs
+out = []
+for specs, kingdom in json.loads(sys.argv[1]):
+    for seed in range(3):
+        st = new_game("dominion", players=len(specs), seed=seed, options={"kingdom": kingdom})
+        st.logging = False
+        bots = [make_bot("dominion", s, files=True) for s in specs]
+        _play_game(st, bots, seat_rngs(seed, len(specs)), 100000)
+        out.append([st.history, st.snapshot()])
+print(json.dumps([__import__("kingdoms").build_kind(), out]))
+"""
+
+
+def test_native_games_are_the_pure_python_paths_games() -> None:
+    """The reference itself: the pure-Python engine, in a process of its own."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import kingdoms
+
+    lineups = [[specs, kingdom] for specs, kingdom in LINEUPS]
+    env = dict(os.environ, KINGDOMS_PURE="1")
+    env["PYTHONPATH"] = str(Path(kingdoms.__file__).resolve().parent.parent)
+    args = [sys.executable, "-c", PURE_GAMES, json.dumps(lineups)]
+    done = subprocess.run(args, env=env, capture_output=True, text=True, check=True)
+    kind, games = json.loads(done.stdout)
+    assert kind == "pure"
+    ours = []
+    for specs, kingdom in LINEUPS:
+        for seed in range(3):
+            a, _ = _both(specs, kingdom, seed)
+            ours.append([a.history, json.loads(json.dumps(a.snapshot()))])
+    assert ours == games
