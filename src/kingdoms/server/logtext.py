@@ -21,6 +21,7 @@ from functools import cache
 from typing import Any
 
 from kingdoms.i18n import translator
+from kingdoms.server.botnames import display_names
 
 SEAT_MSGIDS = ("player {n}", "Player {n}")
 
@@ -33,13 +34,14 @@ def _pattern(lang: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(f"(?:{a})" for a in alts) + r")(?!\d)")
 
 
-def seat_names(seats: Sequence[Mapping[str, Any]]) -> list[str | None]:
-    """The names chosen for the seats (``None`` for a default "Player n")."""
-    out: list[str | None] = []
-    for i, seat in enumerate(seats):
-        name = seat.get("name")
-        out.append(None if not isinstance(name, str) or name == f"Player {i + 1}" else name)
-    return out
+def seat_names(seats: Sequence[Mapping[str, Any]], lang: str = "en") -> list[str | None]:
+    """The name each seat goes by in ``lang``: the one chosen, else its bot's, else
+    "Player n"; repeated names numbered (:func:`kingdoms.server.botnames.display_names`).
+
+    >>> seat_names([{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}])
+    ['Greedy 1', 'Greedy 2']
+    """
+    return list(display_names(seats, lang))
 
 
 def with_names(text: str, names: Sequence[str | None], lang: str = "en") -> str:

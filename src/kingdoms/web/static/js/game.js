@@ -1,7 +1,7 @@
 // The game page: one WebSocket for this browser's seats (several: hot-seat),
 // renders whatever the server sends.  No game rules here: the legal actions,
 // their texts and every view come from the server.
-import { botLabel } from "./bots.js";
+import { seatNames } from "./bots.js";
 import { $, clear, h } from "./dom.js";
 import { lang, languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
 import { guideBox } from "./guide.js";
@@ -94,11 +94,8 @@ export function act(seat, action) {
 }
 
 function seatName(msg, seat) {
-  const s = (msg.seats || [])[seat];
-  // a seat nobody named is "Player n" in the reader's language, a bot's its bot's name
-  if (s && s.name !== `Player ${seat + 1}`) return s.name;
-  if (s && s.kind === "bot" && s.bot) return botLabel(s.bot);
-  return t("Player {n}", { n: seat + 1 });
+  // one name per seat everywhere (the server's log and review use the same rule)
+  return seatNames(msg.seats || [])[seat] ?? t("Player {n}", { n: seat + 1 });
 }
 
 /** An action's text as a button label: sentence case ("Buy Curse"). */

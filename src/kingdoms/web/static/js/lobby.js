@@ -1,5 +1,5 @@
 // The lobby: create a game, list games, rejoin mine.
-import { botAbout, botLabel } from "./bots.js";
+import { botAbout, botLabel, seatNames } from "./bots.js";
 import { $, clear, h } from "./dom.js";
 import { lang, languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
 import { renderProfile } from "./profile.js";
@@ -37,7 +37,7 @@ function renderSeats() {
       new Option(t("Bot"), "bot", false, prev.kind === "bot"));
     const bot = h("select", { class: "bot", "aria-label": t("Bot") },
       ...(game.bots || []).map((b) => {
-        const o = new Option(botLabel(b), b, false, b === prev.bot);
+        const o = new Option(botLabel(b), b, false, b === (prev.bot || game.default_bot));
         o.title = botAbout(b);
         return o;
       }));
@@ -200,8 +200,9 @@ function when(seconds) {
 function gameLine(g, extra) {
   const scores = g.outcome && g.outcome.scores;
   const winners = (g.outcome && g.outcome.winners) || [];
+  const shown = seatNames(g.seats);
   const players = g.seats.map((s, i) => h("span", { class: `player${winners.includes(i) ? " winner" : ""}` },
-    s.name === `Player ${i + 1}` ? t("Player {n}", { n: i + 1 }) : s.name, s.kind === "bot" ? h("span", { class: "muted" }, ` (${botLabel(s.bot)})`) : null,
+    shown[i], s.kind === "bot" && s.name && s.name !== `Player ${i + 1}` ? h("span", { class: "muted" }, ` (${botLabel(s.bot)})`) : null,
     scores ? h("strong", { class: "score" }, ` ${scores[i]}`) : null));
   const names = [];
   players.forEach((p, i) => { if (i) names.push(", "); names.push(p); });
