@@ -37,7 +37,8 @@ function renderSeats() {
       new Option(t("Bot"), "bot", false, prev.kind === "bot"));
     const bot = h("select", { class: "bot", "aria-label": t("Bot") },
       ...(game.bots || []).map((b) => {
-        const o = new Option(botLabel(b), b, false, b === (prev.bot || game.default_bot));
+        const keep = (game.bots || []).includes(prev.bot) ? prev.bot : game.default_bot;
+        const o = new Option(botLabel(b), b, false, b === keep);
         o.title = botAbout(b);
         return o;
       }));
@@ -69,8 +70,10 @@ function renderOptions() {
         ...(spec.choices || []).map(([v, text]) => h("label", { class: "flag" },
           h("input", { type: "checkbox", value: JSON.stringify(v) }), " ", t(text)))));
     } else if (spec.type === "text") {
-      box.append(h("label", {}, label, " ",
-        h("input", { type: "text", class: "option-text", dataset: { text: spec.into || key } })));
+      const input = h("input", { type: "text", class: "option-text", dataset: { text: spec.into || key } });
+      // the menu it fills says so while something is typed ("The cards typed below")
+      input.addEventListener("input", () => typedInto(spec.into || key, input.value.trim() !== ""));
+      box.append(h("label", {}, label, " ", input));
     } else {
       const sel = h("select", { dataset: { option: key } },
         ...(spec.choices || []).map(([v, text]) => new Option(t(text), JSON.stringify(v))));
@@ -79,11 +82,30 @@ function renderOptions() {
   }
 }
 
+const TYPED = JSON.stringify("typed");
+
+/** Show in the menu of option `key` that typed text decides it (`typed`), or not. */
+function typedInto(key, typed) {
+  const sel = document.querySelector(`#game-options [data-option='${key}']`);
+  if (!sel) return;
+  let mark = [...sel.options].find((o) => o.value === TYPED);
+  if (typed && !mark) {
+    sel.dataset.before = sel.value;
+    mark = new Option(t("The cards typed below"), TYPED);
+    sel.add(mark, 0);
+    sel.value = TYPED;
+  } else if (!typed && mark) {
+    mark.remove();
+    sel.value = sel.dataset.before || sel.options[0].value;
+  }
+}
+
 function collectOptions() {
   let options = {};
   const raw = $("#options-json").value.trim();
   if (raw) options = JSON.parse(raw);
   for (const sel of document.querySelectorAll("#game-options [data-option]")) {
+    if (sel.value === TYPED) continue; // the typed text below gives it
     if (!(sel.dataset.option in options)) options[sel.dataset.option] = JSON.parse(sel.value);
   }
   for (const set of document.querySelectorAll("#game-options [data-flags]")) {
@@ -181,6 +203,10 @@ function showCreated(game) {
   } else {
     box.append(h("p", {}, h("a", { href: `/game/${game.id}`, class: "button primary", id: "watch-created" }, t("Watch"))));
   }
+  // the next step in view (and under the keyboard), on a laptop and on a phone
+  const next = box.querySelector("#play-here, #watch-created");
+  next.scrollIntoView({ block: "center" });
+  next.focus({ preventScroll: true });
   // anyone with this address may watch (the public view only)
   box.append(h("p", { class: "watch-link" }, h("span", {}, t("Link for spectators:")), " ",
     h("input", { readonly: true, value: `${location.origin}/game/${game.id}`, class: "invite-watch", id: "watch-link", onfocus: (e) => e.target.select() })));
