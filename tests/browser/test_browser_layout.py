@@ -137,7 +137,8 @@ DOMINION_KIND = """
 () => {
   const dec = document.querySelector("#d-decision[data-kind]");
   if (dec) return `${dec.dataset.kind}:${dec.dataset.zone}`;
-  return `${document.querySelector("#d-status").dataset.phase}:hand`;
+  const status = document.querySelector("#d-status");  // (null until the board is drawn)
+  return status ? `${status.dataset.phase}:hand` : null;
 }
 """
 
@@ -195,7 +196,7 @@ def _play_and_check(
             continue
         if page.query_selector(".scores"):
             break
-        kind = page.evaluate(kind_js)
+        kind = page.wait_for_function(kind_js).json_value()  # once the board is drawn
         if kind not in seen:
             seen.add(kind)
             need, answers = required(kind)

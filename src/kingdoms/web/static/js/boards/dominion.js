@@ -91,12 +91,15 @@ export function render(el, msg, ctx) {
   // a game ended early (a resignation) is over whatever phase it stopped in
   const phase = msg.finished ? t("Game over")
     : { action: t("Action phase"), buy: t("Buy phase"), cleanup: t("Clean-up"), over: t("Game over") }[v.phase] || v.phase;
-  toPrompt(h("div", { class: "status panel", id: "d-status", dataset: { phase: v.phase } },
-    h("strong", {}, t("Turn of {name}", { name: ctx.name(turn) })), " · ", phase, " · ",
-    h("span", { id: "d-actions" }, `${t("Actions")}: ${v.actions}`), " · ",
-    h("span", { id: "d-buys" }, `${t("Buys")}: ${v.buys}`), " · ",
-    h("span", { id: "d-coins" }, `${t("Coins")}: ${v.coins}`),
-    v.potions ? [" · ", h("span", { id: "d-potions" }, `${t("Potions")}: ${v.potions}`)] : null));
+  // (a finished game shows its end, not the last turn's leftover counters)
+  if (!msg.finished && !v.outcome) {
+    toPrompt(h("div", { class: "status panel", id: "d-status", dataset: { phase: v.phase } },
+      h("strong", {}, t("Turn of {name}", { name: ctx.name(turn) })), " · ", phase, " · ",
+      h("span", { id: "d-actions" }, `${t("Actions")}: ${v.actions}`), " · ",
+      h("span", { id: "d-buys" }, `${t("Buys")}: ${v.buys}`), " · ",
+      h("span", { id: "d-coins" }, `${t("Coins")}: ${v.coins}`),
+      v.potions ? [" · ", h("span", { id: "d-potions" }, `${t("Potions")}: ${v.potions}`)] : null));
+  }
   if (v.possession) {
     root.append(h("div", { class: "panel possession" },
       t("{name} is possessed by {by}: {by} makes every decision of this turn.",
@@ -154,7 +157,9 @@ export function render(el, msg, ctx) {
   const inPlay = (v.players[turn] || {}).in_play || [];
   const playRow = cardRow(inPlay, cards, pick("play"), ctx.act);
   markFresh(playRow, `${turn}:${v.players[turn] ? v.players[turn].turns : 0}`, inPlay.length);
-  dock.append(h("div", { class: "panel", id: "d-play" }, h("h2", {}, t("In play")), playRow));
+  // whose cards these are: your own, or (in another's turn) theirs, by name
+  const playTitle = turn === me ? t("Your cards in play") : t("In play: {name}", { name: ctx.name(turn) });
+  dock.append(h("div", { class: "panel", id: "d-play", dataset: { owner: String(turn) } }, h("h2", {}, playTitle), playRow));
   const chooser = d ? d.who : turn; // whose cards the legal actions concern
   const handActs = { ...actionsFor(legal, ["play"]), ...pick("hand") };
   const possessedView = v.possession && v.possession.hand;
