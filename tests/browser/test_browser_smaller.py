@@ -31,7 +31,8 @@ def _smallest_square(page: Any, seat: int | None = None) -> float:
     return float(
         page.eval_on_selector_all(
             f"{where}.kd-grid .kd-cell",
-            "els => Math.min(...els.map(e => e.offsetWidth))",  # (layout size: a new square grows in)
+            # (the layout size: a square just placed grows in)
+            "els => Math.min(...els.map(e => e.offsetWidth))",
         )
     )
 
