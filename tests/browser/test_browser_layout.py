@@ -162,6 +162,8 @@ def _check_everywhere(page: Any, required: list[str], answers: list[str], kind: 
                 f"document.documentElement.lang === '{lang}' && "
                 f"document.querySelector('#prompt-title').textContent !== {before!r}"
                 " && !!document.querySelector('#choices .choice')"
+                # and the board drawn (it waits for the language's card data)
+                " && !!document.querySelector('#d-status, .kd-kingdom')"
             )
         for size in SIZES.values():
             page.set_viewport_size(size["viewport"])

@@ -123,8 +123,10 @@ export function cardFace(id, cards, opts = {}) {
   if (clickable) {
     el.addEventListener("click", (ev) => {
       if (held) { held = false; ev.preventDefault(); return; }
-      if (touchScreen() && selected !== el) {
+      if (touchScreen() && selected !== el && !opts.oneTap) {
         // first tap: select (and show what the card does); the second tap confirms
+        // (a move that needs no confirming — a Treasure played, a card picked in a
+        // question — is made by the first tap: opts.oneTap)
         if (selected) selected.classList.remove("selected");
         selected = el;
         el.classList.add("selected");
