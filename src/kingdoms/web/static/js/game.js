@@ -7,7 +7,7 @@ import { lang, languageSelect, loadLanguage, pickLanguage, t, tn, translatePage 
 import { guideBox } from "./guide.js";
 import { renderLog as drawLog, resetLog } from "./log.js";
 import { profile, rememberTokens, tokensFor } from "./store.js";
-import { replayHint, replayTarget, reviewButton } from "./review.js";
+import { replayHint, replayTarget, reviewButton, watchReview } from "./review.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const states = {}; // seat -> latest state message
@@ -379,6 +379,7 @@ async function rematch() {
 }
 
 function endButtons(spectator = false) {
+  watchReview(gameId); // a review another seat asked for shows itself here too
   return h("div", { class: "row end-buttons" },
     spectator ? null : h("button", { class: "primary", id: "rematch", onclick: rematch }, t("Rematch")),
     h("a", { class: "button", id: "replay-link", href: `/game/${gameId}#replay`, onclick: (ev) => {
@@ -482,6 +483,7 @@ async function replay() {
   if (target.seat !== null && target.seat < info.seats.length) seatSel.value = String(target.seat);
   if (target.step !== null) { slider.max = String(target.step); slider.value = String(target.step); slider.dataset.ready = "1"; }
   if (!$("#review-button")) $("#replay-controls").append(reviewButton(gameId));
+  watchReview(gameId);
   let showing = null;
   const show = async () => {
     replayRedraw = () => { showing = null; renameSeats(); show(); };
