@@ -59,6 +59,9 @@ def test_lobby_defaults_descriptions_typed_kingdom_and_the_next_step(
                         english[b["bot"]] = b["about"]
                     elif b["bot"] in english:
                         assert b["about"] != english[b["bot"]], (lang, b)  # translated
+            # the long bot names never widen the page (no sideways scroll on a phone)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= size["width"], width
             # typed cards: the kingdom menu says the typed cards decide
             page.select_option("#game", "dominion")
             menu = "#game-options [data-option='kingdom']"
