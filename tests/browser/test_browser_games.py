@@ -183,9 +183,10 @@ def test_polish_card_names(page: Any, server: str) -> None:
     page.select_option("#lang-slot select", "pl")
     page.wait_for_function(
         "document.querySelector(\"#d-supply .dcard[data-card='province'] .dname\")"
-        "?.textContent === 'Prowincja'"
+        "?.textContent.replaceAll('\\u00ad', '') === 'Prowincja'"
     )
-    assert "Kuźnia" in page.text_content("#d-supply")
+    # (names drawn on cards carry soft hyphens where they may break)
+    assert "Kuźnia" in (page.text_content("#d-supply") or "").replace("\u00ad", "")
     # the rules-version options chosen in the lobby are shown with the supply
     assert page.text_content("#d-rules") == (
         "karty podstawowe: 2. edycja; errata Alchemii: włączona"

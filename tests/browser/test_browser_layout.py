@@ -137,7 +137,8 @@ DOMINION_KIND = """
 () => {
   const dec = document.querySelector("#d-decision[data-kind]");
   if (dec) return `${dec.dataset.kind}:${dec.dataset.zone}`;
-  return `${document.querySelector("#d-status").dataset.phase}:hand`;
+  const status = document.querySelector("#d-status");  // (null until the board is drawn)
+  return status ? `${status.dataset.phase}:hand` : null;
 }
 """
 
@@ -161,6 +162,8 @@ def _check_everywhere(page: Any, required: list[str], answers: list[str], kind: 
                 f"document.documentElement.lang === '{lang}' && "
                 f"document.querySelector('#prompt-title').textContent !== {before!r}"
                 " && !!document.querySelector('#choices .choice')"
+                # and the board drawn (it waits for the language's card data)
+                " && !!document.querySelector('#d-status, .kd-kingdom')"
             )
         for size in SIZES.values():
             page.set_viewport_size(size["viewport"])
@@ -195,7 +198,7 @@ def _play_and_check(
             continue
         if page.query_selector(".scores"):
             break
-        kind = page.evaluate(kind_js)
+        kind = page.wait_for_function(kind_js).json_value()  # once the board is drawn
         if kind not in seen:
             seen.add(kind)
             need, answers = required(kind)

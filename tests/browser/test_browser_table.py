@@ -67,7 +67,7 @@ def test_phone_lobby_and_dominion_tap_selects_then_confirms(phone: Any, server: 
     _no_sideways_scroll(phone)
     _decision_bar_on_screen(phone)
     folded = 0
-    for _ in range(12):  # a few turns, every card bought or played by two taps
+    for _ in range(12):  # a few turns: bought by two taps, a Treasure played by one
         phone.wait_for_selector(".choices > .choice")
         step = phone.get_attribute("body", "data-step")
         if not folded and phone.query_selector("#more-choices"):
@@ -81,6 +81,8 @@ def test_phone_lobby_and_dominion_tap_selects_then_confirms(phone: Any, server: 
         )
         if card is None:
             phone.click(".choice >> nth=-1")
+        elif card.evaluate("e => e.closest('#d-hand') && e.matches('.type-treasure')"):
+            card.tap()  # a Treasure from the hand: one tap plays it (nothing to confirm)
         else:
             card.tap()
             # the first tap only selects: nothing is bought, the card is shown large

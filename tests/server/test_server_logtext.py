@@ -39,10 +39,13 @@ def test_the_log_uses_the_seats_names(lang: str, needle: str) -> None:
 
 
 def test_default_names_and_other_numbers_stay() -> None:
-    names = seat_names([{"name": "Player 1"}, {"name": "Zoë"}])
-    assert names == [None, "Zoë"]
+    seats = [{"name": "Player 1"}, {"name": "Zoë"}]
+    names = seat_names(seats)
+    assert names == ["Player 1", "Zoë"]
     assert with_names("player 1 trashes; player 2 gains; player 12", names) == (
         "Player 1 trashes; Zoë gains; player 12"
     )
-    assert with_names("gracz 1 kupuje", names, "pl") == "Gracz 1 kupuje"
+    assert with_names("gracz 1 kupuje", seat_names(seats, "pl"), "pl") == "Gracz 1 kupuje"
+    # the old form: None for a seat left with its default name
+    assert with_names("gracz 1 kupuje", [None, "Zoë"], "pl") == "Gracz 1 kupuje"
     assert with_names("Hráč 2 táhne", names, "cs") == "Zoë táhne"

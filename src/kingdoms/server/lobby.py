@@ -17,6 +17,8 @@ from kingdoms.bots.base import bot_names
 from kingdoms.core.errors import KingdomsError
 from kingdoms.core.registry import available_games, get_game
 from kingdoms.i18n import LANGUAGES, catalog, plurals
+from kingdoms.server.botnames import DEFAULT_BOTS
+from kingdoms.server.hyphen import with_hyphenated_names
 from kingdoms.server.limits import bot_heavy, check_json_text, client_key, parse_json
 from kingdoms.server.logtext import seat_names, with_names
 from kingdoms.server.master import GameMaster, RequestError, Table, public_seats
@@ -66,6 +68,7 @@ def game_catalog() -> list[dict[str, Any]]:
                 "min_players": game.min_players,
                 "max_players": game.max_players,
                 "bots": bots,
+                "default_bot": DEFAULT_BOTS.get(game.name, bots[0] if bots else None),
                 "options": game.lobby_options(),
                 "board": game.web.board,
                 "css": list(game.web.css),
@@ -234,7 +237,7 @@ async def get_replay(request: Request) -> Response:
 def _replay_body(master: GameMaster, table: Table, step: int, seat: int, lang: str) -> Any:
     state = master.replays.state_at(table.id, table.record(), step)
     events = state.log_for(None)
-    names = seat_names(table.seats)
+    names = seat_names(table.seats, lang)
     return {
         "game_id": table.id,
         "game": state.config.game,
@@ -269,7 +272,7 @@ async def get_game_data(request: Request) -> Response:
         game = get_game(name)
     except KingdomsError as err:
         return error_response(RequestError("no_game", str(err)), 404)
-    return JSONResponse(game.client_data(lang))
+    return JSONResponse(with_hyphenated_names(game.client_data(lang), lang))
 
 
 async def openapi(request: Request) -> Response:

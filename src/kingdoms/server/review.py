@@ -38,6 +38,7 @@ from starlette.routing import Route
 from kingdoms.core.errors import KingdomsError
 from kingdoms.review.analysis import Budget, Decision
 from kingdoms.review.game import analyse_steps, positions
+from kingdoms.server.botnames import display_names
 from kingdoms.server.master import GameMaster, RequestError
 from kingdoms.server.storage import Storage, create_tables, keys, required
 from kingdoms.server.table import BOT, HUMAN
@@ -336,10 +337,11 @@ def review_body(
         return texts.get(lang, texts["en"])
 
     out_seats = []
-    for seat, info in enumerate(table.seats):
+    names = display_names(table.seats, lang)
+    for seat in range(len(table.seats)):
         entry: dict[str, Any] = {
             "seat": seat,
-            "name": info.get("name", f"Player {seat + 1}"),
+            "name": names[seat],
             "visible": seat in seats,
             "mine": seat in mine,
             "shared": seat in stored["shared"],

@@ -16,6 +16,7 @@ from kingdoms.core.errors import KingdomsError
 from kingdoms.core.events import events_for
 from kingdoms.core.record import GameRecord
 from kingdoms.core.state import State
+from kingdoms.server.botnames import display_names
 from kingdoms.server.logtext import seat_names, with_names
 
 HUMAN, BOT = "human", "bot"
@@ -189,7 +190,7 @@ class Table:
         return None
 
     def record(self) -> GameRecord:
-        names = [str(s.get("name", f"Player {i + 1}")) for i, s in enumerate(self.seats)]
+        names = display_names(self.seats, "en")  # the names the game showed its players
         return GameRecord(
             config=self.state.config,
             actions=tuple(self.state.history),
@@ -227,7 +228,7 @@ def state_message_from(
     those events are filtered and put in words, so its cost does not grow with the
     game's length."""
     state = table.state
-    names = seat_names(table.seats)
+    names = seat_names(table.seats, lang)
     msg: dict[str, Any] = {
         "type": "state",
         "game_id": table.id,

@@ -1,13 +1,13 @@
 // The game page: one WebSocket for this browser's seats (several: hot-seat),
 // renders whatever the server sends.  No game rules here: the legal actions,
 // their texts and every view come from the server.
-import { botLabel } from "./bots.js";
+import { seatNames } from "./bots.js";
 import { $, clear, h } from "./dom.js";
 import { lang, languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
 import { guideBox } from "./guide.js";
 import { renderLog as drawLog, resetLog } from "./log.js";
 import { profile, rememberTokens, tokensFor } from "./store.js";
-import { replayHint, replayTarget, reviewButton } from "./review.js";
+import { replayHint, replayTarget, reviewButton, watchReview } from "./review.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const states = {}; // seat -> latest state message
@@ -94,11 +94,8 @@ export function act(seat, action) {
 }
 
 function seatName(msg, seat) {
-  const s = (msg.seats || [])[seat];
-  // a seat nobody named is "Player n" in the reader's language, a bot's its bot's name
-  if (s && s.name !== `Player ${seat + 1}`) return s.name;
-  if (s && s.kind === "bot" && s.bot) return botLabel(s.bot);
-  return t("Player {n}", { n: seat + 1 });
+  // one name per seat everywhere (the server's log and review use the same rule)
+  return seatNames(msg.seats || [])[seat] ?? t("Player {n}", { n: seat + 1 });
 }
 
 /** An action's text as a button label: sentence case ("Buy Curse"). */
@@ -382,6 +379,7 @@ async function rematch() {
 }
 
 function endButtons(spectator = false) {
+  watchReview(gameId); // a review another seat asked for shows itself here too
   return h("div", { class: "row end-buttons" },
     spectator ? null : h("button", { class: "primary", id: "rematch", onclick: rematch }, t("Rematch")),
     h("a", { class: "button", id: "replay-link", href: `/game/${gameId}#replay`, onclick: (ev) => {
@@ -485,6 +483,7 @@ async function replay() {
   if (target.seat !== null && target.seat < info.seats.length) seatSel.value = String(target.seat);
   if (target.step !== null) { slider.max = String(target.step); slider.value = String(target.step); slider.dataset.ready = "1"; }
   if (!$("#review-button")) $("#replay-controls").append(reviewButton(gameId));
+  watchReview(gameId);
   let showing = null;
   const show = async () => {
     replayRedraw = () => { showing = null; renameSeats(); show(); };

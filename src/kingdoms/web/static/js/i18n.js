@@ -60,6 +60,7 @@ export function languageSelect(onChange) {
   sel.setAttribute("aria-label", "Language");
   for (const [code, name] of [["en", "English"], ["pl", "Polski"], ["cs", "Čeština"]]) {
     const o = new Option(name, code, false, code === current);
+    o.lang = code; // each language's name is in that language
     sel.add(o);
   }
   sel.addEventListener("change", async () => onChange(await loadLanguage(sel.value)));

@@ -1,5 +1,5 @@
 // The lobby: create a game, list games, rejoin mine.
-import { botAbout, botLabel } from "./bots.js";
+import { botAbout, botLabel, seatNames } from "./bots.js";
 import { $, clear, h } from "./dom.js";
 import { lang, languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
 import { renderProfile } from "./profile.js";
@@ -37,7 +37,8 @@ function renderSeats() {
       new Option(t("Bot"), "bot", false, prev.kind === "bot"));
     const bot = h("select", { class: "bot", "aria-label": t("Bot") },
       ...(game.bots || []).map((b) => {
-        const o = new Option(botLabel(b), b, false, b === prev.bot);
+        const keep = (game.bots || []).includes(prev.bot) ? prev.bot : game.default_bot;
+        const o = new Option(botLabel(b), b, false, b === keep);
         o.title = botAbout(b);
         return o;
       }));
@@ -69,8 +70,10 @@ function renderOptions() {
         ...(spec.choices || []).map(([v, text]) => h("label", { class: "flag" },
           h("input", { type: "checkbox", value: JSON.stringify(v) }), " ", t(text)))));
     } else if (spec.type === "text") {
-      box.append(h("label", {}, label, " ",
-        h("input", { type: "text", class: "option-text", dataset: { text: spec.into || key } })));
+      const input = h("input", { type: "text", class: "option-text", dataset: { text: spec.into || key } });
+      // the menu it fills says so while something is typed ("The cards typed below")
+      input.addEventListener("input", () => typedInto(spec.into || key, input.value.trim() !== ""));
+      box.append(h("label", {}, label, " ", input));
     } else {
       const sel = h("select", { dataset: { option: key } },
         ...(spec.choices || []).map(([v, text]) => new Option(t(text), JSON.stringify(v))));
@@ -79,11 +82,30 @@ function renderOptions() {
   }
 }
 
+const TYPED = JSON.stringify("typed");
+
+/** Show in the menu of option `key` that typed text decides it (`typed`), or not. */
+function typedInto(key, typed) {
+  const sel = document.querySelector(`#game-options [data-option='${key}']`);
+  if (!sel) return;
+  let mark = [...sel.options].find((o) => o.value === TYPED);
+  if (typed && !mark) {
+    sel.dataset.before = sel.value;
+    mark = new Option(t("The cards typed below"), TYPED);
+    sel.add(mark, 0);
+    sel.value = TYPED;
+  } else if (!typed && mark) {
+    mark.remove();
+    sel.value = sel.dataset.before || sel.options[0].value;
+  }
+}
+
 function collectOptions() {
   let options = {};
   const raw = $("#options-json").value.trim();
   if (raw) options = JSON.parse(raw);
   for (const sel of document.querySelectorAll("#game-options [data-option]")) {
+    if (sel.value === TYPED) continue; // the typed text below gives it
     if (!(sel.dataset.option in options)) options[sel.dataset.option] = JSON.parse(sel.value);
   }
   for (const set of document.querySelectorAll("#game-options [data-flags]")) {
@@ -181,6 +203,10 @@ function showCreated(game) {
   } else {
     box.append(h("p", {}, h("a", { href: `/game/${game.id}`, class: "button primary", id: "watch-created" }, t("Watch"))));
   }
+  // the next step in view (and under the keyboard), on a laptop and on a phone
+  const next = box.querySelector("#play-here, #watch-created");
+  next.scrollIntoView({ block: "center" });
+  next.focus({ preventScroll: true });
   // anyone with this address may watch (the public view only)
   box.append(h("p", { class: "watch-link" }, h("span", {}, t("Link for spectators:")), " ",
     h("input", { readonly: true, value: `${location.origin}/game/${game.id}`, class: "invite-watch", id: "watch-link", onfocus: (e) => e.target.select() })));
@@ -200,8 +226,9 @@ function when(seconds) {
 function gameLine(g, extra) {
   const scores = g.outcome && g.outcome.scores;
   const winners = (g.outcome && g.outcome.winners) || [];
+  const shown = seatNames(g.seats);
   const players = g.seats.map((s, i) => h("span", { class: `player${winners.includes(i) ? " winner" : ""}` },
-    s.name === `Player ${i + 1}` ? t("Player {n}", { n: i + 1 }) : s.name, s.kind === "bot" ? h("span", { class: "muted" }, ` (${botLabel(s.bot)})`) : null,
+    shown[i], s.kind === "bot" && s.name && s.name !== `Player ${i + 1}` ? h("span", { class: "muted" }, ` (${botLabel(s.bot)})`) : null,
     scores ? h("strong", { class: "score" }, ` ${scores[i]}`) : null));
   const names = [];
   players.forEach((p, i) => { if (i) names.push(", "); names.push(p); });

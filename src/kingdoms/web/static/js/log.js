@@ -54,6 +54,9 @@ function draw(s, follow) {
   const { ol, entries } = s;
   const box = ol.parentElement;
   const n = entries.length;
+  // room for the longest line number ("1141."), however long the game
+  const digits = String(Math.max(n, 100)).length;
+  if (ol.style.getPropertyValue("--digits") !== String(digits)) ol.style.setProperty("--digits", String(digits));
   if (!n) {
     clear(ol);
     s.nodes.clear();

@@ -74,6 +74,17 @@ function panel() {
 }
 
 let polling = null;
+let pace = null; // {gameId, since, done}: when this page first saw the review progress
+
+/** The time the review still needs ("3 min", "40 s"), from its pace seen here so far. */
+function estimate(gameId, data) {
+  const now = performance.now();
+  const done = data.done || 0;
+  if (!pace || pace.gameId !== gameId || done < pace.done) pace = { gameId, since: now, done };
+  if (!data.total || done <= pace.done || now <= pace.since) return null;
+  const seconds = ((data.total - done) * (now - pace.since)) / (done - pace.done) / 1000;
+  return seconds >= 90 ? `${Math.round(seconds / 60)} min` : `${Math.max(1, Math.round(seconds))} s`;
+}
 
 export async function openReview(gameId) {
   const el = panel();
@@ -95,6 +106,35 @@ export async function openReview(gameId) {
     return;
   }
   show(gameId, body);
+  follow(gameId, body);
+}
+
+/** On a finished game's page: a review already asked for (by any seat) shows itself,
+ *  growing as it is computed, to everyone who may see its seats. */
+let watching = null;
+
+export async function watchReview(gameId) {
+  clearTimeout(watching);
+  if ($("#review-panel")) return;
+  let body;
+  try {
+    const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/review?lang=${lang()}`, { headers: headers(gameId) });
+    if (!r.ok) return;
+    body = await r.json();
+  } catch {
+    return;
+  }
+  if ($("#review-panel")) return;
+  if (!body || !["queued", "running", "done"].includes(body.status)) {
+    // not asked for yet: look again now and then while the page is open
+    watching = setTimeout(() => watchReview(gameId), 4000);
+    return;
+  }
+  show(gameId, body);
+  follow(gameId, body);
+}
+
+function follow(gameId, body) {
   if (polling) clearTimeout(polling);
   const poll = async () => {
     let data;
@@ -120,8 +160,12 @@ function show(gameId, data) {
     return;
   }
   if (data.status !== "done") {
+    const eta = estimate(gameId, data);
     el.append(h("p", { class: "muted", id: "review-progress" },
-      t("Analysing the game: {done} of {total} decisions…", { done: data.done || 0, total: data.total || "?" })));
+      t("Analysing the game: {done} of {total} decisions…", { done: data.done || 0, total: data.total || "?" }),
+      eta ? [" ", h("span", { id: "review-eta" }, t("about {time} left", { time: eta }))] : null));
+  } else {
+    pace = null;
   }
   const seats = data.seats || [];
   const visible = seats.filter((s) => s.visible);

@@ -102,7 +102,9 @@ export function cardFace(id, cards, opts = {}) {
     // a card to click is named by what the click does first ("Put Copper on top")
     "aria-label": [clickable ? opts.label : null, c ? `${name}, ${c.text}` : name].filter(Boolean).join(": "),
   },
-  h("div", { class: "dhead" }, costBadge(c), h("span", { class: nameClass(name) }, name)),
+  // the name with soft hyphens (from the server's dictionaries), in the page's language,
+  // so a long name breaks between syllables with a hyphen
+  h("div", { class: "dhead" }, costBadge(c), h("span", { class: nameClass(name), lang: document.documentElement.lang || undefined }, (c && c.name_hy) || name)),
   opts.compact ? null : h("div", { class: "dtext" }, c ? c.text : ""),
   h("div", { class: "dtypes" }, types.map((x) => typeName(x, t)).join(" – ")),
   opts.count !== undefined ? h("span", { class: "dcount", title: t("Cards left") }, String(opts.count)) : null);
@@ -121,8 +123,10 @@ export function cardFace(id, cards, opts = {}) {
   if (clickable) {
     el.addEventListener("click", (ev) => {
       if (held) { held = false; ev.preventDefault(); return; }
-      if (touchScreen() && selected !== el) {
+      if (touchScreen() && selected !== el && !opts.oneTap) {
         // first tap: select (and show what the card does); the second tap confirms
+        // (a move that needs no confirming — a Treasure played, a card picked in a
+        // question — is made by the first tap: opts.oneTap)
         if (selected) selected.classList.remove("selected");
         selected = el;
         el.classList.add("selected");
@@ -149,12 +153,18 @@ export function fitNames(root) {
     el.style.fontSize = "";
     // never below 12 px: a name that still does not fit breaks (hyphenated) instead
     const least = Math.min(1, 12 / (parseFloat(getComputedStyle(el).fontSize) || 12));
-    el.classList.remove("wrap");
+    el.classList.remove("wrap", "tall");
+    el.parentElement.classList.remove("stack");
     while (size - 0.06 >= least && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight * 1.02 + 1)) {
       size -= 0.06;
       el.style.fontSize = `${size}em`;
     }
-    if (el.scrollWidth > el.clientWidth + 1) el.classList.add("wrap"); // a long word breaks
+    // a syllable wider than the room beside the cost: the name goes under the cost
+    if (el.scrollWidth > el.clientWidth + 1) el.parentElement.classList.add("stack");
+    // a word longer than the card even at its syllables breaks anywhere (a last resort)
+    if (el.scrollWidth > el.clientWidth + 1) el.classList.add("wrap");
+    // a name that needs a third line at the smallest size gets it (never cut off)
+    if (el.scrollHeight > el.clientHeight * 1.02 + 1) el.classList.add("tall");
   }
 }
 

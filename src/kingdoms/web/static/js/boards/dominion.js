@@ -39,16 +39,33 @@ function actionsFor(legal, kinds) {
   return out;
 }
 
-function cardRow(ids, cards, clickable, act, counted = false) {
+function cardRow(ids, cards, clickable, act, counted = false, oneTap = {}) {
   if (!ids.length) return h("span", { class: "muted" }, "–");
   if (counted) {
     const counts = {};
     for (const id of ids) counts[id] = (counts[id] || 0) + 1;
     return h("div", { class: "dcards" }, Object.entries(counts).map(([id, n]) =>
-      cardEl(id, cards, { count: n > 1 ? n : undefined, action: clickable[id], act })));
+      cardEl(id, cards, { count: n > 1 ? n : undefined, action: clickable[id], act, oneTap: !!oneTap[id] })));
   }
-  return h("div", { class: "dcards" }, ids.map((id) => cardEl(id, cards, { action: clickable[id], act })));
+  return h("div", { class: "dcards" }, ids.map((id) => cardEl(id, cards, { action: clickable[id], act, oneTap: !!oneTap[id] })));
 }
+
+/** The hand's moves a single tap makes on a touch screen: a Treasure played (nothing
+ *  is drawn or revealed) and a card picked in a question (picked again to undo); an
+ *  Action played or a card bought asks for a second tap. */
+function oneTapMoves(acts, cards, legal) {
+  const kind = new Map(legal.map((l) => [l.action, (l.info || {}).kind]));
+  const out = {};
+  for (const [id, action] of Object.entries(acts)) {
+    const types = (cards[id] || {}).types || [];
+    const k = kind.get(action);
+    if (k === "choose" || (k === "play" && types.includes("Treasure") && !types.includes("Action"))) out[id] = true;
+  }
+  return out;
+}
+
+let playOpen = false; // on a phone: the cards in play shown (the reader opened them)
+const phoneScreen = () => window.matchMedia && window.matchMedia("(max-width: 720px)").matches;
 
 let last = null; // the latest render call: redrawn once its language's cards arrive
 let played = { key: null, count: 0 }; // cards in play at the last render (to animate new ones)
@@ -91,12 +108,15 @@ export function render(el, msg, ctx) {
   // a game ended early (a resignation) is over whatever phase it stopped in
   const phase = msg.finished ? t("Game over")
     : { action: t("Action phase"), buy: t("Buy phase"), cleanup: t("Clean-up"), over: t("Game over") }[v.phase] || v.phase;
-  toPrompt(h("div", { class: "status panel", id: "d-status", dataset: { phase: v.phase } },
-    h("strong", {}, t("Turn of {name}", { name: ctx.name(turn) })), " · ", phase, " · ",
-    h("span", { id: "d-actions" }, `${t("Actions")}: ${v.actions}`), " · ",
-    h("span", { id: "d-buys" }, `${t("Buys")}: ${v.buys}`), " · ",
-    h("span", { id: "d-coins" }, `${t("Coins")}: ${v.coins}`),
-    v.potions ? [" · ", h("span", { id: "d-potions" }, `${t("Potions")}: ${v.potions}`)] : null));
+  // (a finished game shows its end, not the last turn's leftover counters)
+  if (!msg.finished && !v.outcome) {
+    toPrompt(h("div", { class: "status panel", id: "d-status", dataset: { phase: v.phase } },
+      h("strong", {}, t("Turn of {name}", { name: ctx.name(turn) })), " · ", phase, " · ",
+      h("span", { id: "d-actions" }, `${t("Actions")}: ${v.actions}`), " · ",
+      h("span", { id: "d-buys" }, `${t("Buys")}: ${v.buys}`), " · ",
+      h("span", { id: "d-coins" }, `${t("Coins")}: ${v.coins}`),
+      v.potions ? [" · ", h("span", { id: "d-potions" }, `${t("Potions")}: ${v.potions}`)] : null));
+  }
   if (v.possession) {
     root.append(h("div", { class: "panel possession" },
       t("{name} is possessed by {by}: {by} makes every decision of this turn.",
@@ -154,7 +174,16 @@ export function render(el, msg, ctx) {
   const inPlay = (v.players[turn] || {}).in_play || [];
   const playRow = cardRow(inPlay, cards, pick("play"), ctx.act);
   markFresh(playRow, `${turn}:${v.players[turn] ? v.players[turn].turns : 0}`, inPlay.length);
-  dock.append(h("div", { class: "panel", id: "d-play" }, h("h2", {}, t("In play")), playRow));
+  // whose cards these are: your own, or (in another's turn) theirs, by name
+  const playTitle = turn === me ? t("Your cards in play") : t("In play: {name}", { name: ctx.name(turn) });
+  // on a phone the cards in play fold into one line (the hand gets the room), unless
+  // the reader opened them or a question picks from them
+  const pickingPlay = d && d.zone === "play" && d.who === me;
+  dock.append(h("details", {
+    class: "panel", id: "d-play", dataset: { owner: String(turn) },
+    open: !phoneScreen() || playOpen || pickingPlay,
+    ontoggle: (ev) => { if (phoneScreen() && !pickingPlay) playOpen = ev.target.open; },
+  }, h("summary", {}, h("h2", {}, playTitle, " ", h("span", { class: "muted play-count" }, `(${inPlay.length})`))), playRow));
   const chooser = d ? d.who : turn; // whose cards the legal actions concern
   const handActs = { ...actionsFor(legal, ["play"]), ...pick("hand") };
   const possessedView = v.possession && v.possession.hand;
@@ -163,7 +192,7 @@ export function render(el, msg, ctx) {
   if (me !== null && me !== undefined) dock.append(h("div", { class: "panel hand", id: "d-hand" },
     h("h2", {}, t("Your hand"), " ", h("span", { class: "muted" },
       `${t("Deck")}: ${mine.deck_size} · ${t("Discard pile")}: ${mine.discard_size}`)),
-    cardRow(v.hand, cards, ownActs, ctx.act, true)));
+    cardRow(v.hand, cards, ownActs, ctx.act, true, oneTapMoves(ownActs, cards, legal))));
   const looking = v.looking || [];
   if (looking.length) dock.append(h("div", { class: "panel", id: "d-looking" }, h("h2", {}, t("You look at")), cardRow(looking, cards, pick("looking"), ctx.act)));
   const aside = mine.set_aside || [];

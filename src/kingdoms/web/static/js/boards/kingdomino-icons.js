@@ -13,6 +13,7 @@ function svg(tag, attrs, ...children) {
 export function crowns(n) {
   const box = document.createElement("span");
   box.className = `crowns n${n}`;
+  box.setAttribute("role", "img"); // (an aria-label needs a role)
   box.setAttribute("aria-label", String(n));
   for (let i = 0; i < n; i++) {
     box.append(svg("svg", { class: "crown", viewBox: "0 0 24 18", "aria-hidden": "true" },

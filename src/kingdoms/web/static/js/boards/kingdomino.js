@@ -83,14 +83,26 @@ function kingdomEl(v, q, d, ctx, places) {
   for (const [x, y, terrain, crowns] of k.cells) cells[`${x},${y}`] = [terrain, crowns];
   const xs = k.cells.map((c) => c[0]);
   const ys = k.cells.map((c) => c[1]);
-  const [x0, x1] = [Math.max(...xs) - (size - 1), Math.min(...xs) + (size - 1)];
-  const [y0, y1] = [Math.max(...ys) - (size - 1), Math.min(...ys) + (size - 1)];
+  // the squares the kingdom may still grow into ...
+  const [wx0, wx1] = [Math.max(...xs) - (size - 1), Math.min(...xs) + (size - 1)];
+  const [wy0, wy1] = [Math.max(...ys) - (size - 1), Math.min(...ys) + (size - 1)];
   const mine = places.length && q === ctx.seat;
   const targets = new Set();
-  if (mine) for (const p of places) for (const [x, y] of p.info.cells) targets.add(`${x},${y}`);
+  if (mine) for (const p of places) for (const [x, y] of p.info.cells) { targets.add(`${x},${y}`); xs.push(x); ys.push(y); }
   const pick = mine ? chosen(places) : null;
   const preview = {};
   if (pick) for (const [x, y, terrain, crowns] of pick.info.cells) preview[`${x},${y}`] = [terrain, crowns];
+  // ... drawn only around what is there and where a domino may go now (one square of
+  // margin where this seat places; at least 3×3): squares stay large on a phone
+  // (Mighty Duel early, four kingdoms)
+  const pad = targets.size ? 1 : 0;
+  const span = (lo, hi, w0, w1) => {
+    let [a, b] = [Math.max(w0, lo - pad), Math.min(w1, hi + pad)];
+    while (b - a < 2 && (a > w0 || b < w1)) { if (a > w0) a--; if (b - a < 2 && b < w1) b++; }
+    return [a, b];
+  };
+  const [x0, x1] = span(Math.min(...xs), Math.max(...xs), wx0, wx1);
+  const [y0, y1] = span(Math.min(...ys), Math.max(...ys), wy0, wy1);
   // the grid scales to the width it gets (a phone fits Mighty Duel's 7×7 too)
   const cols = x1 - x0 + 1;
   const grid = h("div", { class: "kd-grid", role: "group", "aria-label": ctx.t("Kingdom of {name}", { name: ctx.name(q) }),
