@@ -12,7 +12,7 @@ The generic search bot ``mcts`` plays Dominion too, through the hooks below
 :data:`BOT_DEFAULTS`; see :mod:`kingdoms.bots.dominion.search`).
 
 >>> sorted(BOTS)[:4]
-['adventurer', 'big-money', 'big-money-ultimate', 'bureaucrat']
+['adventurer', 'best', 'big-money', 'big-money-ultimate']
 """
 
 from __future__ import annotations
@@ -28,9 +28,13 @@ from kingdoms.bots.base import named_hook
 from kingdoms.bots.dominion.bundled import attr_name, bundled_names
 
 BOTS: Mapping[str, str] = MappingProxyType(
-    {name: f"kingdoms.bots.dominion.bundled:{attr_name(name)}" for name in bundled_names()}
+    {
+        **{name: f"kingdoms.bots.dominion.bundled:{attr_name(name)}" for name in bundled_names()},
+        "best": "kingdoms.bots.dominion.best:best_bot",
+    }
 )
-"""Bot name -> ``module:factory`` (what the Dominion game's ``bot_names()`` returns)."""
+"""Bot name -> ``module:factory`` (what the Dominion game's ``bot_names()`` returns):
+the bundled strategies and ``best`` (:mod:`kingdoms.bots.dominion.best`)."""
 
 
 def bot_from_file(path: str, **params: Any) -> Any:

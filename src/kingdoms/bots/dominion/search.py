@@ -30,6 +30,7 @@ from typing import Any
 
 from kingdoms.bots.dominion import adapter
 from kingdoms.bots.dominion.bots import StrategyBot
+from kingdoms.bots.dominion.observation import observe
 from kingdoms.bots.dominion.strategy import Situation, Strategy
 from kingdoms.core.state import State
 from kingdoms.dominion import actions as A
@@ -356,7 +357,8 @@ def kingdom_playout(state: State, rng: random.Random) -> int:
             if want is not None and _BUY0 + BY_ID[want] in legal:
                 return _BUY0 + BY_ID[want]
             return A.A_END_PHASE
-    return _strategy(kingdom_strategy(kingdom))[2].act(state.view(state.current_player), legal, rng)
+    p = state.current_player
+    return _strategy(kingdom_strategy(kingdom))[2].act(observe(state, p), legal, rng)
 
 
 def bmu_playout(state: State, rng: random.Random) -> int:
@@ -370,7 +372,7 @@ def bmu_playout(state: State, rng: random.Random) -> int:
         if choice is not None:
             return choice
     p = state.current_player
-    return _decider().act(state.view(p), legal, rng)
+    return _decider().act(observe(state, p), legal, rng)
 
 
 def _card_value(c: int) -> float:

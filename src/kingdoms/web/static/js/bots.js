@@ -23,6 +23,8 @@ const LABELS = {
   "full-greedy": () => t("Greedy, looking ahead"),
   "planning-greedy": () => t("Greedy, planning its placements"),
   mcts: () => t("Tree search (MCTS)"),
+  best: () => t("Strongest: searching every move"),
+  "best:strong": () => t("Strongest, thinking longer"),
 };
 
 const ABOUT = {
@@ -33,6 +35,8 @@ const ABOUT = {
   "full-greedy": () => t("Takes the move that scores most, looking one step further."),
   "planning-greedy": () => t("Picks and places to keep its best future placements open."),
   mcts: () => t("Plays many games ahead in its head and picks what wins most often (slow, strong)."),
+  best: () => t("The strongest level: plays each move ahead many times from what it can see, guided by the best plan for the kingdom."),
+  "best:strong": () => t("The strongest level with ten times the thinking per move, for analysis."),
 };
 
 /** A bot's name ("big-money" → "Big Money"), translated. */
