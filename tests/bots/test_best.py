@@ -168,3 +168,13 @@ def test_the_server_lists_it_and_makes_games_with_it() -> None:
         seats = [{"kind": "human"}, {"kind": "bot", "bot": "best:grandmaster"}]
         res = client.post("/api/games", json={"game": "dominion", "seats": seats})
         assert res.status_code == 400 and "level" in res.json()["message"]
+
+
+def test_the_review_plays_as_the_strong_level() -> None:
+    from kingdoms.bots.dominion import BOT_DEFAULTS
+    from kingdoms.bots.dominion.best import review_settings
+    from kingdoms.review.analysis import default_playout, default_width
+
+    assert dict(BOT_DEFAULTS["review"]) == dict(review_settings())
+    assert default_width("dominion") == review_settings()["width"]
+    assert default_playout("dominion") == review_settings()["playout"]

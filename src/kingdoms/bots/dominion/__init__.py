@@ -91,13 +91,18 @@ def _bmu_plus_bot(card: str, copies: int, name: str) -> Any:
 
 
 BOT_DEFAULTS: Mapping[str, Mapping[str, object]] = MappingProxyType(
-    {"mcts": MappingProxyType({"playout": "kingdom", "width": 5, "keep": 1.5})}
+    {
+        "mcts": MappingProxyType({"playout": "kingdom", "width": 5, "keep": 1.5}),
+        "review": MappingProxyType({"playout": "kingdom", "width": 6}),
+    }
 )
 """Parameters of the generic bots in Dominion unless the spec says otherwise:
 ``mcts`` = ``mcts:playout=kingdom,width=5,keep=1.5`` (the kingdom's bundled strategy
 rolls out and ranks the root moves; the search overrules its choice only when
 another move is better by more than 1.5 standard errors; ``width=0`` searches
-every move)."""
+every move).  ``review``: what the game review (:mod:`kingdoms.review`) plays its
+rollouts with and how many ranked moves it compares — ``best``'s strong level
+(:data:`kingdoms.bots.dominion.best.LEVELS`; a test keeps them equal)."""
 
 
 PLAYOUTS: Mapping[str, str] = MappingProxyType(
