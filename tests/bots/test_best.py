@@ -178,3 +178,13 @@ def test_the_review_plays_as_the_strong_level() -> None:
     assert dict(BOT_DEFAULTS["review"]) == dict(review_settings())
     assert default_width("dominion") == review_settings()["width"]
     assert default_playout("dominion") == review_settings()["playout"]
+
+
+def test_the_precision_kingdom_leaves_big_money_the_best_plan() -> None:
+    """``bench/review_precision.py`` counts flags on a weakened ``big-money-ultimate``:
+    its kingdom must offer no bundled plan that beats it (Workshop and Gardens did)."""
+    from kingdoms.bots.dominion.search import kingdom_plans
+    from kingdoms.review.precision import MONEY_KINGDOM
+
+    assert kingdom_plans(tuple(MONEY_KINGDOM))[0] == "big-money-ultimate"
+    assert kingdom_plans(("workshop", "gardens", *MONEY_KINGDOM[:8]))[0] == "workshop-gardens"
