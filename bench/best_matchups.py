@@ -190,6 +190,13 @@ def table(rows: Sequence[dict[str, Any]], markdown: bool) -> str:
     score = sum(r["win"] for r in rows)
     cpu = sum(r["cpu"] for r in rows)
     lines.append("")
+    for kind in ("geronimoo", "bundled", "optimized"):
+        rs = [r for r in rows if r["kind"] == kind]
+        if rs:
+            wins = sum(r["win"] for r in rs)
+            lo, hi = wilson_interval(wins, len(rs))
+            lines.append(f"all kingdoms against {kind}: {len(rs)} games, {wins / len(rs):.1%} "
+                         f"[{lo:.1%}-{hi:.1%}]" + ("  " if markdown else ""))  # fmt: skip
     lines.append(f"{total} games, overall score {score / max(total, 1):.1%}; "
                  f"{missed} of {len(groups)} matchups miss 55 % with the lower bound above 50 %; "
                  f"{cpu:.0f} CPU s")  # fmt: skip
