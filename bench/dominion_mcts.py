@@ -9,6 +9,15 @@ seconds per move) plays ``--games`` 2-player games against it, seats alternating
     nice .venv/bin/python bench/dominion_mcts.py --kingdoms 20 --games 2 --time 1 \\
         --workers 2 --out /tmp/dominion_mcts.jsonl
 
+``--speed`` measures instead the CPU time of a search decision on both builds: the
+same positions (mid-game decisions of seeded games on random kingdoms), searched with
+``mcts:iterations=N`` (``--iterations``), by the pure-Python path
+(``KINGDOMS_PURE=1``) and by the compiled build, each in its own process as its users
+run it; it prints CPU seconds per decision of each and their ratio, and checks that
+both builds chose the same moves::
+
+    nice .venv/bin/python bench/dominion_mcts.py --speed --positions 30 --iterations 100
+
 Every finished game is appended to ``--out`` as one JSON line (so a run stopped
 early still counts); ``--summary FILE`` prints the figures of such a file; ``--first-game 2`` plays
 further games on the same kingdoms (new deals) to add to a file; ``--picks FILE``
@@ -83,6 +92,104 @@ def _play(kingdom: Sequence[str], specs: Sequence[str], seed: int) -> dict[str, 
     }
 
 
+def positions(count: int, seed: int) -> list[tuple[list[str], int, int]]:
+    """``count`` (kingdom, game seed, step) of decisions worth searching: mid-game
+    moves of games between the kingdom's strategy and ``big-money-ultimate``."""
+    import random
+
+    from kingdoms.bots.base import make_bot
+    from kingdoms.bots.dominion import obvious_action
+    from kingdoms.bots.dominion.search import kingdom_strategy
+    from kingdoms.core.registry import new_game
+    from kingdoms.core.runner import seat_rngs
+
+    out: list[tuple[list[str], int, int]] = []
+    rng = random.Random(seed)
+    g = 0
+    while len(out) < count:
+        g += 1
+        kingdom = kingdom_of(seed * 1000 + g)
+        bots = [make_bot("dominion", kingdom_strategy(tuple(kingdom))),
+                make_bot("dominion", "big-money-ultimate")]  # fmt: skip
+        state = new_game("dominion", 2, g, {"kingdom": kingdom})
+        state.logging = False
+        rngs = seat_rngs(g, 2)
+        candidates = []
+        while state.current_player >= 0:
+            p = state.current_player
+            legal = state.legal_actions()
+            if len(legal) > 1 and obvious_action(state, legal) is None and state.step > 40:
+                candidates.append(state.step)
+            state.apply(bots[p].act(state.view(p), legal, rngs[p]))
+        for step in rng.sample(candidates, min(3, len(candidates))):
+            out.append((kingdom, g, step))
+    return out[:count]
+
+
+def speed_worker(count: int, iterations: int, seed: int) -> dict[str, Any]:
+    """CPU seconds of ``mcts:iterations=N`` decisions on :func:`positions` (this
+    process's build)."""
+    import random
+
+    from kingdoms._build import build_kind
+    from kingdoms.bots.base import make_bot
+    from kingdoms.core.registry import new_game
+    from kingdoms.core.runner import seat_rngs
+
+    moves: list[int] = []
+    cpu = 0.0
+    spots = positions(count, seed)
+    for kingdom, g, step in spots:
+        bots = [make_bot("dominion", "big-money-ultimate") for _ in range(2)]
+        from kingdoms.bots.dominion.search import kingdom_strategy
+
+        bots[0] = make_bot("dominion", kingdom_strategy(tuple(kingdom)))
+        state = new_game("dominion", 2, g, {"kingdom": kingdom})
+        state.logging = False
+        rngs = seat_rngs(g, 2)
+        while state.step < step:
+            p = state.current_player
+            state.apply(bots[p].act(state.view(p), state.legal_actions(), rngs[p]))
+        p = state.current_player
+        bot = make_bot("dominion", f"mcts:iterations={iterations},seed={g}")
+        view, legal = state.view(p), state.legal_actions()
+        t0 = time.process_time()
+        moves.append(int(bot.act(view, legal, random.Random(g))))
+        cpu += time.process_time() - t0
+    return {"build": build_kind(), "cpu": cpu, "decisions": len(spots), "moves": moves}
+
+
+def speed(args: argparse.Namespace) -> int:
+    """Both builds on the same positions, one process each (run one after the other)."""
+    import subprocess
+
+    results = {}
+    for build in ("pure", "compiled"):
+        env = dict(os.environ)
+        env.pop("KINGDOMS_PURE", None)
+        if build == "pure":
+            env["KINGDOMS_PURE"] = "1"
+        code = (
+            "import json, sys; sys.path.insert(0, 'bench'); import dominion_mcts as b; "
+            f"print(json.dumps(b.speed_worker({args.positions}, {args.iterations}, {args.seed})))"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+        )
+        res = json.loads(out.stdout.strip().splitlines()[-1])
+        results[build] = res
+        per = res["cpu"] / res["decisions"]
+        print(f"{build:8s} (ran as {res['build']}): {res['decisions']} decisions, "
+              f"mcts:iterations={args.iterations}: {per * 1000:.1f} ms CPU per decision",
+              flush=True)  # fmt: skip
+    pure, comp = results["pure"], results["compiled"]
+    same = pure["moves"] == comp["moves"]
+    ratio = pure["cpu"] / max(comp["cpu"], 1e-9)
+    print(f"same moves on both builds: {same}")
+    print(f"compiled / pure speed per decision: {ratio:.2f}x")
+    return 0 if same else 1
+
+
 def win_share(winners: Sequence[int], seat: int) -> float:
     if seat not in winners:
         return 0.0
@@ -136,7 +243,7 @@ def load_picks(args: argparse.Namespace, pool: ProcessPoolExecutor) -> dict[int,
 def one_kingdom(k: int, args: argparse.Namespace, pick: Sequence[Any]) -> list[dict[str, Any]]:
     kingdom = kingdom_of(args.seed + k)
     opponent, rate = str(pick[0]), float(pick[1])
-    spec = f"mcts:time={args.time}" + (f",{args.params}" if args.params else "")
+    spec = f"mcts:time={args.time},clock=cpu" + (f",{args.params}" if args.params else "")
     rows = []
     for g in range(args.first_game, args.first_game + args.games):
         seat = g % 2
@@ -191,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kingdoms", type=int, default=20)
     parser.add_argument("--games", type=int, default=2, help="games per kingdom (seats swap)")
-    parser.add_argument("--time", type=float, default=1.0, help="seconds per move")
+    parser.add_argument("--time", type=float, default=1.0, help="CPU seconds per move")
     parser.add_argument("--params", default="", help="more mcts parameters, e.g. keep=1.5")
     parser.add_argument(
         "--first-game", type=int, default=0, help="number of the first game per kingdom"
@@ -204,7 +311,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--out", default=None, help="append one JSON line per game")
     parser.add_argument("--summary", default=None, help="only summarize this JSONL file")
+    parser.add_argument("--speed", action="store_true", help="CPU per decision, both builds")
+    parser.add_argument("--positions", type=int, default=30, help="positions (with --speed)")
+    parser.add_argument("--iterations", type=int, default=100, help="iterations (with --speed)")
     args = parser.parse_args(argv)
+    if args.speed:
+        return speed(args)
     if args.summary:
         with open(args.summary, encoding="utf-8") as f:
             print(summarize([json.loads(line) for line in f if line.strip()]))

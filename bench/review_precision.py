@@ -6,10 +6,12 @@ and reports the *precision* (share of the flagged decisions that are the weakene
 random buys) and the *recall* (share of those random buys flagged)::
 
     nice -n 10 .venv/bin/python bench/review_precision.py --games 200 --budget iterations=60,width=3
+    nice .venv/bin/python bench/review_precision.py --games 40 --budget iterations=1000,game=12
     .venv/bin/python bench/review_precision.py --kingdom random      # each seed's random kingdom
 
-The default kingdom holds none of the cards of the bundled single-card strategies nor
-one that helps Big Money much, so the search's rollouts play Big Money there and
+The default kingdom holds none of the cards of the bundled strategies (its Workshop
+became a Harbinger: with Gardens it made ``workshop-gardens``, which beats Big Money)
+nor one that helps Big Money much, so the search's rollouts play Big Money there and
 ``big-money-ultimate`` is the plan it knows best; on random kingdoms
 (``--kingdom random``) the review also flags ``big-money-ultimate`` itself where a
 Witch or a Smithy would have been better.

@@ -49,6 +49,7 @@ COMPILED: Final = (
     "kingdoms.bots.dominion.strategy",
     "kingdoms.bots.dominion.adapter",
     "kingdoms.bots.dominion.bots",
+    "kingdoms.bots.dominion.search",
     "kingdoms.rl.encoding",
     "kingdoms.rl.dominion_obs",
     "kingdoms.rl.kingdomino_obs",

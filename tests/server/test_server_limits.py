@@ -75,10 +75,11 @@ def test_bot_options_within_the_limits_are_accepted_and_capped() -> None:
     assert bounded_bot_spec("mcts:time=100000", limits, clamp=True) == "mcts:time=2.0"
     with pytest.raises(RequestError):
         bounded_bot_spec("mcts:width=1e300", limits)
-    # think time on the server is wall-clock time: a CPU-time budget could run for long
+    # think time on the server is CPU time: a bot plays the same on a busy server
     with pytest.raises(RequestError, match="clock"):
-        bounded_bot_spec("mcts:time=1,clock=cpu", limits)
-    assert bounded_bot_spec("mcts:time=1,clock=cpu", limits, clamp=True) == "mcts:time=1,clock=wall"
+        bounded_bot_spec("mcts:time=1,clock=wall", limits)
+    assert bounded_bot_spec("mcts:time=1,clock=wall", limits, clamp=True) == "mcts:time=1,clock=cpu"
+    assert bounded_bot_spec("best:strong", limits) == "best:level=strong"
 
 
 def test_a_stored_runaway_bot_resumes_within_the_limits(tmp_path: Any) -> None:

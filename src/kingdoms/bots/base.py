@@ -66,21 +66,38 @@ def _coerce(value: str) -> Any:
     return value
 
 
+LEVELS = ("default", "strong")
+"""Levels a spec may name without ``level=`` (``best:strong``)."""
+
+
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"mcts:time=0.5,playout=greedy"`` -> ``("mcts", {"time": 0.5, "playout": "greedy"})``."""
+    """``"mcts:time=0.5,playout=greedy"`` -> ``("mcts", {"time": 0.5, "playout": "greedy"})``;
+    a first parameter that is one of :data:`LEVELS` names the bot's level
+    (``"best:strong"`` -> ``("best", {"level": "strong"})``).
+
+    >>> parse_bot_spec("best:strong,seed=2")
+    ('best', {'level': 'strong', 'seed': 2})
+    """
     name, _, rest = spec.strip().partition(":")
     params: dict[str, Any] = {}
     if rest:
-        for part in rest.split(","):
+        for i, part in enumerate(rest.split(",")):
             key, eq, value = part.partition("=")
+            if not eq and i == 0 and key.strip() in LEVELS:
+                params["level"] = key.strip()
+                continue
             if not eq or not key.strip():
-                raise InvalidConfig(f"bad bot parameter {part!r} in {spec!r}; use key=value")
+                raise InvalidConfig(
+                    f"bad bot parameter {part!r} in {spec!r}; use key=value"
+                    f" (or first a level: {', '.join(LEVELS)})"
+                )
             params[key.strip().replace("-", "_")] = _coerce(value.strip())
     return name.strip(), params
 
 
-SEARCH_BOTS = frozenset({"mcts"})
-"""Generic bots that search: they need ``Game.state_from_view``."""
+SEARCH_BOTS = frozenset({"mcts", "best"})
+"""Bots that search (the generic ``mcts`` and Dominion's ``best``): they need
+``Game.state_from_view``, and cost CPU at every move."""
 
 
 def _targets(game: str) -> dict[str, str]:

@@ -37,6 +37,10 @@ A game's bot package may set better defaults for this bot in ``BOT_DEFAULTS``
 (Kingdomino: ``playout=drafting,width=6``); ``make_bot`` applies them under the
 parameters of the spec.
 
+``time`` is CPU seconds of the searching thread (``clock=cpu``, the default):
+the same seed and budget in ``iterations`` give the same move on any machine, and
+a CPU budget searches as much on a busy machine as on an idle one.
+
 Spec examples: ``mcts:time=1``, ``mcts:iterations=500,algorithm=uct,playout=greedy``,
 ``mcts:time=1,width=8``.
 """
@@ -141,7 +145,7 @@ class MCTSBot:
         c: float | None = None,
         seed: int | None = None,
         width: int | None = None,
-        clock: str = "wall",
+        clock: str = "cpu",
         keep: float | None = None,
     ) -> None:
         if algorithm not in ALGORITHMS:
@@ -164,8 +168,9 @@ class MCTSBot:
             raise InvalidConfig(f"clock must be one of {tuple(CLOCKS)}, not {clock!r}")
         self.width = width or None
         self.clock = clock
-        """``wall``: ``time`` is seconds of wall-clock time; ``cpu``: seconds of this
-        thread's CPU time (fair budgets on a loaded machine)."""
+        """``cpu`` (the default): ``time`` is seconds of this thread's CPU time, so the
+        bot searches as much on a busy machine as on an idle one; ``wall``: seconds of
+        wall-clock time (its strength then depends on the machine's load)."""
         if keep is not None and (
             isinstance(keep, bool) or not isinstance(keep, int | float) or not keep >= 0
         ):

@@ -44,8 +44,10 @@ from kingdoms.i18n import LANGUAGES
 
 DEFAULT_ITERATIONS = 1000
 """Samples per decision by default (each plays every candidate once)."""
-DEFAULT_GAME_SECONDS = 200.0
-"""CPU seconds a whole game's review may take by default (2 cores: under 2 minutes)."""
+DEFAULT_GAME_SECONDS = 12.0
+"""CPU seconds the analyses of a whole game may take by default, shared evenly by its
+decisions (finding the decisions and starting comes on top: a 2-player Dominion game's
+review stays within 15 CPU seconds)."""
 MIN_ITERATIONS = 16
 """A time budget never stops a decision before this many samples, and fewer never flag
 a mistake (their standard error means little)."""
@@ -202,15 +204,20 @@ def _finish(state: State, policy: PlayoutPolicy, rng: random.Random, seat: int) 
     return rewards(out.scores, out.winners, "win")[seat]
 
 
-def default_width(game: str) -> int:
+def _review_defaults(game: str) -> dict[str, Any]:
+    """The game's settings for reviews: its bot package's ``BOT_DEFAULTS["review"]``
+    (Dominion: those of ``best``'s strong level), else those of its ``mcts``."""
     defaults = game_bot_hook(game, "BOT_DEFAULTS") or {}
-    width = dict(defaults.get("mcts", {})).get("width")
+    return {**dict(defaults.get("mcts", {})), **dict(defaults.get("review", {}))}
+
+
+def default_width(game: str) -> int:
+    width = _review_defaults(game).get("width")
     return int(width) if isinstance(width, int) else 0
 
 
 def default_playout(game: str) -> str:
-    defaults = game_bot_hook(game, "BOT_DEFAULTS") or {}
-    return str(dict(defaults.get("mcts", {})).get("playout", "random"))
+    return str(_review_defaults(game).get("playout", "random"))
 
 
 def candidates_for(base: State, legal: list[int], chosen: int, width: int) -> list[int] | None:

@@ -29,11 +29,13 @@ from kingdoms.review.game import review_game
 STRONG = "big-money-ultimate"
 
 MONEY_KINGDOM = [
-    "cellar", "chapel", "feast", "gardens", "spy",
-    "thief", "throne_room", "village", "woodcutter", "workshop",
+    "cellar", "chapel", "feast", "gardens", "harbinger",
+    "spy", "thief", "throne_room", "village", "woodcutter",
 ]  # fmt: skip
-"""No card of a bundled single-card strategy, and none that makes Big Money much stronger
-(the rollouts play a Mine or a Moneylender they own, and rate them highly)."""
+"""No card of a bundled strategy (so ``big-money-ultimate`` is the best plan the
+reviewer knows here: a Workshop, once in this kingdom where Harbinger is, makes
+the bundled ``workshop-gardens`` with Gardens, which beats it), and none that makes Big Money much
+stronger (the rollouts play a Mine or a Moneylender they own, and rate them highly)."""
 
 
 class NoisyBuyer:

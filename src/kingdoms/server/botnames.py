@@ -52,6 +52,9 @@ BOT_LABELS: Final[dict[str, str]] = {
     "full-greedy": "Greedy, looking ahead",
     "planning-greedy": "Greedy, planning its placements",
     "mcts": "Tree search (MCTS)",
+    "best": "Strongest: searching every move",
+    "best:strong": "Strongest, thinking longer",
+    "learned": "Learned network",
 }
 """Bot name (before any ``:options``) → its label's msgid."""
 
@@ -94,6 +97,12 @@ BOT_ABOUT: Final[dict[str, str]] = {
     "full-greedy": "Takes the move that scores most, looking one step further.",
     "planning-greedy": "Picks and places to keep its best future placements open.",
     "mcts": "Plays many games ahead in its head and picks what wins most often (slow, strong).",
+    "best": (
+        "The strongest level: plays each move ahead many times from what it can see,"
+        " guided by the best plan for the kingdom."
+    ),
+    "best:strong": "The strongest level with ten times the thinking per move, for analysis.",
+    "learned": "A neural network trained across random kingdoms decides every move (quick).",
 }
 """Bot name → its one-line description's msgid."""
 
@@ -113,7 +122,7 @@ def bot_key(spec: str) -> str:
 
 def bot_label(spec: str, lang: str = "en") -> str:
     """A bot's name in ``lang`` ("big-money" → "Big Money"; unknown: "Some Bot")."""
-    key = bot_key(spec)
+    key = spec.strip() if spec.strip() in BOT_LABELS else bot_key(spec)
     if key in BOT_LABELS:
         return translator(lang)(BOT_LABELS[key])
     if key.startswith("bmu+"):

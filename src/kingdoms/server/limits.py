@@ -192,10 +192,10 @@ def bounded_bot_spec(spec: Any, limits: ServerLimits, clamp: bool = False) -> st
     out: dict[str, Any] = {}
     for key, value in params.items():
         if isinstance(value, bool) or not isinstance(value, int | float):
-            if key == "clock" and value != "wall":  # think time is wall-clock time here
+            if key == "clock" and value != "cpu":  # think time is CPU time: same play under load
                 if not clamp:
-                    raise RequestError("bad_config", "bot option clock must be wall here")
-                value = "wall"
+                    raise RequestError("bad_config", "bot option clock must be cpu here")
+                value = "cpu"
             out[key] = value
             continue
         if not math.isfinite(value):

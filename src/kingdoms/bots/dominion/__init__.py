@@ -12,7 +12,7 @@ The generic search bot ``mcts`` plays Dominion too, through the hooks below
 :data:`BOT_DEFAULTS`; see :mod:`kingdoms.bots.dominion.search`).
 
 >>> sorted(BOTS)[:4]
-['adventurer', 'big-money', 'big-money-ultimate', 'bureaucrat']
+['adventurer', 'best', 'big-money', 'big-money-ultimate']
 """
 
 from __future__ import annotations
@@ -28,11 +28,16 @@ from kingdoms.bots.base import named_hook
 from kingdoms.bots.dominion.bundled import attr_name, bundled_names
 
 BOTS: Mapping[str, str] = MappingProxyType(
-    {name: f"kingdoms.bots.dominion.bundled:{attr_name(name)}" for name in bundled_names()}
-    # the network trained on every decision (kingdoms.bots.dominion.learned)
-    | {"learned": "kingdoms.bots.dominion.learned:LearnedBot"}
+    {
+        **{name: f"kingdoms.bots.dominion.bundled:{attr_name(name)}" for name in bundled_names()},
+        "best": "kingdoms.bots.dominion.best:best_bot",
+        # the network trained on every decision (kingdoms.bots.dominion.learned)
+        "learned": "kingdoms.bots.dominion.learned:LearnedBot",
+    }
 )
-"""Bot name -> ``module:factory`` (what the Dominion game's ``bot_names()`` returns)."""
+"""Bot name -> ``module:factory`` (what the Dominion game's ``bot_names()`` returns):
+the bundled strategies, ``best`` (:mod:`kingdoms.bots.dominion.best`) and
+``learned`` (:mod:`kingdoms.bots.dominion.learned`)."""
 
 
 def bot_from_file(path: str, **params: Any) -> Any:
@@ -89,13 +94,18 @@ def _bmu_plus_bot(card: str, copies: int, name: str) -> Any:
 
 
 BOT_DEFAULTS: Mapping[str, Mapping[str, object]] = MappingProxyType(
-    {"mcts": MappingProxyType({"playout": "kingdom", "width": 5, "keep": 1.5})}
+    {
+        "mcts": MappingProxyType({"playout": "kingdom", "width": 5, "keep": 1.5}),
+        "review": MappingProxyType({"playout": "kingdom", "width": 6}),
+    }
 )
 """Parameters of the generic bots in Dominion unless the spec says otherwise:
 ``mcts`` = ``mcts:playout=kingdom,width=5,keep=1.5`` (the kingdom's bundled strategy
 rolls out and ranks the root moves; the search overrules its choice only when
 another move is better by more than 1.5 standard errors; ``width=0`` searches
-every move)."""
+every move).  ``review``: what the game review (:mod:`kingdoms.review`) plays its
+rollouts with and how many ranked moves it compares — ``best``'s strong level
+(:data:`kingdoms.bots.dominion.best.LEVELS`; a test keeps them equal)."""
 
 
 PLAYOUTS: Mapping[str, str] = MappingProxyType(

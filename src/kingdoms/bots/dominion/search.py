@@ -6,13 +6,15 @@
   (Province when rich, Duchy/Estate dancing late, Gold, Silver); mid-card
   decisions go to the bundled bot itself (the default policy), which reads the
   deciding seat's view.
-* :func:`kingdom_playout` — the same, but playing Actions by the bundled
-  single-card strategy that fits the kingdom (:func:`kingdom_strategy`: Witch before
-  Familiar, Militia, Smithy… when its card is in the kingdom; else
-  ``big-money-ultimate``), and buying, for each seat, by a model of that seat made
-  from the cards it owns (public): the strategy of the first such card it owns, else
-  the kingdom's strategy for its first turns and ``big-money-ultimate`` after
-  (:func:`seat_strategy`).
+* :func:`kingdom_playout` — the same, but playing Actions by the bundled strategy
+  that fits the kingdom best (:func:`kingdom_strategy`: of the bundled strategies
+  whose cards are all in the kingdom — the Big Money family, the single-card bots,
+  the engines such as Chapel/Laboratory/Militia or Workshop/Gardens — the one with
+  the best mean score against the others, read from a precomputed table of every
+  pair, :mod:`kingdoms.bots.dominion.best_table`), and buying, for each seat, by a
+  model of that seat made from the cards it owns (public): the kingdom's strategy
+  naming most of its Kingdom cards, else the kingdom's best for its first turns and
+  ``big-money-ultimate`` after (:func:`seat_strategy`).
 * :func:`rank_actions` — the root moves best first, for ``mcts``'s ``width``:
   the kingdom's strategy's own choice, then buying or gaining the dearest cards, then
   ending the phase; playing one Treasure at a time and ending the buy phase with
@@ -30,6 +32,7 @@ from typing import Any
 
 from kingdoms.bots.dominion import adapter
 from kingdoms.bots.dominion.bots import StrategyBot
+from kingdoms.bots.dominion.observation import observe
 from kingdoms.bots.dominion.strategy import Situation, Strategy
 from kingdoms.core.state import State
 from kingdoms.dominion import actions as A
@@ -87,37 +90,64 @@ def _decider() -> StrategyBot:
     return bundled_bot("big-money-ultimate")
 
 
-STRATEGY_ORDER: tuple[str, ...] = (
-    "witch",
-    "familiar",
-    "militia",
-    "smithy",
-    "council-room",
-    "laboratory",
-    "moat",
-    "bureaucrat",
-    "herbalist",
-    "festival",
-    "adventurer",
-    "chancellor",
-)
-"""Bundled single-card strategies, strongest first (2 players, against Big Money)."""
+_BASIC = frozenset({"copper", "silver", "gold", "estate", "duchy", "province", "curse", "potion"})
+
+
+@lru_cache(maxsize=64)
+def plan_cards(name: str) -> frozenset[str]:
+    """The Kingdom cards the bundled strategy ``name`` buys or plays.
+
+    >>> sorted(plan_cards("chapel-lab-militia"))
+    ['chapel', 'laboratory', 'militia']
+    """
+    from kingdoms.bots.dominion.bots import bundled_bot
+
+    return frozenset(c for c in bundled_bot(name).named_cards() if c not in _BASIC)
+
+
+def _table_score(a: str, b: str) -> float:
+    from kingdoms.bots.dominion.best_table import MATCHUPS
+
+    if a == b:
+        return 0.5
+    found = MATCHUPS.get((a, b))
+    if found is not None:
+        return found
+    other = MATCHUPS.get((b, a))
+    return 1.0 - other if other is not None else 0.5
+
+
+@lru_cache(maxsize=256)
+def kingdom_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
+    """The bundled strategies ``kingdom`` lets play (all their cards in it), best first:
+    by mean score against each other (a round robin among them, read from the
+    precomputed table :mod:`kingdoms.bots.dominion.best_table`), then by name.
+
+    >>> kingdom_plans(("cellar", "chapel", "laboratory", "militia", "moat"))[:2]
+    ('chapel-lab-militia', 'militia')
+    """
+    from kingdoms.bots.dominion.bundled import bundled_names
+
+    cards = set(kingdom)
+    names = [n for n in bundled_names() if n != "default" and plan_cards(n) <= cards]
+
+    def mean(a: str) -> float:
+        return sum(_table_score(a, b) for b in names) / len(names)
+
+    return tuple(sorted(names, key=lambda n: (-mean(n), n)))
 
 
 @lru_cache(maxsize=256)
 def kingdom_strategy(kingdom: tuple[str, ...]) -> str:
-    """The bundled strategy the rollouts use in ``kingdom``: the first of
-    :data:`STRATEGY_ORDER` whose card is in it, else ``big-money-ultimate``.
+    """The strategy the rollouts play in ``kingdom`` for a seat with no plan of its
+    own yet: the first of :func:`kingdom_plans` (the best bundled strategy here).
 
     >>> kingdom_strategy(("cellar", "moat", "smithy", "witch"))
     'witch'
     >>> kingdom_strategy(("cellar", "chapel"))
     'big-money-ultimate'
     """
-    for name in STRATEGY_ORDER:
-        if name.replace("-", "_") in kingdom:
-            return name
-    return "big-money-ultimate"
+    return kingdom_plans(kingdom)[0]
 
 
 @lru_cache(maxsize=256)
@@ -290,27 +320,12 @@ MONEY_AFTER = 4
 out as ``big-money-ultimate`` (it plays money, whatever the kingdom offers)."""
 
 
-@lru_cache(maxsize=256)
-def seat_models(kingdom: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
-    """``(card index, strategy)`` of the bundled single-card strategies whose card is
-    in ``kingdom``, in :data:`STRATEGY_ORDER`.
-
-    >>> [(CARDS[c].id, name) for c, name in seat_models(("cellar", "moat", "witch"))]
-    [('witch', 'witch'), ('moat', 'moat')]
-    """
-    return tuple(
-        (BY_ID[name.replace("-", "_")], name)
-        for name in STRATEGY_ORDER
-        if name.replace("-", "_") in kingdom
-    )
-
-
 def seat_strategy(kingdom: tuple[str, ...], cards: list[int], turn: int) -> str:
     """The strategy a rollout buys by for a seat owning ``cards`` (public) on its turn
-    ``turn`` (1: its first) — a model of that seat: the first strategy of
-    :func:`seat_models` whose card it owns; owning none, the kingdom's strategy
-    (:func:`kingdom_strategy`) for its first :data:`MONEY_AFTER` turns,
-    ``big-money-ultimate`` after.
+    ``turn`` (1: its first) — a model of that seat: of :func:`kingdom_plans`, the
+    first that names the most Kingdom cards the seat owns; owning none of them, the
+    kingdom's strategy (:func:`kingdom_strategy`) for its first :data:`MONEY_AFTER`
+    turns, ``big-money-ultimate`` after.
 
     >>> k = ("cellar", "militia", "witch")
     >>> seat_strategy(k, [BY_ID["copper"], BY_ID["militia"]], 3)
@@ -320,12 +335,29 @@ def seat_strategy(kingdom: tuple[str, ...], cards: list[int], turn: int) -> str:
     >>> seat_strategy(k, [BY_ID["gold"]], 6)
     'big-money-ultimate'
     """
-    for card, name in seat_models(kingdom):
-        if card in cards:
-            return name
+    owned = _owned_kingdom(kingdom, cards)
+    if owned:
+        best, best_n = "", 0
+        for name in kingdom_plans(kingdom):
+            n = len(plan_cards(name) & owned)
+            if n > best_n:
+                best, best_n = name, n
+        if best_n:
+            return best
     if turn > MONEY_AFTER:
         return "big-money-ultimate"
     return kingdom_strategy(kingdom)
+
+
+def _owned_kingdom(kingdom: tuple[str, ...], cards: list[int]) -> frozenset[str]:
+    """The Kingdom cards (ids) among ``cards``."""
+    ids = _kingdom_ids(kingdom)
+    return frozenset(_IDS[c] for c in cards if c in ids)
+
+
+@lru_cache(maxsize=256)
+def _kingdom_ids(kingdom: tuple[str, ...]) -> frozenset[int]:
+    return frozenset(BY_ID[c] for c in kingdom if c in BY_ID)
 
 
 def kingdom_playout(state: State, rng: random.Random) -> int:
@@ -356,7 +388,8 @@ def kingdom_playout(state: State, rng: random.Random) -> int:
             if want is not None and _BUY0 + BY_ID[want] in legal:
                 return _BUY0 + BY_ID[want]
             return A.A_END_PHASE
-    return _strategy(kingdom_strategy(kingdom))[2].act(state.view(state.current_player), legal, rng)
+    p = state.current_player
+    return _strategy(kingdom_strategy(kingdom))[2].act(observe(state, p), legal, rng)
 
 
 def bmu_playout(state: State, rng: random.Random) -> int:
@@ -370,7 +403,7 @@ def bmu_playout(state: State, rng: random.Random) -> int:
         if choice is not None:
             return choice
     p = state.current_player
-    return _decider().act(state.view(p), legal, rng)
+    return _decider().act(observe(state, p), legal, rng)
 
 
 def _card_value(c: int) -> float:

@@ -33,6 +33,9 @@ const LABELS = {
   "full-greedy": () => t("Greedy, looking ahead"),
   "planning-greedy": () => t("Greedy, planning its placements"),
   "mcts": () => t("Tree search (MCTS)"),
+  "best": () => t("Strongest: searching every move"),
+  "best:strong": () => t("Strongest, thinking longer"),
+  "learned": () => t("Learned network"),
 };
 
 const ABOUT = {
@@ -64,6 +67,9 @@ const ABOUT = {
   "full-greedy": () => t("Takes the move that scores most, looking one step further."),
   "planning-greedy": () => t("Picks and places to keep its best future placements open."),
   "mcts": () => t("Plays many games ahead in its head and picks what wins most often (slow, strong)."),
+  "best": () => t("The strongest level: plays each move ahead many times from what it can see, guided by the best plan for the kingdom."),
+  "best:strong": () => t("The strongest level with ten times the thinking per move, for analysis."),
+  "learned": () => t("A neural network trained across random kingdoms decides every move (quick)."),
 };
 
 const key = (spec) => String(spec).split(":")[0].trim();
@@ -71,6 +77,7 @@ const key = (spec) => String(spec).split(":")[0].trim();
 /** A bot's name ("big-money" → "Big Money"), translated. */
 export function botLabel(name) {
   const k = key(name);
+  if (LABELS[String(name).trim()]) return LABELS[String(name).trim()]();
   if (LABELS[k]) return LABELS[k]();
   if (k.startsWith("bmu+")) return `${t("Big Money Ultimate")} + ${k.slice(4)}`;
   return k.replace(/_/g, "-").split("-").filter(Boolean).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
@@ -79,6 +86,7 @@ export function botLabel(name) {
 /** What a bot does, in one line, translated ("" when not described). */
 export function botAbout(name) {
   const k = key(name);
+  if (ABOUT[String(name).trim()]) return ABOUT[String(name).trim()]();
   return ABOUT[k] ? ABOUT[k]() : "";
 }
 

@@ -1,0 +1,257 @@
+"""``best`` against the strongest bots of each kingdom: the matchup table of docs/best.md.
+
+Kingdoms: the cards of six of Geronimoo's DominionSimulator bots (Workshop/Gardens,
+Bureaucrat/Gardens, Spy/Thief, Witch and Moat, Council Room/Militia,
+Lab/Militia/Chapel), each filled up to ten cards with base-game cards drawn from a
+seeded generator, and ``--random`` random kingdoms of base (1st and 2nd edition) and
+Alchemy.  On each, ``best`` (``--spec``) plays 2-player games against:
+
+* ``geronimoo`` — that kingdom's bot imported from DominionSimulator's ``DomBots.xml``
+  with ``kingdoms strategy import`` (Geronimoo kingdoms only, and only with
+  ``--geronimoo PATH/TO/DomBots.xml``);
+* ``bundled`` — the best bundled bot for the kingdom: of the bundled strategies whose
+  cards are all in it, the one with the best mean score against the others
+  (the precomputed round robin, ``bench/best_table.py``);
+* ``optimized`` — the winner of ``kingdoms optimize dominion --vs big-money-ultimate``
+  on the kingdom (run as its users run it, one worker, ``--optimize-minutes`` of CPU;
+  cached in ``--cache``: the same seed and budget reuse the file).
+
+Score = wins + ½ shared wins (Dominion's tie-break by turns decides first), seats
+alternated game by game, with the 95 % Wilson interval.  Games are played round by
+round over all matchups (game 0 of every matchup, then game 1, …), each appended to
+``--out`` as a JSON line, so a run stopped early is still balanced and a rerun with
+the same ``--out`` continues where it stopped::
+
+    nice .venv/bin/python bench/best_matchups.py --geronimoo \\
+        /path/to/DominionSim/src/main/java/be/aga/dominionSimulator/DomBots.xml \\
+        --games 1000 --out /tmp/best.jsonl
+    .venv/bin/python bench/best_matchups.py --summary /tmp/best.jsonl --markdown
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+SETS = ["base", "base-1e", "base-2e", "alchemy"]
+GERONIMOO: list[tuple[str, str, list[str]]] = [
+    ("Workshop/Gardens", "workshop-gardens", ["workshop", "gardens"]),
+    ("Bureaucrat/Gardens", "bureaucrat-gardens", ["bureaucrat", "gardens"]),
+    ("Spy/Thief", "spy-thief", ["spy", "thief"]),
+    ("Witch and Moat", "witch-and-moat-for-3-or-4", ["witch", "moat"]),
+    ("Council Room/Militia", "council-room-militia", ["council_room", "militia"]),
+    ("Lab/Militia/Chapel", "lab-militia-chapel", ["laboratory", "militia", "chapel"]),
+]
+"""(kingdom's name, the imported bot's file name, its Kingdom cards)."""
+
+
+def base_cards() -> list[str]:
+    from kingdoms.dominion.data import CARDS
+
+    return sorted(c.id for c in CARDS if c.set in ("base", "base-1e") and c.is_kingdom)
+
+
+def kingdoms(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Every kingdom of the table: name, cards, the Geronimoo bot's file stem."""
+    from kingdoms.dominion.game import GAME
+
+    out: list[dict[str, Any]] = []
+    pool = base_cards()
+    for name, stem, cards in GERONIMOO:
+        rng = random.Random(f"best-matchups {args.seed} {name}")
+        fill = [c for c in pool if c not in cards]
+        rng.shuffle(fill)
+        out.append({"name": name, "cards": cards + sorted(fill[: 10 - len(cards)]), "bot": stem})
+    for i in range(args.random):
+        seed = args.seed * 1000 + i
+        cards = list(GAME.normalize_options({"sets": SETS}, 2, seed)["kingdom"])
+        out.append({"name": f"random {i + 1}", "cards": cards, "bot": None})
+    return out
+
+
+def imported(args: argparse.Namespace) -> Path | None:
+    """The directory of ``kingdoms strategy import`` of ``--geronimoo`` (made once)."""
+    if not args.geronimoo:
+        return None
+    out = Path(args.cache) / "geronimoo"
+    if not out.exists():
+        out.mkdir(parents=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "kingdoms",
+                "strategy",
+                "import",
+                args.geronimoo,
+                "-o",
+                str(out),
+            ],
+            check=True,
+            capture_output=True,
+        )
+    return out
+
+
+def optimized(cards: Sequence[str], args: argparse.Namespace) -> str:
+    """``kingdoms optimize dominion``'s winner on ``cards`` (a strategy file, cached)."""
+    key = hashlib.sha256(
+        f"{','.join(cards)} {args.seed} {args.optimize_minutes} {args.optimize_final}".encode()
+    ).hexdigest()[:12]
+    path = Path(args.cache) / f"optimized-{key}.toml"
+    if not path.exists():
+        Path(args.cache).mkdir(parents=True, exist_ok=True)
+        cmd = [sys.executable, "-m", "kingdoms", "optimize", "dominion", "--kingdom",
+               ",".join(cards), "--vs", "big-money-ultimate", "-o", str(path), "--seed",
+               str(args.seed), "--minutes", str(args.optimize_minutes), "--final-games",
+               str(args.optimize_final), "--workers", "1"]  # fmt: skip
+        print(f"optimizing {','.join(cards)} ({args.optimize_minutes} min)...", flush=True)
+        subprocess.run(cmd, check=True, capture_output=True)
+    return str(path)
+
+
+def matchups(args: argparse.Namespace) -> list[dict[str, Any]]:
+    from kingdoms.bots.dominion.search import kingdom_plans
+
+    folder = imported(args)
+    out = []
+    for k in kingdoms(args):
+        cards = k["cards"]
+        opponents: list[tuple[str, str]] = []
+        if folder is not None and k["bot"]:
+            opponents.append(("geronimoo", str(folder / f"{k['bot']}.toml")))
+        opponents.append(("bundled", kingdom_plans(tuple(cards))[0]))
+        if args.optimize_minutes > 0:
+            opponents.append(("optimized", optimized(cards, args)))
+        for kind, spec in opponents:
+            out.append({"kingdom": k["name"], "cards": cards, "kind": kind, "opponent": spec})
+    return out
+
+
+def play(m: dict[str, Any], game: int, args: argparse.Namespace) -> dict[str, Any]:
+    from kingdoms.bots.base import make_bot
+    from kingdoms.core.registry import new_game
+    from kingdoms.core.runner import play_out, seat_rngs
+
+    seat = game % 2
+    specs = [m["opponent"], m["opponent"]]
+    specs[seat] = args.spec
+    seed = int(hashlib.sha256(f"{m['kingdom']} {m['kind']} {game}".encode()).hexdigest(), 16)
+    seed %= 2**31
+    bots = [make_bot("dominion", s, files=True) for s in specs]
+    state = new_game("dominion", 2, seed, {"kingdom": list(m["cards"])})
+    state.logging = False
+    t0 = time.process_time()
+    play_out(state, bots, seat_rngs(seed, 2))
+    out = state.outcome()
+    assert out is not None
+    win = 0.0 if seat not in out.winners else 1.0 / len(out.winners)
+    cpu = round(time.process_time() - t0, 2)
+    return {"kingdom": m["kingdom"], "kind": m["kind"], "opponent": m["opponent"],
+            "cards": m["cards"], "game": game, "seat": seat, "seed": seed, "spec": args.spec,
+            "scores": list(out.scores), "win": win, "cpu": cpu}  # fmt: skip
+
+
+def table(rows: Sequence[dict[str, Any]], markdown: bool) -> str:
+    from kingdoms.sim.stats import wilson_interval
+
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault((r["kingdom"], r["kind"]), []).append(r)
+    lines = []
+    if markdown:
+        lines += ["| Kingdom | Opponent | Games | best's score | 95 % interval | ≥ 55 %? |",
+                  "|---|---|---:|---:|---|---|"]  # fmt: skip
+    missed = 0
+    for (kingdom, kind), rs in groups.items():
+        n = len(rs)
+        wins = sum(r["win"] for r in rs)
+        lo, hi = wilson_interval(wins, n)
+        opp = Path(rs[0]["opponent"]).stem if kind != "bundled" else rs[0]["opponent"]
+        met = wins / n >= 0.55 and lo > 0.5
+        missed += not met
+        verdict = "yes" if met else "**no**"
+        if markdown:
+            lines.append(f"| {kingdom} | {kind}: `{opp}` | {n} | {wins / n:.1%} "
+                         f"| {lo:.1%}–{hi:.1%} | {verdict} |")  # fmt: skip
+        else:
+            lines.append(f"{kingdom:22s} {kind:9s} {opp:28s} {n:5d} {wins / n:6.1%} "
+                         f"[{lo:.1%}-{hi:.1%}] {'met' if met else 'MISSED'}")  # fmt: skip
+    total = len(rows)
+    score = sum(r["win"] for r in rows)
+    cpu = sum(r["cpu"] for r in rows)
+    lines.append("")
+    for kind in ("geronimoo", "bundled", "optimized"):
+        rs = [r for r in rows if r["kind"] == kind]
+        if rs:
+            wins = sum(r["win"] for r in rs)
+            lo, hi = wilson_interval(wins, len(rs))
+            lines.append(f"all kingdoms against {kind}: {len(rs)} games, {wins / len(rs):.1%} "
+                         f"[{lo:.1%}-{hi:.1%}]" + ("  " if markdown else ""))  # fmt: skip
+    lines.append(f"{total} games, overall score {score / max(total, 1):.1%}; "
+                 f"{missed} of {len(groups)} matchups miss 55 % with the lower bound above 50 %; "
+                 f"{cpu:.0f} CPU s")  # fmt: skip
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="games per matchup")
+    parser.add_argument("--random", type=int, default=12, help="random kingdoms")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--spec", default="best", help="the bot measured")
+    parser.add_argument("--geronimoo", default=None, help="path to DomBots.xml")
+    parser.add_argument("--optimize-minutes", type=float, default=3.0,
+                        help="CPU minutes of kingdoms optimize per kingdom (0: skip)")  # fmt: skip
+    parser.add_argument("--optimize-final", type=int, default=200,
+                        help="optimize's --final-games")  # fmt: skip
+    parser.add_argument("--cache", default=os.path.expanduser("~/.cache/kingdoms-best-bench"))
+    parser.add_argument("--out", default=None, help="append one JSON line per game (resumes)")
+    parser.add_argument("--summary", default=None, help="only print the table of this file")
+    parser.add_argument("--markdown", action="store_true", help="the table in Markdown")
+    parser.add_argument("--cpu-limit", type=float, default=None,
+                        help="stop starting games after this many CPU seconds")  # fmt: skip
+    args = parser.parse_args(argv)
+    if args.summary:
+        with open(args.summary, encoding="utf-8") as f:
+            print(table([json.loads(line) for line in f if line.strip()], args.markdown))
+        return 0
+    done: set[tuple[str, str, int]] = set()
+    rows: list[dict[str, Any]] = []
+    if args.out and os.path.exists(args.out):
+        with open(args.out, encoding="utf-8") as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+        done = {(r["kingdom"], r["kind"], r["game"]) for r in rows if r["spec"] == args.spec}
+    ms = matchups(args)
+    started = time.process_time()
+    print(f"{len(ms)} matchups; {args.spec} as run by `kingdoms sim` (make_bot), 1 process",
+          flush=True)  # fmt: skip
+    for g in range(args.games):
+        for m in ms:
+            if (m["kingdom"], m["kind"], g) in done:
+                continue
+            if args.cpu_limit is not None and time.process_time() - started > args.cpu_limit:
+                print(table(rows, args.markdown))
+                return 0
+            r = play(m, g, args)
+            rows.append(r)
+            print(f"{r['kingdom']:22s} {r['kind']:9s} game {g} seat {r['seat']} "
+                  f"scores {r['scores']} win {r['win']} ({r['cpu']} s)", flush=True)  # fmt: skip
+            if args.out:
+                with open(args.out, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(r) + "\n")
+    print(table(rows, args.markdown))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

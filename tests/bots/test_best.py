@@ -1,0 +1,190 @@
+"""``best``: offered by every front end, legal complete games, reproducible under a
+seed and an iteration budget, blind to hidden information, within its CPU budget."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from kingdoms.bots.base import bot_names, make_bot, parse_bot_spec
+from kingdoms.bots.dominion.best import DEFAULT_SECONDS, BestBot
+from kingdoms.cli import main
+from kingdoms.core.errors import InvalidConfig
+from kingdoms.core.registry import new_game
+from kingdoms.core.runner import seat_rngs
+from kingdoms.dominion.state import DominionState
+
+SETS = ["base", "base-1e", "base-2e", "alchemy"]
+
+
+def test_the_spec_resolves_with_its_levels_and_bad_levels_are_named() -> None:
+    assert "best" in bot_names("dominion")
+    assert "best" not in bot_names("kingdomino")
+    assert make_bot("dominion", "best").name == "best"
+    strong = make_bot("dominion", "best:strong")
+    assert strong.name == "best:strong" and isinstance(strong, BestBot)
+    assert strong.search.time == 1.0 and strong.search.clock == "cpu"
+    assert make_bot("dominion", "best:level=strong,iterations=7").search.time is None
+    assert parse_bot_spec("best:strong,seed=3") == ("best", {"level": "strong", "seed": 3})
+    with pytest.raises(InvalidConfig, match="level must be one of default, strong"):
+        make_bot("dominion", "best:level=grandmaster")
+    with pytest.raises(InvalidConfig, match="a level: default, strong"):
+        make_bot("dominion", "best:grandmaster")
+
+
+def _play(
+    specs: list[str], seed: int, options: dict[str, Any], check_cpu: float | None = None
+) -> tuple[DominionState, list[float]]:
+    bots = [make_bot("dominion", s) for s in specs]
+    state = new_game("dominion", len(specs), seed, options)
+    assert isinstance(state, DominionState)
+    rngs = seat_rngs(seed, len(specs))
+    cpu: list[float] = []
+    while state.current_player >= 0:
+        p = state.current_player
+        legal = state.legal_actions()
+        t0 = time.process_time()
+        action = bots[p].act(state.view(p), legal, rngs[p])
+        if isinstance(bots[p], BestBot):
+            cpu.append(time.process_time() - t0)
+        assert action in legal
+        state.apply_checked(action)
+    return state, cpu
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_complete_legal_games_on_random_kingdoms_with_alchemy(players: int) -> None:
+    options = {"sets": SETS, "alchemy_cards": "3-5"}
+    specs = ["best:iterations=3", *["big-money-ultimate", "witch", "smithy"][: players - 1]]
+    state, _ = _play(specs, 40 + players, options)
+    assert state.outcome() is not None
+    kingdom = state.config.options["kingdom"]
+    from kingdoms.dominion.data import BY_ID, CARDS
+
+    assert any(CARDS[BY_ID[c]].set == "alchemy" for c in kingdom)
+
+
+def _moves(spec: str, seed: int, decisions: int) -> list[int]:
+    """The moves of ``spec`` (seat 0) at the first ``decisions`` decisions it searched."""
+    bot = make_bot("dominion", spec)
+    other = make_bot("dominion", "witch")
+    state = new_game("dominion", 2, seed, {"sets": SETS})
+    rngs = seat_rngs(seed, 2)
+    out: list[int] = []
+    while state.current_player >= 0 and len(out) < decisions:
+        p = state.current_player
+        legal = state.legal_actions()
+        if p == 0:
+            action = bot.act(state.view(0), legal, random.Random(len(out)))
+            if bot.last_iterations:
+                out.append(action)
+        else:
+            action = other.act(state.view(1), legal, rngs[1])
+        state.apply(action)
+    return out
+
+
+def test_same_seed_and_iteration_budget_give_the_same_moves() -> None:
+    first = _moves("best:iterations=12,seed=5", 9, 12)
+    assert len(first) == 12
+    assert _moves("best:iterations=12,seed=5", 9, 12) == first
+
+
+def test_choices_do_not_change_when_only_hidden_information_changes() -> None:
+    """Two deals that differ only in what seat 0 cannot see (the other seat's hand,
+    every deck's order) give seat 0 the same view and the bot the same move."""
+    bot_moves: list[tuple[int, int]] = []
+    for seed in range(3):
+        state = new_game("dominion", 2, seed, {"kingdom": "First Game"})
+        assert isinstance(state, DominionState)
+        other = make_bot("dominion", "big-money-ultimate")
+        rngs = seat_rngs(seed, 2)
+        searched = 0
+        while state.current_player >= 0 and searched < 6:
+            p = state.current_player
+            legal = state.legal_actions()
+            if p == 0 and len(legal) > 1 and state.turns[0] >= 3:
+                twin = state.clone()
+                mix = random.Random(seed)
+                # the other seat's hand and deck exchanged and shuffled; own deck reordered
+                pool = twin.hands[1] + twin.decks[1]
+                mix.shuffle(pool)
+                twin.hands[1][:] = pool[: len(twin.hands[1])]
+                twin.decks[1][:] = pool[len(twin.hands[1]) :]
+                mix.shuffle(twin.decks[0])
+                assert (twin.hands[1], twin.decks) != (state.hands[1], state.decks)
+                assert twin.view(0) == state.view(0)
+                a = make_bot("dominion", "best:iterations=10,seed=1")
+                b = make_bot("dominion", "best:iterations=10,seed=1")
+                move = a.act(state.view(0), legal, random.Random(2))
+                assert b.act(twin.view(0), twin.legal_actions(), random.Random(2)) == move
+                bot_moves.append((state.step, move))
+                searched += 1
+                state.apply(move)
+                continue
+            state.apply(other.act(state.view(p), legal, rngs[p]))
+    assert len(bot_moves) >= 12
+
+
+def test_cpu_per_decision_stays_within_the_budget() -> None:
+    """The default level's search stops at its CPU budget (the bound is generous: the
+    view's rebuild and the ranking come on top, and a loaded machine's timer is coarse)."""
+    _, cpu = _play(["best", "witch"], 3, {"kingdom": "First Game"})
+    assert cpu and max(cpu) < DEFAULT_SECONDS * 3
+
+
+def test_the_simulator_and_the_terminal_offer_it() -> None:
+    res = CliRunner().invoke(
+        main,
+        ["sim", "dominion", "--bots", "best:iterations=2,big-money", "-n", "2", "--workers", "1"],
+    )
+    assert res.exit_code == 0, res.output
+    assert "best" in res.output
+    from kingdoms.cli.dominion import dominion
+
+    res = CliRunner().invoke(
+        dominion, ["play", "--bots", "best", "--seed", "3"], input="1\n" * 30 + "q\n"
+    )
+    assert res.exit_code == 0, res.output
+    assert "Goodbye." in res.output
+
+
+def test_the_server_lists_it_and_makes_games_with_it() -> None:
+    from starlette.testclient import TestClient
+
+    from kingdoms.server.app import create_app
+
+    with TestClient(create_app("sqlite://", bot_delay=0, allow_seeds=True)) as client:
+        games = {g["name"]: g for g in client.get("/api/catalog").json()["games"]}
+        assert "best" in games["dominion"]["bots"]
+        for spec in ("best", "best:strong"):
+            seats = [{"kind": "human"}, {"kind": "bot", "bot": spec}]
+            res = client.post("/api/games", json={"game": "dominion", "seats": seats})
+            assert res.status_code == 201, res.text
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "best:grandmaster"}]
+        res = client.post("/api/games", json={"game": "dominion", "seats": seats})
+        assert res.status_code == 400 and "level" in res.json()["message"]
+
+
+def test_the_review_plays_as_the_strong_level() -> None:
+    from kingdoms.bots.dominion import BOT_DEFAULTS
+    from kingdoms.bots.dominion.best import review_settings
+    from kingdoms.review.analysis import default_playout, default_width
+
+    assert dict(BOT_DEFAULTS["review"]) == dict(review_settings())
+    assert default_width("dominion") == review_settings()["width"]
+    assert default_playout("dominion") == review_settings()["playout"]
+
+
+def test_the_precision_kingdom_leaves_big_money_the_best_plan() -> None:
+    """``bench/review_precision.py`` counts flags on a weakened ``big-money-ultimate``:
+    its kingdom must offer no bundled plan that beats it (Workshop and Gardens did)."""
+    from kingdoms.bots.dominion.search import kingdom_plans
+    from kingdoms.review.precision import MONEY_KINGDOM
+
+    assert kingdom_plans(tuple(MONEY_KINGDOM))[0] == "big-money-ultimate"
+    assert kingdom_plans(("workshop", "gardens", *MONEY_KINGDOM[:8]))[0] == "workshop-gardens"
