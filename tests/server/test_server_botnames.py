@@ -18,7 +18,7 @@ def _table(name: str) -> dict[str, str]:
     text = BOTS_JS.read_text(encoding="utf-8")
     block = re.search(rf"const {name} = \{{(.*?)\n\}};", text, re.S)
     assert block, name
-    return dict(re.findall(r'"([\w+-]+)": \(\) => t\("([^"]+)"\)', block.group(1)))
+    return dict(re.findall(r'"([\w+:-]+)": \(\) => t\("([^"]+)"\)', block.group(1)))
 
 
 def test_browser_tables_equal_the_servers() -> None:
