@@ -1221,7 +1221,7 @@ class GameMaster:
             "seats": public_seats(seats),
             "options": dict(stored.options),
             "rated": bool(stored.meta.get("rated")),
-            "step": live.state.step if live is not None else None,
+            "step": live.state.step if live is not None else stored.steps,
             "outcome": stored.outcome,
             "created": stored.created,
             "updated": stored.updated,

@@ -228,6 +228,8 @@ class StoredGame:
     """Bumped by every change of the actions or the status (moves, undos, endings)."""
     creator: str | None = None
     """The key of the client address that created it through the lobby, if any."""
+    steps: int = 0
+    """How many actions it holds (its current step; the final one once it is over)."""
 
 
 SQLITE_BUSY_MS = 5000
@@ -690,6 +692,7 @@ class Storage:
             updated=row.updated,
             version=int(row.version or 0),
             creator=row.creator,
+            steps=int(row.num_actions or 0),
         )
 
     @translated
