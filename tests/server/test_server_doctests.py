@@ -19,6 +19,7 @@ import pytest
         "kingdoms.server.app",
         "kingdoms.server.lobby",
         "kingdoms.server.openapi",
+        "kingdoms.server.privacy",
     ],
 )
 def test_docstring_examples(name: str) -> None:

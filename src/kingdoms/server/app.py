@@ -147,8 +147,14 @@ async def play_socket(ws: WebSocket) -> None:
                         raise RequestError("bad_message", "already said hello")
                     lang = str(msg["lang"]) if msg.get("lang") in LANGUAGES else "en"
                     if msg.get("watch") is True:  # a spectator: public view, no seat
+                        shown = msg.get("tokens")  # a private game's share key (or a seat's)
                         table, sub = await spectate.watch(
-                            master, ws.path_params["game_id"], outbox, lang, address
+                            master,
+                            ws.path_params["game_id"],
+                            outbox,
+                            lang,
+                            address,
+                            protocol.hello_tokens(msg) if shown is not None else (),
                         )
                         continue
                     table, sub = await master.subscribe(

@@ -39,6 +39,7 @@ from kingdoms.core.errors import KingdomsError
 from kingdoms.review.analysis import Budget, Decision
 from kingdoms.review.game import analyse_steps, positions
 from kingdoms.server.master import GameMaster, RequestError
+from kingdoms.server.privacy import check_open, request_tokens
 from kingdoms.server.storage import Storage, create_tables, keys, required
 from kingdoms.server.table import BOT, HUMAN
 from kingdoms.server.table import Table as GameTable
@@ -387,8 +388,7 @@ def _service(request: Request) -> ReviewService:
 
 
 def _tokens(request: Request) -> list[str]:
-    raw = request.headers.get("x-seat-tokens", "")
-    return [t for t in raw.split(",") if t][:16]
+    return request_tokens(request)
 
 
 def _mine(table: GameTable, tokens: list[str]) -> set[int]:
@@ -407,6 +407,7 @@ async def review_endpoint(request: Request) -> Response:
     service = _service(request)
     try:
         table = await service.master.fetch(request.path_params["game_id"])
+        check_open(table, _tokens(request))  # a private game: its secrets first
         if request.method == "POST":
             client = request.client.host if request.client else "?"
             await service.request(table, client)
@@ -428,6 +429,7 @@ async def share_endpoint(request: Request) -> Response:
     service = _service(request)
     try:
         table = await service.master.fetch(request.path_params["game_id"])
+        check_open(table, _tokens(request))
         mine = _mine(table, _tokens(request))
         if not mine:
             raise RequestError("bad_token", "only a seat's player may share its review")
