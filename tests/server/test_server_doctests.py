@@ -20,6 +20,8 @@ import pytest
         "kingdoms.server.lobby",
         "kingdoms.server.openapi",
         "kingdoms.server.privacy",
+        "kingdoms.server.limits",
+        "kingdoms.server.botpool",
     ],
 )
 def test_docstring_examples(name: str) -> None:
