@@ -119,3 +119,28 @@ def test_every_per_client_limit_is_a_flag_with_its_default() -> None:
         assert flag in text, flag
         after = " ".join(text.split(flag, 1)[1].split())[:600]
         assert default in after, (flag, after)
+
+
+def test_signed_in_profiles_have_quotas_of_their_own() -> None:
+    """Behind one address (a school's NAT), each signed-in player creates within their
+    own profile's quota; a wrong secret is refused and counts for nobody."""
+    limits = ServerLimits(bot_games_per_client=1, bot_workers=1, bot_think=0.05)
+    app = create_app("sqlite://", bot_delay=0, limits=limits)
+    school = {"X-Test-Peer": "198.51.100.20"}
+    with TestClient(Peers(app)) as client:
+        profiles = []
+        for name in ("Ann", "Bob"):
+            body = {"name": name, "secret": f"{name}-secret-0123456789"}
+            assert client.post("/api/profiles", json=body, headers=school).status_code == 201
+            profiles.append(body)
+
+        def create(profile: dict[str, str] | None) -> int:
+            body: dict[str, Any] = {"game": "kingdomino", "seats": HEAVY}
+            if profile is not None:
+                body["profile"] = profile
+            return client.post("/api/games", json=body, headers=school).status_code
+
+        assert [create(None), create(None)] == [201, 429]  # the address's own quota
+        assert [create(profiles[0]), create(profiles[0])] == [201, 429]
+        assert create(profiles[1]) == 201
+        assert create({"name": "Ann", "secret": "not-the-secret-at-all"}) == 403

@@ -125,6 +125,14 @@ async def create_game(request: Request) -> Response:
         share_key, meta[SHARE_HASH] = new_share_key()
         meta[PRIVATE] = True
     address = request.client.host if request.client else "?"
+    if data.get("profile") is not None:
+        # a signed-in player has quotas of its own: a school behind one address is
+        # not one client (the profile is proven: a wrong secret is refused)
+        try:
+            address = await _profile_client(request, data["profile"], address)
+        except RequestError as err:
+            status = {"bad_profile": 403, "rate_limited": 429}.get(err.code, 400)
+            return error_response(err, status)
     if bot_heavy(seats):
         # games of bots alone that search: a few at once per client address (counted
         # in the database as the game is stored: over every server process)
@@ -160,6 +168,18 @@ async def create_game(request: Request) -> Response:
         out["share_key"] = share_key
         out["share_link"] = f"{base}/game/{table.id}#k={share_key}"
     return JSONResponse(out, status_code=201)
+
+
+async def _profile_client(request: Request, profile: Any, address: str) -> str:
+    """The client a proven profile is, in every per-client quota of game creation."""
+    from kingdoms.server import ratings
+
+    if not isinstance(profile, dict):
+        raise RequestError("bad_profile", "profile must be {name, secret}")
+    ratings.check_rate(request.app.state.profile_limits, address)
+    book = request.app.state.ratings
+    found = await asyncio.to_thread(book.check_profile, profile.get("name"), profile.get("secret"))
+    return f"profile:{found['id']}"
 
 
 async def list_games(request: Request) -> Response:

@@ -318,6 +318,11 @@ OPENAPI: dict[str, Any] = {
                         "description": "only on servers started to allow seeds (tests)",
                     },
                     "rated": {"type": "boolean", "default": False},
+                    "profile": {
+                        "$ref": "#/components/schemas/Profile",
+                        "description": "a signed-in creator: the game counts in the "
+                        "profile's own per-client quotas, not its address's",
+                    },
                     "private": {
                         "type": "boolean",
                         "default": False,
