@@ -143,4 +143,4 @@ def test_signed_in_profiles_have_quotas_of_their_own() -> None:
         assert [create(None), create(None)] == [201, 429]  # the address's own quota
         assert [create(profiles[0]), create(profiles[0])] == [201, 429]
         assert create(profiles[1]) == 201
-        assert create({"name": "Ann", "secret": "not-the-secret-at-all"}) == 403
+        assert create({"name": "Ann", "secret": "not-the-secret-at-all"}) == 400

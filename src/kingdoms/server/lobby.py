@@ -91,7 +91,7 @@ async def create_game(request: Request) -> Response:
         return error_response(err)
     if not isinstance(data, dict):
         return error_response(RequestError("bad_config", "body must be a JSON object"))
-    for key in ("game", "players", "seats", "options", "seed"):
+    for key in ("game", "players", "seats", "options", "seed", "profile"):
         if key in data and data[key] is None:
             return error_response(RequestError("bad_config", f"'{key}' must not be null"))
     game, seats = data.get("game"), data.get("seats")
@@ -125,13 +125,14 @@ async def create_game(request: Request) -> Response:
         share_key, meta[SHARE_HASH] = new_share_key()
         meta[PRIVATE] = True
     address = request.client.host if request.client else "?"
-    if data.get("profile") is not None:
+    if "profile" in data:
         # a signed-in player has quotas of its own: a school behind one address is
         # not one client (the profile is proven: a wrong secret is refused)
         try:
             address = await _profile_client(request, data["profile"], address)
         except RequestError as err:
-            status = {"bad_profile": 403, "rate_limited": 429}.get(err.code, 400)
+            # a wrong profile is bad settings of the request, like any other (400)
+            status = 429 if err.code == "rate_limited" else 400
             return error_response(err, status)
     if bot_heavy(seats):
         # games of bots alone that search: a few at once per client address (counted

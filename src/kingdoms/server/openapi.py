@@ -144,7 +144,8 @@ OPENAPI: dict[str, Any] = {
                 "summary": "Create a game; returns secret invite links for human seats",
                 "requestBody": _body("NewGame"),
                 "description": "Settings the game's rules refuse (options, player counts, "
-                "bots) are answered 400 even when they fit this schema.",
+                "bots) and a profile with a wrong name or secret are answered 400 even "
+                "when they fit this schema.",
                 "responses": {
                     "201": {**_resp("the new game"), "links": _GAME_LINKS},
                     "400": _resp("bad settings", _ERROR),
