@@ -45,13 +45,16 @@ def serve(
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
+        # the event: the server answers (or its process ended); a loaded machine may
+        # take many seconds to start it, so the bound is only there to end a hang
+        deadline = time.monotonic() + 180
+        while True:
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(base + "/api/catalog", timeout=1).is_success:
+                if httpx.get(base + "/api/catalog", timeout=5).is_success:
                     break
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("the server did not start: " + log_path.read_text())
             time.sleep(0.05)
-        else:
-            pytest.fail("the server did not start: " + log_path.read_text())
         yield base, proc
     finally:
         if proc.poll() is None:

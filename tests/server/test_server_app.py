@@ -354,3 +354,56 @@ def test_seeds_are_refused_unless_allowed() -> None:
         res = client.post("/api/games", json={"game": "toy", "players": 2, "seed": 5})
         assert res.status_code == 400 and "seed" in res.json()["message"]
         assert client.post("/api/games", json={"game": "toy", "players": 2}).status_code == 201
+
+
+def test_openapi_declares_every_request_body() -> None:
+    """Every route that reads a JSON body says so, with a schema of what it reads."""
+    with _client() as client:
+        spec = client.get("/openapi.json").json()
+    schemas = spec["components"]["schemas"]
+    reads_a_body = {
+        ("/api/games", "post"): "NewGame",
+        ("/api/profiles", "post"): "Profile",
+        ("/api/profiles/login", "post"): "Profile",
+        ("/api/games/{game_id}/review/share", "post"): "Share",
+    }
+    for (path, method), schema in reads_a_body.items():
+        body = spec["paths"][path][method]["requestBody"]
+        ref = body["content"]["application/json"]["schema"]["$ref"]
+        assert ref == f"#/components/schemas/{schema}", (path, method)
+        assert schema in schemas
+    assert schemas["Profile"]["required"] == ["name", "secret"]
+    assert {"rated", "private"} <= schemas["NewGame"]["properties"].keys()
+    others = {
+        (p, m)
+        for p, ops in spec["paths"].items()
+        for m in ops
+        if m in ("post", "put", "patch") and (p, m) not in reads_a_body
+    }
+    assert others == {("/api/games/{game_id}/review", "post")}  # asks, with no body
+    assert "requestBody" not in spec["paths"]["/api/games/{game_id}/review"]["post"]
+
+
+def test_finished_games_report_their_final_step(tmp_path: Path) -> None:
+    """A finished game's summary, listed or alone, gives its last step, also when it is
+    no longer in memory (a restart)."""
+    url = f"sqlite:///{tmp_path / 'k.sqlite'}"
+    with _client(url) as client:
+        game = _create(client, seed=3)
+        tokens = [s["token"] for s in game["seats"]]
+        with client.websocket_connect(f"/ws/{game['id']}") as ws:
+            states = _hello(ws, *tokens)
+            while not states[0]["finished"]:
+                seat = states[0]["current_player"]
+                ws.send_json(
+                    {"type": "action", "action": PASS, "state_id": states[0]["state_id"],
+                     "seat": seat}
+                )  # fmt: skip
+                states = [ws.receive_json(), ws.receive_json()]
+                assert ws.receive_json()["type"] == "ack"
+        last = states[0]["state_id"]
+        assert client.get(f"/api/games/{game['id']}").json()["step"] == last
+    with _client(url) as client:  # restarted: nothing in memory
+        listed = client.get("/api/games?status=finished").json()["games"]
+        assert [(g["id"], g["step"]) for g in listed] == [(game["id"], last)]
+        assert client.get(f"/api/games/{game['id']}").json()["step"] == last

@@ -19,6 +19,9 @@ import pytest
         "kingdoms.server.app",
         "kingdoms.server.lobby",
         "kingdoms.server.openapi",
+        "kingdoms.server.privacy",
+        "kingdoms.server.limits",
+        "kingdoms.server.botpool",
     ],
 )
 def test_docstring_examples(name: str) -> None:

@@ -110,13 +110,25 @@ def test_a_game_of_bots_alone_thinks_within_its_budget(tmp_path: Any) -> None:
     async def main() -> None:
         gm = GameMaster(Storage(f"sqlite:///{tmp_path}/k.sqlite"), bot_delay=0, limits=limits)
         bots = [{"kind": "bot", "bot": "mcts:time=0.2"}] * 2
+        ended = asyncio.Event()
+        gm.finish_hooks.append(lambda _table: ended.set())
         table, _ = gm.create_game("kingdomino", bots, seed=1)
-        began = time.monotonic()
-        while not table.finished and time.monotonic() - began < 20:
-            await asyncio.sleep(0.05)
+        searched = 0
+        for bot in table.bots.values():
+            act = bot.act
+
+            def counted(*args: Any, _act: Any = act) -> Any:
+                nonlocal searched
+                searched += 1
+                return _act(*args)
+
+            bot.act = counted  # type: ignore[method-assign]
+        await asyncio.wait_for(ended.wait(), 120)  # the event: the game's end
         assert table.finished
-        # about 50 steps at 0.2 s each without the budget; 0.5 s of it with
-        assert time.monotonic() - began < 6
+        # about 50 steps at 0.2 s each without the budget; 0.5 s of it with (the move
+        # that crosses it finishes): a few searches, then instant answers
+        assert searched <= 4, searched
+        assert table.state.step > 3 * searched
         assert table.id not in gm.bot_spent  # forgotten once the game ended
         await gm.stop()
 
@@ -197,7 +209,8 @@ def test_a_game_with_a_person_does_not_wait_behind_bots_only_games() -> None:
                     return _act(*args)
 
                 bot.act = slow  # type: ignore[method-assign]
-        await asyncio.sleep(0.02)  # the bots-only games are thinking and queued
+        while gm.bot_pool.busy < 1 or gm.bot_pool.queued < 2:  # the event: the bots-only
+            await asyncio.sleep(0.001)  # games are thinking (one) and queued (two)
         table, _ = gm.create_game("toy", [HUMANS[0], {"kind": "bot"}], seed=9)
         await gm.act(table, (0,), {"action": PASS, "state_id": 0})
         start = time.monotonic()

@@ -27,6 +27,8 @@ def test_the_log_uses_the_seats_names(lang: str, needle: str) -> None:
         with client.websocket_connect(f"/ws/{game['id']}") as ws:
             ws.send_json({"type": "hello", "tokens": [game["seats"][0]["token"]], "lang": lang})
             msg = ws.receive_json()
+            while not msg.get("legal"):  # the event: Ann's turn (the bot may move first)
+                msg = ws.receive_json()
             treasure = next(x for x in msg["legal"] if x["info"]["kind"] == "play_all_treasures")
             ws.send_json(
                 {"type": "action", "action": treasure["action"], "state_id": msg["state_id"]}

@@ -142,13 +142,20 @@ def test_a_process_does_not_reload_a_game_for_its_own_writes(pg: str) -> None:
             async def send(msg: dict[str, Any]) -> None:
                 inbox.append(msg)
 
+            async def heard_back() -> None:
+                """The event: this process has heard its own notifications up to the
+                game's version, and any refresh they started has ended."""
+                while gm._noted.get(table.id, -1) < table.version or table.id in gm._refreshers:
+                    await asyncio.sleep(0.01)
+
             await gm.subscribe(table.id, [t for t in tokens if t], send)
-            await asyncio.sleep(0.5)  # joining changed the seats: that may reload once
+            # joining changed the seats: that may reload once
+            await asyncio.wait_for(heard_back(), 60)
             loads = 0
             for step in range(8):
                 seat = table.state.current_player
                 await gm.act(table, (seat,), {"action": PASS, "state_id": step})
-            await asyncio.sleep(0.5)  # every notification of ours is back by now
+            await asyncio.wait_for(heard_back(), 60)  # every notification of ours is back
             assert loads == 0  # moves: never
             assert table.state.step == 8
         finally:

@@ -4,7 +4,8 @@ after a restart, bounded per client and shown by the visibility rules."""
 from __future__ import annotations
 
 import asyncio
-import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from kingdoms.review import Budget
 from kingdoms.server.app import create_app
 from kingdoms.server.botpool import BotPool
 from kingdoms.server.master import GameMaster
-from kingdoms.server.review import ReviewService, ReviewStore
+from kingdoms.server.review import ReviewGate, ReviewService, ReviewStore
 from kingdoms.server.storage import STATUS_FINISHED, STATUS_RUNNING, Storage, StoredGame
 from kingdoms.server.table import hash_token
 
@@ -47,10 +48,13 @@ def _store_game(
     store.close()
 
 
-def _wait_done(client: TestClient, game_id: str, timeout: float = 120.0) -> dict[str, Any]:
+def _wait_done(
+    client: TestClient, game_id: str, timeout: float = 300.0, headers: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Wait for the event: the review is done (the bound only ends a hang)."""
     until = time.monotonic() + timeout
     while time.monotonic() < until:
-        body: dict[str, Any] = client.get(f"/api/games/{game_id}/review").json()
+        body: dict[str, Any] = client.get(f"/api/games/{game_id}/review", headers=headers).json()
         if body["status"] in ("done", "failed"):
             return body
         time.sleep(0.2)
@@ -67,16 +71,18 @@ def test_review_is_computed_stored_and_shown_by_the_rules(tmp_path: Path) -> Non
     _store_game(url, "pub1")
     _store_game(url, "run1", done=False)
     with TestClient(create_app(url, bot_delay=0, review_budget=BUDGET)) as client:
-        assert client.get("/api/games/priv1/review").json()["status"] == "none"
+        # a private game: a stranger cannot even tell it exists
+        assert client.get("/api/games/priv1/review").status_code == 404
+        assert client.post("/api/games/priv1/review").status_code == 404
         assert client.post("/api/games/run1/review").status_code == 409
         assert client.post("/api/games/nosuch/review").status_code == 404
-        res = client.post("/api/games/priv1/review")
+        ann_asks = {"X-Seat-Tokens": TOKENS[0]}
+        assert client.get("/api/games/priv1/review", headers=ann_asks).json()["status"] == "none"
+        res = client.post("/api/games/priv1/review", headers=ann_asks)
         assert res.status_code == 202 and res.json()["status"] in ("queued", "running")
-        body = _wait_done(client, "priv1")
+        body = _wait_done(client, "priv1", headers=ann_asks)
         assert body["status"] == "done" and body["done"] == body["total"] > 0
-        # a private game: nobody sees a seat without its token
-        assert [s["visible"] for s in body["seats"]] == [False, False]
-        assert "curve" not in json.dumps(body)
+        assert [s["visible"] for s in body["seats"]] == [True, False]
         own = client.get(
             "/api/games/priv1/review?lang=pl", headers={"X-Seat-Tokens": TOKENS[0]}
         ).json()
@@ -88,15 +94,15 @@ def test_review_is_computed_stored_and_shown_by_the_rules(tmp_path: Path) -> Non
         assert "curve" not in own["seats"][1]
         # Bob shares his: now everyone sees it
         anonymous = client.post("/api/games/priv1/review/share", json={"shared": True})
-        assert anonymous.status_code == 403
+        assert anonymous.status_code == 404  # private: a stranger sees no game at all
         shared = client.post(
             "/api/games/priv1/review/share",
             json={"shared": True},
             headers={"X-Seat-Tokens": TOKENS[1]},
         )
         assert shared.json() == {"shared": [1]}
-        seen = client.get("/api/games/priv1/review").json()
-        assert [s["visible"] for s in seen["seats"]] == [False, True]
+        seen = client.get("/api/games/priv1/review", headers=ann_asks).json()
+        assert [s["visible"] for s in seen["seats"]] == [True, True]
         # a public finished game: every seat for everyone; a second request is cached
         client.post("/api/games/pub1/review")
         pub = _wait_done(client, "pub1")
@@ -159,22 +165,148 @@ def test_reviews_are_bounded_per_client(tmp_path: Path) -> None:
     assert asyncio.run(main()) == ["queued", "queued", "busy", "queued"]
 
 
-def test_reviews_wait_for_every_bot_move() -> None:
-    async def main() -> list[str]:
-        pool, order = BotPool(workers=1), []
+def test_the_bot_pool_says_when_play_waits() -> None:
+    """Its listeners hear True when a bot move starts to wait or run while none did, and
+    False once the last is done."""
 
-        async def move(name: str, people: bool) -> None:
-            async with pool.slot(people):
-                order.append(name)
-                await asyncio.sleep(0.01)
+    async def main() -> list[bool]:
+        pool, heard = BotPool(workers=1), []
+        pool.listeners.append(heard.append)
 
-        async def review() -> None:
-            async with pool.idle_slot(poll=0.001):
-                order.append("review")
+        async def move() -> None:
+            async with pool.slot(False):
+                await asyncio.sleep(0)
 
-        first = asyncio.create_task(move("bots", False))
-        await asyncio.sleep(0)
-        await asyncio.gather(review(), move("people", True), move("bots-2", False), first)
-        return order
+        await asyncio.gather(move(), move(), move())
+        await move()
+        return heard
 
-    assert asyncio.run(main()) == ["bots", "people", "bots-2", "review"]
+    assert asyncio.run(main()) == [True, False, True, False]
+
+
+def _state_of(pid: int, stopped: bool | None = None) -> str:
+    """The process's state letter; with ``stopped``, once it is (or is not) stopped: a
+    signal is delivered soon after it is sent, not at once (the bound ends a hang)."""
+    end = time.monotonic() + 30
+    while True:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        if stopped is None or (state == "T") == stopped or time.monotonic() > end:
+            return state
+        time.sleep(0.001)
+
+
+def test_the_gate_stops_review_processes_while_a_bot_move_runs() -> None:
+    """A review process is stopped while a bot move waits or runs, and goes on after:
+    the bot's move never shares a CPU with it."""
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+
+        async def main() -> list[str]:
+            pool, gate = BotPool(workers=1), ReviewGate()
+            pool.listeners.append(gate.update)
+            gate.adopt({busy.pid})
+            seen = [_state_of(busy.pid, stopped=False)]
+            async with pool.slot(True):
+                seen.append(_state_of(busy.pid, stopped=True))
+            seen.append(_state_of(busy.pid, stopped=False))
+            gate.update(True)  # a process adopted while play waits is stopped at once
+            late = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            try:
+                gate.adopt({late.pid})
+                seen.append(_state_of(late.pid, stopped=True))
+                gate.release()
+                seen.append(_state_of(late.pid, stopped=False))
+            finally:
+                late.kill()
+                late.wait()
+            return seen
+
+        states = asyncio.run(main())
+    finally:
+        busy.kill()
+        busy.wait()
+    assert states[0] in "RS" and states[1] == "T" and states[2] in "RS", states
+    assert states[3] == "T" and states[4] in "RS", states
+
+
+def test_a_games_own_players_are_never_refused_and_go_first(tmp_path: Path) -> None:
+    """Strangers fill the queue: a game's own player still gets its review, ahead of
+    every stranger's; a stranger may not ask for a private game's."""
+    url = _url(tmp_path)
+    for i in range(4):
+        _store_game(url, f"g{i}")
+    _store_game(url, "secret", {"private": True})
+
+    async def main() -> tuple[list[str], list[str]]:
+        master = GameMaster(Storage(url), bot_delay=0)
+        service = ReviewService(master, BUDGET, per_client=1, max_queue=2)  # not started
+        out = []
+        for i, client in enumerate(("1.1.1.1", "2.2.2.2", "3.3.3.3")):
+            try:
+                table = await master.fetch(f"g{i}")
+                out.append((await service.request(table, client))["status"])
+            except Exception as err:
+                out.append(getattr(err, "code", "?"))
+        for game_id, own in (("g3", True), ("g1", True), ("secret", False)):
+            table = await master.fetch(game_id)
+            try:
+                out.append((await service.request(table, "4.4.4.4", own=own))["status"])
+            except Exception as err:
+                out.append(getattr(err, "code", "?"))
+        order = []
+        while not service.queue.empty():
+            priority, _seq, game_id = service.queue.get_nowait()
+            if service._queued.get(game_id) == priority:  # as the worker takes them
+                order.append(game_id)
+        return out, order
+
+    out, order = asyncio.run(main())
+    assert out == ["queued", "queued", "busy", "queued", "queued", "no_game"]
+    assert order == ["g3", "g1", "g0"]  # own ones first (g1 moved ahead), then strangers
+
+
+def test_a_strangers_review_gives_way_to_a_players_own(tmp_path: Path) -> None:
+    """A stranger's review under way stops between two steps when a game's own player
+    asks for theirs; it ends afterwards, every step kept."""
+    url = _url(tmp_path)
+    _store_game(url, "theirs")
+    _store_game(url, "mine")
+    ended: list[str] = []
+
+    async def main() -> None:
+        master = GameMaster(Storage(url), bot_delay=0)
+        service = ReviewService(master, BUDGET)
+        real_finish = service.store.finish
+
+        def finish(game_id: str, error: str | None = None) -> None:
+            ended.append(game_id)
+            real_finish(game_id, error)
+
+        service.store.finish = finish  # type: ignore[method-assign]
+        real_add = service.store.add
+        first_step = asyncio.Event()
+        loop = asyncio.get_running_loop()
+
+        def add(game_id: str, results: Any, cpu: float) -> None:
+            real_add(game_id, results, cpu)
+            loop.call_soon_threadsafe(first_step.set)
+
+        service.store.add = add  # type: ignore[method-assign]
+        await service.start()
+        try:
+            await service.request(await master.fetch("theirs"), "5.5.5.5")
+            await asyncio.wait_for(first_step.wait(), 300)  # the event: it is under way
+            await service.request(await master.fetch("mine"), "6.6.6.6", own=True)
+            while len(ended) < 2:
+                await asyncio.sleep(0.05)
+        finally:
+            await service.stop()
+            await master.stop()
+
+    asyncio.run(asyncio.wait_for(main(), 600))
+    assert ended == ["mine", "theirs"]
+    store = ReviewStore(Storage(url))
+    for game_id in ("mine", "theirs"):
+        review = store.get(game_id)
+        assert review is not None and review["status"] == "done"
+        assert len(review["decisions"]) == review["total"] > 0

@@ -135,6 +135,53 @@ def _setting(flag: str, default: Any, kind: Any, help: str) -> Callable[[F], F]:
     "Spectator connections one client address may hold at once.",
 )
 @_setting(
+    "--forwarded-allow-ips",
+    "",
+    str,
+    "Proxies whose X-Forwarded-For is believed (comma-separated addresses or networks, "
+    "e.g. 127.0.0.1 for a proxy on this host; * for any); empty: none, every client is "
+    "the address it connects from.",
+)
+@_setting(
+    "--ipv6-prefix",
+    64,
+    click.IntRange(1, 128),
+    "IPv6 addresses of one network of this prefix length count as one client in every "
+    "per-client limit (IPv4: one address, one client).",
+)
+@_setting(
+    "--bot-games-per-client",
+    2,
+    click.IntRange(0),
+    "Games of search bots alone one client may have running at once.",
+)
+@_setting(
+    "--unjoined-per-client",
+    100,
+    click.IntRange(0),
+    "Games one client may have waiting for their players at once.",
+)
+@_setting(
+    "--reviews-per-client",
+    2,
+    click.IntRange(0),
+    "Reviews of other people's finished games one client may have waiting at once "
+    "(a game's own players are never refused).",
+)
+@_setting(
+    "--review-queue",
+    50,
+    click.IntRange(0),
+    "Reviews asked for by strangers waiting at once in all (a game's own players are "
+    "never refused).",
+)
+@_setting(
+    "--review-workers",
+    1,
+    click.IntRange(1, 64),
+    "Processes analysing game reviews (nice 19; stopped whenever a bot move waits).",
+)
+@_setting(
     "--workers",
     1,
     click.IntRange(1, 64),
@@ -164,6 +211,13 @@ def serve(
     max_connections_per_address: int,
     spectators_per_game: int,
     spectators_per_address: int,
+    forwarded_allow_ips: str,
+    ipv6_prefix: int,
+    bot_games_per_client: int,
+    unjoined_per_client: int,
+    reviews_per_client: int,
+    review_queue: int,
+    review_workers: int,
     workers: int,
     lease_time: float,
 ) -> None:
@@ -199,6 +253,12 @@ def serve(
         limits,
         spectators_per_game=spectators_per_game,
         spectators_per_address=spectators_per_address,
+        ipv6_prefix=ipv6_prefix,
+        bot_games_per_client=bot_games_per_client,
+        unjoined_per_address=unjoined_per_client,
+        reviews_per_client=reviews_per_client,
+        review_queue=review_queue,
+        review_workers=review_workers,
     )
 
     def make_app() -> Any:
@@ -220,6 +280,8 @@ def serve(
         idle_timeout,
         max_connections,
         max_per_address=max_connections_per_address,
+        forwarded_allow_ips=forwarded_allow_ips,
+        ipv6_prefix=ipv6_prefix,
     )
     if workers > 1:
         run_workers(make_app, workers, host, port, options)

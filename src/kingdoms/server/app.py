@@ -48,13 +48,13 @@ class GuardedStarlette(Starlette):
     """Starlette with :class:`~kingdoms.server.guard.Guard` outermost, so that even its
     own error pages get the security headers."""
 
-    def __init__(self, guard: tuple[int, RateLimiter | None], **kwargs: Any) -> None:
+    def __init__(self, guard: tuple[int, RateLimiter | None, int], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.guard = guard
 
     def build_middleware_stack(self) -> Any:
-        max_body, limiter = self.guard
-        return Guard(super().build_middleware_stack(), max_body, limiter)
+        max_body, limiter, ipv6_prefix = self.guard
+        return Guard(super().build_middleware_stack(), max_body, limiter, ipv6_prefix)
 
 
 def static_dir() -> Path:
@@ -147,8 +147,14 @@ async def play_socket(ws: WebSocket) -> None:
                         raise RequestError("bad_message", "already said hello")
                     lang = str(msg["lang"]) if msg.get("lang") in LANGUAGES else "en"
                     if msg.get("watch") is True:  # a spectator: public view, no seat
+                        shown = msg.get("tokens")  # a private game's share key (or a seat's)
                         table, sub = await spectate.watch(
-                            master, ws.path_params["game_id"], outbox, lang, address
+                            master,
+                            ws.path_params["game_id"],
+                            outbox,
+                            lang,
+                            address,
+                            protocol.hello_tokens(msg) if shown is not None else (),
                         )
                         continue
                     table, sub = await master.subscribe(
@@ -237,7 +243,9 @@ def create_app(
         expire_after=expire_after,
         lease_time=lease_time,
     )
-    review_service = reviews.ReviewService(master, review_budget or reviews.SERVER_BUDGET)
+    review_service = reviews.ReviewService(
+        master, review_budget or reviews.SERVER_BUDGET, workers=limits.review_workers
+    )
     book = ratings.RatingBook(storage.engine)
     master.finish_hooks.append(book.on_finish(storage))
     static = static_dir()
@@ -296,7 +304,7 @@ def create_app(
             {k: RateRule(k, rate, max(1.0, 5 * rate)) for k, rate in rate_limits.items()}
         )
     app = GuardedStarlette(
-        guard=(limits.max_body, limiter),
+        guard=(limits.max_body, limiter, limits.ipv6_prefix),
         routes=[
             Route("/", index),
             Route("/game/{game_id}", game_page),

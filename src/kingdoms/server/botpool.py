@@ -9,6 +9,10 @@ never stop.  At most ``workers`` moves are computed at once, whatever clients
 ask for: with the think-time cap of :mod:`kingdoms.server.limits` this bounds
 the server's total bot CPU.
 
+Background work (game reviews) never takes a slot: it runs in processes of its own
+and listens (:attr:`BotPool.listeners`) for whether a bot move waits or runs, to
+give way at once (see :class:`kingdoms.server.review.ReviewGate`).
+
 >>> import asyncio
 >>> async def demo() -> list[str]:
 ...     pool, order = BotPool(workers=1), []
@@ -27,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 
 class BotPool:
@@ -41,6 +45,17 @@ class BotPool:
         self.busy = 0
         self._waiting: dict[bool, deque[asyncio.Future[None]]] = {True: deque(), False: deque()}
         self._people_in_a_row = 0
+        self.listeners: list[Callable[[bool], None]] = []
+        """Called with ``True`` when a bot move starts to wait or run while none did,
+        ``False`` when the last one is done (background work gives way meanwhile)."""
+        self._active = False
+
+    def _changed(self) -> None:
+        active = self.busy > 0 or self.queued > 0
+        if active != self._active:
+            self._active = active
+            for listener in list(self.listeners):
+                listener(active)
 
     @property
     def queued(self) -> int:
@@ -51,10 +66,12 @@ class BotPool:
         """Hold one worker slot for one move (``people_waiting``: a person waits on it)."""
         if self.busy < self.workers and not self.queued:
             self.busy += 1
+            self._changed()
         else:
             fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             queue = self._waiting[people_waiting]
             queue.append(fut)
+            self._changed()
             try:
                 await fut  # the releaser counted us as busy already
             except asyncio.CancelledError:
@@ -63,19 +80,8 @@ class BotPool:
                 else:
                     with contextlib.suppress(ValueError):
                         queue.remove(fut)
+                    self._changed()
                 raise
-        try:
-            yield
-        finally:
-            self._release()
-
-    @contextlib.asynccontextmanager
-    async def idle_slot(self, poll: float = 0.05) -> AsyncIterator[None]:
-        """Hold one worker slot for background work (game reviews), at the lowest
-        priority: taken only while a slot is free and no bot move waits for one."""
-        while self.busy >= self.workers or self.queued:
-            await asyncio.sleep(poll)
-        self.busy += 1
         try:
             yield
         finally:
@@ -86,10 +92,11 @@ class BotPool:
         while self.busy < self.workers:
             fut = self._next()
             if fut is None:
-                return
+                break
             if not fut.done():
                 self.busy += 1
                 fut.set_result(None)
+        self._changed()
 
     def _next(self) -> asyncio.Future[None] | None:
         people, bots = self._waiting[True], self._waiting[False]

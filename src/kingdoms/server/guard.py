@@ -7,7 +7,12 @@
   sockets may reach only the page's own host (:func:`csp_for`);
 * a request whose ``Content-Length`` exceeds the limit is refused with 413 before
   its body is read, and a body sent without one stops being read past the limit;
-* per-client token buckets on costly endpoints answer 429 with ``Retry-After``.
+* per-client token buckets on costly endpoints answer 429 with ``Retry-After``;
+* the request's client (``scope["client"]``, the peer or the address a trusted proxy
+  forwarded: see ``--forwarded-allow-ips``) becomes the *client* every per-client limit
+  counts: an IPv4 address, or an IPv6 address's /64
+  (:func:`~kingdoms.server.limits.client_id`); the peer's own address stays in
+  ``scope["kingdoms.peer"]``.
 """
 
 from __future__ import annotations
@@ -22,7 +27,12 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from kingdoms.server.limits import client_id
+
 log = logging.getLogger(__name__)
+
+PEER = "kingdoms.peer"
+"""Where :class:`Guard` keeps the address a request came from, before it names the client."""
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -137,12 +147,23 @@ async def _send_json(send: Send, status: int, body: dict[str, Any], extra: list[
 class Guard:
     """ASGI middleware: see the module's description."""
 
-    def __init__(self, app: ASGIApp, max_body: int, limiter: RateLimiter | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_body: int,
+        limiter: RateLimiter | None = None,
+        ipv6_prefix: int = 64,
+    ) -> None:
         self.app = app
         self.max_body = max_body
         self.limiter = limiter
+        self.ipv6_prefix = ipv6_prefix
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        if client and PEER not in scope:  # one person, one client: see client_id
+            scope[PEER] = client[0]
+            scope["client"] = (client_id(str(client[0]), self.ipv6_prefix), client[1])
         if scope["type"] != "http":
             if scope["type"] == "websocket":  # a way to drop a client that does not read
                 transport = getattr(getattr(send, "__self__", None), "transport", None)

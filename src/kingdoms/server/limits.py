@@ -23,6 +23,7 @@ kingdoms.server.table.RequestError: bot option time must be a finite number
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import math
 import re
@@ -77,6 +78,17 @@ class ServerLimits:
     bot_games_per_client: int = 2
     """Games of bots alone with a search bot (:func:`bot_heavy`) that one client address
     may have running at once (more: 429 ``too_many_bot_games``)."""
+    ipv6_prefix: int = 64
+    """IPv6 addresses count as one client per network of this prefix length (an ordinary
+    IPv6 user holds a whole /64); IPv4 addresses one client each (see :func:`client_id`)."""
+    reviews_per_client: int = 2
+    """Reviews of other people's games one client may have waiting or running at once."""
+    review_workers: int = 1
+    """Processes analysing reviews (their own, at ``nice 19``, stopped while any bot move
+    waits or runs: see :class:`kingdoms.server.review.ReviewGate`)."""
+    review_queue: int = 50
+    """Reviews asked for by strangers (not a seat of the game) waiting at once, in all;
+    a game's own players are never refused for a full queue."""
 
 
 DEFAULT_LIMITS = ServerLimits()
@@ -226,6 +238,31 @@ def bounded_bot_spec(spec: Any, limits: ServerLimits, clamp: bool = False) -> st
     if not out:
         return name
     return f"{name}:" + ",".join(f"{k}={v}" for k, v in out.items())
+
+
+def client_id(address: str, ipv6_prefix: int = 64) -> str:
+    """The client an address belongs to, as every per-client limit counts it: an IPv4
+    address itself, an IPv6 address its network of ``ipv6_prefix`` bits (one ordinary
+    IPv6 user holds a /64), however it is spelled; an IPv4 address mapped into IPv6 is
+    that IPv4 address.  Anything else (a Unix socket, a test client) is kept as is.
+
+    >>> client_id("203.0.113.7"), client_id("::ffff:203.0.113.7")
+    ('203.0.113.7', '203.0.113.7')
+    >>> client_id("2001:DB8:0:1:0:0:0:1") == client_id("2001:db8:0:1::ffff") == "2001:db8:0:1::/64"
+    True
+    >>> client_id("2001:db8:0:2::1"), client_id("2001:db8::1", ipv6_prefix=128)
+    ('2001:db8:0:2::/64', '2001:db8::1/128')
+    """
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        net = ipaddress.IPv6Network((ip, max(0, min(ipv6_prefix, 128))), strict=False)
+        return str(net)
+    return str(ip)
 
 
 def client_key(address: str) -> str:

@@ -23,6 +23,7 @@ from kingdoms.server.limits import bot_heavy, check_json_text, client_key, parse
 from kingdoms.server.logtext import seat_names, with_names
 from kingdoms.server.master import GameMaster, RequestError, Table, public_seats
 from kingdoms.server.openapi import describe
+from kingdoms.server.privacy import PRIVATE, SHARE_HASH, check_open, new_share_key, request_tokens
 from kingdoms.server.spectate import current_scores
 from kingdoms.server.storage import STATUS_ABANDONED, STATUS_FINISHED, STATUS_RUNNING
 
@@ -93,7 +94,7 @@ async def create_game(request: Request) -> Response:
         return error_response(err)
     if not isinstance(data, dict):
         return error_response(RequestError("bad_config", "body must be a JSON object"))
-    for key in ("game", "players", "seats", "options", "seed"):
+    for key in ("game", "players", "seats", "options", "seed", "profile"):
         if key in data and data[key] is None:
             return error_response(RequestError("bad_config", f"'{key}' must not be null"))
     game, seats = data.get("game"), data.get("seats")
@@ -121,11 +122,21 @@ async def create_game(request: Request) -> Response:
     private = data.get("private", False)  # its review hidden unless a seat shares it
     if not isinstance(private, bool):
         return error_response(RequestError("bad_config", "'private' must be true or false"))
-    meta: dict[str, Any] = {
-        **({"rated": True} if rated else {}),
-        **({"private": True} if private else {}),
-    }
+    meta: dict[str, Any] = {"rated": True} if rated else {}
+    share_key = None
+    if private:  # listed nowhere; opened with a seat's token or the share key
+        share_key, meta[SHARE_HASH] = new_share_key()
+        meta[PRIVATE] = True
     address = request.client.host if request.client else "?"
+    if "profile" in data:
+        # a signed-in player has quotas of its own: a school behind one address is
+        # not one client (the profile is proven: a wrong secret is refused)
+        try:
+            address = await _profile_client(request, data["profile"], address)
+        except RequestError as err:
+            # a wrong profile is bad settings of the request, like any other (400)
+            status = 429 if err.code == "rate_limited" else 400
+            return error_response(err, status)
     if bot_heavy(seats):
         # games of bots alone that search: a few at once per client address (counted
         # in the database as the game is stored: over every server process)
@@ -149,20 +160,35 @@ async def create_game(request: Request) -> Response:
             seat["token"] = token
             seat["link"] = f"{base}/game/{table.id}#t={token}"
     humans = [t for t in tokens if t is not None]
-    return JSONResponse(
-        {
-            "id": table.id,
-            "game": table.state.config.game,
-            "options": dict(table.state.config.options),
-            "seats": out_seats,
-            "hotseat_link": f"{base}/game/{table.id}#t={','.join(humans)}" if humans else None,
-        },
-        status_code=201,
-    )
+    out: dict[str, Any] = {
+        "id": table.id,
+        "game": table.state.config.game,
+        "options": dict(table.state.config.options),
+        "seats": out_seats,
+        "hotseat_link": f"{base}/game/{table.id}#t={','.join(humans)}" if humans else None,
+        "private": private,
+    }
+    if share_key is not None:  # for whoever may watch, replay and read the review
+        out["share_key"] = share_key
+        out["share_link"] = f"{base}/game/{table.id}#k={share_key}"
+    return JSONResponse(out, status_code=201)
+
+
+async def _profile_client(request: Request, profile: Any, address: str) -> str:
+    """The client a proven profile is, in every per-client quota of game creation."""
+    from kingdoms.server import ratings
+
+    if not isinstance(profile, dict):
+        raise RequestError("bad_profile", "profile must be {name, secret}")
+    ratings.check_rate(request.app.state.profile_limits, address)
+    book = request.app.state.ratings
+    found = await asyncio.to_thread(book.check_profile, profile.get("name"), profile.get("secret"))
+    return f"profile:{found['id']}"
 
 
 async def list_games(request: Request) -> Response:
-    """Games newest first; ``?status=running|finished``."""
+    """Games newest first; ``?status=running|finished``.  Private games are never
+    listed."""
     status = request.query_params.get("status")
     if status not in (None, STATUS_RUNNING, STATUS_FINISHED, STATUS_ABANDONED):
         return error_response(
@@ -192,6 +218,7 @@ async def get_game_info(request: Request) -> Response:
 
 async def _finished(request: Request) -> Table:
     table = await _table(request)
+    check_open(table, request_tokens(request))  # a private game: its secrets first
     if not table.finished:
         raise RequestError("not_finished", "the record is available once the game is over")
     return table

@@ -49,6 +49,14 @@ _GAME_LINKS = {
 }
 
 
+def _body(schema: str, required: bool = True) -> dict[str, Any]:
+    """A JSON request body of the named schema."""
+    return {
+        "required": required,
+        "content": {_JSON: {"schema": {"$ref": f"#/components/schemas/{schema}"}}},
+    }
+
+
 OPENAPI: dict[str, Any] = {
     "openapi": "3.0.3",
     "info": {
@@ -61,6 +69,7 @@ OPENAPI: dict[str, Any] = {
         "/api/profiles": {
             "post": {
                 "summary": "Create a profile: a name and a secret kept by the browser",
+                "requestBody": _body("Profile"),
                 "responses": {
                     "201": _resp("the profile's id and name"),
                     "400": _resp("bad name or secret", _ERROR),
@@ -72,6 +81,7 @@ OPENAPI: dict[str, Any] = {
         "/api/profiles/login": {
             "post": {
                 "summary": "Check a profile's name and secret",
+                "requestBody": _body("Profile"),
                 "responses": {
                     "200": _resp("the profile's id and name"),
                     "400": _resp("malformed body", _ERROR),
@@ -132,12 +142,10 @@ OPENAPI: dict[str, Any] = {
             },
             "post": {
                 "summary": "Create a game; returns secret invite links for human seats",
-                "requestBody": {
-                    "required": True,
-                    "content": {_JSON: {"schema": {"$ref": "#/components/schemas/NewGame"}}},
-                },
+                "requestBody": _body("NewGame"),
                 "description": "Settings the game's rules refuse (options, player counts, "
-                "bots) are answered 400 even when they fit this schema.",
+                "bots) and a profile with a wrong name or secret are answered 400 even "
+                "when they fit this schema.",
                 "responses": {
                     "201": {**_resp("the new game"), "links": _GAME_LINKS},
                     "400": _resp("bad settings", _ERROR),
@@ -231,6 +239,7 @@ OPENAPI: dict[str, Any] = {
                 "seat's token in the X-Seat-Tokens header",
                 "operationId": "shareReview",
                 "parameters": [_gid()],
+                "requestBody": _body("Share", required=False),
                 "responses": {
                     "200": _resp("the seats shared now"),
                     "400": _resp("bad body", _ERROR),
@@ -274,6 +283,29 @@ OPENAPI: dict[str, Any] = {
                     },
                 },
             },
+            "Profile": {
+                "type": "object",
+                "required": ["name", "secret"],
+                "properties": {
+                    "name": {"type": "string", "minLength": 1, "maxLength": 40},
+                    "secret": {
+                        "type": "string",
+                        "minLength": 12,
+                        "maxLength": 200,
+                        "description": "made and kept by the browser; never shown",
+                    },
+                },
+            },
+            "Share": {
+                "type": "object",
+                "properties": {
+                    "shared": {
+                        "type": "boolean",
+                        "default": True,
+                        "description": "true: everyone may see the seat's review",
+                    }
+                },
+            },
             "NewGame": {
                 "type": "object",
                 "required": ["game"],
@@ -285,6 +317,18 @@ OPENAPI: dict[str, Any] = {
                     "seed": {
                         "type": "integer",
                         "description": "only on servers started to allow seeds (tests)",
+                    },
+                    "rated": {"type": "boolean", "default": False},
+                    "profile": {
+                        "$ref": "#/components/schemas/Profile",
+                        "description": "a signed-in creator: the game counts in the "
+                        "profile's own per-client quotas, not its address's",
+                    },
+                    "private": {
+                        "type": "boolean",
+                        "default": False,
+                        "description": "listed nowhere; its record, replay, review and "
+                        "spectators need a seat token or its share link",
                     },
                 },
             },

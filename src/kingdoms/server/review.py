@@ -1,12 +1,13 @@
 """Game reviews on the server: asked for from a finished game's page, computed in the
 background at the lowest priority, kept in the database.
 
-* **Lowest priority.**  One decision is analysed at a time per free bot worker, and only
-  while no bot move waits for one (:meth:`BotPool.idle_slot`): people's games and bot
-  games first.  The analysis runs in a separate process at the lowest OS priority
-  (``nice 19``), so it never holds the event loop or the bots' threads.
-* **Bounded per client.**  A client (its address) may have at most
-  ``per_client`` reviews waiting or running; the whole queue at most ``max_queue``.
+* **Never in the way of play.**  Reviews run in processes of their own
+  (``limits.review_workers``, at ``nice 19``), never in the bots' slots, and are
+  stopped (``SIGSTOP``) the moment a bot move waits or runs, until none does
+  (:class:`ReviewGate`): a bot move's latency is what it would be with no review.
+* **Fair.**  A game's own players (a seat's token or its share key) are served first
+  and never refused; strangers may ask for public finished games only, at most
+  ``limits.reviews_per_client`` waiting per client and ``limits.review_queue`` in all.
 * **Cached per game.**  A game is reviewed once, every seat; every later request reads
   the stored review.
 * **Stored and resumable.**  Each analysed decision is stored as it is made (table
@@ -26,6 +27,7 @@ import json
 import logging
 import multiprocessing as mp
 import os
+import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -40,6 +42,7 @@ from kingdoms.review.analysis import Budget, Decision
 from kingdoms.review.game import analyse_steps, positions
 from kingdoms.server.botnames import display_names
 from kingdoms.server.master import GameMaster, RequestError
+from kingdoms.server.privacy import check_open, holds_share_key, request_tokens
 from kingdoms.server.storage import Storage, create_tables, keys, required
 from kingdoms.server.table import BOT, HUMAN
 from kingdoms.server.table import Table as GameTable
@@ -197,84 +200,186 @@ def _lowest_priority() -> None:
         os.nice(19)
 
 
+OWN, STRANGER = 0, 1
+"""Priorities in the queue: a game's own players (or holders of its share key) first."""
+
+
+class ReviewGate:
+    """Reviews give way to play: while any bot move waits or is computed, the review
+    processes are stopped (``SIGSTOP``), and they go on (``SIGCONT``) once no bot move
+    is due.  A review step so never holds a CPU a bot move could use, however long it
+    runs, and its budget (CPU seconds) does not run while it is stopped."""
+
+    def __init__(self) -> None:
+        self.pids: set[int] = set()
+        self.paused = False
+        self.pauses = 0
+        """How many times the reviews gave way (for tests and figures)."""
+
+    def update(self, play_waits: bool) -> None:
+        if play_waits == self.paused:
+            return
+        self.paused = play_waits
+        if play_waits:
+            self.pauses += 1
+        sig = signal.SIGSTOP if play_waits else signal.SIGCONT
+        for pid in list(self.pids):
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                self.pids.discard(pid)
+            except OSError as err:  # not ours to signal (never expected): say so once
+                log.warning("cannot pause the review process %s: %s", pid, err)
+                self.pids.discard(pid)
+
+    def adopt(self, pids: set[int]) -> None:
+        """Watch the review processes ``pids`` (a new one joins the current state)."""
+        for pid in pids - self.pids:
+            self.pids.add(pid)
+            if self.paused:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGSTOP)
+
+    def release(self) -> None:
+        """Let every review process go on (before the pool is shut down)."""
+        for pid in list(self.pids):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGCONT)
+        self.pids.clear()
+        self.paused = False
+
+
 class ReviewService:
-    """The queue of reviews and the background task that works through it."""
+    """The queue of reviews and the background task that works through it.
+
+    * **Its own workers.**  Reviews run in a pool of their own processes (``workers``,
+      at ``nice 19``), never in the bots' slots; the :class:`ReviewGate` stops them
+      whenever a bot move waits or runs.
+    * **Fair.**  A game is reviewed once, for every seat, and the result shared.  Its
+      own players (seat tokens, or its share key) go ahead of anyone else: a review
+      they ask for is taken before any stranger's, and one under way for a stranger
+      gives way (its analysed steps are kept) when a player's request comes in.
+      Strangers may ask only for public finished games, at most
+      ``limits.reviews_per_client`` waiting per client and ``limits.review_queue`` in
+      all; a full queue never refuses a game's own players."""
 
     def __init__(
         self,
         master: GameMaster,
         budget: Budget = SERVER_BUDGET,
-        per_client: int = 2,
-        max_queue: int = 50,
-        workers: int | None = None,
+        per_client: int | None = None,
+        max_queue: int | None = None,
+        workers: int = 1,
     ) -> None:
         self.master = master
         self.store = ReviewStore(master.storage)
         self.budget = budget
-        self.per_client = per_client
-        self.max_queue = max_queue
-        self.workers = workers or master.bot_pool.workers
-        self.queue: asyncio.Queue[str] = asyncio.Queue()
-        self._queued: set[str] = set()
+        limits = master.limits
+        self.per_client = limits.reviews_per_client if per_client is None else per_client
+        self.max_queue = limits.review_queue if max_queue is None else max_queue
+        self.workers = max(1, workers)
+        self.queue: asyncio.PriorityQueue[tuple[int, int, str]] = asyncio.PriorityQueue()
+        self._queued: dict[str, int] = {}
+        """Games waiting or under way, with their priority (:data:`OWN`, :data:`STRANGER`)."""
+        self._strangers: dict[str, str] = {}
+        """Strangers' reviews waiting or under way: game -> the client who asked."""
+        self._seq = 0
         self._task: asyncio.Task[None] | None = None
         self._pool: ProcessPoolExecutor | None = None
+        self.gate = ReviewGate()
         self._writing = asyncio.Lock()
         """One merge of analyses at a time (SQLite has no row locks to keep two apart)."""
 
     async def start(self) -> None:
         for game_id in await asyncio.to_thread(self.store.pending):
-            self._enqueue(game_id)
+            self._enqueue(game_id, STRANGER)
+        self.master.bot_pool.listeners.append(self.gate.update)
         self._task = asyncio.get_running_loop().create_task(self._work())
 
     async def stop(self) -> None:
+        with contextlib.suppress(ValueError):
+            self.master.bot_pool.listeners.remove(self.gate.update)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
+        self.gate.release()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
-    def _enqueue(self, game_id: str) -> None:
-        if game_id not in self._queued:
-            self._queued.add(game_id)
-            self.queue.put_nowait(game_id)
+    def _enqueue(self, game_id: str, priority: int) -> None:
+        """Queue ``game_id`` (again, ahead, if its priority rose); stale entries are
+        skipped when taken."""
+        if self._queued.get(game_id, STRANGER + 1) <= priority:
+            return
+        self._queued[game_id] = priority
+        self._seq += 1
+        self.queue.put_nowait((priority, self._seq, game_id))
 
-    async def request(self, table: GameTable, client: str) -> dict[str, Any]:
+    def strangers_waiting(self, client: str | None = None) -> int:
+        return sum(1 for c in self._strangers.values() if client is None or c == client)
+
+    async def request(
+        self, table: GameTable, client: str, own: bool | None = None
+    ) -> dict[str, Any]:
+        """Ask for the review of ``table`` for ``client``; ``own``: the client holds one
+        of its seats or its share key (then never refused, and served first)."""
         if not table.finished:
             raise RequestError("not_finished", "a game is reviewed once it is over")
+        if own is None:
+            own = False
+        if not own and table.meta.get("private"):
+            raise RequestError("no_game", "no such game")
         known = await asyncio.to_thread(self.store.get, table.id)
-        if known is None:
-            if len(self._queued) >= self.max_queue:
+        if known is not None and known["status"] not in (QUEUED, RUNNING):
+            return {"status": known["status"]}
+        priority = OWN if own else STRANGER
+        if known is None and not own:
+            if self.strangers_waiting() >= self.max_queue:
                 raise RequestError("busy", "too many reviews are waiting; try again later")
-            waiting = await asyncio.to_thread(self.store.waiting_for, client)
+            waiting = self.strangers_waiting(client)
             if waiting >= self.per_client:
                 raise RequestError(
                     "busy", f"you have {waiting} reviews waiting already; wait for them"
                 )
+        if known is None:
             await asyncio.to_thread(self.store.request, table.id, client, self.budget)
-        elif known["status"] in (QUEUED, RUNNING):
-            pass
-        else:
-            return {"status": known["status"]}
-        self._enqueue(table.id)
-        return {"status": QUEUED, "queued": self.queue.qsize()}
+            if not own:
+                self._strangers[table.id] = client
+        elif own:
+            self._strangers.pop(table.id, None)  # its players' now: counted for nobody
+        self._enqueue(table.id, priority)
+        return {"status": QUEUED, "queued": len(self._queued)}
 
     # -- the work ------------------------------------------------------------------------
     async def _work(self) -> None:
         while True:
-            game_id = await self.queue.get()
+            priority, _seq, game_id = await self.queue.get()
+            if self._queued.get(game_id) != priority:
+                continue  # a stale entry: queued again ahead, or done
             try:
-                await self._review(game_id)
+                finished = await self._review(game_id, priority)
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # one broken game must not stop the others
                 log.exception("review of game %s failed", game_id)
                 with contextlib.suppress(Exception):
                     await asyncio.to_thread(self.store.finish, game_id, str(err) or "error")
-            finally:
-                self._queued.discard(game_id)
+                finished = True
+            if finished:
+                self._queued.pop(game_id, None)
+                self._strangers.pop(game_id, None)
+            else:  # gave way to a game's own players: on again after them
+                self._queued.pop(game_id, None)
+                self._enqueue(game_id, priority)
 
-    async def _review(self, game_id: str) -> None:
+    def _ahead(self, priority: int) -> bool:
+        """Whether a review of a higher priority than ``priority`` waits."""
+        return any(p < priority for p in self._queued.values())
+
+    async def _review(self, game_id: str, priority: int) -> bool:
+        """Review ``game_id`` (the decisions not analysed yet); False if it gave way to
+        a game's own players before the end."""
         table = await self.master.fetch(game_id)
         record = table.record()
         stored = await asyncio.to_thread(self.store.get, game_id)
@@ -292,28 +397,34 @@ class ReviewService:
         pool = self._pool
 
         async def one(step: int) -> None:
-            async with self.master.bot_pool.idle_slot():
-                started = time.perf_counter()
-                results = await loop.run_in_executor(
-                    pool, analyse_steps, record, [step], self.budget
-                )
-                cpu = sum(d.cpu_seconds for _, d in results if d is not None)
-                log.debug("review %s step %s: %.2f s", game_id, step, time.perf_counter() - started)
+            started = time.perf_counter()
+            future = loop.run_in_executor(pool, analyse_steps, record, [step], self.budget)
+            self.gate.adopt(set(getattr(pool, "_processes", None) or {}))
+            results = await future
+            cpu = sum(d.cpu_seconds for _, d in results if d is not None)
+            log.debug("review %s step %s: %.2f s", game_id, step, time.perf_counter() - started)
             async with self._writing:
                 await asyncio.to_thread(self.store.add, game_id, results, cpu)
 
         running: set[asyncio.Task[None]] = set()
+        gave_way = False
         for step in todo:
             while len(running) >= self.workers:
                 finished, running = await asyncio.wait(running, return_when="FIRST_COMPLETED")
                 for task in finished:
                     task.result()
+            if self._ahead(priority):
+                gave_way = True
+                break
             running.add(loop.create_task(one(step)))
         if running:
             for outcome in await asyncio.gather(*running, return_exceptions=True):
                 if isinstance(outcome, BaseException):
                     raise outcome
+        if gave_way:
+            return False
         await asyncio.to_thread(self.store.finish, game_id)
+        return True
 
 
 # -- what a client may see --------------------------------------------------------------
@@ -389,8 +500,7 @@ def _service(request: Request) -> ReviewService:
 
 
 def _tokens(request: Request) -> list[str]:
-    raw = request.headers.get("x-seat-tokens", "")
-    return [t for t in raw.split(",") if t][:16]
+    return request_tokens(request)
 
 
 def _mine(table: GameTable, tokens: list[str]) -> set[int]:
@@ -409,9 +519,12 @@ async def review_endpoint(request: Request) -> Response:
     service = _service(request)
     try:
         table = await service.master.fetch(request.path_params["game_id"])
+        check_open(table, _tokens(request))  # a private game: its secrets first
         if request.method == "POST":
             client = request.client.host if request.client else "?"
-            await service.request(table, client)
+            tokens = _tokens(request)
+            own = bool(_mine(table, tokens)) or holds_share_key(table, tokens)
+            await service.request(table, client, own=own)
         stored = await asyncio.to_thread(service.store.get, table.id)
     except RequestError as err:
         return _error(err)
@@ -430,6 +543,7 @@ async def share_endpoint(request: Request) -> Response:
     service = _service(request)
     try:
         table = await service.master.fetch(request.path_params["game_id"])
+        check_open(table, _tokens(request))
         mine = _mine(table, _tokens(request))
         if not mine:
             raise RequestError("bad_token", "only a seat's player may share its review")

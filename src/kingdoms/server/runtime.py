@@ -28,6 +28,7 @@ from typing import Any
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from kingdoms.server.guard import install_repeat_filter
+from kingdoms.server.limits import client_id
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,9 @@ class GuardedH11Protocol(H11Protocol):
     header_timeout: float = 10.0
     max_connections: int = 1000
     max_per_address: int = 0
-    """Open connections (HTTP and WebSocket) one client address may hold (0: no cap)."""
+    """Open connections (HTTP and WebSocket) one client may hold (0: no cap); a client
+    is an IPv4 address or an IPv6 /``ipv6_prefix`` (:func:`client_id`)."""
+    ipv6_prefix: int = 64
     _header_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -53,11 +56,11 @@ class GuardedH11Protocol(H11Protocol):
         (so that one address cannot take every slot and lock the others out)."""
         if self.max_per_address <= 0 or not self.client:
             return False
-        host = self.client[0]
+        host = client_id(str(self.client[0]), self.ipv6_prefix)
         held = 0
         for conn in self.connections:
             client = getattr(conn, "client", None)
-            if client and client[0] == host:
+            if client and client_id(str(client[0]), self.ipv6_prefix) == host:
                 held += 1
         return held > self.max_per_address
 
@@ -101,7 +104,7 @@ class GuardedH11Protocol(H11Protocol):
 
 
 def guarded_protocol(
-    header_timeout: float, max_connections: int, max_per_address: int = 0
+    header_timeout: float, max_connections: int, max_per_address: int = 0, ipv6_prefix: int = 64
 ) -> type[GuardedH11Protocol]:
     """A :class:`GuardedH11Protocol` with these limits, for uvicorn's ``http=``."""
     return type(
@@ -111,6 +114,7 @@ def guarded_protocol(
             "header_timeout": header_timeout,
             "max_connections": max_connections,
             "max_per_address": max_per_address,
+            "ipv6_prefix": ipv6_prefix,
         },
     )
 
@@ -142,6 +146,12 @@ class ServeOptions:
     max_per_address: int = 64
     """Open connections one client address may hold per process (0: no cap; behind a
     reverse proxy every client comes from the proxy's address: cap there instead)."""
+    forwarded_allow_ips: str = ""
+    """The proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed
+    (comma-separated addresses or networks, ``*``: any); empty: nobody's, the peer's
+    address is the client's (uvicorn alone would believe 127.0.0.1)."""
+    ipv6_prefix: int = 64
+    """IPv6 addresses of one network of this prefix length are one client."""
 
     def with_file_limit(self) -> ServeOptions:
         """These options once the open-file limit is raised, ``max_connections`` set."""
@@ -175,8 +185,15 @@ def _config(app: Any, host: str, port: int, options: ServeOptions) -> Any:
         port=port,
         log_level=options.log_level,
         http=guarded_protocol(
-            options.header_timeout, options.max_connections, options.max_per_address
+            options.header_timeout,
+            options.max_connections,
+            options.max_per_address,
+            options.ipv6_prefix,
         ),
+        # forwarded addresses believed only from the proxies named (by default none:
+        # a client behind a same-host proxy that passes headers on would pick its own)
+        proxy_headers=bool(options.forwarded_allow_ips.strip()),
+        forwarded_allow_ips=options.forwarded_allow_ips.strip() or [],
         timeout_keep_alive=max(1, int(options.idle_timeout)),
         ws_max_size=64 * 1024,  # messages are at most 4 KB: no 16 MB frames held in memory
         # no compression: it would run once per connection and message (a move watched by

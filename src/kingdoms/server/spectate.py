@@ -25,10 +25,12 @@ when it subscribes, changes language or after an undo shortened the log).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import State
+from kingdoms.server.privacy import check_open
 from kingdoms.server.table import Subscriber, Table, encode, state_message_from
 
 NO_SEAT = -1
@@ -141,12 +143,19 @@ def spectator_message(table: Table, sub: Subscriber) -> dict[str, Any]:
 
 
 async def watch(
-    master: Any, game_id: str, send: Any, lang: str = "en", address: str | None = None
+    master: Any,
+    game_id: str,
+    send: Any,
+    lang: str = "en",
+    address: str | None = None,
+    tokens: Sequence[str] = (),
 ) -> tuple[Table, Subscriber]:
     """Subscribe a spectator (no seats) to a game of ``master``; sends it the state now.
 
-    Refused (``too_many``) past the server's spectators per game or per address."""
+    Refused (``too_many``) past the server's spectators per game or per address, and
+    (``no_game``) a private game unless ``tokens`` hold a seat's token or its share key."""
     table: Table = await master.fetch(game_id)
+    check_open(table, tokens)
     sub = Subscriber((), send, lang, address=address)
     async with table.lock:
         master.add_spectator(table, sub)

@@ -228,6 +228,8 @@ class StoredGame:
     """Bumped by every change of the actions or the status (moves, undos, endings)."""
     creator: str | None = None
     """The key of the client address that created it through the lobby, if any."""
+    steps: int = 0
+    """How many actions it holds (its current step; the final one once it is over)."""
 
 
 SQLITE_BUSY_MS = 5000
@@ -690,6 +692,7 @@ class Storage:
             updated=row.updated,
             version=int(row.version or 0),
             creator=row.creator,
+            steps=int(row.num_actions or 0),
         )
 
     @translated
@@ -719,9 +722,14 @@ class Storage:
             ).all()
         return {r.id: (int(r.version or 0), json.loads(r.seats)) for r in rows}
 
-    def list_games(self, status: str | None = None, limit: int = 200) -> list[StoredGame]:
-        """Games newest first (without their actions), optionally of one status."""
+    def list_games(
+        self, status: str | None = None, limit: int = 200, private: bool = False
+    ) -> list[StoredGame]:
+        """Games newest first (without their actions), optionally of one status;
+        private games only if ``private``."""
         query = select(games_table).order_by(games_table.c.updated.desc()).limit(limit)
+        if not private:  # meta is stored as json.dumps writes it
+            query = query.where(games_table.c.meta.notlike('%"private": true%'))
         if status is not None:
             query = query.where(games_table.c.status == status)
         with self.engine.connect() as conn:
@@ -729,7 +737,9 @@ class Storage:
         games: list[StoredGame] = []
         for row in rows:
             try:
-                games.append(self._row_to_game(row))
+                game = self._row_to_game(row)
+                if private or not game.meta.get("private"):
+                    games.append(game)
             except (ValueError, TypeError, AttributeError) as err:
                 # one damaged record must not hide every other game
                 log.error("skipping unreadable game %r in a listing: %s", row.id, err)

@@ -1,0 +1,146 @@
+"""One person, one client: every per-client limit counts an IPv4 address or an IPv6
+/64 (however it is spelled), and believes a forwarded address only from the proxies
+named by ``--forwarded-allow-ips`` (none by default)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from serverproc import serve
+from starlette.testclient import TestClient
+
+from kingdoms.cli import main
+from kingdoms.server.app import create_app
+from kingdoms.server.limits import ServerLimits, client_id
+
+HEAVY = [{"kind": "bot", "bot": "mcts:time=0.05"}] * 2
+
+
+class Peers:
+    """The network in front of the app: each request comes from the address in its
+    ``X-Test-Peer`` header (as a different machine would)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            peer = dict(scope.get("headers") or []).get(b"x-test-peer")
+            if peer is not None:
+                scope = {**scope, "client": (peer.decode(), 40000)}
+        await self.app(scope, receive, send)
+
+
+def _heavy_games(client: TestClient, peers: list[str]) -> list[int]:
+    return [
+        client.post(
+            "/api/games",
+            json={"game": "kingdomino", "seats": HEAVY},
+            headers={"X-Test-Peer": peer},
+        ).status_code
+        for peer in peers
+    ]
+
+
+@pytest.mark.parametrize(
+    ("same", "other"),
+    [
+        (["2001:db8:0:7::1", "2001:db8:0:7::2", "2001:db8:0:7:ffff:ffff:ffff:ffff"], None),
+        (["2001:db8:0:7::1", "2001:DB8:0:7:0:0:0:1", "2001:0db8:0000:0007::0001"], None),
+        (["203.0.113.5", "::ffff:203.0.113.5", "::ffff:cb00:7105"], "203.0.113.6"),
+    ],
+)
+def test_one_ipv6_network_or_one_address_is_one_client(same: list[str], other: str | None) -> None:
+    limits = ServerLimits(bot_games_per_client=2, bot_workers=1, bot_think=0.05)
+    app = create_app("sqlite://", bot_delay=0, limits=limits)
+    with TestClient(Peers(app)) as client:
+        assert _heavy_games(client, same) == [201, 201, 429]
+        neighbour = other or "2001:db8:0:8::1"  # the next /64: someone else
+        assert _heavy_games(client, [neighbour]) == [201]
+
+
+def test_the_ipv6_prefix_is_a_setting() -> None:
+    limits = ServerLimits(bot_games_per_client=1, bot_workers=1, ipv6_prefix=128)
+    app = create_app("sqlite://", bot_delay=0, limits=limits)
+    with TestClient(Peers(app)) as client:
+        assert _heavy_games(client, ["2001:db8::1", "2001:db8::2", "2001:db8::1"]) == [
+            201,
+            201,
+            429,
+        ]
+    assert client_id("2001:db8::1", 48) == "2001:db8::/48"
+
+
+def _forwarded_games(base: str, addresses: list[str]) -> list[int]:
+    return [
+        httpx.post(
+            base + "/api/games",
+            json={"game": "kingdomino", "seats": HEAVY},
+            headers={"X-Forwarded-For": address},
+            timeout=30,
+        ).status_code
+        for address in addresses
+    ]
+
+
+def test_forwarded_addresses_are_not_believed_by_default(tmp_path: Path) -> None:
+    """A client that connects from this very host (as through a same-host proxy passing
+    headers on) cannot pick its own address with ``X-Forwarded-For``."""
+    args = ("--bot-games-per-client", "2", "--bot-workers", "1", "--bot-think", "0.05")
+    fake = ["198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.4"]
+    with serve(tmp_path, *args) as (base, _proc):
+        assert _forwarded_games(base, fake) == [201, 201, 429, 429]
+
+
+def test_forwarded_addresses_are_believed_from_the_proxies_named(tmp_path: Path) -> None:
+    args = ("--bot-games-per-client", "1", "--bot-workers", "1", "--bot-think", "0.05")
+    with serve(tmp_path, *args, "--forwarded-allow-ips", "127.0.0.1") as (base, _proc):
+        statuses = _forwarded_games(base, ["198.51.100.1", "198.51.100.2", "198.51.100.1"])
+        assert statuses == [201, 201, 429]
+
+
+def test_every_per_client_limit_is_a_flag_with_its_default() -> None:
+    text = CliRunner().invoke(main, ["serve", "--help"], terminal_width=200).output
+    for flag, default in (
+        ("--forwarded-allow-ips", "empty: none"),
+        ("--ipv6-prefix", "default: 64"),
+        ("--bot-games-per-client", "default: 2"),
+        ("--unjoined-per-client", "default: 100"),
+        ("--reviews-per-client", "default: 2"),
+        ("--review-queue", "default: 50"),
+        ("--spectators-per-address", "default: 16"),
+        ("--max-connections-per-address", "default: 64"),
+        ("--rate", "create=0.5"),
+    ):
+        assert flag in text, flag
+        after = " ".join(text.split(flag, 1)[1].split())[:600]
+        assert default in after, (flag, after)
+
+
+def test_signed_in_profiles_have_quotas_of_their_own() -> None:
+    """Behind one address (a school's NAT), each signed-in player creates within their
+    own profile's quota; a wrong secret is refused and counts for nobody."""
+    limits = ServerLimits(bot_games_per_client=1, bot_workers=1, bot_think=0.05)
+    app = create_app("sqlite://", bot_delay=0, limits=limits)
+    school = {"X-Test-Peer": "198.51.100.20"}
+    with TestClient(Peers(app)) as client:
+        profiles = []
+        for name in ("Ann", "Bob"):
+            body = {"name": name, "secret": f"{name}-secret-0123456789"}
+            assert client.post("/api/profiles", json=body, headers=school).status_code == 201
+            profiles.append(body)
+
+        def create(profile: dict[str, str] | None) -> int:
+            body: dict[str, Any] = {"game": "kingdomino", "seats": HEAVY}
+            if profile is not None:
+                body["profile"] = profile
+            return client.post("/api/games", json=body, headers=school).status_code
+
+        assert [create(None), create(None)] == [201, 429]  # the address's own quota
+        assert [create(profiles[0]), create(profiles[0])] == [201, 429]
+        assert create(profiles[1]) == 201
+        assert create({"name": "Ann", "secret": "not-the-secret-at-all"}) == 400

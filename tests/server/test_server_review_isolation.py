@@ -1,0 +1,30 @@
+"""Reviews never delay play: with reviews running flat out, a bot's moves in another
+game take no longer than with none (bench/review_isolation.py, a short run)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from kingdoms.review import Budget
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "review_isolation.py"
+
+
+def test_reviews_running_flat_out_do_not_slow_a_bots_moves() -> None:
+    spec = importlib.util.spec_from_file_location("review_isolation", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    report = module.run_bench(
+        bot="mcts:iterations=30",
+        moves=12,
+        rounds=2,
+        games=3,
+        workers=2,
+        budget=Budget(iterations=1000, seconds=2.0),  # the server's: long review steps
+        think=0.15,
+    )
+    assert report["review_cpu_seconds_during_play"] > 0.5, report  # they did run
+    assert report["ratio_p50"] <= 1.5, report
+    assert report["ratio_p99"] <= 2.0, report
