@@ -391,6 +391,7 @@ def test_a_state_around_an_engine_position() -> None:
     bot.set_resampler(ks.resampler(0))
     assert bot.step(state) in state.legal_actions()
 
+
 def test_the_documented_example_in_short(capsys: pytest.CaptureFixture[str]) -> None:
     """``examples/openspiel_ismcts_kingdomino.py`` (docs/rl.md's command) with one game
     and a few simulations a move: it plays to the end and reports the score."""

@@ -36,7 +36,6 @@ from typing import Any, Final
 from kingdoms.bots.dominion import adapter
 from kingdoms.bots.dominion.bots import StrategyBot
 from kingdoms.bots.dominion.conditions import _card_arg, condition_tree
-from kingdoms.bots.dominion.vocabulary import VARIABLES
 from kingdoms.bots.dominion.strategy import (
     ACTION_COINS,
     ANY,
@@ -47,6 +46,7 @@ from kingdoms.bots.dominion.strategy import (
     Rule,
     Strategy,
 )
+from kingdoms.bots.dominion.vocabulary import VARIABLES
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards import COINS, DECLARED, VP
 from kingdoms.dominion.cards.base import MOAT
