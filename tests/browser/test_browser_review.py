@@ -14,12 +14,15 @@ import pytest
 
 from kingdoms.review import Budget
 from kingdoms.review.checks import MIDDLE_KINGDOM_GAME
+from kingdoms.server.privacy import SHARE_HASH
 from kingdoms.server.storage import STATUS_FINISHED, Storage, StoredGame
 from kingdoms.server.table import hash_token
 
 pytestmark = pytest.mark.browser
 
 ANN, BOB = "ann-browser-token-1", "bob-browser-token-2"
+SHARE = "mk1-share-key-3"
+"""The private game's share key (its share link: ``/game/mk1#k=…``)."""
 GAME = [*MIDDLE_KINGDOM_GAME[:40], 438, 742, 665, 730, 728, 116, 728, 728]
 """A Middle Kingdom game in which Bob (seat 2), ahead, places domino 43 outside the
 5×5 window centred on his castle (action 438, step 40): the 10 points and the game lost."""
@@ -44,7 +47,7 @@ def review_server(tmp_path: Path, toy_game: None) -> Iterator[str]:
         StoredGame(
             id="mk1", game="kingdomino", players=2, seed=17, options=options, seats=seats,
             status=STATUS_FINISHED, outcome={"scores": [35.0, 28.0], "winners": [0]},
-            meta={"private": True}, actions=GAME,
+            meta={"private": True, SHARE_HASH: hash_token(SHARE)}, actions=GAME,
         )
     )  # fmt: skip
     store.close()
@@ -95,10 +98,22 @@ def test_review_chart_mistakes_and_the_link_to_the_replay(page: Any, review_serv
     page.wait_for_selector("#review-panel[data-status=done]")
     page.check("#review-share-1")
     page.wait_for_timeout(300)
+    # (a private game: the visitor holds its share link)
     visitor = page.context.browser.new_context(bypass_csp=True, locale="en-US").new_page()
-    visitor.goto(f"{review_server}/game/mk1#replay")
+    visitor.goto(f"{review_server}/game/mk1#replay&k={SHARE}")
     visitor.click("#replay-controls #review-button")
     visitor.wait_for_selector("#review-panel[data-status=done]")
     assert "Biggest mistakes of Bob" in visitor.inner_text("#review-panel")
     assert "Not shared: Ann" in visitor.inner_text("#review-panel")
+    assert SHARE not in visitor.url  # the key kept out of the address bar
+    # its record downloads with the key the page holds
+    assert f"key={SHARE}" in (visitor.get_attribute("#record-link", "href") or "")
     visitor.context.close()
+    # a stranger, with neither a seat's token nor the share link: no such game
+    stranger = page.context.browser.new_context(bypass_csp=True, locale="en-US").new_page()
+    stranger.goto(f"{review_server}/game/mk1#replay")
+    stranger.wait_for_selector("body[data-ready='1']")
+    assert stranger.inner_text("#prompt-title") == "There is no such game."
+    assert stranger.is_hidden("#replay-controls")
+    assert "place 43" not in stranger.content()
+    stranger.context.close()

@@ -6,7 +6,7 @@ import { $, clear, h } from "./dom.js";
 import { lang, languageSelect, loadLanguage, pickLanguage, t, tn, translatePage } from "./i18n.js";
 import { guideBox } from "./guide.js";
 import { renderLog as drawLog, resetLog } from "./log.js";
-import { profile, rememberTokens, tokensFor } from "./store.js";
+import { profile, rememberShareKey, rememberTokens, secretHeaders, shareKeyFor, tokensFor, withKey } from "./store.js";
 import { replayHint, replayTarget, reviewButton, watchReview } from "./review.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
@@ -73,6 +73,11 @@ function toast(text) {
 function tokensFromHash() {
   const m = location.hash.match(/[#&]t=([^&]+)/);
   return m ? decodeURIComponent(m[1]).split(",").filter(Boolean) : [];
+}
+
+function shareKeyFromHash() {
+  const m = location.hash.match(/[#&]k=([^&]+)/);
+  return m ? decodeURIComponent(m[1]) : null;
 }
 
 function send(msg) {
@@ -191,7 +196,7 @@ async function render() {
   if (hidden) hideSeatViews();
   else renderLog(logs[shown] || []);
   $("#record-link").hidden = !msg.finished;
-  $("#record-link").href = `/api/games/${gameId}/record`;
+  $("#record-link").href = withKey(`/api/games/${gameId}/record`, gameId);
   document.body.dataset.ready = "1";
   document.body.dataset.step = String(msg.state_id);
 }
@@ -353,7 +358,7 @@ function scoreLine(scores, msg) {
 
 async function rematch() {
   // the same game, seats and options again; this browser gets the new seats it held
-  const info = await (await fetch(`/api/games/${gameId}`)).json();
+  const info = await (await fetch(`/api/games/${gameId}`, { headers: secretHeaders(gameId) })).json();
   const mine = new Set(Object.keys(states).map(Number));
   const seats = info.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot, name: s.name } : { kind: "human", name: s.name }));
   const res = await fetch("/api/games", {
@@ -413,7 +418,9 @@ function connect(tokens) {
     greeted = false;
     for (const k of Object.keys(logs)) delete logs[k];
     const me = profile();
-    const hello = tokens.length ? { type: "hello", tokens, lang: lang() } : { type: "hello", watch: true, lang: lang() };
+    const key = shareKeyFor(gameId); // a watcher of a private game shows its share key
+    const hello = tokens.length ? { type: "hello", tokens, lang: lang() }
+      : key ? { type: "hello", watch: true, tokens: [key], lang: lang() } : { type: "hello", watch: true, lang: lang() };
     // one seat played here: prove the profile so a rated game counts for it
     if (tokens.length === 1 && me) hello.profile = { name: me.name, secret: me.secret };
     socket.send(JSON.stringify(hello));
@@ -448,7 +455,7 @@ function connect(tokens) {
 
 async function watchOrReplay() {
   // no seat here: a running game is watched live (public view), a finished one replayed
-  const res = await fetch(`/api/games/${gameId}`);
+  const res = await fetch(`/api/games/${gameId}`, { headers: secretHeaders(gameId) });
   const info = await res.json();
   if (!res.ok) {
     $("#prompt-title").textContent = ERRORS[info.error] ? ERRORS[info.error]() : info.message;
@@ -464,7 +471,7 @@ async function watchOrReplay() {
 
 async function replay() {
   // A finished game: step through it (it opens at the end); everything is open now.
-  const info = await (await fetch(`/api/games/${gameId}`)).json();
+  const info = await (await fetch(`/api/games/${gameId}`, { headers: secretHeaders(gameId) })).json();
   if (info.status !== "finished") {
     $("#prompt-title").textContent = info.message || t("This game is still being played; you have no seat in it.");
     if (info.status === "running") setTimeout(replay, 2000); // show the replay once it ends
@@ -488,8 +495,14 @@ async function replay() {
   const show = async () => {
     replayRedraw = () => { showing = null; renameSeats(); show(); };
     const step = slider.dataset.ready ? `step=${slider.value}&` : "";
-    const res = await fetch(`/api/games/${gameId}/replay?${step}seat=${seatSel.value}&lang=${lang()}`);
+    const res = await fetch(`/api/games/${gameId}/replay?${step}seat=${seatSel.value}&lang=${lang()}`, { headers: secretHeaders(gameId) });
     const data = await res.json();
+    if (!res.ok) { // a private game without its secrets: no such game
+      $("#prompt-title").textContent = ERRORS[data.error] ? ERRORS[data.error]() : data.message;
+      $("#replay-controls").hidden = true;
+      document.body.dataset.ready = "1";
+      return;
+    }
     slider.max = String(data.steps);
     slider.value = String(data.step);
     slider.dataset.ready = "1";
@@ -508,7 +521,7 @@ async function replay() {
     replayHint(box, data.step);
     renderLog(data.log);
     $("#record-link").hidden = false;
-    $("#record-link").href = `/api/games/${gameId}/record`;
+    $("#record-link").href = withKey(`/api/games/${gameId}/record`, gameId);
     document.body.dataset.ready = "1";
     document.body.dataset.step = String(data.step);
   };
@@ -573,6 +586,11 @@ async function main() {
   document.addEventListener("keydown", keys);
   trackBar();
   const fromHash = tokensFromHash();
+  const shareKey = shareKeyFromHash();
+  if (shareKey) {
+    rememberShareKey(gameId, shareKey);
+    history.replaceState(null, "", location.pathname + location.hash.replace(/[#&]k=[^&]+/, "").replace(/^&/, "#"));
+  }
   if (/[#&]guide=1/.test(location.hash)) sessionStorage.setItem(guideKey, "1");
   const tabKey = `kingdoms:tab:${gameId}`;
   if (fromHash.length) {

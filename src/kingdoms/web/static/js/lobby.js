@@ -184,6 +184,11 @@ async function firstGame(game) {
 
 let created = null; // the game just created (its box is redrawn on a language switch)
 
+/** Where a game is watched: its page, or for a private game its share link. */
+function watchUrl(game) {
+  return game.share_link || `${location.origin}/game/${game.id}`;
+}
+
 function showCreated(game) {
   created = game;
   const box = $("#created");
@@ -201,15 +206,16 @@ function showCreated(game) {
       onclick: () => rememberTokens(game.id, humans.map((s) => s.token), { game: game.game }) },
     humans.length > 1 ? t("Play all human seats here (hot-seat)") : t("Play here"))));
   } else {
-    box.append(h("p", {}, h("a", { href: `/game/${game.id}`, class: "button primary", id: "watch-created" }, t("Watch"))));
+    box.append(h("p", {}, h("a", { href: watchUrl(game), class: "button primary", id: "watch-created" }, t("Watch"))));
   }
   // the next step in view (and under the keyboard), on a laptop and on a phone
   const next = box.querySelector("#play-here, #watch-created");
   next.scrollIntoView({ block: "center" });
   next.focus({ preventScroll: true });
-  // anyone with this address may watch (the public view only)
+  // anyone with this address may watch (the public view only); a private game's
+  // address carries its share key
   box.append(h("p", { class: "watch-link" }, h("span", {}, t("Link for spectators:")), " ",
-    h("input", { readonly: true, value: `${location.origin}/game/${game.id}`, class: "invite-watch", id: "watch-link", onfocus: (e) => e.target.select() })));
+    h("input", { readonly: true, value: watchUrl(game), class: "invite-watch", id: "watch-link", onfocus: (e) => e.target.select() })));
 }
 
 function gameTitle(name) {

@@ -4,7 +4,7 @@
 // computes the review (in the background) and decides which seats this browser may see.
 import { $, clear, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
-import { tokensFor } from "./store.js";
+import { secretHeaders } from "./store.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 if (!document.querySelector('link[href="/static/css/review.css"]')) {
@@ -20,8 +20,7 @@ function svg(tag, attrs = {}, ...children) {
 }
 
 function headers(gameId) {
-  const tokens = tokensFor(gameId);
-  return tokens.length ? { "X-Seat-Tokens": tokens.join(",") } : {};
+  return secretHeaders(gameId);
 }
 
 function pct(x) {

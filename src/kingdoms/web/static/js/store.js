@@ -23,6 +23,47 @@ export function tokensFor(gameId) {
   return (myGames()[gameId] || {}).tokens || [];
 }
 
+// A private game's share key (from its share link, "#k=…"): what lets a watcher who
+// holds no seat see it, replay it and read its review.
+const SHARE = "kingdoms:share";
+
+export function rememberShareKey(gameId, key) {
+  if (!key) return;
+  let all = {};
+  try { all = JSON.parse(localStorage.getItem(SHARE) || "{}") || {}; } catch {}
+  all[gameId] = key;
+  localStorage.setItem(SHARE, JSON.stringify(all));
+}
+
+export function shareKeyFor(gameId) {
+  try {
+    const key = (JSON.parse(localStorage.getItem(SHARE) || "{}") || {})[gameId];
+    return typeof key === "string" ? key : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Every secret this browser holds for a game (seat tokens, then its share key):
+ *  what a private game's record, replay and review ask for. */
+export function secretsFor(gameId) {
+  const key = shareKeyFor(gameId);
+  return key ? [...tokensFor(gameId), key] : tokensFor(gameId);
+}
+
+/** The request headers showing those secrets ({} for none). */
+export function secretHeaders(gameId) {
+  const all = secretsFor(gameId);
+  return all.length ? { "X-Seat-Tokens": all.join(",") } : {};
+}
+
+/** A plain link (a record download) that opens a private game: the share key, or a
+ *  seat's token, as its ?key= query. */
+export function withKey(url, gameId) {
+  const key = shareKeyFor(gameId) || tokensFor(gameId)[0];
+  return key ? `${url}?key=${encodeURIComponent(key)}` : url;
+}
+
 export function forget(gameId) {
   const all = myGames();
   delete all[gameId];
