@@ -9,6 +9,7 @@ the cross-process sync (:mod:`~kingdoms.server.master_sync`).  Reviews are apart
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import logging
 import secrets
@@ -53,7 +54,7 @@ INTERNAL_ERROR: dict[str, Any] = {"type": "error", "code": "server", "message": 
 """Sent instead of a view the engine failed to build."""
 
 
-class MasterBase:
+class MasterBase(abc.ABC):
     """The shared state of one server process's game master."""
 
     def __init__(
@@ -114,39 +115,51 @@ class MasterBase:
         self._watchers: dict[str, int] = {}
         """Spectator connections per client address."""
 
-    # -- what the parts ask of each other (each defined by one part) ---------------------
+    # -- what the parts ask of each other (each abstract here, defined by one part) -------
+    @abc.abstractmethod
     async def _off_loop(self, func: Callable[..., T], *args: Any) -> T:
-        raise NotImplementedError  # MasterStore
+        """Defined by :class:`MasterStore`."""
 
+    @abc.abstractmethod
     async def _write(self, func: Callable[..., T], *args: Any) -> T:
-        raise NotImplementedError  # MasterStore
+        """Defined by :class:`MasterStore`."""
 
+    @abc.abstractmethod
     def _forget(self, ids: Sequence[str]) -> None:
-        raise NotImplementedError  # MasterStore
+        """Defined by :class:`MasterStore`."""
 
+    @abc.abstractmethod
     async def fetch(self, game_id: str) -> Table:
-        raise NotImplementedError  # MasterStore
+        """Defined by :class:`MasterStore`."""
 
+    @abc.abstractmethod
     def authenticate(self, table: Table, tokens: Sequence[str]) -> tuple[int, ...]:
-        raise NotImplementedError  # MasterStore
+        """Defined by :class:`MasterStore`."""
 
+    @abc.abstractmethod
     async def push(self, table: Table, subs: Sequence[Subscriber] | None = None) -> None:
-        raise NotImplementedError  # MasterRelay
+        """Defined by :class:`MasterRelay`."""
 
+    @abc.abstractmethod
     def undo_refusal(self, table: Table, seat: int) -> str | None:
-        raise NotImplementedError  # MasterTurns
+        """Defined by :class:`MasterTurns`."""
 
+    @abc.abstractmethod
     async def _commit(self, table: Table, seat: int, action: int) -> None:
-        raise NotImplementedError  # MasterTurns
+        """Defined by :class:`MasterTurns`."""
 
+    @abc.abstractmethod
     def _schedule_bots(self, table: Table) -> None:
-        raise NotImplementedError  # MasterBots
+        """Defined by :class:`MasterBots`."""
 
+    @abc.abstractmethod
     def _lease_after(self, table: Table, state: State) -> LeaseChange | None:
-        raise NotImplementedError  # MasterSync
+        """Defined by :class:`MasterSync`."""
 
+    @abc.abstractmethod
     def _mark_dirty(self, game_id: str) -> None:
-        raise NotImplementedError  # MasterSync
+        """Defined by :class:`MasterSync`."""
 
+    @abc.abstractmethod
     async def _refresh_locked(self, table: Table) -> None:
-        raise NotImplementedError  # MasterSync
+        """Defined by :class:`MasterSync`."""
