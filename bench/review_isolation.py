@@ -162,6 +162,7 @@ async def _run(
             await master.stop()
             storage.close()
     q50, b50 = statistics.median(quiet), statistics.median(busy)
+    q90, b90 = _percentile(quiet, 0.9), _percentile(busy, 0.9)
     q99, b99 = _percentile(quiet, 0.99), _percentile(busy, 0.99)
     return {
         "bot": bot,
@@ -175,6 +176,7 @@ async def _run(
         "reviews_ms_p50": round(b50 * 1000, 1),
         "reviews_ms_p99": round(b99 * 1000, 1),
         "ratio_p50": round(b50 / q50, 3),
+        "ratio_p90": round(b90 / q90, 3),
         "ratio_p99": round(b99 / q99, 3),
     }
 

@@ -101,7 +101,14 @@ def test_review_chart_mistakes_and_the_link_to_the_replay(page: Any, review_serv
     # (a private game: the visitor holds its share link)
     visitor = page.context.browser.new_context(bypass_csp=True, locale="en-US").new_page()
     visitor.goto(f"{review_server}/game/mk1#replay&k={SHARE}")
-    visitor.click("#replay-controls #review-button")
+    # the page shows the review already asked for by itself; asking again, the panel's
+    # status is the new request's until it answers, never the one shown before
+    visitor.wait_for_selector("#review-panel[data-status=done]", timeout=30_000)
+    status = visitor.evaluate(
+        "() => { document.querySelector('#replay-controls #review-button').click();"
+        " return document.querySelector('#review-panel').dataset.status; }"
+    )
+    assert status == "asking"
     visitor.wait_for_selector("#review-panel[data-status=done]")
     assert "Biggest mistakes of Bob" in visitor.inner_text("#review-panel")
     assert "Not shared: Ann" in visitor.inner_text("#review-panel")

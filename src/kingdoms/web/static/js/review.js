@@ -87,6 +87,8 @@ function estimate(gameId, data) {
 
 export async function openReview(gameId) {
   const el = panel();
+  if (polling) clearTimeout(polling);
+  el.dataset.status = "asking"; // not the status of a review shown before this request
   clear(el).append(h("h2", { "data-i18n": "Review" }, t("Review")), h("p", { class: "muted" }, t("Asking for the review…")));
   let res, body;
   try {
@@ -96,10 +98,12 @@ export async function openReview(gameId) {
     });
     body = await res.json();
   } catch {
+    el.dataset.status = "failed";
     clear(el).append(h("h2", { "data-i18n": "Review" }, t("Review")), h("p", { class: "error" }, t("The review failed.")));
     return;
   }
   if (!res.ok) {
+    el.dataset.status = "refused";
     clear(el).append(h("h2", { "data-i18n": "Review" }, t("Review")), h("p", { class: "error" },
       res.status === 429 ? t("Too many reviews are waiting; try again later.") : body.message));
     return;
