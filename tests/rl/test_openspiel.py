@@ -313,6 +313,48 @@ def test_information_state_tensor_has_perfect_recall(name: str) -> None:
     assert len(tensors) == len(states)
 
 
+def test_dominion_log_kept_from_the_first_information_state() -> None:
+    """Play keeps no log until an information state is asked for; the first one
+    replays the game with the log on, which gives the engine state, the log, the
+    marks and the information states of a game that kept its log from the deal; a
+    copy keeps logging, and both go on alike."""
+    game = pyspiel.load_game(ks.DOMINION, {"players": 2, "max_game_length": 400})
+    lazy = game.new_initial_state()
+    eager = game.new_initial_state()
+    eager.recording = True
+    rng = random.Random(5)
+
+    def play(steps: int) -> None:
+        for _ in range(steps):
+            if lazy.is_terminal():
+                return
+            if lazy.is_chance_node():
+                action = rng.randrange(len(lazy.chance_outcomes()))
+            else:
+                action = rng.choice(lazy.legal_actions())
+            lazy.apply_action(action)
+            eager.apply_action(action)
+
+    play(1)  # the deal (its set-up events are logged as the game is made)
+    made = len(lazy.engine.log)
+    play(149)
+    assert not lazy.recording and not lazy.engine.logging and len(lazy.engine.log) == made
+    assert len(eager.engine.log) > 50 and len(eager.marks) > 20
+    player = 0 if lazy.is_chance_node() else lazy.current_player()
+    tensor = lazy.information_state_tensor(player)
+    assert lazy.recording and lazy.engine.logging
+    assert tensor == eager.information_state_tensor(player)
+    assert lazy.information_state_string(1 - player) == eager.information_state_string(1 - player)
+    assert lazy.engine.log == eager.engine.log and lazy.marks == eager.marks
+    assert lazy.engine.snapshot() == eager.engine.snapshot() and lazy.fresh == eager.fresh
+    assert lazy.engine.rng.getstate() == eager.engine.rng.getstate()
+    assert lazy.clone().recording and lazy.clone().engine.logging
+    play(150)
+    for p in range(2):
+        assert lazy.information_state_tensor(p) == eager.information_state_tensor(p)
+    assert lazy.engine.log == eager.engine.log
+
+
 def _own_actions(state) -> list[tuple[int, int]]:
     """(seat, action) of every player action applied to the engine so far."""
     engine = state.engine

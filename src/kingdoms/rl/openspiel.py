@@ -64,6 +64,9 @@ The model, as OpenSpiel sees it:
   observations summed up in these tokens and its own actions, two states give a
   seat the same tensor exactly when it cannot tell them apart (up to a token
   collision, a 2**-24 chance per pair of different actions).
+  Play keeps no log (it costs a quarter of a Dominion step): the first information
+  state asked of a Dominion state replays its game once from its OpenSpiel history
+  with the engine's log on; from then on that state and its copies keep the log.
 * **Information-state string** (perfect recall): the seat, what it saw happen — for
   Kingdomino the actions so far, for Dominion the seat's log as it saw it — and its
   view now; the **observation string** is the seat's view as JSON.
@@ -370,7 +373,13 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
         self.fresh: list[int] | None = None
         """Dominion: per deck, how many cards at its bottom nobody has seen."""
         self.marks: list[tuple[int, int, int]] = []
-        """Dominion: per player action, (seat, action, length of the log before it)."""
+        """Dominion, once ``recording``: per player action, (seat, action, length of
+        the log before it)."""
+        self.recording = False
+        """Dominion: whether the engine keeps its log (and ``marks`` are kept).  Off
+        until an information state is asked for (play without the log is faster);
+        then the game is replayed once from its history with the log on, and stays so
+        (copies too)."""
         self.to_move = _CHANCE
 
     # -- the flow ----------------------------------------------------------------------
@@ -412,7 +421,7 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
             game = get_game(spec.name)
             engine = self.engine = game.create(game.config(spec.players, int(action), spec.options))
             if spec.name == "dominion":
-                engine.logging = True  # the information state reads the log
+                engine.logging = self.recording  # the information state reads the log
                 self.fresh = [len(d) for d in engine.decks]  # type: ignore[attr-defined]
             else:
                 engine.logging = False
@@ -462,7 +471,7 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
 
     def _carry_out(self, engine: State, action: int) -> None:
         fresh = self.fresh
-        if fresh is not None:
+        if self.recording:
             self.marks.append((engine.current_player, action, len(engine.log)))
         engine.apply(action)
         if fresh is not None:
@@ -493,7 +502,21 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
         seed = random.getrandbits(48) if sampler is None else int(sampler() * 2**48)
         return self.resampled(player, random.Random(seed))
 
+    def recorded(self) -> State | None:
+        """The engine state, with its log (Dominion: the first call replays the game
+        from its OpenSpiel history with the log on; see ``recording``)."""
+        if self.fresh is not None and not self.recording:
+            replay = KingdomsState(self.get_game())
+            replay.recording = True
+            for action in self.history():
+                replay._step(action)
+            assert replay.pending == self.pending and replay.truncated == self.truncated
+            self.engine, self.fresh, self.marks = replay.engine, replay.fresh, replay.marks
+            self.recording = True
+        return self.engine
+
     def resampled(self, player: int, rng: random.Random) -> KingdomsState:
+        self.recorded()  # (the copy's log is the log of the game it came from)
         new: KingdomsState = self.clone()
         engine = self.engine
         if engine is not None:
@@ -519,6 +542,7 @@ def state_from_engine(game: KingdomsGame, engine: State) -> KingdomsState:
     state.engine = engine
     if game.name == "dominion":
         state.fresh = [len(d) for d in engine.decks]  # type: ignore[attr-defined]
+        state.recording = True  # (no history to replay: the log as the engine keeps it)
     state._moved()
     return state
 
@@ -527,7 +551,7 @@ def dominion_tokens(state: KingdomsState, player: int) -> list[int]:
     """Per player action of the game so far, what ``player`` perceived of it (see the
     module docstring): its own action + 1, or a 24-bit token of who acted and the
     log events of that action as ``player`` may see them."""
-    engine = state.engine
+    engine = state.recorded()
     assert engine is not None
     log = engine.log
     marks = state.marks
@@ -587,6 +611,8 @@ class Observer:
             # actions and the view now tell every line drawn so far
             past = " ".join(map(str, engine.history))
         else:
+            engine = state.recorded()
+            assert engine is not None
             past = json.dumps(engine.log_for(player), sort_keys=True, separators=(",", ":"))
         return f"p{player} {past} {view}"
 
