@@ -235,6 +235,11 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3, help="seeds: the round-robins repeated")
     parser.add_argument("--ismcts", type=int, default=100, help="IS-MCTS simulations a move")
     parser.add_argument("--agent", help="weights of the trained Dominion buy agent")
+    parser.add_argument(
+        "--dominion-players",
+        default="",
+        help="Dominion: only these bundled players (comma-separated names; default all)",
+    )
     parser.add_argument("--games-only", default="dominion,kingdomino")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quick", action="store_true", help="a fast look (few games)")
@@ -264,8 +269,12 @@ def main() -> None:
     notes: list[str] = []
     if "dominion" in args.games_only:
         makers: dict[str, Callable[[], Player]] = {}
+        chosen = [n for n in args.dominion_players.split(",") if n]
+        unknown = sorted(set(chosen) - set(bot_names("dominion")))
+        if unknown:
+            parser.error(f"--dominion-players: no such Dominion player: {', '.join(unknown)}")
         for name in bot_names("dominion"):
-            if name != "mcts":
+            if name != "mcts" and (not chosen or name in chosen):
                 makers[name] = lambda name=name: make_bot("dominion", name)
         for t in times:
             makers[f"mcts {t:g} s"] = lambda t=t: make_bot("dominion", f"mcts:time={t}")
@@ -288,10 +297,10 @@ def main() -> None:
             + "); random: "
             + "; ".join(f"seed {k + 1}: {', '.join(r['kingdom'])}" for k, r in enumerate(randoms))
         )
-        for title, kingdoms in (
-            ('Dominion, "First Game"', first),
-            (f"Dominion, {args.kingdoms} random kingdoms", randoms),
-        ):
+        tables = [('Dominion, "First Game"', first)]
+        if randoms:  # (``--kingdoms 0``: First Game only)
+            tables.append((f"Dominion, {args.kingdoms} random kingdoms", randoms))
+        for title, kingdoms in tables:
             print(title, file=sys.stderr, flush=True)
             players = dict(makers)
             if args.searchers_first_game_only and kingdoms is randoms:

@@ -313,6 +313,31 @@ def test_information_state_tensor_has_perfect_recall(name: str) -> None:
     assert len(tensors) == len(states)
 
 
+@pytest.mark.parametrize("name", [ks.KINGDOMINO, ks.DOMINION])
+def test_python_side_reads_agree_with_pyspiel(name: str) -> None:
+    """``legal_actions`` (with and without a player) and ``is_chance_node``, answered
+    in Python, are what pyspiel's own state answers, at the deal, chance nodes,
+    decisions and the end."""
+    game = pyspiel.load_game(name, {"players": 2})
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    kinds = set()
+    while True:
+        base = pyspiel.State
+        assert state.is_chance_node() == base.is_chance_node(state)
+        if len(state.history()) > 0:  # (the deal's 65,536 outcomes: checked once below)
+            assert state.legal_actions() == base.legal_actions(state)
+        for p in range(2):
+            assert state.legal_actions(p) == base.legal_actions(state, p)
+        kinds.add(state.current_player())
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert kinds == {pyspiel.PlayerId.CHANCE, 0, 1, pyspiel.PlayerId.TERMINAL}
+    fresh = game.new_initial_state()
+    assert fresh.legal_actions() == base.legal_actions(fresh) == list(range(ks.DEALS))
+
+
 def test_dominion_log_kept_from_the_first_information_state() -> None:
     """Play keeps no log until an information state is asked for; the first one
     replays the game with the log on, which gives the engine state, the log, the

@@ -347,8 +347,9 @@ def rearrange_unseen(
             u = fresh[p]
             if u > 1:
                 bottom = deck[:u]
-                _turned(bottom, rng, outcome)
-                deck[:u] = bottom
+                _shuffle(bottom, rng)
+                k = outcome % u
+                deck[:u] = bottom[u - k :] + bottom[: u - k] if k else bottom
         return
     pile = engine.pile
     pool = pile + engine.aside
@@ -399,6 +400,22 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         return self.to_move == _TERMINAL
+
+    # (read directly by Python callers, not through pyspiel's C++ state and back)
+    def is_chance_node(self) -> bool:
+        return self.to_move == _CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's ``legal_actions``, as pyspiel answers it (at a chance node the
+        chance outcomes, whichever player is asked; none for a player not to move),
+        without the round trip through pyspiel."""
+        to_move = self.to_move
+        if to_move == _CHANCE:
+            return list(range(len(self.chance_outcomes())))
+        if to_move < 0 or (player is not None and player != to_move):
+            return []
+        assert self.engine is not None
+        return sorted(self.engine.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.engine is None:
@@ -453,7 +470,7 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
                 engine.rng = rng
             return
         decks = engine.decks  # type: ignore[attr-defined]
-        before = [d.copy() for d in decks]
+        before = [d[:u] for d, u in zip(decks, fresh, strict=True)]  # the unseen bottoms
         recorder.discards = engine.discards  # type: ignore[attr-defined]
         engine.rng = recorder
         try:
@@ -464,7 +481,9 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
         decks = engine.decks  # type: ignore[attr-defined]
         for p, u in enumerate(fresh):
             # the cards under the lowest one taken are where they were
-            fresh[p] = min(u, _common_start(before[p], decks[p]))
+            deck = decks[p]
+            if deck[:u] != before[p]:
+                fresh[p] = _common_start(before[p], deck)
         for p, pile in recorder.shuffled:
             # the shuffled pile went to the bottom of the deck (the last shuffle counts)
             fresh[p] = _common_start(pile, decks[p])
@@ -578,7 +597,8 @@ class Observer:
         self.size = encoder.size
         history = max_length if perfect_recall else 0
         self.tensor = np.zeros(encoder.size + history, np.float32)
-        self.dict = {"observation": self.tensor[: encoder.size]}
+        self.observation = self.tensor[: encoder.size]
+        self.dict = {"observation": self.observation}
         if perfect_recall:
             self.dict["history"] = self.tensor[encoder.size :]
 
@@ -589,7 +609,7 @@ class Observer:
             tensor.fill(0)
             return
         size = self.size
-        tensor[:size] = self.encoder.encode(engine, player)
+        np.copyto(self.observation, self.encoder.encode(engine, player))
         if not self.perfect_recall:
             return
         tensor[size:] = 0
