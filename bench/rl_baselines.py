@@ -22,7 +22,9 @@ One command makes the tables in docs/rl.md::
 
     nice .venv/bin/python bench/rl_baselines.py --agent runs/buys.pt > runs/baselines.md
 
-(``--quick`` for a fast look: fewer games and players.)
+(``--quick`` for a fast look: fewer games and players; ``--dominion-players`` to
+play only some of the bundled Dominion players; ``--kingdoms 0`` for "First Game"
+alone.)
 """
 
 from __future__ import annotations
