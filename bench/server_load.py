@@ -507,7 +507,7 @@ def compare_sources(args: argparse.Namespace) -> None:
                 {
                     "compare": "this tree / baseline (medians over the rounds)",
                     "games": games,
-                    "server_cpu_ms_per_move": [base, new],
+                    "server_cpu_ms_per_move": [round(base, 3), round(new, 3)],
                     "cpu_ratio": round(new / base, 2),
                     "p50_ratio": round(p50[1] / p50[0], 2),
                 }
