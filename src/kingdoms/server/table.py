@@ -14,7 +14,7 @@ import orjson
 
 from kingdoms.bots.base import Bot
 from kingdoms.core.errors import KingdomsError
-from kingdoms.core.events import events_for
+from kingdoms.core.events import Event
 from kingdoms.core.record import GameRecord
 from kingdoms.core.registry import Game, get_game
 from kingdoms.core.state import State
@@ -233,6 +233,7 @@ class Snapshot:
         self._names: dict[str, list[str | None]] = {}
         self._views: dict[int, Any] = {}
         self._game: Game | None = None
+        self._texts: dict[tuple[int, bool, str], str] = {}
 
     def seats(self) -> list[dict[str, Any]]:
         if self._seats is None:
@@ -244,6 +245,19 @@ class Snapshot:
         if names is None:
             names = self._names[lang] = seat_names(self.table.seats, lang)
         return names
+
+    def log_entry(self, event: Event, seat: int | None, lang: str) -> dict[str, Any]:
+        """``event`` as ``seat`` may see it, in words (the words put once per language
+        for every seat that sees the same: its secret part, or not)."""
+        shown = event.visible_to(seat)
+        sees = event.secret is not None and (seat is None or seat in event.audience)
+        key = (id(event), sees, lang)
+        text = self._texts.get(key)
+        if text is None:
+            said = self.state.event_to_str(shown, lang)
+            text = self._texts[key] = with_names(said, self.names(lang), lang)
+        shown["text"] = text
+        return shown
 
     def game(self) -> Game:
         """The rules of the game (what describes its actions)."""
@@ -283,7 +297,6 @@ def state_message_from(
     state = table.state
     if snap is None:
         snap = Snapshot(table)
-    names = snap.names(lang)
     msg: dict[str, Any] = {
         "type": "state",
         "game_id": table.id,
@@ -294,10 +307,7 @@ def state_message_from(
         "seats": snap.seats(),
         "view": view,
         "log_start": start,
-        "log": [
-            {**event, "text": with_names(state.event_to_str(event, lang), names, lang)}
-            for event in events_for(state.log[start:], log_seat)
-        ],
+        "log": [snap.log_entry(event, log_seat, lang) for event in state.log[start:]],
         "legal": [],
         "can_undo": False,
     }
