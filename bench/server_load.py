@@ -33,6 +33,14 @@ like the tests' one), each run on fresh tables, and prints the ratio of the
 second to the first (moves per second, p50, p99), measured in the same run:
 
     python bench/server_load.py --processes 1,2 --games 200 --think 0.05
+
+``--baseline OTHER/src`` serves the same load from another source tree (an older
+checkout, say) and from this one, alternately ``--rounds`` times, and prints the
+ratio of the server's CPU per move (this one / the baseline), measured in one run;
+every report says the build (``compiled``/``pure``) and source tree the server ran:
+
+    python bench/server_load.py --game dominion --games 20 --think 0.05 --actions 100 \\
+        --baseline /path/to/older/checkout/src --rounds 3
 """
 
 from __future__ import annotations
@@ -374,9 +382,11 @@ def _run_separate(
     processes: int = 1,
     server_log: str | None = None,
     spectators: int = 0,
+    source: str | None = None,
 ) -> dict[str, Any]:
     """The server as ``kingdoms serve`` in its own process (its memory measured alone);
-    ``processes`` > 1: ``--workers`` on one port (memory: all of them)."""
+    ``processes`` > 1: ``--workers`` on one port (memory: all of them); ``source``: a
+    source tree (a checkout's ``src``) the server imports ``kingdoms`` from."""
     port = _free_port()
     workers = ["--workers", str(processes)] if processes > 1 else []
     kingdoms = Path(sys.executable).with_name("kingdoms")
@@ -409,6 +419,7 @@ def _run_separate(
         ],
         stdout=subprocess.DEVNULL,
         stderr=log_file,
+        env=_server_env(source),
         start_new_session=True,  # a server's own CPU share, apart from this load generator
     )
     base = f"http://127.0.0.1:{port}"
@@ -425,6 +436,8 @@ def _run_separate(
             _run(base, game, games, players, max_actions, think, proc.pid, spectators)
         )
         report.update(
+            build=_build_of(source),
+            source=source or "installed",
             load_average=[round(load_before, 1), round(os.getloadavg()[0], 1)],
             game=game,
             players=players,
@@ -443,6 +456,64 @@ def _run_separate(
             proc.wait()
         if log_file is not subprocess.DEVNULL:
             log_file.close()
+
+
+def _server_env(source: str | None) -> dict[str, str]:
+    env = dict(os.environ)
+    if source:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
+    return env
+
+
+def _build_of(source: str | None) -> str:
+    """Which build of the engine the server runs (``compiled`` or ``pure``)."""
+    code = "from kingdoms._build import build_kind; print(build_kind())"
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=_server_env(source), capture_output=True, text=True
+    )
+    return out.stdout.strip() or "unknown"
+
+
+def compare_sources(args: argparse.Namespace) -> None:
+    """The same load against the server from two source trees (``--baseline`` first, then
+    this one's), alternating ``--rounds`` times; prints each run and the ratios of
+    server CPU per move and latency (this one / the baseline)."""
+    here = str(Path(__file__).resolve().parents[1] / "src")
+    for games in (int(n) for n in str(args.games).split(",")):
+        pairs: list[list[dict[str, Any]]] = [[], []]
+        for _round in range(args.rounds):
+            for i, source in enumerate((args.baseline, here)):
+                tmp = tempfile.TemporaryDirectory(prefix="kingdoms-bench-")
+                try:
+                    url = f"sqlite:///{Path(tmp.name) / 'bench.sqlite'}"
+                    report = _run_separate(
+                        url,
+                        args.game,
+                        games,
+                        args.players,
+                        args.actions,
+                        args.think,
+                        server_log=args.server_log,
+                        source=source,
+                    )
+                finally:
+                    tmp.cleanup()
+                pairs[i].append(report)
+                print(json.dumps(report), flush=True)
+        base, new = (statistics.median(r["server_cpu_ms_per_move"] for r in p) for p in pairs)
+        p50 = [statistics.median(r["latency_ms_p50"] for r in p) for p in pairs]
+        print(
+            json.dumps(
+                {
+                    "compare": "this tree / baseline (medians over the rounds)",
+                    "games": games,
+                    "server_cpu_ms_per_move": [round(base, 3), round(new, 3)],
+                    "cpu_ratio": round(new / base, 2),
+                    "p50_ratio": round(p50[1] / p50[0], 2),
+                }
+            ),
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -476,7 +547,16 @@ def main() -> None:
         default=0,
         help="spectator connections on the first game (its move latency is reported apart)",
     )
+    parser.add_argument(
+        "--baseline",
+        default=None,
+        help="another source tree (a checkout's src): its server and this one's, alternately "
+        "(--rounds times, SQLite, own process), with the ratio of CPU per move",
+    )
     args = parser.parse_args()
+    if args.baseline:
+        compare_sources(args)
+        return
     if args.processes:
         compare_processes(args)
         return

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -89,10 +90,10 @@ def test_step_reveal_samples_only_what_the_game_cannot_settle(
     real = reveal.sampled_reveal
 
     def counting(
-        before: State, action: int, after: State, samples: int = 64, ordered: bool = False
+        before: State, action: int, after: State, samples: int = 64, **options: Any
     ) -> str | None:
         sampled.append(before.step)
-        return real(before, action, after, samples, ordered)
+        return real(before, action, after, samples, **options)
 
     monkeypatch.setattr(reveal, "sampled_reveal", counting)
     verdicts: dict[bool, set[str | None]] = {True: set(), False: set()}
@@ -216,10 +217,10 @@ def test_dominion_buys_and_treasures_are_settled_without_sampling(
     real = reveal.sampled_reveal
 
     def counting(
-        before: State, action: int, after: State, samples: int = 64, ordered: bool = False
+        before: State, action: int, after: State, samples: int = 64, **options: Any
     ) -> str | None:
         sampled.append(before.step)
-        return real(before, action, after, samples, ordered)
+        return real(before, action, after, samples, **options)
 
     monkeypatch.setattr(reveal, "sampled_reveal", counting)
     state = new_game("dominion", players=2, seed=4)

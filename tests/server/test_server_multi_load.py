@@ -174,9 +174,9 @@ def test_busy_games_take_turns_with_the_sockets() -> None:
         events: list[str] = []
         real_message = gm.seat_message
 
-        def recorded(table: Any, seat: int, sub: Any) -> dict[str, Any]:
+        def recorded(table: Any, seat: int, sub: Any, *shared: Any) -> dict[str, Any]:
             events.append("view")
-            return real_message(table, seat, sub)
+            return real_message(table, seat, sub, *shared)
 
         gm.seat_message = recorded  # type: ignore[method-assign]
 

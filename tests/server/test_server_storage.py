@@ -8,6 +8,7 @@ from kingdoms.server.storage import (
     STATUS_FINISHED,
     STATUS_RUNNING,
     ClientQuota,
+    StaleWrite,
     Storage,
     StorageError,
     StoredGame,
@@ -53,6 +54,28 @@ def test_actions_must_come_in_order(storage_url: str) -> None:
     with pytest.raises(StorageError):
         store.create_game(_game())  # duplicate id
     assert store.load_game("abc123").actions == [1]  # type: ignore[union-attr]
+
+
+def test_a_move_stores_its_version_and_the_end_in_one_write(storage_url: str) -> None:
+    """Each write returns the game's new version; a stale version, a wrong step or a
+    finished game store nothing; the last action stores the ending with it (the SQLite
+    write path and PostgreSQL's one statement alike)."""
+    store = Storage(storage_url)
+    store.create_game(_game())
+    assert store.append_action("abc123", 0, 0, 4, version=0) == 1
+    assert store.append_action("abc123", 1, 1, 6, version=1) == 2
+    with pytest.raises(StaleWrite):
+        store.append_action("abc123", 2, 0, 8, version=1)  # someone wrote meanwhile
+    with pytest.raises(StaleWrite):
+        store.append_action("abc123", 1, 0, 8, version=2)  # not the next action
+    outcome = {"scores": [3, 1], "winners": [0]}
+    assert store.append_action("abc123", 2, 0, 8, outcome, finished=True, version=2) == 3
+    with pytest.raises(StaleWrite):
+        store.append_action("abc123", 3, 1, 1, version=3)  # the game is over
+    got = store.load_game("abc123")
+    assert got is not None and got.actions == [4, 6, 8] and got.version == 3
+    assert got.status == STATUS_FINISHED and got.outcome == outcome and got.steps == 3
+    store.close()
 
 
 def test_truncate_seats_and_status(storage_url: str) -> None:

@@ -59,6 +59,7 @@ seeded by the game and step, so a verdict never changes between two asks.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from kingdoms.core.errors import KingdomsError
@@ -100,9 +101,17 @@ def view_change(old: Any, new: Any) -> dict[tuple[Any, ...], Any]:
     return dict(sorted(out.items(), key=repr))
 
 
-def step_reveal(before: State, action: Action, after: State, samples: int = SAMPLES) -> str | None:
+def step_reveal(
+    before: State,
+    action: Action,
+    after: State,
+    samples: int = SAMPLES,
+    after_view: Callable[[int], Any] | None = None,
+) -> str | None:
     """Why the step ``before`` → ``action`` → ``after`` is final (``None``: it revealed
-    nothing, see the module docstring).  ``before`` is left unchanged.
+    nothing, see the module docstring).  ``before`` is left unchanged.  ``after_view``:
+    gives each seat's view of ``after`` when the caller has them already (a server
+    builds them for its messages anyway), instead of ``after.view``.
 
     A step the game can tell structurally showed nothing
     (:meth:`~kingdoms.core.state.State.revealed_nothing`) costs no sampling; any other
@@ -115,11 +124,16 @@ def step_reveal(before: State, action: Action, after: State, samples: int = SAMP
         return CHANCE
     if before.revealed_nothing(action, after):
         return None
-    return sampled_reveal(before, action, after, samples, ordered=True)
+    return sampled_reveal(before, action, after, samples, ordered=True, after_view=after_view)
 
 
 def sampled_reveal(
-    before: State, action: Action, after: State, samples: int = SAMPLES, ordered: bool = False
+    before: State,
+    action: Action,
+    after: State,
+    samples: int = SAMPLES,
+    ordered: bool = False,
+    after_view: Callable[[int], Any] | None = None,
 ) -> str | None:
     """Rule 2 of the module docstring by sampling: ``None`` if every seat's view change
     and new log events come out as in the real game on ``samples`` determinizations
@@ -130,7 +144,7 @@ def sampled_reveal(
     samples are the same (each made from its own seed) and the step is final iff one of
     them differs, so the verdict is the same in either order; only the time to find
     the sample that differs changes."""
-    case = _Case(before, action, after)
+    case = _Case(before, action, after, after_view)
     rng = random.Random(f"reveal:{before.config.seed}:{before.step}:{action}")
     alike: list[tuple[float, State]] = []  # samples tried last (ordered)
     for _ in range(samples):
@@ -149,13 +163,20 @@ def sampled_reveal(
 class _Case:
     """One step under :func:`sampled_reveal`: what the real step showed each seat."""
 
-    def __init__(self, before: State, action: Action, after: State) -> None:
+    def __init__(
+        self,
+        before: State,
+        action: Action,
+        after: State,
+        after_view: Callable[[int], Any] | None = None,
+    ) -> None:
         self.before = before
         self.action = action
         self.actor = before.current_player
         self.seats = range(after.num_players)
         self.start = start = len(before.log)
-        self.real_views = [after.view(s) for s in self.seats]
+        view = after.view if after_view is None else after_view
+        self.real_views = [view(s) for s in self.seats]
         self.real_logs = [[e.visible_to(s) for e in after.log[start:]] for s in self.seats]
         self.real_changes: dict[int, dict[tuple[Any, ...], Any]] = {}
         self.keep_before = False  # whether views change with the sample: copy each before

@@ -148,8 +148,16 @@ def check_json_text(value: Any, what: str, limits: ServerLimits = DEFAULT_LIMITS
 def json_depth_ok(raw: str | bytes, max_depth: int) -> bool:
     """Whether brackets in ``raw`` nest at most ``max_depth`` deep (strings skipped).
 
-    Runs in linear time without recursion, so that it can guard the parser."""
+    Runs in linear time without recursion, so that it can guard the parser.
+
+    >>> json_depth_ok('{"a": [[1], [2], [3]]}', 3), json_depth_ok('[[[[1]]]]', 3)
+    (True, False)
+    >>> json_depth_ok('{"t": "[[[[[["}', 2), json_depth_ok(b'[{"a": 1}]', 1)
+    (True, False)
+    """
     text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+    if text.count("[") + text.count("{") <= max_depth:
+        return True  # no more brackets than levels (most messages): nothing to walk
     depth = 0
     in_string = escaped = False
     for ch in text:

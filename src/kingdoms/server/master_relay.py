@@ -10,7 +10,6 @@ import json
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from kingdoms.core.registry import get_game
 from kingdoms.i18n import LANGUAGES
 from kingdoms.server.master_base import (
     INTERNAL_ERROR,
@@ -22,10 +21,12 @@ from kingdoms.server.table import (
     Outbox,
     RequestError,
     Sender,
+    Snapshot,
     Subscriber,
     Table,
     state_message,
 )
+from kingdoms.server.undo import undo_refusal
 
 
 class RelayPart(MasterBase):
@@ -83,17 +84,22 @@ class RelayPart(MasterBase):
         if table.finished and not table.subscribers:
             self.tables.pop(table.id, None)  # finished and unwatched: reload on demand
 
-    def seat_message(self, table: Table, seat: int, sub: Subscriber) -> dict[str, Any]:
-        """Everything one seat may know now (its view, its log, its choices)."""
+    def seat_message(
+        self, table: Table, seat: int, sub: Subscriber, snap: Snapshot | None = None
+    ) -> dict[str, Any]:
+        """Everything one seat may know now (its view, its log, its choices).
+        ``snap``: the parts shared with the other messages of the same push."""
         state = table.state
         lang = sub.lang
-        msg = state_message(table, sub, seat, state.view(seat))
+        if snap is None:
+            snap = Snapshot(table)
+        msg = state_message(table, sub, seat, snap.view(seat), snap)
         msg["seat"] = seat
         if state.current_player == seat and not table.finished:
             # Games may describe actions as data (``action_info(a)``, e.g. which card or
             # which square) so that boards can make those things clickable: still no rules
             # in the client, it only maps the server's legal actions onto the board.
-            game = get_game(state.config.game)
+            game = snap.game()
             legal: list[dict[str, Any]] = []
             for a in state.legal_actions():
                 entry: dict[str, Any] = {"action": a, "text": state.action_to_str(a, lang)}
@@ -103,7 +109,7 @@ class RelayPart(MasterBase):
                 legal.append(entry)
             msg["legal"] = legal
         if not table.finished:
-            msg["can_undo"] = self.undo_refusal(table, seat) is None
+            msg["can_undo"] = undo_refusal(table, seat, snap.view) is None
         return msg
 
     async def push(self, table: Table, subs: Sequence[Subscriber] | None = None) -> None:
@@ -116,6 +122,7 @@ class RelayPart(MasterBase):
         outbox: list[tuple[Subscriber, list[dict[str, Any] | str]]] = []
         async with self._turn():
             frames = None
+            snap = Snapshot(table)
             for sub in targets:
                 if not sub.seats:  # a spectator: the public view only, built once
                     try:
@@ -131,7 +138,7 @@ class RelayPart(MasterBase):
                 msgs: list[dict[str, Any] | str] = []
                 for seat in sub.seats:
                     try:
-                        msgs.append(self.seat_message(table, seat, sub))
+                        msgs.append(self.seat_message(table, seat, sub, snap))
                     except Exception:  # an engine bug: report it, keep the game and the socket
                         log.exception("cannot build the view of seat %s in game %s", seat, table.id)
                         msgs.append(INTERNAL_ERROR)

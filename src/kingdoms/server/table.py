@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from kingdoms.bots.base import Bot
 from kingdoms.core.errors import KingdomsError
-from kingdoms.core.events import events_for
+from kingdoms.core.events import Event
 from kingdoms.core.record import GameRecord
+from kingdoms.core.registry import Game, get_game
 from kingdoms.core.state import State
 from kingdoms.server.botnames import display_names
 from kingdoms.server.logtext import seat_names, with_names
@@ -41,8 +43,13 @@ Sender = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 def encode(msg: dict[str, Any]) -> str:
-    """A server message as the JSON text sent on a socket."""
-    return json.dumps(msg, ensure_ascii=False)
+    """A server message as the JSON text sent on a socket (UTF-8, compact; keys that
+    are not strings written as strings, as :func:`json.dumps` does).
+
+    >>> encode({"type": "state", "log": [{"text": "Zoë plays Cellar"}], "counts": {3: 1}})
+    '{"type":"state","log":[{"text":"Zoë plays Cellar"}],"counts":{"3":1}}'
+    """
+    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Outbox:
@@ -213,22 +220,83 @@ def public_seats(seats: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def state_message(table: Table, sub: Subscriber, log_seat: int, view: Any) -> dict[str, Any]:
+class Snapshot:
+    """What the messages of one push share, each part built once and only if asked
+    for: the public seat table, each language's seat names, each seat's view.  Built
+    from the table as it is now; used while nothing changes it (one push, under the
+    table's lock)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.state = table.state
+        self._seats: list[dict[str, Any]] | None = None
+        self._names: dict[str, list[str | None]] = {}
+        self._views: dict[int, Any] = {}
+        self._game: Game | None = None
+        self._texts: dict[tuple[int, bool, str], str] = {}
+
+    def seats(self) -> list[dict[str, Any]]:
+        if self._seats is None:
+            self._seats = public_seats(self.table.seats)
+        return self._seats
+
+    def names(self, lang: str) -> list[str | None]:
+        names = self._names.get(lang)
+        if names is None:
+            names = self._names[lang] = seat_names(self.table.seats, lang)
+        return names
+
+    def log_entry(self, event: Event, seat: int | None, lang: str) -> dict[str, Any]:
+        """``event`` as ``seat`` may see it, in words (the words put once per language
+        for every seat that sees the same: its secret part, or not)."""
+        shown = event.visible_to(seat)
+        sees = event.secret is not None and (seat is None or seat in event.audience)
+        key = (id(event), sees, lang)
+        text = self._texts.get(key)
+        if text is None:
+            said = self.state.event_to_str(shown, lang)
+            text = self._texts[key] = with_names(said, self.names(lang), lang)
+        shown["text"] = text
+        return shown
+
+    def game(self) -> Game:
+        """The rules of the game (what describes its actions)."""
+        if self._game is None:
+            self._game = get_game(self.state.config.game)
+        return self._game
+
+    def view(self, seat: int) -> Any:
+        """``seat``'s view of the state (the same object for every ask)."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.state.view(seat)
+        return view
+
+
+def state_message(
+    table: Table, sub: Subscriber, log_seat: int, view: Any, snap: Snapshot | None = None
+) -> dict[str, Any]:
     """What every state message holds: the game, whose decision it is, the seats,
     ``view`` and the part of ``log_seat``'s log that ``sub`` has not seen yet (no
     choices: the caller adds a seat's)."""
     start = sub.log_start(log_seat, len(table.state.log))
-    return state_message_from(table, log_seat, view, start, sub.lang)
+    return state_message_from(table, log_seat, view, start, sub.lang, snap)
 
 
 def state_message_from(
-    table: Table, log_seat: int, view: Any, start: int, lang: str
+    table: Table,
+    log_seat: int,
+    view: Any,
+    start: int,
+    lang: str,
+    snap: Snapshot | None = None,
 ) -> dict[str, Any]:
     """A state message whose log starts at event ``start`` of ``log_seat``'s log: only
     those events are filtered and put in words, so its cost does not grow with the
-    game's length."""
+    game's length.  ``snap``: the parts shared with the other messages of this push."""
     state = table.state
-    names = seat_names(table.seats, lang)
+    if snap is None:
+        snap = Snapshot(table)
     msg: dict[str, Any] = {
         "type": "state",
         "game_id": table.id,
@@ -236,13 +304,10 @@ def state_message_from(
         "state_id": state.step,
         "current_player": state.current_player,
         "finished": table.finished,
-        "seats": public_seats(table.seats),
+        "seats": snap.seats(),
         "view": view,
         "log_start": start,
-        "log": [
-            {**event, "text": with_names(state.event_to_str(event, lang), names, lang)}
-            for event in events_for(state.log[start:], log_seat)
-        ],
+        "log": [snap.log_entry(event, log_seat, lang) for event in state.log[start:]],
         "legal": [],
         "can_undo": False,
     }

@@ -14,14 +14,21 @@ new line or drew the next king of the first picks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from kingdoms.core.record import GameRecord
 from kingdoms.core.reveal import step_reveal
 from kingdoms.core.state import State
 from kingdoms.server.table import Table
 
 
-def undo_refusal(table: Table, seat: int) -> str | None:
-    """Why ``seat`` may not take back the last action now (``None``: it may)."""
+def undo_refusal(
+    table: Table, seat: int, view_of: Callable[[int], Any] | None = None
+) -> str | None:
+    """Why ``seat`` may not take back the last action now (``None``: it may).
+    ``view_of``: each seat's view of the current state, if already built (the check
+    then builds none of them again)."""
     state = table.state
     if table.finished:
         return "the game is over"
@@ -33,7 +40,7 @@ def undo_refusal(table: Table, seat: int) -> str | None:
     cached = table.prev_reveal
     if cached is not None and cached[0] is prev:
         return cached[1]
-    verdict = step_reveal(prev, state.history[-1], state)
+    verdict = step_reveal(prev, state.history[-1], state, after_view=view_of)
     table.prev_reveal = (prev, verdict)
     return verdict
 
