@@ -8,6 +8,9 @@ the empty padding column, so neighbours need no bounds checks.
 """
 
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM
 
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
@@ -43,6 +46,7 @@ CODES = {
 }
 """The state's codes as compiled in here (a test holds them to the state's)."""
 
+cdef tuple CODE_INTS = tuple(range(4 * CELLS))
 cdef object ONE = 1  # a Python int: bitmasks of 182 cells overflow C integers
 cdef int OFF[4]
 OFF[:] = [1, W, -1, -W]
@@ -205,8 +209,14 @@ cdef class CBoard:
     cpdef list legal_placements(self, domino):
         """Every legal placement code of ``domino`` (a double's turned copies once)."""
         cdef int out[4 * SIDE * SIDE]
-        cdef int n = self._placements(domino.number, out, False)
-        return [out[i] for i in range(n)]
+        cdef int n = self._placements(domino.number, out, False), i
+        cdef list legal = PyList_New(n)
+        cdef object code
+        for i in range(n):  # the codes' int objects are made once (most are above 256)
+            code = <object>PyTuple_GET_ITEM(CODE_INTS, out[i])
+            Py_INCREF(code)
+            PyList_SET_ITEM(legal, i, code)
+        return legal
 
     def mark_placements(self, domino, bytearray mask not None):
         """Set ``mask[code]`` to 1 for every legal placement code of ``domino``, written
