@@ -85,8 +85,8 @@ cdef class CBoard:
     cdef int _tscore[6]
     # Rows as bitmasks (bit x of row y + 1; rows 0 and SIDE + 1 stay empty): occupied
     # cells, and per terrain the cells next to a square of it or to the castle.
-    cdef unsigned int occr[SIDE + 2]
-    cdef unsigned int adjr[6][SIDE + 2]
+    cdef unsigned short occr[SIDE + 2]
+    cdef unsigned short adjr[6][SIDE + 2]
 
     def __init__(self, int size=5):
         cdef int i, t
@@ -135,7 +135,7 @@ cdef class CBoard:
     # -- placement ------------------------------------------------------------------
     cdef inline void _touch(self, int t, int x, int y) noexcept:
         """Mark the grid neighbours of ``(x, y)`` as next to terrain ``t``."""
-        cdef unsigned int* rows = self.adjr[t]
+        cdef unsigned short* rows = self.adjr[t]
         cdef unsigned int side = 1u << x
         if x > 0:
             side |= 1u << (x - 1)
@@ -164,8 +164,8 @@ cdef class CBoard:
         cdef int box[4]
         cdef unsigned int allowed[SIDE + 2]
         cdef unsigned int conn, low, xmask
-        cdef unsigned int* a1 = self.adjr[LT[number]]
-        cdef unsigned int* a2 = self.adjr[RT[number]]
+        cdef unsigned short* a1 = self.adjr[LT[number]]
+        cdef unsigned short* a2 = self.adjr[RT[number]]
         cdef int d, y, n = 0, dirs, base
         self._window(box)
         xmask = ((1u << (box[1] + 1)) - 1) & ~((1u << box[0]) - 1)
