@@ -8,6 +8,12 @@ the empty padding column, so neighbours need no bounds checks.
 """
 
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM
+
+cdef extern from *:
+    int __builtin_ctz(unsigned int) nogil
 
 from kingdoms.kingdomino.tiles import TILES
 
@@ -21,6 +27,26 @@ DEF CASTLE_CELL = 90
 DEF EMPTY = 255
 DEF CASTLE = 6
 
+# The state's action codes and phases (kingdoms.kingdomino.state; a test checks them).
+DEF DISCARD = 728  # 4 * CELLS
+DEF PICK = 729
+DEF FIRST_PICKS = 0
+DEF PLACE = 1
+DEF CHOOSE = 2
+DEF OVER = 3
+DEF MAXLINE = 8  # kings in a line: at most 4 (2 players with 2 kings each, or 4 players)
+
+CODES = {
+    "DISCARD": DISCARD,
+    "PICK": PICK,
+    "FIRST_PICKS": FIRST_PICKS,
+    "PLACE": PLACE,
+    "CHOOSE": CHOOSE,
+    "OVER": OVER,
+}
+"""The state's codes as compiled in here (a test holds them to the state's)."""
+
+cdef tuple CODE_INTS = tuple(range(4 * CELLS))
 cdef object ONE = 1  # a Python int: bitmasks of 182 cells overflow C integers
 cdef int OFF[4]
 OFF[:] = [1, W, -1, -W]
@@ -57,14 +83,25 @@ cdef class CBoard:
     cdef int _total, _largest, _crowns
     cdef bint _score_ok
     cdef int _tscore[6]
+    # Rows as bitmasks (bit x of row y + 1; rows 0 and SIDE + 1 stay empty): occupied
+    # cells, and per terrain the cells next to a square of it or to the castle.
+    cdef unsigned short occr[SIDE + 2]
+    cdef unsigned short adjr[6][SIDE + 2]
 
     def __init__(self, int size=5):
-        cdef int i
+        cdef int i, t
         self.size = size
         for i in range(SIZE):
             self.ter[i] = EMPTY
             self.crw[i] = 0
+        for i in range(SIDE + 2):
+            self.occr[i] = 0
+            for t in range(6):
+                self.adjr[t][i] = 0
         self.ter[CASTLE_CELL + PAD] = CASTLE
+        self.occr[CENTRE + 1] = 1u << CENTRE
+        for t in range(6):
+            self._touch(t, CENTRE, CENTRE)
         self.minx = self.maxx = self.miny = self.maxy = CENTRE
         self.placed = []
         self.discarded = []
@@ -79,6 +116,8 @@ cdef class CBoard:
         cdef CBoard b = CBoard.__new__(CBoard)
         b.ter = self.ter
         b.crw = self.crw
+        b.occr = self.occr
+        b.adjr = self.adjr
         b.size = self.size
         b.minx = self.minx
         b.maxx = self.maxx
@@ -94,53 +133,65 @@ cdef class CBoard:
         return b
 
     # -- placement ------------------------------------------------------------------
-    cdef inline bint _connects(self, int cell, int t):
-        cdef unsigned char* g = &self.ter[cell + PAD]
-        cdef unsigned char n
-        n = g[1]
-        if n == t or n == CASTLE:
-            return True
-        n = g[-1]
-        if n == t or n == CASTLE:
-            return True
-        n = g[W]
-        if n == t or n == CASTLE:
-            return True
-        n = g[-W]
-        return n == t or n == CASTLE
+    cdef inline void _touch(self, int t, int x, int y) noexcept:
+        """Mark the grid neighbours of ``(x, y)`` as next to terrain ``t``."""
+        cdef unsigned short* rows = self.adjr[t]
+        cdef unsigned int side = 1u << x
+        if x > 0:
+            side |= 1u << (x - 1)
+        if x < SIDE - 1:
+            side |= 1u << (x + 1)
+        side &= ~(1u << x)
+        rows[y + 1] |= side
+        if y > 0:
+            rows[y] |= 1u << x
+        if y < SIDE - 1:
+            rows[y + 2] |= 1u << x
 
-    cdef inline void _window(self, int* box):
+    cdef inline void _window(self, int* box) noexcept:
         cdef int n1 = self.size - 1
         box[0] = self.maxx - n1 if self.maxx - n1 > 0 else 0
         box[1] = self.minx + n1 if self.minx + n1 < SIDE - 1 else SIDE - 1
         box[2] = self.maxy - n1 if self.maxy - n1 > 0 else 0
         box[3] = self.miny + n1 if self.miny + n1 < SIDE - 1 else SIDE - 1
 
-    cdef int _placements(self, int number, int* out, bint first_only):
+    cdef int _placements(self, int number, int* out, bint first_only) noexcept:
+        """The legal placement codes of domino ``number`` into ``out`` (direction, then
+        cell: the order of the pure board's list); returns how many.  Per row, bit ``x``
+        of ``allowed`` is an empty cell inside the size limit, and a domino whose right
+        square lies towards ``d`` fits on the left square ``x`` when both cells are
+        allowed and one square touches its terrain (or the castle)."""
         cdef int box[4]
-        cdef int d, x, y, a, b, off, bx, by, n = 0, dirs
-        cdef int t1 = LT[number], t2 = RT[number]
+        cdef unsigned int allowed[SIDE + 2]
+        cdef unsigned int conn, low, xmask
+        cdef unsigned short* a1 = self.adjr[LT[number]]
+        cdef unsigned short* a2 = self.adjr[RT[number]]
+        cdef int d, y, n = 0, dirs, base
         self._window(box)
-        dirs = 2 if (t1 == t2 and LC[number] == RC[number]) else 4
+        xmask = ((1u << (box[1] + 1)) - 1) & ~((1u << box[0]) - 1)
+        for y in range(SIDE + 2):
+            allowed[y] = 0
+        for y in range(box[2] + 1, box[3] + 2):
+            allowed[y] = ~self.occr[y] & xmask
+        dirs = 2 if (LT[number] == RT[number] and LC[number] == RC[number]) else 4
         for d in range(dirs):
-            off = OFF[d]
-            for y in range(box[2], box[3] + 1):
-                by = y + DY[d]
-                if by < box[2] or by > box[3]:
-                    continue
-                for x in range(box[0], box[1] + 1):
-                    bx = x + DX[d]
-                    if bx < box[0] or bx > box[1]:
-                        continue
-                    a = y * W + x
-                    b = a + off
-                    if self.ter[a + PAD] != EMPTY or self.ter[b + PAD] != EMPTY:
-                        continue
-                    if self._connects(a, t1) or self._connects(b, t2):
-                        out[n] = d * CELLS + a
-                        n += 1
-                        if first_only:
-                            return n
+            for y in range(box[2] + 1, box[3] + 2):
+                if d == 0:
+                    conn = allowed[y] & (allowed[y] >> 1) & (a1[y] | (a2[y] >> 1))
+                elif d == 1:
+                    conn = allowed[y] & allowed[y + 1] & (a1[y] | a2[y + 1])
+                elif d == 2:
+                    conn = allowed[y] & (allowed[y] << 1) & (a1[y] | (a2[y] << 1))
+                else:
+                    conn = allowed[y] & allowed[y - 1] & (a1[y] | a2[y - 1])
+                base = d * CELLS + (y - 1) * W
+                while conn:
+                    low = conn & (~conn + 1)
+                    out[n] = base + __builtin_ctz(low)
+                    n += 1
+                    if first_only:
+                        return n
+                    conn ^= low
         return n
 
     def allowed(self):
@@ -158,8 +209,14 @@ cdef class CBoard:
     cpdef list legal_placements(self, domino):
         """Every legal placement code of ``domino`` (a double's turned copies once)."""
         cdef int out[4 * SIDE * SIDE]
-        cdef int n = self._placements(domino.number, out, False)
-        return [out[i] for i in range(n)]
+        cdef int n = self._placements(domino.number, out, False), i
+        cdef list legal = PyList_New(n)
+        cdef object code
+        for i in range(n):  # the codes' int objects are made once (most are above 256)
+            code = <object>PyTuple_GET_ITEM(CODE_INTS, out[i])
+            Py_INCREF(code)
+            PyList_SET_ITEM(legal, i, code)
+        return legal
 
     def mark_placements(self, domino, bytearray mask not None):
         """Set ``mask[code]`` to 1 for every legal placement code of ``domino``, written
@@ -179,10 +236,12 @@ cdef class CBoard:
         cdef int out[4 * SIDE * SIDE]
         return self._placements(domino.number, out, True) > 0
 
-    cdef void _put(self, int cell, int t, int c):
+    cdef void _put(self, int cell, int t, int c) noexcept:
         cdef int x = cell % W, y = cell // W
         self.ter[cell + PAD] = t
         self.crw[cell + PAD] = c
+        self.occr[y + 1] |= 1u << x
+        self._touch(t, x, y)
         if x < self.minx:
             self.minx = x
         elif x > self.maxx:
@@ -194,7 +253,9 @@ cdef class CBoard:
 
     cpdef place(self, domino, int code):
         """Write a legal placement into the kingdom (no checks)."""
-        cdef int number = domino.number
+        self._place(domino.number, code)
+
+    cdef void _place(self, int number, int code) except *:
         cdef int d = code // CELLS, a = code % CELLS
         self._put(a, LT[number], LC[number])
         self._put(a + OFF[d], RT[number], RC[number])
@@ -234,7 +295,7 @@ cdef class CBoard:
                 )
         return out
 
-    cdef void _fill(self, int start, int t, int* size, int* crowns):
+    cdef void _fill(self, int start, int t, int* size, int* crowns) noexcept:
         """Flood-fill the property of terrain ``t`` holding ``start`` (marks ``SEEN``)."""
         cdef int top = 0, cell, nb, k, s = 0, c = 0
         STACK[0] = start
@@ -254,7 +315,7 @@ cdef class CBoard:
         size[0] = s
         crowns[0] = c
 
-    cdef int _terrain_points(self, int t):
+    cdef int _terrain_points(self, int t) noexcept:
         cdef int cell, s, c, total = 0
         for cell in range(SIZE):
             SEEN[cell] = 0
@@ -277,7 +338,7 @@ cdef class CBoard:
                     out.append((t, s, c))
         return out
 
-    cdef void _scores(self):
+    cdef void _scores(self) noexcept:
         cdef int t, cell, s, c, total = 0, largest = 0, crowns = 0
         if self._score_ok:
             return
@@ -351,7 +412,7 @@ cdef class CBoard:
         self.crw[b + PAD] = 0
         return after - before
 
-    cdef int _holes(self, int* box, int a, int b):
+    cdef int _holes(self, int* box, int a, int b) noexcept:
         """Allowed cells (in ``box``, empty, not ``a`` or ``b``) with no allowed neighbour."""
         cdef int x, y, k, cell, nb, nx, ny, holes = 0
         cdef bint free
@@ -429,6 +490,160 @@ cdef class CBoard:
             "placed": [list(p) for p in self.placed],
             "discarded": list(self.discarded),
         }
+
+
+cdef int _load(list values, int* out, int limit) except -1:
+    """Copy a list of ints into ``out`` (at most ``limit``); returns how many."""
+    cdef Py_ssize_t n = len(values), i
+    if n > limit:
+        raise ValueError(f"{n} values where at most {limit} fit")
+    for i in range(n):
+        out[i] = values[i]
+    return <int>n
+
+
+cdef list _store(int* values, int n):
+    return [values[i] for i in range(n)]
+
+
+cdef int _draw(int* pile, int* npile, int k, int* line) noexcept:
+    """The next line: the last ``k`` dominoes of the pile, sorted (none when fewer are
+    left), as ``KingdominoState._draw``; returns its length."""
+    cdef int i, j, v
+    if npile[0] < k:
+        return 0
+    npile[0] -= k
+    for i in range(k):
+        v = pile[npile[0] + i]
+        j = i
+        while j > 0 and line[j - 1] > v:
+            line[j] = line[j - 1]
+            j -= 1
+        line[j] = v
+    return k
+
+
+def random_playout(state, rng):
+    """Play a Kingdomino state to the end with uniformly random actions, in C: the
+    same games as ``KingdominoState.random_playout`` (the reference), which plays
+    ``legal[int(rng.random() * len(legal))]`` from ``rng`` at every step, with the
+    legal actions in the order of ``legal_actions()``; the actions go onto the
+    state's history.  For states whose logging is off and whose boards are
+    :class:`CBoard`; the end of a game goes through ``state._finish_game()`` (a
+    Dynasty deals its next game there)."""
+    cdef int phase, slot, pick_pos, rnd_no, k, ncur, nnxt, npile, i, n, action
+    cdef int owner, number
+    cdef bint finished
+    cdef double r
+    cdef int cur[MAXLINE]
+    cdef int curk[MAXLINE]
+    cdef int nxt[MAXLINE]
+    cdef int nxtk[MAXLINE]
+    cdef int order[MAXLINE]
+    cdef int pile[48]
+    cdef int out[4 * SIDE * SIDE]
+    cdef CBoard board
+    cdef list boards, history, discarded
+    rnd = rng.random
+    history = state.history
+    while state.phase != OVER:
+        boards = state.boards
+        for board in boards:  # a typed loop variable: raises unless every board is a CBoard
+            pass
+        phase = state.phase
+        slot = state.slot
+        pick_pos = state.pick_pos
+        rnd_no = state.round
+        k = _load(state.pick_order, order, MAXLINE)
+        ncur = _load(state.current, cur, MAXLINE)
+        if _load(state.current_kings, curk, MAXLINE) != ncur:
+            raise ValueError("a line and its kings differ in length")
+        nnxt = _load(state.next, nxt, MAXLINE)
+        if _load(state.next_kings, nxtk, MAXLINE) != nnxt:
+            raise ValueError("a line and its kings differ in length")
+        npile = _load(state.pile, pile, 48)
+        finished = False
+        while True:
+            if phase == PLACE:
+                owner = curk[slot]
+                number = cur[slot]
+                board = <CBoard>boards[owner]
+                n = board._placements(number, out, False)
+                r = rnd()
+                if n:
+                    action = out[<int>(r * n)]
+                    board._place(number, action)
+                else:
+                    action = DISCARD
+                    board.discarded.append(number)
+                history.append(action)
+                if nnxt:
+                    phase = CHOOSE
+                    continue
+            elif phase == CHOOSE:
+                n = 0
+                for i in range(nnxt):
+                    if nxtk[i] < 0:
+                        out[n] = i
+                        n += 1
+                if n == 0:
+                    raise ValueError("no free domino to pick")
+                r = rnd()
+                i = out[<int>(r * n)]
+                history.append(PICK + nxt[i])
+                nxtk[i] = curk[slot]
+            elif phase == FIRST_PICKS:
+                n = 0
+                for i in range(ncur):
+                    if curk[i] < 0:
+                        out[n] = i
+                        n += 1
+                if n == 0 or pick_pos >= k:
+                    raise ValueError("no free domino to pick")
+                r = rnd()
+                i = out[<int>(r * n)]
+                history.append(PICK + cur[i])
+                curk[i] = order[pick_pos]
+                pick_pos += 1
+                if pick_pos == k:
+                    nnxt = _draw(pile, &npile, k, nxt)
+                    for i in range(nnxt):
+                        nxtk[i] = -1
+                    phase = PLACE
+                    slot = 0
+                continue
+            else:
+                raise ValueError(f"no phase {phase}")
+            # the acting king is done (KingdominoState._after_turn)
+            slot += 1
+            if slot < ncur:
+                phase = PLACE
+                continue
+            if nnxt == 0:
+                finished = True
+                break
+            for i in range(nnxt):
+                cur[i] = nxt[i]
+                curk[i] = nxtk[i]
+            ncur = nnxt
+            nnxt = _draw(pile, &npile, k, nxt)
+            for i in range(nnxt):
+                nxtk[i] = -1
+            slot = 0
+            rnd_no += 1
+            phase = PLACE
+        state.phase = phase
+        state.slot = slot
+        state.pick_pos = pick_pos
+        state.round = rnd_no
+        state.current = _store(cur, ncur)
+        state.current_kings = _store(curk, ncur)
+        state.next = _store(nxt, nnxt)
+        state.next_kings = _store(nxtk, nnxt)
+        state.pile = _store(pile, npile)
+        state._legal = None
+        if finished:
+            state._finish_game()
 
 
 def _rebuild(size, placed, discarded):

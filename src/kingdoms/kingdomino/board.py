@@ -425,14 +425,19 @@ class Board:
 
 
 # -- the board the engine uses ---------------------------------------------------------
-def _native_board() -> Any:
+def _native_module() -> Any:
     try:
-        return importlib.import_module("kingdoms.kingdomino._cboard").CBoard
+        return importlib.import_module("kingdoms.kingdomino._cboard")
     except ImportError:  # not built, or the pure-Python path was asked for
         return None
 
 
-_NativeBoard: Final[Any] = _native_board()
+_native: Final[Any] = _native_module()
+_NativeBoard: Final[Any] = None if _native is None else _native.CBoard
+
+NATIVE_PLAYOUT: Final[Any] = None if _native is None else _native.random_playout
+"""The compiled loop of ``KingdominoState.random_playout`` (same games, in C), or
+None on the pure-Python path."""
 
 NATIVE_BOARD: Final = _NativeBoard is not None
 """Whether :func:`new_board` gives the compiled C-array board (same interface and

@@ -41,9 +41,11 @@ from kingdoms.core.state import (
     State,
     copy_rng,
 )
+from kingdoms.dominion.shuffle import shuffle
 from kingdoms.kingdomino.board import (
     CELLS,
     CENTRE,
+    NATIVE_PLAYOUT,
     OFF,
     Board,
     canonical_placement,
@@ -114,6 +116,15 @@ def _restore(data: Mapping[str, Any], log: Sequence[Event]) -> KingdominoState:
     st.log = list(log)
     st._legal = None
     return st
+
+
+def _free(line: list[int], kings: list[int]) -> list[int]:
+    """The pick actions of the dominoes of ``line`` no king stands on (``kings``)."""
+    out: list[int] = []
+    for i in range(len(line)):
+        if kings[i] < 0:
+            out.append(PICK + line[i])
+    return out
 
 
 def dominoes_used(players: int, mighty_duel: bool) -> int:
@@ -292,7 +303,10 @@ class KingdominoState(State):
         return action
 
     def legal_actions(self) -> list[int]:
-        return self._legal_actions().copy()
+        legal = self._legal
+        if legal is None:  # a list of its own for the caller (the step-by-step path)
+            return self._new_legal()
+        return legal.copy()
 
     def canonical(self, action: int) -> int:
         """``action`` as the legal actions name it: a placement of a double (two
@@ -336,22 +350,25 @@ class KingdominoState(State):
         """The legal actions, cached until the next action (not to be changed)."""
         legal = self._legal
         if legal is None:
-            ph = self.phase
-            if ph == PLACE:
-                owner = self.current_kings[self.slot]
-                legal = self.boards[owner].legal_placements(TILES[self.current[self.slot]])
-                if not legal:
-                    legal = [DISCARD]
-            elif ph == CHOOSE:
-                legal = [PICK + d for d, k in zip(self.next, self.next_kings, strict=True) if k < 0]
-            elif ph == FIRST_PICKS:
-                legal = [
-                    PICK + d for d, k in zip(self.current, self.current_kings, strict=True) if k < 0
-                ]
-            else:
-                legal = []
-            self._legal = legal
+            legal = self._legal = self._new_legal()
         return legal
+
+    def _new_legal(self) -> list[int]:
+        """The legal actions, in a new list."""
+        ph = self.phase
+        if ph == PLACE:
+            slot = self.slot
+            legal = self.boards[self.current_kings[slot]].legal_placements(
+                TILES[self.current[slot]]
+            )
+            if not legal:
+                legal = [DISCARD]
+            return legal
+        if ph == CHOOSE:
+            return _free(self.next, self.next_kings)
+        if ph == FIRST_PICKS:
+            return _free(self.current, self.current_kings)
+        return []
 
     def legal_actions_mask(self, size: object) -> bytearray:  # object: checked here
         """The legal actions as a mask of ``size`` (at least ``NUM_ACTIONS``) bytes,
@@ -381,7 +398,11 @@ class KingdominoState(State):
     def random_playout(self, rng: random.Random, max_steps: int = 100_000) -> None:
         """Play to the end with uniformly random actions, as :meth:`State.random_playout`
         does (same actions for the same ``rng``), without its copies (a game always ends
-        in far fewer than ``max_steps`` actions)."""
+        in far fewer than ``max_steps`` actions).  On the compiled build, with logging
+        off, the loop runs in C (:data:`.board.NATIVE_PLAYOUT`): the same games."""
+        if NATIVE_PLAYOUT is not None and not self.logging:
+            NATIVE_PLAYOUT(self, rng)
+            return
         history = self.history
         while self.phase != OVER:
             legal = self._legal_actions()
@@ -662,7 +683,7 @@ class KingdominoState(State):
         the first picks, the kings not drawn yet."""
         self.check_seat(player)
         pool = self.unseen()
-        rng.shuffle(pool)
+        shuffle(pool, rng)  # as rng.shuffle(pool), compiled
         new = self._copy(random.Random(rng.random()))
         k = len(self.pile)
         new.pile = pool[:k]
@@ -670,7 +691,7 @@ class KingdominoState(State):
         if self.phase == FIRST_PICKS:
             cut = self.pick_pos + 1
             rest = self.pick_order[cut:]
-            rng.shuffle(rest)
+            shuffle(rest, rng)
             new.pick_order = self.pick_order[:cut] + rest
         return new
 
