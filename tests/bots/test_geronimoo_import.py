@@ -15,6 +15,7 @@ from kingdoms.bots.dominion.lang import StrategyError, compile_condition, parse_
 from kingdoms.bots.dominion.roles import ROLES
 from kingdoms.bots.dominion.strategy import Situation
 from kingdoms.cli import main
+from kingdoms.dominion.data import CARDS
 
 XML = Path(__file__).parent / "data" / "dombots_small.xml"
 
@@ -111,6 +112,7 @@ def test_cli_import_writes_one_file_per_bot(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "test-card-type.toml",
         "test-every-function.toml",
+        "test-lucky-start.toml",
         "test-play.toml",
         "test-smithy-money.toml",
         "test-token.toml",
@@ -118,7 +120,7 @@ def test_cli_import_writes_one_file_per_bot(tmp_path: Path) -> None:
     assert "skipped 'Test Unknown Card': the card 'Castles' does not exist here" in res.output
     assert "skipped 'Test Many Reasons': the card 'Colony' does not exist here\n" in res.output
     assert "  and the card 'Platinum' does not exist here\n" in res.output
-    assert "5 of 8 bot(s) converted" in res.output
+    assert "6 of 9 bot(s) converted" in res.output
     again = CliRunner().invoke(main, ["strategy", "import", str(XML), "-o", str(tmp_path)])
     assert "exists (--force overwrites)" in again.output and again.exit_code == 1
     sim = CliRunner().invoke(
@@ -151,6 +153,29 @@ def test_the_pseudo_types_are_the_roles_read_from_the_declarations() -> None:
     assert ROLES["remodel"] == {"terminal", "trasher"} and ROLES["golem"] == {"village"}
     villages = compile_condition("count(Villages)").fn
     assert villages(Situation(coins=0, owned={"festival": 2, "village": 1}, types=types)) == 3
+
+
+def test_a_start_state_becomes_the_files_start(tmp_path: Path) -> None:
+    bot = _bots()["Test Lucky Start"]
+    strategy = parse_strategy(bot.toml)  # type: ignore[attr-defined]
+    # the hand as given, the draw deck in its order there (top card first, unshuffled)
+    assert strategy.start == {
+        "deck": ["silver", "copper", "copper", "copper", "copper", "estate", "estate"],
+        "shuffle": False,
+        "hand": ["potion", "estate", "copper", "copper", "copper"],
+        "discard": [],
+    }
+    assert not any("start" in n for n in bot.notes)  # type: ignore[attr-defined]
+    from kingdoms.sim.runner import new_sim_game
+
+    path = tmp_path / "lucky-start.toml"
+    path.write_text(bot.toml, encoding="utf-8")  # type: ignore[attr-defined]
+    kingdom = ["familiar", "cellar", "moat", "village", "smithy", "market", "mine"]
+    kingdom += ["witch", "laboratory", "festival"]
+    state = new_sim_game("dominion", [str(path), "big-money"], 0, 1, {"kingdom": kingdom})
+    names = [c.id for c in (CARDS[x] for x in state.hands[0])]
+    assert names == ["potion", "estate", "copper", "copper", "copper"]
+    assert CARDS[state.decks[0][-1]].id == "silver"  # its top card
 
 
 def test_functions_of_other_sets_are_constants_here() -> None:

@@ -112,6 +112,24 @@ def test_cli_optimize_writes_a_usable_file(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
 
 
+def test_cli_optimize_formats_its_table(tmp_path: Path) -> None:
+    args = ["optimize", "dominion", "--kingdom", "First Game", "--vs", "big-money-ultimate"]
+    args += ["--population", "2", "--generations", "1", "--games", "2", "--final-games", "4"]
+    args += ["--no-pool", "-o", str(tmp_path / "o.toml")]
+    res = CliRunner().invoke(main, [*args, "--format", "csv"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert lines[0] == "opponent,score,95% CI,games"
+    assert lines[1].startswith("big-money-ultimate,") and lines[1].endswith(",4")
+    assert len(lines) == 2  # the table alone, nothing else on stdout
+    res = CliRunner().invoke(main, [*args, "--format", "markdown"])
+    assert res.exit_code == 0, res.output
+    assert "| opponent | score | 95% CI | games |" in res.output
+    assert res.output.startswith("written to ")
+    res = CliRunner().invoke(main, [*args, "--format", "json"])
+    assert json.loads(res.output)["per_opponent"]
+
+
 def test_extending_a_run_plays_the_games_of_one_longer_run() -> None:
     from kingdoms.sim.runner import simulate
 

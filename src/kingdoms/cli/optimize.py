@@ -15,12 +15,14 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.table import Table
 
-from kingdoms.cli.run_options import ADDRESS, BACKEND, JSON, count_option
+from kingdoms.cli.run_options import ADDRESS, BACKEND, FORMAT, JSON, count_option
 from kingdoms.cli.sim import _split_bots
 from kingdoms.sim.optimize import optimize as run_optimize
 from kingdoms.sim.optimize import pool_label as _label
 from kingdoms.sim.runner import default_workers
+from kingdoms.sim.tables import console, show
 
 
 @click.group()
@@ -77,6 +79,7 @@ def optimize() -> None:
     help="Stop evolving after this many seconds (then measure the best).",
 )  # fmt: skip
 @JSON
+@FORMAT
 @ADDRESS
 @BACKEND
 @click.option(
@@ -103,6 +106,7 @@ def optimize_dominion(
     backend: str,
     address: str | None,
     as_json: bool,
+    fmt: str,
 ) -> None:
     """Evolve strategy files from templates (Big Money + X, draw and trashing
     engines, gainer rushes, Potion cards, attackers: thresholds, cards, copies, play
@@ -152,16 +156,25 @@ def optimize_dominion(
             progress=step,
         )
     Path(out).write_text(result.text, encoding="utf-8")
-    if as_json:
+    if as_json or fmt == "json":
         click.echo(json.dumps({**result.to_json(), "file": out}))
         return
     lo, hi = result.ci
-    click.echo(result.text)
-    click.echo(
+    summary = (
         f"written to {out}: score {result.score:.1%} [95% CI {lo:.1%}–{hi:.1%}] over "
         f"{result.games} fresh games against the pool {', '.join(_label(p) for p in result.pool)} "
         f"({result.template}; {result.generations} generations, {result.restarts} restarts, "
         f"{result.searched_games} games searched, {result.seconds:.0f} s)"
     )
-    for opp, (s, a, b, n) in result.per_opponent.items():
-        click.echo(f"  vs {_label(opp)}: {s:.1%} [{a:.1%}–{b:.1%}] over {n} games")
+    table = Table(title=f"{Path(out).stem} against each opponent")
+    for column in ("opponent", "score", "95% CI", "games"):
+        table.add_column(column, justify="left" if column == "opponent" else "right")
+    for opp, (score, a, b, n) in result.per_opponent.items():
+        table.add_row(_label(opp), f"{score:.1%}", f"{a:.1%}–{b:.1%}", str(n))
+    screen = console()
+    if fmt == "plain":
+        click.echo(result.text)
+        click.echo(summary)
+    elif fmt == "markdown":
+        click.echo(summary + "\n")
+    show(screen, table, fmt)

@@ -20,7 +20,15 @@ from kingdoms.dominion.kingdom import (
 )
 from kingdoms.dominion.state import DominionState
 
-OPTIONS = ("kingdom", "sets", "base_edition", "alchemy_errata", "alchemy_cards", "first_player")
+OPTIONS = (
+    "kingdom",
+    "sets",
+    "base_edition",
+    "alchemy_errata",
+    "alchemy_cards",
+    "first_player",
+    "start",
+)
 
 
 class DominionGame(Game):
@@ -87,6 +95,13 @@ class DominionGame(Game):
             out["alchemy_cards"] = list(alchemy)
         if first is not None:
             out["first_player"] = first
+        if options.get("start") is not None:
+            from kingdoms.dominion.start import check_start
+            from kingdoms.dominion.state import _setup
+
+            start = check_start(options["start"], players, kingdom, _setup(kingdom, players)[1])
+            if start is not None:
+                out["start"] = start
         return out
 
     def configs(

@@ -175,7 +175,11 @@ class DominionState(Turn):
         self.turns = [0] * n
         self.next_play_id = 0
         self.ended_by = ""
+        start = opts.get("start")
         for p in range(n):
+            if start is not None and start[p] is not None:
+                self._deal_start(p, start[p])
+                continue
             deck = [COPPER] * 7 + [ESTATE] * 3
             shuffle(deck, self.rng)  # = self.rng.shuffle(deck), compiled
             self.decks[p] = deck
@@ -203,7 +207,12 @@ class DominionState(Turn):
                 alchemy_errata=self.alchemy_errata,
             )
         for p in range(n):
-            self.draw(p, 5, log=False)
+            if start is not None and start[p] is not None and "hand" in start[p]:
+                self.hands[p] = [BY_ID[c] for c in start[p]["hand"]]
+            else:
+                self.draw(p, 5, log=False)
+        if start is not None:
+            self.recount()
         first = opts.get("first_player")
         self.turn = int(first) if first is not None else self.rng.randrange(n)
         self.first = self.turn
@@ -211,6 +220,30 @@ class DominionState(Turn):
         self.actions = self.buys = self.coins = self.potions = 0
         self.bought = False
         self._start_turn(self.turn)
+
+    def _deal_start(self, p: int, entry: Mapping[str, Any]) -> None:
+        """Seat ``p``'s start state (the ``start`` option, checked by
+        :func:`kingdoms.dominion.start.check_start`): its deck (shuffled, until it
+        deals the split asked for), its discard pile; the cards beyond the usual start
+        leave the supply.  Its hand is dealt with the others'."""
+        from kingdoms.dominion.start import USUAL, split_holds
+
+        deck = [BY_ID[c] for c in reversed(entry["deck"])]  # listed top card first
+        if entry["shuffle"]:
+            shuffle(deck, self.rng)
+            split = entry.get("split")
+            if split is not None:
+                while not split_holds(deck, split):
+                    shuffle(deck, self.rng)
+        self.decks[p] = deck
+        self.discards[p] = [BY_ID[c] for c in entry["discard"]]
+        owned: dict[int, int] = {}
+        for c in (*deck, *self.discards[p], *(BY_ID[x] for x in entry.get("hand", ()))):
+            owned[c] = owned.get(c, 0) + 1
+        for c, k in owned.items():
+            extra = k - USUAL.get(c, 0)
+            if extra > 0:
+                self.supply[c] -= extra
 
     @classmethod
     def scenario(

@@ -93,7 +93,7 @@ class _Prepared:
     """What every game of one run shares, made once per process: the game, the bot
     makers and the game's configuration function (options checked once)."""
 
-    __slots__ = ("configs", "fixed_kingdom", "g", "makers", "name", "native", "specs")
+    __slots__ = ("configs", "fixed_kingdom", "g", "makers", "name", "native", "specs", "starts")
 
     def __init__(self, game: str, specs: Sequence[str], options: Mapping[str, Any]) -> None:
         g = get_game(game)
@@ -110,9 +110,24 @@ class _Prepared:
         self.native: dict[tuple[Any, ...], Any] = {}
         """(kingdom, seating) -> the native core's run of such games, or the reason
         it cannot play them (:mod:`kingdoms.bots.dominion.native`)."""
+        self.starts = _starts(self.makers) if game == "dominion" else ()
+        """Per bot, its start state (a Dominion strategy's ``start``), when any has one."""
 
     def new_state(self, index: int, seed: int) -> Any:
-        return self.g.create(self.configs(game_seed(seed, index)))
+        config = self.configs(game_seed(seed, index))
+        if self.starts:
+            # each bot's start state goes to the seat it has in this game
+            opts = dict(config.options)
+            opts["start"] = [self.starts[b] for b in seating(index, len(self.specs))]
+            config = self.g.config(config.players, config.seed, opts)
+        return self.g.create(config)
+
+
+def _starts(makers: Sequence[Callable[[], Bot]]) -> tuple[Any, ...]:
+    """Per bot, the start state its strategy declares (None: the usual start); empty
+    when no bot declares one."""
+    found = [getattr(getattr(make(), "strategy", None), "start", None) for make in makers]
+    return tuple(found) if any(s is not None for s in found) else ()
 
 
 _PREPARED: dict[tuple[str, ...], list[tuple[dict[str, Any], _Prepared]]] = {}
@@ -176,6 +191,8 @@ def native_reason(
 def _native_run(run: _Prepared, k: int, index: int, seed: int) -> Any:
     """``(native run, options, seat -> bot, piles)`` for game ``index`` (its kingdom
     and seating), or why the native core cannot play it (a string)."""
+    if run.starts:
+        return "a bot's start state (the native core deals the usual start)"
     seat_bot = seating(index, k)
     fixed = run.native.get(("fixed", *seat_bot))  # a fixed kingdom: the same every game
     if fixed is not None:

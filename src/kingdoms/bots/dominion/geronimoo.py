@@ -20,14 +20,16 @@ and conditions exist here, keeping each rule's meaning:
 * its pseudo-types ``Terminal``, ``Village``, ``Cycler``, ``Trasher`` are the roles
   of :mod:`kingdoms.bots.dominion.roles`; functions about tokens, mats and projects
   of other sets are the constant they always are in a game of these sets;
+* a start state (``<start_state>``: the hand, draw deck and discard pile a bot
+  begins with) becomes the file's ``start`` table (its cards beyond the usual 7
+  Coppers and 3 Estates come from the supply, as there);
 * how it plays the bot's cards (its Action order, Chapel's ``aggressiveTrashing``,
   Sentry, Thief, Spy, Cellar, Harbinger and Throne Room choices, ``AppliesPPR``) is
   written into the file as rules (:mod:`kingdoms.bots.dominion.geronimoo_play`).
 
 A bot naming a card, a card type, a condition or a start-state card with no
 equivalent here is not converted; :func:`convert` gives every reason.  Other play
-strategies and start states have no equivalent: such a bot is converted with a
-note.
+strategies have no equivalent: such a bot is converted with a note.
 
 >>> xml = '''<playerCollection><player name="BM"><buy name="Gold"/>
 ... <buy name="Silver"><condition><left type="countCardsInDeck" attribute="Silver"/>
@@ -243,6 +245,34 @@ def _condition(node: ET.Element, money: str, notes: list[str]) -> str:
     return f"{left} {comparator} {right}"
 
 
+_START_ZONES = {"hand": "hand", "drawdeck": "deck", "discard": "discard"}
+"""A start state's zones there -> the ``start`` table's keys here."""
+
+
+def _contents(text: str) -> list[str]:
+    """A start state's zone (``"Potion, 2 Estate, 3 Copper"``: listed top card
+    first) as card names, one per card."""
+    out: list[str] = []
+    missing: list[str] = []
+    for part in re.split(r",| and ", text):
+        m = re.fullmatch(r"\s*(\d*)\s*(.*?)\s*", part)
+        if m is None or not m.group(2):
+            continue
+        try:
+            card = DISPLAY[_card(m.group(2))]
+        except Unsupported as err:
+            missing += [str(why) for why in err.args]
+            continue
+        out += [card] * int(m.group(1) or 1)
+    if missing:
+        raise Unsupported(*missing)
+    return out
+
+
+def _cards_list(cards: list[str]) -> str:
+    return "[" + ", ".join(_quote(c) for c in cards) + "]"
+
+
 def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -290,25 +320,26 @@ def _bot(player: ET.Element) -> Converted:
         entries.append(card if not conditions else f"{card} if {' and '.join(conditions)}")
         if card:
             pairs.append((_card(card), " and ".join(conditions) if conditions else None))
+    start_zones: dict[str, list[str]] = {}
+    shuffled = True
     start = player.find("start_state")
     if start is not None:
         for zone in start:
-            for part in (zone.get("contents") or "").split(","):
-                words = part.split()
-                if words and words[0].isdigit():
-                    words = words[1:]
-                if words:
-                    try:
-                        _card(" ".join(words))
-                    except Unsupported as err:
-                        refuse(Unsupported(f"its start state: {err}"))
+            key = _START_ZONES.get(zone.tag)
+            if key is None:
+                refuse(Unsupported(f"its start state's {zone.tag!r} has no equivalent"))
+                continue
+            if zone.tag == "drawdeck":
+                shuffled = (zone.get("shuffle") or "true") == "true"
+            try:
+                start_zones[key] = _contents(zone.get("contents") or "")
+            except Unsupported as err:
+                refuse(Unsupported(*(f"its start state: {why}" for why in err.args)))
     if reasons:
         return Converted(name, None, "; ".join(reasons), reasons=reasons)
     types = [t.get("name") for t in player.findall("type")]
     style = play_style(pairs, strategies, "AppliesPPR" in types)
     notes += [n for n in style.notes if n not in notes]
-    if player.find("start_state") is not None:
-        notes.append("its start state (a fixed opening hand) has no equivalent: a normal start")
     kingdom: list[str] = []
     board = player.find("board")
     if board is not None and board.get("contents"):
@@ -337,6 +368,14 @@ def _bot(player: ET.Element) -> Converted:
         lines.append("play = [")
         lines += [f"  {_quote(e)}," for e in style.play]
         lines.append("]")
+    if start is not None:
+        lines += ["", "# its start state: the seat's cards when the game begins", "[start]"]
+        if start_zones.get("hand"):  # none: five cards drawn, as there
+            lines.append(f"hand = {_cards_list(start_zones['hand'])}")
+        lines.append(f"deck = {_cards_list(start_zones.get('deck', []))}")
+        lines.append(f"shuffle = {str(shuffled).lower()}")
+        if start_zones.get("discard"):
+            lines.append(f"discard = {_cards_list(start_zones['discard'])}")
     lines += [
         "",
         "[decisions]",

@@ -564,6 +564,9 @@ class Strategy:
     description: str = ""
     kingdom: tuple[str, ...] = ()
     """The kingdom the strategy is written for (card ids), if the file says."""
+    start: Mapping[str, Any] | None = None
+    """The seat's start state when this strategy plays (an entry of the Dominion
+    ``start`` option, :mod:`kingdoms.dominion.start`), or None for the usual start."""
 
     @property
     def rules(self) -> tuple[tuple[str, Condition], ...]:

@@ -79,6 +79,7 @@ class Parsed:
     play_others: bool = True
     description: str = ""
     kingdom: tuple[str, ...] = ()
+    start: dict[str, Any] | None = None
 
 
 class _Text:
@@ -255,6 +256,7 @@ _KNOWN_KEYS = (
     "guard",
     "penultimate_province",
     "decisions",
+    "start",
 )
 
 
@@ -355,6 +357,7 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
                     kingdom.append(cid)
             if len(value) > 10:
                 findings.append(Finding(line, "error", f"a kingdom has 10 cards, not {len(value)}"))
+    start = _start(data, pos, findings)
     for flag in ("play_others", "guard"):
         if flag in data and not isinstance(data[flag], bool):
             findings.append(Finding(pos.key(flag)[0], "error", f"{flag} must be true or false"))
@@ -446,7 +449,56 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
         else True,
         description.strip(),
         tuple(kingdom),
+        start,
     )
+
+
+def _start(data: Mapping[str, Any], pos: _Text, findings: list[Finding]) -> dict[str, Any] | None:
+    """The file's ``start``: cards added to the usual starting deck (``["Silver",
+    "Silver"]``: an opening as if bought), an opening split (``"5/2"``, ``"4/3"``), or
+    a table of the seat's zones (``deck``, ``hand``, ``discard``, ``shuffle``,
+    ``split``; :mod:`kingdoms.dominion.start`)."""
+    if "start" not in data:
+        return None
+    from kingdoms.core.errors import InvalidConfig
+    from kingdoms.dominion.start import SPLITS, check_seat, usual_deck
+
+    value = data["start"]
+    line = pos.key("start")[0]
+    entry: Any
+    if isinstance(value, str):
+        if value not in SPLITS:
+            findings.append(
+                Finding(
+                    line,
+                    "error",
+                    f"start: an opening split is one of {', '.join(SPLITS)}, not {value!r}"
+                    f"{did_you_mean(value, list(SPLITS))}",
+                )
+            )
+            return None
+        entry = {"split": value}
+    elif isinstance(value, list):
+        entry = {"deck": [*usual_deck(), *value]} if value else None
+        if entry is None:
+            return None
+    elif isinstance(value, dict):
+        entry = value
+    else:
+        findings.append(
+            Finding(
+                line,
+                "error",
+                "start must be a list of cards added to the usual deck, an opening split "
+                '("5/2", "4/3") or a table (deck, hand, discard, shuffle, split)',
+            )
+        )
+        return None
+    try:
+        return check_seat(entry, "start")
+    except InvalidConfig as err:
+        findings.append(Finding(line, "error", str(err)))
+        return None
 
 
 def _rules(entries: Sequence[Entry]) -> tuple[Rule, ...]:
@@ -466,6 +518,7 @@ def _build(parsed: Parsed, source: str, guard: bool = True) -> Strategy:
         play_others=parsed.play_others,
         description=parsed.description,
         kingdom=parsed.kingdom,
+        start=parsed.start,
     )
 
 
