@@ -192,6 +192,8 @@ def turn_of(view: Mapping[str, Any], seat: int) -> int | None:
 def _finish(state: State, policy: PlayoutPolicy, rng: random.Random, seat: int) -> float:
     if policy is random_playout_policy:
         state.random_playout(rng, MAX_PLAYOUT_STEPS)
+    elif (finish := getattr(policy, "finish", None)) is not None:
+        finish(state, rng, MAX_PLAYOUT_STEPS)  # the policy's own whole rollout
     else:
         apply = state.apply
         for _ in range(MAX_PLAYOUT_STEPS):

@@ -111,7 +111,7 @@ rollouts with and how many ranked moves it compares — ``best``'s strong level
 PLAYOUTS: Mapping[str, str] = MappingProxyType(
     {
         "big-money-ultimate": "kingdoms.bots.dominion.search:bmu_playout",
-        "kingdom": "kingdoms.bots.dominion.search:kingdom_playout",
+        "kingdom": "kingdoms.bots.dominion.search:kingdom_rollout",
     }
 )
 
