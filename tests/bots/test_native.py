@@ -289,5 +289,6 @@ def test_search_rollouts_mostly_run_natively() -> None:
         copy = st.clone()
         got = native.play_rollout(copy, bots, key, DEFAULT_MAX_STEPS)
         assert (got == 1) == expected
+        assert got in (1, 0, -2)
         native_count += expected
     assert native_count > 0

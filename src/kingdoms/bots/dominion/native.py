@@ -511,8 +511,9 @@ def play_rollout(state: Any, bots: Sequence[StrategyBot], key: Any, max_steps: i
     run, or that there is none) is worked out once per ``key`` — which must name the
     kingdom's piles, the bots and the options that matter (:func:`rollout_key`) — and
     only the state's own conditions are checked each time.  1: played to the end;
-    0: not native (here: the Python engine plays on, and may ask again later);
-    -1: the game outlasted ``max_steps`` (``state`` untouched)."""
+    0: not native in this state (a decision pending, effects in progress: the Python
+    engine plays on, and may ask again later); -2: never natively with this key (the
+    cards or the bots); -1: the game outlasted ``max_steps`` (``state`` untouched)."""
     if _MOD is None:
         return 0
     run = _RUNS.get(key, _RUNS)
@@ -527,7 +528,7 @@ def play_rollout(state: Any, bots: Sequence[StrategyBot], key: Any, max_steps: i
             _RUNS.clear()
         _RUNS[key] = run
     if run is None:
-        return 0
+        return -2
     try:
         _check_state(state)
     except NotNative:

@@ -445,7 +445,7 @@ def finish_rollout(state: State, rng: random.Random, max_steps: int) -> None:
             if got == 1:
                 return
             if got < 0:
-                native = None  # it outlasts the steps natively too: play on in Python
+                native = None  # not these cards and bots, or too long: Python plays on
         legal = state.legal_actions()
         state.apply(legal[0] if len(legal) == 1 else _bot_move(bots[player], state, legal, rng))
         steps += 1
