@@ -456,7 +456,10 @@ def _checked_run(state: Any, bots: Sequence[object]) -> Any:
 
 def owned_cards(state: Any) -> frozenset[int]:
     """The cards any seat of ``state`` owns."""
-    return frozenset(c for counts in state.owned_counts for c, n in enumerate(counts) if n)
+    out: set[int] = set()
+    for counts in state.owned_counts:
+        out.update(itertools.compress(range(len(counts)), counts))
+    return frozenset(out)
 
 
 def _check_state(state: Any) -> None:
