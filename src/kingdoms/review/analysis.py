@@ -56,8 +56,10 @@ longer; at :data:`DEFAULT_ITERATIONS` it takes about 2)."""
 MIN_ITERATIONS = 16
 """A time budget never stops a decision before this many samples, and fewer never flag
 a mistake (their standard error means little)."""
-Z_FLAG = 3.0
-"""A loss is flagged only above this many standard errors."""
+Z_FLAG = 4.0
+"""A loss is flagged only above this many standard errors (a game's review makes some
+150 comparisons: at 3, noise and the pick of the best of several means flagged about
+one debatable move in four on ``bench/review_precision.py``)."""
 MIN_LOSS = 0.04
 """…and only when it costs at least this much winning chance."""
 MAX_PLAYOUT_STEPS = 100_000
