@@ -58,8 +58,8 @@ MIN_ITERATIONS = 16
 a mistake (their standard error means little)."""
 Z_FLAG = 4.0
 """A loss is flagged only above this many standard errors (a game's review makes some
-150 comparisons: at 3, noise and the pick of the best of several means flagged about
-one debatable move in four on ``bench/review_precision.py``)."""
+150 comparisons: at 3, one flag in five on ``bench/review_precision.py`` fell on a
+debatable move of the strong seat, at 4 one in eight)."""
 MIN_LOSS = 0.04
 """…and only when it costs at least this much winning chance."""
 MAX_PLAYOUT_STEPS = 100_000
