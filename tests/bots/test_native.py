@@ -292,3 +292,20 @@ def test_search_rollouts_mostly_run_natively() -> None:
         assert got in (1, 0, -2)
         native_count += expected
     assert native_count > 0
+
+
+def test_a_game_played_on_from_its_middle_is_the_engines_game() -> None:
+    """``play_state`` from random mid-game states (seats owning cards their bots never
+    buy, some of them not native) gives the engine's game or leaves it to the engine."""
+    played = 0
+    for st in _mid_game_states(range(120, 170)):
+        bots = [make_bot("dominion", "big-money-ultimate") for _ in range(st.num_players)]
+        a, b = st.clone(), st.clone()
+        if not native.play_state(a, bots, DEFAULT_MAX_STEPS):
+            assert a.snapshot() == st.snapshot()
+            continue
+        played += 1
+        _play_game(b, list(bots), seat_rngs(0, st.num_players), DEFAULT_MAX_STEPS)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+    assert played > 0
