@@ -170,13 +170,13 @@ def test_the_server_lists_it_and_makes_games_with_it() -> None:
         assert res.status_code == 400 and "level" in res.json()["message"]
 
 
-def test_the_review_plays_as_the_strong_level() -> None:
+def test_the_review_rolls_out_as_best_does() -> None:
     from kingdoms.bots.dominion import BOT_DEFAULTS
     from kingdoms.bots.dominion.best import review_settings
     from kingdoms.review.analysis import default_playout, default_width
 
-    assert dict(BOT_DEFAULTS["review"]) == dict(review_settings())
-    assert default_width("dominion") == review_settings()["width"]
+    assert BOT_DEFAULTS["review"]["playout"] == review_settings()["playout"]
+    assert default_width("dominion") == BOT_DEFAULTS["review"]["width"] == 3
     assert default_playout("dominion") == review_settings()["playout"]
 
 

@@ -231,3 +231,81 @@ def test_native_games_are_the_pure_python_paths_games() -> None:
             a, _ = _both(specs, kingdom, seed)
             ours.append([a.history, json.loads(json.dumps(a.snapshot()))])
     assert ours == games
+
+
+def _mid_game_states(seeds: Sequence[int]) -> list[DominionState]:
+    """States a few turns into seeded games on random kingdoms of every set (2–4
+    players), some with a decision pending, as the search's rollouts start from."""
+    from kingdoms.dominion.game import GAME
+
+    out: list[DominionState] = []
+    for seed in seeds:
+        r = random.Random(seed)
+        players = r.choice((2, 2, 3, 4))
+        opts = GAME.normalize_options(
+            {"sets": ["base", "base-1e", "base-2e", "alchemy"]}, players, seed
+        )
+        st = new_game("dominion", players=players, seed=seed, options=opts)
+        assert isinstance(st, DominionState)
+        st.logging = False
+        for _ in range(r.randrange(0, 120)):
+            if st.current_player < 0:
+                break
+            legal = st.legal_actions()
+            st.apply(legal[r.randrange(len(legal))])
+        if st.current_player >= 0:
+            out.append(st)
+    return out
+
+
+def test_search_rollouts_on_the_native_core_are_the_engines_rollouts() -> None:
+    """``mcts``/``best``/review rollouts (the ``kingdom`` policy) played through the
+    native core give the game the Python engine gives from the same state."""
+    from kingdoms.bots.dominion.search import finish_rollout, rollout_bots
+
+    for st in _mid_game_states(range(60)):
+        a, b = st.clone(), st.clone()
+        finish_rollout(a, random.Random(1), DEFAULT_MAX_STEPS)
+        bots = rollout_bots(b)[0]
+        _play_game(b, bots, [random.Random(1)] * len(bots), DEFAULT_MAX_STEPS)
+        assert a.current_player < 0
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+
+
+def test_search_rollouts_mostly_run_natively() -> None:
+    """The cache of what the native core plays per kingdom and bots answers the same
+    as :func:`native.why_not`, and most rollouts of random kingdoms are native."""
+    from kingdoms.bots.dominion.search import rollout_bots
+
+    native_count = 0
+    states = _mid_game_states(range(60, 120))
+    for st in states:
+        if st.stack or st.phase > 1:
+            continue
+        bots, names = rollout_bots(st)
+        key = native.rollout_key(st, names, native.owned_cards(st))
+        expected = native.why_not(st, bots) is None
+        copy = st.clone()
+        got = native.play_rollout(copy, bots, key, DEFAULT_MAX_STEPS)
+        assert (got == 1) == expected
+        assert got in (1, 0, -2)
+        native_count += expected
+    assert native_count > 0
+
+
+def test_a_game_played_on_from_its_middle_is_the_engines_game() -> None:
+    """``play_state`` from random mid-game states (seats owning cards their bots never
+    buy, some of them not native) gives the engine's game or leaves it to the engine."""
+    played = 0
+    for st in _mid_game_states(range(120, 170)):
+        bots = [make_bot("dominion", "big-money-ultimate") for _ in range(st.num_players)]
+        a, b = st.clone(), st.clone()
+        if not native.play_state(a, bots, DEFAULT_MAX_STEPS):
+            assert a.snapshot() == st.snapshot()
+            continue
+        played += 1
+        _play_game(b, list(bots), seat_rngs(0, st.num_players), DEFAULT_MAX_STEPS)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+    assert played > 0

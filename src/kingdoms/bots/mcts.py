@@ -205,6 +205,8 @@ class MCTSBot:
     def _finish(self, state: State, policy: PlayoutPolicy, rng: random.Random) -> list[float]:
         if policy is random_playout_policy:
             state.random_playout(rng, MAX_PLAYOUT_STEPS)  # the game's own fast loop
+        elif (finish := getattr(policy, "finish", None)) is not None:
+            finish(state, rng, MAX_PLAYOUT_STEPS)  # the policy's own whole rollout
         else:
             apply = state.apply
             for _ in range(MAX_PLAYOUT_STEPS):

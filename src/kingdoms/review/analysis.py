@@ -42,17 +42,24 @@ from kingdoms.core.registry import get_game
 from kingdoms.core.state import State
 from kingdoms.i18n import LANGUAGES
 
-DEFAULT_ITERATIONS = 1000
-"""Samples per decision by default (each plays every candidate once)."""
+DEFAULT_ITERATIONS = 100
+"""Samples per decision by default (each plays every candidate once): a count, not a
+time, so a review flags the same moves on every machine and build.  With the
+game's review width (Dominion: 3) it keeps ``bench/review_precision.py``'s precision
+above 78 %; more samples flag smaller losses, and more of them fall on
+``big-money-ultimate``'s own debatable late buys (see ``docs/review.md``)."""
 DEFAULT_GAME_SECONDS = 12.0
-"""CPU seconds the analyses of a whole game may take by default, shared evenly by its
-decisions (finding the decisions and starting comes on top: a 2-player Dominion game's
-review stays within 15 CPU seconds)."""
+"""CPU seconds the analyses of a whole game may take at most by default, shared evenly
+by its decisions (finding the decisions and starting comes on top: a 2-player Dominion
+game's review stays within 15 CPU seconds even where the sample count would take
+longer; at :data:`DEFAULT_ITERATIONS` it takes about 2)."""
 MIN_ITERATIONS = 16
 """A time budget never stops a decision before this many samples, and fewer never flag
 a mistake (their standard error means little)."""
-Z_FLAG = 3.0
-"""A loss is flagged only above this many standard errors."""
+Z_FLAG = 4.0
+"""A loss is flagged only above this many standard errors (a game's review makes some
+150 comparisons: at 3, one flag in five on ``bench/review_precision.py`` fell on a
+debatable move of the strong seat, at 4 one in eight)."""
 MIN_LOSS = 0.04
 """…and only when it costs at least this much winning chance."""
 MAX_PLAYOUT_STEPS = 100_000
@@ -192,6 +199,8 @@ def turn_of(view: Mapping[str, Any], seat: int) -> int | None:
 def _finish(state: State, policy: PlayoutPolicy, rng: random.Random, seat: int) -> float:
     if policy is random_playout_policy:
         state.random_playout(rng, MAX_PLAYOUT_STEPS)
+    elif (finish := getattr(policy, "finish", None)) is not None:
+        finish(state, rng, MAX_PLAYOUT_STEPS)  # the policy's own whole rollout
     else:
         apply = state.apply
         for _ in range(MAX_PLAYOUT_STEPS):

@@ -29,7 +29,7 @@ import ast
 import importlib
 import itertools
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import ModuleType
 from typing import Any, Final
 
@@ -371,10 +371,13 @@ def _make_plan(bot: StrategyBot, needs_reaction: bool, discards: tuple[int, ...]
     return _MOD.Plan(nodes.rows, buys, int(strategy.guard), prefix, rest, react, chains)
 
 
-def _ownable(piles: Sequence[int], bots: Sequence[StrategyBot]) -> set[int]:
-    """Every card a seat can come to own: the starting cards, the piles its buy
-    rules name, and what the owned Actions make others gain."""
-    out = {COPPER, ESTATE}
+def _ownable(
+    piles: Sequence[int], bots: Sequence[StrategyBot], owned_now: Iterable[int] = ()
+) -> set[int]:
+    """Every card a seat can come to own: the starting cards (and ``owned_now``, the
+    cards owned already), the piles its buy rules name, and what the owned Actions
+    make others gain."""
+    out = {COPPER, ESTATE, *owned_now}
     pile_set = set(piles)
     for bot in bots:
         for r in bot.strategy.buy:
@@ -392,10 +395,16 @@ def _ownable(piles: Sequence[int], bots: Sequence[StrategyBot]) -> set[int]:
 
 
 def native_run(
-    piles: Sequence[int], supply: Sequence[int], bots: Sequence[object], options: Mapping[str, Any]
+    piles: Sequence[int],
+    supply: Sequence[int],
+    bots: Sequence[object],
+    options: Mapping[str, Any],
+    owned_now: Iterable[int] = (),
 ) -> Any:
     """The native core's run of a game of these piles and bots (one plan per seat, in
-    seat order), or :class:`NotNative` saying why it cannot play it."""
+    seat order), or :class:`NotNative` saying why it cannot play it.  ``owned_now``:
+    the cards the seats own already (a game played on from the middle: they count as
+    cards a seat can own, whatever the bots' rules buy)."""
     if _MOD is None:
         raise NotNative("the native core is not built (or KINGDOMS_NATIVE=0)")
     if options.get("alchemy_errata"):
@@ -411,7 +420,7 @@ def native_run(
         table = _cards()
     except (KeyError, ValueError) as err:  # more cards or types than the core holds
         raise NotNative(f"the card list does not fit the native core ({err})") from None
-    owned = _ownable(piles, seats)
+    owned = _ownable(piles, seats, owned_now)
     for c in sorted(owned):
         if c in _UNSUPPORTED:
             raise NotNative(_UNSUPPORTED[c])
@@ -441,6 +450,21 @@ def why_not(state: Any, bots: Sequence[object]) -> str | None:
 
 
 def _checked_run(state: Any, bots: Sequence[object]) -> Any:
+    _check_state(state)
+    return native_run(state.piles, state.supply, bots, state.config.options, owned_cards(state))
+
+
+def owned_cards(state: Any) -> frozenset[int]:
+    """The cards any seat of ``state`` owns."""
+    out: set[int] = set()
+    for counts in state.owned_counts:
+        out.update(itertools.compress(range(len(counts)), counts))
+    return frozenset(out)
+
+
+def _check_state(state: Any) -> None:
+    """Raise :class:`NotNative` if ``state`` itself (not its cards or bots) keeps it
+    off the native core."""
     if state.logging:
         raise NotNative("logging is on (the native core writes no log)")
     if sum(state.totals) > 600:
@@ -462,7 +486,6 @@ def _checked_run(state: Any, bots: Sequence[object]) -> Any:
         or any(state.discarding)
     ):
         raise NotNative("effects in progress (Possession, set-aside cards, Merchant...)")
-    return native_run(state.piles, state.supply, bots, state.config.options)
 
 
 def play_state(state: Any, bots: Sequence[object], max_steps: int) -> bool:
@@ -478,6 +501,57 @@ def play_state(state: Any, bots: Sequence[object], max_steps: int) -> bool:
         return False
     assert _MOD is not None
     return bool(_MOD.play_state(run, state, max_steps))
+
+
+_RUNS: dict[Any, Any] = {}
+"""Rollout key -> the native run of that kingdom and those bots, or None (not native)."""
+_RUNS_MAX: Final = 256
+
+
+def play_rollout(state: Any, bots: Sequence[StrategyBot], key: Any, max_steps: int) -> int:
+    """:func:`play_state` for the search's rollouts, which play the same kingdom with
+    the same few bots thousands of times: what the cards and bots allow (the native
+    run, or that there is none) is worked out once per ``key`` — which must name the
+    kingdom's piles, the bots and the options that matter (:func:`rollout_key`) — and
+    only the state's own conditions are checked each time.  1: played to the end;
+    0: not native in this state (a decision pending, effects in progress: the Python
+    engine plays on, and may ask again later); -2: never natively with this key (the
+    cards or the bots); -1: the game outlasted ``max_steps`` (``state`` untouched)."""
+    if _MOD is None:
+        return 0
+    run = _RUNS.get(key, _RUNS)
+    if run is _RUNS:
+        try:
+            run = native_run(
+                state.piles, state.supply, bots, state.config.options, owned_cards(state)
+            )
+        except NotNative:
+            run = None
+        if len(_RUNS) >= _RUNS_MAX:
+            _RUNS.clear()
+        _RUNS[key] = run
+    if run is None:
+        return -2
+    try:
+        _check_state(state)
+    except NotNative:
+        return 0
+    return 1 if _MOD.play_state(run, state, max_steps) else -1
+
+
+def rollout_key(
+    state: Any, names: Sequence[str], owned: frozenset[int] | None = None
+) -> tuple[Any, ...]:
+    """What decides whether (and how) the native core plays ``state``'s kingdom with
+    the bundled strategies ``names``: the piles, the names, the cards the seats own
+    already (``owned``, else :func:`owned_cards`), the errata option (the supply's size only
+    bounds the zones, checked per state)."""
+    return (
+        tuple(state.piles),
+        tuple(names),
+        owned_cards(state) if owned is None else owned,
+        bool(state.config.options.get("alchemy_errata")),
+    )
 
 
 def play_seeded(

@@ -46,12 +46,14 @@ from kingdoms.dominion.data import (
     POTION_COST,
 )
 from kingdoms.dominion.state import DominionState
+from kingdoms.dominion.turn import BUY_PHASE
 
 _BUY0 = A.BUY * NUM_CARDS
 _GAIN0 = A.GAIN * NUM_CARDS
 PROVINCE, DUCHY, ESTATE = BY_ID["province"], BY_ID["duchy"], BY_ID["estate"]
 GOLD, SILVER, COPPER, CURSE = BY_ID["gold"], BY_ID["silver"], BY_ID["copper"], BY_ID["curse"]
 _MONEY = {COPPER: 1, SILVER: 2, GOLD: 3}
+_BUY_PHASE = BUY_PHASE
 
 _NON_TERMINAL: Mapping[str, int] = {
     "village": 9,
@@ -390,6 +392,92 @@ def kingdom_playout(state: State, rng: random.Random) -> int:
             return A.A_END_PHASE
     p = state.current_player
     return _strategy(kingdom_strategy(kingdom))[2].act(observe(state, p), legal, rng)
+
+
+def rollout_bots(state: DominionState) -> tuple[list[StrategyBot], tuple[str, ...]]:
+    """The bots a rollout from ``state`` plays, one per seat, and their strategies'
+    names: each seat's model (:func:`seat_strategy`, from the cards it owns and its
+    turn when the rollout starts) plays every decision of that seat to the end."""
+    kingdom = _kingdom_of(state)[0]
+    turns = state.turns
+    names = tuple(
+        seat_strategy(kingdom, state.owned(p), turns[p] + 1) for p in range(state.num_players)
+    )
+    return [_strategy(name)[2] for name in names], names
+
+
+def _bot_move(bot: StrategyBot, state: DominionState, legal: list[int], rng: random.Random) -> int:
+    """``bot``'s move in ``state`` (as it would make it from its seat's observation),
+    building the observation only where the bot reads it."""
+    player = state.current_player
+    if state.stack:
+        return bot.act(observe(state, player), legal, rng)
+    action = bot._turn_play(legal)
+    if action < 0:
+        obs = observe(state, player)
+        if state.phase == _BUY_PHASE:
+            action = bot._turn_buy(obs, legal)
+        if action < 0:
+            action = bot._policy(obs, legal)
+    return action
+
+
+def finish_rollout(state: State, rng: random.Random, max_steps: int) -> None:
+    """Play ``state`` on to its end (at most ``max_steps`` moves) as the ``kingdom``
+    rollout does: every seat played by its model (:func:`rollout_bots`) for the whole
+    rollout.  As soon as no decision is pending, the native core plays the rest where it
+    can (:func:`kingdoms.bots.dominion.native.play_rollout`: the same game, so every
+    build makes the same moves); the Python engine plays the moves before and every
+    game the native core cannot."""
+    assert isinstance(state, DominionState)
+    bots, names = rollout_bots(state)
+    native = _native_rollout()
+    key: tuple[Any, ...] | None = None
+    steps = 0
+    while steps < max_steps:
+        player = state.current_player
+        if player < 0:
+            return
+        if native is not None and not state.stack and state.phase <= _BUY_PHASE:
+            if key is None:
+                key = native.rollout_key(state, names)
+            got = native.play_rollout(state, bots, key, max_steps - steps)
+            if got == 1:
+                return
+            if got < 0:
+                native = None  # not these cards and bots, or too long: Python plays on
+        legal = state.legal_actions()
+        state.apply(legal[0] if len(legal) == 1 else _bot_move(bots[player], state, legal, rng))
+        steps += 1
+
+
+@lru_cache(maxsize=1)
+def _native_rollout() -> Any:
+    """The native glue module when the native core is built (else None)."""
+    from kingdoms.bots.dominion import native
+
+    return native if native.available() else None
+
+
+class KingdomRollout:
+    """The ``kingdom`` rollout policy: each seat played by its model
+    (:func:`rollout_bots`).  Called with a state it gives one move;
+    :meth:`finish` plays a rollout to its end (what ``mcts`` and the review call)."""
+
+    def __call__(self, state: State, rng: random.Random) -> int:
+        assert isinstance(state, DominionState)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        bots = rollout_bots(state)[0]
+        return _bot_move(bots[state.current_player], state, legal, rng)
+
+    def finish(self, state: State, rng: random.Random, max_steps: int) -> None:
+        finish_rollout(state, rng, max_steps)
+
+
+kingdom_rollout = KingdomRollout()
+"""The ``kingdom`` playout policy of ``mcts``, ``best`` and the review."""
 
 
 def bmu_playout(state: State, rng: random.Random) -> int:
