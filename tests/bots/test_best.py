@@ -234,3 +234,37 @@ def test_the_paired_search_plays_every_candidate_from_the_same_deals() -> None:
                 assert stats[move][1] > stats[plan][1]
         state.apply(move)
     assert searched >= 20 and overruled >= 1
+
+
+def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> None:
+    """``bench/best_matchups.py`` plays the ``kingdoms optimize`` winner of a kingdom
+    as a third opponent; with ``--optimize-cached-only`` only those already cached."""
+    import argparse
+    import hashlib
+    import importlib.util
+    from pathlib import Path
+
+    from kingdoms.bots.dominion.bundled import bundled_text
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("best_matchups", root / "bench/best_matchups.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    args = argparse.Namespace(
+        random=2, seed=1, spec="best:iterations=2", geronimoo=None, optimize_minutes=1.0,
+        optimize_final=50, cache=str(tmp_path), optimize_cached_only=True,
+    )  # fmt: skip
+    ks = bench.kingdoms(args)
+    assert len(ks) == 8 and all(len(k["cards"]) == 10 for k in ks)
+    assert [m["kind"] for m in bench.matchups(args)] == ["bundled"] * 8
+    assert bench.optimized(ks[0]["cards"], args) is None
+    # the cache's file for the first kingdom (same cards, seed and budget)
+    key = hashlib.sha256(f"{','.join(ks[0]['cards'])} 1 1.0 50".encode()).hexdigest()[:12]
+    (tmp_path / f"optimized-{key}.toml").write_text(bundled_text("big-money-ultimate"))
+    ms = bench.matchups(args)
+    assert [m["kind"] for m in ms][:2] == ["bundled", "optimized"] and len(ms) == 9
+    row = bench.play(ms[1], 0, args)
+    assert row["kind"] == "optimized" and row["spec"] == "best:iterations=2"
+    assert row["win"] in (0.0, 0.5, 1.0)
+    assert "| Workshop/Gardens | optimized: `optimized-" in bench.table([row], markdown=True)

@@ -47,7 +47,7 @@ from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import State
 
-DEFAULT_SECONDS = 0.085
+DEFAULT_SECONDS = 0.075
 """CPU seconds of search per decision at the default level (the view's rebuild and
 the ranking come on top: a decision stays under 0.1 s of CPU)."""
 STRONG_SECONDS = 1.0
