@@ -13,7 +13,8 @@ Alchemy.  On each, ``best`` (``--spec``) plays 2-player games against:
   cards are all in it, the one with the best mean score against the others
   (the precomputed round robin, ``bench/best_table.py``);
 * ``optimized`` — the winner of ``kingdoms optimize dominion --vs big-money-ultimate``
-  on the kingdom (run as its users run it, one worker, ``--optimize-minutes`` of CPU;
+  on the kingdom (run as its users run it, one worker, ``--optimize-minutes`` of its own
+  budget, which it counts in wall-clock minutes;
   cached in ``--cache``: the same seed and budget reuse the file).
 
 Score = wins + ½ shared wins (Dominion's tie-break by turns decides first), seats
@@ -102,12 +103,15 @@ def imported(args: argparse.Namespace) -> Path | None:
     return out
 
 
-def optimized(cards: Sequence[str], args: argparse.Namespace) -> str:
-    """``kingdoms optimize dominion``'s winner on ``cards`` (a strategy file, cached)."""
+def optimized(cards: Sequence[str], args: argparse.Namespace) -> str | None:
+    """``kingdoms optimize dominion``'s winner on ``cards`` (a strategy file, cached;
+    None with ``--optimize-cached-only`` when it is not in the cache yet)."""
     key = hashlib.sha256(
         f"{','.join(cards)} {args.seed} {args.optimize_minutes} {args.optimize_final}".encode()
     ).hexdigest()[:12]
     path = Path(args.cache) / f"optimized-{key}.toml"
+    if not path.exists() and args.optimize_cached_only:
+        return None
     if not path.exists():
         Path(args.cache).mkdir(parents=True, exist_ok=True)
         cmd = [sys.executable, "-m", "kingdoms", "optimize", "dominion", "--kingdom",
@@ -131,7 +135,9 @@ def matchups(args: argparse.Namespace) -> list[dict[str, Any]]:
             opponents.append(("geronimoo", str(folder / f"{k['bot']}.toml")))
         opponents.append(("bundled", kingdom_plans(tuple(cards))[0]))
         if args.optimize_minutes > 0:
-            opponents.append(("optimized", optimized(cards, args)))
+            found = optimized(cards, args)
+            if found is not None:
+                opponents.append(("optimized", found))
         for kind, spec in opponents:
             out.append({"kingdom": k["name"], "cards": cards, "kind": kind, "opponent": spec})
     return out
@@ -211,9 +217,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spec", default="best", help="the bot measured")
     parser.add_argument("--geronimoo", default=None, help="path to DomBots.xml")
     parser.add_argument("--optimize-minutes", type=float, default=3.0,
-                        help="CPU minutes of kingdoms optimize per kingdom (0: skip)")  # fmt: skip
+                        help="optimize's --minutes a kingdom (wall time; 0: skip)")  # fmt: skip
     parser.add_argument("--optimize-final", type=int, default=200,
                         help="optimize's --final-games")  # fmt: skip
+    parser.add_argument("--optimize-cached-only", action="store_true",
+                        help="only optimize winners already in --cache (run none)")  # fmt: skip
     parser.add_argument("--cache", default=os.path.expanduser("~/.cache/kingdoms-best-bench"))
     parser.add_argument("--out", default=None, help="append one JSON line per game (resumes)")
     parser.add_argument("--summary", default=None, help="only print the table of this file")

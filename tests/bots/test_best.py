@@ -34,6 +34,10 @@ def test_the_spec_resolves_with_its_levels_and_bad_levels_are_named() -> None:
         make_bot("dominion", "best:level=grandmaster")
     with pytest.raises(InvalidConfig, match="a level: default, strong"):
         make_bot("dominion", "best:grandmaster")
+    assert make_bot("dominion", "best").method == "paired"
+    assert make_bot("dominion", "best:method=flat").method == "flat"
+    with pytest.raises(InvalidConfig, match="method must be one of paired, flat"):
+        make_bot("dominion", "best:method=tree")
 
 
 def _play(
@@ -118,8 +122,8 @@ def test_choices_do_not_change_when_only_hidden_information_changes() -> None:
                 mix.shuffle(twin.decks[0])
                 assert (twin.hands[1], twin.decks) != (state.hands[1], state.decks)
                 assert twin.view(0) == state.view(0)
-                a = make_bot("dominion", "best:iterations=10,seed=1")
-                b = make_bot("dominion", "best:iterations=10,seed=1")
+                a = make_bot("dominion", "best:iterations=30,seed=1")
+                b = make_bot("dominion", "best:iterations=30,seed=1")
                 move = a.act(state.view(0), legal, random.Random(2))
                 assert b.act(twin.view(0), twin.legal_actions(), random.Random(2)) == move
                 bot_moves.append((state.step, move))
@@ -188,3 +192,79 @@ def test_the_precision_kingdom_leaves_big_money_the_best_plan() -> None:
 
     assert kingdom_plans(tuple(MONEY_KINGDOM))[0] == "big-money-ultimate"
     assert kingdom_plans(("workshop", "gardens", *MONEY_KINGDOM[:8]))[0] == "workshop-gardens"
+
+
+def test_the_paired_search_plays_every_candidate_from_the_same_deals() -> None:
+    """Each round deals the hidden cards once (the same seed gives the same deal and the
+    same later shuffles) and plays every candidate from it; the plan's move is
+    overruled only by a candidate that gained more on those same deals."""
+    from kingdoms.bots.dominion.search import rank_actions
+    from kingdoms.core.registry import get_game
+
+    state = new_game("dominion", 2, 4, {"kingdom": "First Game"})
+    assert isinstance(state, DominionState)
+    twin_a = state.determinize(0, random.Random(77))
+    twin_b = state.determinize(0, random.Random(77))
+    assert (twin_a.hands, twin_a.decks, twin_a.rng.random()) == (
+        twin_b.hands,
+        twin_b.decks,
+        twin_b.rng.random(),
+    )
+    bot = make_bot("dominion", "best:iterations=100,seed=2")
+    other = make_bot("dominion", "witch")
+    rngs = seat_rngs(4, 2)
+    searched = overruled = 0
+    while state.current_player >= 0:
+        p = state.current_player
+        legal = state.legal_actions()
+        if p == 1:
+            state.apply(other.act(state.view(1), legal, rngs[1]))
+            continue
+        move = bot.act(state.view(0), legal, rngs[0])
+        if bot.last_iterations:
+            searched += 1
+            stats = bot.last_stats
+            base = get_game("dominion").state_from_view(state.view(0), random.Random(0))
+            plan = rank_actions(base, list(legal))[0]
+            rounds = {n for n, _ in stats.values()}
+            assert len(rounds) == 1 and bot.last_iterations == rounds.pop() * len(stats)
+            assert plan in stats and move in stats
+            if move != plan:
+                overruled += 1
+                assert stats[move][1] > stats[plan][1]
+        state.apply(move)
+    assert searched >= 20 and overruled >= 1
+
+
+def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> None:
+    """``bench/best_matchups.py`` plays the ``kingdoms optimize`` winner of a kingdom
+    as a third opponent; with ``--optimize-cached-only`` only those already cached."""
+    import argparse
+    import hashlib
+    import importlib.util
+    from pathlib import Path
+
+    from kingdoms.bots.dominion.bundled import bundled_text
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("best_matchups", root / "bench/best_matchups.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    args = argparse.Namespace(
+        random=2, seed=1, spec="best:iterations=2", geronimoo=None, optimize_minutes=1.0,
+        optimize_final=50, cache=str(tmp_path), optimize_cached_only=True,
+    )  # fmt: skip
+    ks = bench.kingdoms(args)
+    assert len(ks) == 8 and all(len(k["cards"]) == 10 for k in ks)
+    assert [m["kind"] for m in bench.matchups(args)] == ["bundled"] * 8
+    assert bench.optimized(ks[0]["cards"], args) is None
+    # the cache's file for the first kingdom (same cards, seed and budget)
+    key = hashlib.sha256(f"{','.join(ks[0]['cards'])} 1 1.0 50".encode()).hexdigest()[:12]
+    (tmp_path / f"optimized-{key}.toml").write_text(bundled_text("big-money-ultimate"))
+    ms = bench.matchups(args)
+    assert [m["kind"] for m in ms][:2] == ["bundled", "optimized"] and len(ms) == 9
+    row = bench.play(ms[1], 0, args)
+    assert row["kind"] == "optimized" and row["spec"] == "best:iterations=2"
+    assert row["win"] in (0.0, 0.5, 1.0)
+    assert "| Workshop/Gardens | optimized: `optimized-" in bench.table([row], markdown=True)

@@ -2,15 +2,18 @@
 
 ``best`` decides every decision of its seat — Action plays, every card's question
 (Militia discards, Moat reveals, gains, trashing), buys — by a determinized search
-from its own seat's view: each iteration rebuilds a full state from the view with
-the hidden parts (the other seats' hands, every deck's order) sampled anew
-(``Game.state_from_view`` and ``determinize``), plays one candidate move in it and
-finishes the game with the rollout policy of :mod:`kingdoms.bots.dominion.search`
-(each seat modelled by the bundled strategy of the cards it owns; the kingdom's
-strongest bundled single-card strategy as the prior).  The candidates are that
-policy's own choice and the next best-ranked moves (``width``); the search overrules
-the prior only when another move wins more by ``keep`` standard errors.  A move with
-one sensible answer (one legal move, playing all Treasures) is made without search.
+from its own seat's view: the candidates are the rollout policy's own choice (the
+kingdom's plan: :mod:`kingdoms.bots.dominion.search`, each seat modelled by the
+bundled strategy of the cards it owns) and the next best-ranked moves (``width``).
+Each iteration rebuilds a full state from the view with the hidden parts (the other
+seats' hands, every deck's order) sampled anew, and plays *every* candidate from
+that same deal with the same random numbers to the end of the game (common random
+numbers, ``method=paired``): the candidates are compared on the same luck, so the
+difference of two moves is measured far more precisely than by independent
+rollouts.  The search overrules the plan only when another move's mean paired
+difference is above ``keep`` standard errors of that difference.  A move with one
+sensible answer (one legal move, playing all Treasures) is made without search.
+``method=flat`` is the earlier search (independent rollouts, flat UCB).
 
 Budgets are in CPU time of the searching thread, never wall time, or in iterations:
 the same seed and ``iterations`` give the same move on any machine and build.
@@ -22,8 +25,9 @@ the same seed and ``iterations`` give the same move on any machine and build.
   and ranks its candidates the same way.
 
 Parameters (``best:level=strong,iterations=400,seed=3``): ``level``, ``time`` (CPU
-seconds per decision), ``iterations`` (a cap on iterations; alone: no time limit),
-``seed`` (the search's own random numbers: reproducible moves), ``width``, ``keep``.
+seconds per decision), ``iterations`` (a cap on rollouts; alone: no time limit),
+``seed`` (the search's own random numbers: reproducible moves), ``width``, ``keep``,
+``method`` (``paired`` or ``flat``).
 
 >>> BestBot().name, BestBot(level="strong").name
 ('best', 'best:strong')
@@ -31,16 +35,19 @@ seconds per decision), ``iterations`` (a cap on iterations; alone: no time limit
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
 from kingdoms.bots.base import View
-from kingdoms.bots.mcts import MCTSBot
+from kingdoms.bots.mcts import CLOCKS, MCTSBot, rewards
 from kingdoms.core.errors import InvalidConfig
+from kingdoms.core.registry import get_game
+from kingdoms.core.state import State
 
-DEFAULT_SECONDS = 0.085
+DEFAULT_SECONDS = 0.075
 """CPU seconds of search per decision at the default level (the view's rebuild and
 the ranking come on top: a decision stays under 0.1 s of CPU)."""
 STRONG_SECONDS = 1.0
@@ -51,11 +58,18 @@ PLAYOUT = "kingdom"
 
 LEVELS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     {
-        "default": MappingProxyType({"time": DEFAULT_SECONDS, "width": 5, "keep": 1.5}),
-        "strong": MappingProxyType({"time": STRONG_SECONDS, "width": 6, "keep": 1.0}),
+        "default": MappingProxyType({"time": DEFAULT_SECONDS, "width": 5, "keep": 2.0}),
+        "strong": MappingProxyType({"time": STRONG_SECONDS, "width": 6, "keep": 1.5}),
     }
 )
 """Each level's search settings (CPU seconds per decision, root width, keep)."""
+
+METHODS = ("paired", "flat")
+"""``paired``: every candidate played from the same deals (common random numbers);
+``flat``: :class:`~kingdoms.bots.mcts.MCTSBot`'s flat UCB over independent rollouts."""
+
+MIN_ROUNDS = 4
+"""Paired rounds before the plan's move may be overruled (fewer: too little evidence)."""
 
 
 class BestBot:
@@ -70,7 +84,10 @@ class BestBot:
         seed: int | None = None,
         width: int | None = None,
         keep: float | None = None,
+        method: str = "paired",
     ) -> None:
+        if method not in METHODS:
+            raise InvalidConfig(f"method must be one of {', '.join(METHODS)}, not {method!r}")
         if level not in LEVELS:
             raise InvalidConfig(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
         settings = dict(LEVELS[level])
@@ -83,6 +100,9 @@ class BestBot:
         if keep is not None:
             settings["keep"] = keep
         self.level = level
+        self.method = method
+        self.last_stats: dict[int, tuple[int, float]] = {}
+        self._paired_iterations = 0
         self.name = "best" if level == "default" else f"best:{level}"
         self.search = MCTSBot(
             time=settings["time"],
@@ -103,11 +123,87 @@ class BestBot:
 
     @property
     def last_iterations(self) -> int:
-        """Iterations of the last decision (0: made without searching)."""
-        return int(self.search.last_iterations)
+        """Rollouts of the last decision (0: made without searching)."""
+        if self.method == "flat":
+            return int(self.search.last_iterations)
+        return self._paired_iterations
 
     def act(self, view: View, legal_actions: Sequence[int], rng: random.Random) -> int:
-        return int(self.search.act(view, legal_actions, rng))
+        if self.method == "flat":
+            return int(self.search.act(view, legal_actions, rng))
+        return self._paired(view, list(legal_actions), rng)
+
+    def _paired(self, view: View, legal: list[int], rng: random.Random) -> int:
+        """The paired search (see the module): every candidate from the same deal."""
+        from kingdoms.bots.dominion.search import obvious_action, rank_actions
+
+        self._paired_iterations = 0
+        self.last_stats = {}
+        if len(legal) == 1:
+            return legal[0]
+        search = self.search
+        rng = search._rng if search._rng is not None else rng
+        game = get_game(str(view["game"]))
+        policy = search._policy(game.name)
+        base = game.state_from_view(view, rng)
+        base.logging = False
+        forced = obvious_action(base, legal)
+        if forced is not None:
+            return int(forced)
+        cands = rank_actions(base, legal)[: search.width or len(legal)]
+        if len(cands) == 1:
+            return cands[0]
+        k = len(cands)
+        me = base.current_player
+        total = [0.0] * k
+        diff = [0.0] * k  # sum of (reward - the plan's reward) over rounds
+        diff2 = [0.0] * k
+        limit = search.iterations
+        now = CLOCKS[search.clock]
+        start = now()
+        deadline = start + search.time if search.time is not None else None
+        rounds = 0
+        while True:
+            if limit is not None and rounds * k + k > limit and rounds:
+                break
+            # stop before a round that would end past the deadline (rounds are whole)
+            if deadline is not None and rounds and now() + (now() - start) / rounds > deadline:
+                break
+            seed = rng.getrandbits(64)
+            got = [0.0] * k
+            for i in range(k):
+                r = random.Random(seed)
+                state = base.determinize(me, r)
+                state.logging = False
+                state.apply(cands[i])
+                got[i] = self._finish(state, policy, r)[me]
+            rounds += 1
+            for i in range(k):
+                total[i] += got[i]
+                d = got[i] - got[0]
+                diff[i] += d
+                diff2[i] += d * d
+        self._paired_iterations = rounds * k
+        self.last_stats = {cands[i]: (rounds, total[i]) for i in range(k)}
+        best = max(range(k), key=lambda i: (diff[i], -i))
+        if best == 0 or rounds < MIN_ROUNDS:
+            return cands[0]
+        mean = diff[best] / rounds
+        var = max(diff2[best] / rounds - mean * mean, 1e-12)
+        if mean > float(search.keep or 0.0) * math.sqrt(var / (rounds - 1)):
+            return cands[best]
+        return cands[0]
+
+    def _finish(self, state: State, policy: Any, rng: random.Random) -> list[float]:
+        apply = state.apply
+        for _ in range(100_000):
+            if state.current_player < 0:
+                break
+            apply(policy(state, rng))
+        out = state.outcome()
+        if out is None:
+            return [0.5] * state.num_players
+        return rewards(out.scores, out.winners, self.search.scoring)
 
 
 def best_bot(**params: Any) -> BestBot:
@@ -122,4 +218,4 @@ def review_settings() -> Mapping[str, Any]:
     return {"playout": PLAYOUT, "width": int(strong["width"])}
 
 
-__all__ = ["LEVELS", "BestBot", "best_bot", "review_settings"]
+__all__ = ["LEVELS", "METHODS", "BestBot", "best_bot", "review_settings"]
