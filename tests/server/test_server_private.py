@@ -115,3 +115,65 @@ def test_the_share_hash_never_leaves_the_server(flag: bool) -> None:
         game = _create(client, private=flag)
         text = client.get(f"/api/games/{game['id']}").text + client.get("/api/games").text
         assert "share_hash" not in text and "token_hash" not in text
+
+
+def _answer(res: Any) -> tuple[int, Any]:
+    return res.status_code, res.json()
+
+
+def test_a_stranger_learns_nothing_of_a_private_game(storage_url: str) -> None:
+    """Every route answers a stranger exactly as it answers an id that names no game —
+    the summary ``GET /api/games/<id>`` too, and a player's hello with a wrong token —
+    while a seat's token or the share key open the summary."""
+    with _client(storage_url) as client:
+        private = _create(client, private=True)
+        gid, key = private["id"], private["share_key"]
+        seat = private["seats"][1]["token"]
+        unknown = "0" * len(gid) if gid != "0" * len(gid) else "1" * len(gid)
+
+        def routes(game_id: str) -> list[tuple[str, str]]:
+            return [
+                ("get", f"/api/games/{game_id}"),
+                ("get", f"/api/games/{game_id}/record"),
+                ("get", f"/api/games/{game_id}/replay"),
+                ("get", f"/api/games/{game_id}/review"),
+                ("post", f"/api/games/{game_id}/review"),
+                ("post", f"/api/games/{game_id}/review/share"),
+            ]
+
+        def hello(game_id: str, tokens: list[str]) -> dict[str, Any]:
+            with client.websocket_connect(f"/ws/{game_id}") as ws:
+                ws.send_json({"type": "hello", "tokens": tokens})
+                msg: dict[str, Any] = ws.receive_json()
+            return msg
+
+        def strangers_see_nothing() -> None:
+            for (method, path), (_, none) in zip(routes(gid), routes(unknown), strict=True):
+                for headers in ({}, {"X-Seat-Tokens": "nope,guess"}):
+                    mine = _answer(getattr(client, method)(path, headers=headers))
+                    theirs = _answer(getattr(client, method)(none, headers=headers))
+                    assert mine == theirs, (path, headers)
+                    assert mine[0] == 404 and mine[1]["error"] == "no_game"
+            assert hello(gid, ["a-guess"]) == hello(unknown, ["a-guess"])
+            assert hello(gid, []) == hello(unknown, [])
+            assert hello(gid, ["a-guess"])["code"] == "no_game"
+            assert _watch(client, gid, ["a-guess"]) == _watch(client, unknown, ["a-guess"])
+            for status in ("", "?status=running", "?status=finished", "?status=abandoned"):
+                assert gid not in client.get("/api/games" + status).text
+
+        def summary(headers: dict[str, str], query: str = "") -> dict[str, Any]:
+            res = client.get(f"/api/games/{gid}{query}", headers=headers)
+            assert res.status_code == 200, res.text
+            body: dict[str, Any] = res.json()
+            return body
+
+        strangers_see_nothing()  # waiting for its players
+        assert summary({"X-Seat-Tokens": seat})["id"] == gid
+        assert summary({}, f"?key={key}")["id"] == gid
+        assert summary({"X-Seat-Tokens": f"guess,{key}"})["id"] == gid
+        # a seat's own player still learns that a wrong token is wrong, not that the game
+        # is gone: the share key holder trying to play is told it holds no seat
+        assert hello(gid, [key])["code"] == "bad_token"
+        _play_out(client, private)
+        strangers_see_nothing()  # finished
+        assert summary({"X-Seat-Tokens": seat})["status"] == "finished"

@@ -23,7 +23,14 @@ from kingdoms.server.limits import bot_heavy, check_json_text, client_key, parse
 from kingdoms.server.logtext import seat_names, with_names
 from kingdoms.server.master import GameMaster, RequestError, Table, public_seats
 from kingdoms.server.openapi import describe
-from kingdoms.server.privacy import PRIVATE, SHARE_HASH, check_open, new_share_key, request_tokens
+from kingdoms.server.privacy import (
+    PRIVATE,
+    SHARE_HASH,
+    check_open,
+    new_share_key,
+    no_such_game,
+    request_tokens,
+)
 from kingdoms.server.spectate import current_scores
 from kingdoms.server.storage import STATUS_ABANDONED, STATUS_FINISHED, STATUS_RUNNING
 
@@ -204,15 +211,17 @@ async def _table(request: Request) -> Table:
 
 
 async def get_game_info(request: Request) -> Response:
-    """One game's public summary (no secrets)."""
+    """One game's public summary (no secrets); a private game's only with a seat's
+    token or its share key (else the answer of an unknown id)."""
     master = _master(request)
     try:
         table = await _table(request)
+        check_open(table, request_tokens(request))
     except RequestError as err:
         return error_response(err)
     stored = master.storage.load_game(table.id)
     if stored is None:
-        return error_response(RequestError("no_game", "no such game"))
+        return error_response(no_such_game())
     return JSONResponse(master.summary(stored))
 
 

@@ -25,6 +25,7 @@ from kingdoms.server.master_base import (
     T,
     log,
 )
+from kingdoms.server.privacy import check_open, no_such_game
 from kingdoms.server.storage import (
     STATUS_EXPIRED,
     STATUS_FINISHED,
@@ -359,7 +360,7 @@ class StorePart(MasterBase):
 
     def _known(self, game_id: str) -> Table | None:
         if not isinstance(game_id, str) or not game_id.isalnum() or len(game_id) > 40:
-            raise RequestError("no_game", "no such game")
+            raise no_such_game()
         table = self.tables.get(game_id)
         if table is None:
             table = self._finished.get(game_id)
@@ -378,7 +379,7 @@ class StorePart(MasterBase):
             log.error("cannot load game %s: %s", game_id, err)
             raise RequestError("broken_game", f"game {game_id!r} cannot be loaded") from err
         if table is None:
-            raise RequestError("no_game", f"no game {game_id!r}")
+            raise no_such_game()  # the answer a locked private game gets too
         return table
 
     def _register(self, table: Table) -> Table:
@@ -400,11 +401,13 @@ class StorePart(MasterBase):
 
     def authenticate(self, table: Table, tokens: Sequence[str]) -> tuple[int, ...]:
         if not tokens:
+            check_open(table, ())  # a private game: unknown to whoever holds no secret
             raise RequestError("bad_token", "a seat token is needed to play")
         seats: list[int] = []
         for token in tokens:
             seat = table.seat_of(token) if isinstance(token, str) else None
             if seat is None:
+                check_open(table, tokens)
                 raise RequestError("bad_token", "this token does not belong to any seat")
             if seat not in seats:
                 seats.append(seat)

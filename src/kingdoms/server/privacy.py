@@ -8,7 +8,9 @@ game that shows its course — the record, the replay, the review, spectating �
 for one of those secrets, in the ``X-Seat-Tokens`` header (comma-separated), a
 ``?key=`` query (for plain links such as a record download) or, on the WebSocket, the
 ``tokens`` of a spectator's hello.  Without one the game does not exist for the
-client (``404 no_game``): not even whether the id is right is told.
+client: every route — the summary ``GET /api/games/<id>`` too, and a player's hello
+with a wrong token — answers exactly as for an id that names no game
+(:func:`no_such_game`, ``404 no_game``), so not even whether the id is right is told.
 
 >>> from kingdoms.server.table import Table
 >>> key, digest = new_share_key()
@@ -69,13 +71,20 @@ def may_open(game: _Game, tokens: Sequence[str]) -> bool:
     return any(isinstance(t, str) and game.seat_of(t) is not None for t in tokens)
 
 
+NO_SUCH_GAME = "no such game"
+"""The one answer to an id that names no game and to a private game shown no secret."""
+
+
+def no_such_game() -> RequestError:
+    """The error for a game the client may not know of: unknown, or private and locked."""
+    return RequestError("no_game", NO_SUCH_GAME)
+
+
 def check_open(game: _Game, tokens: Sequence[str]) -> None:
-    """Refuse (``no_game``) a private game to a client without its secrets."""
+    """Refuse a private game to a client without its secrets, with the very answer an
+    unknown id gets (:func:`no_such_game`)."""
     if not may_open(game, tokens):
-        raise RequestError(
-            "no_game",
-            "no such game (a private game opens only with a seat's link or its share link)",
-        )
+        raise no_such_game()
 
 
 def request_tokens(conn: HTTPConnection) -> list[str]:

@@ -42,7 +42,7 @@ from kingdoms.review.analysis import Budget, Decision
 from kingdoms.review.game import analyse_steps, positions
 from kingdoms.server.botnames import display_names
 from kingdoms.server.master import GameMaster, RequestError
-from kingdoms.server.privacy import check_open, holds_share_key, request_tokens
+from kingdoms.server.privacy import check_open, holds_share_key, no_such_game, request_tokens
 from kingdoms.server.storage import Storage, create_tables, keys, required
 from kingdoms.server.table import BOT, HUMAN
 from kingdoms.server.table import Table as GameTable
@@ -329,7 +329,7 @@ class ReviewService:
         if own is None:
             own = False
         if not own and table.meta.get("private"):
-            raise RequestError("no_game", "no such game")
+            raise no_such_game()
         known = await asyncio.to_thread(self.store.get, table.id)
         if known is not None and known["status"] not in (QUEUED, RUNNING):
             return {"status": known["status"]}
