@@ -156,13 +156,13 @@ def test_phone_buy_shows_every_pile_above_the_dock_at_once(
     try:
         open_at(page, unthrottled, reached)
         _ready(page)
-        page.wait_for_selector("#d-supply.buying .dcard.clickable")
+        page.wait_for_selector("#d-supply .dcard.clickable")
         assert page.evaluate(ALL_IN_VIEW) == []
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         step = page.get_attribute("body", "data-step")
         page.keyboard.press("a")  # play all treasures: more piles are affordable
         wait_step_change(page, step)
-        page.wait_for_selector("#d-supply.buying .dcard.clickable")
+        page.wait_for_selector("#d-supply .dcard.clickable")
         offered = page.eval_on_selector_all("#d-supply .dcard.clickable", "els => els.length")
         assert offered >= 8, offered
         assert page.evaluate(ALL_IN_VIEW) == []
