@@ -1,7 +1,8 @@
 """The phone's dock gives the hand the room it needs (390×844, touch), in en/pl/cs:
 the cards in play fold into one line named by their owner, seven hand cards all in
 view without swiping, every affordable buy reachable above the dock and the bar, one
-tap plays a Treasure and two buy a card.  At 1366×768 the cards in play stay open."""
+tap plays a Treasure and two buy a card.  At 1366×768 the cards in play stay open.
+While buying on a phone, every pile offered is on the screen above the dock at once."""
 
 from __future__ import annotations
 
@@ -126,5 +127,51 @@ def test_phone_dock_gives_the_hand_room_and_taps_act(
         assert other.get_attribute("#d-play", "open") is not None
         assert other.is_visible("#d-play .dcard")
         desk.close()
+    finally:
+        context.close()
+
+
+ALL_IN_VIEW = """() => {
+  const dock = document.getElementById('d-dock').getBoundingClientRect().top;
+  const piles = [...document.querySelectorAll('#d-supply .dcard')];
+  return piles.filter((el) => {
+    const r = el.getBoundingClientRect();
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !(r.top >= 0 && r.bottom <= dock && r.left >= 0 && r.right <= innerWidth
+             && at && el.contains(at));
+  }).map((el) => el.dataset.card); }"""
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "cs"])
+def test_phone_buy_shows_every_pile_above_the_dock_at_once(
+    browser: Any, unthrottled: str, lang: str
+) -> None:
+    """Buying on a phone, no pile offered is folded away or under the hand: the supply
+    (name bands, four a row) sits whole above the dock, before and after the Treasures
+    are played (the decision bar's list of buys may stay folded)."""
+    reached = _seven_cards()
+    context = browser.new_context(**PHONE, locale=lang, bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        open_at(page, unthrottled, reached)
+        _ready(page)
+        page.wait_for_selector("#d-supply .dcard.clickable")
+        assert page.evaluate(ALL_IN_VIEW) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        step = page.get_attribute("body", "data-step")
+        page.keyboard.press("a")  # play all treasures: more piles are affordable
+        wait_step_change(page, step)
+        page.wait_for_selector("#d-supply .dcard.clickable")
+        offered = page.eval_on_selector_all("#d-supply .dcard.clickable", "els => els.length")
+        assert offered >= 8, offered
+        assert page.evaluate(ALL_IN_VIEW) == []
+        # holding a pile still shows its whole text
+        box = page.locator("#d-supply .pile-kingdom .dcard >> nth=0").bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.wait_for_selector("#d-zoom:not([hidden]) .dcard.big .dtext")
+        page.mouse.up()
+        page.wait_for_selector("#d-zoom", state="hidden")
     finally:
         context.close()

@@ -393,6 +393,17 @@ def test_cards_zoom_when_held_and_move_gently_unless_motion_is_reduced(
         page.mouse.move(box["x"] + 20, box["y"] + 40)
         page.mouse.down()
         page.wait_for_selector("#d-zoom:not([hidden]) .dcard.big[data-card='village']")
+        # the large copy (drawn over the card) stays while its picture loads and while
+        # the held pointer shakes onto the dark layer around it; it goes on release
+        page.wait_for_function(
+            "() => { const i = document.querySelector('#d-zoom .dart');"
+            " return i && i.complete && i.naturalWidth > 0; }"
+        )
+        page.mouse.move(box["x"] + 23, box["y"] + 42)
+        page.mouse.move(box["x"] + 5, box["y"] + 5)
+        page.mouse.move(box["x"] - 40, box["y"] - 30)
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r)))")
+        assert page.is_visible("#d-zoom .dcard.big[data-card='village']")
         page.mouse.up()
         page.wait_for_selector("#d-zoom", state="hidden")
         # holding a card to read it did nothing else

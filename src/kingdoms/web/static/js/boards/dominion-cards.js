@@ -1,8 +1,9 @@
-// Dominion card faces (our own design, no art): a frame coloured by type, the cost
-// as a coin with a Potion flask beside it, the name fitted to the width, the type
-// line and the full text.  Pressing and holding (or a long tap) shows a large copy;
-// on touch screens a first tap selects a card and a second tap (or the decision
-// bar's button) confirms, so reading a card never buys it by accident.
+// Dominion card faces (our own design): a frame coloured by type, the cost as a coin
+// with a Potion flask beside it, the name fitted to the width, the card's picture (an
+// SVG drawn for this project), the type line and the full text.  Pressing and holding
+// (or a long tap) shows a large copy; on touch screens a first tap selects a card and
+// a second tap (or the decision bar's button) confirms, so reading a card never buys
+// it by accident.
 import { h } from "../dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -105,20 +106,41 @@ export function cardFace(id, cards, opts = {}) {
   // the name with soft hyphens (from the server's dictionaries), in the page's language,
   // so a long name breaks between syllables with a hyphen
   h("div", { class: "dhead" }, costBadge(c), h("span", { class: nameClass(name), lang: document.documentElement.lang || undefined }, (c && c.name_hy) || name)),
+  // the card's picture (decorative: the name and text say what it is), drawn behind the text
+  c ? h("img", { class: "dart", src: `/static/img/cards/${id}.svg`, alt: "", "aria-hidden": "true", draggable: "false", decoding: "async" }) : null,
   opts.compact ? null : h("div", { class: "dtext" }, c ? c.text : ""),
   h("div", { class: "dtypes" }, types.map((x) => typeName(x, t)).join(" – ")),
   opts.count !== undefined ? h("span", { class: "dcount", title: t("Cards left") }, String(opts.count)) : null);
   if (opts.big) return el;
-  // press and hold: the large copy (released: gone, and the press is not a click)
-  el.addEventListener("pointerdown", () => {
+  // press and hold: the large copy (released: gone, and the press is not a click).
+  // The card captures the pointer it was pressed with, so the zoom layer drawn over it
+  // (or its picture loading, or a hand shaking by a pixel) is no "leave": the hold ends
+  // where it is released.  Moving off the card before the copy shows cancels it.
+  el.addEventListener("pointerdown", (ev) => {
     held = false;
     clearTimeout(timer);
-    timer = setTimeout(() => { held = true; showZoom(id, cards, t); }, HOLD_MS);
+    if (ev.button !== undefined && ev.button > 0) return; // the main button (or a touch) only
+    try { el.setPointerCapture(ev.pointerId); } catch { /* a pointer already gone */ }
+    timer = setTimeout(() => {
+      timer = null;
+      if (!el.isConnected) return; // the board was redrawn under the finger
+      held = true;
+      showZoom(id, cards, t);
+    }, HOLD_MS);
   });
-  const stop = () => { clearTimeout(timer); if (held) setTimeout(hideZoom, 0); };
+  el.addEventListener("pointermove", (ev) => {
+    if (held || !timer) return;
+    const r = el.getBoundingClientRect();
+    if (ev.clientX < r.left || ev.clientX > r.right || ev.clientY < r.top || ev.clientY > r.bottom) {
+      clearTimeout(timer);
+      timer = null;
+    }
+  });
+  const stop = () => { clearTimeout(timer); timer = null; if (held) setTimeout(hideZoom, 0); };
   el.addEventListener("pointerup", stop);
-  el.addEventListener("pointerleave", () => { clearTimeout(timer); if (held) hideZoom(); });
   el.addEventListener("pointercancel", stop);
+  el.addEventListener("lostpointercapture", stop);
+  el.addEventListener("pointerleave", () => { clearTimeout(timer); timer = null; });
   el.addEventListener("contextmenu", (ev) => ev.preventDefault());
   if (clickable) {
     el.addEventListener("click", (ev) => {

@@ -151,13 +151,17 @@ export function render(el, msg, ctx) {
   const rules = v.rules || {};
   const rulesText = `${t("base cards: {edition}", { edition: t(rules.base_edition === 2 ? "2nd edition" : "1st edition") })}; ${
     t("Alchemy errata: {state}", { state: t(rules.alchemy_errata ? "on" : "off") })}`;
-  const supply = h("div", { class: "panel supply", id: "d-supply" },
+  // on a phone, while this seat buys or gains from the supply, every pile shows its
+  // name band only, four a row, so the whole supply (every affordable pile) is on the
+  // screen above the hand at once; holding a pile shows its text
+  const buying = phoneScreen() && Object.keys(buyable).length > 0;
+  const supply = h("div", { class: buying ? "panel supply buying" : "panel supply", id: "d-supply" },
     h("h2", {}, t("Supply"), " ", h("span", { class: "muted small", id: "d-rules" }, rulesText)));
   for (const [group, piles] of Object.entries(groups)) {
     if (!piles.length) continue;
     supply.append(h("div", { class: "pile-group" }, h("h3", {}, t(group)),
       h("div", { class: `dcards pile-${group.toLowerCase()}` }, (group === "Kingdom" ? byCostThenName(piles, cards, ctx.lang) : piles).map((p) => {
-        const el2 = cardEl(p.card, cards, { count: p.count, action: buyable[p.card], act: ctx.act, compact: group !== "Kingdom" });
+        const el2 = cardEl(p.card, cards, { count: p.count, action: buyable[p.card], act: ctx.act, compact: buying || group !== "Kingdom" });
         if (!p.count) el2.classList.add("empty");
         return el2;
       }))));
@@ -231,6 +235,24 @@ export function render(el, msg, ctx) {
   if (ctx.prompt) ctx.prompt(...promptBox);
   requestAnimationFrame(() => fitNames(root));
   el.append(root);
+  if (buying) requestAnimationFrame(() => supplyInView(supply, `${turn}:${(v.players[turn] || {}).turns}`));
+}
+
+let buyShown = null; // the turn whose supply was last brought into view for a buy
+
+/** On a phone, when a buy (or gain) begins, the supply is scrolled into view if any
+ *  pile offered is off the screen or under the dock; once a turn, so a reader who
+ *  scrolls away between two buys is left where they are. */
+function supplyInView(supply, key) {
+  if (buyShown === key || !supply.isConnected) return;
+  buyShown = key;
+  const dock = document.getElementById("d-dock");
+  const bottom = dock ? dock.getBoundingClientRect().top : window.innerHeight;
+  const out = [...supply.querySelectorAll(".dcard.clickable")].some((c) => {
+    const r = c.getBoundingClientRect();
+    return r.top < 0 || r.bottom > bottom;
+  });
+  if (out) supply.scrollIntoView({ block: "start" });
 }
 
 /** When the best score is shared but not the win: the tie-break that decided it. */
