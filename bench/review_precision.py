@@ -6,7 +6,7 @@ and reports the *precision* (share of the flagged decisions that are the weakene
 random buys) and the *recall* (share of those random buys flagged)::
 
     nice -n 10 .venv/bin/python bench/review_precision.py --games 200 --budget iterations=60,width=3
-    nice .venv/bin/python bench/review_precision.py --games 60 --budget iterations=100,width=3  # the review default
+    nice .venv/bin/python bench/review_precision.py --games 60 --budget iterations=100,width=3
     .venv/bin/python bench/review_precision.py --kingdom random      # each seed's random kingdom
 
 The default kingdom holds none of the cards of the bundled strategies (its Workshop
