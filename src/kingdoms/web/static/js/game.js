@@ -471,7 +471,14 @@ async function watchOrReplay() {
 
 async function replay() {
   // A finished game: step through it (it opens at the end); everything is open now.
-  const info = await (await fetch(`/api/games/${gameId}`, { headers: secretHeaders(gameId) })).json();
+  const res = await fetch(`/api/games/${gameId}`, { headers: secretHeaders(gameId) });
+  const info = await res.json();
+  if (!res.ok) { // a private game without its secrets: no such game
+    $("#prompt-title").textContent = ERRORS[info.error] ? ERRORS[info.error]() : info.message;
+    $("#replay-controls").hidden = true;
+    document.body.dataset.ready = "1";
+    return;
+  }
   if (info.status !== "finished") {
     $("#prompt-title").textContent = info.message || t("This game is still being played; you have no seat in it.");
     if (info.status === "running") setTimeout(replay, 2000); // show the replay once it ends
