@@ -144,3 +144,41 @@ def test_signed_in_profiles_have_quotas_of_their_own() -> None:
         assert [create(profiles[0]), create(profiles[0])] == [201, 429]
         assert create(profiles[1]) == 201
         assert create({"name": "Ann", "secret": "not-the-secret-at-all"}) == 400
+
+
+def test_spectators_count_per_ipv6_network() -> None:
+    """``spectators_per_address`` counts a /64 as one client: two addresses of one
+    network fill its places, a third address of it is refused, the next /64 is not;
+    a place freed by one of its addresses is a place for the others."""
+    limits = ServerLimits(spectators_per_address=2)
+    app = create_app("sqlite://", bot_delay=0, limits=limits)
+    humans = [{"kind": "human"}, {"kind": "human"}]
+    with TestClient(Peers(app)) as client:
+        ids = []
+        for _ in range(3):
+            res = client.post("/api/games", json={"game": "kingdomino", "seats": humans})
+            assert res.status_code == 201, res.text
+            ids.append(res.json()["id"])
+
+        def watch(game_id: str, peer: str) -> Any:
+            ws = client.websocket_connect(f"/ws/{game_id}", headers={"X-Test-Peer": peer})
+            socket = ws.__enter__()
+            socket.send_json({"type": "hello", "watch": True})
+            return ws, socket.receive_json()
+
+        first, seen = watch(ids[0], "2001:db8:0:7::1")
+        assert seen.get("spectator") is True, seen
+        second, seen = watch(ids[1], "2001:db8:0:7:abcd::2")
+        assert seen.get("spectator") is True, seen
+        third, seen = watch(ids[2], "2001:db8:0:7:ffff:ffff:ffff:ffff")
+        assert seen["type"] == "error" and seen["code"] == "too_many", seen
+        third.__exit__(None, None, None)
+        other, seen = watch(ids[2], "2001:db8:0:8::1")  # the next /64: someone else
+        assert seen.get("spectator") is True, seen
+        # leaving the block ends the server's side of the socket (the test client waits
+        # for it): its place is free when __exit__ returns
+        first.__exit__(None, None, None)
+        again, seen = watch(ids[2], "2001:db8:0:7::3")
+        assert seen.get("spectator") is True, seen
+        for ws in (second, other, again):
+            ws.__exit__(None, None, None)
