@@ -4,6 +4,7 @@ named by ``--forwarded-allow-ips`` (none by default)."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -153,32 +154,30 @@ def test_spectators_count_per_ipv6_network() -> None:
     limits = ServerLimits(spectators_per_address=2)
     app = create_app("sqlite://", bot_delay=0, limits=limits)
     humans = [{"kind": "human"}, {"kind": "human"}]
-    with TestClient(Peers(app)) as client:
+    with TestClient(Peers(app)) as client, contextlib.ExitStack() as sockets:
         ids = []
         for _ in range(3):
             res = client.post("/api/games", json={"game": "kingdomino", "seats": humans})
             assert res.status_code == 201, res.text
             ids.append(res.json()["id"])
 
-        def watch(game_id: str, peer: str) -> Any:
+        def watch(game_id: str, peer: str) -> tuple[Any, dict[str, Any]]:
+            # each socket closed when the test ends, failing or not
             ws = client.websocket_connect(f"/ws/{game_id}", headers={"X-Test-Peer": peer})
-            socket = ws.__enter__()
+            socket = sockets.enter_context(ws)
             socket.send_json({"type": "hello", "watch": True})
-            return ws, socket.receive_json()
+            return socket, socket.receive_json()
 
         first, seen = watch(ids[0], "2001:db8:0:7::1")
         assert seen.get("spectator") is True, seen
-        second, seen = watch(ids[1], "2001:db8:0:7:abcd::2")
+        _, seen = watch(ids[1], "2001:db8:0:7:abcd::2")
         assert seen.get("spectator") is True, seen
-        third, seen = watch(ids[2], "2001:db8:0:7:ffff:ffff:ffff:ffff")
+        _, seen = watch(ids[2], "2001:db8:0:7:ffff:ffff:ffff:ffff")
         assert seen["type"] == "error" and seen["code"] == "too_many", seen
-        third.__exit__(None, None, None)
-        other, seen = watch(ids[2], "2001:db8:0:8::1")  # the next /64: someone else
+        _, seen = watch(ids[2], "2001:db8:0:8::1")  # the next /64: someone else
         assert seen.get("spectator") is True, seen
-        # leaving the block ends the server's side of the socket (the test client waits
-        # for it): its place is free when __exit__ returns
-        first.__exit__(None, None, None)
-        again, seen = watch(ids[2], "2001:db8:0:7::3")
+        # closing ends the server's side of the socket (the test client waits for it
+        # to finish): its place is free when close returns
+        first.exit_stack.close()  # (a second close, at the end, does nothing)
+        _, seen = watch(ids[2], "2001:db8:0:7::3")
         assert seen.get("spectator") is True, seen
-        for ws in (second, other, again):
-            ws.__exit__(None, None, None)
