@@ -8,9 +8,11 @@ pairs, Kingdomino's action kinds), each reached by a seeded game set up by its m
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.drive import wait_step_change
 from tests.browser.reach import kingdomino_kinds, open_at, open_decision, wanted
@@ -266,6 +268,11 @@ def test_kingdomino_every_decision_kind_stays_on_screen(
             page.keyboard.press("Enter")
             page.wait_for_selector("#pass-screen", state="hidden")
         page.wait_for_selector("#choices .choice", state="attached")
+        # the board's part of the decision (its targets, its clickable dominoes) is
+        # drawn once the board's module has rendered, possibly after the choices: wait
+        # for the decision's kind to show, failing if it never does
+        with contextlib.suppress(PlaywrightTimeout):  # the assertion says what showed
+            page.wait_for_function(f"() => ({KINGDOMINO_KIND})() === {kind!r}", timeout=15_000)
         assert page.evaluate(KINGDOMINO_KIND) == kind
         if kind == "place":
             need = ["#prompt-title", "#k-tools", "#k-rotate", "#k-place"]
