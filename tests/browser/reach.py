@@ -71,6 +71,28 @@ def _policy(st: Any, rng: random.Random, kingdom: set[int]) -> int:
     return A.A_END_PHASE if A.A_END_PHASE in legal else rng.choice(legal)
 
 
+def first_buy_phase(options: dict[str, object], buys: int, seeds: int = 200) -> Reached:
+    """The first seeded game (in seed order, played by :func:`_policy`) reaching a buy
+    phase with its Treasures played and at least ``buys`` cards to buy."""
+    spec = get_game("dominion")
+    ids = {c.id: i for i, c in enumerate(CARDS)}
+    basic = ("copper", "silver", "gold", "estate", "duchy", "province", "curse", "potion")
+    for seed in range(seeds):
+        st: Any = spec.create(spec.config(2, seed, dict(options)))
+        kingdom = {ids[v["card"]] for v in st.view(0)["supply"] if v["card"] not in basic}
+        rng = random.Random(seed)
+        moves: list[int] = []
+        while not st.is_terminal() and len(moves) < 400:
+            legal = st.legal_actions()
+            offered = sum(1 for a in legal if A.decode(a)[0] == A.BUY)
+            if not st.stack and A.A_ALL_TREASURES not in legal and offered >= buys:
+                return Reached(dict(options), seed, tuple(moves), f"{offered} buys")
+            action = _policy(st, rng, kingdom)
+            moves.append(action)
+            st.apply(action)
+    raise AssertionError(f"no seeded game reached a buy phase with {buys} buys")
+
+
 @cache
 def reach_all(tries: int = 200, turns: int = 40) -> dict[tuple[str, str], Reached]:
     """The first game (in seed order) reaching each ``(kind, zone)``."""

@@ -180,6 +180,7 @@ async function render() {
   const mod = hidden ? null : await board(msg.game);
   if (gen !== renderGen) return; // a newer render (e.g. the pass screen) took over
   if (mod && mod.tieBreak) ctx.tieBreak = (out) => mod.tieBreak(out, ctx);
+  if (mod && mod.choicesHint) ctx.choicesHint = () => mod.choicesHint(msg, ctx);
   if (mod) useLogNames(mod, ctx.lang);
   const place = focusPlace();
   const boardEl = clear($("#board"));
@@ -276,20 +277,26 @@ function renderPrompt(msg, ctx) {
     title.textContent = "";
   } else if (msg.legal.length) {
     title.textContent = t("Your decision");
-    // on a phone a long list of card choices folds away: the cards on the board
-    // are the way to choose them (tap, then confirm); the rest stays in the bar
+    // on a phone a long list of card choices leaves the bar: the cards on the board
+    // are the way to choose them (tap, then confirm), each a button of its own.  A
+    // board that draws every one of them says where they are (the bar's hint: nothing
+    // folded away); else they fold into "n more choices".  The rest stays in the bar
     // (a card's own question keeps its answers in the bar: they are the decision)
-    const cardChoices = msg.legal.filter((c) => c.info && c.info.card).length;
-    const fold = cardChoices > 6 && window.matchMedia("(max-width: 720px)").matches
+    const isCard = (c) => !!(c.info && c.info.card);
+    const cardChoices = msg.legal.filter(isCard).length;
+    const onlyBoard = cardChoices > 6 && window.matchMedia("(max-width: 720px)").matches
       && !msg.legal.some((c) => c.info && c.info.decision);
-    const more = fold ? h("details", { class: "more-choices", id: "more-choices" }) : null;
+    const hint = onlyBoard && ctx.choicesHint ? ctx.choicesHint() : null;
+    if (hint) box.append(hint);
+    const more = onlyBoard && !hint ? h("details", { class: "more-choices", id: "more-choices" }) : null;
     if (more) {
       more.append(h("summary", {}, tn("{n} more choice", "{n} more choices", cardChoices)));
       box.append(more);
     }
     const listed = foldPlacements(msg.legal, box);
     msg.legal.forEach((choice, i) => {
-      const into = listed && onBoard(choice) ? listed : more && choice.info && choice.info.card ? more : box;
+      if (hint && isCard(choice)) return; // a card on the board, named there
+      const into = listed && onBoard(choice) ? listed : more && isCard(choice) ? more : box;
       into.append(h("button", {
         class: "choice", dataset: { action: choice.action },
         onclick: () => ctx.act(choice.action),

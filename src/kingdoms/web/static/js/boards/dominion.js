@@ -2,6 +2,7 @@
 // It draws the view and makes cards clickable only where a legal action names them
 // (legal[i].info = {kind, card}); every legal action is also a button in the panel.
 import { h } from "../dom.js";
+import { tn } from "../i18n.js";
 import { gameCatalog } from "./catalog.js";
 import { byCostThenName, cardFace, clearSelection, fitNames, hideTip, showTip, showZoom } from "./dominion-cards.js";
 import { confirmBar, endScreen, opponentPanel } from "./dominion-panels.js";
@@ -253,6 +254,31 @@ function supplyInView(supply, key) {
     return r.top < 0 || r.bottom > bottom;
   });
   if (out) supply.scrollIntoView({ block: "start" });
+}
+
+/** On a phone, when the decision bar leaves the many cards to choose to the board:
+ *  where they are (nothing folded away).  The cards to buy are every framed pile of
+ *  the supply (a button brings it into view); the cards to play are the hand's, docked
+ *  above the bar.  Null when some choice is neither (the bar then lists them). */
+export function choicesHint(msg, ctx) {
+  const kinds = (msg.legal || []).filter((l) => l.info && l.info.card).map((l) => l.info.kind);
+  const buys = kinds.filter((k) => k === "buy").length;
+  const plays = kinds.filter((k) => k === "play").length;
+  if (!kinds.length || buys + plays !== kinds.length) return null;
+  const t = ctx.t;
+  const toSupply = () => {
+    const supply = document.getElementById("d-supply");
+    if (!supply) return;
+    supply.scrollIntoView({ block: "start" });
+    const first = supply.querySelector(".dcard.clickable");
+    if (first) first.focus({ preventScroll: true });
+  };
+  return h("div", { class: "board-hint", id: "board-hint" },
+    buys ? h("button", { type: "button", class: "to-supply", id: "to-supply", onclick: toSupply },
+      h("span", { "aria-hidden": "true" }, "↑ "),
+      tn("{n} card you can buy: tap it in the Supply", "{n} cards you can buy: tap one in the Supply", buys)) : null,
+    plays ? h("p", { class: "muted", id: "play-hint" },
+      tn("{n} card you can play: tap it in your hand", "{n} cards you can play: tap one in your hand", plays)) : null);
 }
 
 /** When the best score is shared but not the win: the tie-break that decided it. */
