@@ -94,11 +94,99 @@ def test_hand_and_supply_cards_show_their_pictures(
             assert len(seen) >= least, (zone, seen)
             missing = [s["card"] for s in seen if not s["ok"]]
             assert not missing, f"{zone}: no picture shown for {missing}"
-        # the picture is out of the flow: it never sets a card's size
+        # the picture never sets a card's size (nor moves anything as it loads): out of
+        # the flow on a whole card, a fixed square in a name band
         assert page.eval_on_selector_all(
             "#d-supply img.dart",
-            "els => els.every(e => getComputedStyle(e).position === 'absolute')",
+            "els => els.every(e => { const s = getComputedStyle(e);"
+            " return s.position === 'absolute' || (e.parentElement.matches('.dhead')"
+            " && s.width === s.height && e.style.width === '' && parseFloat(s.width) > 0"
+            " && parseFloat(s.width) <= e.parentElement.clientHeight); })",
         )
         assert not blocked, blocked
+    finally:
+        context.close()
+
+
+# Each card whose name (its lines of text) or cost runs over its picture: the boxes
+# measured, the picture's shrunk by half a pixel (antialiasing); pictures loaded.
+OVERLAPS = """els => els.flatMap(el => {
+  const img = el.querySelector('img.dart');
+  if (!img || !img.checkVisibility()) return [];
+  const p = img.getBoundingClientRect();
+  const pic = {l: p.left + .5, r: p.right - .5, t: p.top + .5, b: p.bottom - .5};
+  const hit = (r) => r.width > 0 && r.height > 0 && r.left < pic.r && r.right > pic.l
+    && r.top < pic.b && r.bottom > pic.t;
+  const range = document.createRange();
+  range.selectNodeContents(el.querySelector('.dname'));
+  const name = [...range.getClientRects()].some(hit);
+  const cost = [...el.querySelectorAll('.coin, .potion')]
+    .some((c) => hit(c.getBoundingClientRect()));
+  return name || cost ? [`${el.closest('[id]').id} ${el.dataset.card}: `
+    + `${el.querySelector('.dname').textContent.replaceAll('\\u00ad', '')}`
+    + `${name ? ' (name)' : ''}${cost ? ' (cost)' : ''}`] : [];
+})"""
+
+
+def _overlaps(page: Any, zone: str = "#board") -> list[str]:
+    page.wait_for_function(
+        f"() => [...document.querySelectorAll('{zone} .dcard img.dart')].every(i => i.complete)"
+    )
+    found: list[str] = page.eval_on_selector_all(f"{zone} .dcard", OVERLAPS)
+    return found
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["en", "pl", "cs"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_no_card_name_runs_over_its_picture(
+    browser: Any, unthrottled: str, size: str, lang: str
+) -> None:
+    """The longest names (a kingdom of them, with Alchemy's Potion: eighteen piles, the
+    basic piles' Polish and Czech names) beside their pictures in the supply, the hand
+    and the cards in play: on a phone's supply while buying (name bands, four a row),
+    and as a spectator sees it (whole cards), and at 1366×768."""
+    from tests.browser.reach import Reached, open_at
+    from tests.browser.test_browser_buys import _buying
+
+    from kingdoms.dominion import actions as A
+
+    reached = _buying("long-names")
+    # the same turn with its Treasures still in the hand (Philosopher's Stone, Potion)
+    moves = list(reached.moves)
+    while moves and A.decode(moves[-1])[0] == A.PLAY:
+        moves.pop()
+    assert len(moves) < len(reached.moves)
+    before = Reached(reached.options, reached.seed, tuple(moves), "treasures in hand")
+    context = browser.new_context(**SIZES[size], locale=lang, bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        for at in (before, reached):
+            open_at(page, unthrottled, at)
+            page.wait_for_selector("#d-supply .dcard, #pass-screen:not([hidden])")
+            if page.query_selector("#pass-screen:not([hidden])"):
+                page.keyboard.press("Enter")
+            page.wait_for_selector("#d-supply .dcard.clickable")
+            page.wait_for_selector("#d-dock .dcard", state="attached")
+            if page.get_attribute("#d-play", "open") is None:
+                page.click("#d-play summary")  # a phone's cards in play, opened
+                page.wait_for_selector("#d-play[open]")
+            if size == "phone":
+                assert page.query_selector("#d-supply.buying")
+            assert page.eval_on_selector_all("#d-supply .dcard", "els => els.length") == 18
+            assert _overlaps(page) == [], (at.purpose, _overlaps(page))
+        assert page.query_selector("#d-hand .dcard[data-card='philosophers_stone']") or (
+            page.query_selector("#d-play .dcard[data-card='philosophers_stone']")
+        )
+        # a spectator's page (no seat's keys): every kingdom pile a whole card
+        url = page.url.split("#")[0]
+        context.close()
+        context = browser.new_context(**SIZES[size], locale=lang, bypass_csp=True)
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector("#d-supply .pile-kingdom .dcard .dtext")
+        assert not page.query_selector("#d-supply.buying")
+        assert _overlaps(page) == []
     finally:
         context.close()

@@ -105,9 +105,11 @@ export function cardFace(id, cards, opts = {}) {
   },
   // the name with soft hyphens (from the server's dictionaries), in the page's language,
   // so a long name breaks between syllables with a hyphen
-  h("div", { class: "dhead" }, costBadge(c), h("span", { class: nameClass(name), lang: document.documentElement.lang || undefined }, (c && c.name_hy) || name)),
-  // the card's picture (decorative: the name and text say what it is), drawn behind the text
-  c ? h("img", { class: "dart", src: `/static/img/cards/${id}.svg`, alt: "", "aria-hidden": "true", draggable: "false", decoding: "async" }) : null,
+  // the card's picture (decorative: the name and text say what it is): drawn behind the
+  // text on a full card; on a card showing its name band only (a compact pile, the
+  // dock) it takes its own place in the band, so a long name wraps before it
+  h("div", { class: "dhead" }, costBadge(c), h("span", { class: nameClass(name), lang: document.documentElement.lang || undefined }, (c && c.name_hy) || name),
+    c ? h("img", { class: "dart", src: `/static/img/cards/${id}.svg`, alt: "", "aria-hidden": "true", draggable: "false", decoding: "async" }) : null),
   opts.compact ? null : h("div", { class: "dtext" }, c ? c.text : ""),
   h("div", { class: "dtypes" }, types.map((x) => typeName(x, t)).join(" – ")),
   opts.count !== undefined ? h("span", { class: "dcount", title: t("Cards left") }, String(opts.count)) : null);
