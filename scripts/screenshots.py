@@ -45,6 +45,18 @@ def _game(page: Any, base: str, game: str, bot: str, seed: int, options: dict[st
     return str(res.json()["seats"][0]["link"])
 
 
+def _settled(page: Any) -> None:
+    """Wait until the page is drawn: fonts and pictures loaded, animations (a card
+    dealt in) finished, two frames painted."""
+    page.wait_for_function(
+        "document.fonts.status === 'loaded' && [...document.images].every((i) => i.complete)"
+    )
+    page.wait_for_function(
+        "document.getAnimations().every((a) => a.playState !== 'running')", timeout=10_000
+    )
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def _dominion_moves(page: Any, n: int) -> None:
     for _ in range(n):
         page.wait_for_selector(".choices > .choice")
@@ -105,7 +117,7 @@ def main() -> None:
                     _dominion_moves(page, 14)
                     page.wait_for_selector(".choices > .choice")
                     page.evaluate("window.scrollTo(0, 0)")
-                    page.wait_for_timeout(300)
+                    _settled(page)
                     page.screenshot(path=str(out / f"dominion-{kind}{suffix}.png"))
                     link = _game(page, base, "kingdomino", "greedy", 5, {})
                     page.goto(link)
@@ -116,7 +128,7 @@ def main() -> None:
                         page.click(".kd-cell.target >> nth=0")
                         page.wait_for_selector(".kd-cell.preview")
                     page.evaluate("window.scrollTo(0, 0)")
-                    page.wait_for_timeout(300)
+                    _settled(page)
                     page.screenshot(path=str(out / f"kingdomino-{kind}{suffix}.png"))
                     if kind == "desktop":  # the end of a game between bots, as a spectator
                         for game, bot, sel in (
@@ -133,12 +145,13 @@ def main() -> None:
                             )
                             page.goto(f"{base}/game/{res.json()['id']}")
                             page.wait_for_selector(sel, timeout=120_000)
-                            page.wait_for_timeout(300)
+                            _settled(page)
                             page.screenshot(
                                 path=str(out / f"{game}-end{suffix}.png"), full_page=True
                             )
                     page.goto(base + "/")
                     page.wait_for_selector("#running-games li[data-id]")
+                    _settled(page)
                     page.screenshot(
                         path=str(out / f"lobby-{kind}{suffix}.png"), full_page=kind == "phone"
                     )
