@@ -128,6 +128,17 @@ OVERLAPS = """els => els.flatMap(el => {
 })"""
 
 
+SMALL = """els => els.filter((el) => el.checkVisibility()
+  && parseFloat(getComputedStyle(el).fontSize) < 11.95)
+  .map((el) => `${el.textContent.replaceAll('\\u00ad', '')} ${getComputedStyle(el).fontSize}`)"""
+
+
+def _small_names(page: Any) -> list[str]:
+    """The names in the supply and the dock drawn below 12 px."""
+    small: list[str] = page.eval_on_selector_all("#d-supply .dname, #d-dock .dname", SMALL)
+    return small
+
+
 def _overlaps(page: Any, zone: str = "#board") -> list[str]:
     page.wait_for_function(
         f"() => [...document.querySelectorAll('{zone} .dcard img.dart')].every(i => i.complete)"
@@ -145,7 +156,8 @@ def test_no_card_name_runs_over_its_picture(
     """The longest names (a kingdom of them, with Alchemy's Potion: eighteen piles, the
     basic piles' Polish and Czech names) beside their pictures in the supply, the hand
     and the cards in play: on a phone's supply while buying (name bands, four a row),
-    and as a spectator sees it (whole cards), and at 1366×768."""
+    and as a spectator sees it (whole cards), and at 1366×768.  No name is drawn
+    below 12 px either (a long one breaks into lines instead)."""
     from tests.browser.reach import Reached, open_at
     from tests.browser.test_browser_buys import _buying
 
@@ -176,6 +188,7 @@ def test_no_card_name_runs_over_its_picture(
                 assert page.query_selector("#d-supply.buying")
             assert page.eval_on_selector_all("#d-supply .dcard", "els => els.length") == 18
             assert _overlaps(page) == [], (at.purpose, _overlaps(page))
+            assert _small_names(page) == [], at.purpose
         assert page.query_selector("#d-hand .dcard[data-card='philosophers_stone']") or (
             page.query_selector("#d-play .dcard[data-card='philosophers_stone']")
         )
@@ -188,5 +201,6 @@ def test_no_card_name_runs_over_its_picture(
         page.wait_for_selector("#d-supply .pile-kingdom .dcard .dtext")
         assert not page.query_selector("#d-supply.buying")
         assert _overlaps(page) == []
+        assert _small_names(page) == []
     finally:
         context.close()
