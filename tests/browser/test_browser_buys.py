@@ -1,12 +1,13 @@
 """Every card a player may buy is in view, or one scroll away, and never folded away
 (no "n more choices" to open), at 1366×768 and on a 390×844 phone, in en/pl/cs.
 
-At 1366×768 the decision panel lists a button for each buy and the supply frames each
-pile offered.  On a phone the supply is the control: every pile offered sits on the
-screen above the hand at once, the decision bar says how many there are and brings
-the supply back into view, and nothing that makes a move is in a folded list.  Two
-kingdoms: the First Game, and one of the longest names in Polish and Czech (Alchemy:
-the Potion makes eighteen piles, every one of them affordable)."""
+At 1366×768 the decision panel lists a button for each buy (many buys: one group
+headed "Buy", each button its card's name) and the supply frames each pile offered;
+every answer is on the screen at once.  On a phone the supply is the control: every
+pile offered sits on the screen above the hand at once, the decision bar says how many
+there are and brings the supply back into view, and nothing that makes a move is in a
+folded list.  Two kingdoms: the First Game, and one of the longest names in Polish and
+Czech (Alchemy: the Potion makes eighteen piles, every one of them affordable)."""
 
 from __future__ import annotations
 
@@ -72,10 +73,26 @@ def test_desktop_every_buy_is_a_button_and_a_pile_in_reach(
         buys = _buys(page)
         assert len(buys) >= KINGDOMS[kingdom][1], buys
         assert page.evaluate(FOLDED) == []
+        # every answer (each buy, End buys, Undo) on the screen at once, unscrolled
+        page.evaluate("window.scrollTo(0, 0)")
+        off = page.eval_on_selector_all(
+            "#prompt button:not([hidden])",
+            "els => els.filter((el) => { const r = el.getBoundingClientRect();"
+            " return !(r.top >= 0 && r.bottom <= innerHeight && r.width > 0); })"
+            ".map((el) => el.textContent)",
+        )
+        assert off == [], off
         for card, action in buys.items():
             button = page.query_selector(f"#choices .choice[data-action='{action}']")
             assert button, f"no button buys {card}"
             assert button.evaluate("el => el.checkVisibility()"), card
+            # a grouped buy shows its card's name, and is named by its whole action
+            name = page.eval_on_selector(
+                f"#d-supply .dcard[data-card='{card}'] .dname",
+                "el => el.textContent.replaceAll('\\u00ad', '')",
+            )
+            assert name in (button.text_content() or ""), (card, name)
+            assert name in (button.get_attribute("aria-label") or ""), card
             assert button.evaluate(UNCOVERED), f"the button buying {card} is covered"
             pile = page.query_selector(f"#d-supply .dcard[data-card='{card}']")
             assert pile.evaluate(UNCOVERED), f"the pile {card} is covered"

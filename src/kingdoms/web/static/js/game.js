@@ -178,9 +178,11 @@ async function render() {
   $("#title").textContent = msg.spectator ? `${gameTitle(msg.game)} · ${t("Watching")}` : `${gameTitle(msg.game)} · ${seatName(msg, shown)}`;
   $("#status").textContent = msg.finished ? t("Game over") : "";
   const mod = hidden ? null : await board(msg.game);
+  if (mod && mod.ready) await mod.ready(ctx.lang);
   if (gen !== renderGen) return; // a newer render (e.g. the pass screen) took over
   if (mod && mod.tieBreak) ctx.tieBreak = (out) => mod.tieBreak(out, ctx);
   if (mod && mod.choicesHint) ctx.choicesHint = () => mod.choicesHint(msg, ctx);
+  if (mod && mod.choiceName) ctx.choiceName = (choice) => mod.choiceName(choice, ctx);
   if (mod) useLogNames(mod, ctx.lang);
   const place = focusPlace();
   const boardEl = clear($("#board"));
@@ -294,13 +296,28 @@ function renderPrompt(msg, ctx) {
       box.append(more);
     }
     const listed = foldPlacements(msg.legal, box);
+    // many buys listed: one group headed "Buy", each button named by its card alone
+    // (its accessible name stays the whole action), so the list takes a few lines
+    const isBuy = (c) => isCard(c) && c.info.kind === "buy";
+    const grouped = !hint && !more && ctx.choiceName && msg.legal.filter(isBuy).length > 6;
+    let buys = null;
     msg.legal.forEach((choice, i) => {
       if (hint && isCard(choice)) return; // a card on the board, named there
-      const into = listed && onBoard(choice) ? listed : more && isCard(choice) ? more : box;
+      let into = listed && onBoard(choice) ? listed : more && isCard(choice) ? more : box;
+      const name = grouped && isBuy(choice) ? ctx.choiceName(choice) : null;
+      if (name) {
+        if (!buys) {
+          buys = h("div", { class: "choice-group", id: "buy-choices", role: "group", "aria-labelledby": "buy-choices-title" },
+            h("span", { class: "choice-group-title", id: "buy-choices-title" }, t("Buy")));
+          box.append(buys);
+        }
+        into = buys;
+      }
       into.append(h("button", {
         class: "choice", dataset: { action: choice.action },
+        "aria-label": name ? label(choice.text) : undefined,
         onclick: () => ctx.act(choice.action),
-      }, i < 9 ? h("kbd", {}, String(i + 1)) : null, label(choice.text)));
+      }, i < 9 ? h("kbd", {}, String(i + 1)) : null, name || label(choice.text)));
     });
   } else {
     title.textContent = t("Waiting for {name}…", { name: seatName(msg, msg.current_player) });

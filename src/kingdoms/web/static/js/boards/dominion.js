@@ -281,6 +281,20 @@ export function choicesHint(msg, ctx) {
       tn("{n} card you can play: tap it in your hand", "{n} cards you can play: tap one in your hand", plays)) : null);
 }
 
+/** The page's cards in `lang` loaded (the page waits for them before drawing, so the
+ *  board and the decision panel's card names come together). */
+export function ready(lang) {
+  return catalog.loaded(lang).catch(() => {});
+}
+
+/** A card's name for a choice naming it (the decision panel's grouped buys), or null
+ *  while the language's cards are not loaded. */
+export function choiceName(choice, ctx) {
+  const cards = (catalog.get(ctx.lang) || {}).cards;
+  const c = cards && choice.info && choice.info.card ? cards[choice.info.card] : null;
+  return c ? c.name : null;
+}
+
 /** When the best score is shared but not the win: the tie-break that decided it. */
 export function tieBreak(out, ctx) {
   const best = Math.max(...out.scores);
