@@ -5,12 +5,12 @@ that position with the preferred move shown, and the seats a player may see."""
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser.conftest import _until_started
 
 from kingdoms.review import Budget
 from kingdoms.review.checks import MIDDLE_KINGDOM_GAME
@@ -66,10 +66,7 @@ def review_server(tmp_path: Path, toy_game: None) -> Iterator[str]:
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.02)
+    _until_started(srv, thread)
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(timeout=10)
@@ -104,8 +101,9 @@ def test_review_chart_mistakes_and_the_link_to_the_replay(page: Any, review_serv
     page.goto(f"{review_server}/game/mk1#t={BOB}")
     page.click("#review-button")
     page.wait_for_selector("#review-panel[data-status=done]")
-    page.check("#review-share-1")
-    page.wait_for_timeout(300)
+    with page.expect_response(lambda r: r.url.endswith("/review/share")) as shared:
+        page.check("#review-share-1")
+    assert shared.value.ok  # the event: the server took it
     # (a private game: the visitor holds its share link)
     visitor = page.context.browser.new_context(bypass_csp=True, locale="en-US").new_page()
     visitor.goto(f"{review_server}/game/mk1#replay&k={SHARE}")
