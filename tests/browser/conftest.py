@@ -48,6 +48,16 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _until_started(srv: Any, thread: threading.Thread, timeout: float = 120.0) -> None:
+    """Wait for the event: uvicorn listens (a loaded machine may take seconds; the
+    bound only ends a hang, and a server that stopped fails at once)."""
+    deadline = time.monotonic() + timeout
+    while not srv.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("the server did not start")
+        time.sleep(0.02)
+
+
 def _serve(db: Path, **options: Any) -> Iterator[str]:
     """The app on a free port over a fresh SQLite file; yields its base URL."""
     import uvicorn
@@ -60,10 +70,7 @@ def _serve(db: Path, **options: Any) -> Iterator[str]:
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.02)
+    _until_started(srv, thread)
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(timeout=10)

@@ -5,12 +5,12 @@ that position with the preferred move shown, and the seats a player may see."""
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser.conftest import _until_started
 
 from kingdoms.review import Budget
 from kingdoms.review.checks import MIDDLE_KINGDOM_GAME
@@ -50,6 +50,14 @@ def review_server(tmp_path: Path, toy_game: None) -> Iterator[str]:
             meta={"private": True, SHARE_HASH: hash_token(SHARE)}, actions=GAME,
         )
     )  # fmt: skip
+    public = [{k: v for k, v in seat.items() if k != "token_hash"} for seat in seats]
+    store.create_game(  # the same game, public: any stranger may ask for its review
+        StoredGame(
+            id="pub1", game="kingdomino", players=2, seed=17, options=options, seats=public,
+            status=STATUS_FINISHED, outcome={"scores": [35.0, 28.0], "winners": [0]},
+            meta={}, actions=GAME,
+        )
+    )  # fmt: skip
     store.close()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -58,10 +66,7 @@ def review_server(tmp_path: Path, toy_game: None) -> Iterator[str]:
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.02)
+    _until_started(srv, thread)
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(timeout=10)
@@ -96,8 +101,9 @@ def test_review_chart_mistakes_and_the_link_to_the_replay(page: Any, review_serv
     page.goto(f"{review_server}/game/mk1#t={BOB}")
     page.click("#review-button")
     page.wait_for_selector("#review-panel[data-status=done]")
-    page.check("#review-share-1")
-    page.wait_for_timeout(300)
+    with page.expect_response(lambda r: r.url.endswith("/review/share")) as shared:
+        page.check("#review-share-1")
+    assert shared.value.ok  # the event: the server took it
     # (a private game: the visitor holds its share link)
     visitor = page.context.browser.new_context(bypass_csp=True, locale="en-US").new_page()
     visitor.goto(f"{review_server}/game/mk1#replay&k={SHARE}")
@@ -124,3 +130,50 @@ def test_review_chart_mistakes_and_the_link_to_the_replay(page: Any, review_serv
     assert stranger.is_hidden("#replay-controls")
     assert "place 43" not in stranger.content()
     stranger.context.close()
+
+
+def _signed_in(page: Any, name: str, secret: str) -> None:
+    page.context.add_init_script(
+        f"localStorage.setItem('kingdoms:profile', JSON.stringify({{name: '{name}', "
+        f"secret: '{secret}'}}))"
+    )
+
+
+def test_a_signed_in_stranger_asks_for_a_review_with_its_profile(
+    page: Any, review_server: str
+) -> None:
+    """A signed-in stranger's request carries its profile (counted in the profile's
+    quota); one whose profile this server does not know asks again as anyone."""
+    secret = "ann-browser-secret-0123456789"
+    made = page.request.post(
+        review_server + "/api/profiles", data={"name": "Ann", "secret": secret}
+    )
+    assert made.status == 201, made.text()
+    _signed_in(page, "Ann", secret)
+    page.goto(f"{review_server}/game/pub1#replay")
+    page.wait_for_selector("#replay-controls:not([hidden]) #review-button")
+    with page.expect_request(lambda r: r.method == "POST" and "/review" in r.url) as asked:
+        page.click("#replay-controls #review-button")
+    assert asked.value.post_data_json == {"profile": {"name": "Ann", "secret": secret}}
+    page.wait_for_selector(
+        "#review-panel:is([data-status=queued], [data-status=running], [data-status=done])"
+    )
+    stale = page.context.browser.new_context(bypass_csp=True, locale="en-US").new_page()
+    try:
+        _signed_in(stale, "Gone", "a-secret-this-server-never-saw")
+        stale.goto(f"{review_server}/game/pub1#replay")
+        stale.wait_for_selector("#replay-controls:not([hidden]) #review-button")
+        bodies: list[Any] = []
+        stale.on(
+            "request",
+            lambda r: (
+                bodies.append(r.post_data) if r.method == "POST" and "/review" in r.url else None
+            ),
+        )
+        stale.click("#replay-controls #review-button")
+        stale.wait_for_selector(
+            "#review-panel:is([data-status=queued], [data-status=running], [data-status=done])"
+        )
+        assert len(bodies) == 2 and "Gone" in bodies[0] and not bodies[1], bodies
+    finally:
+        stale.context.close()

@@ -6,12 +6,15 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser.conftest import _serve
 from tests.browser.drive import kingdomino_moves, wait_step_change
 
 from kingdoms.i18n import catalog
+from kingdoms.server.limits import ServerLimits
 from kingdoms.server.ratings import MIN_DECISIONS
 
 pytestmark = pytest.mark.browser
@@ -135,6 +138,42 @@ def test_a_spectator_watches_live_from_the_lobby(page: Any, server: str, browser
         assert "Ann" in watcher.text_content("#log")
     finally:
         watcher_ctx.close()
+
+
+@pytest.fixture
+def one_place(tmp_path: Path, toy_game: None) -> Iterator[str]:
+    """A server where each client watches one game at a time."""
+    limits = ServerLimits(spectators_per_address=1)
+    yield from _serve(tmp_path / "k.sqlite", bot_delay=0.05, limits=limits)
+
+
+def test_a_signed_in_spectator_watches_in_its_profiles_place(
+    page: Any, one_place: str, browser: Any
+) -> None:
+    """One place per client: a watcher whose stored profile this server does not know
+    watches as anyone (the address's place); a signed-in watcher on the same address
+    then watches in its profile's own place."""
+    humans = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    first, second = (_new_game(page, one_place, "kingdomino", humans) for _ in range(2))
+    secret = "ann-browser-secret-0123456789"
+    made = page.request.post(one_place + "/api/profiles", data={"name": "Ann", "secret": secret})
+    assert made.status == 201, made.text()
+    contexts = []
+    try:
+        for game, name, key in ((first, "Gone", "never-seen-secret-0123"), (second, "Ann", secret)):
+            context = browser.new_context(bypass_csp=True, locale="en-US")
+            contexts.append(context)
+            context.add_init_script(
+                f"localStorage.setItem('kingdoms:profile', JSON.stringify({{name: '{name}', "
+                f"secret: '{key}'}}))"
+            )
+            watcher = context.new_page()
+            watcher.goto(f"{one_place}/game/{game['id']}")
+            watcher.wait_for_selector(".kd-kingdom", timeout=30_000)
+            assert "Watching" in watcher.text_content("#title")
+    finally:
+        for context in contexts:
+            context.close()
 
 
 def test_watching_kingdomino_between_bots_to_its_final_scoring(page: Any, server: str) -> None:

@@ -10,6 +10,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,12 +24,14 @@ _CLUSTERS: dict[str, list[str]] = {}
 """Each running test cluster's URL → its ``pg_ctl -D DATA`` command (as the right user)."""
 
 
-def restart_postgres(url: str, down: float = 0.0) -> None:
+def restart_postgres(url: str, down: float = 0.0, stopped: threading.Event | None = None) -> None:
     """Stop the test cluster at ``url`` (``-m fast``: every connection is dropped),
-    leave it down ``down`` seconds, start it again and wait until it accepts
-    connections."""
+    leave it down ``down`` seconds (``stopped`` set once it is down), start it again
+    and wait until it accepts connections."""
     ctl = _CLUSTERS[url]
     subprocess.run([*ctl, "-m", "fast", "-w", "stop"], check=True, capture_output=True)
+    if stopped is not None:
+        stopped.set()
     time.sleep(down)
     subprocess.run([*ctl, "-w", "start"], check=True, capture_output=True)
 

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 from serverproc import serve
 from starlette.testclient import TestClient
+from test_server_review import _store_game
 
 from kingdoms.cli import main
 from kingdoms.server.app import create_app
@@ -181,3 +182,116 @@ def test_spectators_count_per_ipv6_network() -> None:
         first.exit_stack.close()  # (a second close, at the end, does nothing)
         _, seen = watch(ids[2], "2001:db8:0:7::3")
         assert seen.get("spectator") is True, seen
+
+
+def _profiles(client: TestClient, headers: dict[str, str], *names: str) -> list[dict[str, str]]:
+    """New profiles, made from behind ``headers``' address; their ``{name, secret}``."""
+    made = []
+    for name in names:
+        body = {"name": name, "secret": f"{name}-secret-0123456789"}
+        assert client.post("/api/profiles", json=body, headers=headers).status_code == 201
+        made.append(body)
+    return made
+
+
+WRONG = {"name": "Ann", "secret": "not-the-secret-at-all"}
+
+
+def test_signed_in_spectators_have_places_of_their_own() -> None:
+    """Behind one address, a spectator who proves a profile (``profile`` in its hello)
+    watches within its profile's places, not the address's: over them it is refused
+    (``too_many``) and nothing is subscribed; a wrong secret is refused
+    (``bad_profile``) and watches nothing."""
+    app = create_app("sqlite://", bot_delay=0, limits=ServerLimits(spectators_per_address=1))
+    master = app.state.master
+    school = {"X-Test-Peer": "198.51.100.20"}
+    humans = [{"kind": "human"}, {"kind": "human"}]
+    with TestClient(Peers(app)) as client, contextlib.ExitStack() as sockets:
+        ann, bob = _profiles(client, school, "Ann", "Bob")
+        ids = []
+        for _ in range(3):
+            res = client.post("/api/games", json={"game": "kingdomino", "seats": humans})
+            assert res.status_code == 201, res.text
+            ids.append(res.json()["id"])
+
+        def watch(game_id: str, profile: dict[str, str] | None = None) -> dict[str, Any]:
+            ws = client.websocket_connect(f"/ws/{game_id}", headers=school)
+            socket = sockets.enter_context(ws)  # closed when the test ends, failing or not
+            hello: dict[str, Any] = {"type": "hello", "watch": True}
+            if profile is not None:
+                hello["profile"] = profile
+            socket.send_json(hello)
+            answer: dict[str, Any] = socket.receive_json()
+            return answer
+
+        def watchers() -> list[int]:
+            return [sum(not s.seats for s in master.tables[i].subscribers) for i in ids]
+
+        assert watch(ids[0]).get("spectator") is True  # the address's one place
+        assert watch(ids[1])["code"] == "too_many"  # full
+        assert watch(ids[1], ann).get("spectator") is True  # Ann's own place
+        assert watchers() == [1, 1, 0]
+        over = watch(ids[2], ann)
+        assert over["type"] == "error" and over["code"] == "too_many", over
+        assert "at most 1 games watched" in over["message"]
+        assert watchers() == [1, 1, 0]  # refused: nothing changed
+        wrong = watch(ids[2], WRONG)
+        assert wrong["type"] == "error" and wrong["code"] == "bad_profile", wrong
+        assert watch(ids[2], {"name": "Ann"})["code"] == "bad_profile"
+        assert watch(ids[2], "Ann")["code"] == "bad_profile"  # type: ignore[arg-type]
+        assert watchers() == [1, 1, 0]
+        assert watch(ids[2], bob).get("spectator") is True  # Bob's own place
+        assert watchers() == [1, 1, 1]
+
+
+def test_signed_in_reviewers_have_quotas_of_their_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Behind one address, a stranger who proves a profile (``{"profile": …}`` as the
+    body of ``POST …/review``) asks within its profile's reviews quota: over it the
+    answer is 429 ``busy`` and nothing is queued; a wrong profile or body is refused
+    (400) and queues nothing."""
+    url = f"sqlite:///{tmp_path / 'k.sqlite'}"
+    for i in range(5):
+        _store_game(url, f"g{i}")  # public finished games of other people
+    app = create_app(url, bot_delay=0, limits=ServerLimits(reviews_per_client=1))
+
+    async def not_started() -> None:  # nothing runs: every request stays waiting
+        pass
+
+    monkeypatch.setattr(app.state.reviews, "start", not_started)
+    school = {"X-Test-Peer": "198.51.100.20"}
+    with TestClient(Peers(app)) as client:
+        ann, bob = _profiles(client, school, "Ann", "Bob")
+
+        def ask(game_id: str, body: Any = None, raw: str | None = None) -> tuple[int, Any]:
+            url = f"/api/games/{game_id}/review"
+            if raw is not None:
+                res = client.post(url, content=raw, headers=school)
+            else:
+                res = client.post(url, json=body, headers=school)
+            return res.status_code, res.json()
+
+        def status(game_id: str) -> str:
+            body: dict[str, Any] = client.get(f"/api/games/{game_id}/review").json()
+            return str(body["status"])
+
+        assert ask("g0")[0] == 202  # the address's one review
+        assert ask("g1")[1]["error"] == "busy"
+        assert ask("g1", {"profile": ann})[0] == 202  # Ann's own
+        code, over = ask("g2", {"profile": ann})
+        assert code == 429 and over["error"] == "busy", over
+        assert "1 reviews waiting already" in over["message"]
+        assert status("g2") == "none"  # refused: nothing queued
+        for body, raw, error in (
+            ({"profile": WRONG}, None, "bad_profile"),
+            ({"profile": "Ann"}, None, "bad_profile"),
+            (None, "[1, 2", "bad_json"),
+            (None, "[1]", "bad_request"),
+        ):
+            code, refused = ask("g2", body, raw)
+            assert (code, refused["error"]) == (400, error), refused
+        assert status("g2") == "none" and app.state.reviews.strangers_waiting() == 2
+        assert ask("g2", {"profile": bob})[0] == 202  # Bob's own
+        assert ask("g3", {})[1]["error"] == "busy"  # no profile: the address's, full
+        assert [status(f"g{i}") for i in range(5)] == ["queued"] * 3 + ["none"] * 2

@@ -92,7 +92,8 @@ def test_bots_only_games_resume_by_themselves_after_a_restart(tmp_path: Path) ->
     async def restart() -> bool:
         fresh = GameMaster(Storage(url), bot_delay=0)
         await fresh.start()
-        for _ in range(500):
+        end = time.monotonic() + 120  # the event: stored as finished (the bound: a hang)
+        while time.monotonic() < end:
             stored = fresh.storage.load_game(table.id)
             if stored is not None and stored.status == "finished":
                 break
@@ -189,9 +190,9 @@ def test_replays_are_served_from_snapshots(monkeypatch: pytest.MonkeyPatch) -> N
             "/api/games", json={"game": "toy", "seats": [{"kind": "bot"}] * 2, "seed": 3}
         ).json()
         master = client.app.state.master  # type: ignore[attr-defined]
-        for _ in range(500):
-            if client.get(f"/api/games/{game['id']}").json()["status"] == "finished":
-                break
+        end = time.monotonic() + 120  # the event: the game ended (the bound: a hang)
+        while client.get(f"/api/games/{game['id']}").json()["status"] != "finished":
+            assert time.monotonic() < end, "the bots never finished"
             time.sleep(0.01)
         record = master.get(game["id"]).record()
         expected = [record.replay(step).view(0) for step in range(13)]

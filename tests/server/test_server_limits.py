@@ -201,10 +201,13 @@ def test_bot_pool_serves_people_first_round_robin_and_bounds_work() -> None:
 
 
 def test_a_game_with_a_person_does_not_wait_behind_bots_only_games() -> None:
-    """Three bots-only games with slow bots and one worker: a person's game is served next."""
+    """Three bots-only games with slow bots and one worker: a person's game is served
+    next.  Events, not time: once the person's bot move waits in line, the next bot
+    move to start is the person's game's, ahead of the bots-only games queued before."""
 
-    async def main() -> float:
+    async def main() -> tuple[list[str], int]:
         gm = GameMaster(Storage("sqlite://"), bot_delay=0, limits=ServerLimits(bot_workers=1))
+        started: list[str] = []  # which game's bot began to think, in order
         busy = []
         for seed in range(3):
             table, _ = gm.create_game("toy", [{"kind": "bot"}] * 2, seed=seed)
@@ -214,6 +217,7 @@ def test_a_game_with_a_person_does_not_wait_behind_bots_only_games() -> None:
                 slow_act = bot.act
 
                 def slow(*args: Any, _act: Any = slow_act) -> Any:
+                    started.append("bots-only")
                     time.sleep(0.3)
                     return _act(*args)
 
@@ -221,18 +225,26 @@ def test_a_game_with_a_person_does_not_wait_behind_bots_only_games() -> None:
         while gm.bot_pool.busy < 1 or gm.bot_pool.queued < 2:  # the event: the bots-only
             await asyncio.sleep(0.001)  # games are thinking (one) and queued (two)
         table, _ = gm.create_game("toy", [HUMANS[0], {"kind": "bot"}], seed=9)
-        await gm.act(table, (0,), {"action": PASS, "state_id": 0})
-        start = time.monotonic()
-        while table.state.step < 2:
-            await asyncio.sleep(0.005)
-        waited = time.monotonic() - start
-        await gm.stop()
-        return waited
+        person_act = table.bots[1].act
 
-    waited = asyncio.run(main())
-    # one slow move (0.3 s) may be in progress; in arrival order it would wait for all
-    # three bots-only games (0.9 s or more)
-    assert waited < 0.65, waited
+        def person(*args: Any) -> Any:
+            started.append("person")
+            return person_act(*args)
+
+        table.bots[1].act = person  # type: ignore[method-assign]
+        await gm.act(table, (0,), {"action": PASS, "state_id": 0})
+        # the event: the person's game's bot move waits in line (or already began)
+        while not (gm.bot_pool._waiting[True] or "person" in started):
+            await asyncio.sleep(0.001)
+        in_line = len(started)
+        while table.state.step < 2:  # the event: its bot has moved
+            await asyncio.sleep(0.005)
+        await gm.stop()
+        return started, in_line
+
+    started, in_line = asyncio.run(main())
+    # in arrival order it would come after both queued bots-only games' moves
+    assert "person" in started[: in_line + 1], (started, in_line)
 
 
 # -- text and JSON ----------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,14 @@ from toygame import DRAW, PASS
 
 from kingdoms.server.master import GameMaster, RequestError
 from kingdoms.server.storage import Storage
+
+
+async def _until(check: Any, timeout: float = 120.0) -> None:
+    """Wait for the event ``check`` tells of (polled); the bound only ends a hang (a
+    loaded machine is slow), the test's own assertion then fails."""
+    end = time.monotonic() + timeout
+    while not check() and time.monotonic() < end:
+        await asyncio.sleep(0.01)
 
 
 class Inbox:
@@ -133,10 +142,7 @@ def test_bots_play_and_games_finish(tmp_path: Path) -> None:
         seats = [{"kind": "bot", "bot": "random"}] * 3
         table, tokens = gm.create_game("toy", seats, seed=9)
         assert tokens == [None, None, None]
-        for _ in range(200):
-            if table.finished:
-                break
-            await asyncio.sleep(0.01)
+        await _until(lambda: table.finished)
         assert table.finished
         stored = gm.storage.load_game(table.id)
         assert stored is not None and stored.status == "finished"
@@ -155,10 +161,7 @@ def test_human_vs_bot_and_restart_recovery(tmp_path: Path) -> None:
         inbox = Inbox()
         await gm.subscribe(table.id, [tokens[0]], inbox.send)
         await gm.act(table, (0,), {"action": PASS, "state_id": 0})
-        for _ in range(1000):  # the bot answers (bounded at 10 s: a loaded machine is slow)
-            if table.state.current_player == 0 and inbox.last(0)["state_id"] == 2:
-                break
-            await asyncio.sleep(0.01)
+        await _until(lambda: table.state.current_player == 0 and inbox.last(0)["state_id"] == 2)
         assert table.state.step == 2 and inbox.last(0)["state_id"] == 2
         await gm.stop()
         gm.storage.close()
@@ -239,10 +242,7 @@ def test_master_on_postgres(storage_url: str) -> None:
     async def main() -> None:
         gm = GameMaster(Storage(storage_url), bot_delay=0)
         table, _ = gm.create_game("toy", [{"kind": "bot"}] * 2, seed=1)
-        for _ in range(300):
-            if table.finished:
-                break
-            await asyncio.sleep(0.01)
+        await _until(lambda: table.finished)
         assert table.finished
         gm2 = GameMaster(Storage(storage_url))
         assert gm2.get(table.id).state.fingerprint() == table.state.fingerprint()
@@ -345,10 +345,7 @@ def test_bots_retry_when_the_database_hiccups(monkeypatch: pytest.MonkeyPatch) -
 
         monkeypatch.setattr(gm.storage, "append_action", flaky)
         table, _ = gm.create_game("toy", [{"kind": "bot"}] * 2, seed=1)
-        for _ in range(300):
-            if table.finished:
-                break
-            await asyncio.sleep(0.01)
+        await _until(lambda: table.finished)
         assert table.finished and failures == [0]
         assert gm.storage.load_game(table.id).actions == table.state.history  # type: ignore[union-attr]
 
@@ -361,8 +358,7 @@ def test_bots_resume_after_a_restart_mid_game(tmp_path: Path) -> None:
     async def first() -> tuple[str, int]:
         gm = GameMaster(Storage(url), bot_delay=0.01)
         table, _ = gm.create_game("toy", [{"kind": "bot"}] * 3, seed=4)
-        while table.state.step < 4:
-            await asyncio.sleep(0.005)
+        await _until(lambda: table.state.step >= 4)
         await gm.stop()  # the server goes down in the middle of the game
         return table.id, table.state.step
 
@@ -374,10 +370,7 @@ def test_bots_resume_after_a_restart_mid_game(tmp_path: Path) -> None:
         await gm.start()
         table = gm.get(gid)
         assert table.state.step == step  # exactly where it was
-        for _ in range(300):
-            if table.finished:
-                break
-            await asyncio.sleep(0.01)
+        await _until(lambda: table.finished)
         assert table.finished
         assert gm.storage.load_game(gid).status == "finished"  # type: ignore[union-attr]
 

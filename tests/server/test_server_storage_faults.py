@@ -23,12 +23,19 @@ BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
 
 
 async def _until(check: Any, timeout: float) -> bool:
+    """Wait for the event ``check`` tells of (polled); ``timeout`` only ends a hang."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if check():
             return True
         await asyncio.sleep(0.02)
     return bool(check())
+
+
+def _failed_writes(caplog: pytest.LogCaptureFixture, game_id: str) -> int:
+    """How many writes of ``game_id`` the database refused so far (as logged)."""
+    head = f"game {game_id}: the database is unavailable"
+    return sum(r.getMessage().startswith(head) for r in caplog.records)
 
 
 async def _inbox(msg: dict[str, Any]) -> None:
@@ -52,7 +59,8 @@ def test_a_bot_goes_on_after_sqlite_stays_locked_past_the_busy_timeout(
         table, _ = gm.create_game("kingdomino", BOTS, seed=3)
         locker.execute("BEGIN EXCLUSIVE")  # before the bot's first write
         try:
-            await asyncio.sleep(0.6)
+            # the event: the bot's write was refused, and refused again when tried again
+            assert await _until(lambda: _failed_writes(caplog, table.id) >= 2, 60)
             assert table.state.step == 0  # nothing could be stored meanwhile
         finally:
             locker.execute("COMMIT")
@@ -92,9 +100,12 @@ def test_a_bot_whose_task_ended_is_restarted_by_a_subscription_and_by_the_sweep(
         await gm.start(resume=False)
         seats = [{"kind": "bot", "bot": "random"}, {"kind": "human", "name": "Ann"}]
         table, tokens = gm.create_game("toy", seats, seed=1)
+        task = table.bot_task
         _kill_task(table)  # ended before its first move (as after any failure)
-        await asyncio.sleep(0.2)
-        assert table.state.step == 0
+        assert task is not None
+        await asyncio.wait([task], timeout=60)  # the event: the task has ended
+        assert task.cancelled() and table.state.step == 0
+        assert table.bot_task is task  # and nothing started another one meanwhile
         await gm.subscribe(table.id, [str(tokens[1])], _inbox)
         assert await _until(lambda: table.state.step > 0, 5)
         await gm.stop()
@@ -116,7 +127,9 @@ def _admin(url: str) -> Any:
 
 
 @pytest.mark.postgres
-def test_bots_go_on_after_postgres_refuses_and_drops_connections(pg: str) -> None:
+def test_bots_go_on_after_postgres_refuses_and_drops_connections(
+    pg: str, caplog: pytest.LogCaptureFixture
+) -> None:
     """PostgreSQL down for a while (new connections refused, open ones dropped, as in
     a restart): the bots' writes fail, are tried again, and the game goes on within
     seconds of the database's return — in one process and with a second one."""
@@ -144,10 +157,17 @@ def test_bots_go_on_after_postgres_refuses_and_drops_connections(pg: str) -> Non
         assert await _until(lambda: all(t.state.step > 2 for t in tables), 10)
         outage(True)
         try:
-            await asyncio.sleep(1.5)
+            # the event: each game's bot had a write refused; then, once each was
+            # refused again, no game has moved (nothing stored while down)
+            failed = lambda n: all(_failed_writes(caplog, t.id) >= n for t in tables)  # noqa: E731
+            assert await _until(lambda: failed(1), 60)
             steps = [t.state.step for t in tables]
-            await asyncio.sleep(0.5)
-            assert [t.state.step for t in tables] == steps  # nothing stored while down
+            before = [_failed_writes(caplog, t.id) for t in tables]
+            again = lambda: all(  # noqa: E731
+                _failed_writes(caplog, t.id) > n for t, n in zip(tables, before, strict=True)
+            )
+            assert await _until(again, 60)
+            assert [t.state.step for t in tables] == steps
         finally:
             outage(False)
         back = time.monotonic()
@@ -165,7 +185,8 @@ def test_bots_go_on_after_postgres_refuses_and_drops_connections(pg: str) -> Non
         check.close()
 
     try:
-        asyncio.run(main())
+        with caplog.at_level(logging.INFO):
+            asyncio.run(main())
     finally:
         outage(False)
         admin.dispose()

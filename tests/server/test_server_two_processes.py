@@ -18,6 +18,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +32,15 @@ from serverproc import serve
 from sqlalchemy import create_engine, text
 
 from kingdoms.server.storage import STATUS_FINISHED, Storage, StorageUnavailable
+
+
+async def _until(check: Any, timeout: float = 120.0) -> None:
+    """Wait for the event ``check`` tells of (polled); the bound only ends a hang (a
+    loaded machine is slow), the test's own assertion then fails."""
+    end = time.monotonic() + timeout
+    while not check() and time.monotonic() < end:
+        await asyncio.sleep(0.01)
+
 
 NO_RATES = ("--rate", "create=0", "--rate", "replay=0", "--rate", "record=0", "--message-rate", "0")
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
@@ -266,10 +276,7 @@ def test_a_process_that_missed_notifications_compares_its_games_with_the_databas
         gm_b.storage.load_game = flaky_load  # type: ignore[method-assign]
         gm_b.retry_delay = 0.05
         assert await gm_b.check_cached() == 2
-        for _ in range(200):
-            if not gm_b._refreshers:
-                break
-            await asyncio.sleep(0.01)
+        await _until(lambda: not gm_b._refreshers)
         assert gm_b.tables[moved.id].state.step == 1 and seen[-1]["state_id"] == 1
         assert gm_b.tables[joined.id].seats[0]["joined"] and failed  # tried again
         assert await gm_b.check_cached() == 0
@@ -303,8 +310,11 @@ def test_games_go_on_through_a_postgres_restart_with_two_processes(tmp_path: Pat
                 await player.wait_for(await mover.move(acked))
             await watcher.wait_past(2)
             before = watcher.step
-            down = asyncio.get_running_loop().run_in_executor(None, restart_postgres, pg, 0.5)
-            await asyncio.sleep(0.3)  # the database is going down or down
+            stopped = threading.Event()
+            loop = asyncio.get_running_loop()
+            down = loop.run_in_executor(None, restart_postgres, pg, 0.5, stopped)
+            # the event: the database is down (the bound only ends a hang)
+            assert await loop.run_in_executor(None, stopped.wait, 120), "it never stopped"
             for _ in range(4):  # the first ones meet the outage: sent again until taken
                 await player.wait_for(await mover.move(acked, patience=30), timeout=10)
             await down
@@ -335,11 +345,15 @@ def test_a_failing_notify_stores_nothing_and_the_games_go_on(
     def broken(on: bool) -> None:
         with fault.connect() as conn:
             if on:
+                # each refused notification counts one on its game's sequence, if it
+                # has one (a sequence's count outlives the rollback): the tests' event
                 conn.execute(
                     text(
                         "CREATE FUNCTION public.pg_notify(text, text) RETURNS void"
-                        " LANGUAGE plpgsql AS $$BEGIN RAISE EXCEPTION 'notify failed';"
-                        " END$$"
+                        " LANGUAGE plpgsql AS $$DECLARE seq text := quote_ident("
+                        "'refused_' || split_part($2, ' ', 1)); BEGIN"
+                        " IF to_regclass(seq) IS NOT NULL THEN PERFORM nextval(seq); END IF;"
+                        " RAISE EXCEPTION 'notify failed'; END$$"
                     )
                 )
                 conn.execute(text("ALTER DATABASE kingdoms SET search_path = public, pg_catalog"))
@@ -362,6 +376,17 @@ def test_a_failing_notify_stores_nothing_and_the_games_go_on(
         ):
             bots_id, _ = _create(a, BOTS)
             game_id, tokens = _create(a, HUMANS)
+            with fault.connect() as conn:
+                conn.execute(text(f'CREATE SEQUENCE "refused_{bots_id}"'))
+
+            def refused_writes(game: str) -> int:
+                with fault.connect() as conn:
+                    seq = f'"refused_{game}"'
+                    return int(
+                        conn.execute(
+                            text(f"SELECT is_called::int * last_value FROM {seq}")
+                        ).scalar_one()
+                    )
 
             async def main() -> None:
                 watcher = await Client.open(b, bots_id)
@@ -394,7 +419,12 @@ def test_a_failing_notify_stores_nothing_and_the_games_go_on(
                         refused += 1
                         assert time.monotonic() < end
                     stuck = watcher.step
-                    await asyncio.sleep(1.0)
+                    # the event: two more of the bots' writes were refused meanwhile
+                    tries = refused_writes(bots_id)
+                    end = time.monotonic() + 120
+                    while refused_writes(bots_id) < tries + 2:
+                        assert time.monotonic() < end, "the bots' writes were never refused"
+                        await asyncio.sleep(0.05)
                     assert watcher.step <= stuck + 1  # the bots cannot store either
                     stored = _stored(pg, game_id)
                     assert len(stored.actions) == step
@@ -441,8 +471,6 @@ def test_a_sqlite_server_goes_on_after_another_process_holds_the_lock_past_the_t
             locker = sqlite3.connect(path, isolation_level=None)
             locker.execute("BEGIN EXCLUSIVE")
             try:
-                locked = time.monotonic()
-                await asyncio.sleep(0.5)
                 before = watcher.step
                 step = await mover.wait_choices()
                 mover.ref += 1
@@ -454,7 +482,13 @@ def test_a_sqlite_server_goes_on_after_another_process_holds_the_lock_past_the_t
                 # writes wait their turn (one writer): maybe behind a bot's, 5 s each
                 reply = await asyncio.wait_for(mover.replies.get(), 20)
                 assert reply["type"] == "error" and reply["code"] == "storage", reply
-                await asyncio.sleep(max(0.0, 6.0 - (time.monotonic() - locked)))
+                # the event: a write of the bots' game failed too, past the busy timeout
+                log = tmp_path / "server.log"
+                failed = f"game {bots_id}: the database is unavailable"
+                end = time.monotonic() + 120
+                while failed not in log.read_text():
+                    assert time.monotonic() < end, "the bots' write never failed"
+                    await asyncio.sleep(0.05)
                 assert watcher.step <= before + 1  # nothing (or the one in flight) stored
             finally:
                 locker.execute("COMMIT")

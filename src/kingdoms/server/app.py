@@ -148,12 +148,15 @@ async def play_socket(ws: WebSocket) -> None:
                     lang = str(msg["lang"]) if msg.get("lang") in LANGUAGES else "en"
                     if msg.get("watch") is True:  # a spectator: public view, no seat
                         shown = msg.get("tokens")  # a private game's share key (or a seat's)
+                        client = address  # a signed-in spectator: its profile's places
+                        if msg.get("profile") is not None:
+                            client = await ratings.profile_client(ws, msg["profile"], address)
                         table, sub = await spectate.watch(
                             master,
                             ws.path_params["game_id"],
                             outbox,
                             lang,
-                            address,
+                            client,
                             protocol.hello_tokens(msg) if shown is not None else (),
                         )
                         continue

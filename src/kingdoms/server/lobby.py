@@ -31,6 +31,7 @@ from kingdoms.server.privacy import (
     no_such_game,
     request_tokens,
 )
+from kingdoms.server.ratings import profile_client
 from kingdoms.server.spectate import current_scores
 from kingdoms.server.storage import STATUS_ABANDONED, STATUS_FINISHED, STATUS_RUNNING
 
@@ -139,7 +140,7 @@ async def create_game(request: Request) -> Response:
         # a signed-in player has quotas of its own: a school behind one address is
         # not one client (the profile is proven: a wrong secret is refused)
         try:
-            address = await _profile_client(request, data["profile"], address)
+            address = await profile_client(request, data["profile"], address)
         except RequestError as err:
             # a wrong profile is bad settings of the request, like any other (400)
             status = 429 if err.code == "rate_limited" else 400
@@ -179,18 +180,6 @@ async def create_game(request: Request) -> Response:
         out["share_key"] = share_key
         out["share_link"] = f"{base}/game/{table.id}#k={share_key}"
     return JSONResponse(out, status_code=201)
-
-
-async def _profile_client(request: Request, profile: Any, address: str) -> str:
-    """The client a proven profile is, in every per-client quota of game creation."""
-    from kingdoms.server import ratings
-
-    if not isinstance(profile, dict):
-        raise RequestError("bad_profile", "profile must be {name, secret}")
-    ratings.check_rate(request.app.state.profile_limits, address)
-    book = request.app.state.ratings
-    found = await asyncio.to_thread(book.check_profile, profile.get("name"), profile.get("secret"))
-    return f"profile:{found['id']}"
 
 
 async def list_games(request: Request) -> Response:

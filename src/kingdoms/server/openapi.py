@@ -223,13 +223,15 @@ OPENAPI: dict[str, Any] = {
                 "summary": "Ask for the review of a finished game (queued, lowest priority)",
                 "operationId": "requestReview",
                 "parameters": [_gid()],
+                "requestBody": _body("ReviewRequest", required=False),
                 "responses": {
                     "202": _resp("queued or running; the review so far"),
                     "200": _resp("the review so far"),
+                    "400": _resp("bad body or profile", _ERROR),
                     "404": _resp("no such game", _ERROR),
                     "409": _resp("not finished", _ERROR),
                     "410": _GONE,
-                    "429": _resp("too many reviews waiting", _ERROR),
+                    "429": _resp("too many reviews waiting (or profile attempts)", _ERROR),
                 },
             },
         },
@@ -294,6 +296,16 @@ OPENAPI: dict[str, Any] = {
                         "maxLength": 200,
                         "description": "made and kept by the browser; never shown",
                     },
+                },
+            },
+            "ReviewRequest": {
+                "type": "object",
+                "properties": {
+                    "profile": {
+                        "$ref": "#/components/schemas/Profile",
+                        "description": "a signed-in stranger: the request counts in the "
+                        "profile's own reviews quota, not its address's",
+                    }
                 },
             },
             "Share": {

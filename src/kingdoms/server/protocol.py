@@ -4,6 +4,8 @@ Client → server (JSON objects; the first must be ``hello``)::
 
     {"type": "hello", "tokens": ["<seat token>", ...], "lang": "en"}
     {"type": "hello", "watch": true, "lang": "en"}      (a spectator: public view only)
+    {"type": "hello", "watch": true, "profile": {"name": "Ann", "secret": "..."}}
+                          (a signed-in spectator: counted in its profile's places)
     {"type": "action", "action": 12, "state_id": 34, "seat": 0, "ref": 7}
     {"type": "action", "text": "Buy Silver", "state_id": 34}
     {"type": "undo", "state_id": 35}

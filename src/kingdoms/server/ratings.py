@@ -5,6 +5,9 @@
   are rate-limited per client address.
 * A player proves a profile when joining a seat (``hello`` with ``profile``); the
   seat then carries the profile's id.
+* A proven profile is a client of its own in the per-client quotas of the requests
+  that carry it (:func:`profile_client`): creating games, asking for reviews,
+  watching games — a school behind one address is not one client.
 * A game created with ``"rated": true`` is **rated** when it ends (by its rules or
   a resignation; not when abandoned) if every human seat holds a profile, no
   profile holds two seats, and there are two seats or more.  Bots are rated too,
@@ -29,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -43,7 +47,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Column, Float, Integer, MetaData, String, Table, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -416,6 +420,24 @@ def _limited(request: Request) -> None:
     """At most a few profile requests per client address (bursts of 20, then 1 a second)."""
     host = request.client.host if request.client else "?"
     check_rate(request.app.state.profile_limits, host)
+
+
+PROFILE_CLIENT = "profile:"
+"""How a proven profile's client key begins (an address never does)."""
+
+
+async def profile_client(conn: HTTPConnection, profile: Any, address: str) -> str:
+    """The client a request is in every per-client quota: the profile it proves
+    (``{name, secret}``, checked off the event loop, attempts rate-limited per
+    ``address`` like every profile request), as ``profile:<id>``.  Raises
+    :class:`RequestError` ``bad_profile`` (not such an object, or no profile with that
+    name and secret) or ``rate_limited``; a refused profile counts for nobody."""
+    if not isinstance(profile, dict):
+        raise RequestError("bad_profile", "profile must be {name, secret}")
+    check_rate(conn.app.state.profile_limits, address)
+    book: RatingBook = conn.app.state.ratings
+    found = await asyncio.to_thread(book.check_profile, profile.get("name"), profile.get("secret"))
+    return PROFILE_CLIENT + found["id"]
 
 
 def check_rate(limits: dict[str, RateLimit], host: str) -> None:

@@ -41,8 +41,10 @@ from kingdoms.core.errors import KingdomsError
 from kingdoms.review.analysis import Budget, Decision
 from kingdoms.review.game import analyse_steps, positions
 from kingdoms.server.botnames import display_names
+from kingdoms.server.limits import parse_json
 from kingdoms.server.master import GameMaster, RequestError
 from kingdoms.server.privacy import check_open, holds_share_key, no_such_game, request_tokens
+from kingdoms.server.ratings import profile_client
 from kingdoms.server.storage import Storage, create_tables, keys, required
 from kingdoms.server.table import BOT, HUMAN
 from kingdoms.server.table import Table as GameTable
@@ -510,8 +512,24 @@ def _mine(table: GameTable, tokens: list[str]) -> set[int]:
 
 def _error(err: RequestError) -> JSONResponse:
     status = {"no_game": 404, "not_finished": 409, "busy": 429, "no_review": 404,
-              "bad_token": 403, "broken_game": 409}.get(err.code, 400)  # fmt: skip
+              "bad_token": 403, "broken_game": 409,
+              "rate_limited": 429}.get(err.code, 400)  # fmt: skip
     return JSONResponse({"error": err.code, "message": str(err)}, status_code=status)
+
+
+async def _client(request: Request) -> str:
+    """Who asks for a review, in the per-client quota: its address, or the profile
+    proven in the optional body ``{"profile": {"name", "secret"}}``."""
+    address = request.client.host if request.client else "?"
+    raw = await request.body()
+    if not raw.strip():
+        return address
+    data = parse_json(raw, _service(request).master.limits.max_json_depth)  # or bad_json
+    if not isinstance(data, dict):
+        raise RequestError("bad_request", "the body must be a JSON object")
+    if data.get("profile") is None:
+        return address
+    return await profile_client(request, data["profile"], address)
 
 
 async def review_endpoint(request: Request) -> Response:
@@ -521,7 +539,7 @@ async def review_endpoint(request: Request) -> Response:
         table = await service.master.fetch(request.path_params["game_id"])
         check_open(table, _tokens(request))  # a private game: its secrets first
         if request.method == "POST":
-            client = request.client.host if request.client else "?"
+            client = await _client(request)  # checked before anything changes
             tokens = _tokens(request)
             own = bool(_mine(table, tokens)) or holds_share_key(table, tokens)
             await service.request(table, client, own=own)

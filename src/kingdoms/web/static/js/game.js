@@ -19,6 +19,7 @@ let pending = false;
 let retry = 500; // ms before the next connection attempt (doubles up to RETRY_MAX)
 const RETRY_MAX = 4000;
 let greeted = false; // this connection's hello was answered with the game
+let watchAsMe = true; // a signed-in watcher proves its profile (its own places) until refused
 const boards = {};
 
 /** A game's name as a title ("dominion" → "Dominion"). */
@@ -445,8 +446,11 @@ function connect(tokens) {
     const key = shareKeyFor(gameId); // a watcher of a private game shows its share key
     const hello = tokens.length ? { type: "hello", tokens, lang: lang() }
       : key ? { type: "hello", watch: true, tokens: [key], lang: lang() } : { type: "hello", watch: true, lang: lang() };
-    // one seat played here: prove the profile so a rated game counts for it
-    if (tokens.length === 1 && me) hello.profile = { name: me.name, secret: me.secret };
+    // one seat played here: prove the profile so a rated game counts for it; a
+    // signed-in watcher: so it watches within its profile's places, not its address's
+    if (me && (tokens.length === 1 || (!tokens.length && watchAsMe))) {
+      hello.profile = { name: me.name, secret: me.secret };
+    }
     socket.send(JSON.stringify(hello));
   });
   socket.addEventListener("message", (ev) => {
@@ -456,7 +460,10 @@ function connect(tokens) {
       pending = false;
       document.body.classList.remove("pending");
       const text = ERRORS[msg.code] ? ERRORS[msg.code]() : msg.message;
-      if (msg.code === "bad_token" || msg.code === "no_game") {
+      if (msg.code === "bad_profile" && !greeted && !tokens.length) {
+        watchAsMe = false; // a profile this server does not know: watch as anyone
+        socket.close(4001);
+      } else if (msg.code === "bad_token" || msg.code === "no_game") {
         toast(text);
         $("#prompt-title").textContent = text;
         socket.close(4000);
