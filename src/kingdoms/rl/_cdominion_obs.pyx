@@ -49,7 +49,7 @@ cdef class NativeDominionEncoder:
     cdef int o_owned, o_decision_card, o_decision_subject, o_discard_top
     cdef object data
     cdef short[:, ::1] view
-    cdef list rows
+    cdef list copies
     cdef dict decisions
     cdef dict held
     cdef object state
@@ -89,7 +89,8 @@ cdef class NativeDominionEncoder:
         self.held = held
         self.data = np.zeros((players, size), dtype=np.int16)
         self.view = self.data
-        self.rows = [self.data[i] for i in range(players)]
+        # each seat's row's own ``copy`` (the observation handed out)
+        self.copies = [self.data[i].copy for i in range(players)]
         self.state = None
 
     def __reduce__(self):
@@ -237,4 +238,4 @@ cdef class NativeDominionEncoder:
             out[i + 4] = len(<list>looking[q])
             out[i + 5] = self.points[q]
             i += 6
-        return self.rows[seat].copy()
+        return self.copies[seat]()
