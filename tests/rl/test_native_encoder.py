@@ -128,6 +128,12 @@ def test_states_out_of_order_equal_the_pure_source(native: bool) -> None:
             got = enc.encode(state, seat)
             assert np.array_equal(got, ref.encode(state, seat))
             assert np.array_equal(got, ref.encode_view(state.view(seat), bool(state.bought)))
+            if enc.native is not None:  # the seat's own buffer (what the OpenSpiel
+                # observer copies from): the same vector, the same array each time
+                shared = enc.native.buffer(state, seat)
+                assert np.array_equal(shared, got)
+                assert shared is not got
+                assert np.shares_memory(shared, enc.native.buffer(state, seat))
 
 
 def test_a_handed_observation_is_the_learners() -> None:

@@ -108,6 +108,16 @@ cdef class NativeDominionEncoder:
 
     def encode(self, st, int seat):
         """The observation of ``seat`` (a new int16 array)."""
+        self._write(st, seat)
+        return self.copies[seat]()
+
+    def buffer(self, st, int seat):
+        """The observation of ``seat`` written into the seat's own buffer, which is
+        returned (not a copy: the next call for the seat writes it again)."""
+        self._write(st, seat)
+        return self.data[seat]
+
+    cdef int _write(self, st, int seat) except -1:
         cdef int n = self.players
         cdef int k = self.k
         cdef int r, q, c, i, turn, to_move, controller, code_slot
@@ -238,4 +248,4 @@ cdef class NativeDominionEncoder:
             out[i + 4] = len(<list>looking[q])
             out[i + 5] = self.points[q]
             i += 6
-        return self.copies[seat]()
+        return 0
