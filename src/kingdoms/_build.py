@@ -57,7 +57,11 @@ COMPILED: Final = (
 )
 """Modules compiled with mypyc (each must pass ``mypy --strict``)."""
 
-CYTHON: Final = ("kingdoms.kingdomino._cboard", "kingdoms.dominion._cnative")
+CYTHON: Final = (
+    "kingdoms.kingdomino._cboard",
+    "kingdoms.dominion._cnative",
+    "kingdoms.rl._cdominion_obs",
+)
 """Cython extensions; each has a pure-Python fallback used when it is missing."""
 
 PURE_ENV: Final = "KINGDOMS_PURE"

@@ -192,8 +192,12 @@ def test_order_enforcing_wrapper_keeps_its_checks() -> None:
     play_random(env, seed=2)
     assert not env.agents
     step = env.unwrapped.game_state.step
+    from pettingzoo.utils.env_logger import EnvLogger
+
+    EnvLogger.flush()
     env.step(0)  # after the end: warned, ignored
     assert env.unwrapped.game_state.step == step
+    assert any("step() called after all agents" in str(m) for m in EnvLogger.mqueue)
 
 
 def test_observation_is_a_fresh_array_each_time() -> None:
@@ -260,3 +264,27 @@ def test_wrapped_last_is_the_environments_own_once_reset() -> None:
     obs, reward, terminated, truncated, info = env.last()
     assert np.array_equal(obs["observation"], env.observe(env.agent_selection)["observation"])
     assert (reward, terminated, truncated, info) == (0.0, False, False, {})
+
+
+def test_wrapped_step_is_the_environments_own_once_reset() -> None:
+    """Once reset, the wrapper's ``step`` is the environment's, which marks the
+    wrapper updated as PettingZoo's ``step`` does (its ``agent_iter`` checks that a
+    step came between two agents)."""
+    env = dominion_env(kingdom="First Game")
+    env.reset(seed=4)
+    assert env.step.__self__ is env.unwrapped
+    iterator = iter(env.agent_iter(50))
+    assert next(iterator) == env.agent_selection
+    assert env._has_updated is False
+    obs = env.last()[0]
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env._has_updated is True
+    assert next(iterator) == env.agent_selection
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(iterator)  # no step in between
+    # with PettingZoo's illegal-move wrapper between them, the wrapper keeps its step
+    wrapped = dominion_env(kingdom="First Game", illegal="terminate")
+    wrapped.reset(seed=4)
+    assert getattr(wrapped.step, "__self__", None) is not wrapped.unwrapped
+    play_random(wrapped, seed=4)
+    assert not wrapped.agents

@@ -44,6 +44,9 @@ class StepCore:
         self, encoder: Any, num_actions: int, agents: list[str], by_legal_list: bool
     ) -> None:
         self.encoder = encoder
+        # the C encoder's own method where the encoder has one (no call in between)
+        native = getattr(encoder, "native", None)
+        self.encode: Any = encoder.encode if native is None else native.encode
         self.num_actions = num_actions
         self.seats: dict[str, int] = {a: i for i, a in enumerate(agents)}
         self.by_legal_list = by_legal_list
@@ -119,7 +122,7 @@ class StepCore:
             mask = self.mask_array.copy()
         else:
             mask = np.zeros(self.num_actions, np.int8)
-        return {"observation": self.encoder.encode(state, seat), "action_mask": mask}
+        return {"observation": self.encode(state, seat), "action_mask": mask}
 
     def apply(self, state: State, action: object) -> int:
         """Apply ``action`` if it is a legal ``int``: the next player to act, or

@@ -44,6 +44,7 @@ Nothing else: no deck order, no other seat's hand, no discard pile beyond its to
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -62,6 +63,20 @@ DECISION_KINDS: tuple[str, ...] = tuple(sorted(DECISIONS))
 _DECISION_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
 
 
+def _native_module() -> Any:
+    try:
+        return importlib.import_module("kingdoms.rl._cdominion_obs")
+    except ImportError:  # not built, or the pure-Python path was asked for
+        return None
+
+
+_native: Any = _native_module()
+
+NATIVE_ENCODER: bool = _native is not None
+"""Whether :class:`DominionEncoder` can write its vectors in C (the Cython extension
+:mod:`kingdoms.rl._cdominion_obs`, in the compiled build)."""
+
+
 class DominionEncoder:
     """The observation vector described in this module's docstring, encoded
     incrementally.
@@ -75,9 +90,14 @@ class DominionEncoder:
     differences; it hands out a copy of the buffer.  The buffers start again when
     the encoder meets another state object.  The result depends only on the state
     given, never on the order of the calls (the tests compare it with
-    :meth:`encode_view` after every step of random games)."""
+    :meth:`encode_view` after every step of random games).
 
-    def __init__(self, players: int) -> None:
+    In the compiled build, :meth:`encode` hands the work to :attr:`native`, the
+    same vector written in C (rewritten from the state into a preallocated buffer
+    per seat at each call); ``native=False`` keeps the incremental encoding above,
+    which the pure-Python path always runs and the tests compare the C one with."""
+
+    def __init__(self, players: int, native: bool = True) -> None:
         n = self.players = players
         k = NUM_CARDS
         fields: list[tuple[str, int]] = [
@@ -165,11 +185,27 @@ class DominionEncoder:
         self._held_zones: list[list[list[int]]] = []
         self._held_supply: list[list[int]] = []
         self._held_owned: list[list[list[int]]] = []
+        self.native: Any = None
+        """The C encoder :meth:`encode` hands the work to, or None."""
+        if native and _native is not None:
+            decisions = {
+                code: (
+                    self._kind_index.get(code, self._other_kind),
+                    spec.subject,
+                    spec.whose,
+                    spec.zone == "hand",
+                )
+                for code, spec in SPECS.items()
+            }
+            offsets = {name: int(sl.start) for name, sl in lay.items()}
+            self.native = _native.NativeDominionEncoder(
+                n, self.size, k, offsets, decisions, dict(HELD)
+            )
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickling and deep copies: a new encoder for as many players (the buffers
         are caches, written again from the next state encoded)."""
-        return (DominionEncoder, (self.players,))
+        return (DominionEncoder, (self.players, self.native is not None))
 
     def _start(self, st: DominionState) -> None:
         """Fresh buffers for another state: zeros, with the game's constant
@@ -201,6 +237,9 @@ class DominionEncoder:
     def encode(self, state: State, seat: int) -> np.ndarray:
         st = state
         assert isinstance(st, DominionState)
+        if self.native is not None:
+            out: np.ndarray = self.native.encode(st, seat)
+            return out
         if st is not self._state:
             self._start(st)
         k = self._k

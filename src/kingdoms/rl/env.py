@@ -28,6 +28,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from kingdoms.core.errors import IllegalAction, InvalidConfig
 from kingdoms.core.registry import get_game
@@ -115,6 +116,9 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         # the per-step work (mask, observation, legality, move) is the core's: one
         # compiled object in the compiled build (see kingdoms.rl.core)
         self._core = StepCore(encoder, self.num_actions, self.possible_agents, mask_by_legal_list)
+        # the order-enforcing wrapper right around this environment, once it handed
+        # its ``step`` to this one's (see :class:`OrderEnforcing`)
+        self._order: OrderEnforcing | None = None
 
     # -- spaces -------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -185,6 +189,12 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         )
 
     def step(self, action: int | None) -> None:
+        order = self._order
+        if order is not None:  # the wrapper's checks, as its own ``step`` makes them
+            order._has_updated = True
+            if not self.agents:
+                EnvLogger.warn_step_after_terminated_truncated()
+                return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -278,11 +288,17 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     ``step`` read the wrapped environment's attributes directly once reset (the
     inherited ones fetch each attribute through ``__getattr__``, twice).  Once reset,
     ``last`` has nothing left to check: it is then the wrapped environment's own
-    (bound on the instance, so a learner's ``last()`` runs no frame of this class)."""
+    (bound on the instance, so a learner's ``last()`` runs no frame of this class).
+    Around a :class:`KingdomsAECEnv` itself, ``step`` is the environment's own too,
+    which then makes this wrapper's checks (marks the wrapper updated, warns of a
+    step once every agent is done)."""
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         super().reset(seed=seed, options=options)
         object.__setattr__(self, "last", self.env.last)
+        if isinstance(self.env, KingdomsAECEnv):
+            self.env._order = self
+            object.__setattr__(self, "step", self.env.step)
 
     def last(
         self, observe: bool = True

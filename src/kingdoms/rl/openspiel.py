@@ -593,6 +593,7 @@ class Observer:
 
     def __init__(self, encoder: Any, perfect_recall: bool, max_length: int) -> None:
         self.encoder = encoder
+        self.native: Any = getattr(encoder, "native", None)
         self.perfect_recall = perfect_recall
         self.size = encoder.size
         history = max_length if perfect_recall else 0
@@ -609,7 +610,11 @@ class Observer:
             tensor.fill(0)
             return
         size = self.size
-        np.copyto(self.observation, self.encoder.encode(engine, player))
+        native = self.native
+        if native is not None:  # the C encoder's own buffer, no copy made in between
+            self.observation[:] = native.buffer(engine, player)
+        else:
+            self.observation[:] = self.encoder.encode(engine, player)
         if not self.perfect_recall:
             return
         tensor[size:] = 0
