@@ -33,6 +33,9 @@ def print_report(
     table.add_column("score [95% CI]", justify="right")
     table.add_column(f"mean {report.score_name}", justify="right")
     table.add_column("mean margin", justify="right")
+    capped = report.capped
+    if capped:
+        table.add_column("capped", justify="right")
     for i, (bot, wins, shared, rate, (lo, hi), score, margin) in enumerate(
         zip(
             report.bots,
@@ -53,6 +56,7 @@ def print_report(
             f"{rate:.1%} [{lo:.1%}–{hi:.1%}]",
             f"{score:.2f}",
             f"{margin:+.2f}",
+            *([str(capped)] if capped else []),
         )
     show(console, table, fmt)
     if not prose:
@@ -70,6 +74,11 @@ def print_report(
             f"stopped early after {report.games} of {data['requested']} games"
             f" (the first bot's 99 % score interval at the stop, {lo:.1%}–{hi:.1%}, "
             "cleared 50 %; a run stopped on its lead tends to overstate it)"
+        )
+    if capped:
+        extra.append(
+            f"stopped at the {report.max_turns}-turn cap: {capped} "
+            f"({capped / report.games:.1%}; scored as they stood)"
         )
     if "mean_turns" in data:
         extra.append(f"mean turns: {data['mean_turns']}")
@@ -196,9 +205,22 @@ class RoundRobin:
         if first is not None:
             out["seed"] = first.seed
             out["setup"] = dict(first.setup)
+            if first.game == "dominion":
+                out["max_turns"] = first.max_turns
+                out["capped_games"] = {
+                    f"{self.bots[i]}|{self.bots[j]}": r.capped for (i, j), r in self.reports.items()
+                }
             notes = [n for r in self.reports.values() for n in r.notes]
             if notes:
                 out["notes"] = list(dict.fromkeys(notes))
+        return out
+
+    def capped(self) -> list[int]:
+        """Per bot, its games stopped at the turn cap (over all its matchups)."""
+        out = [0] * len(self.bots)
+        for (i, j), r in self.reports.items():
+            out[i] += r.capped
+            out[j] += r.capped
         return out
 
     def overall(self) -> list[float]:
@@ -215,6 +237,9 @@ class RoundRobin:
         for j in order:
             table.add_column(self.bots[j], justify="right")
         table.add_column("overall", justify="right")
+        capped = self.capped()
+        if any(capped):
+            table.add_column("capped", justify="right")
         for rank, i in enumerate(order):
             cells = [str(rank + 1), self.bots[i]]
             for j in order:
@@ -224,6 +249,8 @@ class RoundRobin:
                     p, lo, hi = self.rate(i, j)
                     cells.append(f"{p:.1%} [{lo:.0%}–{hi:.0%}]")
             cells.append(f"{overall[i]:.1%}")
+            if any(capped):
+                cells.append(str(capped[i]))
             table.add_row(*cells)
         show(console, table, fmt)
         if fmt == "csv":
@@ -231,5 +258,11 @@ class RoundRobin:
         data = self.to_json()
         if "setup" in data:
             console.print(f"{data['setup'].get('text', '')} · seed {data['seed']}", highlight=False)
+        if any(capped):
+            console.print(
+                f"capped: a bot's games stopped at the {data['max_turns']}-turn cap "
+                f"(scored as they stood; {sum(data['capped_games'].values())} in all)",
+                highlight=False,
+            )
         for note in data.get("notes", ()):
             console.print(f"[yellow]warning:[/] {note}", highlight=False)
