@@ -136,3 +136,14 @@ def test_rank_and_optimize_count_capped_games(tmp_path: Path) -> None:
         res.output.splitlines()[1],
     ]
     assert res.output.splitlines()[1].endswith(",4,4")
+
+
+def test_the_sample_log_is_the_runs_game_stopped_at_its_cap(never: str) -> None:
+    args = ["sim", "dominion", "--bots", f"{never},{never}", "-n", "1", "--max-turns", "3"]
+    res = CliRunner().invoke(main, [*args, "--kingdom", "First Game", "--sample-log", "--json"])
+    assert res.exit_code == 0, res.output
+    log = json.loads(res.output)["sample_log"]
+    assert (
+        log[-1]
+        == "stopped at the 3-turn cap, scored as it stands — Never Buys #1: 3, Never Buys #2: 3"
+    )

@@ -203,7 +203,7 @@ def _run(
         if sample_log:
             from kingdoms.sim.report import sample_log as log_lines
 
-            data["sample_log"] = log_lines(game, specs, seed, options)
+            data["sample_log"] = log_lines(game, specs, seed, options, max_turns=max_turns)
         click.echo(json.dumps(data))
         return
     from kingdoms.sim.report import print_report
@@ -215,7 +215,7 @@ def _run(
             click.echo(f"chart written to {path}")
     if sample_log:
         click.echo("")
-        for line in log_lines(game, specs, seed, options):
+        for line in log_lines(game, specs, seed, options, max_turns=max_turns):
             click.echo(line)
 
 

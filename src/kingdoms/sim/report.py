@@ -10,7 +10,13 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from kingdoms.sim.runner import SCORE_TEXT, SimReport, play_state, score_points
+from kingdoms.sim.runner import (
+    DEFAULT_MAX_TURNS,
+    SCORE_TEXT,
+    SimReport,
+    play_state,
+    score_points,
+)
 from kingdoms.sim.stats import wilson_interval
 from kingdoms.sim.tables import show
 from kingdoms.sim.trackers import METRICS, UNIT
@@ -136,14 +142,20 @@ def print_lengths(report: SimReport, console: Console) -> None:
 
 
 def sample_log(
-    game: str, specs: Sequence[str], seed: int, options: Mapping[str, Any], index: int = 0
+    game: str,
+    specs: Sequence[str],
+    seed: int,
+    options: Mapping[str, Any],
+    index: int = 0,
+    max_turns: int = DEFAULT_MAX_TURNS,
 ) -> list[str]:
-    """The readable log of game ``index`` of a run (the same game the run plays), the
-    seats named by their bots (numbered when two seats play the same bot)."""
+    """The readable log of game ``index`` of a run (the same game the run plays, with
+    its turn cap), the seats named by their bots (numbered when two seats play the
+    same bot)."""
     from kingdoms.core.logtext import with_names
     from kingdoms.sim.setup import labels
 
-    state, seat_bot = play_state(game, specs, index, seed, options, log=True)
+    state, seat_bot = play_state(game, specs, index, seed, options, log=True, max_turns=max_turns)
     named = labels(game, specs)  # a strategy file by its name
     names: list[str | None] = [seat_label(named, b) for b in seat_bot]
     lines = [
@@ -155,6 +167,9 @@ def sample_log(
     if outcome is not None:
         scores = ", ".join(f"{names[i]}: {s:g}" for i, s in enumerate(outcome.scores))
         lines.append(f"final scores — {scores}")
+    elif game == "dominion":  # stopped at the turn cap
+        vp = ", ".join(f"{names[i]}: {v:g}" for i, v in enumerate(state.vp()))
+        lines.append(f"stopped at the {max_turns}-turn cap, scored as it stands — {vp}")
     return lines
 
 
