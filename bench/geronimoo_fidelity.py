@@ -5,7 +5,9 @@ against that file's "Big Money Ultimate" on both sides:
 
 * **here**: the converted strategy files, through the simulator (``kingdoms sim``'s
   loop: ``simulate`` with one worker), seats alternating, on a kingdom holding the
-  cards both bots name (the rest random, never bought by either bot);
+  cards both bots name (the rest random, never bought by either bot), with
+  Geronimoo's turn cap (a game stops once its first player has taken 60 turns and
+  is scored as it stands: ``simulate(max_turns=60)``);
 * **Geronimoo**: DominionSimulator itself, driven headless by a small Java program
   this script writes to a temporary directory and compiles against the simulator's
   compiled classes (``--geronimoo PATH``: the directory holding ``classes/`` and
@@ -169,9 +171,11 @@ def our_scores(
             games,
             seed,
             {"kingdom": kingdom[:10]} if kingdom else {},
+            max_turns=60,  # Geronimoo's cap: stopped after the first player's 60th turn
         )
         out[name] = (report.points()[0], float(report.games))
-        print(f"  here: {name}: {100 * out[name][0] / out[name][1]:.1f} %", file=sys.stderr)
+        capped = f" ({report.capped} games at the turn cap)" if report.capped else ""
+        print(f"  here: {name}: {100 * out[name][0] / out[name][1]:.1f} %{capped}", file=sys.stderr)
     return out
 
 

@@ -180,6 +180,20 @@ def test_the_simulator_plays_natively_the_engines_results(
         assert fast == runner._result(run.g, state, seat_bot, i, None)
 
 
+def test_games_past_the_turn_cap_are_replayed_by_the_engine() -> None:
+    """With a turn cap the native core's games give the results of the engine's games
+    played with the cap: a native game that passed the cap is replayed and stopped."""
+    specs, opts = ["big-money", "smithy"], {"kingdom": "First Game"}
+    run = runner._prepared("dominion", specs, opts, 17)
+    capped = 0
+    for i in range(24):
+        fast = runner._play_one(run, 2, i, 7, False)
+        state, seat_bot = runner._play(run, 2, i, 7)
+        assert fast == runner._result(run.g, state, seat_bot, i, None)
+        capped += bool(fast.summary.get("capped"))
+    assert 0 < capped < 24  # both kinds of game were compared
+
+
 def test_the_differential_soak_finds_no_difference() -> None:
     """The short version of ``bench/dominion_native_soak.py``."""
     native_games = 0

@@ -66,3 +66,14 @@ def test_each_bot_gets_its_start_in_its_own_seat(tmp_path: Path) -> None:
         assert [CARDS[c].id for c in state.hands[seat]] == ["gold"] * 5
         assert "gold" not in [CARDS[c].id for c in state.hands[1 - seat]]
     assert "start state" in (native_reason("dominion", specs, opts) or "")  # the engine deals
+
+
+def test_check_warns_when_the_kingdom_lacks_a_start_card() -> None:
+    from kingdoms.bots.dominion.lint import check_text
+
+    text = HEAD + 'start = ["Potion", "Witch"]\n'
+    found = check_text(text, "s", ["smithy", "village"])
+    assert [(f.line, f.level) for f in found] == [(3, "warning")]
+    assert "Potion, Witch not in this kingdom (no kingdom card costs a Potion)" in found[0].message
+    assert check_text(text, "s", ["familiar", "witch"]) == []  # Familiar brings the Potion
+    assert check_text(text, "s") == []  # no kingdom given: nothing to compare with

@@ -101,6 +101,10 @@ for i, specs in enumerate([["witch", "big-money-ultimate"], ["smithy", "militia"
         r = play_one("dominion", specs, i, 3, {"kingdom": attacks}, curves=curves)
         out["games"].append([list(r.winners), list(r.scores), r.first, dict(r.summary),
                              {k: [list(x) for x in v] for k, v in r.series.items()}])
+for i in range(8):  # the turn cap: games stopped at it, and games that end before it
+    for specs, cap in [(["big-money", "smithy"], 16), (["random", "smithy"], 10)]:
+        r = play_one("dominion", specs, i, 5, {"kingdom": "First Game"}, max_turns=cap)
+        out["games"].append([list(r.winners), list(r.scores), r.first, dict(r.summary)])
 json.dump(out, sys.stdout)
 """
 

@@ -17,7 +17,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from kingdoms.cli.run_options import ADDRESS, BACKEND, FORMAT, JSON, count_option
+from kingdoms.cli.run_options import ADDRESS, BACKEND, FORMAT, JSON, MAX_TURNS, count_option
 from kingdoms.cli.sim import _split_bots
 from kingdoms.sim.optimize import optimize as run_optimize
 from kingdoms.sim.optimize import pool_label as _label
@@ -78,6 +78,7 @@ def optimize() -> None:
     "--time-limit", type=click.FloatRange(min=0), default=None,
     help="Stop evolving after this many seconds (then measure the best).",
 )  # fmt: skip
+@MAX_TURNS
 @JSON
 @FORMAT
 @ADDRESS
@@ -107,6 +108,7 @@ def optimize_dominion(
     address: str | None,
     as_json: bool,
     fmt: str,
+    max_turns: int,
 ) -> None:
     """Evolve strategy files from templates (Big Money + X, draw and trashing
     engines, gainer rushes, Potion cards, attackers: thresholds, cards, copies, play
@@ -154,6 +156,7 @@ def optimize_dominion(
             address=address,
             name=Path(out).stem,
             progress=step,
+            max_turns=max_turns,
         )
     Path(out).write_text(result.text, encoding="utf-8")
     if as_json or fmt == "json":
@@ -166,11 +169,19 @@ def optimize_dominion(
         f"({result.template}; {result.generations} generations, {result.restarts} restarts, "
         f"{result.searched_games} games searched, {result.seconds:.0f} s)"
     )
+    if result.capped_games:
+        summary += (
+            f"; {result.capped_games} games stopped at the {result.max_turns}-turn cap "
+            "(scored as they stood)"
+        )
     table = Table(title=f"{Path(out).stem} against each opponent")
-    for column in ("opponent", "score", "95% CI", "games"):
+    capped = bool(result.capped_games)
+    columns = ("opponent", "score", "95% CI", "games", *(("capped",) if capped else ()))
+    for column in columns:
         table.add_column(column, justify="left" if column == "opponent" else "right")
     for opp, (score, a, b, n) in result.per_opponent.items():
-        table.add_row(_label(opp), f"{score:.1%}", f"{a:.1%}–{b:.1%}", str(n))
+        cap = (str(result.capped_per_opponent.get(opp, 0)),) if capped else ()
+        table.add_row(_label(opp), f"{score:.1%}", f"{a:.1%}–{b:.1%}", str(n), *cap)
     screen = console()
     if fmt == "plain":
         click.echo(result.text)

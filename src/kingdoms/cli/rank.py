@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from kingdoms.cli.run_options import FORMAT, count_option, run_options
+from kingdoms.cli.run_options import FORMAT, MAX_TURNS, count_option, run_options
 from kingdoms.sim.rank import COMBO_GAMES, OPPONENT, Ranked, rank_kingdom
 from kingdoms.sim.tables import console as report_console
 from kingdoms.sim.tables import show
@@ -43,6 +43,7 @@ def rank() -> None:
     "Fresh games measuring each card's best two-card combination (0: no combinations).",
     minimum=0,
 )
+@MAX_TURNS
 @FORMAT
 @run_options
 def rank_dominion(
@@ -57,6 +58,7 @@ def rank_dominion(
     address: str | None,
     as_json: bool,
     fmt: str,
+    max_turns: int,
 ) -> None:
     """For every kingdom card X, Big Money Ultimate + X (at most N copies, N from a
     small screen) against big-money-ultimate; ranked by win rate with 95 % CIs."""
@@ -81,9 +83,16 @@ def rank_dominion(
             address=address,
             progress=lambda _card: progress.advance(task),
             combo_games=combo_games,
+            max_turns=max_turns,
         )
     if as_json or fmt == "json":
-        click.echo(json.dumps({"opponent": OPPONENT, "ranking": [r.to_json() for r in ranked]}))
+        data = {
+            "opponent": OPPONENT,
+            "max_turns": max_turns,
+            "capped_games": sum(r.capped for r in ranked),
+            "ranking": [r.to_json() for r in ranked],
+        }
+        click.echo(json.dumps(data))
         return
     table = Table(title=f"Big Money Ultimate + X vs {OPPONENT} (score: wins + ½ shared)")
     table.add_column("#", justify="right")
@@ -93,6 +102,9 @@ def rank_dominion(
     table.add_column("score [95% CI]", justify="right")
     table.add_column("verdict")
     table.add_column("vs next rank")
+    capped = sum(r.capped for r in ranked)
+    if capped:
+        table.add_column("capped", justify="right")
     if combo_games:
         table.add_column("best combination [95% CI]")
     for i, r in enumerate(ranked):
@@ -107,6 +119,7 @@ def rank_dominion(
             verdict,
             "" if r.separated_from_next is None else
             "separated" if r.separated_from_next else "not separated",
+            *([str(r.capped)] if capped else []),
             *([_combo(r)] if combo_games else []),
         )  # fmt: skip
     out = report_console()
@@ -118,6 +131,12 @@ def rank_dominion(
             "best combination: the card with at most one other kingdom card in a strategy "
             f"template (engine, trashing engine, rush, Potion, Big Money), vs {OPPONENT}, "
             f"{combo_games} fresh games each",
+            highlight=False,
+        )
+    if capped:
+        out.print(
+            f"capped: of a card's games, those stopped at the {max_turns}-turn cap "
+            f"(scored as they stood; {capped} in all)",
             highlight=False,
         )
     loose = [f"{i + 1}–{i + 2}" for i, r in enumerate(ranked) if r.separated_from_next is False]

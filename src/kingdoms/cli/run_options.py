@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 import click
 
 from kingdoms.sim.backends import BACKENDS
-from kingdoms.sim.runner import default_workers
+from kingdoms.sim.runner import DEFAULT_MAX_TURNS, default_workers
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -48,6 +48,18 @@ FORMAT = click.option(
     show_default=True,
     help="Tables as drawn for a terminal (never wrapped when piped), Markdown, CSV, or "
     "the JSON document (as --json).",
+)
+
+
+MAX_TURNS = click.option(
+    "--max-turns",
+    "max_turns",
+    type=click.IntRange(min=0),
+    default=DEFAULT_MAX_TURNS,
+    show_default=True,
+    help="Dominion: a game stops once its first player has taken more turns than this, "
+    "and is scored as it stands (most VP, then fewer turns); 0: no cap. Such games are "
+    "counted in the report.",
 )
 
 

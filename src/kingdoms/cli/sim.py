@@ -15,10 +15,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from kingdoms.bots.base import bot_names
 from kingdoms.cli.game_options import cli_options
-from kingdoms.cli.run_options import ADDRESS, BACKEND, FORMAT, JSON, WORKERS
+from kingdoms.cli.run_options import ADDRESS, BACKEND, FORMAT, JSON, MAX_TURNS, WORKERS
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import Game, available_games, get_game
-from kingdoms.sim.runner import SimReport, StopRule, simulate
+from kingdoms.sim.runner import DEFAULT_MAX_TURNS, SimReport, StopRule, simulate
 
 if TYPE_CHECKING:
     from kingdoms.sim.report import RoundRobin
@@ -73,6 +73,7 @@ def _common(f: Callable[..., Any]) -> Callable[..., Any]:
                 help="Two bots: stop once the first bot's 99 % interval is clear of 50 % "
                 "(checked after every batch, from 100 games on).",
             ),
+            MAX_TURNS,
             click.option(
                 "--turns",
                 type=click.IntRange(min=0),
@@ -132,6 +133,7 @@ def _run(
     curves: bool,
     require_cards: bool = False,
     fmt: str = "plain",
+    max_turns: int = DEFAULT_MAX_TURNS,
 ) -> None:
     as_json = as_json or fmt == "json"
     if bool(bots) == bool(round_robin):
@@ -161,6 +163,7 @@ def _run(
         backend,
         address,
         curves or bool((chart or html) and not round_robin),
+        max_turns,
     )
     if round_robin:
         if curves or sample_log or until_clear:
@@ -200,7 +203,7 @@ def _run(
         if sample_log:
             from kingdoms.sim.report import sample_log as log_lines
 
-            data["sample_log"] = log_lines(game, specs, seed, options)
+            data["sample_log"] = log_lines(game, specs, seed, options, max_turns=max_turns)
         click.echo(json.dumps(data))
         return
     from kingdoms.sim.report import print_report
@@ -212,7 +215,7 @@ def _run(
             click.echo(f"chart written to {path}")
     if sample_log:
         click.echo("")
-        for line in log_lines(game, specs, seed, options):
+        for line in log_lines(game, specs, seed, options, max_turns=max_turns):
             click.echo(line)
 
 
@@ -240,6 +243,8 @@ class _Runs:
     address: str | None
     curves: bool = False
     """Record the per-turn curves (asked for, or needed by a chart)."""
+    max_turns: int = DEFAULT_MAX_TURNS
+    """The turn cap (0: none)."""
 
     def run(
         self, specs: list[str], advance: Callable[[int], None], stop: StopRule | None = None
@@ -256,6 +261,7 @@ class _Runs:
             progress=advance,
             stop=stop,
             curves=self.curves,
+            max_turns=self.max_turns,
         )
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from kingdoms.bots.base import STRATEGY_SUFFIXES
 from kingdoms.core.errors import InvalidConfig
-from kingdoms.sim.runner import GameResult, play_batch
+from kingdoms.sim.runner import DEFAULT_MAX_TURNS, GameResult, play_batch
 
 BACKENDS = ("local", "ray")
 
@@ -39,12 +39,13 @@ class Job:
     seed: int
     options: Mapping[str, Any]
     curves: bool = False
+    max_turns: int = DEFAULT_MAX_TURNS
 
     def play(self, indices: Sequence[int], specs: Sequence[str] | None = None) -> list[GameResult]:
         """Games ``indices`` of the run (``specs``: the bots, where their files lie here)."""
         return play_batch(
             self.game, self.specs if specs is None else specs, indices, self.seed,
-            self.options, self.curves,
+            self.options, self.curves, self.max_turns,
         )  # fmt: skip
 
 
@@ -58,9 +59,11 @@ def run_batches(
     backend: str = "local",
     address: str | None = None,
     curves: bool = False,
+    max_turns: int = DEFAULT_MAX_TURNS,
 ) -> Generator[list[GameResult], None, None]:
-    """The results of every batch, in batch order (``curves``: with per-turn series)."""
-    job = Job(game, specs, seed, dict(options), curves)
+    """The results of every batch, in batch order (``curves``: with per-turn series;
+    ``max_turns``: the turn cap, 0: none)."""
+    job = Job(game, specs, seed, dict(options), curves, max_turns)
     if backend == "ray":
         yield from _ray(job, chunks, workers, address)
     elif backend != "local":

@@ -38,7 +38,13 @@ from pathlib import Path
 from typing import Any
 
 from kingdoms.sim.rank import kingdom_cards
-from kingdoms.sim.runner import play_batch, score_points, simulate
+from kingdoms.sim.runner import (
+    DEFAULT_MAX_TURNS,
+    check_max_turns,
+    play_batch,
+    score_points,
+    simulate,
+)
 from kingdoms.sim.stats import wilson_interval
 from kingdoms.sim.templates import (
     Extra,
@@ -74,6 +80,12 @@ class Optimized:
     """Games the search played (races and the final selection)."""
     template: str = ""
     """The winner's main template (Big Money + X, draw engine, trashing engine…)."""
+    max_turns: int = DEFAULT_MAX_TURNS
+    """The turn cap of every game (0: none)."""
+    capped_games: int = 0
+    """Games of the run (search and final measurement) stopped at the turn cap."""
+    capped_per_opponent: dict[str, int] = field(default_factory=dict)
+    """Pool member -> of the fresh games against it, those stopped at the turn cap."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -93,6 +105,9 @@ class Optimized:
             "budget_seconds": round(self.budget_seconds, 1),
             "searched_games": self.searched_games,
             "template": self.template,
+            "max_turns": self.max_turns,
+            "capped_games": self.capped_games,
+            "capped_per_opponent": dict(self.capped_per_opponent),
             "best_per_generation": [round(x, 4) for x in self.history],
             "strategy": self.text,
         }
@@ -134,6 +149,7 @@ def bundled_pool(
     against: str | None = None,
     seed: int = 0,
     race_games: int = POOL_RACE,
+    max_turns: int = DEFAULT_MAX_TURNS,
 ) -> list[str]:
     """Every bundled strategy bot, and every strategy file of ``files`` (imported bots),
     whose kingdom cards are all in the kingdom — bots that name no kingdom card (the
@@ -159,7 +175,12 @@ def bundled_pool(
 
         strength = {
             name: simulate(
-                "dominion", [name, against], race_games, seed, {"kingdom": list(cards)}
+                "dominion",
+                [name, against],
+                race_games,
+                seed,
+                {"kingdom": list(cards)},
+                max_turns=max_turns,
             ).score_rates()[0]
             for name in names
         }
@@ -168,13 +189,19 @@ def bundled_pool(
 
 
 def _points(
-    specs: Sequence[str], indices: Sequence[int], seed: int, options: Mapping[str, Any]
-) -> tuple[list[float], float]:
+    specs: Sequence[str],
+    indices: Sequence[int],
+    seed: int,
+    options: Mapping[str, Any],
+    max_turns: int = DEFAULT_MAX_TURNS,
+) -> tuple[list[float], int, float]:
     """The first bot's points (1 win, ½ shared, 0 loss) in games ``indices`` of the run
-    of ``seed``, and the CPU seconds they took (run in a worker process or here)."""
+    of ``seed``, how many stopped at the turn cap, and the CPU seconds they took (run
+    in a worker process or here)."""
     t0 = time.process_time()
-    results = play_batch("dominion", specs, indices, seed, options)
-    return [score_points([r], 0) for r in results], time.process_time() - t0
+    results = play_batch("dominion", specs, indices, seed, options, max_turns=max_turns)
+    capped = sum(1 for r in results if r.summary.get("capped"))
+    return [score_points([r], 0) for r in results], capped, time.process_time() - t0
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,8 +228,14 @@ class Arena:
         workers: int = 1,
         backend: str = "local",
         address: str | None = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
     ) -> None:
         self.options = dict(options)
+        self.max_turns = max_turns
+        self.capped = 0
+        """Games stopped at the turn cap."""
+        self.match_capped: list[int] = []
+        """Per match of the last :meth:`play`, its games stopped at the turn cap."""
         self.folder = folder
         self.workers = max(1, workers)
         self.backend = backend
@@ -229,6 +262,7 @@ class Arena:
 
     def play(self, matches: Sequence[Match]) -> list[list[float]]:
         """Every match's points, game by game (in index order)."""
+        self.match_capped = [0] * len(matches)
         if self.backend != "local":
             out = []
             for m in matches:
@@ -236,9 +270,11 @@ class Arena:
                 report = simulate(
                     "dominion", [m.spec, m.opponent], m.games, m.seed, self.options,
                     workers=self.workers, backend=self.backend, address=self.address,
-                    first=m.first,
+                    first=m.first, max_turns=self.max_turns,
                 )  # fmt: skip
                 out.append([score_points([r], 0) for r in report.results])
+                self.capped += report.capped
+                self.match_capped[len(out) - 1] = report.capped
                 self.cpu += (time.perf_counter() - t0) * self.workers
                 self.games += m.games
             return out
@@ -251,11 +287,15 @@ class Arena:
         if self.pool is None:
             for k, chunk in jobs:
                 m = matches[k]
-                pts, cpu = _points([m.spec, m.opponent], chunk, m.seed, self.options)
+                pts, capped, cpu = _points(
+                    [m.spec, m.opponent], chunk, m.seed, self.options, self.max_turns
+                )
                 results[k] += pts
+                self.capped += capped
+                self.match_capped[k] += capped
                 self.cpu += cpu
         else:
-            futures: list[tuple[int, Future[tuple[list[float], float]]]] = [
+            futures: list[tuple[int, Future[tuple[list[float], int, float]]]] = [
                 (
                     k,
                     self.pool.submit(
@@ -264,13 +304,16 @@ class Arena:
                         chunk,
                         matches[k].seed,
                         self.options,
+                        self.max_turns,
                     ),
                 )
                 for k, chunk in jobs
             ]
             for k, fut in futures:
-                pts, cpu = fut.result()
+                pts, capped, cpu = fut.result()
                 results[k] += pts
+                self.capped += capped
+                self.match_capped[k] += capped
                 self.cpu += cpu
         self.games += sum(m.games for m in matches)
         return results
@@ -376,6 +419,7 @@ def optimize(
     options: Mapping[str, Any] | None = None,
     name: str = "optimized",
     progress: Callable[[int, float, float, float], None] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
 ) -> Optimized:
     """The best strategy found against a pool of opponents — ``opponents``, plus
     (``pool``) every bundled bot of the kingdom and every strategy file of
@@ -390,8 +434,10 @@ def optimize(
     given) is spent, :data:`FINAL_SHARE` of it kept for a final race among the
     generations' best.  The winner is then measured on ``final_games`` fresh games
     against every pool member.  ``workers`` (default: every core) run the games.
+    ``max_turns``: the turn cap of every game (:func:`~kingdoms.sim.runner.simulate`).
     ``progress(generation, best fitness, budget spent, budget)`` reports after every
     generation."""
+    check_max_turns(max_turns)
     cards = kingdom_cards(kingdom, seed, options)
     opts = {**(options or {}), "kingdom": cards}
     rng = random.Random(f"optimize-{seed}")
@@ -408,7 +454,11 @@ def optimize(
     members = list(opponents)
     if pool:
         strongest = bundled_pool(
-            cards, files=pool_files, against=members[0] if members else None, seed=seed
+            cards,
+            files=pool_files,
+            against=members[0] if members else None,
+            seed=seed,
+            max_turns=max_turns,
         )
         members += [b for b in strongest if b not in members]
     start = time.monotonic()
@@ -421,7 +471,7 @@ def optimize(
 
     tmp = tempfile.TemporaryDirectory(prefix="kingdoms-opt-")
     folder = Path(tmp.name)
-    arena = Arena(opts, folder, n_workers, backend, address)
+    arena = Arena(opts, folder, n_workers, backend, address, max_turns)
 
     def spent() -> float:
         return arena.cpu / arena.workers
@@ -513,6 +563,7 @@ def optimize(
                 strict=True,
             )
         ]
+        final_capped = dict(zip(members, arena.match_capped, strict=True))
     finally:
         arena.close()
         tmp.cleanup()
@@ -549,4 +600,7 @@ def optimize(
         spent_budget,
         searched,
         template_of(best),
+        max_turns,
+        arena.capped,
+        final_capped,
     )

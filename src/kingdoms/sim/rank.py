@@ -32,7 +32,13 @@ from typing import Any
 
 from kingdoms.core.registry import get_game
 from kingdoms.dominion.data import BY_ID, CARDS
-from kingdoms.sim.runner import GameResult, score_points, simulate
+from kingdoms.sim.runner import (
+    DEFAULT_MAX_TURNS,
+    GameResult,
+    check_max_turns,
+    score_points,
+    simulate,
+)
 from kingdoms.sim.stats import wilson_interval
 
 OPPONENT = "big-money-ultimate"
@@ -119,6 +125,8 @@ class _Arm:
 
     spec: str
     points: list[float] = field(default_factory=list)
+    capped: int = 0
+    """Of those games, the ones stopped at the turn cap."""
 
     @property
     def score(self) -> float:
@@ -181,6 +189,7 @@ def best_combo(
     address: str | None = None,
     final_seed: int | None = None,
     alone: Sequence[float] = (),
+    max_turns: int = DEFAULT_MAX_TURNS,
 ) -> Combo:
     """``card``'s best combination with at most one other card of ``cards``: the
     templates using it (:func:`kingdoms.sim.templates.combos`) race against
@@ -199,7 +208,7 @@ def best_combo(
     if screen is None:
         screen = max(2, min(COMBO_SCREEN, games // 25))
     with tempfile.TemporaryDirectory(prefix="kingdoms-combo-") as tmp:
-        arena = Arena(options, Path(tmp), workers, backend, address)
+        arena = Arena(options, Path(tmp), workers, backend, address, max_turns)
         try:
             first = race(arena, combos(card, cards, rng), [OPPONENT], seed + 101, screen, 2)
             elite = [g for _, g, _ in first[:4]]
@@ -246,6 +255,8 @@ class Ranked:
     """Whether this rank is separated from the next one (None for the last)."""
     combo: Combo | None = None
     """The card's best two-card combination (None: not searched)."""
+    capped: int = 0
+    """Of its :attr:`games`, those stopped at the turn cap."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -259,6 +270,7 @@ class Ranked:
             "screen": {str(k): round(v, 4) for k, v in self.screen.items()},
             "separated_from_next": self.separated_from_next,
             "combo": None if self.combo is None else self.combo.to_json(),
+            "capped_games": self.capped,
         }
 
 
@@ -276,6 +288,7 @@ def rank_kingdom(
     options: Mapping[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
     combo_games: int = COMBO_GAMES,
+    max_turns: int = DEFAULT_MAX_TURNS,
 ) -> list[Ranked]:
     """Every kingdom card's Big Money Ultimate + X against Big Money Ultimate, best
     first.  All candidates play the same games (paired seeds: the same shuffles where
@@ -284,7 +297,9 @@ def rank_kingdom(
     ``min_games`` at a time to the cards whose rank is not yet separated from a
     neighbour's, until every neighbouring pair is separated or those cards reach
     ``max_games``.  With ``combo_games`` (0: not), every card's best two-card
-    combination (:func:`best_combo`) is measured on that many fresh games."""
+    combination (:func:`best_combo`) is measured on that many fresh games.
+    ``max_turns``: the turn cap of every game (:func:`~kingdoms.sim.runner.simulate`)."""
+    check_max_turns(max_turns)
     opts = {**(options or {}), "kingdom": kingdom_cards(kingdom, seed, options)}
     cards = opts["kingdom"]
 
@@ -302,8 +317,10 @@ def rank_kingdom(
             backend=backend,
             address=address,
             first=len(arm.points),
+            max_turns=max_turns,
         )
         arm.points += [score_points([r], 0) for r in report.results]
+        arm.capped += report.capped
 
     picks: dict[str, tuple[int, dict[int, float], bool]] = {}
     found: dict[str, Combo] = {}
@@ -342,7 +359,7 @@ def rank_kingdom(
             found[card] = best_combo(
                 card, cards, opts, seed=seed, games=combo_games, workers=workers,
                 backend=backend, address=address, final_seed=seed + 1,
-                alone=main[card].points,
+                alone=main[card].points, max_turns=max_turns,
             )  # fmt: skip
     out = []
     for k, card in enumerate(order):
@@ -360,6 +377,7 @@ def rank_kingdom(
                 picks[card][2],
                 None if nxt is None else separated(arm.points, main[nxt].points),
                 found.get(card),
+                arm.capped,
             )
         )
     return out

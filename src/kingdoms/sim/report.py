@@ -10,7 +10,13 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from kingdoms.sim.runner import SCORE_TEXT, SimReport, play_state, score_points
+from kingdoms.sim.runner import (
+    DEFAULT_MAX_TURNS,
+    SCORE_TEXT,
+    SimReport,
+    play_state,
+    score_points,
+)
 from kingdoms.sim.stats import wilson_interval
 from kingdoms.sim.tables import show
 from kingdoms.sim.trackers import METRICS, UNIT
@@ -33,6 +39,9 @@ def print_report(
     table.add_column("score [95% CI]", justify="right")
     table.add_column(f"mean {report.score_name}", justify="right")
     table.add_column("mean margin", justify="right")
+    capped = report.capped
+    if capped:
+        table.add_column("capped", justify="right")
     for i, (bot, wins, shared, rate, (lo, hi), score, margin) in enumerate(
         zip(
             report.bots,
@@ -53,6 +62,7 @@ def print_report(
             f"{rate:.1%} [{lo:.1%}–{hi:.1%}]",
             f"{score:.2f}",
             f"{margin:+.2f}",
+            *([str(capped)] if capped else []),
         )
     show(console, table, fmt)
     if not prose:
@@ -70,6 +80,11 @@ def print_report(
             f"stopped early after {report.games} of {data['requested']} games"
             f" (the first bot's 99 % score interval at the stop, {lo:.1%}–{hi:.1%}, "
             "cleared 50 %; a run stopped on its lead tends to overstate it)"
+        )
+    if capped:
+        extra.append(
+            f"stopped at the {report.max_turns}-turn cap: {capped} "
+            f"({capped / report.games:.1%}; scored as they stood)"
         )
     if "mean_turns" in data:
         extra.append(f"mean turns: {data['mean_turns']}")
@@ -127,14 +142,20 @@ def print_lengths(report: SimReport, console: Console) -> None:
 
 
 def sample_log(
-    game: str, specs: Sequence[str], seed: int, options: Mapping[str, Any], index: int = 0
+    game: str,
+    specs: Sequence[str],
+    seed: int,
+    options: Mapping[str, Any],
+    index: int = 0,
+    max_turns: int = DEFAULT_MAX_TURNS,
 ) -> list[str]:
-    """The readable log of game ``index`` of a run (the same game the run plays), the
-    seats named by their bots (numbered when two seats play the same bot)."""
+    """The readable log of game ``index`` of a run (the same game the run plays, with
+    its turn cap), the seats named by their bots (numbered when two seats play the
+    same bot)."""
     from kingdoms.core.logtext import with_names
     from kingdoms.sim.setup import labels
 
-    state, seat_bot = play_state(game, specs, index, seed, options, log=True)
+    state, seat_bot = play_state(game, specs, index, seed, options, log=True, max_turns=max_turns)
     named = labels(game, specs)  # a strategy file by its name
     names: list[str | None] = [seat_label(named, b) for b in seat_bot]
     lines = [
@@ -146,6 +167,9 @@ def sample_log(
     if outcome is not None:
         scores = ", ".join(f"{names[i]}: {s:g}" for i, s in enumerate(outcome.scores))
         lines.append(f"final scores — {scores}")
+    elif game == "dominion":  # stopped at the turn cap
+        vp = ", ".join(f"{names[i]}: {v:g}" for i, v in enumerate(state.vp()))
+        lines.append(f"stopped at the {max_turns}-turn cap, scored as it stands — {vp}")
     return lines
 
 
@@ -196,9 +220,22 @@ class RoundRobin:
         if first is not None:
             out["seed"] = first.seed
             out["setup"] = dict(first.setup)
+            if first.game == "dominion":
+                out["max_turns"] = first.max_turns
+                out["capped_games"] = {
+                    f"{self.bots[i]}|{self.bots[j]}": r.capped for (i, j), r in self.reports.items()
+                }
             notes = [n for r in self.reports.values() for n in r.notes]
             if notes:
                 out["notes"] = list(dict.fromkeys(notes))
+        return out
+
+    def capped(self) -> list[int]:
+        """Per bot, its games stopped at the turn cap (over all its matchups)."""
+        out = [0] * len(self.bots)
+        for (i, j), r in self.reports.items():
+            out[i] += r.capped
+            out[j] += r.capped
         return out
 
     def overall(self) -> list[float]:
@@ -215,6 +252,9 @@ class RoundRobin:
         for j in order:
             table.add_column(self.bots[j], justify="right")
         table.add_column("overall", justify="right")
+        capped = self.capped()
+        if any(capped):
+            table.add_column("capped", justify="right")
         for rank, i in enumerate(order):
             cells = [str(rank + 1), self.bots[i]]
             for j in order:
@@ -224,6 +264,8 @@ class RoundRobin:
                     p, lo, hi = self.rate(i, j)
                     cells.append(f"{p:.1%} [{lo:.0%}–{hi:.0%}]")
             cells.append(f"{overall[i]:.1%}")
+            if any(capped):
+                cells.append(str(capped[i]))
             table.add_row(*cells)
         show(console, table, fmt)
         if fmt == "csv":
@@ -231,5 +273,11 @@ class RoundRobin:
         data = self.to_json()
         if "setup" in data:
             console.print(f"{data['setup'].get('text', '')} · seed {data['seed']}", highlight=False)
+        if any(capped):
+            console.print(
+                f"capped: a bot's games stopped at the {data['max_turns']}-turn cap "
+                f"(scored as they stood; {sum(data['capped_games'].values())} in all)",
+                highlight=False,
+            )
         for note in data.get("notes", ()):
             console.print(f"[yellow]warning:[/] {note}", highlight=False)

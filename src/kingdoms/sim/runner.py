@@ -82,6 +82,21 @@ def seating(index: int, bots: int) -> list[int]:
     return [(seat - index) % bots for seat in range(bots)]
 
 
+DEFAULT_MAX_TURNS = 60
+"""A simulated Dominion game stops once its first player has taken more than this
+many turns (as Geronimoo's simulator does), and is scored as it stands by the usual
+rule (most VP, then fewer turns); 0: no cap."""
+
+
+def check_max_turns(max_turns: int) -> int:
+    """``max_turns`` checked: a whole number, 0 (no cap) or more."""
+    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 0:
+        raise InvalidConfig(
+            f"max_turns must be a whole number of turns, 0 (no cap) or more, not {max_turns!r}"
+        )
+    return max_turns
+
+
 def new_sim_game(
     game: str, specs: Sequence[str], index: int, seed: int, options: Mapping[str, Any]
 ) -> Any:
@@ -93,9 +108,14 @@ class _Prepared:
     """What every game of one run shares, made once per process: the game, the bot
     makers and the game's configuration function (options checked once)."""
 
-    __slots__ = ("configs", "fixed_kingdom", "g", "makers", "name", "native", "specs", "starts")
+    __slots__ = (
+        "configs", "fixed_kingdom", "g", "makers", "max_turns", "name", "native", "specs",
+        "starts",
+    )  # fmt: skip
 
-    def __init__(self, game: str, specs: Sequence[str], options: Mapping[str, Any]) -> None:
+    def __init__(
+        self, game: str, specs: Sequence[str], options: Mapping[str, Any], max_turns: int = 0
+    ) -> None:
         g = get_game(game)
         opts = dict(options)
         if g.supports_first_player:
@@ -112,6 +132,8 @@ class _Prepared:
         it cannot play them (:mod:`kingdoms.bots.dominion.native`)."""
         self.starts = _starts(self.makers) if game == "dominion" else ()
         """Per bot, its start state (a Dominion strategy's ``start``), when any has one."""
+        self.max_turns = max_turns if game == "dominion" else 0
+        """The turn cap (:data:`DEFAULT_MAX_TURNS`; 0: none; Dominion only)."""
 
     def new_state(self, index: int, seed: int) -> Any:
         config = self.configs(game_seed(seed, index))
@@ -130,14 +152,16 @@ def _starts(makers: Sequence[Callable[[], Bot]]) -> tuple[Any, ...]:
     return tuple(found) if any(s is not None for s in found) else ()
 
 
-_PREPARED: dict[tuple[str, ...], list[tuple[dict[str, Any], _Prepared]]] = {}
+_PREPARED: dict[tuple[Any, ...], list[tuple[dict[str, Any], _Prepared]]] = {}
 
 
-def _prepared(game: str, specs: Sequence[str], options: Mapping[str, Any]) -> _Prepared:
+def _prepared(
+    game: str, specs: Sequence[str], options: Mapping[str, Any], max_turns: int = 0
+) -> _Prepared:
     """The run's :class:`_Prepared`, kept for the next games of the same run: the same
-    game, bots and options (equal, with values of the same types: ``1`` is not
-    ``True`` to the options' checks)."""
-    key = (game, *specs)
+    game, bots, turn cap and options (equal, with values of the same types: ``1`` is
+    not ``True`` to the options' checks)."""
+    key = (game, max_turns, *specs)
     runs = _PREPARED.get(key)
     if runs is None:
         if len(_PREPARED) >= 32:
@@ -146,7 +170,7 @@ def _prepared(game: str, specs: Sequence[str], options: Mapping[str, Any]) -> _P
     for opts, run in runs:
         if opts == options and all(type(v) is type(options[k]) for k, v in opts.items()):
             return run
-    run = _Prepared(game, specs, options)
+    run = _Prepared(game, specs, options, max_turns)
     del runs[:-7]  # a few option sets per bot line-up
     runs.append((copy.deepcopy(dict(options)), run))  # a caller may change its lists
     return run
@@ -160,10 +184,12 @@ def play_one(
     options: Mapping[str, Any],
     *,
     curves: bool = False,
+    max_turns: int = DEFAULT_MAX_TURNS,
 ) -> GameResult:
     """Play game ``index`` of a run and collect its result; with ``curves`` also its
     per-turn series (:attr:`GameResult.series`, else empty)."""
-    return _play_one(_prepared(game, specs, options), len(specs), index, seed, curves)
+    run = _prepared(game, specs, options, max_turns)
+    return _play_one(run, len(specs), index, seed, curves)
 
 
 def _play_one(run: _Prepared, k: int, index: int, seed: int, curves: bool) -> GameResult:
@@ -242,6 +268,10 @@ def _native_game(run: _Prepared, k: int, index: int, seed: int) -> GameResult | 
     from kingdoms.dominion.rules import winners
 
     vp, turns, ended_by, supply, _ = played
+    if run.max_turns and turns[first] > run.max_turns:
+        # it reached the cap: the engine replays it and stops there (the same game
+        # up to that point; a game that never passed the cap never met it)
+        return None
     win = winners(vp, turns)
     scores = [0.0] * k
     for s, v in enumerate(vp):
@@ -289,8 +319,10 @@ def play_state(
     *,
     log: bool = False,
     series: dict[str, list[list[float]]] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
 ) -> tuple[Any, list[int]]:
-    return _play(_prepared(game, specs, options), len(specs), index, seed, log, series)
+    run = _prepared(game, specs, options, max_turns)
+    return _play(run, len(specs), index, seed, log, series)
 
 
 def _play(
@@ -309,38 +341,58 @@ def _play(
     rngs = seat_rngs(state.config.seed, k)
     tracker = tracker_for(run.name, state) if series is not None else None
     if series is None or tracker is None:
-        _loop(state, bots, rngs)
+        _loop(state, bots, rngs, run.max_turns)
     else:
-        _tracked_loop(state, bots, rngs, tracker)
+        _tracked_loop(state, bots, rngs, tracker, run.max_turns)
         series.update(tracker.series())
     return state, seat_bot
 
 
-def _loop(state: Any, bots: Sequence[Bot], rngs: Sequence[random.Random]) -> None:
+def _capped(state: Any, max_turns: int) -> bool:
+    """Whether a Dominion game stops at the turn cap: its first player has taken more
+    than ``max_turns`` turns (0: no cap)."""
+    return max_turns > 0 and state.turns[state.first] > max_turns
+
+
+def _loop(
+    state: Any, bots: Sequence[Bot], rngs: Sequence[random.Random], max_turns: int = 0
+) -> None:
     """One game: the engine and the bots, nothing else (the bots' own loop when they
-    have one: :func:`~kingdoms.core.runner.joint_loop`)."""
-    loop = joint_loop(bots)
-    if loop is not None and loop(state, bots, rngs, DEFAULT_MAX_STEPS):
-        return
+    have one: :func:`~kingdoms.core.runner.joint_loop`), to its end or the turn cap."""
+    if max_turns:
+        from kingdoms.bots.dominion.bots import StrategyBot, _play_game
+
+        seats = [b for b in bots if type(b) is StrategyBot]
+        if len(seats) == len(bots):  # the strategy bots' loop, which watches the cap
+            _play_game(state, seats, rngs, DEFAULT_MAX_STEPS, max_turns)
+            return
+    else:
+        loop = joint_loop(bots)
+        if loop is not None and loop(state, bots, rngs, DEFAULT_MAX_STEPS):
+            return
     reads = [bot_reader(bot) for bot in bots]
     acts = [bot.act for bot in bots]
     legal = state.legal_actions
     apply = state.apply
     for _ in range(DEFAULT_MAX_STEPS):
         player = state.current_player
-        if player < 0:
+        if player < 0 or (max_turns and _capped(state, max_turns)):
             return
         apply(acts[player](reads[player](state, player), legal(), rngs[player]))
     raise IllegalAction(f"game did not end within {DEFAULT_MAX_STEPS} actions")
 
 
 def _tracked_loop(
-    state: Any, bots: Sequence[Bot], rngs: Sequence[random.Random], tracker: Tracker
+    state: Any,
+    bots: Sequence[Bot],
+    rngs: Sequence[random.Random],
+    tracker: Tracker,
+    max_turns: int = 0,
 ) -> None:
     """:func:`_loop` with the per-turn tracker watching every action."""
     for _ in range(DEFAULT_MAX_STEPS):
         player = state.current_player
-        if player < 0:
+        if player < 0 or (max_turns and _capped(state, max_turns)):
             return
         bot = bots[player]
         action = bot.act(bot_input(bot, state, player), state.legal_actions(), rngs[player])
@@ -368,8 +420,10 @@ def _result(
     series: Mapping[str, list[list[float]]] | None,
 ) -> GameResult:
     outcome = state.outcome()
-    if outcome is None:  # pragma: no cover - the loop only returns finished games
-        raise InvalidConfig("game did not finish")
+    capped = False
+    if outcome is None:
+        outcome = _capped_outcome(state)
+        capped = True
     k = len(seat_bot)
     scores = [0.0] * k
     for seat, score in enumerate(outcome.scores):
@@ -382,6 +436,9 @@ def _result(
                 per_bot[seat_bot[seat]] = tuple(row)
             by_bot[metric] = tuple(per_bot)
     summary = dict(g.summarize(state))
+    if capped:
+        summary["ending"] = "turn limit"
+        summary["capped"] = True
     if "categories" in summary:  # per seat -> per bot
         per_seat = summary["categories"]
         summary["categories"] = tuple(per_seat[seat_bot.index(b)] for b in range(k))
@@ -399,6 +456,24 @@ def _result(
     )
 
 
+def _capped_outcome(state: Any) -> Any:
+    """The outcome of a Dominion game stopped at the turn cap: scored as it stands,
+    by the usual rule (most VP, then fewer turns; still tied: shared)."""
+    from kingdoms.dominion.state import DominionState
+
+    if not isinstance(state, DominionState):  # pragma: no cover - the loops finish others
+        raise InvalidConfig("game did not finish")
+    from kingdoms.core.state import Outcome
+    from kingdoms.dominion.rules import winners
+
+    vp = state.vp()
+    return Outcome(
+        scores=tuple(float(v) for v in vp),
+        winners=winners(vp, state.turns),
+        details={"turns": list(state.turns), "vp": vp, "first_player": state.first},
+    )
+
+
 def play_batch(
     game: str,
     specs: Sequence[str],
@@ -406,10 +481,11 @@ def play_batch(
     seed: int,
     options: Mapping[str, Any],
     curves: bool = False,
+    max_turns: int = DEFAULT_MAX_TURNS,
 ) -> list[GameResult]:
     """Games ``indices`` of a run, in one process (what a worker or a Ray task runs);
-    ``curves``: with their per-turn series."""
-    run = _prepared(game, specs, options)
+    ``curves``: with their per-turn series; ``max_turns``: the turn cap (0: none)."""
+    run = _prepared(game, specs, options, max_turns)
     return [_play_one(run, len(specs), i, seed, curves) for i in indices]
 
 
@@ -437,6 +513,21 @@ class SimReport:
     """What the games were played on (:func:`kingdoms.sim.setup.describe_setup`)."""
     notes: list[str] = field(default_factory=list)
     """Warnings (bots naming cards the kingdoms lacked)."""
+    max_turns: int = 0
+    """The turn cap the games were played with (0: none; Dominion only)."""
+
+    @property
+    def capped(self) -> int:
+        """Games stopped at the turn cap (scored as they stood)."""
+        return sum(1 for r in self.results if r.summary.get("capped"))
+
+    def capped_wins(self) -> list[int]:
+        """Per bot, its outright wins among the games stopped at the turn cap."""
+        out = [0] * len(self.bots)
+        for r in self.results:
+            if r.summary.get("capped") and len(r.winners) == 1:
+                out[r.winners[0]] += 1
+        return out
 
     @property
     def wins(self) -> list[int]:
@@ -595,6 +686,9 @@ class SimReport:
         }
         if self.requested and self.requested != self.games:
             out["requested"] = self.requested
+        if self.game == "dominion":
+            out["max_turns"] = self.max_turns
+            out["capped_games"] = self.capped
         turns = [r.summary["turns"] for r in self.results if "turns" in r.summary]
         if turns:
             out["mean_turns"] = round(mean([float(t) for t in turns]), 3)
@@ -640,6 +734,7 @@ def simulate(
     address: str | None = None,
     curves: bool = False,
     first: int = 0,
+    max_turns: int = DEFAULT_MAX_TURNS,
 ) -> SimReport:
     """Play ``games`` games of ``game`` between ``bots`` (bot specs) and report.
 
@@ -652,12 +747,15 @@ def simulate(
     since the last call; ``stop(results)``, asked after every batch with the games
     so far in index order, ends the run early when it returns True.  ``curves``
     also records every game's per-turn series (:meth:`SimReport.curves`); without
-    it a game is the engine and the bots only."""
+    it a game is the engine and the bots only.  ``max_turns``: a Dominion game stops
+    once its first player has taken more turns than that and is scored as it stands
+    (:data:`DEFAULT_MAX_TURNS`; 0: no cap; :attr:`SimReport.capped` counts them)."""
     from kingdoms.sim.backends import run_batches
 
     g = get_game(game)
     if games < 1:
         raise InvalidConfig("the number of games must be at least 1")
+    check_max_turns(max_turns)
     g.check_players(len(bots))
     for spec in bots:  # fail fast on unknown bots or bad parameters
         make_bot(game, spec, files=True)
@@ -667,7 +765,9 @@ def simulate(
     start = time.perf_counter()
     results: list[GameResult] = []
     chunks = [[first + i for i in chunk] for chunk in batches(games, size)]
-    stream = run_batches(game, list(bots), chunks, seed, opts, workers, backend, address, curves)
+    stream = run_batches(
+        game, list(bots), chunks, seed, opts, workers, backend, address, curves, max_turns
+    )
     with contextlib.closing(stream):  # stopping early cancels the batches not started
         for chunk in stream:
             if progress:
@@ -694,6 +794,7 @@ def simulate(
         seconds=seconds,
         requested=games,
         curves_recorded=curves,
+        max_turns=max_turns if game == "dominion" else 0,
     )
 
 

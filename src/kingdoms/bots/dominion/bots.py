@@ -370,12 +370,19 @@ class StrategyBot:
 
 
 def _play_game(
-    st: DominionState, bots: list[StrategyBot], rngs: Sequence[random.Random], max_steps: int
+    st: DominionState,
+    bots: list[StrategyBot],
+    rngs: Sequence[random.Random],
+    max_steps: int,
+    max_turns: int = 0,
 ) -> bool:
+    """Play the game to its end, or (``max_turns`` > 0) until its first player has
+    taken more than ``max_turns`` turns (the game then stands unfinished)."""
     buy_phase, see = _BUY_PHASE, observe
+    first = st.first
     for _ in range(max_steps):
         player = st.current_player
-        if player < 0:
+        if player < 0 or (max_turns > 0 and st.turns[first] > max_turns):
             return True
         legal = st.legal_actions()
         if len(legal) == 1:

@@ -3,8 +3,10 @@ never afforded or not in the kingdom (:mod:`kingdoms.bots.dominion.lang`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from kingdoms.bots.dominion.strategy import (
     ANY,
@@ -72,6 +74,32 @@ def _check_list(entries: Sequence[Entry], where: str, out: list[Finding]) -> Non
                 break
         if (e.compiled is None or False not in e.compiled.truth) and rule.target != DONE:
             before.append(e)
+
+
+def _start_findings(text: str, start: dict[str, Any], supply: set[str]) -> list[Finding]:
+    """A ``start`` whose cards the kingdom lacks (a Potion without a Potion-costing
+    card, a kingdom card not in it): the game would refuse to set it up."""
+    cards = [*start.get("deck", ()), *start.get("hand", ()), *start.get("discard", ())]
+    missing = sorted({c for c in cards if c not in supply}, key=display)
+    if not missing:
+        return []
+    line = next(
+        (
+            i + 1
+            for i, t in enumerate(text.splitlines())
+            if re.match(r"\s*(start\s*=|\[start\])", t)
+        ),
+        None,
+    )
+    names = ", ".join(display(c) for c in missing)
+    why = " (no kingdom card costs a Potion)" if "potion" in missing else ""
+    return [
+        Finding(
+            line,
+            "warning",
+            f"start: {names} not in this kingdom{why}; a game of it refuses this start",
+        )
+    ]
 
 
 def check_text(
@@ -142,6 +170,8 @@ def check_text(
             break
         if e.compiled is None or False not in e.compiled.truth:
             always_before.append(e)
+    if supply is not None and parsed.start:
+        out += _start_findings(text, parsed.start, supply)
     _check_list(parsed.play, "play", out)
     for e in parsed.play if parsed.name != "default" else ():
         r = e.rule
