@@ -21,6 +21,8 @@ from kingdoms.bots.dominion.bots import StrategyBot, _play_game
 from kingdoms.bots.dominion.lang import parse_strategy
 from kingdoms.core import new_game
 from kingdoms.core.runner import DEFAULT_MAX_STEPS, seat_rngs
+from kingdoms.dominion import actions as A
+from kingdoms.dominion.data import NUM_CARDS
 from kingdoms.dominion.state import DominionState
 from kingdoms.sim import runner
 
@@ -136,7 +138,8 @@ def test_what_the_native_core_cannot_play_stays_on_the_engine() -> None:
     st.logging = False
     assert native.why_not(st, bots) is None
     workshop = [make_bot("dominion", "workshop-gardens", files=True), bots[0]]
-    assert native.why_not(st, workshop) == "workshop has a GainUpTo step"
+    # a Workshop can gain any card costing up to $4: Cellar's step is not native
+    assert native.why_not(st, workshop) == "cellar has a DiscardAnyThenDraw step"
     assert not native.play_state(st, workshop, DEFAULT_MAX_STEPS)
     assert st.history == []
     random_bot = [make_bot("dominion", "random"), bots[0]]
@@ -147,6 +150,59 @@ def test_what_the_native_core_cannot_play_stays_on_the_engine() -> None:
     assert (
         runner.native_reason("dominion", ["big-money", "smithy"], {"kingdom": "First Game"}) is None
     )
+
+
+WORKSHOP = """
+name = "workshop-money"
+buy = [
+  "Province if total_money > 15",
+  "Gold",
+  "Workshop if count(Workshop) < 2",
+  "Silver",
+]
+[decisions]
+"workshop.gain" = ["Silver if coins >= 2", "Village if count(Village) < 1", "Smithy"]
+"""
+
+WORKSHOP_KINGDOM = [
+    "workshop", "village", "smithy", "militia", "moat",
+    "festival", "market", "laboratory", "witch", "council_room",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "specs",
+    [
+        ["workshop-money", "big-money"],
+        ["workshop-money", "witch", "militia"],
+        ["workshop-money", "workshop-money", "moat", "smithy"],
+    ],
+)
+def test_gains_within_a_cost_are_the_engines_gains(specs: list[str]) -> None:
+    """Workshop's ``GainUpTo`` step runs natively: the seat's gain rules (its own
+    with conditions, then the default's ``*.gain``) pick among the piles the engine
+    offers, in its order."""
+    bot = StrategyBot(parse_strategy(WORKSHOP))
+    gained = 0
+    for seed in range(8):
+        seats = [bot if s == "workshop-money" else s for s in specs]
+        a, b = _both(seats, WORKSHOP_KINGDOM, seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        gained += sum(1 for x in a.history if x // NUM_CARDS == A.GAIN)
+    assert gained > 10
+
+
+def test_a_gain_that_can_take_a_card_off_the_native_core_keeps_the_game_on_the_engine() -> None:
+    """A seat with a Workshop can come to own any card costing up to $4: one whose
+    steps are not native (Feast here) keeps the game on the engine."""
+    st = new_game(
+        "dominion", players=2, seed=0, options={"kingdom": ["feast", *WORKSHOP_KINGDOM[:9]]}
+    )
+    assert isinstance(st, DominionState)
+    st.logging = False
+    bots = [StrategyBot(parse_strategy(WORKSHOP)), make_bot("dominion", "big-money")]
+    assert native.why_not(st, bots) == "feast has a Custom step"
 
 
 def test_a_game_that_outlasts_its_steps_is_left_untouched() -> None:
@@ -309,3 +365,13 @@ def test_a_game_played_on_from_its_middle_is_the_engines_game() -> None:
         assert a.history == b.history
         assert a.snapshot() == b.snapshot()
     assert played > 0
+
+
+def test_the_rollout_soak_finds_no_difference() -> None:
+    """The short version of ``bench/dominion_native_soak.py --rollouts``."""
+    native_rollouts = 0
+    for seed in range(40):
+        played, diff = native.differential_rollout(seed)
+        assert diff == ""
+        native_rollouts += played
+    assert native_rollouts >= 3

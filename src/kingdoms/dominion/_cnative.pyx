@@ -43,6 +43,8 @@ cdef enum:
 cdef enum:
     S_OTHERS_DISCARD_DOWN = 4
 cdef enum:
+    S_GAIN = 5
+cdef enum:
     MAXR = 256
 
 # expression node codes
@@ -146,6 +148,14 @@ cdef enum:
     T_TYPE = 1
 cdef enum:
     T_ANY = 2
+cdef enum:
+    T_DONE = 5
+cdef enum:
+    TO_DISCARD = 0
+cdef enum:
+    TO_HAND = 1
+cdef enum:
+    TO_DECK = 2
 cdef enum:
     P_FIRST = 0
 cdef enum:
@@ -335,14 +345,15 @@ cdef class Cards:
     cdef int province
     cdef int silver
     cdef int nkinds
-    cdef int k_play, k_buy, k_choose, a_yes, a_no, a_all, a_end
+    cdef int k_play, k_buy, k_choose, a_yes, a_no, a_all, a_end, k_gain, a_done
 
     def __init__(self, int ncards, cards, steps, int reaction, int province, int silver,
                  int n_kinds, actions):
         """``cards``: per card ``(cost, potion_cost, coins, vp, money, type_mask,
         is_action, is_treasure, is_attack)``; ``steps``: per card a list of
         ``(step code, a, b, c, d)``; ``actions``: the action codes
-        ``(PLAY kind, BUY kind, CHOOSE kind, YES, NO, ALL_TREASURES, END_PHASE)``."""
+        ``(PLAY kind, BUY kind, CHOOSE kind, YES, NO, ALL_TREASURES, END_PHASE, GAIN
+        kind, DONE)``."""
         cdef int c, i, j
         if ncards > MAXC:
             raise ValueError("too many cards for the native core")
@@ -366,7 +377,7 @@ cdef class Cards:
         self.silver = silver
         self.nkinds = n_kinds
         (self.k_play, self.k_buy, self.k_choose, self.a_yes, self.a_no, self.a_all,
-         self.a_end) = actions
+         self.a_end, self.k_gain, self.a_done) = actions
 
 
 cdef class Setup:
@@ -426,13 +437,17 @@ cdef class Plan:
     cdef int rest_start, rest_end
     cdef int discard_start[MAXC]
     cdef int discard_end[MAXC]
+    cdef int gain_start[MAXC]
+    cdef int gain_end[MAXC]
     cdef int react_yes
 
-    def __init__(self, nodes, buys, int guard, prefix, rest, int react_yes, discards=()):
+    def __init__(self, nodes, buys, int guard, prefix, rest, int react_yes, discards=(),
+                 gains=()):
         """``nodes``: ``(op, a, b, next, ival, dval, comparison)`` rows (index 0 unused: "no
         condition"); ``buys``: ``(card, cond node)``; ``rest`` (the play rules):
         ``(target, key, pick, cond node)``; ``discards``: ``(card, rules)``, the rules
-        of the discards the card's Attack asks, as ``rest``."""
+        of the discards the card's Attack asks, as ``rest``; ``gains``: ``(card, rules)``,
+        the rules of the gain the card's step asks (a ``done`` rule: target 5)."""
         cdef int i, c
         if len(nodes) > MAXN or len(buys) > 64 or len(prefix) > MAXC:
             raise ValueError("strategy too large for the native core")
@@ -455,6 +470,10 @@ cdef class Plan:
         memset(self.discard_end, 0, sizeof(self.discard_end))
         for c, rules in discards:
             self.discard_start[c], self.discard_end[c] = self._rules(rules)
+        memset(self.gain_start, 0, sizeof(self.gain_start))
+        memset(self.gain_end, 0, sizeof(self.gain_end))
+        for c, rules in gains:
+            self.gain_start[c], self.gain_end[c] = self._rules(rules)
         self.react_yes = react_yes
 
     cdef tuple _rules(self, rules):
@@ -557,12 +576,25 @@ cdef inline void draw(Game* g, Seat* s, int n) noexcept:
 
 
 cdef inline int gain(Game* g, Setup st, int p, int c) noexcept:
+    return gain_to(g, st, p, c, TO_DISCARD)
+
+
+cdef inline int gain_to(Game* g, Setup st, int p, int c, int dest) noexcept:
+    """Effects.gain: into the discard pile, the hand or onto the deck."""
+    cdef Seat* s = &g.seats[p]
     if g.supply[c] <= 0 or not st.is_pile[c]:
         return 0
     g.supply[c] -= 1
-    g.seats[p].owned[c] += 1
-    g.seats[p].disc[g.seats[p].ndisc] = c
-    g.seats[p].ndisc += 1
+    s.owned[c] += 1
+    if dest == TO_HAND:
+        s.hand[s.nhand] = c
+        s.nhand += 1
+    elif dest == TO_DECK:
+        s.deck[s.ndeck] = c
+        s.ndeck += 1
+    else:
+        s.disc[s.ndisc] = c
+        s.ndisc += 1
     return 1
 
 
@@ -805,13 +837,16 @@ cdef int choose_buy(Game* g, Cards cards, Setup st, Plan plan, int me) noexcept:
 
 
 cdef int pick(Game* g, Cards cards, Setup st, Plan plan, int start, int end, int* offered,
-             int n, int me) noexcept:
+             int n, int me, int optional=0) noexcept:
     """``pick_card``: the card the first applicable rule of ``start:end`` picks among
-    ``offered`` (card order), -1: none applies."""
+    ``offered`` (in the order offered), -1: none applies, -2: a ``done`` rule applies
+    (``optional`` choices only; its rows carry no condition)."""
     cdef int i, j, c, t, best
     for i in range(start, end):
         t = plan.rule_target[i]
         if t > T_ANY:
+            if t == T_DONE and optional:
+                return -2
             continue
         best = -1
         for j in range(n):
@@ -958,6 +993,41 @@ cdef int discard_down(Run run, Game* g, int p, int card, int keep) except -1:
     return 0
 
 
+cdef int gain_up_to(Run run, Game* g, int p, int card, int coins, int potions, int how,
+                    int only) except -1:
+    """``ask_gain``: seat ``p`` gains a supply card costing up to ``coins`` and
+    ``potions`` (of the type bits ``only``, 0: any), chosen by its rules for ``card``'s
+    gain, in pile order; ``how``: the destination (``TO_*``) plus 4 when the gain may
+    be declined.  Asked only when there is a card to gain; one card and no way to
+    decline: taken without asking the bot."""
+    cdef Cards cards = run.cards
+    cdef Setup st = run.setup
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef int offered[MAXC]
+    cdef int n = 0, i, c, optional = how >> 2
+    for i in range(st.npiles):
+        c = st.piles[i]
+        if (g.supply[c] > 0 and cards.cost[c] <= coins and cards.potion_cost[c] <= potions
+                and (only == 0 or (cards.types[c] & only))):
+            offered[n] = c
+            n += 1
+    if n == 0:
+        return 0
+    if n == 1 and not optional:
+        c = offered[0]
+    else:
+        c = pick(g, cards, st, plan, plan.gain_start[card], plan.gain_end[card], offered, n, p,
+                 optional)
+        if c < 0:
+            c = -2 if optional else offered[0]
+    if c == -2:
+        record(run, g, cards.a_done)
+        return 0
+    record(run, g, cards.k_gain * cards.ncards + c)
+    gain_to(g, st, p, c, how & 3)
+    return 0
+
+
 cdef int play_action(Run run, Game* g, int p, int c) except -1:
     """Apply PLAY ``c`` in the Action phase: the card's steps (an Attack: each other
     seat's reaction first)."""
@@ -1001,6 +1071,9 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
                 draw(g, &g.seats[q], cards.step_arg[c][i][0])
         elif code == S_OTHERS_DISCARD_DOWN:
             discard_down(run, g, p, c, cards.step_arg[c][i][0])
+        elif code == S_GAIN:
+            gain_up_to(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
+                       cards.step_arg[c][i][2], cards.step_arg[c][i][3])
     settle(g, cards)
     return 0
 
