@@ -205,6 +205,45 @@ def test_a_gain_that_can_take_a_card_off_the_native_core_keeps_the_game_on_the_e
     assert native.why_not(st, bots) == "feast has a Custom step"
 
 
+CHANCELLOR = """
+name = "chancellor-choosy"
+buy = ["Province if total_money > 15", "Gold", "Chancellor if count(Chancellor) < 2", "Silver"]
+[decisions]
+"chancellor.discard_deck" = ["no if my_turns % 3 == 0", "yes if deck_size > 14", "no"]
+"""
+
+
+@pytest.mark.parametrize(
+    "specs", [["chancellor", "big-money"], ["chancellor-choosy", "chancellor", "militia"]]
+)
+def test_yes_no_questions_are_answered_as_the_engine_does(specs: list[str]) -> None:
+    """Chancellor's ``MayDiscardDeck`` step runs natively: asked only with cards in
+    the deck, answered by the seat's yes/no rules (with their conditions), the deck
+    moved to the discard pile top card first."""
+    choosy = StrategyBot(parse_strategy(CHANCELLOR))
+    answers = set()
+    for seed in range(8):
+        seats = [choosy if s == "chancellor-choosy" else s for s in specs]
+        a, b = _both(seats, ["chancellor", *WORKSHOP_KINGDOM[1:]], seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        answers.update(x for x in a.history if x in (A.A_YES, A.A_NO))
+    assert answers == ({A.A_YES, A.A_NO} if len(specs) > 2 else {A.A_YES})
+
+
+def test_a_yes_no_rule_reading_a_card_keeps_the_game_on_the_engine() -> None:
+    text = CHANCELLOR.replace("my_turns % 3 == 0", "count(card) > 1")
+    st = new_game(
+        "dominion", players=2, seed=0, options={"kingdom": ["chancellor", *WORKSHOP_KINGDOM[1:]]}
+    )
+    assert isinstance(st, DominionState)
+    st.logging = False
+    bots = [StrategyBot(parse_strategy(text)), make_bot("dominion", "big-money")]
+    assert native.why_not(st, bots) == (
+        "a condition reading a card in the chancellor.discard_deck rules"
+    )
+
+
 def test_a_game_that_outlasts_its_steps_is_left_untouched() -> None:
     st = new_game("dominion", players=2, seed=3, options={"kingdom": "First Game"})
     assert isinstance(st, DominionState)

@@ -45,6 +45,8 @@ cdef enum:
 cdef enum:
     S_GAIN = 5
 cdef enum:
+    S_DISCARD_DECK = 6
+cdef enum:
     MAXR = 256
 
 # expression node codes
@@ -148,6 +150,10 @@ cdef enum:
     T_TYPE = 1
 cdef enum:
     T_ANY = 2
+cdef enum:
+    T_YES = 3
+cdef enum:
+    T_NO = 4
 cdef enum:
     T_DONE = 5
 cdef enum:
@@ -439,15 +445,18 @@ cdef class Plan:
     cdef int discard_end[MAXC]
     cdef int gain_start[MAXC]
     cdef int gain_end[MAXC]
+    cdef int ask_start[MAXC]
+    cdef int ask_end[MAXC]
     cdef int react_yes
 
     def __init__(self, nodes, buys, int guard, prefix, rest, int react_yes, discards=(),
-                 gains=()):
+                 gains=(), asks=()):
         """``nodes``: ``(op, a, b, next, ival, dval, comparison)`` rows (index 0 unused: "no
         condition"); ``buys``: ``(card, cond node)``; ``rest`` (the play rules):
         ``(target, key, pick, cond node)``; ``discards``: ``(card, rules)``, the rules
         of the discards the card's Attack asks, as ``rest``; ``gains``: ``(card, rules)``,
-        the rules of the gain the card's step asks (a ``done`` rule: target 5)."""
+        the rules of the gain the card's step asks (a ``done`` rule: target 5); ``asks``:
+        ``(card, rules)``, the ``yes``/``no`` rules (targets 3, 4) of the card's question."""
         cdef int i, c
         if len(nodes) > MAXN or len(buys) > 64 or len(prefix) > MAXC:
             raise ValueError("strategy too large for the native core")
@@ -474,6 +483,10 @@ cdef class Plan:
         memset(self.gain_end, 0, sizeof(self.gain_end))
         for c, rules in gains:
             self.gain_start[c], self.gain_end[c] = self._rules(rules)
+        memset(self.ask_start, 0, sizeof(self.ask_start))
+        memset(self.ask_end, 0, sizeof(self.ask_end))
+        for c, rules in asks:
+            self.ask_start[c], self.ask_end[c] = self._rules(rules)
         self.react_yes = react_yes
 
     cdef tuple _rules(self, rules):
@@ -871,6 +884,18 @@ cdef int pick(Game* g, Cards cards, Setup st, Plan plan, int start, int end, int
     return -1
 
 
+cdef int says_yes(Game* g, Cards cards, Setup st, Plan plan, int start, int end,
+                  int me) noexcept:
+    """``yes_no``: 1 (yes) or 0 (no) as the first applicable ``yes``/``no`` rule of
+    ``start:end`` says (their conditions read no card); none applies: yes."""
+    cdef int i, t
+    for i in range(start, end):
+        t = plan.rule_target[i]
+        if (t == T_YES or t == T_NO) and holds(g, cards, st, plan, plan.rule_cond[i], me, -1):
+            return 1 if t == T_YES else 0
+    return 1
+
+
 cdef int distinct(Cards cards, short* zone, int nzone, int actions_only, int* out) noexcept:
     """The distinct cards of ``zone`` (only Actions: ``actions_only``), in card order."""
     cdef char seen[MAXC]
@@ -1071,6 +1096,17 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
                 draw(g, &g.seats[q], cards.step_arg[c][i][0])
         elif code == S_OTHERS_DISCARD_DOWN:
             discard_down(run, g, p, c, cards.step_arg[c][i][0])
+        elif code == S_DISCARD_DECK:
+            if s.ndeck > 0:
+                plan = <Plan>run.plans[p]
+                if says_yes(g, cards, st, plan, plan.ask_start[c], plan.ask_end[c], p):
+                    record(run, g, cards.a_yes)
+                    for k in range(s.ndeck - 1, -1, -1):
+                        s.disc[s.ndisc] = s.deck[k]
+                        s.ndisc += 1
+                    s.ndeck = 0
+                else:
+                    record(run, g, cards.a_no)
         elif code == S_GAIN:
             gain_up_to(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
                        cards.step_arg[c][i][2], cards.step_arg[c][i][3])
@@ -1282,5 +1318,7 @@ def play_state(Run run, state, int max_steps):
     state.next_play_id = g.next_play_id
     state.ended_by = "provinces" if g.ended == 1 else "piles"
     state.buy_cache = {}
+    if state.moved:
+        state.moved.clear()  # Clean-up forgets the cards moved (Feast) this turn
     state.history.extend(history)
     return True

@@ -8,8 +8,8 @@ structures.  It knows no card by name: this module gives it
   costs, types, a Treasure's coins, a card's points and its declared steps as native
   step codes — ``Plus`` (+Cards, +Actions, +Buys, +$), ``EachOtherGains``,
   ``EachOtherDraws``, ``GainUpTo`` (the seat's gain rules, with their conditions, pick
-  the card) — and the card whose reveal answers an Attack (the engine's
-  ``moat_ask`` task);
+  the card), ``MayDiscardDeck`` (its yes/no rules answer) — and the card whose reveal
+  answers an Attack (the engine's ``moat_ask`` task);
 * each seat's plan, read from its strategy: the buy rules naming a card, the play
   priorities and play rules, the answer to that reaction, every condition translated
   from the syntax tree the strategy language compiled it from.
@@ -57,6 +57,7 @@ from kingdoms.dominion.cards.steps import (
     EachOtherDraws,
     EachOtherGains,
     GainUpTo,
+    MayDiscardDeck,
     Plus,
 )
 from kingdoms.dominion.data import (
@@ -76,6 +77,7 @@ from kingdoms.dominion.rules import GARDENS, VINEYARD
 NATIVE_ENV: Final = "KINGDOMS_NATIVE"
 
 _S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN, _S_GAIN = 1, 2, 3, 4, 5
+_S_DISCARD_DECK = 6
 _TO: Final[Mapping[str, int]] = {"discard": 0, "hand": 1, "deck": 2}
 """A gain's destination as the native core's code."""
 (
@@ -111,7 +113,7 @@ _TYPE_BITS: Final[dict[str, int]] = {
     t: 1 << i for i, t in enumerate(sorted({t.lower() for c in CARDS for t in c.types}))
 }
 _GENERIC_PLAY: Final = frozenset(
-    {Plus, EachOtherGains, EachOtherDraws, EachOtherDiscardsDownTo, GainUpTo}
+    {Plus, EachOtherGains, EachOtherDraws, EachOtherDiscardsDownTo, GainUpTo, MayDiscardDeck}
 )
 
 
@@ -169,6 +171,8 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
             how = _TO[rule.to] + (4 if rule.optional else 0)
             only = _TYPE_BITS[rule.only.lower()] if rule.only else 0
             out.append((_S_GAIN, step.coins, step.potions, how, only))
+        elif isinstance(step, MayDiscardDeck):
+            out.append((_S_DISCARD_DECK, 0, 0, 0, 0))
     if decl.steps and not IS_ACTION[c]:
         return f"{card.id} has steps but is no Action"
     return out
@@ -309,9 +313,7 @@ def _reaction_answer(bot: StrategyBot) -> int | str:
     return 1  # no rule: the bot answers yes
 
 
-_PLANS: dict[
-    tuple[int, int, bool, tuple[int, ...], tuple[int, ...]], tuple[Strategy, Strategy, Any]
-] = {}
+_PLANS: dict[tuple[Any, ...], tuple[Strategy, Strategy, Any]] = {}
 """(id of the strategy, of the default, whether the reaction is asked) -> the
 strategies and their plan (or the reason there is none), checked by identity."""
 
@@ -321,15 +323,17 @@ def _plan(
     needs_reaction: bool,
     discards: tuple[int, ...] = (),
     gains: tuple[int, ...] = (),
+    asks: tuple[int, ...] = (),
 ) -> Any:
     """The seat's plan for the native core (made once per strategy), or
     :class:`NotNative`; ``discards``: the cards whose Attacks make it discard;
-    ``gains``: the cards whose steps make it gain a card of its choice."""
-    key = (id(bot.strategy), id(bot.default), needs_reaction, discards, gains)
+    ``gains``: the cards whose steps make it gain a card of its choice; ``asks``: the
+    cards whose steps ask it yes or no."""
+    key = (id(bot.strategy), id(bot.default), needs_reaction, discards, gains, asks)
     found = _PLANS.get(key)
     if found is None or found[0] is not bot.strategy or found[1] is not bot.default:
         try:
-            plan: Any = _make_plan(bot, needs_reaction, discards, gains)
+            plan: Any = _make_plan(bot, needs_reaction, discards, gains, asks)
         except NotNative as err:
             plan = str(err)
         except (KeyError, ValueError) as err:  # a card or type added at run time, a huge file
@@ -372,6 +376,24 @@ def _decision_rules(
     return out
 
 
+_CARD_NODES: Final = frozenset({_E_COUNT_THIS, _E_LEFT_THIS, _E_COST_THIS, _E_IS, _E_IS_T})
+"""Expression nodes reading the card a rule is tried on."""
+
+
+def _yes_no_rules(bot: StrategyBot, purpose: str, nodes: _Nodes) -> list[tuple[int, int, int, int]]:
+    """The ``yes``/``no`` rules of a question about no card, as rule rows with their
+    conditions (a condition reading a card: not native)."""
+    out: list[tuple[int, int, int, int]] = []
+    for r in bot._chain(purpose):
+        if r.target in (YES, NO):
+            first = len(nodes.rows)
+            cond = nodes.cond(r.cond)
+            if any(row[0] in _CARD_NODES for row in nodes.rows[first:]):
+                raise NotNative(f"a condition reading a card in the {purpose} rules")
+            out.append((r.target, 0, 0, cond))
+    return out
+
+
 def _rule_key(r: Rule) -> int:
     if r.target == CARD:
         return BY_ID[r.key]
@@ -381,7 +403,11 @@ def _rule_key(r: Rule) -> int:
 
 
 def _make_plan(
-    bot: StrategyBot, needs_reaction: bool, discards: tuple[int, ...], gains: tuple[int, ...]
+    bot: StrategyBot,
+    needs_reaction: bool,
+    discards: tuple[int, ...],
+    gains: tuple[int, ...],
+    asks: tuple[int, ...] = (),
 ) -> Any:
     assert _MOD is not None
     strategy: Strategy = bot.strategy
@@ -413,9 +439,15 @@ def _make_plan(
         raise NotNative(react)
     chains = [(c, _choice_rules(bot, f"{CARDS[c].id}.discard")) for c in discards]
     gain_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.gain", nodes)) for c in gains]
+    ask_chains = [
+        (c, _yes_no_rules(bot, f"{CARDS[c].id}.{verb}", nodes))
+        for c in asks
+        for verb in {s.verb for s in _declared_steps(c) if isinstance(s, MayDiscardDeck)}
+    ]
     return _MOD.Plan(
-        nodes.rows, buys, int(strategy.guard), prefix, rest, react, chains, gain_chains
-    )
+        nodes.rows, buys, int(strategy.guard), prefix, rest, react, chains, gain_chains,
+        ask_chains,
+    )  # fmt: skip
 
 
 def _ownable(
@@ -495,7 +527,12 @@ def native_run(
     gains = tuple(
         c for c in sorted(owned) if any(isinstance(step, GainUpTo) for step in _declared_steps(c))
     )
-    plans = [_plan(bot, reaction, discards, gains) for bot in seats]
+    asks = tuple(
+        c
+        for c in sorted(owned)
+        if any(isinstance(step, MayDiscardDeck) for step in _declared_steps(c))
+    )
+    plans = [_plan(bot, reaction, discards, gains, asks) for bot in seats]
     return _MOD.Run(table, _MOD.Setup(list(piles), list(supply)), plans)
 
 
