@@ -200,7 +200,7 @@ def coverage(count: int, iterations: int, seed: int) -> dict[str, Any]:
             counts["engine: too long"] += 1
         return got
 
-    native.play_rollout = counted  # type: ignore[assignment]
+    native.play_rollout = counted
     try:
         for kingdom, g, step in positions(count, seed):
             bots = [make_bot("dominion", kingdom_strategy(tuple(kingdom))),
@@ -215,7 +215,7 @@ def coverage(count: int, iterations: int, seed: int) -> dict[str, Any]:
             bot = make_bot("dominion", f"mcts:iterations={iterations},seed={g}")
             bot.act(state.view(p), state.legal_actions(), random.Random(g))
     finally:
-        native.play_rollout = real  # type: ignore[assignment]
+        native.play_rollout = real
     return dict(counts)
 
 
