@@ -138,8 +138,8 @@ def test_what_the_native_core_cannot_play_stays_on_the_engine() -> None:
     st.logging = False
     assert native.why_not(st, bots) is None
     workshop = [make_bot("dominion", "workshop-gardens", files=True), bots[0]]
-    # a Workshop can gain any card costing up to $4: Cellar's step is not native
-    assert native.why_not(st, workshop) == "cellar has a DiscardAnyThenDraw step"
+    # a Workshop can gain any card costing up to $4: Remodel's step is not native
+    assert native.why_not(st, workshop) == "remodel has a TrashOneFromHand step"
     assert not native.play_state(st, workshop, DEFAULT_MAX_STEPS)
     assert st.history == []
     random_bot = [make_bot("dominion", "random"), bots[0]]
@@ -242,6 +242,31 @@ def test_a_yes_no_rule_reading_a_card_keeps_the_game_on_the_engine() -> None:
     assert native.why_not(st, bots) == (
         "a condition reading a card in the chancellor.discard_deck rules"
     )
+
+
+CELLAR = """
+name = "cellar-money"
+buy = ["Province if total_money > 15", "Gold", "Cellar if count(Cellar) < 2", "Silver"]
+[decisions]
+"cellar.discard" = ["Copper if coins < 1 and count(Gold) > 0", "Victory", "done"]
+"""
+
+
+@pytest.mark.parametrize(
+    "specs", [["cellar-money", "big-money"], ["cellar-money", "militia", "witch"]]
+)
+def test_discard_then_draw_is_the_engines(specs: list[str]) -> None:
+    """Cellar's ``DiscardAnyThenDraw`` step runs natively: one card at a time as the
+    seat's discard rules (conditions included) pick, ``done`` to stop, then the draw."""
+    bot = StrategyBot(parse_strategy(CELLAR))
+    done = 0
+    for seed in range(8):
+        seats = [bot if s == "cellar-money" else s for s in specs]
+        a, b = _both(seats, ["cellar", *WORKSHOP_KINGDOM[1:]], seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        done += a.history.count(A.A_DONE)
+    assert done > 5
 
 
 def test_a_game_that_outlasts_its_steps_is_left_untouched() -> None:

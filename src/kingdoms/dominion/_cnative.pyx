@@ -47,6 +47,8 @@ cdef enum:
 cdef enum:
     S_DISCARD_DECK = 6
 cdef enum:
+    S_DISCARD_DRAW = 7
+cdef enum:
     MAXR = 256
 
 # expression node codes
@@ -1053,6 +1055,32 @@ cdef int gain_up_to(Run run, Game* g, int p, int card, int coins, int potions, i
     return 0
 
 
+cdef int discard_then_draw(Run run, Game* g, int p, int card) except -1:
+    """Discard any number of cards, one at a time as the seat's rules for ``card``'s
+    discard pick among the distinct cards in hand (card order; a ``done`` rule or no
+    rule applying: stop), then draw as many (Cellar)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef int n, c, k = 0
+    while True:
+        n = distinct(cards, s.hand, s.nhand, 0, offered)
+        c = pick(g, cards, run.setup, plan, plan.discard_start[card], plan.discard_end[card],
+                 offered, n, p, 1)
+        if c < 0:
+            break
+        record(run, g, cards.k_choose * cards.ncards + c)
+        remove_first(s.hand, &s.nhand, c)
+        s.disc[s.ndisc] = c
+        s.ndisc += 1
+        k += 1
+    record(run, g, cards.a_done)
+    if k:
+        draw(g, s, k)
+    return 0
+
+
 cdef int play_action(Run run, Game* g, int p, int c) except -1:
     """Apply PLAY ``c`` in the Action phase: the card's steps (an Attack: each other
     seat's reaction first)."""
@@ -1107,6 +1135,8 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
                     s.ndeck = 0
                 else:
                     record(run, g, cards.a_no)
+        elif code == S_DISCARD_DRAW:
+            discard_then_draw(run, g, p, c)
         elif code == S_GAIN:
             gain_up_to(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
                        cards.step_arg[c][i][2], cards.step_arg[c][i][3])

@@ -8,7 +8,8 @@ structures.  It knows no card by name: this module gives it
   costs, types, a Treasure's coins, a card's points and its declared steps as native
   step codes — ``Plus`` (+Cards, +Actions, +Buys, +$), ``EachOtherGains``,
   ``EachOtherDraws``, ``GainUpTo`` (the seat's gain rules, with their conditions, pick
-  the card), ``MayDiscardDeck`` (its yes/no rules answer) — and the card whose reveal
+  the card), ``MayDiscardDeck`` (its yes/no rules answer), ``DiscardAnyThenDraw`` (its
+  discard rules pick, one card at a time, until ``done``) — and the card whose reveal
   answers an Attack (the engine's ``moat_ask`` task);
 * each seat's plan, read from its strategy: the buy rules naming a card, the play
   priorities and play rules, the answer to that reaction, every condition translated
@@ -53,6 +54,7 @@ from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards import COINS, DECLARED, VP
 from kingdoms.dominion.cards.base import MOAT
 from kingdoms.dominion.cards.steps import (
+    DiscardAnyThenDraw,
     EachOtherDiscardsDownTo,
     EachOtherDraws,
     EachOtherGains,
@@ -77,7 +79,7 @@ from kingdoms.dominion.rules import GARDENS, VINEYARD
 NATIVE_ENV: Final = "KINGDOMS_NATIVE"
 
 _S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN, _S_GAIN = 1, 2, 3, 4, 5
-_S_DISCARD_DECK = 6
+_S_DISCARD_DECK, _S_DISCARD_DRAW = 6, 7
 _TO: Final[Mapping[str, int]] = {"discard": 0, "hand": 1, "deck": 2}
 """A gain's destination as the native core's code."""
 (
@@ -113,7 +115,15 @@ _TYPE_BITS: Final[dict[str, int]] = {
     t: 1 << i for i, t in enumerate(sorted({t.lower() for c in CARDS for t in c.types}))
 }
 _GENERIC_PLAY: Final = frozenset(
-    {Plus, EachOtherGains, EachOtherDraws, EachOtherDiscardsDownTo, GainUpTo, MayDiscardDeck}
+    {
+        Plus,
+        EachOtherGains,
+        EachOtherDraws,
+        EachOtherDiscardsDownTo,
+        GainUpTo,
+        MayDiscardDeck,
+        DiscardAnyThenDraw,
+    }
 )
 
 
@@ -173,6 +183,8 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
             out.append((_S_GAIN, step.coins, step.potions, how, only))
         elif isinstance(step, MayDiscardDeck):
             out.append((_S_DISCARD_DECK, 0, 0, 0, 0))
+        elif isinstance(step, DiscardAnyThenDraw):
+            out.append((_S_DISCARD_DRAW, 0, 0, 0, 0))
     if decl.steps and not IS_ACTION[c]:
         return f"{card.id} has steps but is no Action"
     return out
@@ -437,7 +449,12 @@ def _make_plan(
     react = _reaction_answer(bot) if needs_reaction else 1
     if isinstance(react, str):
         raise NotNative(react)
-    chains = [(c, _choice_rules(bot, f"{CARDS[c].id}.discard")) for c in discards]
+    chains = [
+        (c, _decision_rules(bot, f"{CARDS[c].id}.discard", nodes))
+        if any(isinstance(s, DiscardAnyThenDraw) for s in _declared_steps(c))
+        else (c, _choice_rules(bot, f"{CARDS[c].id}.discard"))
+        for c in discards
+    ]
     gain_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.gain", nodes)) for c in gains]
     ask_chains = [
         (c, _yes_no_rules(bot, f"{CARDS[c].id}.{verb}", nodes))
@@ -522,7 +539,10 @@ def native_run(
     discards = tuple(
         c
         for c in sorted(owned)
-        if any(isinstance(step, EachOtherDiscardsDownTo) for step in _declared_steps(c))
+        if any(
+            isinstance(step, EachOtherDiscardsDownTo | DiscardAnyThenDraw)
+            for step in _declared_steps(c)
+        )
     )
     gains = tuple(
         c for c in sorted(owned) if any(isinstance(step, GainUpTo) for step in _declared_steps(c))
