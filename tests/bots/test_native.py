@@ -221,7 +221,7 @@ def test_yes_no_questions_are_answered_as_the_engine_does(specs: list[str]) -> N
     the deck, answered by the seat's yes/no rules (with their conditions), the deck
     moved to the discard pile top card first."""
     choosy = StrategyBot(parse_strategy(CHANCELLOR))
-    answers = set()
+    answers: set[int] = set()
     for seed in range(8):
         seats = [choosy if s == "chancellor-choosy" else s for s in specs]
         a, b = _both(seats, ["chancellor", *WORKSHOP_KINGDOM[1:]], seed)
