@@ -269,6 +269,42 @@ def test_discard_then_draw_is_the_engines(specs: list[str]) -> None:
     assert done > 5
 
 
+POTION_KINGDOM = [
+    "familiar", "university", "laboratory", "village", "smithy",
+    "market", "militia", "moat", "festival", "witch",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "specs", [["familiar", "familiar-lab"], ["familiar-lab", "witch", "big-money"]]
+)
+def test_potion_costs_are_paid_as_the_engine_pays_them(specs: list[str]) -> None:
+    """Potion makes a potion when played natively; cards costing one (Familiar) are
+    bought with it, and the buy rules read ``potions``."""
+    from kingdoms.dominion.data import BY_ID
+
+    potions_bought = 0
+    for seed in range(6):
+        a, b = _both(specs, POTION_KINGDOM, seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        potions_bought += sum(a.owned_counts[p][BY_ID["familiar"]] for p in range(len(specs)))
+    assert potions_bought > 0
+
+
+def test_a_card_asking_a_decision_of_its_own_keeps_the_game_on_the_engine() -> None:
+    """Alchemist's steps are native, but it asks (with a Potion in play) whether to go
+    onto the deck at Clean-up: the engine plays it."""
+    st = new_game(
+        "dominion", players=2, seed=0, options={"kingdom": ["alchemist", *POTION_KINGDOM[1:]]}
+    )
+    assert isinstance(st, DominionState)
+    st.logging = False
+    text = WORKSHOP.replace('"Workshop if count(Workshop) < 2"', '"Alchemist"')
+    bots = [StrategyBot(parse_strategy(text)), make_bot("dominion", "big-money")]
+    assert native.why_not(st, bots) == "alchemist asks a decision of its own (topdeck)"
+
+
 def test_a_game_that_outlasts_its_steps_is_left_untouched() -> None:
     st = new_game("dominion", players=2, seed=3, options={"kingdom": "First Game"})
     assert isinstance(st, DominionState)

@@ -354,14 +354,16 @@ cdef class Cards:
     cdef int silver
     cdef int nkinds
     cdef int k_play, k_buy, k_choose, a_yes, a_no, a_all, a_end, k_gain, a_done
+    cdef int potion
 
     def __init__(self, int ncards, cards, steps, int reaction, int province, int silver,
-                 int n_kinds, actions):
+                 int n_kinds, actions, int potion=-1):
         """``cards``: per card ``(cost, potion_cost, coins, vp, money, type_mask,
         is_action, is_treasure, is_attack)``; ``steps``: per card a list of
         ``(step code, a, b, c, d)``; ``actions``: the action codes
         ``(PLAY kind, BUY kind, CHOOSE kind, YES, NO, ALL_TREASURES, END_PHASE, GAIN
-        kind, DONE)``."""
+        kind, DONE)``; ``potion``: the Treasure whose play makes a potion (the engine's
+        ``treasure_value``), -1: none."""
         cdef int c, i, j
         if ncards > MAXC:
             raise ValueError("too many cards for the native core")
@@ -381,6 +383,7 @@ cdef class Cards:
                 for j in range(4):
                     self.step_arg[c][i][j] = todo[i][1 + j]
         self.reaction = reaction
+        self.potion = potion
         self.province = province
         self.silver = silver
         self.nkinds = n_kinds
@@ -1185,6 +1188,8 @@ cdef int run_game(Run run, Game* g, int max_steps) except -1:
                         coins += cards.coins[c]
                         if c == cards.silver:
                             g.silver_played = 1
+                        elif c == cards.potion:
+                            g.potions += 1
                     else:
                         s.hand[j] = c
                         j += 1

@@ -71,6 +71,7 @@ from kingdoms.dominion.data import (
     IS_ATTACK,
     IS_TREASURE,
     NUM_CARDS,
+    POTION,
     PROVINCE,
     SILVER,
 )
@@ -157,7 +158,7 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
         return f"{card.id} is not declared"
     if c in (GARDENS, VINEYARD):
         return f"{card.id}'s points are counted by the engine"
-    if IS_TREASURE[c] and (not COINS[c] or IS_ACTION[c] or decl.steps):
+    if IS_TREASURE[c] and (not COINS[c] or IS_ACTION[c] or decl.steps) and c != POTION:
         return f"{card.id} is a Treasure of its own kind"
     if "Reaction" in card.types and c != MOAT:
         return f"{card.id} reacts in its own way"
@@ -187,6 +188,9 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
             out.append((_S_DISCARD_DRAW, 0, 0, 0, 0))
     if decl.steps and not IS_ACTION[c]:
         return f"{card.id} has steps but is no Action"
+    own = set(decl.prompts) - {step.verb for step in decl.steps if step.verb}
+    if own and c != MOAT:  # e.g. Alchemist's Clean-up question (with a Potion in play)
+        return f"{card.id} asks a decision of its own ({', '.join(sorted(own))})"
     return out
 
 
@@ -222,7 +226,9 @@ def _cards() -> Any:
         A.PLAY, A.BUY, A.CHOOSE, A.A_YES, A.A_NO, A.A_ALL_TREASURES, A.A_END_PHASE,
         A.GAIN, A.A_DONE,
     )  # fmt: skip
-    table = _MOD.Cards(len(CARDS), rows, steps, MOAT, PROVINCE, SILVER, A.NUM_KINDS, actions)
+    table = _MOD.Cards(
+        len(CARDS), rows, steps, MOAT, PROVINCE, SILVER, A.NUM_KINDS, actions, POTION
+    )
     _TABLE[:] = [(len(CARDS), table)]
     return table
 
