@@ -461,7 +461,12 @@ def test_a_game_played_on_from_its_middle_is_the_engines_game() -> None:
             assert a.snapshot() == st.snapshot()
             continue
         played += 1
-        _play_game(b, list(bots), seat_rngs(0, st.num_players), DEFAULT_MAX_STEPS)
+        _play_game(
+            b,
+            [x for x in bots if isinstance(x, StrategyBot)],
+            seat_rngs(0, st.num_players),
+            DEFAULT_MAX_STEPS,
+        )
         assert a.history == b.history
         assert a.snapshot() == b.snapshot()
     assert played > 0
