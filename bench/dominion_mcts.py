@@ -18,6 +18,11 @@ both builds chose the same moves::
 
     nice .venv/bin/python bench/dominion_mcts.py --speed --positions 30 --iterations 100
 
+``--coverage`` counts, on the same positions (this build only), the search's rollouts
+the native core plays and, for the others, what keeps them on the Python engine::
+
+    nice .venv/bin/python bench/dominion_mcts.py --coverage --positions 20 --iterations 100
+
 Every finished game is appended to ``--out`` as one JSON line (so a run stopped
 early still counts); ``--summary FILE`` prints the figures of such a file; ``--first-game 2`` plays
 further games on the same kingdoms (new deals) to add to a file; ``--picks FILE``
@@ -157,6 +162,61 @@ def speed_worker(count: int, iterations: int, seed: int) -> dict[str, Any]:
         moves.append(int(bot.act(view, legal, random.Random(g))))
         cpu += time.process_time() - t0
     return {"build": build_kind(), "cpu": cpu, "decisions": len(spots), "moves": moves}
+
+
+def coverage(count: int, iterations: int, seed: int) -> dict[str, Any]:
+    """How many of the search's rollouts on :func:`positions` the native core plays
+    (this process's build): each rollout's last answer of
+    :func:`kingdoms.bots.dominion.native.play_rollout` (1: native), and why the others
+    are not (the first card or rule :func:`~kingdoms.bots.dominion.native.native_run`
+    names)."""
+    import collections
+    import random
+
+    from kingdoms.bots.base import make_bot
+    from kingdoms.bots.dominion import native
+    from kingdoms.bots.dominion.search import kingdom_strategy
+    from kingdoms.core.registry import new_game
+    from kingdoms.core.runner import seat_rngs
+
+    counts: collections.Counter[str] = collections.Counter()
+    real = native.play_rollout
+
+    def counted(state: Any, bots: Any, key: Any, max_steps: int) -> int:
+        got = int(real(state, bots, key, max_steps))
+        if got == 1:
+            counts["native"] += 1
+        elif got == -2:
+            try:
+                native.native_run(
+                    state.piles, state.supply, bots, state.config.options,
+                    native.owned_cards(state),
+                )  # fmt: skip
+                why = "?"
+            except native.NotNative as err:
+                why = str(err)
+            counts["engine: " + why] += 1
+        elif got == -1:
+            counts["engine: too long"] += 1
+        return got
+
+    native.play_rollout = counted
+    try:
+        for kingdom, g, step in positions(count, seed):
+            bots = [make_bot("dominion", kingdom_strategy(tuple(kingdom))),
+                    make_bot("dominion", "big-money-ultimate")]  # fmt: skip
+            state = new_game("dominion", 2, g, {"kingdom": kingdom})
+            state.logging = False
+            rngs = seat_rngs(g, 2)
+            while state.step < step:
+                p = state.current_player
+                state.apply(bots[p].act(state.view(p), state.legal_actions(), rngs[p]))
+            p = state.current_player
+            bot = make_bot("dominion", f"mcts:iterations={iterations},seed={g}")
+            bot.act(state.view(p), state.legal_actions(), random.Random(g))
+    finally:
+        native.play_rollout = real
+    return dict(counts)
 
 
 def speed(args: argparse.Namespace) -> int:
@@ -314,7 +374,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--speed", action="store_true", help="CPU per decision, both builds")
     parser.add_argument("--positions", type=int, default=30, help="positions (with --speed)")
     parser.add_argument("--iterations", type=int, default=100, help="iterations (with --speed)")
+    parser.add_argument(
+        "--coverage", action="store_true", help="native rollouts on the --positions"
+    )
     args = parser.parse_args(argv)
+    if args.coverage:
+        found = coverage(args.positions, args.iterations, args.seed)
+        total = sum(found.values())
+        print(f"{args.positions} positions, mcts:iterations={args.iterations}: {total} rollouts")
+        for what, n in sorted(found.items(), key=lambda kv: -kv[1]):
+            print(f"{n:6d} {100 * n / max(total, 1):5.1f} %  {what}")
+        return 0
     if args.speed:
         return speed(args)
     if args.summary:

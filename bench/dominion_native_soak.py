@@ -10,6 +10,10 @@ not native, a condition it does not read) is counted as a fallback::
 
     .venv/bin/python bench/dominion_native_soak.py --games 100000 --workers 2
 
+``--rollouts`` plays instead the search's rollouts from seeded random mid-game states
+of random kingdoms (:func:`kingdoms.bots.dominion.native.differential_rollout`): the
+native core's part of each rollout against the Python engine's whole rollout.
+
 The last line is ``games: N native: M differences: D`` (D must be 0; each difference
 is printed with its seed: replay it with ``--seed0 S --games 1``).  Needs the
 compiled build (the native core is a Cython extension).
@@ -22,14 +26,15 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from kingdoms.bots.dominion.native import available, differential_game
+from kingdoms.bots.dominion.native import available, differential_game, differential_rollout
 
 
-def run_batch(seeds: range) -> tuple[int, int, list[str]]:
+def run_batch(seeds: range, rollouts: bool = False) -> tuple[int, int, list[str]]:
     played = 0
     diffs: list[str] = []
+    check = differential_rollout if rollouts else differential_game
     for seed in seeds:
-        native, diff = differential_game(seed)
+        native, diff = check(seed)
         played += native
         if diff:
             diffs.append(f"seed {seed}: {diff}")
@@ -42,6 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--seed0", type=int, default=0)
     ap.add_argument("--batch", type=int, default=500)
+    ap.add_argument(
+        "--rollouts",
+        action="store_true",
+        help="search rollouts from random mid-game states instead of whole games",
+    )
     args = ap.parse_args(argv)
     if not available():
         print("the native core is not built (compiled build needed; see make setup)")
@@ -52,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     games = native = 0
     diffs: list[str] = []
     with ProcessPoolExecutor(max_workers=max(args.workers, 1)) as pool:
-        for n, played, found in pool.map(run_batch, chunks):
+        for n, played, found in pool.map(run_batch, chunks, [args.rollouts] * len(chunks)):
             games += n
             native += played
             diffs += found

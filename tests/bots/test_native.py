@@ -21,6 +21,8 @@ from kingdoms.bots.dominion.bots import StrategyBot, _play_game
 from kingdoms.bots.dominion.lang import parse_strategy
 from kingdoms.core import new_game
 from kingdoms.core.runner import DEFAULT_MAX_STEPS, seat_rngs
+from kingdoms.dominion import actions as A
+from kingdoms.dominion.data import NUM_CARDS
 from kingdoms.dominion.state import DominionState
 from kingdoms.sim import runner
 
@@ -136,7 +138,8 @@ def test_what_the_native_core_cannot_play_stays_on_the_engine() -> None:
     st.logging = False
     assert native.why_not(st, bots) is None
     workshop = [make_bot("dominion", "workshop-gardens", files=True), bots[0]]
-    assert native.why_not(st, workshop) == "workshop has a GainUpTo step"
+    # a Workshop can gain any card costing up to $4: Remodel's step is not native
+    assert native.why_not(st, workshop) == "remodel has a TrashOneFromHand step"
     assert not native.play_state(st, workshop, DEFAULT_MAX_STEPS)
     assert st.history == []
     random_bot = [make_bot("dominion", "random"), bots[0]]
@@ -147,6 +150,159 @@ def test_what_the_native_core_cannot_play_stays_on_the_engine() -> None:
     assert (
         runner.native_reason("dominion", ["big-money", "smithy"], {"kingdom": "First Game"}) is None
     )
+
+
+WORKSHOP = """
+name = "workshop-money"
+buy = [
+  "Province if total_money > 15",
+  "Gold",
+  "Workshop if count(Workshop) < 2",
+  "Silver",
+]
+[decisions]
+"workshop.gain" = ["Silver if coins >= 2", "Village if count(Village) < 1", "Smithy"]
+"""
+
+WORKSHOP_KINGDOM = [
+    "workshop", "village", "smithy", "militia", "moat",
+    "festival", "market", "laboratory", "witch", "council_room",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "specs",
+    [
+        ["workshop-money", "big-money"],
+        ["workshop-money", "witch", "militia"],
+        ["workshop-money", "workshop-money", "moat", "smithy"],
+    ],
+)
+def test_gains_within_a_cost_are_the_engines_gains(specs: list[str]) -> None:
+    """Workshop's ``GainUpTo`` step runs natively: the seat's gain rules (its own
+    with conditions, then the default's ``*.gain``) pick among the piles the engine
+    offers, in its order."""
+    bot = StrategyBot(parse_strategy(WORKSHOP))
+    gained = 0
+    for seed in range(8):
+        seats = [bot if s == "workshop-money" else s for s in specs]
+        a, b = _both(seats, WORKSHOP_KINGDOM, seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        gained += sum(1 for x in a.history if x // NUM_CARDS == A.GAIN)
+    assert gained > 10
+
+
+def test_a_gain_that_can_take_a_card_off_the_native_core_keeps_the_game_on_the_engine() -> None:
+    """A seat with a Workshop can come to own any card costing up to $4: one whose
+    steps are not native (Feast here) keeps the game on the engine."""
+    st = new_game(
+        "dominion", players=2, seed=0, options={"kingdom": ["feast", *WORKSHOP_KINGDOM[:9]]}
+    )
+    assert isinstance(st, DominionState)
+    st.logging = False
+    bots = [StrategyBot(parse_strategy(WORKSHOP)), make_bot("dominion", "big-money")]
+    assert native.why_not(st, bots) == "feast has a Custom step"
+
+
+CHANCELLOR = """
+name = "chancellor-choosy"
+buy = ["Province if total_money > 15", "Gold", "Chancellor if count(Chancellor) < 2", "Silver"]
+[decisions]
+"chancellor.discard_deck" = ["no if my_turns % 3 == 0", "yes if deck_size > 14", "no"]
+"""
+
+
+@pytest.mark.parametrize(
+    "specs", [["chancellor", "big-money"], ["chancellor-choosy", "chancellor", "militia"]]
+)
+def test_yes_no_questions_are_answered_as_the_engine_does(specs: list[str]) -> None:
+    """Chancellor's ``MayDiscardDeck`` step runs natively: asked only with cards in
+    the deck, answered by the seat's yes/no rules (with their conditions), the deck
+    moved to the discard pile top card first."""
+    choosy = StrategyBot(parse_strategy(CHANCELLOR))
+    answers: set[int] = set()
+    for seed in range(8):
+        seats = [choosy if s == "chancellor-choosy" else s for s in specs]
+        a, b = _both(seats, ["chancellor", *WORKSHOP_KINGDOM[1:]], seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        answers.update(x for x in a.history if x in (A.A_YES, A.A_NO))
+    assert answers == ({A.A_YES, A.A_NO} if len(specs) > 2 else {A.A_YES})
+
+
+def test_a_yes_no_rule_reading_a_card_keeps_the_game_on_the_engine() -> None:
+    text = CHANCELLOR.replace("my_turns % 3 == 0", "count(card) > 1")
+    st = new_game(
+        "dominion", players=2, seed=0, options={"kingdom": ["chancellor", *WORKSHOP_KINGDOM[1:]]}
+    )
+    assert isinstance(st, DominionState)
+    st.logging = False
+    bots = [StrategyBot(parse_strategy(text)), make_bot("dominion", "big-money")]
+    assert native.why_not(st, bots) == (
+        "a condition reading a card in the chancellor.discard_deck rules"
+    )
+
+
+CELLAR = """
+name = "cellar-money"
+buy = ["Province if total_money > 15", "Gold", "Cellar if count(Cellar) < 2", "Silver"]
+[decisions]
+"cellar.discard" = ["Copper if coins < 1 and count(Gold) > 0", "Victory", "done"]
+"""
+
+
+@pytest.mark.parametrize(
+    "specs", [["cellar-money", "big-money"], ["cellar-money", "militia", "witch"]]
+)
+def test_discard_then_draw_is_the_engines(specs: list[str]) -> None:
+    """Cellar's ``DiscardAnyThenDraw`` step runs natively: one card at a time as the
+    seat's discard rules (conditions included) pick, ``done`` to stop, then the draw."""
+    bot = StrategyBot(parse_strategy(CELLAR))
+    done = 0
+    for seed in range(8):
+        seats = [bot if s == "cellar-money" else s for s in specs]
+        a, b = _both(seats, ["cellar", *WORKSHOP_KINGDOM[1:]], seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        done += a.history.count(A.A_DONE)
+    assert done > 5
+
+
+POTION_KINGDOM = [
+    "familiar", "university", "laboratory", "village", "smithy",
+    "market", "militia", "moat", "festival", "witch",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "specs", [["familiar", "familiar-lab"], ["familiar-lab", "witch", "big-money"]]
+)
+def test_potion_costs_are_paid_as_the_engine_pays_them(specs: list[str]) -> None:
+    """Potion makes a potion when played natively; cards costing one (Familiar) are
+    bought with it, and the buy rules read ``potions``."""
+    from kingdoms.dominion.data import BY_ID
+
+    potions_bought = 0
+    for seed in range(6):
+        a, b = _both(specs, POTION_KINGDOM, seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        potions_bought += sum(a.owned_counts[p][BY_ID["familiar"]] for p in range(len(specs)))
+    assert potions_bought > 0
+
+
+def test_a_card_asking_a_decision_of_its_own_keeps_the_game_on_the_engine() -> None:
+    """Alchemist's steps are native, but it asks (with a Potion in play) whether to go
+    onto the deck at Clean-up: the engine plays it."""
+    st = new_game(
+        "dominion", players=2, seed=0, options={"kingdom": ["alchemist", *POTION_KINGDOM[1:]]}
+    )
+    assert isinstance(st, DominionState)
+    st.logging = False
+    text = WORKSHOP.replace('"Workshop if count(Workshop) < 2"', '"Alchemist"')
+    bots = [StrategyBot(parse_strategy(text)), make_bot("dominion", "big-money")]
+    assert native.why_not(st, bots) == "alchemist asks a decision of its own (topdeck)"
 
 
 def test_a_game_that_outlasts_its_steps_is_left_untouched() -> None:
@@ -319,7 +475,22 @@ def test_a_game_played_on_from_its_middle_is_the_engines_game() -> None:
             assert a.snapshot() == st.snapshot()
             continue
         played += 1
-        _play_game(b, list(bots), seat_rngs(0, st.num_players), DEFAULT_MAX_STEPS)
+        _play_game(
+            b,
+            [x for x in bots if isinstance(x, StrategyBot)],
+            seat_rngs(0, st.num_players),
+            DEFAULT_MAX_STEPS,
+        )
         assert a.history == b.history
         assert a.snapshot() == b.snapshot()
     assert played > 0
+
+
+def test_the_rollout_soak_finds_no_difference() -> None:
+    """The short version of ``bench/dominion_native_soak.py --rollouts``."""
+    native_rollouts = 0
+    for seed in range(40):
+        played, diff = native.differential_rollout(seed)
+        assert diff == ""
+        native_rollouts += played
+    assert native_rollouts >= 3

@@ -43,6 +43,12 @@ cdef enum:
 cdef enum:
     S_OTHERS_DISCARD_DOWN = 4
 cdef enum:
+    S_GAIN = 5
+cdef enum:
+    S_DISCARD_DECK = 6
+cdef enum:
+    S_DISCARD_DRAW = 7
+cdef enum:
     MAXR = 256
 
 # expression node codes
@@ -146,6 +152,18 @@ cdef enum:
     T_TYPE = 1
 cdef enum:
     T_ANY = 2
+cdef enum:
+    T_YES = 3
+cdef enum:
+    T_NO = 4
+cdef enum:
+    T_DONE = 5
+cdef enum:
+    TO_DISCARD = 0
+cdef enum:
+    TO_HAND = 1
+cdef enum:
+    TO_DECK = 2
 cdef enum:
     P_FIRST = 0
 cdef enum:
@@ -335,14 +353,17 @@ cdef class Cards:
     cdef int province
     cdef int silver
     cdef int nkinds
-    cdef int k_play, k_buy, k_choose, a_yes, a_no, a_all, a_end
+    cdef int k_play, k_buy, k_choose, a_yes, a_no, a_all, a_end, k_gain, a_done
+    cdef int potion
 
     def __init__(self, int ncards, cards, steps, int reaction, int province, int silver,
-                 int n_kinds, actions):
+                 int n_kinds, actions, int potion=-1):
         """``cards``: per card ``(cost, potion_cost, coins, vp, money, type_mask,
         is_action, is_treasure, is_attack)``; ``steps``: per card a list of
         ``(step code, a, b, c, d)``; ``actions``: the action codes
-        ``(PLAY kind, BUY kind, CHOOSE kind, YES, NO, ALL_TREASURES, END_PHASE)``."""
+        ``(PLAY kind, BUY kind, CHOOSE kind, YES, NO, ALL_TREASURES, END_PHASE, GAIN
+        kind, DONE)``; ``potion``: the Treasure whose play makes a potion (the engine's
+        ``treasure_value``), -1: none."""
         cdef int c, i, j
         if ncards > MAXC:
             raise ValueError("too many cards for the native core")
@@ -362,11 +383,12 @@ cdef class Cards:
                 for j in range(4):
                     self.step_arg[c][i][j] = todo[i][1 + j]
         self.reaction = reaction
+        self.potion = potion
         self.province = province
         self.silver = silver
         self.nkinds = n_kinds
         (self.k_play, self.k_buy, self.k_choose, self.a_yes, self.a_no, self.a_all,
-         self.a_end) = actions
+         self.a_end, self.k_gain, self.a_done) = actions
 
 
 cdef class Setup:
@@ -426,13 +448,20 @@ cdef class Plan:
     cdef int rest_start, rest_end
     cdef int discard_start[MAXC]
     cdef int discard_end[MAXC]
+    cdef int gain_start[MAXC]
+    cdef int gain_end[MAXC]
+    cdef int ask_start[MAXC]
+    cdef int ask_end[MAXC]
     cdef int react_yes
 
-    def __init__(self, nodes, buys, int guard, prefix, rest, int react_yes, discards=()):
+    def __init__(self, nodes, buys, int guard, prefix, rest, int react_yes, discards=(),
+                 gains=(), asks=()):
         """``nodes``: ``(op, a, b, next, ival, dval, comparison)`` rows (index 0 unused: "no
         condition"); ``buys``: ``(card, cond node)``; ``rest`` (the play rules):
         ``(target, key, pick, cond node)``; ``discards``: ``(card, rules)``, the rules
-        of the discards the card's Attack asks, as ``rest``."""
+        of the discards the card's Attack asks, as ``rest``; ``gains``: ``(card, rules)``,
+        the rules of the gain the card's step asks (a ``done`` rule: target 5); ``asks``:
+        ``(card, rules)``, the ``yes``/``no`` rules (targets 3, 4) of the card's question."""
         cdef int i, c
         if len(nodes) > MAXN or len(buys) > 64 or len(prefix) > MAXC:
             raise ValueError("strategy too large for the native core")
@@ -455,6 +484,14 @@ cdef class Plan:
         memset(self.discard_end, 0, sizeof(self.discard_end))
         for c, rules in discards:
             self.discard_start[c], self.discard_end[c] = self._rules(rules)
+        memset(self.gain_start, 0, sizeof(self.gain_start))
+        memset(self.gain_end, 0, sizeof(self.gain_end))
+        for c, rules in gains:
+            self.gain_start[c], self.gain_end[c] = self._rules(rules)
+        memset(self.ask_start, 0, sizeof(self.ask_start))
+        memset(self.ask_end, 0, sizeof(self.ask_end))
+        for c, rules in asks:
+            self.ask_start[c], self.ask_end[c] = self._rules(rules)
         self.react_yes = react_yes
 
     cdef tuple _rules(self, rules):
@@ -557,12 +594,25 @@ cdef inline void draw(Game* g, Seat* s, int n) noexcept:
 
 
 cdef inline int gain(Game* g, Setup st, int p, int c) noexcept:
+    return gain_to(g, st, p, c, TO_DISCARD)
+
+
+cdef inline int gain_to(Game* g, Setup st, int p, int c, int dest) noexcept:
+    """Effects.gain: into the discard pile, the hand or onto the deck."""
+    cdef Seat* s = &g.seats[p]
     if g.supply[c] <= 0 or not st.is_pile[c]:
         return 0
     g.supply[c] -= 1
-    g.seats[p].owned[c] += 1
-    g.seats[p].disc[g.seats[p].ndisc] = c
-    g.seats[p].ndisc += 1
+    s.owned[c] += 1
+    if dest == TO_HAND:
+        s.hand[s.nhand] = c
+        s.nhand += 1
+    elif dest == TO_DECK:
+        s.deck[s.ndeck] = c
+        s.ndeck += 1
+    else:
+        s.disc[s.ndisc] = c
+        s.ndisc += 1
     return 1
 
 
@@ -805,13 +855,16 @@ cdef int choose_buy(Game* g, Cards cards, Setup st, Plan plan, int me) noexcept:
 
 
 cdef int pick(Game* g, Cards cards, Setup st, Plan plan, int start, int end, int* offered,
-             int n, int me) noexcept:
+             int n, int me, int optional=0) noexcept:
     """``pick_card``: the card the first applicable rule of ``start:end`` picks among
-    ``offered`` (card order), -1: none applies."""
+    ``offered`` (in the order offered), -1: none applies, -2: a ``done`` rule applies
+    (``optional`` choices only; its rows carry no condition)."""
     cdef int i, j, c, t, best
     for i in range(start, end):
         t = plan.rule_target[i]
         if t > T_ANY:
+            if t == T_DONE and optional:
+                return -2
             continue
         best = -1
         for j in range(n):
@@ -834,6 +887,18 @@ cdef int pick(Game* g, Cards cards, Setup st, Plan plan, int start, int end, int
         if best >= 0:
             return best
     return -1
+
+
+cdef int says_yes(Game* g, Cards cards, Setup st, Plan plan, int start, int end,
+                  int me) noexcept:
+    """``yes_no``: 1 (yes) or 0 (no) as the first applicable ``yes``/``no`` rule of
+    ``start:end`` says (their conditions read no card); none applies: yes."""
+    cdef int i, t
+    for i in range(start, end):
+        t = plan.rule_target[i]
+        if (t == T_YES or t == T_NO) and holds(g, cards, st, plan, plan.rule_cond[i], me, -1):
+            return 1 if t == T_YES else 0
+    return 1
 
 
 cdef int distinct(Cards cards, short* zone, int nzone, int actions_only, int* out) noexcept:
@@ -958,6 +1023,67 @@ cdef int discard_down(Run run, Game* g, int p, int card, int keep) except -1:
     return 0
 
 
+cdef int gain_up_to(Run run, Game* g, int p, int card, int coins, int potions, int how,
+                    int only) except -1:
+    """``ask_gain``: seat ``p`` gains a supply card costing up to ``coins`` and
+    ``potions`` (of the type bits ``only``, 0: any), chosen by its rules for ``card``'s
+    gain, in pile order; ``how``: the destination (``TO_*``) plus 4 when the gain may
+    be declined.  Asked only when there is a card to gain; one card and no way to
+    decline: taken without asking the bot."""
+    cdef Cards cards = run.cards
+    cdef Setup st = run.setup
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef int offered[MAXC]
+    cdef int n = 0, i, c, optional = how >> 2
+    for i in range(st.npiles):
+        c = st.piles[i]
+        if (g.supply[c] > 0 and cards.cost[c] <= coins and cards.potion_cost[c] <= potions
+                and (only == 0 or (cards.types[c] & only))):
+            offered[n] = c
+            n += 1
+    if n == 0:
+        return 0
+    if n == 1 and not optional:
+        c = offered[0]
+    else:
+        c = pick(g, cards, st, plan, plan.gain_start[card], plan.gain_end[card], offered, n, p,
+                 optional)
+        if c < 0:
+            c = -2 if optional else offered[0]
+    if c == -2:
+        record(run, g, cards.a_done)
+        return 0
+    record(run, g, cards.k_gain * cards.ncards + c)
+    gain_to(g, st, p, c, how & 3)
+    return 0
+
+
+cdef int discard_then_draw(Run run, Game* g, int p, int card) except -1:
+    """Discard any number of cards, one at a time as the seat's rules for ``card``'s
+    discard pick among the distinct cards in hand (card order; a ``done`` rule or no
+    rule applying: stop), then draw as many (Cellar)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef int n, c, k = 0
+    while True:
+        n = distinct(cards, s.hand, s.nhand, 0, offered)
+        c = pick(g, cards, run.setup, plan, plan.discard_start[card], plan.discard_end[card],
+                 offered, n, p, 1)
+        if c < 0:
+            break
+        record(run, g, cards.k_choose * cards.ncards + c)
+        remove_first(s.hand, &s.nhand, c)
+        s.disc[s.ndisc] = c
+        s.ndisc += 1
+        k += 1
+    record(run, g, cards.a_done)
+    if k:
+        draw(g, s, k)
+    return 0
+
+
 cdef int play_action(Run run, Game* g, int p, int c) except -1:
     """Apply PLAY ``c`` in the Action phase: the card's steps (an Attack: each other
     seat's reaction first)."""
@@ -1001,6 +1127,22 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
                 draw(g, &g.seats[q], cards.step_arg[c][i][0])
         elif code == S_OTHERS_DISCARD_DOWN:
             discard_down(run, g, p, c, cards.step_arg[c][i][0])
+        elif code == S_DISCARD_DECK:
+            if s.ndeck > 0:
+                plan = <Plan>run.plans[p]
+                if says_yes(g, cards, st, plan, plan.ask_start[c], plan.ask_end[c], p):
+                    record(run, g, cards.a_yes)
+                    for k in range(s.ndeck - 1, -1, -1):
+                        s.disc[s.ndisc] = s.deck[k]
+                        s.ndisc += 1
+                    s.ndeck = 0
+                else:
+                    record(run, g, cards.a_no)
+        elif code == S_DISCARD_DRAW:
+            discard_then_draw(run, g, p, c)
+        elif code == S_GAIN:
+            gain_up_to(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
+                       cards.step_arg[c][i][2], cards.step_arg[c][i][3])
     settle(g, cards)
     return 0
 
@@ -1046,6 +1188,8 @@ cdef int run_game(Run run, Game* g, int max_steps) except -1:
                         coins += cards.coins[c]
                         if c == cards.silver:
                             g.silver_played = 1
+                        elif c == cards.potion:
+                            g.potions += 1
                     else:
                         s.hand[j] = c
                         j += 1
@@ -1209,5 +1353,7 @@ def play_state(Run run, state, int max_steps):
     state.next_play_id = g.next_play_id
     state.ended_by = "provinces" if g.ended == 1 else "piles"
     state.buy_cache = {}
+    if state.moved:
+        state.moved.clear()  # Clean-up forgets the cards moved (Feast) this turn
     state.history.extend(history)
     return True

@@ -7,8 +7,10 @@ structures.  It knows no card by name: this module gives it
 * the card table, read from the card declarations (:data:`~kingdoms.dominion.cards.DECLARED`):
   costs, types, a Treasure's coins, a card's points and its declared steps as native
   step codes — ``Plus`` (+Cards, +Actions, +Buys, +$), ``EachOtherGains``,
-  ``EachOtherDraws`` — and the card whose reveal answers an Attack (the engine's
-  ``moat_ask`` task);
+  ``EachOtherDraws``, ``GainUpTo`` (the seat's gain rules, with their conditions, pick
+  the card), ``MayDiscardDeck`` (its yes/no rules answer), ``DiscardAnyThenDraw`` (its
+  discard rules pick, one card at a time, until ``done``) — and the card whose reveal
+  answers an Attack (the engine's ``moat_ask`` task);
 * each seat's plan, read from its strategy: the buy rules naming a card, the play
   priorities and play rules, the answer to that reaction, every condition translated
   from the syntax tree the strategy language compiled it from.
@@ -40,6 +42,7 @@ from kingdoms.bots.dominion.strategy import (
     ACTION_COINS,
     ANY,
     CARD,
+    DONE,
     NO,
     TYPE,
     YES,
@@ -51,9 +54,12 @@ from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards import COINS, DECLARED, VP
 from kingdoms.dominion.cards.base import MOAT
 from kingdoms.dominion.cards.steps import (
+    DiscardAnyThenDraw,
     EachOtherDiscardsDownTo,
     EachOtherDraws,
     EachOtherGains,
+    GainUpTo,
+    MayDiscardDeck,
     Plus,
 )
 from kingdoms.dominion.data import (
@@ -65,6 +71,7 @@ from kingdoms.dominion.data import (
     IS_ATTACK,
     IS_TREASURE,
     NUM_CARDS,
+    POTION,
     PROVINCE,
     SILVER,
 )
@@ -72,7 +79,10 @@ from kingdoms.dominion.rules import GARDENS, VINEYARD
 
 NATIVE_ENV: Final = "KINGDOMS_NATIVE"
 
-_S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN = 1, 2, 3, 4
+_S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN, _S_GAIN = 1, 2, 3, 4, 5
+_S_DISCARD_DECK, _S_DISCARD_DRAW = 6, 7
+_TO: Final[Mapping[str, int]] = {"discard": 0, "hand": 1, "deck": 2}
+"""A gain's destination as the native core's code."""
 (
     _E_CONST, _E_VAR, _E_COUNT, _E_COUNT_T, _E_COUNT_THIS, _E_LEFT, _E_LEFT_THIS,
     _E_COST_THIS, _E_IS, _E_IS_T, _E_NOT, _E_NEG, _E_AND, _E_OR, _E_BIN, _E_CMP,
@@ -105,7 +115,17 @@ _CMPS: Final[Mapping[type, int]] = {
 _TYPE_BITS: Final[dict[str, int]] = {
     t: 1 << i for i, t in enumerate(sorted({t.lower() for c in CARDS for t in c.types}))
 }
-_GENERIC_PLAY: Final = frozenset({Plus, EachOtherGains, EachOtherDraws, EachOtherDiscardsDownTo})
+_GENERIC_PLAY: Final = frozenset(
+    {
+        Plus,
+        EachOtherGains,
+        EachOtherDraws,
+        EachOtherDiscardsDownTo,
+        GainUpTo,
+        MayDiscardDeck,
+        DiscardAnyThenDraw,
+    }
+)
 
 
 class NotNative(Exception):
@@ -138,7 +158,7 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
         return f"{card.id} is not declared"
     if c in (GARDENS, VINEYARD):
         return f"{card.id}'s points are counted by the engine"
-    if IS_TREASURE[c] and (not COINS[c] or IS_ACTION[c] or decl.steps):
+    if IS_TREASURE[c] and (not COINS[c] or IS_ACTION[c] or decl.steps) and c != POTION:
         return f"{card.id} is a Treasure of its own kind"
     if "Reaction" in card.types and c != MOAT:
         return f"{card.id} reacts in its own way"
@@ -155,8 +175,22 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
             out.append((_S_OTHERS_DRAW, step.n, 0, 0, 0))
         elif isinstance(step, EachOtherDiscardsDownTo):
             out.append((_S_OTHERS_DISCARD_DOWN, step.n, 0, 0, 0))
+        elif isinstance(step, GainUpTo):
+            rule = step.rule
+            if rule.to not in _TO:
+                return f"{card.id} gains to {rule.to!r}"
+            how = _TO[rule.to] + (4 if rule.optional else 0)
+            only = _TYPE_BITS[rule.only.lower()] if rule.only else 0
+            out.append((_S_GAIN, step.coins, step.potions, how, only))
+        elif isinstance(step, MayDiscardDeck):
+            out.append((_S_DISCARD_DECK, 0, 0, 0, 0))
+        elif isinstance(step, DiscardAnyThenDraw):
+            out.append((_S_DISCARD_DRAW, 0, 0, 0, 0))
     if decl.steps and not IS_ACTION[c]:
         return f"{card.id} has steps but is no Action"
+    own = set(decl.prompts) - {step.verb for step in decl.steps if step.verb}
+    if own and c != MOAT:  # e.g. Alchemist's Clean-up question (with a Potion in play)
+        return f"{card.id} asks a decision of its own ({', '.join(sorted(own))})"
     return out
 
 
@@ -188,8 +222,13 @@ def _cards() -> Any:
             steps.append([])
         else:
             steps.append(got)
-    actions = (A.PLAY, A.BUY, A.CHOOSE, A.A_YES, A.A_NO, A.A_ALL_TREASURES, A.A_END_PHASE)
-    table = _MOD.Cards(len(CARDS), rows, steps, MOAT, PROVINCE, SILVER, A.NUM_KINDS, actions)
+    actions = (
+        A.PLAY, A.BUY, A.CHOOSE, A.A_YES, A.A_NO, A.A_ALL_TREASURES, A.A_END_PHASE,
+        A.GAIN, A.A_DONE,
+    )  # fmt: skip
+    table = _MOD.Cards(
+        len(CARDS), rows, steps, MOAT, PROVINCE, SILVER, A.NUM_KINDS, actions, POTION
+    )
     _TABLE[:] = [(len(CARDS), table)]
     return table
 
@@ -292,19 +331,27 @@ def _reaction_answer(bot: StrategyBot) -> int | str:
     return 1  # no rule: the bot answers yes
 
 
-_PLANS: dict[tuple[int, int, bool, tuple[int, ...]], tuple[Strategy, Strategy, Any]] = {}
+_PLANS: dict[tuple[Any, ...], tuple[Strategy, Strategy, Any]] = {}
 """(id of the strategy, of the default, whether the reaction is asked) -> the
 strategies and their plan (or the reason there is none), checked by identity."""
 
 
-def _plan(bot: StrategyBot, needs_reaction: bool, discards: tuple[int, ...] = ()) -> Any:
+def _plan(
+    bot: StrategyBot,
+    needs_reaction: bool,
+    discards: tuple[int, ...] = (),
+    gains: tuple[int, ...] = (),
+    asks: tuple[int, ...] = (),
+) -> Any:
     """The seat's plan for the native core (made once per strategy), or
-    :class:`NotNative`; ``discards``: the cards whose Attacks make it discard."""
-    key = (id(bot.strategy), id(bot.default), needs_reaction, discards)
+    :class:`NotNative`; ``discards``: the cards whose Attacks make it discard;
+    ``gains``: the cards whose steps make it gain a card of its choice; ``asks``: the
+    cards whose steps ask it yes or no."""
+    key = (id(bot.strategy), id(bot.default), needs_reaction, discards, gains, asks)
     found = _PLANS.get(key)
     if found is None or found[0] is not bot.strategy or found[1] is not bot.default:
         try:
-            plan: Any = _make_plan(bot, needs_reaction, discards)
+            plan: Any = _make_plan(bot, needs_reaction, discards, gains, asks)
         except NotNative as err:
             plan = str(err)
         except (KeyError, ValueError) as err:  # a card or type added at run time, a huge file
@@ -330,6 +377,41 @@ def _choice_rules(bot: StrategyBot, purpose: str) -> list[tuple[int, int, int, i
     return out
 
 
+def _decision_rules(
+    bot: StrategyBot, purpose: str, nodes: _Nodes
+) -> list[tuple[int, int, int, int]]:
+    """The rules of a decision choosing a card (or ``done``), as the native core's
+    rule rows with their conditions (a condition on ``done``: not native, as it reads
+    the card the rules before it tried last)."""
+    out: list[tuple[int, int, int, int]] = []
+    for r in bot._chain(purpose):
+        if r.target == DONE:
+            if r.cond is not None:
+                raise NotNative(f"a condition on done in the {purpose} rules")
+            out.append((DONE, 0, 0, 0))
+        elif r.target <= ANY:
+            out.append((r.target, _rule_key(r), r.pick, nodes.cond(r.cond)))
+    return out
+
+
+_CARD_NODES: Final = frozenset({_E_COUNT_THIS, _E_LEFT_THIS, _E_COST_THIS, _E_IS, _E_IS_T})
+"""Expression nodes reading the card a rule is tried on."""
+
+
+def _yes_no_rules(bot: StrategyBot, purpose: str, nodes: _Nodes) -> list[tuple[int, int, int, int]]:
+    """The ``yes``/``no`` rules of a question about no card, as rule rows with their
+    conditions (a condition reading a card: not native)."""
+    out: list[tuple[int, int, int, int]] = []
+    for r in bot._chain(purpose):
+        if r.target in (YES, NO):
+            first = len(nodes.rows)
+            cond = nodes.cond(r.cond)
+            if any(row[0] in _CARD_NODES for row in nodes.rows[first:]):
+                raise NotNative(f"a condition reading a card in the {purpose} rules")
+            out.append((r.target, 0, 0, cond))
+    return out
+
+
 def _rule_key(r: Rule) -> int:
     if r.target == CARD:
         return BY_ID[r.key]
@@ -338,7 +420,13 @@ def _rule_key(r: Rule) -> int:
     return 0
 
 
-def _make_plan(bot: StrategyBot, needs_reaction: bool, discards: tuple[int, ...]) -> Any:
+def _make_plan(
+    bot: StrategyBot,
+    needs_reaction: bool,
+    discards: tuple[int, ...],
+    gains: tuple[int, ...],
+    asks: tuple[int, ...] = (),
+) -> Any:
     assert _MOD is not None
     strategy: Strategy = bot.strategy
     nodes = _Nodes()
@@ -367,8 +455,22 @@ def _make_plan(bot: StrategyBot, needs_reaction: bool, discards: tuple[int, ...]
     react = _reaction_answer(bot) if needs_reaction else 1
     if isinstance(react, str):
         raise NotNative(react)
-    chains = [(c, _choice_rules(bot, f"{CARDS[c].id}.discard")) for c in discards]
-    return _MOD.Plan(nodes.rows, buys, int(strategy.guard), prefix, rest, react, chains)
+    chains = [
+        (c, _decision_rules(bot, f"{CARDS[c].id}.discard", nodes))
+        if any(isinstance(s, DiscardAnyThenDraw) for s in _declared_steps(c))
+        else (c, _choice_rules(bot, f"{CARDS[c].id}.discard"))
+        for c in discards
+    ]
+    gain_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.gain", nodes)) for c in gains]
+    ask_chains = [
+        (c, _yes_no_rules(bot, f"{CARDS[c].id}.{verb}", nodes))
+        for c in asks
+        for verb in {s.verb for s in _declared_steps(c) if isinstance(s, MayDiscardDeck)}
+    ]
+    return _MOD.Plan(
+        nodes.rows, buys, int(strategy.guard), prefix, rest, react, chains, gain_chains,
+        ask_chains,
+    )  # fmt: skip
 
 
 def _ownable(
@@ -376,7 +478,7 @@ def _ownable(
 ) -> set[int]:
     """Every card a seat can come to own: the starting cards (and ``owned_now``, the
     cards owned already), the piles its buy rules name, and what the owned Actions
-    make others gain."""
+    make others gain and every card their gains within a cost may take."""
     out = {COPPER, ESTATE, *owned_now}
     pile_set = set(piles)
     for bot in bots:
@@ -388,9 +490,23 @@ def _ownable(
     while todo:
         decl = DECLARED.get(CARDS[todo.pop()].id)
         for step in decl.steps if decl else ():
-            if isinstance(step, EachOtherGains) and step.card in pile_set and step.card not in out:
-                out.add(step.card)
-                todo.append(step.card)
+            if isinstance(step, EachOtherGains):
+                found = [step.card] if step.card in pile_set else []
+            elif isinstance(step, GainUpTo):
+                only = step.rule.only
+                found = [
+                    c
+                    for c in piles
+                    if CARDS[c].cost[0] <= step.coins
+                    and CARDS[c].cost[1] <= step.potions
+                    and (not only or only in CARDS[c].types)
+                ]
+            else:
+                continue
+            for c in found:
+                if c not in out:
+                    out.add(c)
+                    todo.append(c)
     return out
 
 
@@ -429,9 +545,20 @@ def native_run(
     discards = tuple(
         c
         for c in sorted(owned)
-        if any(isinstance(step, EachOtherDiscardsDownTo) for step in _declared_steps(c))
+        if any(
+            isinstance(step, EachOtherDiscardsDownTo | DiscardAnyThenDraw)
+            for step in _declared_steps(c)
+        )
     )
-    plans = [_plan(bot, reaction, discards) for bot in seats]
+    gains = tuple(
+        c for c in sorted(owned) if any(isinstance(step, GainUpTo) for step in _declared_steps(c))
+    )
+    asks = tuple(
+        c
+        for c in sorted(owned)
+        if any(isinstance(step, MayDiscardDeck) for step in _declared_steps(c))
+    )
+    plans = [_plan(bot, reaction, discards, gains, asks) for bot in seats]
     return _MOD.Run(table, _MOD.Setup(list(piles), list(supply)), plans)
 
 
@@ -644,3 +771,52 @@ def differential_game(seed: int) -> tuple[bool, str]:
         if sa.get(key) != sb.get(key):
             return True, f"field {key} differs ({players} players, {opts})"
     return True, ""
+
+
+def differential_rollout(seed: int) -> tuple[bool, str]:
+    """One search rollout played both ways from a seeded mid-game state: through
+    :func:`~kingdoms.bots.dominion.search.finish_rollout` (the native core where it
+    can) and on the Python engine alone, each seat played by its rollout model.
+    Returns ``(the cards and bots are native, what differed)`` as
+    :func:`differential_game`.
+
+    The state comes from the seed: 2–4 players, a random kingdom of every set, up to
+    120 random moves (some states have a decision pending)."""
+    import random
+
+    from kingdoms.bots.dominion.bots import _play_game
+    from kingdoms.bots.dominion.search import finish_rollout, rollout_bots
+    from kingdoms.core import new_game
+    from kingdoms.core.runner import DEFAULT_MAX_STEPS
+    from kingdoms.dominion.game import GAME
+    from kingdoms.dominion.state import DominionState
+
+    r = random.Random(seed)
+    players = r.choice((2, 2, 3, 4))
+    opts = GAME.normalize_options({"sets": list(_KINGDOM_SETS)}, players, seed)
+    st = new_game("dominion", players=players, seed=seed, options=opts)
+    assert isinstance(st, DominionState)
+    st.logging = False
+    for _ in range(r.randrange(0, 120)):
+        if st.current_player < 0:
+            return False, ""
+        legal = st.legal_actions()
+        st.apply(legal[r.randrange(len(legal))])
+    if st.current_player < 0:
+        return False, ""
+    bots = rollout_bots(st)[0]
+    try:
+        native_run(st.piles, st.supply, bots, st.config.options, owned_cards(st))
+        native = True
+    except NotNative:
+        native = False
+    a, b = st.clone(), st.clone()
+    finish_rollout(a, random.Random(seed), DEFAULT_MAX_STEPS)
+    _play_game(b, bots, [random.Random(seed)] * len(bots), DEFAULT_MAX_STEPS)
+    if a.history != b.history:
+        return native, f"rollout history differs ({players} players, {opts['kingdom']})"
+    sa, sb = a.snapshot(), b.snapshot()
+    for key in sb:
+        if sa.get(key) != sb.get(key):
+            return native, f"rollout field {key} differs ({players} players, {opts['kingdom']})"
+    return native, ""

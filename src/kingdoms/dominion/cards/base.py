@@ -28,6 +28,7 @@ from kingdoms.dominion.cards.steps import (
     EachOtherGains,
     GainRule,
     GainUpTo,
+    MayDiscardDeck,
     Plus,
     RevealTopEach,
     RevealUntil,
@@ -136,30 +137,8 @@ declare("cellar", 2, ACTION, "base", Plus(actions=1), DiscardAnyThenDraw(),
     discard="Cellar: discard cards, then draw as many (done to stop).")  # fmt: skip
 
 # -- Chancellor: +$2; you may put your deck into your discard pile
-declare("chancellor", 3, ACTION, "base-1e",
-    Plus(coins=2), Ask("chancellor", lambda st, p: bool(st.decks[p])),
+declare("chancellor", 3, ACTION, "base-1e", Plus(coins=2), MayDiscardDeck(),
     discard_deck="Chancellor: put your deck into your discard pile?")  # fmt: skip
-
-
-def _chancellor_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    if kind == A.YES:
-        p = fr.who
-        deck = st.decks[p]
-        deck.reverse()
-        st.discards[p].extend(deck)
-        st.decks[p] = []
-        if st.logging:
-            st._log("deck_discarded", p, count=len(deck))
-
-
-asks(
-    "chancellor",
-    DecisionSpec(
-        YES_NO, "chancellor.discard_deck", zone="deck", yes="discard deck", no="keep deck"
-    ),
-    yes_no,
-    _chancellor_answer,
-)
 
 # -- Chapel: trash up to 4 cards from your hand
 declare("chapel", 2, ACTION, "base", TrashUpTo(4),

@@ -167,6 +167,44 @@ asks(
 )
 
 
+# -- you may put your deck into your discard pile (Chancellor) ---------------------------
+class MayDiscardDeck(Step):
+    """Ask whether to put the deck into the discard pile (asked only with cards in the
+    deck); yes: the deck goes there as one move, top card first (Chancellor)."""
+
+    verb = "discard_deck"
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        if st.decks[p]:
+            st.push("discard_deck", p, card)
+
+
+def _discard_deck_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind == A.YES:
+        p = fr.who
+        deck = st.decks[p]
+        deck.reverse()
+        st.discards[p].extend(deck)
+        st.decks[p] = []
+        if st.logging:
+            st._log("deck_discarded", p, count=len(deck))
+
+
+asks(
+    "discard_deck",
+    DecisionSpec(
+        YES_NO,
+        "*.discard_deck",
+        "Chancellor: put your deck into your discard pile?",
+        zone="deck",
+        yes="discard deck",
+        no="keep deck",
+    ),
+    yes_no,
+    _discard_deck_answer,
+)
+
+
 # -- trash up to N cards from the hand (Chapel) ------------------------------------------
 class TrashUpTo(Counted):
     """Trash up to ``n`` cards from the hand (Chapel)."""
