@@ -236,6 +236,37 @@ def test_the_paired_search_plays_every_candidate_from_the_same_deals() -> None:
     assert searched >= 20 and overruled >= 1
 
 
+def test_rollouts_are_whole_by_default_and_step_on_request() -> None:
+    """``rollout=whole`` (the default) plays each rollout as ``finish_rollout`` does
+    (each seat's model fixed at its start, the native core where it can);
+    ``rollout=step`` asks ``kingdom_playout`` every move, as before."""
+    from kingdoms.bots.dominion.search import finish_rollout, kingdom_playout, kingdom_rollout
+    from kingdoms.bots.mcts import rewards
+
+    assert make_bot("dominion", "best").rollout == "whole"
+    assert make_bot("dominion", "best:rollout=step").rollout == "step"
+    with pytest.raises(InvalidConfig, match="rollout must be one of whole, step"):
+        make_bot("dominion", "best:rollout=tree")
+    start = new_game("dominion", 2, 3, {"kingdom": "First Game"})
+    assert isinstance(start, DominionState)
+    for seed in range(3):
+        twins = [start.determinize(0, random.Random(seed)) for _ in range(4)]
+        for t in twins:
+            t.logging = False
+        whole = BestBot()._finish(twins[0], kingdom_rollout, random.Random(seed))
+        finish_rollout(twins[1], random.Random(seed), 100_000)
+        step = BestBot(rollout="step")._finish(twins[2], kingdom_playout, random.Random(seed))
+        rng = random.Random(seed)
+        while twins[3].current_player >= 0:
+            twins[3].apply(kingdom_playout(twins[3], rng))
+        for played, by_hand in ((whole, twins[1]), (step, twins[3])):
+            out = by_hand.outcome()
+            assert out is not None
+            assert played == rewards(out.scores, out.winners, "relative")
+        assert twins[0].outcome() == twins[1].outcome()
+        assert twins[2].outcome() == twins[3].outcome()
+
+
 def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> None:
     """``bench/best_matchups.py`` plays the ``kingdoms optimize`` winner of a kingdom
     as a third opponent; with ``--optimize-cached-only`` only those already cached."""
@@ -253,7 +284,7 @@ def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> No
     spec.loader.exec_module(bench)
     args = argparse.Namespace(
         random=2, seed=1, spec="best:iterations=2", geronimoo=None, optimize_minutes=1.0,
-        optimize_final=50, cache=str(tmp_path), optimize_cached_only=True,
+        optimize_final=50, cache=str(tmp_path), optimize_cached_only=True, only=[],
     )  # fmt: skip
     ks = bench.kingdoms(args)
     assert len(ks) == 8 and all(len(k["cards"]) == 10 for k in ks)
@@ -267,4 +298,8 @@ def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> No
     row = bench.play(ms[1], 0, args)
     assert row["kind"] == "optimized" and row["spec"] == "best:iterations=2"
     assert row["win"] in (0.0, 0.5, 1.0)
+    args.only = [f"{ks[0]['name']}:optimized"]  # --only: the chosen matchups alone
+    assert [(m["kingdom"], m["kind"]) for m in bench.matchups(args)] == [
+        (ks[0]["name"], "optimized")
+    ]
     assert "| Workshop/Gardens | optimized: `optimized-" in bench.table([row], markdown=True)

@@ -27,7 +27,7 @@ the same seed and ``iterations`` give the same move on any machine and build.
 Parameters (``best:level=strong,iterations=400,seed=3``): ``level``, ``time`` (CPU
 seconds per decision), ``iterations`` (a cap on rollouts; alone: no time limit),
 ``seed`` (the search's own random numbers: reproducible moves), ``width``, ``keep``,
-``method`` (``paired`` or ``flat``).
+``method`` (``paired`` or ``flat``), ``rollout`` (``whole`` or ``step``).
 
 >>> BestBot().name, BestBot(level="strong").name
 ('best', 'best:strong')
@@ -64,6 +64,13 @@ LEVELS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
 )
 """Each level's search settings (CPU seconds per decision, root width, keep)."""
 
+ROLLOUTS = ("whole", "step")
+"""``whole``: a rollout fixes each seat's model when it starts and plays it to the end
+(:func:`kingdoms.bots.dominion.search.finish_rollout`, on the native core where it
+can: several times as many rollouts a second); ``step``: the earlier rollout, each
+move asked of :func:`~kingdoms.bots.dominion.search.kingdom_playout` (each seat's model
+read again every move, Actions played by the kingdom's strategy), in Python."""
+
 METHODS = ("paired", "flat")
 """``paired``: every candidate played from the same deals (common random numbers);
 ``flat``: :class:`~kingdoms.bots.mcts.MCTSBot`'s flat UCB over independent rollouts."""
@@ -85,7 +92,10 @@ class BestBot:
         width: int | None = None,
         keep: float | None = None,
         method: str = "paired",
+        rollout: str = "whole",
     ) -> None:
+        if rollout not in ROLLOUTS:
+            raise InvalidConfig(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         if method not in METHODS:
             raise InvalidConfig(f"method must be one of {', '.join(METHODS)}, not {method!r}")
         if level not in LEVELS:
@@ -101,6 +111,7 @@ class BestBot:
             settings["keep"] = keep
         self.level = level
         self.method = method
+        self.rollout = rollout
         self.last_stats: dict[int, tuple[int, float]] = {}
         self._paired_iterations = 0
         self.name = "best" if level == "default" else f"best:{level}"
@@ -195,6 +206,8 @@ class BestBot:
         return cands[0]
 
     def _finish(self, state: State, policy: Any, rng: random.Random) -> list[float]:
+        if self.rollout == "whole":
+            return list(self.search._finish(state, policy, rng))
         apply = state.apply
         for _ in range(100_000):
             if state.current_player < 0:
@@ -218,4 +231,4 @@ def review_settings() -> Mapping[str, Any]:
     return {"playout": PLAYOUT, "width": int(strong["width"])}
 
 
-__all__ = ["LEVELS", "METHODS", "BestBot", "best_bot", "review_settings"]
+__all__ = ["LEVELS", "METHODS", "ROLLOUTS", "BestBot", "best_bot", "review_settings"]
