@@ -85,6 +85,10 @@ plays the leading plan's moves meanwhile; from then on the plan is fixed."""
 PLAN_PRUNE = 2.5
 """A plan more than this many standard errors behind the leader (paired) is dropped."""
 
+PLAN_SCORING = "relative"
+"""What a plan's rollout scores (:func:`~kingdoms.bots.mcts.rewards`): ``relative``,
+the seat's share of the points, as the move search."""
+
 MIN_PLAN_ROUNDS = 8
 """Rounds of the plan search before a plan is dropped or the first plan overruled."""
 
@@ -299,6 +303,7 @@ class PlanSearch:
         self.kingdom = kingdom
         self.seat = seat
         self.turn = 0
+        self.scoring = PLAN_SCORING
         self.names: tuple[str, ...] = plan_candidates(kingdom)
         self.alive: list[int] = list(range(len(self.names)))
         self.results: list[list[float]] = []  # per round: each candidate's reward (alive)
@@ -375,7 +380,7 @@ class PlanSearch:
                 state.logging = False
                 finish_rollout(state, r, MAX_PLAYOUT_STEPS, {me: self.names[i]})
                 out = state.outcome()
-                got[i] = 0.5 if out is None else rewards(out.scores, out.winners, "relative")[me]
+                got[i] = 0.5 if out is None else rewards(out.scores, out.winners, self.scoring)[me]
             self.results.append(got)
             rounds += 1
         return rounds * k
