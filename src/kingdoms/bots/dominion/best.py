@@ -15,6 +15,10 @@ difference is above ``keep`` standard errors of that difference.  A move with on
 sensible answer (one legal move, playing all Treasures) is made without search.
 ``method=flat`` is the earlier search (independent rollouts, flat UCB).
 
+The plan (the strategy that gives the first candidate and plays ``best``'s seat in the
+rollouts) is searched during its first :data:`PLAN_TURNS` turns (:class:`PlanSearch`,
+``plan=search``); ``plan=table`` takes the table's (``kingdom_plans``).
+
 Budgets are in CPU time of the searching thread, never wall time, or in iterations:
 the same seed and ``iterations`` give the same move on any machine and build.
 
@@ -27,7 +31,8 @@ the same seed and ``iterations`` give the same move on any machine and build.
 Parameters (``best:level=strong,iterations=400,seed=3``): ``level``, ``time`` (CPU
 seconds per decision), ``iterations`` (a cap on rollouts; alone: no time limit),
 ``seed`` (the search's own random numbers: reproducible moves), ``width``, ``keep``,
-``method`` (``paired`` or ``flat``), ``rollout`` (``whole`` or ``step``).
+``method`` (``paired`` or ``flat``), ``rollout`` (``whole`` or ``step``), ``plan``
+(``search`` or ``table``).
 
 >>> BestBot().name, BestBot(level="strong").name
 ('best', 'best:strong')
