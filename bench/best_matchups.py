@@ -139,6 +139,8 @@ def matchups(args: argparse.Namespace) -> list[dict[str, Any]]:
             if found is not None:
                 opponents.append(("optimized", found))
         for kind, spec in opponents:
+            if args.only and f"{k['name']}:{kind}" not in args.only:
+                continue
             out.append({"kingdom": k["name"], "cards": cards, "kind": kind, "opponent": spec})
     return out
 
@@ -226,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="append one JSON line per game (resumes)")
     parser.add_argument("--summary", default=None, help="only print the table of this file")
     parser.add_argument("--markdown", action="store_true", help="the table in Markdown")
+    parser.add_argument("--only", action="append", default=[], metavar="KINGDOM:KIND",
+                        help="only this matchup (repeatable): 'random 7:bundled'")  # fmt: skip
     parser.add_argument("--cpu-limit", type=float, default=None,
                         help="stop starting games after this many CPU seconds")  # fmt: skip
     args = parser.parse_args(argv)

@@ -16,6 +16,7 @@ from kingdoms.cli import main
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import new_game
 from kingdoms.core.runner import seat_rngs
+from kingdoms.dominion.data import BY_ID
 from kingdoms.dominion.state import DominionState
 
 SETS = ["base", "base-1e", "base-2e", "alchemy"]
@@ -221,11 +222,13 @@ def test_the_paired_search_plays_every_candidate_from_the_same_deals() -> None:
             state.apply(other.act(state.view(1), legal, rngs[1]))
             continue
         move = bot.act(state.view(0), legal, rngs[0])
-        if bot.last_iterations:
+        if bot.last_iterations and bot.last_kind == "move":
             searched += 1
             stats = bot.last_stats
             base = get_game("dominion").state_from_view(state.view(0), random.Random(0))
-            plan = rank_actions(base, list(legal))[0]
+            assert bot.plans is not None
+            chosen = bot.plans.choice(2.0)
+            plan = rank_actions(base, list(legal), None if chosen == "witch" else chosen)[0]
             rounds = {n for n, _ in stats.values()}
             assert len(rounds) == 1 and bot.last_iterations == rounds.pop() * len(stats)
             assert plan in stats and move in stats
@@ -234,6 +237,128 @@ def test_the_paired_search_plays_every_candidate_from_the_same_deals() -> None:
                 assert stats[move][1] > stats[plan][1]
         state.apply(move)
     assert searched >= 20 and overruled >= 1
+
+
+def test_rollouts_are_whole_by_default_and_step_on_request() -> None:
+    """``rollout=whole`` (the default) plays each rollout as ``finish_rollout`` does
+    (each seat's model fixed at its start, the native core where it can);
+    ``rollout=step`` asks ``kingdom_playout`` every move, as before."""
+    from kingdoms.bots.dominion.search import finish_rollout, kingdom_playout, kingdom_rollout
+    from kingdoms.bots.mcts import rewards
+
+    assert make_bot("dominion", "best").rollout == "whole"
+    assert make_bot("dominion", "best:rollout=step").rollout == "step"
+    with pytest.raises(InvalidConfig, match="rollout must be one of whole, step"):
+        make_bot("dominion", "best:rollout=tree")
+    start = new_game("dominion", 2, 3, {"kingdom": "First Game"})
+    assert isinstance(start, DominionState)
+    for seed in range(3):
+        twins = [start.determinize(0, random.Random(seed)) for _ in range(4)]
+        for t in twins:
+            t.logging = False
+        whole = BestBot()._finish(twins[0], kingdom_rollout, random.Random(seed))
+        finish_rollout(twins[1], random.Random(seed), 100_000)
+        step = BestBot(rollout="step")._finish(twins[2], kingdom_playout, random.Random(seed))
+        rng = random.Random(seed)
+        while twins[3].current_player >= 0:
+            twins[3].apply(kingdom_playout(twins[3], rng))
+        for played, by_hand in ((whole, twins[1]), (step, twins[3])):
+            out = by_hand.outcome()
+            assert out is not None
+            assert played == rewards(out.scores, out.winners, "relative")
+        assert twins[0].outcome() == twins[1].outcome()
+        assert twins[2].outcome() == twins[3].outcome()
+
+
+def _start(kingdom: list[str], seed: int = 5) -> DominionState:
+    state = new_game("dominion", 2, seed, {"kingdom": kingdom})
+    assert isinstance(state, DominionState)
+    state.logging = False
+    return state
+
+
+WITCH_KINGDOM = ["witch", "cellar", "moat", "chapel", "harbinger", "vassal", "smithy",
+                 "village", "woodcutter", "gardens"]  # fmt: skip
+
+
+def test_the_plan_search_picks_witch_over_big_money_on_a_witch_kingdom() -> None:
+    """Weighing Big Money Ultimate (given first: the plan kept unless beaten) against
+    Witch and Big Money with two Witches, the search leaves Big Money for a Witch
+    plan; and among every candidate on that kingdom the Witch plans lead."""
+    from kingdoms.bots.dominion.best import PlanSearch
+
+    state = _start(WITCH_KINGDOM)
+    plans = PlanSearch(tuple(WITCH_KINGDOM), 0)
+    plans.names = ("big-money-ultimate", "witch", "bmu+witch:2")
+    plans.alive = [0, 1, 2]
+    rng = random.Random(1)
+    for _ in range(3):  # three decisions of the opening
+        plans.run(state, 0, rng, None, 60)
+    assert plans.rounds == 60
+    assert plans.choice(2.0) in ("witch", "bmu+witch:2")
+    for i in (1, 2):
+        mean, se = plans.gain(i, 0)
+        assert mean > 3 * se
+    full = PlanSearch(tuple(WITCH_KINGDOM), 0)
+    assert full.names[0] == "witch" and "bmu+witch:2" in full.names
+    assert "bmu+gardens" not in full.names  # Victory cards are no plan of their own
+    rng = random.Random(2)
+    for _ in range(3):
+        full.run(state, 0, rng, None, 30 * len(full.names))
+    assert "witch" in full.names[full.leader()]
+    assert len(full.alive) < len(full.names)  # the far-behind plans were dropped
+    assert 0 in full.alive and full.choice(2.0) in ("witch", "bmu+witch", "bmu+witch:2")
+
+
+def test_the_plan_search_is_reproducible_from_its_seed() -> None:
+    from kingdoms.bots.dominion.best import PlanSearch
+
+    state = _start(WITCH_KINGDOM)
+    runs = []
+    for seed in (3, 3, 4):
+        plans = PlanSearch(tuple(WITCH_KINGDOM), 0)
+        plans.run(state, 0, random.Random(seed), None, 5 * len(plans.names))
+        plans.run(state, 0, random.Random(seed + 10), None, 5 * len(plans.names))
+        runs.append((plans.results, plans.alive))
+    assert runs[0] == runs[1] and runs[0] != runs[2]
+
+
+def test_best_weighs_its_plan_in_the_opening_then_keeps_it() -> None:
+    """During its first ``PLAN_TURNS`` turns ``best`` runs the plan search with each
+    decision's budget and plays the leading plan's moves; then it searches moves,
+    its own seat rolled out as the chosen plan.  A new game starts a new search;
+    ``plan=table`` never searches plans."""
+    from kingdoms.bots.dominion.best import PLAN_TURNS
+
+    bot = make_bot("dominion", "best:iterations=40,seed=4")
+    for seed in (6, 7):
+        state = _start(WITCH_KINGDOM, seed)
+        other = make_bot("dominion", "big-money-ultimate")
+        rngs = seat_rngs(seed, 2)
+        kinds: list[tuple[int, str]] = []
+        while state.current_player >= 0:
+            p = state.current_player
+            legal = state.legal_actions()
+            if p == 1:
+                state.apply(other.act(state.view(1), legal, rngs[1]))
+                continue
+            turn = state.turns[0]
+            state.apply(bot.act(state.view(0), legal, rngs[0]))
+            if bot.last_kind:
+                kinds.append((turn, bot.last_kind))
+                assert bot.last_iterations > 0
+        assert {k for t, k in kinds if t < PLAN_TURNS} == {"plan"}
+        assert {k for t, k in kinds if t >= PLAN_TURNS} == {"move"}
+        assert bot.plans is not None and bot.plans.rounds >= 2 * PLAN_TURNS
+        assert "witch" in bot.plans.choice(2.0)
+        assert state.owned(0).count(BY_ID["witch"]) >= 1
+    table = make_bot("dominion", "best:iterations=40,seed=4,plan=table")
+    state = _start(WITCH_KINGDOM)
+    while state.current_player == 0:
+        state.apply(table.act(state.view(0), state.legal_actions(), random.Random(0)))
+        assert table.last_kind != "plan" and table.plans is None
+    with pytest.raises(InvalidConfig, match="plan must be one of search, table"):
+        make_bot("dominion", "best:plan=guess")
 
 
 def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> None:
@@ -253,7 +378,7 @@ def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> No
     spec.loader.exec_module(bench)
     args = argparse.Namespace(
         random=2, seed=1, spec="best:iterations=2", geronimoo=None, optimize_minutes=1.0,
-        optimize_final=50, cache=str(tmp_path), optimize_cached_only=True,
+        optimize_final=50, cache=str(tmp_path), optimize_cached_only=True, only=[],
     )  # fmt: skip
     ks = bench.kingdoms(args)
     assert len(ks) == 8 and all(len(k["cards"]) == 10 for k in ks)
@@ -267,4 +392,8 @@ def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> No
     row = bench.play(ms[1], 0, args)
     assert row["kind"] == "optimized" and row["spec"] == "best:iterations=2"
     assert row["win"] in (0.0, 0.5, 1.0)
+    args.only = [f"{ks[0]['name']}:optimized"]  # --only: the chosen matchups alone
+    assert [(m["kingdom"], m["kind"]) for m in bench.matchups(args)] == [
+        (ks[0]["name"], "optimized")
+    ]
     assert "| Workshop/Gardens | optimized: `optimized-" in bench.table([row], markdown=True)

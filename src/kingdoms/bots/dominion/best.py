@@ -15,6 +15,10 @@ difference is above ``keep`` standard errors of that difference.  A move with on
 sensible answer (one legal move, playing all Treasures) is made without search.
 ``method=flat`` is the earlier search (independent rollouts, flat UCB).
 
+The plan (the strategy that gives the first candidate and plays ``best``'s seat in the
+rollouts) is searched during its first :data:`PLAN_TURNS` turns (:class:`PlanSearch`,
+``plan=search``); ``plan=table`` takes the table's (``kingdom_plans``).
+
 Budgets are in CPU time of the searching thread, never wall time, or in iterations:
 the same seed and ``iterations`` give the same move on any machine and build.
 
@@ -27,7 +31,8 @@ the same seed and ``iterations`` give the same move on any machine and build.
 Parameters (``best:level=strong,iterations=400,seed=3``): ``level``, ``time`` (CPU
 seconds per decision), ``iterations`` (a cap on rollouts; alone: no time limit),
 ``seed`` (the search's own random numbers: reproducible moves), ``width``, ``keep``,
-``method`` (``paired`` or ``flat``).
+``method`` (``paired`` or ``flat``), ``rollout`` (``whole`` or ``step``), ``plan``
+(``search`` or ``table``).
 
 >>> BestBot().name, BestBot(level="strong").name
 ('best', 'best:strong')
@@ -37,15 +42,18 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
 from kingdoms.bots.base import View
-from kingdoms.bots.mcts import CLOCKS, MCTSBot, rewards
+from kingdoms.bots.dominion.search import finish_rollout, plan_candidates, plan_move
+from kingdoms.bots.mcts import CLOCKS, MAX_PLAYOUT_STEPS, MCTSBot, rewards
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import State
+from kingdoms.dominion.state import DominionState
 
 DEFAULT_SECONDS = 0.075
 """CPU seconds of search per decision at the default level (the view's rebuild and
@@ -63,6 +71,31 @@ LEVELS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     }
 )
 """Each level's search settings (CPU seconds per decision, root width, keep)."""
+
+ROLLOUTS = ("whole", "step")
+"""``whole``: a rollout fixes each seat's model when it starts and plays it to the end
+(:func:`kingdoms.bots.dominion.search.finish_rollout`, on the native core where it
+can: several times as many rollouts a second); ``step``: the earlier rollout, each
+move asked of :func:`~kingdoms.bots.dominion.search.kingdom_playout` (each seat's model
+read again every move, Actions played by the kingdom's strategy), in Python."""
+
+PLANS = ("search", "table")
+"""``search``: the plan is searched during the opening (:class:`PlanSearch`);
+``table``: the plan is the first of ``kingdom_plans`` (the precomputed table)."""
+
+PLAN_TURNS = 2
+"""``best`` weighs its plan during its first ``PLAN_TURNS`` turns (the opening), and
+plays the leading plan's moves meanwhile; from then on the plan is fixed."""
+
+PLAN_PRUNE = 2.5
+"""A plan more than this many standard errors behind the leader (paired) is dropped."""
+
+PLAN_SCORING = "relative"
+"""What a plan's rollout scores (:func:`~kingdoms.bots.mcts.rewards`): ``relative``,
+the seat's share of the points, as the move search."""
+
+MIN_PLAN_ROUNDS = 8
+"""Rounds of the plan search before a plan is dropped or the first plan overruled."""
 
 METHODS = ("paired", "flat")
 """``paired``: every candidate played from the same deals (common random numbers);
@@ -85,7 +118,13 @@ class BestBot:
         width: int | None = None,
         keep: float | None = None,
         method: str = "paired",
+        rollout: str = "whole",
+        plan: str = "search",
     ) -> None:
+        if plan not in PLANS:
+            raise InvalidConfig(f"plan must be one of {', '.join(PLANS)}, not {plan!r}")
+        if rollout not in ROLLOUTS:
+            raise InvalidConfig(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         if method not in METHODS:
             raise InvalidConfig(f"method must be one of {', '.join(METHODS)}, not {method!r}")
         if level not in LEVELS:
@@ -101,6 +140,12 @@ class BestBot:
             settings["keep"] = keep
         self.level = level
         self.method = method
+        self.rollout = rollout
+        self.plan_mode = plan
+        self.plans: PlanSearch | None = None
+        """The plan search of the game being played (None: none yet)."""
+        self.last_kind = ""
+        """What the last decision searched: ``move``, ``plan`` or nothing (``""``)."""
         self.last_stats: dict[int, tuple[int, float]] = {}
         self._paired_iterations = 0
         self.name = "best" if level == "default" else f"best:{level}"
@@ -139,6 +184,7 @@ class BestBot:
 
         self._paired_iterations = 0
         self.last_stats = {}
+        self.last_kind = ""
         if len(legal) == 1:
             return legal[0]
         search = self.search
@@ -147,14 +193,28 @@ class BestBot:
         policy = search._policy(game.name)
         base = game.state_from_view(view, rng)
         base.logging = False
+        me = base.current_player
+        plan: str | None = None
+        if self.plan_mode == "search" and self.rollout == "whole":
+            assert isinstance(base, DominionState)
+            plans = self._plan_search(base, me)
+            if base.turns[me] < PLAN_TURNS:  # the opening: weigh the plans, play the leader's
+                self.last_kind = "plan"
+                self._paired_iterations = plans.run(
+                    base, me, rng, search.time, search.iterations, CLOCKS[search.clock]
+                )
+                return plan_move(base, legal, plans.choice(float(search.keep or 0.0)))
+            chosen = plans.choice(float(search.keep or 0.0))
+            plan = None if chosen == plans.names[0] else chosen
         forced = obvious_action(base, legal)
         if forced is not None:
             return int(forced)
-        cands = rank_actions(base, legal)[: search.width or len(legal)]
+        cands = rank_actions(base, legal, plan)[: search.width or len(legal)]
         if len(cands) == 1:
             return cands[0]
+        self.last_kind = "move"
         k = len(cands)
-        me = base.current_player
+        seat_plans = None if plan is None else {me: plan}
         total = [0.0] * k
         diff = [0.0] * k  # sum of (reward - the plan's reward) over rounds
         diff2 = [0.0] * k
@@ -176,7 +236,7 @@ class BestBot:
                 state = base.determinize(me, r)
                 state.logging = False
                 state.apply(cands[i])
-                got[i] = self._finish(state, policy, r)[me]
+                got[i] = self._finish(state, policy, r, seat_plans)[me]
             rounds += 1
             for i in range(k):
                 total[i] += got[i]
@@ -194,7 +254,35 @@ class BestBot:
             return cands[best]
         return cands[0]
 
-    def _finish(self, state: State, policy: Any, rng: random.Random) -> list[float]:
+    def _plan_search(self, base: DominionState, me: int) -> PlanSearch:
+        """This game's plan search (a new one for a new game, kingdom or seat)."""
+        kingdom = tuple(base.config.options["kingdom"])
+        plans = self.plans
+        if (
+            plans is None
+            or plans.kingdom != kingdom
+            or plans.seat != me
+            or base.turns[me] < plans.turn
+        ):
+            plans = self.plans = PlanSearch(kingdom, me)
+        plans.turn = base.turns[me]
+        return plans
+
+    def _finish(
+        self,
+        state: State,
+        policy: Any,
+        rng: random.Random,
+        plans: Mapping[int, str] | None = None,
+    ) -> list[float]:
+        if self.rollout == "whole":
+            if plans is None:
+                return list(self.search._finish(state, policy, rng))
+            finish_rollout(state, rng, MAX_PLAYOUT_STEPS, plans)
+            found = state.outcome()
+            if found is None:
+                return [0.5] * state.num_players
+            return rewards(found.scores, found.winners, self.search.scoring)
         apply = state.apply
         for _ in range(100_000):
             if state.current_player < 0:
@@ -204,6 +292,103 @@ class BestBot:
         if out is None:
             return [0.5] * state.num_players
         return rewards(out.scores, out.winners, self.search.scoring)
+
+
+class PlanSearch:
+    """The plan search of one game for one seat: every candidate plan
+    (:func:`~kingdoms.bots.dominion.search.plan_candidates`: the best bundled ones and
+    Big Money Ultimate with one or two of each of the kingdom's cards) is played as
+    the seat's strategy to the end of the game, all from the same deals with the same
+    random numbers (paired, as the move search), the other seats by their models.
+    Rounds accumulate over the decisions of the opening, each decision spending its
+    own budget; a plan far behind the leader is dropped.  The first plan (the table's)
+    is kept unless another beats it by ``keep`` standard errors (:meth:`choice`)."""
+
+    def __init__(self, kingdom: tuple[str, ...], seat: int) -> None:
+        self.kingdom = kingdom
+        self.seat = seat
+        self.turn = 0
+        self.scoring = PLAN_SCORING
+        self.names: tuple[str, ...] = plan_candidates(kingdom)
+        self.alive: list[int] = list(range(len(self.names)))
+        self.results: list[list[float]] = []  # per round: each candidate's reward (alive)
+
+    @property
+    def rounds(self) -> int:
+        return len(self.results)
+
+    def gain(self, i: int, j: int) -> tuple[float, float]:
+        """Mean and standard error of plan ``i``'s reward minus plan ``j``'s, over
+        the rounds both played."""
+        d = [r[i] - r[j] for r in self.results]
+        n = len(d)
+        if n < 2:
+            return 0.0, math.inf
+        mean = sum(d) / n
+        var = max(sum(x * x for x in d) / n - mean * mean, 1e-12)
+        return mean, math.sqrt(var / (n - 1))
+
+    def leader(self) -> int:
+        return max(self.alive, key=lambda i: (self.gain(i, 0)[0], -i))
+
+    def choice(self, keep: float) -> str:
+        """The plan to play: the leader if it beats the first plan by ``keep``
+        standard errors after :data:`MIN_PLAN_ROUNDS` rounds, else the first."""
+        best = self.leader()
+        if best == 0 or self.rounds < MIN_PLAN_ROUNDS:
+            return self.names[0]
+        mean, se = self.gain(best, 0)
+        return self.names[best] if mean > keep * se else self.names[0]
+
+    def prune(self) -> None:
+        """Drop the plans more than :data:`PLAN_PRUNE` standard errors behind the
+        leader (never the first plan: the baseline)."""
+        if self.rounds < MIN_PLAN_ROUNDS:
+            return
+        best = self.leader()
+        keep = []
+        for i in self.alive:
+            mean, se = self.gain(i, best)
+            if i in (0, best) or mean + PLAN_PRUNE * se >= 0:
+                keep.append(i)
+        self.alive = keep
+
+    def run(
+        self,
+        base: DominionState,
+        me: int,
+        rng: random.Random,
+        seconds: float | None,
+        limit: int | None,
+        clock: Callable[[], float] = time.process_time,
+    ) -> int:
+        """Play rounds from ``base`` (whole rounds, within ``seconds`` of CPU and
+        ``limit`` rollouts); the rollouts played."""
+        self.prune()
+        alive = self.alive
+        k = len(alive)
+        n = len(self.names)
+        start = clock()
+        deadline = start + seconds if seconds is not None else None
+        rounds = 0
+        while True:
+            if limit is not None and rounds * k + k > limit and rounds:
+                break
+            now = clock()
+            if deadline is not None and rounds and now + (now - start) / rounds > deadline:
+                break
+            seed = rng.getrandbits(64)
+            got = [0.0] * n
+            for i in alive:
+                r = random.Random(seed)
+                state = base.determinize(me, r)
+                state.logging = False
+                finish_rollout(state, r, MAX_PLAYOUT_STEPS, {me: self.names[i]})
+                out = state.outcome()
+                got[i] = 0.5 if out is None else rewards(out.scores, out.winners, self.scoring)[me]
+            self.results.append(got)
+            rounds += 1
+        return rounds * k
 
 
 def best_bot(**params: Any) -> BestBot:
@@ -218,4 +403,13 @@ def review_settings() -> Mapping[str, Any]:
     return {"playout": PLAYOUT, "width": int(strong["width"])}
 
 
-__all__ = ["LEVELS", "METHODS", "BestBot", "best_bot", "review_settings"]
+__all__ = [
+    "LEVELS",
+    "METHODS",
+    "PLANS",
+    "ROLLOUTS",
+    "BestBot",
+    "PlanSearch",
+    "best_bot",
+    "review_settings",
+]

@@ -158,9 +158,19 @@ def _strategy(name: str) -> tuple[Strategy, tuple[int, ...], StrategyBot, bool]:
     bot, and whether its rules read VP leads (compare with the other seats)."""
     from kingdoms.bots.dominion.bundled import bundled_strategy, bundled_text
 
-    strategy = bundled_strategy(name)
+    if name.startswith("bmu+"):  # Big Money Ultimate + a card (reads no VP lead)
+        from kingdoms.bots.dominion import bot_named
+
+        make = bot_named(name)
+        assert make is not None
+        made = make()
+        assert isinstance(made, StrategyBot)
+        strategy = made.strategy
+        text = ""
+    else:
+        strategy = bundled_strategy(name)
+        text = bundled_text(name)
     play = tuple(BY_ID[c] for c in strategy.play_cards if c in BY_ID)
-    text = bundled_text(name)
     return strategy, play, StrategyBot(strategy), "vp_lead" in text or "vp_deficit" in text
 
 
@@ -394,14 +404,21 @@ def kingdom_playout(state: State, rng: random.Random) -> int:
     return _strategy(kingdom_strategy(kingdom))[2].act(observe(state, p), legal, rng)
 
 
-def rollout_bots(state: DominionState) -> tuple[list[StrategyBot], tuple[str, ...]]:
+def rollout_bots(
+    state: DominionState, plans: Mapping[int, str] | None = None
+) -> tuple[list[StrategyBot], tuple[str, ...]]:
     """The bots a rollout from ``state`` plays, one per seat, and their strategies'
     names: each seat's model (:func:`seat_strategy`, from the cards it owns and its
-    turn when the rollout starts) plays every decision of that seat to the end."""
+    turn when the rollout starts) plays every decision of that seat to the end;
+    ``plans`` (seat -> a strategy: a bundled one or ``bmu+X:N``) overrides the
+    model of the seats it names."""
     kingdom = _kingdom_of(state)[0]
     turns = state.turns
     names = tuple(
-        seat_strategy(kingdom, state.owned(p), turns[p] + 1) for p in range(state.num_players)
+        plans[p]
+        if plans is not None and p in plans
+        else seat_strategy(kingdom, state.owned(p), turns[p] + 1)
+        for p in range(state.num_players)
     )
     return [_strategy(name)[2] for name in names], names
 
@@ -422,15 +439,17 @@ def _bot_move(bot: StrategyBot, state: DominionState, legal: list[int], rng: ran
     return action
 
 
-def finish_rollout(state: State, rng: random.Random, max_steps: int) -> None:
+def finish_rollout(
+    state: State, rng: random.Random, max_steps: int, plans: Mapping[int, str] | None = None
+) -> None:
     """Play ``state`` on to its end (at most ``max_steps`` moves) as the ``kingdom``
     rollout does: every seat played by its model (:func:`rollout_bots`) for the whole
     rollout.  As soon as no decision is pending, the native core plays the rest where it
     can (:func:`kingdoms.bots.dominion.native.play_rollout`: the same game, so every
     build makes the same moves); the Python engine plays the moves before and every
-    game the native core cannot."""
+    game the native core cannot.  ``plans``: as :func:`rollout_bots`."""
     assert isinstance(state, DominionState)
-    bots, names = rollout_bots(state)
+    bots, names = rollout_bots(state, plans)
     native = _native_rollout()
     key: tuple[Any, ...] | None = None
     steps = 0
@@ -502,12 +521,24 @@ def _card_value(c: int) -> float:
     return COIN_COST[c] + 2.5 * POTION_COST[c] + (0.5 if IS_ACTION[c] else 0.0)
 
 
-def rank_actions(state: State, legal: list[int]) -> list[int]:
-    """Root moves, best first (some dominated moves left out: see the module)."""
+def plan_move(state: DominionState, legal: list[int], plan: str) -> int:
+    """The move the strategy ``plan`` (bundled, or ``bmu+X:N``) makes in ``state``
+    for the seat to move (as that strategy's bot, from the seat's observation)."""
+    if len(legal) == 1:
+        return legal[0]
+    return _bot_move(_strategy(plan)[2], state, legal, random.Random(0))
+
+
+def rank_actions(state: State, legal: list[int], plan: str | None = None) -> list[int]:
+    """Root moves, best first (some dominated moves left out: see the module); the
+    first is the rollout policy's own move, or ``plan``'s (:func:`plan_move`)."""
     assert isinstance(state, DominionState)
     if not legal:
         return legal
-    first = kingdom_playout(state, random.Random(0))
+    if plan is None:
+        first = kingdom_playout(state, random.Random(0))
+    else:
+        first = plan_move(state, legal, plan)
     rest = [a for a in legal if a != first]
     if not state.stack and state.phase == 1 and A.A_ALL_TREASURES in legal:
         return [A.A_ALL_TREASURES]
@@ -525,6 +556,32 @@ def rank_actions(state: State, legal: list[int]) -> list[int]:
 
         rest.sort(key=key)
     return [first, *rest]
+
+
+PLAN_BASE = 4
+"""How many of :func:`kingdom_plans` the plan search (:func:`plan_candidates`) takes."""
+
+
+@lru_cache(maxsize=256)
+def plan_candidates(kingdom: tuple[str, ...]) -> tuple[str, ...]:
+    """The plans ``best`` weighs at the start of a game on ``kingdom``: the first
+    :data:`PLAN_BASE` of :func:`kingdom_plans` (the first one first: the plan kept
+    unless another is shown better), then Big Money Ultimate with one or two copies
+    of each of the kingdom's Action and Treasure cards (``bmu+X``, ``bmu+X:2``) —
+    which covers the cards no bundled strategy knows (most of Alchemy).
+
+    >>> plan_candidates(("cellar", "moat", "smithy", "witch", "gardens"))[:6]
+    ('witch', 'smithy', 'moat', 'big-money-ultimate', 'bmu+cellar', 'bmu+cellar:2')
+    """
+    out = list(kingdom_plans(kingdom)[:PLAN_BASE])
+    for cid in kingdom:
+        c = BY_ID.get(cid)
+        if c is None or not (IS_ACTION[c] or IS_TREASURE[c]):
+            continue
+        for name in (f"bmu+{cid}", f"bmu+{cid}:2"):
+            if name not in out:
+                out.append(name)
+    return tuple(out)
 
 
 def obvious_action(state: State, legal: list[int]) -> int | None:
