@@ -131,6 +131,25 @@ def positions(count: int, seed: int) -> list[tuple[list[str], int, int]]:
     return out[:count]
 
 
+def state_at(kingdom: list[str], g: int, step: int) -> Any:
+    """Game ``g`` of :func:`positions` (the kingdom's strategy against
+    ``big-money-ultimate``) played up to ``step``."""
+    from kingdoms.bots.base import make_bot
+    from kingdoms.bots.dominion.search import kingdom_strategy
+    from kingdoms.core.registry import new_game
+    from kingdoms.core.runner import seat_rngs
+
+    bots = [make_bot("dominion", kingdom_strategy(tuple(kingdom))),
+            make_bot("dominion", "big-money-ultimate")]  # fmt: skip
+    state = new_game("dominion", 2, g, {"kingdom": kingdom})
+    state.logging = False
+    rngs = seat_rngs(g, 2)
+    while state.step < step:
+        p = state.current_player
+        state.apply(bots[p].act(state.view(p), state.legal_actions(), rngs[p]))
+    return state
+
+
 def speed_worker(count: int, iterations: int, seed: int) -> dict[str, Any]:
     """CPU seconds of ``mcts:iterations=N`` decisions on :func:`positions` (this
     process's build)."""
@@ -138,23 +157,12 @@ def speed_worker(count: int, iterations: int, seed: int) -> dict[str, Any]:
 
     from kingdoms._build import build_kind
     from kingdoms.bots.base import make_bot
-    from kingdoms.core.registry import new_game
-    from kingdoms.core.runner import seat_rngs
 
     moves: list[int] = []
     cpu = 0.0
     spots = positions(count, seed)
     for kingdom, g, step in spots:
-        bots = [make_bot("dominion", "big-money-ultimate") for _ in range(2)]
-        from kingdoms.bots.dominion.search import kingdom_strategy
-
-        bots[0] = make_bot("dominion", kingdom_strategy(tuple(kingdom)))
-        state = new_game("dominion", 2, g, {"kingdom": kingdom})
-        state.logging = False
-        rngs = seat_rngs(g, 2)
-        while state.step < step:
-            p = state.current_player
-            state.apply(bots[p].act(state.view(p), state.legal_actions(), rngs[p]))
+        state = state_at(kingdom, g, step)
         p = state.current_player
         bot = make_bot("dominion", f"mcts:iterations={iterations},seed={g}")
         view, legal = state.view(p), state.legal_actions()
@@ -175,9 +183,6 @@ def coverage(count: int, iterations: int, seed: int) -> dict[str, Any]:
 
     from kingdoms.bots.base import make_bot
     from kingdoms.bots.dominion import native
-    from kingdoms.bots.dominion.search import kingdom_strategy
-    from kingdoms.core.registry import new_game
-    from kingdoms.core.runner import seat_rngs
 
     counts: collections.Counter[str] = collections.Counter()
     real = native.play_rollout
@@ -203,14 +208,7 @@ def coverage(count: int, iterations: int, seed: int) -> dict[str, Any]:
     native.play_rollout = counted
     try:
         for kingdom, g, step in positions(count, seed):
-            bots = [make_bot("dominion", kingdom_strategy(tuple(kingdom))),
-                    make_bot("dominion", "big-money-ultimate")]  # fmt: skip
-            state = new_game("dominion", 2, g, {"kingdom": kingdom})
-            state.logging = False
-            rngs = seat_rngs(g, 2)
-            while state.step < step:
-                p = state.current_player
-                state.apply(bots[p].act(state.view(p), state.legal_actions(), rngs[p]))
+            state = state_at(kingdom, g, step)
             p = state.current_player
             bot = make_bot("dominion", f"mcts:iterations={iterations},seed={g}")
             bot.act(state.view(p), state.legal_actions(), random.Random(g))

@@ -119,7 +119,9 @@ def test_review_chart_mistakes_and_the_link_to_the_replay(page: Any, review_serv
     assert "Biggest mistakes of Bob" in visitor.inner_text("#review-panel")
     assert "Not shared: Ann" in visitor.inner_text("#review-panel")
     assert SHARE not in visitor.url  # the key kept out of the address bar
-    # its record downloads with the key the page holds
+    # its record downloads with the key the page holds (the link is set when the replay's
+    # step is drawn, which may come after the review)
+    visitor.wait_for_selector("body[data-ready='1']")
     assert f"key={SHARE}" in (visitor.get_attribute("#record-link", "href") or "")
     visitor.context.close()
     # a stranger, with neither a seat's token nor the share link: no such game
