@@ -508,8 +508,10 @@ def compare_sources(args: argparse.Namespace) -> None:
                     "compare": "this tree / baseline (medians over the rounds)",
                     "games": games,
                     "server_cpu_ms_per_move": [round(base, 3), round(new, 3)],
-                    "cpu_ratio": round(new / base, 2),
-                    "p50_ratio": round(p50[1] / p50[0], 2),
+                    # CPU is read in clock ticks (10 ms): a run too short to use one
+                    # tick has no ratio (run more --actions)
+                    "cpu_ratio": round(new / base, 2) if base > 0 else None,
+                    "p50_ratio": round(p50[1] / p50[0], 2) if p50[0] > 0 else None,
                 }
             ),
             flush=True,

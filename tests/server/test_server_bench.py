@@ -40,7 +40,7 @@ def test_the_benchmark_compares_two_source_trees(capsys: pytest.CaptureFixture[s
         game="kingdomino",
         games="1",
         players=2,
-        actions=6,
+        actions=30,  # enough server CPU to count in clock ticks (10 ms)
         think=0.0,
         rounds=1,
         server_log=None,
@@ -50,5 +50,5 @@ def test_the_benchmark_compares_two_source_trees(capsys: pytest.CaptureFixture[s
     runs, ratio = lines[:-1], lines[-1]
     assert [r["source"] for r in runs] == [src, src]
     assert all(r["build"] in ("compiled", "pure") and r["errors"] == 0 for r in runs)
-    assert all(r["server_cpu_ms_per_move"] > 0 and r["actions"] == 6 for r in runs)
+    assert all(r["server_cpu_ms_per_move"] > 0 and r["actions"] == 30 for r in runs)
     assert ratio["cpu_ratio"] > 0 and len(ratio["server_cpu_ms_per_move"]) == 2
