@@ -61,6 +61,7 @@ CYTHON: Final = (
     "kingdoms.kingdomino._cboard",
     "kingdoms.dominion._cnative",
     "kingdoms.rl._cdominion_obs",
+    "kingdoms.rl._ckingdomino_obs",
 )
 """Cython extensions; each has a pure-Python fallback used when it is missing."""
 

@@ -85,3 +85,50 @@ def test_lobby_defaults_descriptions_typed_kingdom_and_the_next_step(
             assert page.query_selector("#d-supply .dcard[data-card='chapel']")
     finally:
         context.close()
+
+
+@pytest.fixture
+def rated_create(tmp_path: Any, toy_game: None) -> Any:
+    """A server allowing one creation per client now and then (burst 1)."""
+    from conftest import _serve
+
+    yield from _serve(tmp_path / "k.sqlite", bot_delay=0.05, rate_limits={"create": 0.001})
+
+
+def test_a_signed_in_player_creates_in_its_profiles_own_rate(page: Any, rated_create: str) -> None:
+    """The address has used its create rate: the signed-in player still creates (its
+    profile's own rate); with a profile this server does not know the lobby creates
+    as anyone, and is refused with the address's ``rate_limited``; the first-game
+    buttons send the profile too."""
+    import httpx
+
+    ann = {"name": "Ann", "secret": "Ann-secret-0123456789"}
+    assert httpx.post(f"{rated_create}/api/profiles", json=ann).status_code == 201
+    game = {"game": "kingdomino", "players": 2}
+    assert httpx.post(f"{rated_create}/api/games", json=game).status_code == 201
+    assert httpx.post(f"{rated_create}/api/games", json=game).status_code == 429
+    page.goto(f"{rated_create}/")
+    page.evaluate("p => localStorage.setItem('kingdoms:profile', JSON.stringify(p))", ann)
+    page.goto(f"{rated_create}/")
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/games") and r.request.method == "POST"
+    ) as got:
+        page.locator("#create").click()
+    assert got.value.status == 201, got.value.text()
+    page.locator("#created").wait_for(state="visible")
+    stale = {"name": "Nobody", "secret": "made-up-secret-0123"}
+    page.evaluate("p => localStorage.setItem('kingdoms:profile', JSON.stringify(p))", stale)
+    page.goto(f"{rated_create}/")
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/games") and r.request.method == "POST" and r.status == 429
+    ):
+        page.locator("#create").click()
+    page.locator("#create-error").wait_for(state="visible")
+    assert page.locator("#create-error").inner_text().strip()
+    # the first-game buttons send the profile too: Bob's own rate
+    bob = {"name": "Bob", "secret": "Bob-secret-0123456789"}
+    assert httpx.post(f"{rated_create}/api/profiles", json=bob).status_code == 201
+    page.evaluate("p => localStorage.setItem('kingdoms:profile', JSON.stringify(p))", bob)
+    page.goto(f"{rated_create}/")
+    page.locator("#first-game button[data-game=kingdomino]").click()
+    page.wait_for_url("**/game/**")

@@ -148,6 +148,50 @@ def test_signed_in_profiles_have_quotas_of_their_own() -> None:
         assert create({"name": "Ann", "secret": "not-the-secret-at-all"}) == 400
 
 
+def test_signed_in_profiles_have_create_rates_of_their_own() -> None:
+    """``--rate create=…`` counts a signed-in creation in its profile's own bucket: two
+    profiles behind one address each get the whole rate, the address without a profile
+    is still limited, and a wrong proof is refused (400 ``bad_profile``), creates
+    nothing and charges no bucket."""
+    app = create_app("sqlite://", bot_delay=0, rate_limits={"create": 0.001})  # burst 1
+    humans = [{"kind": "human"}, {"kind": "human"}]
+    school, home = {"X-Test-Peer": "198.51.100.30"}, {"X-Test-Peer": "198.51.100.31"}
+    with TestClient(Peers(app)) as client:
+        ann, bob = _profiles(client, school, "Ann", "Bob")
+
+        def create(profile: dict[str, str] | None, headers: dict[str, str]) -> Any:
+            body: dict[str, Any] = {"game": "kingdomino", "seats": humans}
+            if profile is not None:
+                body["profile"] = profile
+            return client.post("/api/games", json=body, headers=headers)
+
+        def games() -> int:
+            return len(client.get("/api/games").json()["games"])
+
+        assert [create(None, school).status_code, create(None, school).status_code] == [
+            201,
+            429,
+        ]  # the address's own bucket, as before
+        late = create(None, school)
+        assert late.json()["error"] == "rate_limited" and late.headers["retry-after"]
+        assert [create(ann, school).status_code, create(bob, school).status_code] == [201, 201]
+        again = create(ann, school)  # Ann's own bucket is empty now
+        assert again.status_code == 429, again.text
+        assert again.json()["error"] == "rate_limited" and int(again.headers["retry-after"]) >= 1
+        assert create(None, school).status_code == 429  # the address still is
+        before = games()
+        assert before == 3, before
+        wrong = create({"name": "Bob", "secret": "not-the-secret-at-all"}, home)
+        assert wrong.status_code == 400 and wrong.json()["error"] == "bad_profile", wrong.text
+        invented = create({"name": "Nobody", "secret": "made-up-secret-0123"}, home)
+        assert invented.status_code == 400 and invented.json()["error"] == "bad_profile"
+        assert games() == before  # nothing created
+        assert create(None, home).status_code == 201  # home's bucket was not charged
+        assert create(None, home).status_code == 429
+        # invented profiles do not lift the address's limit either
+        assert create({"name": "Nobody", "secret": "made-up-secret-0123"}, home).status_code == 400
+
+
 def test_spectators_count_per_ipv6_network() -> None:
     """``spectators_per_address`` counts a /64 as one client: two addresses of one
     network fill its places, a third address of it is refused, the next /64 is not;

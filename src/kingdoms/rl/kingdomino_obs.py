@@ -35,6 +35,7 @@ square: one-hot terrain (6) and crowns.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -91,6 +92,21 @@ _SQUARES: Final[list[tuple[int, int, int, int]]] = [(0, 0, 0, 0)] + [
 """Per domino number: terrain and crowns of its left, then of its right square."""
 
 
+def _native_module() -> Any:
+    try:
+        return importlib.import_module("kingdoms.rl._ckingdomino_obs")
+    except ImportError:  # not built, or the pure-Python path was asked for
+        return None
+
+
+_native: Any = _native_module()
+
+NATIVE_ENCODER: bool = _native is not None
+"""Whether :class:`KingdominoEncoder` can write its vectors in C (the Cython
+extension :mod:`kingdoms.rl._ckingdomino_obs` is built and not hidden by the
+pure-Python path)."""
+
+
 class _Seat:
     """One observing seat's buffer (the vector it was last given) and what that
     buffer holds besides the grid planes, as the engine's values, so that
@@ -143,9 +159,13 @@ class KingdominoEncoder:
     few differences.  It hands out a copy of the buffer.  The result depends only
     on the state given, never on the order of the calls (the tests compare it with
     :meth:`encode_view` after every step of random games, and across interleaved
-    games)."""
+    games).
 
-    def __init__(self, players: int) -> None:
+    In the compiled build, :meth:`encode` hands the work to :attr:`native`, the
+    same vector written in C; ``native=False`` keeps the incremental encoding
+    above, the reference the C encoder is tested against."""
+
+    def __init__(self, players: int, native: bool = True) -> None:
         n = self.players = players
         line = self.line = 4 if players in (2, 4) else 3
         slot = DOMINO_FEATURES + n + 2
@@ -219,11 +239,26 @@ class KingdominoEncoder:
             ]
             for q in range(n)
         ]
+        self.native: Any = None
+        """The C encoder :meth:`encode` hands the work to, or None (also for a
+        player count the game does not take, which the environment then refuses)."""
+        if native and _native is not None and 2 <= n <= 4:
+            self.native = _native.NativeKingdominoEncoder(
+                n,
+                self.size,
+                line,
+                {name: int(sl.start) for name, sl in lay.items()},
+                _DOMINO.tolist(),
+                [list(sq) for sq in _SQUARES],
+                [list(g) for g in _PLACEMENT_GRID],
+                _grid_index(CASTLE_CELL),
+                (FIRST_PICKS, PLACE, CHOOSE),
+            )
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickling and deep copies: a new encoder for as many players (the buffers
         are caches, written again from the next state encoded)."""
-        return (KingdominoEncoder, (self.players,))
+        return (KingdominoEncoder, (self.players, self.native is not None))
 
     def _clear_board(self, q: int) -> None:
         """Seat ``q``'s grid planes back to a lone castle, in every seat's template."""
@@ -291,6 +326,9 @@ class KingdominoEncoder:
         return cache[3]
 
     def encode(self, state: State, seat: int) -> np.ndarray:
+        if self.native is not None:
+            out: np.ndarray = self.native.encode(state, seat)
+            return out
         st = state
         assert isinstance(st, KingdominoState)
         self._sync(st)

@@ -8,6 +8,8 @@
 * a request whose ``Content-Length`` exceeds the limit is refused with 413 before
   its body is read, and a body sent without one stops being read past the limit;
 * per-client token buckets on costly endpoints answer 429 with ``Retry-After``;
+  a game creation that carries a profile is left to its handler, which charges the
+  proven profile's own bucket (:data:`RATE_DEFERRED`);
 * the request's client (``scope["client"]``, the peer or the address a trusted proxy
   forwarded: see ``--forwarded-allow-ips``) becomes the *client* every per-client limit
   counts: an IPv4 address, or an IPv6 address's /64
@@ -69,6 +71,30 @@ def csp_for(host: bytes | str | None) -> str:
 
 
 ABORT = "kingdoms.abort"
+
+RATE_DEFERRED = "kingdoms.rate_deferred"
+"""Scope key: the :class:`RateLimiter` whose check the Guard left to the handler,
+because the request carries a signed-in profile (``{"profile": {name, secret}}`` in a
+game creation): once the handler has proven the profile it charges that profile's own
+bucket (``profile:<id>``), not the address's.  A wrong profile is refused and charges
+nobody; profile attempts are themselves rate-limited per address."""
+
+PROFILE_KINDS = frozenset({"create"})
+"""Kinds of request whose body may carry the profile they count for."""
+
+
+def _carries_profile(payload: bytes) -> bool:
+    """Whether ``payload`` is a JSON object with a ``profile`` of ``{name, secret}``."""
+    try:
+        data = json.loads(payload)
+    except (ValueError, RecursionError):
+        return False
+    profile = data.get("profile") if isinstance(data, dict) else None
+    return isinstance(profile, dict) and all(
+        isinstance(profile.get(k), str) for k in ("name", "secret")
+    )
+
+
 """Scope key of a WebSocket's function that closes it at once, dropping what it has not
 read (uvicorn's ASGI ``send`` is a method of its connection, which holds the transport)."""
 
@@ -98,6 +124,16 @@ def request_kind(method: str, path: str) -> str | None:
         if path.endswith("/record"):
             return "record"
     return None
+
+
+def rate_limited(kind: str) -> dict[str, Any]:
+    """The body of a 429 for a ``kind`` request over its rate."""
+    return _err("rate_limited", f"too many {kind} requests; retry later")
+
+
+def retry_after(wait: float) -> bytes:
+    """The ``Retry-After`` header's value for a wait of ``wait`` seconds."""
+    return str(max(1, math.ceil(wait))).encode()
 
 
 class RateLimiter:
@@ -159,6 +195,17 @@ class Guard:
         self.limiter = limiter
         self.ipv6_prefix = ipv6_prefix
 
+    async def _over_rate(self, scope: Scope, send: Send, kind: str) -> bool:
+        """Count one ``kind`` request of the scope's client address; when over its rate,
+        answer 429 and return True."""
+        assert self.limiter is not None
+        client = (scope.get("client") or ("?", 0))[0]
+        wait = self.limiter.wait_time(str(client), kind)
+        if wait <= 0:
+            return False
+        await _send_json(send, 429, rate_limited(kind), [(b"retry-after", retry_after(wait))])
+        return True
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         client = scope.get("client")
         if client and PEER not in scope:  # one person, one client: see client_id
@@ -184,16 +231,13 @@ class Guard:
             if declared > self.max_body:
                 await _send_json(send, 413, _too_large(self.max_body), [])
                 return
+        kind = None
         if self.limiter is not None:
             kind = request_kind(scope.get("method", ""), scope.get("path", ""))
-            if kind is not None:
-                client = (scope.get("client") or ("?", 0))[0]
-                wait = self.limiter.wait_time(str(client), kind)
-                if wait > 0:
-                    retry = str(max(1, math.ceil(wait))).encode()
-                    body = _err("rate_limited", f"too many {kind} requests; retry later")
-                    await _send_json(send, 429, body, [(b"retry-after", retry)])
-                    return
+            # a request that may count for a profile is checked once its body is read
+            deferred = kind is None or kind in PROFILE_KINDS
+            if not deferred and await self._over_rate(scope, send, str(kind)):
+                return
 
         # the body is read here, at most max_body bytes of it, whatever the client says
         chunks: list[bytes] = []
@@ -211,6 +255,11 @@ class Guard:
             chunks.append(chunk)
             more = bool(message.get("more_body"))
         payload = b"".join(chunks)
+        if self.limiter is not None and kind in PROFILE_KINDS:
+            if _carries_profile(payload):
+                scope[RATE_DEFERRED] = self.limiter
+            elif await self._over_rate(scope, send, kind):
+                return
         replayed = False
 
         async def buffered_receive() -> Message:

@@ -18,6 +18,7 @@ from kingdoms.core.errors import KingdomsError
 from kingdoms.core.registry import available_games, get_game
 from kingdoms.i18n import LANGUAGES, catalog, plurals
 from kingdoms.server.botnames import DEFAULT_BOTS
+from kingdoms.server.guard import RATE_DEFERRED, rate_limited, retry_after
 from kingdoms.server.hyphen import with_hyphenated_names
 from kingdoms.server.limits import bot_heavy, check_json_text, client_key, parse_json
 from kingdoms.server.logtext import seat_names, with_names
@@ -145,6 +146,12 @@ async def create_game(request: Request) -> Response:
             # a wrong profile is bad settings of the request, like any other (400)
             status = 429 if err.code == "rate_limited" else 400
             return error_response(err, status)
+        limiter = request.scope.get(RATE_DEFERRED)
+        if limiter is not None:  # the create rate: the profile's own bucket
+            wait = limiter.wait_time(address, "create")
+            if wait > 0:
+                headers = {"Retry-After": retry_after(wait).decode()}
+                return JSONResponse(rate_limited("create"), 429, headers=headers)
     if bot_heavy(seats):
         # games of bots alone that search: a few at once per client address (counted
         # in the database as the game is stored: over every server process)

@@ -117,6 +117,23 @@ function collectOptions() {
   return options;
 }
 
+/** Create a game; signed in, with the profile, so that the creation counts in the
+ * profile's own quotas and rate, not the address's (shared by everyone behind it).
+ * A profile this server does not know (400 bad_profile) creates as anyone. */
+async function postGame(spec) {
+  const send = async (me) => {
+    const body = me ? { ...spec, profile: { name: me.name, secret: me.secret } } : spec;
+    const res = await fetch("/api/games", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    return [res, await res.json()];
+  };
+  const me = profile();
+  let [res, data] = await send(me);
+  if (me && res.status === 400 && data.error === "bad_profile") [res, data] = await send(null);
+  return [res, data];
+}
+
 async function create(ev) {
   ev.preventDefault();
   $("#create-error").textContent = "";
@@ -132,12 +149,7 @@ async function create(ev) {
     bot: row.querySelector(".kind").value === "bot" ? row.querySelector(".bot").value : undefined,
     name: row.querySelector(".name").value.trim() || undefined,
   }));
-  const res = await fetch("/api/games", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ game: $("#game").value, seats, options, rated: $("#rated").checked }),
-  });
-  const data = await res.json();
+  const [res, data] = await postGame({ game: $("#game").value, seats, options, rated: $("#rated").checked });
   if (!res.ok) {
     $("#create-error").textContent = errorText(data);
     return;
@@ -171,11 +183,7 @@ async function firstGame(game) {
   const spec = FIRST_GAME[game];
   const me = profile();
   const seats = [{ kind: "human", name: me ? me.name : t("You") }, { kind: "bot", bot: spec.bot }];
-  const res = await fetch("/api/games", {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ game, seats, options: spec.options }),
-  });
-  const data = await res.json();
+  const [res, data] = await postGame({ game, seats, options: spec.options });
   if (!res.ok) { $("#create-error").textContent = errorText(data); return; }
   const token = data.seats[0].token;
   rememberTokens(data.id, [token], { game });

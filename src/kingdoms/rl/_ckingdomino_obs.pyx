@@ -1,0 +1,253 @@
+# cython: language_level=3, wraparound=False, cdivision=True, initializedcheck=False
+"""The Kingdomino observation vector written in C: the same vector as
+:meth:`kingdoms.rl.kingdomino_obs.KingdominoEncoder.encode` (which stays the
+reference and the fallback), written into one preallocated buffer per observing
+seat, of which a copy is handed out.
+
+Everything before the grid planes is rewritten from the state on every call (a
+memset, then the few entries that are not 0).  Kingdoms only grow, so the grid
+planes are updated with the new placements only, in every seat's buffer (a board's
+planes are rebuilt when the encoder meets another board object); a seat's stats are
+asked of the state only when its placed or discarded count changed.  The layout's
+offsets and the domino tables come from the encoder that builds it
+(:class:`kingdoms.rl.kingdomino_obs.KingdominoEncoder`).
+"""
+
+from cpython.list cimport PyList_GET_ITEM
+from libc.string cimport memset
+
+import numpy as np
+
+cdef enum:
+    MAXP = 4
+    MAXL = 4
+    FEATURES = 16
+    PLANES = 8
+    GRID = 169
+    PLACEMENTS = 728  # 4 directions x 13 x 14 cells
+
+
+cdef inline long _item(list xs, Py_ssize_t j) except? -1:
+    return <object>PyList_GET_ITEM(xs, j)
+
+
+cdef inline int _rel(long q, int seat, int n) except -1:
+    """Seat ``q`` relative to ``seat`` (checked: ``0 <= q < n``)."""
+    if not 0 <= q < n:
+        raise IndexError(f"seat {q} out of range")
+    return (q - seat + n) % n
+
+
+cdef class NativeKingdominoEncoder:
+    """See the module's docstring.  ``offsets``: the start of each field of the
+    layout; ``dominoes``: the 49 x 16 domino features; ``squares``: per domino
+    number, terrain and crowns of its two squares; ``placements``: per placement
+    code, the plane indices of its two squares; ``castle``: the castle's index."""
+
+    cdef readonly int players
+    cdef readonly int size
+    cdef int line, slot, castle, first_picks, place, choose
+    cdef int o_phase, o_round, o_game, o_variants, o_to_move, o_pick_order
+    cdef int o_picks_made, o_acting, o_current, o_next, o_unseen, o_stats, o_grids
+    cdef object data
+    cdef short[:, ::1] view
+    cdef short dominoes[49][FEATURES]
+    cdef int squares[49][4]
+    cdef int placements[PLACEMENTS][2]
+    cdef list boards
+    cdef int done[MAXP]
+    cdef long keys[MAXP]
+    cdef long stats[MAXP][4]
+
+    def __init__(
+        self, int players, int size, int line, dict offsets, object dominoes,
+        list squares, list placements, int castle, tuple phases,
+    ):
+        cdef int i, j
+        if not 1 <= players <= MAXP or not 1 <= line <= MAXL:
+            raise ValueError(f"players must be 1..{MAXP} and lines 1..{MAXL} long")
+        if len(placements) > PLACEMENTS or len(squares) != 49:
+            raise ValueError("placement or domino table of the wrong size")
+        self.players = players
+        self.size = size
+        self.line = line
+        self.slot = FEATURES + players + 2
+        self.castle = castle
+        self.first_picks, self.place, self.choose = phases
+        self.o_phase = offsets["phase"]
+        self.o_round = offsets["round"]
+        self.o_game = offsets["game"]
+        self.o_variants = offsets["variants"]
+        self.o_to_move = offsets["to_move"]
+        self.o_pick_order = offsets["pick_order"]
+        self.o_picks_made = offsets["picks_made"]
+        self.o_acting = offsets["acting"]
+        self.o_current = offsets["current_line"]
+        self.o_next = offsets["next_line"]
+        self.o_unseen = offsets["unseen"]
+        self.o_stats = offsets["seat_stats"]
+        self.o_grids = offsets["grids"]
+        if self.o_grids + players * PLANES * GRID != size:
+            raise ValueError("the grid planes must end the vector")
+        for i in range(49):
+            for j in range(FEATURES):
+                self.dominoes[i][j] = dominoes[i][j]
+            for j in range(4):
+                self.squares[i][j] = squares[i][j]
+        memset(self.placements, 0, sizeof(self.placements))
+        for i in range(len(placements)):
+            self.placements[i][0] = placements[i][0]
+            self.placements[i][1] = placements[i][1]
+        self.data = np.zeros((players, size), dtype=np.int16)
+        self.view = self.data
+        self.boards = [None] * players
+        for i in range(players):
+            self.done[i] = 0
+            self.keys[i] = -1
+
+    cdef void _clear(self, int q):
+        """Seat ``q``'s grid planes back to a lone castle, in every seat's buffer."""
+        cdef int seat, start
+        for seat in range(self.players):
+            start = self.o_grids + ((q - seat + self.players) % self.players) * PLANES * GRID
+            memset(&self.view[seat, start], 0, PLANES * GRID * sizeof(short))
+            self.view[seat, start + 6 * GRID + self.castle] = 1
+
+    cdef int _sync(self, object st) except -1:
+        cdef int n = self.players
+        cdef int q, seat, i, base, number, code, t1, c1, t2, c2, g1, g2, placed_n
+        cdef long key, past
+        cdef list boards = st.boards
+        cdef list placed
+        cdef tuple item
+        if len(boards) != n:
+            raise ValueError(f"{len(boards)} boards for {n} players")
+        for q in range(n):
+            b = <object>PyList_GET_ITEM(boards, q)
+            placed = b.placed
+            placed_n = len(placed)
+            if b is not self.boards[q] or placed_n < self.done[q]:
+                self._clear(q)
+                self.boards[q] = b
+                self.done[q] = 0
+                self.keys[q] = -1
+            for i in range(self.done[q], placed_n):
+                item = <tuple>PyList_GET_ITEM(placed, i)
+                number = item[0]
+                code = item[1]
+                if not 1 <= number <= 48 or not 0 <= code < PLACEMENTS:
+                    raise IndexError(f"placement ({number}, {code}) out of range")
+                t1 = self.squares[number][0]
+                c1 = self.squares[number][1]
+                t2 = self.squares[number][2]
+                c2 = self.squares[number][3]
+                g1 = self.placements[code][0]
+                g2 = self.placements[code][1]
+                for seat in range(n):
+                    base = self.o_grids + _rel(q, seat, n) * PLANES * GRID
+                    self.view[seat, base + t1 * GRID + g1] = 1
+                    self.view[seat, base + t2 * GRID + g2] = 1
+                    if c1:
+                        self.view[seat, base + 7 * GRID + g1] = c1
+                    if c2:
+                        self.view[seat, base + 7 * GRID + g2] = c2
+            self.done[q] = placed_n
+            discarded = len(b.discarded)
+            key = 64 * placed_n + discarded
+            if self.keys[q] != key:
+                score = st.score(q)
+                past = 0
+                for g in st.past:
+                    past += g[q][0]
+                self.stats[q][0] = score
+                self.stats[q][1] = b.total_crowns()
+                self.stats[q][2] = discarded
+                self.stats[q][3] = past + score
+                self.keys[q] = key
+        return 0
+
+    cdef inline void _domino(self, short* out, long d):
+        cdef int j
+        if 0 <= d <= 48:
+            for j in range(FEATURES):
+                out[j] = self.dominoes[d][j]
+
+    cdef int _write(self, object st, int seat) except -1:
+        cdef int n = self.players
+        cdef int L = self.line
+        cdef int i, r, q, k, m, drawn, done, base
+        cdef long d
+        if not 0 <= seat < n:
+            raise IndexError(f"seat {seat} out of range")
+        self._sync(st)
+        cdef short* out = &self.view[seat, 0]
+        memset(out, 0, self.o_grids * sizeof(short))
+        out[0] = 1
+        cdef int phase = st.phase
+        cdef bint acting = phase == self.place or phase == self.choose
+        out[self.o_phase + phase] = 1
+        out[self.o_round] = st.round + 1
+        out[self.o_game] = st.game_no + 1
+        out[self.o_variants] = 1 if st.middle else 0
+        out[self.o_variants + 1] = 1 if st.harmony else 0
+        out[self.o_variants + 2] = 1 if st.dynasty else 0
+        out[self.o_variants + 3] = 1 if st.mighty else 0
+        cdef int to_move = st.current_player
+        if to_move >= 0:
+            out[self.o_to_move + _rel(to_move, seat, n)] = 1
+        cdef int pick_pos = st.pick_pos
+        cdef list order = st.pick_order
+        drawn = pick_pos + 1 if phase == self.first_picks else len(order)
+        m = min(drawn, L, len(order))
+        for i in range(m):
+            q = _item(order, i)
+            out[self.o_pick_order + i * n + _rel(q, seat, n)] = 1
+        out[self.o_picks_made] = pick_pos
+        cdef list current = st.current
+        cdef list kings = st.current_kings
+        cdef int slot = st.slot
+        if acting:
+            if not 0 <= slot < min(L, len(current)):
+                raise IndexError(f"slot {slot} out of range")
+            self._domino(&out[self.o_acting], _item(current, slot))
+        for i in range(min(L, len(current))):
+            self._domino(&out[self.o_current + i * self.slot], _item(current, i))
+        for i in range(min(L, len(kings))):
+            k = _item(kings, i)
+            if k >= 0:
+                out[self.o_current + i * self.slot + FEATURES + _rel(k, seat, n)] = 1
+        if acting:
+            done = min(slot + (1 if phase == self.choose else 0), L)
+            for i in range(done):
+                out[self.o_current + i * self.slot + FEATURES + n] = 1
+            out[self.o_current + slot * self.slot + FEATURES + n + 1] = 1
+        cdef list following = st.next
+        kings = st.next_kings
+        for i in range(min(L, len(following))):
+            self._domino(&out[self.o_next + i * self.slot], _item(following, i))
+        for i in range(min(L, len(kings))):
+            k = _item(kings, i)
+            if k >= 0:
+                out[self.o_next + i * self.slot + FEATURES + _rel(k, seat, n)] = 1
+        for pile in (st.pile, st.aside):
+            for x in pile:
+                d = x
+                if not 1 <= d <= 48:
+                    raise IndexError(f"domino {d} out of range")
+                out[self.o_unseen + d - 1] = 1
+        for r in range(n):
+            q = (seat + r) % n
+            base = self.o_stats + 4 * r
+            for i in range(4):
+                out[base + i] = <short>self.stats[q][i]
+        return 0
+
+    def encode(self, st, int seat):
+        """The seat's vector (a copy: the learner's to keep)."""
+        self._write(st, seat)
+        return self.data[seat].copy()
+
+    def buffer(self, st, int seat):
+        """The seat's vector in its own buffer (not a copy: rewritten next call)."""
+        self._write(st, seat)
+        return self.data[seat]
