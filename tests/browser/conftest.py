@@ -82,6 +82,12 @@ def server(tmp_path: Path, toy_game: None) -> Iterator[str]:
     yield from _serve(tmp_path / "k.sqlite", bot_delay=0.05)
 
 
+@pytest.fixture
+def rated_create(tmp_path: Path, toy_game: None) -> Iterator[str]:
+    """A server allowing one creation per client now and then (burst 1)."""
+    yield from _serve(tmp_path / "k.sqlite", bot_delay=0.05, rate_limits={"create": 0.001})
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     # Module scope: Playwright's sync API keeps an event loop running while it is

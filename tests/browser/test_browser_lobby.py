@@ -87,14 +87,6 @@ def test_lobby_defaults_descriptions_typed_kingdom_and_the_next_step(
         context.close()
 
 
-@pytest.fixture
-def rated_create(tmp_path: Any, toy_game: None) -> Any:
-    """A server allowing one creation per client now and then (burst 1)."""
-    from conftest import _serve
-
-    yield from _serve(tmp_path / "k.sqlite", bot_delay=0.05, rate_limits={"create": 0.001})
-
-
 def test_a_signed_in_player_creates_in_its_profiles_own_rate(page: Any, rated_create: str) -> None:
     """The address has used its create rate: the signed-in player still creates (its
     profile's own rate); with a profile this server does not know the lobby creates
@@ -132,3 +124,4 @@ def test_a_signed_in_player_creates_in_its_profiles_own_rate(page: Any, rated_cr
     page.goto(f"{rated_create}/")
     page.locator("#first-game button[data-game=kingdomino]").click()
     page.wait_for_url("**/game/**")
+    page.wait_for_selector("body[data-ready='1']")  # the game page drawn, its board loaded
