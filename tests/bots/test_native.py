@@ -22,7 +22,7 @@ from kingdoms.bots.dominion.lang import parse_strategy
 from kingdoms.core import new_game
 from kingdoms.core.runner import DEFAULT_MAX_STEPS, seat_rngs
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.data import NUM_CARDS
+from kingdoms.dominion.data import CARDS, NUM_CARDS
 from kingdoms.dominion.state import DominionState
 from kingdoms.sim import runner
 
@@ -267,6 +267,58 @@ def test_discard_then_draw_is_the_engines(specs: list[str]) -> None:
         assert a.snapshot() == b.snapshot()
         done += a.history.count(A.A_DONE)
     assert done > 5
+
+
+TOPDECKER = """
+name = "topdecker"
+buy = [
+  "Province if total_money > 15", "Duchy if left(Province) <= 6", "Estate if left(Province) <= 3",
+  "Gold", "Silver",
+]
+[decisions]
+"bureaucrat.topdeck" = ["Province if left(Province) < 6 and not is(card, Estate)", "Estate"]
+"""
+
+
+@pytest.mark.parametrize(
+    "specs",
+    [
+        ["bureaucrat", "topdecker"],
+        ["bureaucrat", "topdecker", "moat", "big-money"],
+        ["bureaucrat", "bureaucrat", "witch"],
+    ],
+)
+def test_each_other_player_topdecks_as_the_engine_does(specs: list[str]) -> None:
+    """Bureaucrat's ``GainCard`` (a Silver onto the deck) and ``EachOtherTopdecks``
+    (a Victory card from each victim's hand onto its deck) run natively: one kind is
+    put back without a question, more kinds as the victim's rules (conditions on the
+    card and the supply) pick, Moat's reveal protects, a hand without one stays."""
+    bot = StrategyBot(parse_strategy(TOPDECKER))
+    chosen = 0
+    for seed in range(8):
+        seats = [bot if s == "topdecker" else s for s in specs]
+        a, b = _both(seats, ["bureaucrat", *WORKSHOP_KINGDOM[1:]], seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        chosen += sum(
+            1 for x in a.history if x // NUM_CARDS == A.CHOOSE and CARDS[x % NUM_CARDS].is_victory
+        )
+    assert chosen > 0
+
+
+def test_a_topdeck_rule_reading_the_seat_keeps_the_game_on_the_engine() -> None:
+    """Out of its turn, a victim's rules may read the card and the supply natively; a
+    rule reading its own figures keeps the game on the engine."""
+    text = TOPDECKER.replace("left(Province) < 6 and", "my_turns > 3 and")
+    st = new_game(
+        "dominion", players=2, seed=0, options={"kingdom": ["bureaucrat", *WORKSHOP_KINGDOM[1:]]}
+    )
+    assert isinstance(st, DominionState)
+    st.logging = False
+    bots = [make_bot("dominion", "bureaucrat", files=True), StrategyBot(parse_strategy(text))]
+    assert native.why_not(st, bots) == (
+        "a condition reading more than the card in the bureaucrat.topdeck rules"
+    )
 
 
 POTION_KINGDOM = [

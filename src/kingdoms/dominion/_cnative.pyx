@@ -49,6 +49,10 @@ cdef enum:
 cdef enum:
     S_DISCARD_DRAW = 7
 cdef enum:
+    S_GAIN_CARD = 8
+cdef enum:
+    S_OTHERS_TOPDECK = 9
+cdef enum:
     MAXR = 256
 
 # expression node codes
@@ -452,16 +456,20 @@ cdef class Plan:
     cdef int gain_end[MAXC]
     cdef int ask_start[MAXC]
     cdef int ask_end[MAXC]
+    cdef int topdeck_start[MAXC]
+    cdef int topdeck_end[MAXC]
     cdef int react_yes
 
     def __init__(self, nodes, buys, int guard, prefix, rest, int react_yes, discards=(),
-                 gains=(), asks=()):
+                 gains=(), asks=(), topdecks=()):
         """``nodes``: ``(op, a, b, next, ival, dval, comparison)`` rows (index 0 unused: "no
         condition"); ``buys``: ``(card, cond node)``; ``rest`` (the play rules):
         ``(target, key, pick, cond node)``; ``discards``: ``(card, rules)``, the rules
         of the discards the card's Attack asks, as ``rest``; ``gains``: ``(card, rules)``,
         the rules of the gain the card's step asks (a ``done`` rule: target 5); ``asks``:
-        ``(card, rules)``, the ``yes``/``no`` rules (targets 3, 4) of the card's question."""
+        ``(card, rules)``, the ``yes``/``no`` rules (targets 3, 4) of the card's question;
+        ``topdecks``: ``(card, rules)``, the rules of the card the card's Attack makes the
+        seat put onto its deck."""
         cdef int i, c
         if len(nodes) > MAXN or len(buys) > 64 or len(prefix) > MAXC:
             raise ValueError("strategy too large for the native core")
@@ -492,6 +500,10 @@ cdef class Plan:
         memset(self.ask_end, 0, sizeof(self.ask_end))
         for c, rules in asks:
             self.ask_start[c], self.ask_end[c] = self._rules(rules)
+        memset(self.topdeck_start, 0, sizeof(self.topdeck_start))
+        memset(self.topdeck_end, 0, sizeof(self.topdeck_end))
+        for c, rules in topdecks:
+            self.topdeck_start[c], self.topdeck_end[c] = self._rules(rules)
         self.react_yes = react_yes
 
     cdef tuple _rules(self, rules):
@@ -1023,6 +1035,48 @@ cdef int discard_down(Run run, Game* g, int p, int card, int keep) except -1:
     return 0
 
 
+cdef int topdeck_from_hands(Run run, Game* g, int p, int card, int only) except -1:
+    """Each other seat (not protected) puts a card of the type bits ``only`` from its
+    hand onto its deck: its only kind of them, else the one its rules for ``card``'s
+    topdeck pick among them (card order; none applies: the first); a hand without one
+    stays."""
+    cdef Cards cards = run.cards
+    cdef int offered[MAXC]
+    cdef int k, q, c, n, i
+    cdef Seat* s
+    cdef Plan plan
+    cdef char seen[MAXC]
+    for k in range(1, g.n):
+        q = (p + k) % g.n
+        if g.immune[q]:
+            continue
+        s = &g.seats[q]
+        memset(seen, 0, MAXC)
+        for i in range(s.nhand):
+            if cards.types[s.hand[i]] & only:
+                seen[s.hand[i]] = 1
+        n = 0
+        for c in range(cards.ncards):
+            if seen[c]:
+                offered[n] = c
+                n += 1
+        if n == 0:
+            continue
+        if n == 1:
+            c = offered[0]
+        else:
+            plan = <Plan>run.plans[q]
+            c = pick(g, cards, run.setup, plan, plan.topdeck_start[card], plan.topdeck_end[card],
+                     offered, n, q)
+            if c < 0:
+                c = offered[0]
+            record(run, g, cards.k_choose * cards.ncards + c)
+        remove_first(s.hand, &s.nhand, c)
+        s.deck[s.ndeck] = c
+        s.ndeck += 1
+    return 0
+
+
 cdef int gain_up_to(Run run, Game* g, int p, int card, int coins, int potions, int how,
                     int only) except -1:
     """``ask_gain``: seat ``p`` gains a supply card costing up to ``coins`` and
@@ -1140,6 +1194,10 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
                     record(run, g, cards.a_no)
         elif code == S_DISCARD_DRAW:
             discard_then_draw(run, g, p, c)
+        elif code == S_GAIN_CARD:
+            gain_to(g, st, p, cards.step_arg[c][i][0], cards.step_arg[c][i][1])
+        elif code == S_OTHERS_TOPDECK:
+            topdeck_from_hands(run, g, p, c, cards.step_arg[c][i][0])
         elif code == S_GAIN:
             gain_up_to(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
                        cards.step_arg[c][i][2], cards.step_arg[c][i][3])

@@ -9,8 +9,10 @@ structures.  It knows no card by name: this module gives it
   step codes — ``Plus`` (+Cards, +Actions, +Buys, +$), ``EachOtherGains``,
   ``EachOtherDraws``, ``GainUpTo`` (the seat's gain rules, with their conditions, pick
   the card), ``MayDiscardDeck`` (its yes/no rules answer), ``DiscardAnyThenDraw`` (its
-  discard rules pick, one card at a time, until ``done``) — and the card whose reveal
-  answers an Attack (the engine's ``moat_ask`` task);
+  discard rules pick, one card at a time, until ``done``), ``GainCard`` (a named
+  card, to the discard pile, the hand or the deck), ``EachOtherTopdecks`` (each
+  victim's rules for the card's ``topdeck`` pick, reading only the card and the
+  supply) — and the card whose reveal answers an Attack (the engine's ``moat_ask`` task);
 * each seat's plan, read from its strategy: the buy rules naming a card, the play
   priorities and play rules, the answer to that reaction, every condition translated
   from the syntax tree the strategy language compiled it from.
@@ -58,6 +60,8 @@ from kingdoms.dominion.cards.steps import (
     EachOtherDiscardsDownTo,
     EachOtherDraws,
     EachOtherGains,
+    EachOtherTopdecks,
+    GainCard,
     GainUpTo,
     MayDiscardDeck,
     Plus,
@@ -80,7 +84,7 @@ from kingdoms.dominion.rules import GARDENS, VINEYARD
 NATIVE_ENV: Final = "KINGDOMS_NATIVE"
 
 _S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN, _S_GAIN = 1, 2, 3, 4, 5
-_S_DISCARD_DECK, _S_DISCARD_DRAW = 6, 7
+_S_DISCARD_DECK, _S_DISCARD_DRAW, _S_GAIN_CARD, _S_OTHERS_TOPDECK = 6, 7, 8, 9
 _TO: Final[Mapping[str, int]] = {"discard": 0, "hand": 1, "deck": 2}
 """A gain's destination as the native core's code."""
 (
@@ -124,6 +128,8 @@ _GENERIC_PLAY: Final = frozenset(
         GainUpTo,
         MayDiscardDeck,
         DiscardAnyThenDraw,
+        GainCard,
+        EachOtherTopdecks,
     }
 )
 
@@ -186,6 +192,12 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
             out.append((_S_DISCARD_DECK, 0, 0, 0, 0))
         elif isinstance(step, DiscardAnyThenDraw):
             out.append((_S_DISCARD_DRAW, 0, 0, 0, 0))
+        elif isinstance(step, GainCard):
+            if step.to not in _TO:
+                return f"{card.id} gains to {step.to!r}"
+            out.append((_S_GAIN_CARD, step.card, _TO[step.to], 0, 0))
+        elif isinstance(step, EachOtherTopdecks):
+            out.append((_S_OTHERS_TOPDECK, _TYPE_BITS[step.only.lower()], 0, 0, 0))
     if decl.steps and not IS_ACTION[c]:
         return f"{card.id} has steps but is no Action"
     own = set(decl.prompts) - {step.verb for step in decl.steps if step.verb}
@@ -342,16 +354,18 @@ def _plan(
     discards: tuple[int, ...] = (),
     gains: tuple[int, ...] = (),
     asks: tuple[int, ...] = (),
+    topdecks: tuple[int, ...] = (),
 ) -> Any:
     """The seat's plan for the native core (made once per strategy), or
     :class:`NotNative`; ``discards``: the cards whose Attacks make it discard;
     ``gains``: the cards whose steps make it gain a card of its choice; ``asks``: the
-    cards whose steps ask it yes or no."""
-    key = (id(bot.strategy), id(bot.default), needs_reaction, discards, gains, asks)
+    cards whose steps ask it yes or no; ``topdecks``: the cards whose Attacks make it
+    put a card of its hand onto its deck."""
+    key = (id(bot.strategy), id(bot.default), needs_reaction, discards, gains, asks, topdecks)
     found = _PLANS.get(key)
     if found is None or found[0] is not bot.strategy or found[1] is not bot.default:
         try:
-            plan: Any = _make_plan(bot, needs_reaction, discards, gains, asks)
+            plan: Any = _make_plan(bot, needs_reaction, discards, gains, asks, topdecks)
         except NotNative as err:
             plan = str(err)
         except (KeyError, ValueError) as err:  # a card or type added at run time, a huge file
@@ -394,6 +408,29 @@ def _decision_rules(
     return out
 
 
+_PUBLIC_NODES: Final = frozenset(
+    {_E_CONST, _E_LEFT, _E_LEFT_THIS, _E_COST_THIS, _E_IS, _E_IS_T, _E_NOT, _E_NEG, _E_AND,
+     _E_OR, _E_BIN, _E_CMP, _E_MIN, _E_MAX}
+)  # fmt: skip
+"""Expression nodes that read only the card a rule is tried on and the supply."""
+
+
+def _victim_rules(bot: StrategyBot, purpose: str, nodes: _Nodes) -> list[tuple[int, int, int, int]]:
+    """The rules of a forced choice of cards an Attack asks a seat out of its turn, as
+    rule rows; their conditions may read the card and the supply only (a seat's own
+    figures out of its turn: not native)."""
+    out: list[tuple[int, int, int, int]] = []
+    for r in bot._chain(purpose):
+        if r.target > ANY:
+            continue  # yes / no / done: no part of a forced choice of cards
+        first = len(nodes.rows)
+        cond = nodes.cond(r.cond)
+        if any(row[0] not in _PUBLIC_NODES for row in nodes.rows[first:]):
+            raise NotNative(f"a condition reading more than the card in the {purpose} rules")
+        out.append((r.target, _rule_key(r), r.pick, cond))
+    return out
+
+
 _CARD_NODES: Final = frozenset({_E_COUNT_THIS, _E_LEFT_THIS, _E_COST_THIS, _E_IS, _E_IS_T})
 """Expression nodes reading the card a rule is tried on."""
 
@@ -426,6 +463,7 @@ def _make_plan(
     discards: tuple[int, ...],
     gains: tuple[int, ...],
     asks: tuple[int, ...] = (),
+    topdecks: tuple[int, ...] = (),
 ) -> Any:
     assert _MOD is not None
     strategy: Strategy = bot.strategy
@@ -467,9 +505,10 @@ def _make_plan(
         for c in asks
         for verb in {s.verb for s in _declared_steps(c) if isinstance(s, MayDiscardDeck)}
     ]
+    topdeck_chains = [(c, _victim_rules(bot, f"{CARDS[c].id}.topdeck", nodes)) for c in topdecks]
     return _MOD.Plan(
         nodes.rows, buys, int(strategy.guard), prefix, rest, react, chains, gain_chains,
-        ask_chains,
+        ask_chains, topdeck_chains,
     )  # fmt: skip
 
 
@@ -478,7 +517,8 @@ def _ownable(
 ) -> set[int]:
     """Every card a seat can come to own: the starting cards (and ``owned_now``, the
     cards owned already), the piles its buy rules name, and what the owned Actions
-    make others gain and every card their gains within a cost may take."""
+    make others gain, the cards they gain by name and every card their gains within a
+    cost may take."""
     out = {COPPER, ESTATE, *owned_now}
     pile_set = set(piles)
     for bot in bots:
@@ -490,7 +530,7 @@ def _ownable(
     while todo:
         decl = DECLARED.get(CARDS[todo.pop()].id)
         for step in decl.steps if decl else ():
-            if isinstance(step, EachOtherGains):
+            if isinstance(step, EachOtherGains | GainCard):
                 found = [step.card] if step.card in pile_set else []
             elif isinstance(step, GainUpTo):
                 only = step.rule.only
@@ -558,7 +598,12 @@ def native_run(
         for c in sorted(owned)
         if any(isinstance(step, MayDiscardDeck) for step in _declared_steps(c))
     )
-    plans = [_plan(bot, reaction, discards, gains, asks) for bot in seats]
+    topdecks = tuple(
+        c
+        for c in sorted(owned)
+        if any(isinstance(step, EachOtherTopdecks) for step in _declared_steps(c))
+    )
+    plans = [_plan(bot, reaction, discards, gains, asks, topdecks) for bot in seats]
     return _MOD.Run(table, _MOD.Setup(list(piles), list(supply)), plans)
 
 

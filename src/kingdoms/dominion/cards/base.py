@@ -26,6 +26,8 @@ from kingdoms.dominion.cards.steps import (
     EachOtherDiscardsDownTo,
     EachOtherDraws,
     EachOtherGains,
+    EachOtherTopdecks,
+    GainCard,
     GainRule,
     GainUpTo,
     MayDiscardDeck,
@@ -51,7 +53,6 @@ from kingdoms.dominion.data import (
     IS_TREASURE,
     IS_VICTORY,
     POTION_COST,
-    SILVER,
 )
 from kingdoms.dominion.decisions import CHOOSE_CARDS, YES_NO, DecisionSpec
 from kingdoms.dominion.frames import Frame
@@ -93,43 +94,9 @@ def _has_action(st: DominionState, p: int) -> bool:
 declare("adventurer", 6, ACTION, "base-1e", RevealUntil(2, _is_treasure))
 
 # -- Bureaucrat: gain a Silver onto the deck; each other player topdecks a Victory card
-BUREAUCRAT = declare("bureaucrat", 4, ATTACK, "base", Custom(),
-    topdeck="Bureaucrat: put a Victory card onto your deck.").index  # fmt: skip
-
-
-@card("bureaucrat")
-def _bureaucrat(st: DominionState, p: int, pid: int) -> None:
-    st.gain(p, SILVER, "deck")
-    st.then(*(Frame("bureaucrat_victim", q) for q in st.others(p) if not st.immune[q]))
-
-
-@task("bureaucrat_victim")
-def _bureaucrat_victim(st: DominionState, fr: Frame) -> None:
-    q = fr.who
-    hand = st.hands[q]
-    victories = sorted({c for c in hand if IS_VICTORY[c]})
-    if not victories:
-        st.reveal(q, hand)
-    elif len(victories) == 1:
-        _topdeck(st, q, victories[0])
-    else:
-        st.push("bureaucrat", q, BUREAUCRAT)
-
-
-def _topdeck(st: DominionState, q: int, c: int) -> None:
-    st.reveal(q, [c])
-    st.hands[q].remove(c)
-    st.decks[q].append(c)
-
-
-asks(
-    "bureaucrat",
-    DecisionSpec(CHOOSE_CARDS, "bureaucrat.topdeck", pick=TOPDECK),
-    lambda st, fr: hand_choices(st.hands[fr.who], _is_victory),
-    lambda st, fr, kind, c: _topdeck(st, fr.who, c),
-)
-# asked only with Victory cards in hand (more than one kind): they all stay there
-HAND_HINTS["bureaucrat"] = HandHint(lambda fr, c: IS_VICTORY[c], keep_all=True)
+declare("bureaucrat", 4, ATTACK, "base", GainCard("silver", to="deck"),
+    EachOtherTopdecks("Victory"),
+    topdeck="Bureaucrat: put a Victory card onto your deck.")  # fmt: skip
 ATTACK_READS["bureaucrat"] = True  # shows a hand without a Victory card, which stays
 
 # -- Cellar: +1 Action; discard any number of cards, then draw that many

@@ -22,8 +22,10 @@ from kingdoms.dominion.cards.registry import (
     ANSWERS,
     CUSTOM,
     DECISION_ACTIONS,
+    HAND_HINTS,
     TASKS,
     Answer,
+    HandHint,
     Options,
 )
 from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, NUM_CARDS, POTION_COST
@@ -367,6 +369,80 @@ class EachOtherGains(Step):
         for q in st.others(p):
             if not st.immune[q]:
                 st.gain(q, self.card)
+
+
+class GainCard(Step):
+    """Gain a ``card`` from the supply (when one is left) to ``to``: ``"discard"``,
+    ``"hand"`` or ``"deck"`` (Bureaucrat: a Silver onto the deck)."""
+
+    def __init__(self, card: str, to: str = "discard") -> None:
+        self.card, self.to = BY_ID[card], to
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        st.gain(p, self.card, self.to)
+
+
+TOPDECK_TYPES: dict[int, str] = {}
+"""Card index -> the type of the card its :class:`EachOtherTopdecks` step takes."""
+
+
+def _topdeckable(card: int, c: int) -> bool:
+    return TOPDECK_TYPES[card] in CARDS[c].types
+
+
+class EachOtherTopdecks(Step):
+    """Each other player (not protected) reveals a card of the type ``only`` from their
+    hand and puts it onto their deck, choosing which when the hand holds more than one
+    kind of them; a hand without one is revealed and stays (Bureaucrat: a Victory
+    card)."""
+
+    verb = "topdeck"
+
+    def __init__(self, only: str) -> None:
+        self.only = only
+
+    def bind(self, card: int) -> None:
+        TOPDECK_TYPES[card] = self.only
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        from kingdoms.dominion.frames import Frame
+
+        victims = [q for q in st.others(p) if not st.immune[q]]
+        st.then(*(Frame("reveal_to_topdeck", q, card) for q in victims))
+
+
+def _topdeck_victim(st: DominionState, fr: Frame) -> None:
+    q, card = fr.who, fr.card
+    hand = st.hands[q]
+    kinds = sorted({c for c in hand if _topdeckable(card, c)})
+    if not kinds:
+        st.reveal(q, hand)
+    elif len(kinds) == 1:
+        _reveal_topdeck(st, q, kinds[0])
+    else:
+        st.push("victim_topdeck", q, card)
+
+
+def _reveal_topdeck(st: DominionState, q: int, c: int) -> None:
+    st.reveal(q, [c])
+    st.hands[q].remove(c)
+    st.decks[q].append(c)
+
+
+TASKS["reveal_to_topdeck"] = _topdeck_victim
+asks(
+    "victim_topdeck",
+    DecisionSpec(
+        CHOOSE_CARDS,
+        "*.topdeck",
+        "Bureaucrat: put a Victory card onto your deck.",
+        pick="put {card} on deck",
+    ),
+    lambda st, fr: hand_choices(st.hands[fr.who], lambda c: _topdeckable(fr.card, c)),
+    lambda st, fr, kind, c: _reveal_topdeck(st, fr.who, c),
+)
+# asked only with cards of the type in hand (more than one kind): they all stay there
+HAND_HINTS["victim_topdeck"] = HandHint(lambda fr, c: _topdeckable(fr.card, c), keep_all=True)
 
 
 class EachOtherDraws(Counted):
