@@ -321,6 +321,36 @@ def test_a_topdeck_rule_reading_the_seat_keeps_the_game_on_the_engine() -> None:
     )
 
 
+LIBRARY = """
+name = "library-village"
+play = ["Village", "Festival", "Library", "Smithy"]
+buy = [
+  "Province if total_money > 15", "Gold", "Library if count(Library) < 2",
+  "Village if count(Village) < 2", "Smithy if count(Smithy) < 1", "Silver",
+]
+[decisions]
+"library.set_aside" = ["no if is(card, Village) and count(card) > 1", "yes if actions == 0", "no"]
+"""
+
+
+@pytest.mark.parametrize(
+    "specs", [["library-village", "big-money"], ["library-village", "militia", "witch"]]
+)
+def test_drawing_to_a_hand_size_setting_aside_is_the_engines(specs: list[str]) -> None:
+    """Library's ``DrawToSettingAside`` step runs natively: one card at a time up to 7,
+    each Action card drawn set aside or kept as the seat's yes/no rules (conditions on
+    the card drawn included) say, the set-aside cards discarded after."""
+    bot = StrategyBot(parse_strategy(LIBRARY))
+    answers: set[int] = set()
+    for seed in range(8):
+        seats = [bot if s == "library-village" else s for s in specs]
+        a, b = _both(seats, ["library", *WORKSHOP_KINGDOM[1:]], seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        answers.update(x for x in a.history if x in (A.A_YES, A.A_NO))
+    assert answers == {A.A_YES, A.A_NO}
+
+
 POTION_KINGDOM = [
     "familiar", "university", "laboratory", "village", "smithy",
     "market", "militia", "moat", "festival", "witch",

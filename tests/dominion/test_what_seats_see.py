@@ -445,7 +445,7 @@ def test_library_hidden_card_still_blanked_and_rebuilt() -> None:
     s = make(2, KINGDOM, hands={0: ["library", "copper"]},
              decks={0: ["smithy", "copper", "copper", "copper", "copper", "copper"]})  # fmt: skip
     do(s, "play Library")
-    assert s.stack[-1].code == "library"
+    assert s.stack[-1].code == "may_set_aside"
     mine, theirs = s.view(0), s.view(1)
     assert mine["engine"]["frames"][-1][3] == BY_ID["smithy"]
     assert theirs["engine"]["frames"][-1][3] is None

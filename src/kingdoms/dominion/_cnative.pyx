@@ -53,6 +53,8 @@ cdef enum:
 cdef enum:
     S_OTHERS_TOPDECK = 9
 cdef enum:
+    S_DRAW_TO = 10
+cdef enum:
     MAXR = 256
 
 # expression node codes
@@ -902,13 +904,13 @@ cdef int pick(Game* g, Cards cards, Setup st, Plan plan, int start, int end, int
 
 
 cdef int says_yes(Game* g, Cards cards, Setup st, Plan plan, int start, int end,
-                  int me) noexcept:
+                  int me, int card=-1) noexcept:
     """``yes_no``: 1 (yes) or 0 (no) as the first applicable ``yes``/``no`` rule of
-    ``start:end`` says (their conditions read no card); none applies: yes."""
+    ``start:end`` says (``card``: the card asked about, -1: none); none applies: yes."""
     cdef int i, t
     for i in range(start, end):
         t = plan.rule_target[i]
-        if (t == T_YES or t == T_NO) and holds(g, cards, st, plan, plan.rule_cond[i], me, -1):
+        if (t == T_YES or t == T_NO) and holds(g, cards, st, plan, plan.rule_cond[i], me, card):
             return 1 if t == T_YES else 0
     return 1
 
@@ -1077,6 +1079,35 @@ cdef int topdeck_from_hands(Run run, Game* g, int p, int card, int only) except 
     return 0
 
 
+cdef int draw_setting_aside(Run run, Game* g, int p, int card, int n, int only) except -1:
+    """Draw one card at a time until the hand holds ``n``; each card of the type bits
+    ``only`` drawn is set aside if the seat's yes/no rules for ``card``'s question (about
+    that card) say so; the set-aside cards are discarded after, in order (Library)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef short aside[MAXZ]
+    cdef int naside = 0, before, c, i
+    while s.nhand < n:
+        before = s.nhand
+        draw(g, s, 1)
+        if s.nhand == before:
+            break
+        c = s.hand[s.nhand - 1]
+        if cards.types[c] & only:
+            if says_yes(g, cards, run.setup, plan, plan.ask_start[card], plan.ask_end[card], p, c):
+                record(run, g, cards.a_yes)
+                remove_first(s.hand, &s.nhand, c)
+                aside[naside] = c
+                naside += 1
+            else:
+                record(run, g, cards.a_no)
+    for i in range(naside):
+        s.disc[s.ndisc] = aside[i]
+        s.ndisc += 1
+    return 0
+
+
 cdef int gain_up_to(Run run, Game* g, int p, int card, int coins, int potions, int how,
                     int only) except -1:
     """``ask_gain``: seat ``p`` gains a supply card costing up to ``coins`` and
@@ -1198,6 +1229,8 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
             gain_to(g, st, p, cards.step_arg[c][i][0], cards.step_arg[c][i][1])
         elif code == S_OTHERS_TOPDECK:
             topdeck_from_hands(run, g, p, c, cards.step_arg[c][i][0])
+        elif code == S_DRAW_TO:
+            draw_setting_aside(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1])
         elif code == S_GAIN:
             gain_up_to(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
                        cards.step_arg[c][i][2], cards.step_arg[c][i][3])

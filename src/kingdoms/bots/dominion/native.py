@@ -12,7 +12,8 @@ structures.  It knows no card by name: this module gives it
   discard rules pick, one card at a time, until ``done``), ``GainCard`` (a named
   card, to the discard pile, the hand or the deck), ``EachOtherTopdecks`` (each
   victim's rules for the card's ``topdeck`` pick, reading only the card and the
-  supply) — and the card whose reveal answers an Attack (the engine's ``moat_ask`` task);
+  supply), ``DrawToSettingAside`` (its yes/no rules, which may read the card drawn,
+  answer) — and the card whose reveal answers an Attack (the engine's ``moat_ask`` task);
 * each seat's plan, read from its strategy: the buy rules naming a card, the play
   priorities and play rules, the answer to that reaction, every condition translated
   from the syntax tree the strategy language compiled it from.
@@ -57,6 +58,7 @@ from kingdoms.dominion.cards import COINS, DECLARED, VP
 from kingdoms.dominion.cards.base import MOAT
 from kingdoms.dominion.cards.steps import (
     DiscardAnyThenDraw,
+    DrawToSettingAside,
     EachOtherDiscardsDownTo,
     EachOtherDraws,
     EachOtherGains,
@@ -84,7 +86,9 @@ from kingdoms.dominion.rules import GARDENS, VINEYARD
 NATIVE_ENV: Final = "KINGDOMS_NATIVE"
 
 _S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN, _S_GAIN = 1, 2, 3, 4, 5
-_S_DISCARD_DECK, _S_DISCARD_DRAW, _S_GAIN_CARD, _S_OTHERS_TOPDECK = 6, 7, 8, 9
+_S_DISCARD_DECK, _S_DISCARD_DRAW, _S_GAIN_CARD, _S_OTHERS_TOPDECK, _S_DRAW_TO = 6, 7, 8, 9, 10
+_YES_NO_STEPS: Final = (MayDiscardDeck, DrawToSettingAside)
+"""The steps asking their player yes or no (one such step a card, native)."""
 _TO: Final[Mapping[str, int]] = {"discard": 0, "hand": 1, "deck": 2}
 """A gain's destination as the native core's code."""
 (
@@ -130,6 +134,7 @@ _GENERIC_PLAY: Final = frozenset(
         DiscardAnyThenDraw,
         GainCard,
         EachOtherTopdecks,
+        DrawToSettingAside,
     }
 )
 
@@ -198,6 +203,10 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
             out.append((_S_GAIN_CARD, step.card, _TO[step.to], 0, 0))
         elif isinstance(step, EachOtherTopdecks):
             out.append((_S_OTHERS_TOPDECK, _TYPE_BITS[step.only.lower()], 0, 0, 0))
+        elif isinstance(step, DrawToSettingAside):
+            out.append((_S_DRAW_TO, step.n, _TYPE_BITS[step.only.lower()], 0, 0))
+    if sum(isinstance(step, _YES_NO_STEPS) for step in decl.steps) > 1:
+        return f"{card.id} asks more than one yes/no question"
     if decl.steps and not IS_ACTION[c]:
         return f"{card.id} has steps but is no Action"
     own = set(decl.prompts) - {step.verb for step in decl.steps if step.verb}
@@ -435,15 +444,18 @@ _CARD_NODES: Final = frozenset({_E_COUNT_THIS, _E_LEFT_THIS, _E_COST_THIS, _E_IS
 """Expression nodes reading the card a rule is tried on."""
 
 
-def _yes_no_rules(bot: StrategyBot, purpose: str, nodes: _Nodes) -> list[tuple[int, int, int, int]]:
-    """The ``yes``/``no`` rules of a question about no card, as rule rows with their
-    conditions (a condition reading a card: not native)."""
+def _yes_no_rules(
+    bot: StrategyBot, purpose: str, nodes: _Nodes, about_card: bool = False
+) -> list[tuple[int, int, int, int]]:
+    """The ``yes``/``no`` rules of a question, as rule rows with their conditions;
+    ``about_card``: the question is about a card, which the conditions may read (else
+    a condition reading a card: not native)."""
     out: list[tuple[int, int, int, int]] = []
     for r in bot._chain(purpose):
         if r.target in (YES, NO):
             first = len(nodes.rows)
             cond = nodes.cond(r.cond)
-            if any(row[0] in _CARD_NODES for row in nodes.rows[first:]):
+            if not about_card and any(row[0] in _CARD_NODES for row in nodes.rows[first:]):
                 raise NotNative(f"a condition reading a card in the {purpose} rules")
             out.append((r.target, 0, 0, cond))
     return out
@@ -501,9 +513,10 @@ def _make_plan(
     ]
     gain_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.gain", nodes)) for c in gains]
     ask_chains = [
-        (c, _yes_no_rules(bot, f"{CARDS[c].id}.{verb}", nodes))
+        (c, _yes_no_rules(bot, f"{CARDS[c].id}.{s.verb}", nodes, isinstance(s, DrawToSettingAside)))
         for c in asks
-        for verb in {s.verb for s in _declared_steps(c) if isinstance(s, MayDiscardDeck)}
+        for s in _declared_steps(c)
+        if isinstance(s, _YES_NO_STEPS)
     ]
     topdeck_chains = [(c, _victim_rules(bot, f"{CARDS[c].id}.topdeck", nodes)) for c in topdecks]
     return _MOD.Plan(
@@ -596,7 +609,7 @@ def native_run(
     asks = tuple(
         c
         for c in sorted(owned)
-        if any(isinstance(step, MayDiscardDeck) for step in _declared_steps(c))
+        if any(isinstance(step, _YES_NO_STEPS) for step in _declared_steps(c))
     )
     topdecks = tuple(
         c

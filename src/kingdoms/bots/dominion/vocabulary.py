@@ -29,10 +29,14 @@ _COST = {c.id: c.cost for c in CARDS}
 _PILE_MAX = {c.id: max(c.pile_size(n) for n in range(2, 7)) for c in CARDS}
 _STARTING = frozenset({"copper", "estate"})
 
-_SHARED_STEP_KINDS: Mapping[str, str] = {"RevealTopEach": YES_NO, "MayDiscardDeck": YES_NO}
+_SHARED_STEP_KINDS: Mapping[str, str] = {
+    "RevealTopEach": YES_NO,
+    "MayDiscardDeck": YES_NO,
+    "DrawToSettingAside": YES_NO,
+}
 """Shared card steps whose decision is not the usual kind of their verb (Spy and
 Scrying Pool ask yes/no about each revealed card, Cellar and Militia choose cards),
-and the yes/no steps (Chancellor's deck)."""
+and the yes/no steps (Chancellor's deck, Library's set-aside card)."""
 
 
 def _purpose_kinds() -> dict[str, str]:

@@ -23,6 +23,7 @@ from kingdoms.dominion.cards.steps import (
     Ask,
     Custom,
     DiscardAnyThenDraw,
+    DrawToSettingAside,
     EachOtherDiscardsDownTo,
     EachOtherDraws,
     EachOtherGains,
@@ -140,47 +141,8 @@ declare("gardens", 4, ("Victory",), "base")
 declare("laboratory", 5, ACTION, "base", Plus(cards=2, actions=1))
 
 # -- Library: draw to 7 cards; you may set aside Action cards drawn, discarded after
-LIBRARY = declare("library", 5, ACTION, "base", Custom(),
-    set_aside="Library: set this Action card aside?").index  # fmt: skip
-
-
-@card("library")
-def _library(st: DominionState, p: int, pid: int) -> None:
-    st.push("library_loop", p)
-
-
-@task("library_loop")
-def _library_loop(st: DominionState, fr: Frame) -> None:
-    p = fr.who
-    hand = st.hands[p]
-    while len(hand) < 7:
-        if st.draw(p, 1) == 0:
-            break
-        c = hand[-1]
-        if IS_ACTION[c]:
-            st.push("library_loop", p)
-            st.push("library", p, LIBRARY, c)
-            return
-    aside = st.aside[p]
-    for c in list(aside):
-        st.discard_from(p, aside, c)
-
-
-def _library_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    if kind == A.YES:
-        st.hands[fr.who].remove(fr.a)
-        st.aside[fr.who].append(fr.a)
-
-
-asks(
-    "library",
-    DecisionSpec(YES_NO, "library.set_aside", subject=3, yes="set aside {card}", no="keep {card}"),
-    yes_no,
-    _library_answer,
-)
-# the card drawn (field a) is in the hand, seen by its owner only: others know it is
-# an Action card
-HAND_HINTS["library"] = HandHint(lambda fr, c: c == fr.a, secret=3, blank_fits=_is_action)
+declare("library", 5, ACTION, "base", DrawToSettingAside(7, "Action"),
+    set_aside="Library: set this Action card aside?")  # fmt: skip
 
 # -- Market: +1 Card +1 Action +1 Buy +$1
 declare("market", 5, ACTION, "base", Plus(1, 1, 1, 1))

@@ -207,6 +207,80 @@ asks(
 )
 
 
+# -- draw up to N cards in hand, setting aside cards of a type (Library) -----------------
+SET_ASIDE_TYPES: dict[int, str] = {}
+"""Card index -> the type of the drawn cards its :class:`DrawToSettingAside` may set aside."""
+
+
+class DrawToSettingAside(Counted):
+    """Draw until the hand holds ``n`` cards (or the deck and discard pile run out);
+    for each card of the type ``only`` drawn, the player is asked whether to set it
+    aside (it then no longer counts); the set-aside cards are discarded after, in the
+    order set aside (Library: 7 cards, Action cards)."""
+
+    verb = "set_aside"
+
+    def __init__(self, n: int, only: str) -> None:
+        super().__init__(n)
+        self.only = only
+
+    def bind(self, card: int) -> None:
+        SET_ASIDE_TYPES[card] = self.only
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        st.push("draw_to", p, card, self.n)
+
+
+def _draw_to(st: DominionState, fr: Frame) -> None:
+    """Draw one card at a time up to ``fr.a`` cards; a card that may be set aside asks
+    (this task waits under the question), then the set-aside cards are discarded."""
+    p = fr.who
+    hand = st.hands[p]
+    only = SET_ASIDE_TYPES[fr.card]
+    while len(hand) < fr.a:
+        if st.draw(p, 1) == 0:
+            break
+        c = hand[-1]
+        if only in CARDS[c].types:
+            st.push("draw_to", p, fr.card, fr.a)
+            st.push("may_set_aside", p, fr.card, c)
+            return
+    aside = st.aside[p]
+    for c in list(aside):
+        st.discard_from(p, aside, c)
+
+
+def _set_aside_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind == A.YES:
+        st.hands[fr.who].remove(fr.a)
+        st.aside[fr.who].append(fr.a)
+
+
+def _may_be_set_aside(c: int) -> bool:
+    return any(t in CARDS[c].types for t in set(SET_ASIDE_TYPES.values()))
+
+
+TASKS["draw_to"] = _draw_to
+asks(
+    "may_set_aside",
+    DecisionSpec(
+        YES_NO,
+        "*.set_aside",
+        "Library: set this Action card aside?",
+        subject=3,
+        yes="set aside {card}",
+        no="keep {card}",
+    ),
+    yes_no,
+    _set_aside_answer,
+)
+# the card drawn (field a) is in the hand, seen by its owner only: the others know it
+# is of a type some step may set aside
+HAND_HINTS["may_set_aside"] = HandHint(
+    lambda fr, c: c == fr.a, secret=3, blank_fits=_may_be_set_aside
+)
+
+
 # -- trash up to N cards from the hand (Chapel) ------------------------------------------
 class TrashUpTo(Counted):
     """Trash up to ``n`` cards from the hand (Chapel)."""
