@@ -766,9 +766,11 @@ def differential_game(seed: int) -> tuple[bool, str]:
     difference; a game the native core cannot play is played by the engine alone.
 
     The setup comes from the seed: 2–6 players, each seat a bundled strategy (mostly
-    one the native core plays), a kingdom holding the cards their buy rules name
-    (filled at random to 10 cards of every set), either edition: native games and
-    fallbacks (custom steps, conditions the core does not read)."""
+    one the native core plays; in half the games one seat plays Big Money with up to
+    two of a random kingdom card, :func:`one_of`, so that every card is played), a
+    kingdom holding the cards their buy rules name (filled at random to 10 cards of
+    every set), either edition: native games and fallbacks (custom steps, conditions
+    the core does not read)."""
     import random
 
     from kingdoms.bots.dominion.bots import _play_game, bundled_bot
@@ -798,6 +800,9 @@ def differential_game(seed: int) -> tuple[bool, str]:
         bundled_bot(rng.choice(_NATIVE_NAMES if rng.random() < 0.85 else names))
         for _ in range(players)
     ]
+    if rng.random() < 0.5:
+        actions = [c for c in pool if IS_ACTION[BY_ID[c]]]
+        bots[rng.randrange(players)] = one_of(rng.choice(actions))
     kingdom: list[str] = []
     for bot in bots:
         for r in bot.strategy.buy:
@@ -829,6 +834,27 @@ def differential_game(seed: int) -> tuple[bool, str]:
         if sa.get(key) != sb.get(key):
             return True, f"field {key} differs ({players} players, {opts})"
     return True, ""
+
+
+def one_of(card: str) -> StrategyBot:
+    """A strategy bot playing Big Money with up to two of ``card`` (a card id), played
+    first (and a Potion to buy it with, if it costs one): every kingdom card in
+    some strategy of the differential check."""
+    from kingdoms.bots.dominion.lang import parse_strategy
+
+    potion = ['"Potion if count(Potion) < 1",'] if CARDS[BY_ID[card]].cost[1] else []
+    text = "\n".join(
+        [
+            f'name = "one-{card}"',
+            f'play = ["{card}"]',
+            "buy = [",
+            '"Province if total_money > 15", "Duchy if left(Province) <= 4", "Gold",',
+            *potion,
+            f'"{card} if count({card}) < 2", "Silver",',
+            "]",
+        ]
+    )
+    return StrategyBot(parse_strategy(text))
 
 
 def differential_rollout(seed: int) -> tuple[bool, str]:
