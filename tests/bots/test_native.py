@@ -138,8 +138,9 @@ def test_what_the_native_core_cannot_play_stays_on_the_engine() -> None:
     st.logging = False
     assert native.why_not(st, bots) is None
     workshop = [make_bot("dominion", "workshop-gardens", files=True), bots[0]]
-    # a Workshop can gain any card costing up to $4: Remodel's step is not native
-    assert native.why_not(st, workshop) == "remodel has a TrashOneFromHand step"
+    # a Workshop can gain any card costing up to $4, Remodel among them, which gains a
+    # card costing up to $2 more than the dearest card owned: Mine's step is not native
+    assert native.why_not(st, workshop) == "mine has a Ask step"
     assert not native.play_state(st, workshop, DEFAULT_MAX_STEPS)
     assert st.history == []
     random_bot = [make_bot("dominion", "random"), bots[0]]
@@ -349,6 +350,39 @@ def test_drawing_to_a_hand_size_setting_aside_is_the_engines(specs: list[str]) -
         assert a.snapshot() == b.snapshot()
         answers.update(x for x in a.history if x in (A.A_YES, A.A_NO))
     assert answers == {A.A_YES, A.A_NO}
+
+
+TRASHERS = """
+name = "remodel-money"
+play = ["Laboratory", "Apprentice", "Remodel"]
+buy = [
+  "Province if total_money > 15", "Gold", "Remodel if count(Remodel) < 1",
+  "Apprentice if count(Apprentice) < 1 and players > 2", "Laboratory", "Silver",
+]
+[decisions]
+"remodel.trash" = ["Gold if left(Province) <= 4", "Curse", "Estate", "Copper if total_money > 9"]
+"remodel.gain" = ["Province", "Gold", "Laboratory if coins < 3", "Silver"]
+"apprentice.trash" = ["Curse", "Estate", "Remodel if count(Remodel) > 0 and turn > 12", "Silver"]
+"""
+
+
+@pytest.mark.parametrize(
+    "specs", [["remodel-money", "big-money"], ["remodel-money", "witch", "militia"]]
+)
+def test_trashing_from_the_hand_is_the_engines(specs: list[str]) -> None:
+    """``TrashOneFromHand`` runs natively with a declared follow-up: Remodel's gain
+    costing $2 more (the seat's trash and gain rules, conditions included, pick) and
+    Apprentice's draw per $1 of cost; the trash pile is written back in order."""
+    bot = StrategyBot(parse_strategy(TRASHERS))
+    trashed = 0
+    for seed in range(8):
+        seats = [bot if s == "remodel-money" else s for s in specs]
+        a, b = _both(seats, ["remodel", "apprentice", *WORKSHOP_KINGDOM[1:9]], seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        assert a.trash == b.trash
+        trashed += len(a.trash)
+    assert trashed > 10
 
 
 POTION_KINGDOM = [

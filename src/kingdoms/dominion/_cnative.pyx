@@ -55,6 +55,12 @@ cdef enum:
 cdef enum:
     S_DRAW_TO = 10
 cdef enum:
+    S_TRASH_ONE = 11
+cdef enum:
+    THEN_GAIN = 1
+cdef enum:
+    THEN_DRAW = 2
+cdef enum:
     MAXR = 256
 
 # expression node codes
@@ -460,10 +466,12 @@ cdef class Plan:
     cdef int ask_end[MAXC]
     cdef int topdeck_start[MAXC]
     cdef int topdeck_end[MAXC]
+    cdef int trash_start[MAXC]
+    cdef int trash_end[MAXC]
     cdef int react_yes
 
     def __init__(self, nodes, buys, int guard, prefix, rest, int react_yes, discards=(),
-                 gains=(), asks=(), topdecks=()):
+                 gains=(), asks=(), topdecks=(), trashes=()):
         """``nodes``: ``(op, a, b, next, ival, dval, comparison)`` rows (index 0 unused: "no
         condition"); ``buys``: ``(card, cond node)``; ``rest`` (the play rules):
         ``(target, key, pick, cond node)``; ``discards``: ``(card, rules)``, the rules
@@ -471,7 +479,8 @@ cdef class Plan:
         the rules of the gain the card's step asks (a ``done`` rule: target 5); ``asks``:
         ``(card, rules)``, the ``yes``/``no`` rules (targets 3, 4) of the card's question;
         ``topdecks``: ``(card, rules)``, the rules of the card the card's Attack makes the
-        seat put onto its deck."""
+        seat put onto its deck; ``trashes``: ``(card, rules)``, the rules of the card
+        the card's step makes the seat trash from its hand."""
         cdef int i, c
         if len(nodes) > MAXN or len(buys) > 64 or len(prefix) > MAXC:
             raise ValueError("strategy too large for the native core")
@@ -506,6 +515,10 @@ cdef class Plan:
         memset(self.topdeck_end, 0, sizeof(self.topdeck_end))
         for c, rules in topdecks:
             self.topdeck_start[c], self.topdeck_end[c] = self._rules(rules)
+        memset(self.trash_start, 0, sizeof(self.trash_start))
+        memset(self.trash_end, 0, sizeof(self.trash_end))
+        for c, rules in trashes:
+            self.trash_start[c], self.trash_end[c] = self._rules(rules)
         self.react_yes = react_yes
 
     cdef tuple _rules(self, rules):
@@ -541,6 +554,8 @@ cdef struct Game:
     int immune[MAXP]
     int ended          # 0 running, 1 provinces, 2 piles
     int steps
+    short trash[MAXZ]  # the cards trashed in this run, in order (after the state's)
+    int ntrash
 
 
 cdef Game G  # one game at a time (the GIL is held throughout)
@@ -1108,6 +1123,39 @@ cdef int draw_setting_aside(Run run, Game* g, int p, int card, int n, int only) 
     return 0
 
 
+cdef int trash_one(Run run, Game* g, int p, int card, int then, int x, int how,
+                   int only) except -1:
+    """``TrashOneFromHand``: with cards in hand, seat ``p`` trashes the one its rules
+    for ``card``'s trash pick among the distinct cards in hand (card order; none
+    applies: the first), then ``then``: ``THEN_GAIN``, a gain costing up to $``x`` more
+    (and as many potions; ``how`` and ``only`` as :func:`gain_up_to`), ``THEN_DRAW``,
+    +1 Card per $1 it costs and ``x`` more if it costs a potion."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef int n, c, k
+    if s.nhand == 0:
+        return 0
+    n = distinct(cards, s.hand, s.nhand, 0, offered)
+    c = pick(g, cards, run.setup, plan, plan.trash_start[card], plan.trash_end[card],
+             offered, n, p)
+    if c < 0:
+        c = offered[0]
+    record(run, g, cards.k_choose * cards.ncards + c)
+    remove_first(s.hand, &s.nhand, c)
+    s.owned[c] -= 1
+    g.trash[g.ntrash] = c
+    g.ntrash += 1
+    if then == THEN_GAIN:
+        gain_up_to(run, g, p, card, cards.cost[c] + x, cards.potion_cost[c], how, only)
+    elif then == THEN_DRAW:
+        k = cards.cost[c] + (x if cards.potion_cost[c] else 0)
+        if k:
+            draw(g, s, k)
+    return 0
+
+
 cdef int gain_up_to(Run run, Game* g, int p, int card, int coins, int potions, int how,
                     int only) except -1:
     """``ask_gain``: seat ``p`` gains a supply card costing up to ``coins`` and
@@ -1231,6 +1279,9 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
             topdeck_from_hands(run, g, p, c, cards.step_arg[c][i][0])
         elif code == S_DRAW_TO:
             draw_setting_aside(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1])
+        elif code == S_TRASH_ONE:
+            trash_one(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
+                      cards.step_arg[c][i][2], cards.step_arg[c][i][3])
         elif code == S_GAIN:
             gain_up_to(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
                        cards.step_arg[c][i][2], cards.step_arg[c][i][3])
@@ -1329,6 +1380,7 @@ cdef void new_game(Game* g, Cards cards, Setup st, int n, object seed, int first
     g.next_play_id = 0
     g.ended = 0
     g.steps = 0
+    g.ntrash = 0
     start_turn(g, cards, first)
 
 
@@ -1414,6 +1466,7 @@ def play_state(Run run, state, int max_steps):
     g.next_play_id = state.next_play_id
     g.ended = 0
     g.steps = 0
+    g.ntrash = 0
     run.history = []
     if run_game(run, g, max_steps):
         run.history = None
@@ -1446,5 +1499,7 @@ def play_state(Run run, state, int max_steps):
     state.buy_cache = {}
     if state.moved:
         state.moved.clear()  # Clean-up forgets the cards moved (Feast) this turn
+    if g.ntrash:
+        state.trash.extend([g.trash[c] for c in range(g.ntrash)])
     state.history.extend(history)
     return True

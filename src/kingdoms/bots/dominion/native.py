@@ -57,16 +57,21 @@ from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards import COINS, DECLARED, VP
 from kingdoms.dominion.cards.base import MOAT
 from kingdoms.dominion.cards.steps import (
+    ANY_GAIN,
+    GAIN_RULES,
     DiscardAnyThenDraw,
+    DrawPerCost,
     DrawToSettingAside,
     EachOtherDiscardsDownTo,
     EachOtherDraws,
     EachOtherGains,
     EachOtherTopdecks,
     GainCard,
+    GainCostingMore,
     GainUpTo,
     MayDiscardDeck,
     Plus,
+    TrashOneFromHand,
 )
 from kingdoms.dominion.data import (
     BY_ID,
@@ -87,6 +92,9 @@ NATIVE_ENV: Final = "KINGDOMS_NATIVE"
 
 _S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN, _S_GAIN = 1, 2, 3, 4, 5
 _S_DISCARD_DECK, _S_DISCARD_DRAW, _S_GAIN_CARD, _S_OTHERS_TOPDECK, _S_DRAW_TO = 6, 7, 8, 9, 10
+_S_TRASH_ONE = 11
+_THEN_GAIN, _THEN_DRAW = 1, 2
+"""The follow-ups of a trash from the hand the native core plays."""
 _YES_NO_STEPS: Final = (MayDiscardDeck, DrawToSettingAside)
 """The steps asking their player yes or no (one such step a card, native)."""
 _TO: Final[Mapping[str, int]] = {"discard": 0, "hand": 1, "deck": 2}
@@ -135,6 +143,7 @@ _GENERIC_PLAY: Final = frozenset(
         GainCard,
         EachOtherTopdecks,
         DrawToSettingAside,
+        TrashOneFromHand,
     }
 )
 
@@ -205,14 +214,41 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
             out.append((_S_OTHERS_TOPDECK, _TYPE_BITS[step.only.lower()], 0, 0, 0))
         elif isinstance(step, DrawToSettingAside):
             out.append((_S_DRAW_TO, step.n, _TYPE_BITS[step.only.lower()], 0, 0))
+        elif isinstance(step, TrashOneFromHand):
+            then = step.then
+            if isinstance(then, GainCostingMore):
+                rule = GAIN_RULES.get(c, ANY_GAIN)
+                if rule.to not in _TO:
+                    return f"{card.id} gains to {rule.to!r}"
+                how = _TO[rule.to] + (4 if rule.optional else 0)
+                only = _TYPE_BITS[rule.only.lower()] if rule.only else 0
+                out.append((_S_TRASH_ONE, _THEN_GAIN, then.more, how, only))
+            elif isinstance(then, DrawPerCost):
+                out.append((_S_TRASH_ONE, _THEN_DRAW, then.per_potion, 0, 0))
+            else:
+                return f"{card.id}'s trash has a follow-up of its own"
     if sum(isinstance(step, _YES_NO_STEPS) for step in decl.steps) > 1:
         return f"{card.id} asks more than one yes/no question"
     if decl.steps and not IS_ACTION[c]:
         return f"{card.id} has steps but is no Action"
-    own = set(decl.prompts) - {step.verb for step in decl.steps if step.verb}
+    own = set(decl.prompts) - {step.verb for step in decl.steps if step.verb} - _then_verbs(c)
     if own and c != MOAT:  # e.g. Alchemist's Clean-up question (with a Potion in play)
         return f"{card.id} asks a decision of its own ({', '.join(sorted(own))})"
     return out
+
+
+def _then_verbs(c: int) -> set[str]:
+    """The verbs of the decisions the follow-ups of ``c``'s steps ask (a gain)."""
+    return {
+        "gain"
+        for step in _declared_steps(c)
+        if isinstance(step, TrashOneFromHand) and isinstance(step.then, GainCostingMore)
+    }
+
+
+def _gains(c: int) -> bool:
+    """Whether ``c``'s steps ask its player to gain a card of its choice."""
+    return any(isinstance(step, GainUpTo) for step in _declared_steps(c)) or bool(_then_verbs(c))
 
 
 _TABLE: list[Any] = []
@@ -364,17 +400,22 @@ def _plan(
     gains: tuple[int, ...] = (),
     asks: tuple[int, ...] = (),
     topdecks: tuple[int, ...] = (),
+    trashes: tuple[int, ...] = (),
 ) -> Any:
     """The seat's plan for the native core (made once per strategy), or
     :class:`NotNative`; ``discards``: the cards whose Attacks make it discard;
     ``gains``: the cards whose steps make it gain a card of its choice; ``asks``: the
     cards whose steps ask it yes or no; ``topdecks``: the cards whose Attacks make it
-    put a card of its hand onto its deck."""
-    key = (id(bot.strategy), id(bot.default), needs_reaction, discards, gains, asks, topdecks)
+    put a card of its hand onto its deck; ``trashes``: the cards whose steps make it
+    trash a card from its hand."""
+    key = (
+        id(bot.strategy), id(bot.default), needs_reaction, discards, gains, asks, topdecks,
+        trashes,
+    )  # fmt: skip
     found = _PLANS.get(key)
     if found is None or found[0] is not bot.strategy or found[1] is not bot.default:
         try:
-            plan: Any = _make_plan(bot, needs_reaction, discards, gains, asks, topdecks)
+            plan: Any = _make_plan(bot, needs_reaction, discards, gains, asks, topdecks, trashes)
         except NotNative as err:
             plan = str(err)
         except (KeyError, ValueError) as err:  # a card or type added at run time, a huge file
@@ -476,6 +517,7 @@ def _make_plan(
     gains: tuple[int, ...],
     asks: tuple[int, ...] = (),
     topdecks: tuple[int, ...] = (),
+    trashes: tuple[int, ...] = (),
 ) -> Any:
     assert _MOD is not None
     strategy: Strategy = bot.strategy
@@ -519,9 +561,10 @@ def _make_plan(
         if isinstance(s, _YES_NO_STEPS)
     ]
     topdeck_chains = [(c, _victim_rules(bot, f"{CARDS[c].id}.topdeck", nodes)) for c in topdecks]
+    trash_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.trash", nodes)) for c in trashes]
     return _MOD.Plan(
         nodes.rows, buys, int(strategy.guard), prefix, rest, react, chains, gain_chains,
-        ask_chains, topdeck_chains,
+        ask_chains, topdeck_chains, trash_chains,
     )  # fmt: skip
 
 
@@ -530,8 +573,9 @@ def _ownable(
 ) -> set[int]:
     """Every card a seat can come to own: the starting cards (and ``owned_now``, the
     cards owned already), the piles its buy rules name, and what the owned Actions
-    make others gain, the cards they gain by name and every card their gains within a
-    cost may take."""
+    make others gain, the cards they gain by name, every card their gains within a
+    cost may take and, for a gain costing more than a trashed card, every card up to
+    the dearest card owned and that much more."""
     out = {COPPER, ESTATE, *owned_now}
     pile_set = set(piles)
     for bot in bots:
@@ -541,26 +585,43 @@ def _ownable(
                 out.add(c)
     todo = list(out)
     while todo:
-        decl = DECLARED.get(CARDS[todo.pop()].id)
-        for step in decl.steps if decl else ():
-            if isinstance(step, EachOtherGains | GainCard):
-                found = [step.card] if step.card in pile_set else []
-            elif isinstance(step, GainUpTo):
-                only = step.rule.only
-                found = [
-                    c
-                    for c in piles
-                    if CARDS[c].cost[0] <= step.coins
-                    and CARDS[c].cost[1] <= step.potions
-                    and (not only or only in CARDS[c].types)
-                ]
-            else:
-                continue
-            for c in found:
-                if c not in out:
-                    out.add(c)
-                    todo.append(c)
+        while todo:
+            decl = DECLARED.get(CARDS[todo.pop()].id)
+            for step in decl.steps if decl else ():
+                if isinstance(step, EachOtherGains | GainCard):
+                    found = [step.card] if step.card in pile_set else []
+                elif isinstance(step, GainUpTo):
+                    found = _within(piles, step.coins, step.potions, step.rule.only)
+                else:
+                    continue
+                for c in found:
+                    if c not in out:
+                        out.add(c)
+                        todo.append(c)
+        # a gain costing more than a trashed card: up to the dearest card owned, and more
+        coins = max(CARDS[c].cost[0] for c in out)
+        potions = max(CARDS[c].cost[1] for c in out)
+        for c0 in sorted(out):
+            for step in _declared_steps(c0):
+                if isinstance(step, TrashOneFromHand) and isinstance(step.then, GainCostingMore):
+                    only = GAIN_RULES.get(c0, ANY_GAIN).only
+                    for c in _within(piles, coins + step.then.more, potions, only):
+                        if c not in out:
+                            out.add(c)
+                            todo.append(c)
     return out
+
+
+def _within(piles: Sequence[int], coins: int, potions: int, only: str) -> list[int]:
+    """The piles costing at most ``coins`` and ``potions`` (of the type ``only``, if
+    given)."""
+    return [
+        c
+        for c in piles
+        if CARDS[c].cost[0] <= coins
+        and CARDS[c].cost[1] <= potions
+        and (not only or only in CARDS[c].types)
+    ]
 
 
 def native_run(
@@ -603,9 +664,7 @@ def native_run(
             for step in _declared_steps(c)
         )
     )
-    gains = tuple(
-        c for c in sorted(owned) if any(isinstance(step, GainUpTo) for step in _declared_steps(c))
-    )
+    gains = tuple(c for c in sorted(owned) if _gains(c))
     asks = tuple(
         c
         for c in sorted(owned)
@@ -616,7 +675,12 @@ def native_run(
         for c in sorted(owned)
         if any(isinstance(step, EachOtherTopdecks) for step in _declared_steps(c))
     )
-    plans = [_plan(bot, reaction, discards, gains, asks, topdecks) for bot in seats]
+    trashes = tuple(
+        c
+        for c in sorted(owned)
+        if any(isinstance(step, TrashOneFromHand) for step in _declared_steps(c))
+    )
+    plans = [_plan(bot, reaction, discards, gains, asks, topdecks, trashes) for bot in seats]
     return _MOD.Run(table, _MOD.Setup(list(piles), list(supply)), plans)
 
 

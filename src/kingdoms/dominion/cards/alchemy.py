@@ -19,6 +19,7 @@ from kingdoms.dominion.cards.declare import declare
 from kingdoms.dominion.cards.registry import ATTACK_READS, card, task
 from kingdoms.dominion.cards.steps import (
     Custom,
+    DrawPerCost,
     EachOtherGains,
     GainUpTo,
     Plus,
@@ -32,7 +33,6 @@ from kingdoms.dominion.cards.steps import (
 )
 from kingdoms.dominion.data import (
     CARDS,
-    COIN_COST,
     COPPER,
     DUCHY,
     GOLD,
@@ -40,7 +40,6 @@ from kingdoms.dominion.data import (
     IS_TREASURE,
     IS_VICTORY,
     POTION,
-    POTION_COST,
 )
 from kingdoms.dominion.decisions import CHOOSE_CARDS, ORDER, YES_NO, DecisionSpec
 from kingdoms.dominion.frames import Frame
@@ -102,13 +101,7 @@ asks(
 
 
 # -- Apprentice: +1 Action; trash a card from hand: +1 Card per $1, +2 if it costs a potion
-def _apprentice_draws(st: DominionState, p: int, card: int, c: int) -> None:
-    n = COIN_COST[c] + (2 if POTION_COST[c] else 0)
-    if n:
-        st.draw(p, n)
-
-
-declare("apprentice", 5, ACTION, ALCHEMY, Plus(actions=1), TrashOneFromHand(then=_apprentice_draws),
+declare("apprentice", 5, ACTION, ALCHEMY, Plus(actions=1), TrashOneFromHand(then=DrawPerCost(2)),
     trash="Apprentice: trash a card to draw.")  # fmt: skip
 
 # -- Familiar: +1 Card +1 Action; each other player gains a Curse

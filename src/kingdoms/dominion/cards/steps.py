@@ -617,13 +617,33 @@ asks(
 )
 
 
+class GainCostingMore:
+    """The follow-up "gain a card costing up to $``more`` more than the trashed one"
+    (and as many potions), by the card's :class:`GainRule` (Remodel: $2 more)."""
+
+    def __init__(self, more: int) -> None:
+        self.more = more
+
+    def __call__(self, st: DominionState, p: int, card: int, c: int) -> None:
+        ask_gain(st, p, card, COIN_COST[c] + self.more, POTION_COST[c])
+
+
 def gain_costing_more(more: int) -> Then:
     """The follow-up "gain a card costing up to $``more`` more than the trashed one"."""
+    return GainCostingMore(more)
 
-    def then(st: DominionState, p: int, card: int, c: int) -> None:
-        ask_gain(st, p, card, COIN_COST[c] + more, POTION_COST[c])
 
-    return then
+class DrawPerCost:
+    """The follow-up "+1 Card per $1 the trashed card costs, +``per_potion`` Cards if
+    it costs a potion" (Apprentice: 2)."""
+
+    def __init__(self, per_potion: int) -> None:
+        self.per_potion = per_potion
+
+    def __call__(self, st: DominionState, p: int, card: int, c: int) -> None:
+        n = COIN_COST[c] + (self.per_potion if POTION_COST[c] else 0)
+        if n:
+            st.draw(p, n)
 
 
 # -- reveal cards from the deck until enough are found (Adventurer, Scrying Pool, Golem) --
