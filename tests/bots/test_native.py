@@ -22,7 +22,7 @@ from kingdoms.bots.dominion.lang import parse_strategy
 from kingdoms.core import new_game
 from kingdoms.core.runner import DEFAULT_MAX_STEPS, seat_rngs
 from kingdoms.dominion import actions as A
-from kingdoms.dominion.data import CARDS, NUM_CARDS
+from kingdoms.dominion.data import BY_ID, CARDS, NUM_CARDS
 from kingdoms.dominion.state import DominionState
 from kingdoms.sim import runner
 
@@ -61,10 +61,10 @@ def test_the_native_shuffle_is_random_shuffle() -> None:
 
 
 def _both(
-    specs: Sequence[str | StrategyBot], kingdom: object, seed: int
+    specs: Sequence[str | StrategyBot], kingdom: object, seed: int, edition: int = 1
 ) -> tuple[DominionState, DominionState]:
     bots = [make_bot("dominion", s, files=True) if isinstance(s, str) else s for s in specs]
-    opts = {"kingdom": kingdom}
+    opts = {"kingdom": kingdom, "base_edition": edition}
     a = new_game("dominion", players=len(bots), seed=seed, options=opts)
     b = new_game("dominion", players=len(bots), seed=seed, options=opts)
     assert isinstance(a, DominionState) and isinstance(b, DominionState)
@@ -196,14 +196,14 @@ def test_gains_within_a_cost_are_the_engines_gains(specs: list[str]) -> None:
 
 def test_a_gain_that_can_take_a_card_off_the_native_core_keeps_the_game_on_the_engine() -> None:
     """A seat with a Workshop can come to own any card costing up to $4: one whose
-    steps are not native (Feast here) keeps the game on the engine."""
+    steps are not native (Spy here) keeps the game on the engine."""
     st = new_game(
-        "dominion", players=2, seed=0, options={"kingdom": ["feast", *WORKSHOP_KINGDOM[:9]]}
+        "dominion", players=2, seed=0, options={"kingdom": ["spy", *WORKSHOP_KINGDOM[:9]]}
     )
     assert isinstance(st, DominionState)
     st.logging = False
     bots = [StrategyBot(parse_strategy(WORKSHOP)), make_bot("dominion", "big-money")]
-    assert native.why_not(st, bots) == "feast has a Custom step"
+    assert native.why_not(st, bots) == "spy has a RevealTopEach step"
 
 
 CHANCELLOR = """
@@ -383,6 +383,58 @@ def test_trashing_from_the_hand_is_the_engines(specs: list[str]) -> None:
         assert a.trash == b.trash
         trashed += len(a.trash)
     assert trashed > 10
+
+
+FEAST = """
+name = "feast-money"
+buy = ["Province if total_money > 15", "Gold", "Feast if count(Feast) < 3", "Silver"]
+[decisions]
+"feast.gain" = ["Duchy if left(Province) <= 3", "Laboratory if count(Laboratory) < 2", "Market"]
+"""
+
+
+@pytest.mark.parametrize(
+    "specs", [["feast-money", "big-money"], ["feast-money", "witch", "militia"]]
+)
+def test_a_card_trashing_itself_is_the_engines(specs: list[str]) -> None:
+    """Feast's ``TrashThis`` (the Feast played leaves play for the trash) and its gain
+    run natively."""
+    bot = StrategyBot(parse_strategy(FEAST))
+    trashed = 0
+    for seed in range(8):
+        seats = [bot if s == "feast-money" else s for s in specs]
+        a, b = _both(seats, ["feast", *WORKSHOP_KINGDOM[1:]], seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        trashed += a.trash.count(BY_ID["feast"])
+    assert trashed > 5
+
+
+MONEYLENDER = """
+name = "moneylender-money"
+buy = ["Province if total_money > 15", "Gold", "Moneylender if count(Moneylender) < 1", "Silver"]
+[decisions]
+"moneylender.trash" = ["no if count(Copper) < 5", "yes"]
+"""
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_trashing_a_named_card_for_coins_is_the_engines(edition: int) -> None:
+    """Moneylender's ``TrashCardFor`` runs natively: a Copper for +$3, asked (the
+    seat's yes/no rules, with their conditions) in the second edition only."""
+    bot = StrategyBot(parse_strategy(MONEYLENDER))
+    answers: set[int] = set()
+    trashed = 0
+    for seed in range(8):
+        a, b = _both(
+            [bot, "militia", "big-money"], ["moneylender", *WORKSHOP_KINGDOM[1:]], seed, edition
+        )
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        answers.update(x for x in a.history if x in (A.A_YES, A.A_NO))
+        trashed += a.trash.count(BY_ID["copper"])
+    assert trashed > 5
+    assert answers == (set() if edition == 1 else {A.A_YES, A.A_NO})
 
 
 POTION_KINGDOM = [

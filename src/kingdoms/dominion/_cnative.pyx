@@ -57,6 +57,10 @@ cdef enum:
 cdef enum:
     S_TRASH_ONE = 11
 cdef enum:
+    S_TRASH_THIS = 12
+cdef enum:
+    S_TRASH_FOR = 13
+cdef enum:
     THEN_GAIN = 1
 cdef enum:
     THEN_DRAW = 2
@@ -404,7 +408,7 @@ cdef class Cards:
 
 
 cdef class Setup:
-    """The supply of one kingdom and player count."""
+    """The supply of one kingdom and player count, and the base set's edition."""
 
     cdef int nsupply
     cdef int supply[MAXC]
@@ -412,8 +416,9 @@ cdef class Setup:
     cdef int piles[MAXC]
     cdef char is_pile[MAXC]
     cdef int total
+    cdef int edition
 
-    def __init__(self, piles, supply):
+    def __init__(self, piles, supply, int edition=1):
         cdef int i
         if len(supply) > MAXC:
             raise ValueError("too many cards for the native core")
@@ -424,6 +429,7 @@ cdef class Setup:
         for i in range(len(supply)):
             self.supply[i] = supply[i]
             self.total += supply[i]
+        self.edition = edition
         self.npiles = len(piles)
         for i in range(len(piles)):
             self.piles[i] = piles[i]
@@ -1279,6 +1285,30 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
             topdeck_from_hands(run, g, p, c, cards.step_arg[c][i][0])
         elif code == S_DRAW_TO:
             draw_setting_aside(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1])
+        elif code == S_TRASH_THIS:
+            # a native play is one play of the card just put into play: trash it
+            for k in range(s.nplay - 1, -1, -1):
+                if s.play[k] == c:
+                    memmove(&s.play[k], &s.play[k + 1], (s.nplay - k - 1) * sizeof(short))
+                    s.nplay -= 1
+                    s.owned[c] -= 1
+                    g.trash[g.ntrash] = c
+                    g.ntrash += 1
+                    break
+        elif code == S_TRASH_FOR:
+            target = cards.step_arg[c][i][0]
+            if in_zone(s.hand, s.nhand, target):
+                k = 1
+                if cards.step_arg[c][i][2] & (1 << st.edition):
+                    plan = <Plan>run.plans[p]
+                    k = says_yes(g, cards, st, plan, plan.ask_start[c], plan.ask_end[c], p)
+                    record(run, g, cards.a_yes if k else cards.a_no)
+                if k:
+                    remove_first(s.hand, &s.nhand, target)
+                    s.owned[target] -= 1
+                    g.trash[g.ntrash] = target
+                    g.ntrash += 1
+                    g.coins += cards.step_arg[c][i][1]
         elif code == S_TRASH_ONE:
             trash_one(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
                       cards.step_arg[c][i][2], cards.step_arg[c][i][3])

@@ -13,7 +13,11 @@ structures.  It knows no card by name: this module gives it
   card, to the discard pile, the hand or the deck), ``EachOtherTopdecks`` (each
   victim's rules for the card's ``topdeck`` pick, reading only the card and the
   supply), ``DrawToSettingAside`` (its yes/no rules, which may read the card drawn,
-  answer) — and the card whose reveal answers an Attack (the engine's ``moat_ask`` task);
+  answer), ``TrashOneFromHand`` (its trash rules pick; then a gain costing more or a
+  draw per cost), ``TrashThis`` (the card played leaves play for the trash),
+  ``TrashCardFor`` (a named card from the hand for +$, asked by the yes/no rules in
+  the editions where it is optional) — and the
+  card whose reveal answers an Attack (the engine's ``moat_ask`` task);
 * each seat's plan, read from its strategy: the buy rules naming a card, the play
   priorities and play rules, the answer to that reaction, every condition translated
   from the syntax tree the strategy language compiled it from.
@@ -71,7 +75,9 @@ from kingdoms.dominion.cards.steps import (
     GainUpTo,
     MayDiscardDeck,
     Plus,
+    TrashCardFor,
     TrashOneFromHand,
+    TrashThis,
 )
 from kingdoms.dominion.data import (
     BY_ID,
@@ -92,10 +98,10 @@ NATIVE_ENV: Final = "KINGDOMS_NATIVE"
 
 _S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN, _S_GAIN = 1, 2, 3, 4, 5
 _S_DISCARD_DECK, _S_DISCARD_DRAW, _S_GAIN_CARD, _S_OTHERS_TOPDECK, _S_DRAW_TO = 6, 7, 8, 9, 10
-_S_TRASH_ONE = 11
+_S_TRASH_ONE, _S_TRASH_THIS, _S_TRASH_FOR = 11, 12, 13
 _THEN_GAIN, _THEN_DRAW = 1, 2
 """The follow-ups of a trash from the hand the native core plays."""
-_YES_NO_STEPS: Final = (MayDiscardDeck, DrawToSettingAside)
+_YES_NO_STEPS: Final = (MayDiscardDeck, DrawToSettingAside, TrashCardFor)
 """The steps asking their player yes or no (one such step a card, native)."""
 _TO: Final[Mapping[str, int]] = {"discard": 0, "hand": 1, "deck": 2}
 """A gain's destination as the native core's code."""
@@ -144,6 +150,8 @@ _GENERIC_PLAY: Final = frozenset(
         EachOtherTopdecks,
         DrawToSettingAside,
         TrashOneFromHand,
+        TrashThis,
+        TrashCardFor,
     }
 )
 
@@ -227,6 +235,11 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
                 out.append((_S_TRASH_ONE, _THEN_DRAW, then.per_potion, 0, 0))
             else:
                 return f"{card.id}'s trash has a follow-up of its own"
+        elif isinstance(step, TrashThis):
+            out.append((_S_TRASH_THIS, 0, 0, 0, 0))
+        elif isinstance(step, TrashCardFor):
+            editions = sum(1 << e for e in step.optional_in if 0 <= e < 31)
+            out.append((_S_TRASH_FOR, step.card, step.coins, editions, 0))
     if sum(isinstance(step, _YES_NO_STEPS) for step in decl.steps) > 1:
         return f"{card.id} asks more than one yes/no question"
     if decl.steps and not IS_ACTION[c]:
@@ -681,7 +694,8 @@ def native_run(
         if any(isinstance(step, TrashOneFromHand) for step in _declared_steps(c))
     )
     plans = [_plan(bot, reaction, discards, gains, asks, topdecks, trashes) for bot in seats]
-    return _MOD.Run(table, _MOD.Setup(list(piles), list(supply)), plans)
+    edition = int(options.get("base_edition", 1))
+    return _MOD.Run(table, _MOD.Setup(list(piles), list(supply), edition), plans)
 
 
 def _declared_steps(c: int) -> tuple[Any, ...]:
@@ -793,13 +807,14 @@ def rollout_key(
 ) -> tuple[Any, ...]:
     """What decides whether (and how) the native core plays ``state``'s kingdom with
     the bundled strategies ``names``: the piles, the names, the cards the seats own
-    already (``owned``, else :func:`owned_cards`), the errata option (the supply's size only
-    bounds the zones, checked per state)."""
+    already (``owned``, else :func:`owned_cards`), the errata option and the base set's
+    edition (the supply's size only bounds the zones, checked per state)."""
     return (
         tuple(state.piles),
         tuple(names),
         owned_cards(state) if owned is None else owned,
         bool(state.config.options.get("alchemy_errata")),
+        int(state.config.options.get("base_edition", 1)),
     )
 
 

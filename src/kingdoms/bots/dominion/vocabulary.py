@@ -33,10 +33,12 @@ _SHARED_STEP_KINDS: Mapping[str, str] = {
     "RevealTopEach": YES_NO,
     "MayDiscardDeck": YES_NO,
     "DrawToSettingAside": YES_NO,
+    "TrashCardFor": YES_NO,
 }
 """Shared card steps whose decision is not the usual kind of their verb (Spy and
 Scrying Pool ask yes/no about each revealed card, Cellar and Militia choose cards),
-and the yes/no steps (Chancellor's deck, Library's set-aside card)."""
+and the yes/no steps (Chancellor's deck, Library's set-aside card, Moneylender's
+Copper)."""
 
 
 def _purpose_kinds() -> dict[str, str]:

@@ -35,7 +35,9 @@ from kingdoms.dominion.cards.steps import (
     Plus,
     RevealTopEach,
     RevealUntil,
+    TrashCardFor,
     TrashOneFromHand,
+    TrashThis,
     TrashUpTo,
     ask_gain,
     asks,
@@ -49,7 +51,6 @@ from kingdoms.dominion.cards.steps import (
 from kingdoms.dominion.data import (
     CARDS,
     COIN_COST,
-    COPPER,
     IS_ACTION,
     IS_TREASURE,
     IS_VICTORY,
@@ -116,20 +117,7 @@ declare("chapel", 2, ACTION, "base", TrashUpTo(4),
 declare("council_room", 5, ACTION, "base", Plus(cards=4, buys=1), EachOtherDraws(1))
 
 # -- Feast: trash this card; gain a card costing up to $5
-FEAST = declare("feast", 4, ACTION, "base-1e", Custom(), gain="Gain a card.").index
-
-
-@card("feast")
-def _feast(st: DominionState, p: int, pid: int) -> None:
-    play = st.in_play[p]
-    if pid not in st.moved and FEAST in play:
-        st.moved.append(pid)
-        # trash the Feast this play refers to (the last one put into play)
-        idx = len(play) - 1 - play[::-1].index(FEAST)
-        del play[idx]
-        st.trash_card(p, FEAST)
-    ask_gain(st, p, FEAST, 5, 0)
-
+declare("feast", 4, ACTION, "base-1e", TrashThis(), GainUpTo(5), gain="Gain a card.")
 
 # -- Festival: +2 Actions +1 Buy +$2
 declare("festival", 5, ACTION, "base", Plus(0, 2, 1, 2))
@@ -208,30 +196,8 @@ HAND_HINTS["moat"] = HandHint(lambda fr, c: c == MOAT)
 REACTION_ASKS.add("moat")
 
 # -- Moneylender: you may trash a Copper from your hand for +$3 (first edition: you do)
-MONEYLENDER = declare("moneylender", 4, ACTION, "base", Custom(),
-    trash="Moneylender: trash a Copper for +$3?").index  # fmt: skip
-
-
-@card("moneylender")
-def _moneylender(st: DominionState, p: int, pid: int) -> None:
-    if COPPER in st.hands[p]:
-        if st.edition == 1:
-            _lend(st, p)
-        else:
-            st.push("moneylender", p, MONEYLENDER)
-
-
-def _lend(st: DominionState, p: int) -> None:
-    st.trash_from(p, st.hands[p], COPPER)
-    st.coins += 3
-
-
-asks(
-    "moneylender",
-    DecisionSpec(YES_NO, "moneylender.trash", yes="trash Copper", no="keep Copper"),
-    yes_no,
-    lambda st, fr, kind, c: _lend(st, fr.who) if kind == A.YES else None,
-)
+declare("moneylender", 4, ACTION, "base", TrashCardFor("copper", 3, optional_in=(2,)),
+    trash="Moneylender: trash a Copper for +$3?")  # fmt: skip
 
 # -- Remodel: trash a card from your hand; gain a card costing up to $2 more
 declare("remodel", 4, ACTION, "base", TrashOneFromHand(then=gain_costing_more(2)),

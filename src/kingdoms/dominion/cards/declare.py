@@ -110,29 +110,35 @@ def declare(
         only = todo[0]
         if isinstance(only, Custom):  # the card's own code gets the play id
             EFFECTS[index] = lambda st, p, pid: CUSTOM[index](st, p, pid)
+        elif only.uses_play:
+            EFFECTS[index] = lambda st, p, pid: only.run_play(st, p, index, pid)
         else:
             EFFECTS[index] = lambda st, p, pid: only.run(st, p, index)
     else:
-        EFFECTS[index] = lambda st, p, pid: run_steps(st, p, index, 0)
+        EFFECTS[index] = lambda st, p, pid: run_steps(st, p, index, 0, pid)
     return decl
 
 
-def run_steps(st: DominionState, p: int, card: int, first: int) -> None:
-    """Run the steps of ``card`` from ``first`` on; if one asks a decision, the rest
-    wait in a continuation frame under it."""
+def run_steps(st: DominionState, p: int, card: int, first: int, play_id: int = -1) -> None:
+    """Run the steps of ``card`` from ``first`` on (for its play ``play_id``); if one
+    asks a decision, the rest wait in a continuation frame under it."""
     steps = DECLARED[CARDS[card].id].steps
     stack = st.stack
     for i in range(first, len(steps)):
         depth = len(stack)
-        steps[i].run(st, p, card)
+        step = steps[i]
+        if step.uses_play:
+            step.run_play(st, p, card, play_id)
+        else:
+            step.run(st, p, card)
         if len(stack) > depth and i + 1 < len(steps):
-            stack.insert(depth, Frame("steps", p, card, i + 1))
+            stack.insert(depth, Frame("steps", p, card, i + 1, play_id))
             return
 
 
 @task("steps")
 def _steps(st: DominionState, fr: Frame) -> None:
-    run_steps(st, fr.who, fr.card, fr.a)
+    run_steps(st, fr.who, fr.card, fr.a, fr.b)
 
 
 # -- the engine's tasks of a play --------------------------------------------------------

@@ -83,9 +83,16 @@ class Step:
 
     verb = ""
     """The verb of the decision this step may ask (empty: it asks nothing)."""
+    uses_play = False
+    """Whether the step reads the play's id: then it runs by :meth:`run_play`."""
 
     def run(self, st: DominionState, p: int, card: int) -> None:
         raise NotImplementedError
+
+    def run_play(self, st: DominionState, p: int, card: int, play_id: int) -> None:
+        """:meth:`run` for one play ``play_id`` of the card (Throne Room plays a card
+        twice with one id); called instead of it when :attr:`uses_play` is set."""
+        self.run(st, p, card)
 
     def bind(self, card: int) -> None:
         """Called once when card ``card`` is declared with this step."""
@@ -121,6 +128,25 @@ class Custom(Step):
 
     def run(self, st: DominionState, p: int, card: int) -> None:
         CUSTOM[card](st, p, -1)
+
+
+class TrashThis(Step):
+    """Trash the card played from play, once a play: a card played twice by one
+    effect (Throne Room, with one play id) is trashed by its first play only, and not
+    if it left play (Feast)."""
+
+    uses_play = True
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        self.run_play(st, p, card, -1)
+
+    def run_play(self, st: DominionState, p: int, card: int, play_id: int) -> None:
+        play = st.in_play[p]
+        if play_id not in st.moved and card in play:
+            st.moved.append(play_id)
+            # the copy this play refers to: the last one put into play
+            del play[len(play) - 1 - play[::-1].index(card)]
+            st.trash_card(p, card)
 
 
 class Plus(Step):
@@ -278,6 +304,56 @@ asks(
 # is of a type some step may set aside
 HAND_HINTS["may_set_aside"] = HandHint(
     lambda fr, c: c == fr.a, secret=3, blank_fits=_may_be_set_aside
+)
+
+
+# -- trash a named card from the hand for +$ (Moneylender) ------------------------------
+class TrashCardFor(Step):
+    """If the hand holds a ``card``, trash one for +$``coins``: the player is asked
+    (yes/no) in the editions ``optional_in``, and it is done in the others
+    (Moneylender: a Copper for +$3, optional in the second edition)."""
+
+    verb = "trash"
+
+    def __init__(self, card: str, coins: int, optional_in: tuple[int, ...] = ()) -> None:
+        self.card, self.coins, self.optional_in = BY_ID[card], coins, optional_in
+
+    def bind(self, card: int) -> None:
+        TRASH_FOR[card] = self
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        if self.card in st.hands[p]:
+            if st.edition in self.optional_in:
+                st.push("may_trash_for", p, card, self.card)
+            else:
+                self.trash(st, p)
+
+    def trash(self, st: DominionState, p: int) -> None:
+        st.trash_from(p, st.hands[p], self.card)
+        st.coins += self.coins
+
+
+TRASH_FOR: dict[int, TrashCardFor] = {}
+"""Card index -> its :class:`TrashCardFor` step."""
+
+
+def _trash_for_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind == A.YES:
+        TRASH_FOR[fr.card].trash(st, fr.who)
+
+
+asks(
+    "may_trash_for",
+    DecisionSpec(
+        YES_NO,
+        "*.trash",
+        "Moneylender: trash a Copper for +$3?",
+        subject=3,
+        yes="trash {card}",
+        no="keep {card}",
+    ),
+    yes_no,
+    _trash_for_answer,
 )
 
 
