@@ -579,6 +579,10 @@ def _reveal_topdeck(st: DominionState, q: int, c: int) -> None:
     st.decks[q].append(c)
 
 
+def _victim_topdeck_options(st: DominionState, fr: Frame) -> list[int]:
+    return hand_choices([c for c in st.hands[fr.who] if _topdeckable(fr.card, c)])
+
+
 TASKS["reveal_to_topdeck"] = _topdeck_victim
 asks(
     "victim_topdeck",
@@ -588,7 +592,7 @@ asks(
         "Bureaucrat: put a Victory card onto your deck.",
         pick="put {card} on deck",
     ),
-    lambda st, fr: hand_choices(st.hands[fr.who], lambda c: _topdeckable(fr.card, c)),
+    _victim_topdeck_options,
     lambda st, fr, kind, c: _reveal_topdeck(st, fr.who, c),
 )
 # asked only with cards of the type in hand (more than one kind): they all stay there
