@@ -301,3 +301,24 @@ def test_learned_plays_without_the_rl_extras_environments() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
     )
     assert out.stdout.strip() == "True", out.stderr
+
+
+def test_the_decision_one_hot_keeps_the_order_the_network_was_trained_with() -> None:
+    """Decisions that became declared steps keep their place in the ``decision``
+    one-hot (by the card's own code they had when the shipped network was trained)."""
+    from kingdoms.rl.dominion_obs import DECISION_KINDS
+
+    trained = (
+        "alchemist", "apothecary", "artisan", "bandit", "bureaucrat", "chancellor",
+        "cleanup", "discard_down_to", "discard_draw", "discard_or_back", "gain", "golem",
+        "harbinger", "herbalist", "library", "mine", "moat", "moneylender", "poacher",
+        "sentry_discard", "sentry_order", "sentry_trash", "thief_gain", "thief_trash",
+        "throne", "trash_one", "trash_up_to", "vassal",
+    )  # fmt: skip
+    renamed = {
+        "bureaucrat": "victim_topdeck",
+        "chancellor": "discard_deck",
+        "library": "may_set_aside",
+        "moneylender": "may_trash_for",
+    }
+    assert tuple(renamed.get(k, k) for k in trained) == DECISION_KINDS

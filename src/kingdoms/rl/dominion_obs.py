@@ -58,8 +58,17 @@ from kingdoms.dominion.rules import score
 from kingdoms.dominion.state import DECISIONS, DominionState
 from kingdoms.rl.encoding import OBS_DTYPE, lay_out, writer
 
-DECISION_KINDS: tuple[str, ...] = tuple(sorted(DECISIONS))
-"""Decision kinds in the order of the ``decision`` one-hot."""
+_FORMER_CODES: dict[str, str] = {
+    "discard_deck": "chancellor",
+    "victim_topdeck": "bureaucrat",
+    "may_set_aside": "library",
+    "may_trash_for": "moneylender",
+}
+"""Decisions that became declared steps -> the card's own code they had: the one-hot
+keeps their place, so a network trained before (the shipped ``learned`` bot) reads
+the same vector."""
+DECISION_KINDS: tuple[str, ...] = tuple(sorted(DECISIONS, key=lambda k: _FORMER_CODES.get(k, k)))
+"""Decision kinds in the order of the ``decision`` one-hot (by their former codes)."""
 _DECISION_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
 
 
