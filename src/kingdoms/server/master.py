@@ -35,10 +35,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from kingdoms.server.botpool import BotPool
 from kingdoms.server.limits import DEFAULT_LIMITS, ServerLimits
 from kingdoms.server.master_base import Database, Leases
 from kingdoms.server.master_bots import Bots
@@ -56,7 +54,6 @@ from kingdoms.server.storage import (
 from kingdoms.server.table import (
     HUMAN,
     RequestError,
-    Sender,
     Subscriber,
     Table,
     public_seats,
@@ -94,6 +91,41 @@ class GameMaster:
         self.bots = Bots(self.db, self.leases, self.store, self.turns, limits, bot_delay)
         self.turns.finish_hooks.append(self.bots.game_ended)
         self._background: list[asyncio.Task[None]] = []
+
+        # -- what the server asks, answered by the part whose job it is -----------------
+        self.shared = self.leases.shared
+        """Other processes may use the same database (listen, run bots under leases)."""
+        self.node = self.leases.node
+        """This process's name in the bot leases."""
+        self.lease_time = lease_time
+        self.tables = self.store.tables
+        """The running games in memory (see :class:`TableStore`)."""
+        self.resumed = self.store.resumed
+        """Set once the start-up pass over the unfinished games is done."""
+        self.listening = self.sync.listening
+        """Set while this process receives the other processes' notifications."""
+        self.finish_hooks = self.turns.finish_hooks
+        """Called once when a game ends (by its rules, a resignation or abandonment)."""
+        self.bot_pool = self.bots.pool
+        self.bot_spent = self.bots.spent
+        self.create_game = self.store.create_game
+        self.open_game = self.store.open_game
+        self.client_games = self.store.client_games
+        self.get = self.store.get
+        self.fetch = self.store.fetch
+        self.authenticate = self.store.authenticate
+        self.evict_idle = self.store.evict_idle
+        self.expire_unjoined = self.store.expire_unjoined
+        self.subscribe = self.relay.subscribe
+        self.add_spectator = self.relay.add_spectator
+        self.unsubscribe = self.relay.unsubscribe
+        self.push = self.relay.push
+        self.act = self.turns.act
+        self.undo = self.turns.undo
+        self.undo_refusal = self.turns.undo_refusal
+        self.finished_game = self.turns.finished_game
+        self.refresh = self.sync.refresh
+        self.check_cached = self.sync.check_cached
 
     def _wake(self, table: Table) -> None:
         self.bots.schedule(table)
@@ -135,49 +167,7 @@ class GameMaster:
                 self.leases.release_all()
         self.db.shutdown()
 
-    # -- the parts' state -----------------------------------------------------------------
-    @property
-    def shared(self) -> bool:
-        """Other processes may use the same database (listen, run bots under leases)."""
-        return self.leases.shared
-
-    @property
-    def node(self) -> str:
-        """This process's name in the bot leases."""
-        return self.leases.node
-
-    @property
-    def lease_time(self) -> float:
-        return self.leases.lease_time
-
-    @property
-    def tables(self) -> dict[str, Table]:
-        """The running games in memory (see :class:`TableStore`)."""
-        return self.store.tables
-
-    @property
-    def resumed(self) -> asyncio.Event:
-        """Set once the start-up pass over the unfinished games is done."""
-        return self.store.resumed
-
-    @property
-    def listening(self) -> asyncio.Event:
-        """Set while this process receives the other processes' notifications."""
-        return self.sync.listening
-
-    @property
-    def finish_hooks(self) -> list[Callable[[Table], None]]:
-        """Called once when a game ends (by its rules, a resignation or abandonment)."""
-        return self.turns.finish_hooks
-
-    @property
-    def bot_pool(self) -> BotPool:
-        return self.bots.pool
-
-    @property
-    def bot_spent(self) -> dict[str, float]:
-        return self.bots.spent
-
+    # -- settings the tests and the command line change -----------------------------------
     @property
     def bot_delay(self) -> float:
         return self.bots.delay
@@ -203,82 +193,6 @@ class GameMaster:
     @sweep_interval.setter
     def sweep_interval(self, seconds: float) -> None:
         self.bots.sweep_interval = seconds
-
-    # -- what the server asks -------------------------------------------------------------
-    def create_game(
-        self,
-        game: str,
-        seats: Sequence[Mapping[str, Any]],
-        options: Mapping[str, Any] | None = None,
-        seed: int | None = None,
-        meta: Mapping[str, Any] | None = None,
-    ) -> tuple[Table, list[str | None]]:
-        """See :meth:`TableStore.create_game`."""
-        return self.store.create_game(game, seats, options, seed, meta)
-
-    async def open_game(
-        self,
-        game: str,
-        seats: Sequence[Mapping[str, Any]],
-        options: Mapping[str, Any] | None = None,
-        seed: int | None = None,
-        meta: Mapping[str, Any] | None = None,
-        address: str | None = None,
-    ) -> tuple[Table, list[str | None]]:
-        """See :meth:`TableStore.open_game`."""
-        return await self.store.open_game(game, seats, options, seed, meta, address)
-
-    async def client_games(self, address: str) -> tuple[int, int]:
-        return await self.store.client_games(address)
-
-    def get(self, game_id: str) -> Table:
-        return self.store.get(game_id)
-
-    async def fetch(self, game_id: str) -> Table:
-        return await self.store.fetch(game_id)
-
-    def authenticate(self, table: Table, tokens: Sequence[str]) -> tuple[int, ...]:
-        return self.store.authenticate(table, tokens)
-
-    def evict_idle(self, now: float | None = None) -> int:
-        return self.store.evict_idle(now)
-
-    def expire_unjoined(self, before: float) -> list[str]:
-        return self.store.expire_unjoined(before)
-
-    async def subscribe(
-        self, game_id: str, tokens: Sequence[str], send: Sender, lang: str = "en"
-    ) -> tuple[Table, Subscriber]:
-        return await self.relay.subscribe(game_id, tokens, send, lang)
-
-    def add_spectator(self, table: Table, sub: Subscriber) -> None:
-        self.relay.add_spectator(table, sub)
-
-    def unsubscribe(self, table: Table, sub: Subscriber) -> None:
-        self.relay.unsubscribe(table, sub)
-
-    async def push(self, table: Table, subs: Sequence[Subscriber] | None = None) -> None:
-        await self.relay.push(table, subs)
-
-    async def act(
-        self, table: Table, seats: Sequence[int], message: Mapping[str, Any], lang: str = "en"
-    ) -> int:
-        return await self.turns.act(table, seats, message, lang)
-
-    async def undo(self, table: Table, seats: Sequence[int], message: Mapping[str, Any]) -> int:
-        return await self.turns.undo(table, seats, message)
-
-    def undo_refusal(self, table: Table, seat: int) -> str | None:
-        return self.turns.undo_refusal(table, seat)
-
-    def finished_game(self, table: Table) -> None:
-        self.turns.finished_game(table)
-
-    async def refresh(self, table: Table) -> None:
-        await self.sync.refresh(table)
-
-    async def check_cached(self) -> int:
-        return await self.sync.check_cached()
 
     # -- summaries ------------------------------------------------------------------------
     def summary(self, stored: StoredGame) -> dict[str, Any]:
