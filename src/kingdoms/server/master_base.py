@@ -2,24 +2,21 @@
 
 :class:`kingdoms.server.master.GameMaster` is a small façade over parts with one job
 each, every one an object with its own state that is given the other objects it needs
-when it is made (nothing reaches through a common ``self``):
+when it is made (nothing reaches another part through a common ``self``), in this order:
 
-============================================  ===============================================
-part                                          given
-============================================  ===============================================
-:class:`Database` (here)                      the storage
-:class:`Leases` (here)                        the storage, the lease time
-:class:`~kingdoms.server.master_store.TableStore`  storage, database, leases, limits
-:class:`~kingdoms.server.master_relay.Relay`  limits, table store, database
-:class:`~kingdoms.server.master_sync.Sync`    storage, database, leases, table store, relay
-:class:`~kingdoms.server.master_turns.Turns`  storage, database, leases, table store, relay,
-                                              sync
-:class:`~kingdoms.server.master_bots.Bots`    storage, database, leases, limits, table store,
-                                              turns
-============================================  ===============================================
+- :class:`Database` (here): the storage;
+- :class:`Leases` (here): the storage, the lease time;
+- :class:`~kingdoms.server.master_store.TableStore`: storage, database, leases, limits;
+- :class:`~kingdoms.server.master_relay.Relay`: table store, database, limits;
+- :class:`~kingdoms.server.master_sync.Sync`: storage, database, leases, table store,
+  relay;
+- :class:`~kingdoms.server.master_turns.Turns`: storage, database, leases, table store,
+  relay, sync;
+- :class:`~kingdoms.server.master_bots.Bots`: database, leases, table store, turns,
+  limits.
 
-The one way back up that list is a :data:`Wake` hook — "this game may have a bot to
-move now" — which the façade points at :meth:`Bots.schedule
+The one way back up that list is a :data:`Wake` hook — "this game changed or came into
+memory: a bot of it may be due" — which the façade points at :meth:`Bots.schedule
 <kingdoms.server.master_bots.Bots.schedule>`.  Reviews run apart
 (:mod:`kingdoms.server.review`)."""
 
