@@ -474,6 +474,18 @@ def _build_of(source: str | None) -> str:
     return out.stdout.strip() or "unknown"
 
 
+def ratio(new: float | None, base: float | None) -> float | None:
+    """``new / base`` to two places; ``None`` when there is no base to divide by (for
+    CPU: a run too short to use one 10 ms clock tick — run more ``--actions``).
+
+    >>> ratio(0.9, 1.2), ratio(1.0, 0.0), ratio(None, 1.0)
+    (0.75, None, None)
+    """
+    if new is None or not base:
+        return None
+    return round(new / base, 2)
+
+
 def compare_sources(args: argparse.Namespace) -> None:
     """The same load against the server from two source trees (``--baseline`` first, then
     this one's), alternating ``--rounds`` times; prints each run and the ratios of
@@ -508,10 +520,8 @@ def compare_sources(args: argparse.Namespace) -> None:
                     "compare": "this tree / baseline (medians over the rounds)",
                     "games": games,
                     "server_cpu_ms_per_move": [round(base, 3), round(new, 3)],
-                    # CPU is read in clock ticks (10 ms): a run too short to use one
-                    # tick has no ratio (run more --actions)
-                    "cpu_ratio": round(new / base, 2) if base > 0 else None,
-                    "p50_ratio": round(p50[1] / p50[0], 2) if p50[0] > 0 else None,
+                    "cpu_ratio": ratio(new, base),
+                    "p50_ratio": ratio(p50[1], p50[0]),
                 }
             ),
             flush=True,
@@ -620,19 +630,19 @@ def compare_processes(args: argparse.Namespace) -> None:
 def _print_ratios(counts: list[int], reports: list[dict[str, Any]]) -> None:
     base = reports[0]
     for n, report in zip(counts[1:], reports[1:], strict=True):
-        ratio = {
+        ratios = {
             "compare": f"{n} processes / {counts[0]}",
             "games": base["games"],
-            "moves_per_second": round(report["actions_per_second"] / base["actions_per_second"], 2),
-            "p50": round(report["latency_ms_p50"] / base["latency_ms_p50"], 2),
-            "p99": round(report["latency_ms_p99"] / base["latency_ms_p99"], 2),
+            "moves_per_second": ratio(report["actions_per_second"], base["actions_per_second"]),
+            "p50": ratio(report["latency_ms_p50"], base["latency_ms_p50"]),
+            "p99": ratio(report["latency_ms_p99"], base["latency_ms_p99"]),
             "errors": [base["errors"], report["errors"]],
             "server_cpu_ms_per_move": [
                 base.get("server_cpu_ms_per_move"),
                 report.get("server_cpu_ms_per_move"),
             ],
         }
-        print(json.dumps(ratio), flush=True)
+        print(json.dumps(ratios), flush=True)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -52,3 +54,25 @@ def test_the_benchmark_compares_two_source_trees(capsys: pytest.CaptureFixture[s
     assert all(r["build"] in ("compiled", "pure") and r["errors"] == 0 for r in runs)
     assert all(r["server_cpu_ms_per_move"] > 0 and r["actions"] == 30 for r in runs)
     assert ratio["cpu_ratio"] > 0 and len(ratio["server_cpu_ms_per_move"]) == 2
+
+
+def test_ratios_have_one_rule_and_none_without_a_base() -> None:
+    """Both comparisons (two source trees, several processes) divide through one helper:
+    a figure with nothing to divide by (a run too short for one CPU clock tick) gives
+    ``None``, never a crash or a made-up number."""
+    module = _bench()
+    assert module.ratio(0.9, 1.2) == 0.75 and module.ratio(2.0, 0.0) is None
+    assert module.ratio(None, 1.0) is None
+    report = {
+        "games": 2,
+        "actions_per_second": 0.0,
+        "latency_ms_p50": 1.0,
+        "latency_ms_p99": 2.0,
+        "errors": 0,
+        "server_cpu_ms_per_move": 0.0,
+    }
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        module._print_ratios([1, 2], [report, {**report, "latency_ms_p50": 1.5}])
+    line = json.loads(out.getvalue())
+    assert line["moves_per_second"] is None and line["p50"] == 1.5 and line["p99"] == 1.0

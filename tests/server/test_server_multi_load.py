@@ -145,7 +145,7 @@ def test_a_process_does_not_reload_a_game_for_its_own_writes(pg: str) -> None:
             async def heard_back() -> None:
                 """The event: this process has heard its own notifications up to the
                 game's version, and any refresh they started has ended."""
-                while gm._noted.get(table.id, -1) < table.version or table.id in gm._refreshers:
+                while gm.sync.noted.get(table.id, -1) < table.version or gm.sync.pending(table.id):
                     await asyncio.sleep(0.01)
 
             await gm.subscribe(table.id, [t for t in tokens if t], send)
@@ -172,13 +172,13 @@ def test_busy_games_take_turns_with_the_sockets() -> None:
     async def main() -> None:
         gm = GameMaster(Storage("sqlite://"), bot_delay=0)
         events: list[str] = []
-        real_message = gm.seat_message
+        real_message = gm.relay.seat_message
 
         def recorded(table: Any, seat: int, sub: Any, *shared: Any) -> dict[str, Any]:
             events.append("view")
             return real_message(table, seat, sub, *shared)
 
-        gm.seat_message = recorded  # type: ignore[method-assign]
+        gm.relay.seat_message = recorded  # type: ignore[method-assign]
 
         async def send(_msg: dict[str, Any]) -> None:
             pass

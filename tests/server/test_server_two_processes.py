@@ -276,7 +276,7 @@ def test_a_process_that_missed_notifications_compares_its_games_with_the_databas
         gm_b.storage.load_game = flaky_load  # type: ignore[method-assign]
         gm_b.retry_delay = 0.05
         assert await gm_b.check_cached() == 2
-        await _until(lambda: not gm_b._refreshers)
+        await _until(lambda: not gm_b.sync.refreshers)
         assert gm_b.tables[moved.id].state.step == 1 and seen[-1]["state_id"] == 1
         assert gm_b.tables[joined.id].seats[0]["joined"] and failed  # tried again
         assert await gm_b.check_cached() == 0

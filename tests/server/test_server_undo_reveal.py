@@ -96,7 +96,7 @@ def test_catching_up_with_a_move_stored_elsewhere_keeps_the_state_before_it() ->
             table.id, before.step, before.current_player, action, version=table.version
         )
         stored = store.load_game(table.id)
-        assert stored is not None and gm._catch_up(table, stored)
+        assert stored is not None and gm.sync.catch_up(table, stored)
         assert table.state.history == [*before.history, action]
         assert table.prev is not None and table.prev[0] == table.state.step
         assert table.prev[1].snapshot() == before.snapshot()

@@ -1,5 +1,5 @@
 """The relay to subscribers: seats and spectators joining and leaving, and each one's view
-pushed after every change. One part of :class:`kingdoms.server.master.GameMaster`."""
+pushed after every change.  One part of :class:`kingdoms.server.master.GameMaster`."""
 
 from __future__ import annotations
 
@@ -11,11 +11,15 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from kingdoms.i18n import LANGUAGES
+from kingdoms.server.limits import DEFAULT_LIMITS, ServerLimits
 from kingdoms.server.master_base import (
     INTERNAL_ERROR,
-    MasterBase,
+    Database,
+    Wake,
     log,
+    no_wake,
 )
+from kingdoms.server.master_store import TableStore
 from kingdoms.server.spectate import public_frames
 from kingdoms.server.table import (
     Outbox,
@@ -29,16 +33,38 @@ from kingdoms.server.table import (
 from kingdoms.server.undo import undo_refusal
 
 
-class RelayPart(MasterBase):
+class Relay:
     """The relay to subscribers: seats and spectators joining and leaving, and each one's
-    view pushed after every change."""
+    view pushed after every change.
+
+    Games come from ``store`` (a finished game nobody watches any more leaves it);
+    seats joining are stored through ``db``; ``wake`` is told of each game someone
+    joins (a bot that stopped goes on)."""
+
+    def __init__(
+        self,
+        store: TableStore,
+        db: Database,
+        limits: ServerLimits = DEFAULT_LIMITS,
+        wake: Wake = no_wake,
+    ) -> None:
+        self.store = store
+        self.db = db
+        self.limits = limits
+        self.wake = wake
+        self._watchers: dict[str, int] = {}
+        """Spectator connections per client address."""
+        self._turn_lock = asyncio.Lock()
 
     # -- connections ---------------------------------------------------------------------
     async def subscribe(
         self, game_id: str, tokens: Sequence[str], send: Sender, lang: str = "en"
     ) -> tuple[Table, Subscriber]:
-        table = await self.fetch(game_id)
-        seats = self.authenticate(table, tokens)
+        """Connect ``send`` to the seats of ``game_id`` its ``tokens`` hold (each marked
+        joined) and send it their views now."""
+        store = self.store
+        table = await store.fetch(game_id)
+        seats = store.authenticate(table, tokens)
         if lang not in LANGUAGES:
             lang = "en"
         sub = Subscriber(seats, send, lang)
@@ -48,12 +74,12 @@ class RelayPart(MasterBase):
                 # merged with what other processes set meanwhile; if the database fails,
                 # nothing changed here either (the client says hello again)
                 merge = functools.partial(
-                    self.storage.merge_seats, table.id, {s: {"joined": True} for s in newly}
+                    store.storage.merge_seats, table.id, {s: {"joined": True} for s in newly}
                 )
-                table.seats = await self._write(merge)
+                table.seats = await self.db.write(merge)
             table.subscribers.append(sub)
             await self.push(table, [sub])
-        self._schedule_bots(table)  # a bot that stopped goes on when someone comes back
+        self.wake(table)  # a bot that stopped goes on when someone comes back
         return table, sub
 
     def add_spectator(self, table: Table, sub: Subscriber) -> None:
@@ -71,6 +97,7 @@ class RelayPart(MasterBase):
         table.subscribers.append(sub)
 
     def unsubscribe(self, table: Table, sub: Subscriber) -> None:
+        """Disconnect ``sub`` (nothing happens if it already left)."""
         try:
             table.subscribers.remove(sub)
         except ValueError:
@@ -81,8 +108,7 @@ class RelayPart(MasterBase):
                 self._watchers[sub.address] = left
             else:
                 self._watchers.pop(sub.address, None)
-        if table.finished and not table.subscribers:
-            self.tables.pop(table.id, None)  # finished and unwatched: reload on demand
+        self.store.release(table)  # finished and unwatched: reloaded on demand
 
     def seat_message(
         self, table: Table, seat: int, sub: Subscriber, snap: Snapshot | None = None

@@ -1,12 +1,12 @@
 """The table store: creating, loading and finding games, the start-up pass, expiry and
-eviction from memory, and the database threads. One part of
-:class:`kingdoms.server.master.GameMaster`."""
+eviction from memory.  One part of :class:`kingdoms.server.master.GameMaster`."""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -16,14 +16,18 @@ from kingdoms.core.record import GameRecord
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import GameConfig
 from kingdoms.server.limits import (
+    DEFAULT_LIMITS,
+    ServerLimits,
     bounded_bot_spec,
     check_text,
     client_key,
 )
 from kingdoms.server.master_base import (
-    MasterBase,
-    T,
+    Database,
+    Leases,
+    Wake,
     log,
+    no_wake,
 )
 from kingdoms.server.privacy import check_open, no_such_game
 from kingdoms.server.storage import (
@@ -32,6 +36,7 @@ from kingdoms.server.storage import (
     STATUS_RUNNING,
     ClientQuota,
     LeaseChange,
+    Storage,
     StorageError,
     StoredGame,
     TooMany,
@@ -44,58 +49,101 @@ from kingdoms.server.table import (
     hash_token,
 )
 
+FINISHED_KEPT = 64
+"""Finished games kept in memory (the most recently used), for replays and records."""
 
-class StorePart(MasterBase):
-    """The table store: creating, loading and finding games, the start-up pass, expiry and
-    eviction from memory, and the database threads."""
 
-    async def _resume_all(self, page: int = 200) -> None:
+def _never(_game_id: str) -> bool:
+    return False
+
+
+class TableStore:
+    """The games this process holds in memory (:attr:`tables`), made, loaded and dropped.
+
+    ``resident`` is told of each running game that comes into memory (made, loaded or
+    resumed); ``in_use`` says whether another part still works on a game (it is then
+    never evicted)."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        db: Database,
+        leases: Leases,
+        limits: ServerLimits = DEFAULT_LIMITS,
+        resident: Wake = no_wake,
+        in_use: Callable[[str], bool] = _never,
+    ) -> None:
+        self.storage = storage
+        self.db = db
+        self.leases = leases
+        self.limits = limits
+        self.resident = resident
+        self.in_use = in_use
+        self.tables: dict[str, Table] = {}
+        """The running games in memory (and finished ones still watched)."""
+        self._finished: OrderedDict[str, Table] = OrderedDict()
+        """Recently used finished games (they never change)."""
+        self.resumed = asyncio.Event()
+        """Set once the start-up pass over the unfinished games is done."""
+        self.closing = False
+
+    def close(self) -> None:
+        """Start nothing new (the server is stopping)."""
+        self.closing = True
+
+    def release(self, table: Table) -> None:
+        """Drop ``table`` from memory if it is finished and nobody watches it (it is
+        stored: loaded again on demand)."""
+        if table.finished and not table.subscribers:
+            self.tables.pop(table.id, None)
+
+    async def resume_all(self, page: int = 200) -> None:
         """Walk every unfinished game once, a page at a time, replaying in a worker thread."""
         after = ""
         try:
-            while not self._closing:
-                rows = await self._off_loop(self.storage.unfinished_page, after, page)
+            while not self.closing:
+                rows = await self.db.call(self.storage.unfinished_page, after, page)
                 if not rows:
                     break
                 after = rows[-1][0]
                 for game_id, _seats in rows:
-                    if game_id in self.tables or self._closing:
+                    if game_id in self.tables or self.closing:
                         continue
                     try:
-                        table = await self._off_loop(self._replay_stored, game_id)
+                        table = await self.db.call(self._replay_stored, game_id)
                     except Exception as err:  # no longer replays: keep the server up
                         log.error("cannot resume game %s: %s", game_id, err)
                         continue
                     if table is None or table.finished or game_id in self.tables:
                         continue
                     if table.state.current_player in table.bots:
-                        if self.shared:  # only if no live process runs them
+                        leases = self.leases
+                        if leases.shared:  # only if no live process runs them
                             now = time.time()
-                            until = now + self.lease_time
-                            take = self.storage.take_lease
-                            if not await self._off_loop(take, game_id, self.node, until, now):
+                            until = now + leases.lease_time
+                            if not await self.db.call(leases.take, game_id, until, now):
                                 continue
                             table.lease_until = until
                         self.tables[game_id] = table
-                        self._schedule_bots(table)
+                        self.resident(table)
         finally:
             self.resumed.set()
 
-    async def _expire_loop(self, after: float) -> None:
-        while not self._closing:
+    async def expire_loop(self, after: float) -> None:
+        while not self.closing:
             try:
-                ids = await self._off_loop(self.storage.expire_unjoined, time.time() - after)
+                ids = await self.db.call(self.storage.expire_unjoined, time.time() - after)
             except StorageError as err:  # the database is unwell: try again next time
                 log.warning("cannot expire games nobody joined: %s", err)
             except Exception:
                 log.exception("cannot expire games nobody joined")
             else:
-                self._forget(ids)
+                self.forget(ids)
             await asyncio.sleep(min(max(after / 4, 1.0), 600.0))
 
-    async def _evict_loop(self) -> None:
+    async def evict_loop(self) -> None:
         every = min(max(self.limits.evict_after / 4, 1.0), 60.0)
-        while not self._closing:
+        while not self.closing:
             await asyncio.sleep(every)
             try:
                 self.evict_idle()
@@ -110,8 +158,7 @@ class StorePart(MasterBase):
             not table.subscribers
             and not busy_bots
             and not table.lock.locked()
-            and table.id not in self._refreshers
-            and table.id not in self._dirty
+            and not self.in_use(table.id)
         )
 
     def evict_idle(self, now: float | None = None) -> int:
@@ -136,27 +183,11 @@ class StorePart(MasterBase):
     def expire_unjoined(self, before: float) -> list[str]:
         """Expire the games created before ``before`` that no person joined."""
         ids = self.storage.expire_unjoined(before)
-        self._forget(ids)
+        self.forget(ids)
         return ids
 
-    async def _off_loop(self, func: Callable[..., T], *args: Any) -> T:
-        """``func(*args)`` in a worker thread when the storage allows it (every write:
-        one waiting on a database lock holds up no other request)."""
-        if self.storage.threadsafe:
-            return await asyncio.get_running_loop().run_in_executor(self._db_threads, func, *args)
-        await asyncio.sleep(0)
-        return func(*args)
-
-    async def _write(self, func: Callable[..., T], *args: Any) -> T:
-        """A storage write, off the event loop: with PostgreSQL in the database threads,
-        with SQLite (one writer at a time) in a thread of its own, in order — threads
-        competing for the file's lock would wait in SQLite's busy loop, unfairly."""
-        if self.shared or not self.storage.threadsafe:
-            return await self._off_loop(func, *args)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._write_thread, func, *args)
-
-    def _forget(self, ids: Sequence[str]) -> None:
+    def forget(self, ids: Sequence[str]) -> None:
+        """Drop the games ``ids`` (expired) from memory and stop their bots."""
         for game_id in ids:
             table = self.tables.pop(game_id, None)
             if table is not None and table.bot_task is not None:
@@ -177,7 +208,7 @@ class StorePart(MasterBase):
 
         ``seats`` is a list of ``{"kind": "human"|"bot", "name": str, "bot": spec}``."""
         stored, table, tokens = self._new_game(game, seats, options, seed, meta)
-        lease = self._lease_after(table, table.state)
+        lease = self.leases.after(table, table.state)
         self.storage.create_game(stored, lease)
         self._opened(table, lease)
         return table, tokens
@@ -203,9 +234,9 @@ class StorePart(MasterBase):
             stored.creator = client_key(address)
             heavy = self.limits.bot_games_per_client if stored.meta.get("creator") else None
             quota = ClientQuota(stored.creator, self.limits.unjoined_per_address, heavy)
-        lease = self._lease_after(table, table.state)
+        lease = self.leases.after(table, table.state)
         try:
-            await self._write(self.storage.create_game, stored, lease, quota)
+            await self.db.write(self.storage.create_game, stored, lease, quota)
         except TooMany as err:
             if err.what == "heavy":
                 raise RequestError(
@@ -228,7 +259,7 @@ class StorePart(MasterBase):
         """How many running games the client at ``address`` created wait for a person,
         and how many are of search bots alone (see :meth:`Storage.client_games`)."""
         try:
-            return await self._off_loop(self.storage.client_games, client_key(address))
+            return await self.db.call(self.storage.client_games, client_key(address))
         except StorageError as err:
             log.error("cannot count the games of a client: %s", err)
             raise RequestError("storage", "the database is unavailable; try again") from err
@@ -239,7 +270,7 @@ class StorePart(MasterBase):
             table.lease_until = lease.until
         table.used = time.monotonic()
         self.tables[table.id] = table
-        self._schedule_bots(table)
+        self.resident(table)
 
     def _new_game(
         self,
@@ -355,7 +386,7 @@ class StorePart(MasterBase):
         """Like :meth:`get`, replaying a stored game in a worker thread."""
         table = self._known(game_id)
         if table is None:
-            table = self._register(await self._off_loop(self._checked_load, game_id))
+            table = self._register(await self.db.call(self._checked_load, game_id))
         return table
 
     def _known(self, game_id: str) -> Table | None:
@@ -390,13 +421,11 @@ class StorePart(MasterBase):
         table.used = time.monotonic()
         if table.finished:  # finished games never change: a few kept for replays
             self._finished[table.id] = table
-            while len(self._finished) > 64:
+            while len(self._finished) > FINISHED_KEPT:
                 self._finished.popitem(last=False)
         else:
             self.tables[table.id] = table
-            if self._noted.get(table.id, -1) > table.version:  # changed while loading
-                self._mark_dirty(table.id)
-            self._schedule_bots(table)
+            self.resident(table)
         return table
 
     def authenticate(self, table: Table, tokens: Sequence[str]) -> tuple[int, ...]:

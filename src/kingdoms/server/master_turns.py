@@ -4,17 +4,24 @@ One part of :class:`kingdoms.server.master.GameMaster`."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kingdoms.core.errors import IllegalAction, ParseError
 from kingdoms.core.state import State
 from kingdoms.server.master_base import (
-    MasterBase,
+    Database,
+    Leases,
+    Wake,
     log,
+    no_wake,
 )
+from kingdoms.server.master_relay import Relay
+from kingdoms.server.master_store import TableStore
+from kingdoms.server.master_sync import Sync
 from kingdoms.server.storage import (
     StaleWrite,
+    Storage,
     StorageError,
 )
 from kingdoms.server.table import (
@@ -24,9 +31,33 @@ from kingdoms.server.table import (
 from kingdoms.server.undo import previous_state, undo_refusal
 
 
-class TurnsPart(MasterBase):
-    """The turn and undo rules: a player's action or take-back checked, stored, then
-    published."""
+class Turns:
+    """The turn and undo rules: a player's action or take-back checked, stored (through
+    ``db``, with the lease change ``leases`` gives), then published by ``relay``.
+
+    A write refused because another process wrote first brings the game up to date
+    (``sync``); a finished game nobody watches leaves ``store``; ``wake`` is told of
+    each change (the next decision may be a bot's)."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        db: Database,
+        leases: Leases,
+        store: TableStore,
+        relay: Relay,
+        sync: Sync,
+        wake: Wake = no_wake,
+    ) -> None:
+        self.storage = storage
+        self.db = db
+        self.leases = leases
+        self.store = store
+        self.relay = relay
+        self.sync = sync
+        self.wake = wake
+        self.finish_hooks: list[Callable[[Table], None]] = []
+        """Called once when a game ends (by its rules, a resignation or abandonment)."""
 
     # -- actions --------------------------------------------------------------------------
     def _resolve_action(self, state: State, message: Mapping[str, Any], lang: str) -> int:
@@ -76,10 +107,10 @@ class TurnsPart(MasterBase):
         async with table.lock:
             seat = self._check_turn(table, seats, message)
             action = self._resolve_action(table.state, message, lang)
-            await self._commit(table, seat, action)
+            await self.commit(table, seat, action)
             return table.state.step
 
-    async def _commit(self, table: Table, seat: int, action: int) -> None:
+    async def commit(self, table: Table, seat: int, action: int) -> None:
         """Apply to a clone, persist, then publish (call with the table lock held)."""
         state = table.state
         new = state.clone()
@@ -90,7 +121,7 @@ class TurnsPart(MasterBase):
         action = new.history[-1]  # as the game records it (a double's placement: one form)
         finished = new.is_terminal()
         outcome = new.outcome() if finished else None
-        lease = self._lease_after(table, new)
+        lease = self.leases.after(table, new)
         store = functools.partial(
             self.storage.append_action,
             table.id,
@@ -105,9 +136,9 @@ class TurnsPart(MasterBase):
         try:
             # the game's end goes in the same transaction as its last action; with several
             # processes the event loop serves the other games while the database works
-            table.version = await self._write(store)
+            table.version = await self.db.write(store)
         except StaleWrite as err:  # another process stored a move first
-            await self._refresh_locked(table)
+            await self.sync.refresh_locked(table)
             raise RequestError("stale", "the game has moved on; nothing was stored") from err
         except StorageError as err:
             log.error("game %s: %s", table.id, err)
@@ -118,14 +149,12 @@ class TurnsPart(MasterBase):
         table.prev = (new.step, state)
         if new.is_terminal():
             self.finished_game(table)
-        await self.push(table)
-        if new.is_terminal() and not table.subscribers:
-            self.tables.pop(table.id, None)
-        self._schedule_bots(table)
+        await self.relay.push(table)
+        self.store.release(table)
+        self.wake(table)
 
     def finished_game(self, table: Table) -> None:
         """Run the finish hooks (ratings…); a failing hook never stops the game."""
-        self.bot_spent.pop(table.id, None)
         for hook in self.finish_hooks:
             try:
                 hook(table)
@@ -138,6 +167,7 @@ class TurnsPart(MasterBase):
         return undo_refusal(table, seat)
 
     async def undo(self, table: Table, seats: Sequence[int], message: Mapping[str, Any]) -> int:
+        """Take back the last action for one of ``seats``; returns the new state id."""
         async with table.lock:
             state_id = message.get("state_id")
             if type(state_id) is not int:
@@ -153,9 +183,9 @@ class TurnsPart(MasterBase):
                 refusal = self.undo_refusal(table, seat)
                 if refusal is None:
                     prev = previous_state(table)
-                    lease = self._lease_after(table, prev)
+                    lease = self.leases.after(table, prev)
                     try:
-                        table.version = await self._write(
+                        table.version = await self.db.write(
                             functools.partial(
                                 self.storage.truncate_actions,
                                 table.id,
@@ -165,14 +195,14 @@ class TurnsPart(MasterBase):
                             )
                         )
                     except StaleWrite as err:
-                        await self._refresh_locked(table)
+                        await self.sync.refresh_locked(table)
                         raise RequestError("stale", "the game has moved on") from err
                     if lease is not None:
                         table.lease_until = lease.until if lease.owner is not None else 0.0
                     table.state = prev.clone()
                     table.prev = None
-                    await self.push(table)
-                    self._schedule_bots(table)
+                    await self.relay.push(table)
+                    self.wake(table)
                     return table.state.step
                 reason = refusal
             raise RequestError("cannot_undo", f"cannot undo: {reason}")

@@ -62,14 +62,13 @@ async def _end(
         version=table.version,
         idle_before=idle_before,
     )
-    table.version = await master._write(write)  # the event loop never waits on it
+    table.version = await master.db.write(write)  # the event loop never waits on it
     table.ended = outcome
     if table.bot_task is not None and not table.bot_task.done():
         table.bot_task.cancel()
     master.finished_game(table)
     await master.push(table)
-    if not table.subscribers:
-        master.tables.pop(table.id, None)
+    master.store.release(table)
 
 
 async def resign(
@@ -91,7 +90,7 @@ async def resign(
                 await _end(master, table, STATUS_FINISHED, early_outcome(table, "resigned", wanted))
                 return
             except StaleWrite:  # moved on through another process: resign from there
-                await master._refresh_locked(table)
+                await master.sync.refresh_locked(table)
         raise RequestError("stale", "the game keeps moving; try again")
 
 
@@ -105,7 +104,7 @@ async def abandon_idle(
     now = time.time() if now is None else now
     before = now - idle_limit
     done: list[str] = []
-    for game_id in await master._off_loop(master.storage.idle_running, before, limit):
+    for game_id in await master.db.call(master.storage.idle_running, before, limit):
         try:
             table = await master.fetch(game_id)
         except RequestError as err:  # e.g. a record that no longer replays: leave it
@@ -118,7 +117,7 @@ async def abandon_idle(
                 outcome = early_outcome(table, "abandoned")
                 await _end(master, table, STATUS_ABANDONED, outcome, idle_before=before)
             except StaleWrite:  # moved or ended meanwhile (here or elsewhere)
-                await master._refresh_locked(table)
+                await master.sync.refresh_locked(table)
                 continue
         done.append(game_id)
     return done

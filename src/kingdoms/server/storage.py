@@ -210,6 +210,33 @@ class LeaseChange:
     until: float = 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class _Move:
+    """One action to store (the arguments of :meth:`Storage.append_action`)."""
+
+    game_id: str
+    index: int
+    seat: int
+    action: int
+    outcome: Mapping[str, Any] | None
+    finished: bool
+    version: int | None
+    lease: LeaseChange | None
+    now: float
+
+    def outcome_text(self) -> str | None:
+        return None if self.outcome is None else json.dumps(dict(self.outcome))
+
+    def not_next(self) -> StaleWrite:
+        return StaleWrite(
+            f"cannot store action #{self.index} of game {self.game_id!r}: "
+            "unknown game, game over or not the next action"
+        )
+
+    def stored_twice(self) -> StaleWrite:
+        return StaleWrite(f"action #{self.index} of game {self.game_id!r} is already stored")
+
+
 @dataclass(slots=True)
 class StoredGame:
     """One game as the database holds it."""
@@ -410,23 +437,19 @@ class Storage:
         "running").  ``version``: the version the caller saw; if another write came
         first, :class:`StaleWrite` and nothing stored.  ``lease``: who runs the bots
         next, changed in the same transaction."""
-        now = time.time()
+        move = _Move(game_id, index, seat, action, outcome, finished, version, lease, time.time())
         if self.shared:
-            return self._append_one_statement(
-                game_id, index, seat, action, outcome, finished, version, lease, now
-            )
+            return self._append_one_statement(move)
         if lease is None and self.engine.dialect.name == "sqlite":
-            return self._append_sqlite(
-                game_id, index, seat, action, outcome, finished, version, now
-            )
+            return self._append_sqlite(move)
         values: dict[str, Any] = {
             "num_actions": index + 1,
-            "updated": now,
+            "updated": move.now,
             "version": games_table.c.version + 1,
         }
         if finished:
             values["status"] = STATUS_FINISHED
-            values["outcome"] = None if outcome is None else json.dumps(dict(outcome))
+            values["outcome"] = move.outcome_text()
         try:
             with self.engine.begin() as conn:
                 where = [
@@ -438,46 +461,33 @@ class Storage:
                     where.append(games_table.c.version == version)
                 res = conn.execute(update(games_table).where(*where).values(**values))
                 if res.rowcount != 1:
-                    raise StaleWrite(
-                        f"cannot store action #{index} of game {game_id!r}: "
-                        "unknown game, game over or not the next action"
-                    )
+                    raise move.not_next()
                 conn.execute(
                     insert(actions_table).values(
-                        game_id=game_id, idx=index, seat=seat, action=action, at=now
+                        game_id=game_id, idx=index, seat=seat, action=action, at=move.now
                     )
                 )
                 new_version = self._version(conn, game_id)
                 self._change_lease(conn, game_id, lease)
                 self._notify(conn, game_id, new_version)
         except IntegrityError as err:
-            raise StaleWrite(f"action #{index} of game {game_id!r} is already stored") from err
+            raise move.stored_twice() from err
         return new_version
 
-    def _append_sqlite(
-        self,
-        game_id: str,
-        index: int,
-        seat: int,
-        action: int,
-        outcome: Mapping[str, Any] | None,
-        finished: bool,
-        version: int | None,
-        now: float,
-    ) -> int:
+    def _append_sqlite(self, move: _Move) -> int:
         """SQLite: the same transaction as the general path (the checked update, the
         action, the new version) as two prepared statements on the driver's connection,
         without building SQL per move; the version comes back from ``RETURNING``."""
         sets = "num_actions = ?, updated = ?, version = version + 1"
-        params: list[Any] = [index + 1, now]
-        if finished:
+        params: list[Any] = [move.index + 1, move.now]
+        if move.finished:
             sets += ", status = ?, outcome = ?"
-            params += [STATUS_FINISHED, None if outcome is None else json.dumps(dict(outcome))]
+            params += [STATUS_FINISHED, move.outcome_text()]
         where = "id = ? AND num_actions = ? AND status = ?"
-        params += [game_id, index, STATUS_RUNNING]
-        if version is not None:
+        params += [move.game_id, move.index, STATUS_RUNNING]
+        if move.version is not None:
             where += " AND version = ?"
-            params.append(version)
+            params.append(move.version)
         try:
             raw = self.engine.raw_connection()
         except sqlite3.Error as err:
@@ -489,20 +499,17 @@ class Storage:
                 row = cur.fetchone()
                 if row is None:
                     raw.rollback()
-                    raise StaleWrite(
-                        f"cannot store action #{index} of game {game_id!r}: "
-                        "unknown game, game over or not the next action"
-                    )
+                    raise move.not_next()
                 cur.execute(
                     "INSERT INTO actions (game_id, idx, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, index, seat, action, now),
+                    (move.game_id, move.index, move.seat, move.action, move.now),
                 )
                 raw.commit()
             finally:
                 cur.close()
         except sqlite3.IntegrityError as err:
             _rollback(raw)
-            raise StaleWrite(f"action #{index} of game {game_id!r} is already stored") from err
+            raise move.stored_twice() from err
         except sqlite3.Error as err:
             _rollback(raw)
             raise _unavailable(err) from err
@@ -510,39 +517,29 @@ class Storage:
             raw.close()
         return int(row[0])
 
-    def _append_one_statement(
-        self,
-        game_id: str,
-        index: int,
-        seat: int,
-        action: int,
-        outcome: Mapping[str, Any] | None,
-        finished: bool,
-        version: int | None,
-        lease: LeaseChange | None,
-        now: float,
-    ) -> int:
+    def _append_one_statement(self, move: _Move) -> int:
         """PostgreSQL: the version check, the action, the ending, the lease and the
         ``NOTIFY`` in one statement, so one round trip and its own transaction."""
         params: dict[str, Any] = {
-            "id": game_id,
-            "idx": index,
-            "next": index + 1,
-            "seat": seat,
-            "action": action,
-            "now": now,
+            "id": move.game_id,
+            "idx": move.index,
+            "next": move.index + 1,
+            "seat": move.seat,
+            "action": move.action,
+            "now": move.now,
             "running": STATUS_RUNNING,
             "channel": CHANNEL,
         }
         sets = "num_actions = :next, updated = :now, version = version + 1"
-        if finished:
+        if move.finished:
             sets += ", status = :finished, outcome = :outcome"
             params["finished"] = STATUS_FINISHED
-            params["outcome"] = None if outcome is None else json.dumps(dict(outcome))
+            params["outcome"] = move.outcome_text()
         checks = "id = :id AND num_actions = :idx AND status = :running"
-        if version is not None:
+        if move.version is not None:
             checks += " AND version = :version"
-            params["version"] = version
+            params["version"] = move.version
+        lease = move.lease
         lease_sql = ""
         if lease is not None and lease.owner is None:
             lease_sql = (
@@ -566,12 +563,9 @@ class Storage:
         try:
             row = self._write_once(sql, params)
         except IntegrityError as err:
-            raise StaleWrite(f"action #{index} of game {game_id!r} is already stored") from err
+            raise move.stored_twice() from err
         if row is None:
-            raise StaleWrite(
-                f"cannot store action #{index} of game {game_id!r}: "
-                "unknown game, game over or not the next action"
-            )
+            raise move.not_next()
         return int(row[0])
 
     def _write_once(self, sql: Any, params: Mapping[str, Any]) -> Any:
