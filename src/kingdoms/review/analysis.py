@@ -5,12 +5,14 @@ actions is turned into what ``p`` saw (``state.view(p)``) and rebuilt from that 
 only (``Game.state_from_view``), exactly as the search bot ``mcts`` does: nothing the
 seat could not know reaches the analysis.  Each *sample* then draws one
 determinization of the hidden parts for ``p`` and plays every candidate move from it
-to the end with the game's playout policy — the same random numbers for every
+to the end with the review's player (:mod:`kingdoms.review.player`: Dominion's
+``best:strong``, its plan and whole rollouts) — the same random numbers for every
 candidate (common random numbers), so the differences between the moves are measured
 on the same deals and the standard error of a loss is that of the paired differences.
 
-Candidates are the move made and the game's best-ranked moves (its bot package's
-``rank_actions``, the ``width`` first); without a ranker every legal move.  A move is
+Candidates are the move made and the player's best-ranked moves (the game's
+``rank_actions``, in Dominion with ``best``'s plan's move first; the ``width`` first);
+without a ranker every legal move.  A move is
 *trivial* and skipped when it was the only legal one, or the move the game names as
 not worth searching (``obvious_action``: Dominion's "play all Treasures").
 
