@@ -5,12 +5,14 @@ actions is turned into what ``p`` saw (``state.view(p)``) and rebuilt from that 
 only (``Game.state_from_view``), exactly as the search bot ``mcts`` does: nothing the
 seat could not know reaches the analysis.  Each *sample* then draws one
 determinization of the hidden parts for ``p`` and plays every candidate move from it
-to the end with the game's playout policy — the same random numbers for every
+to the end with the review's player (:mod:`kingdoms.review.player`: Dominion's
+``best:strong``, its plan and whole rollouts) — the same random numbers for every
 candidate (common random numbers), so the differences between the moves are measured
 on the same deals and the standard error of a loss is that of the paired differences.
 
-Candidates are the move made and the game's best-ranked moves (its bot package's
-``rank_actions``, the ``width`` first); without a ranker every legal move.  A move is
+Candidates are the move made and the player's best-ranked moves (the game's
+``rank_actions``, in Dominion with ``best``'s plan's move first; the ``width`` first);
+without a ranker every legal move.  A move is
 *trivial* and skipped when it was the only legal one, or the move the game names as
 not worth searching (``obvious_action``: Dominion's "play all Treasures").
 
@@ -30,17 +32,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from kingdoms.bots.base import game_bot_hook
-from kingdoms.bots.mcts import (
-    PlayoutPolicy,
-    game_playout_policy,
-    game_ranker,
-    random_playout_policy,
-    rewards,
-)
+from kingdoms.bots.mcts import game_ranker, rewards
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import State
 from kingdoms.i18n import LANGUAGES
+from kingdoms.review.player import Ranker, review_defaults, review_player
 
 DEFAULT_ITERATIONS = 100
 """Samples per decision by default (each plays every candidate once): a count, not a
@@ -196,17 +193,8 @@ def turn_of(view: Mapping[str, Any], seat: int) -> int | None:
     return None
 
 
-def _finish(state: State, policy: PlayoutPolicy, rng: random.Random, seat: int) -> float:
-    if policy is random_playout_policy:
-        state.random_playout(rng, MAX_PLAYOUT_STEPS)
-    elif (finish := getattr(policy, "finish", None)) is not None:
-        finish(state, rng, MAX_PLAYOUT_STEPS)  # the policy's own whole rollout
-    else:
-        apply = state.apply
-        for _ in range(MAX_PLAYOUT_STEPS):
-            if state.current_player < 0:
-                break
-            apply(policy(state, rng))
+def _finish(state: State, finish: Any, rng: random.Random, seat: int) -> float:
+    finish(state, rng)
     out = state.outcome()
     if out is None:
         return 0.5
@@ -214,10 +202,8 @@ def _finish(state: State, policy: PlayoutPolicy, rng: random.Random, seat: int) 
 
 
 def _review_defaults(game: str) -> dict[str, Any]:
-    """The game's settings for reviews: its bot package's ``BOT_DEFAULTS["review"]``
-    (Dominion: those of ``best``'s strong level), else those of its ``mcts``."""
-    defaults = game_bot_hook(game, "BOT_DEFAULTS") or {}
-    return {**dict(defaults.get("mcts", {})), **dict(defaults.get("review", {}))}
+    """The game's settings for reviews (:func:`kingdoms.review.player.review_defaults`)."""
+    return review_defaults(game)
 
 
 def default_width(game: str) -> int:
@@ -229,9 +215,12 @@ def default_playout(game: str) -> str:
     return str(_review_defaults(game).get("playout", "random"))
 
 
-def candidates_for(base: State, legal: list[int], chosen: int, width: int) -> list[int] | None:
+def candidates_for(
+    base: State, legal: list[int], chosen: int, width: int, ranker: Ranker | None = None
+) -> list[int] | None:
     """The moves to compare (the move made last), or None when the decision is trivial.
-    ``base`` is the state rebuilt from the deciding seat's view."""
+    ``base`` is the state rebuilt from the deciding seat's view; ``ranker``: the
+    review player's ranking (default: the game's ``rank_actions``)."""
     if len(legal) <= 1:
         return None
     game = base.config.game
@@ -242,7 +231,8 @@ def candidates_for(base: State, legal: list[int], chosen: int, width: int) -> li
             if int(forced) == chosen:
                 return None
             return [int(forced), chosen]
-    ranker = game_ranker(game)
+    if ranker is None:
+        ranker = game_ranker(game)
     ranked = ranker(base, legal) if ranker is not None else list(legal)
     if width > 0:
         ranked = ranked[:width]
@@ -277,12 +267,17 @@ def analyse_position(
     base = game.state_from_view(view, rng)  # only what the seat could see
     base.logging = False
     width = budget.width if budget.width is not None else default_width(game.name)
-    cands = candidates_for(base, legal, chosen, width)
+    player = review_player(game.name, playout)
+    # the player's preparation (Dominion: the seat's plan search, once a game) is not
+    # part of this decision's time limit, so the samples do not depend on the order
+    # in which a game's decisions are analysed
+    evaluator = player.evaluator(state, seat, seed, budget.iterations)
+    cands = candidates_for(base, legal, chosen, width, evaluator.rank)
     if cands is None:
         return None
-    policy = game_playout_policy(game.name, playout or default_playout(game.name))
+    finish = evaluator.finish
     limit = seconds if seconds is not None else budget.seconds
-    deadline = started + limit if limit is not None else None
+    deadline = time.process_time() + limit if limit is not None else None
     k = len(cands)
     results: list[list[float]] = [[] for _ in range(k)]
     done = 0
@@ -295,7 +290,7 @@ def analyse_position(
         for j, action in enumerate(cands):
             sim = det.clone()
             sim.apply(action)
-            results[j].append(_finish(sim, policy, random.Random(roll), seat))
+            results[j].append(_finish(sim, finish, random.Random(roll), seat))
         done += 1
     means = [sum(r) / done for r in results]
     c = k - 1  # the move made

@@ -96,17 +96,19 @@ def _bmu_plus_bot(card: str, copies: int, name: str) -> Any:
 BOT_DEFAULTS: Mapping[str, Mapping[str, object]] = MappingProxyType(
     {
         "mcts": MappingProxyType({"playout": "kingdom", "width": 5, "keep": 1.5}),
-        "review": MappingProxyType({"playout": "kingdom", "width": 3}),
+        "review": MappingProxyType({"bot": "best:strong", "playout": "kingdom", "width": 3}),
     }
 )
 """Parameters of the generic bots in Dominion unless the spec says otherwise:
 ``mcts`` = ``mcts:playout=kingdom,width=5,keep=1.5`` (the kingdom's bundled strategy
 rolls out and ranks the root moves; the search overrules its choice only when
 another move is better by more than 1.5 standard errors; ``width=0`` searches
-every move).  ``review``: what the game review (:mod:`kingdoms.review`) plays its
-rollouts with — ``best``'s rollout policy (:data:`kingdoms.bots.dominion.best.PLAYOUT`;
-a test keeps them equal) — and how many ranked moves it compares besides the move
-made: 3 (wider, it flags more of ``big-money-ultimate``'s own debatable buys and
+every move).  ``review``: the bot the game review (:mod:`kingdoms.review`) evaluates
+each decision as — ``best:strong``, its plan search, ranking and whole rollouts
+(:mod:`kingdoms.review.player`); ``playout`` is ``best``'s rollout policy
+(:data:`kingdoms.bots.dominion.best.PLAYOUT`; a test keeps them equal), for a review
+asked to play a policy instead — and how many ranked moves it compares besides the
+move made: 3 (wider, it flags more of ``big-money-ultimate``'s own debatable buys and
 ``bench/review_precision.py``'s precision falls under 78 %: ``docs/review.md``)."""
 
 
