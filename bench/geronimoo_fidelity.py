@@ -144,37 +144,37 @@ def _classpath(root: Path) -> str:
 Done = Callable[[str, float, float, float], None]  # bot, points, games, CPU seconds
 
 
-def geronimoo_scores(
-    root: Path, xml: Path, names: list[str], games: int, seed: int, done: Done
-) -> None:
-    """Plays each bot in DominionSimulator itself; ``done`` hears each as it ends."""
+def java_command(root: Path, xml: Path, games: int, tmp: str) -> list[str]:
+    """Compiles the driver into ``tmp``; the command that runs it."""
     cp = _classpath(root)
-    with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "FidelityDriver.java"
-        src.write_text(DRIVER, encoding="utf-8")
-        subprocess.run(
-            ["javac", "-nowarn", "-cp", cp, "-d", tmp, str(src)],
-            check=True,
+    src = Path(tmp) / "FidelityDriver.java"
+    src.write_text(DRIVER, encoding="utf-8")
+    subprocess.run(
+        ["javac", "-nowarn", "-cp", cp, "-d", tmp, str(src)],
+        check=True,
+        capture_output=True,
+    )
+    command = ["java", "-Djava.awt.headless=true", "-cp", os.pathsep.join([tmp, cp])]
+    return [*command, "FidelityDriver", str(xml), str(games), OPPONENT]
+
+
+def geronimoo_scores(command: list[str], names: list[str], seed: int, done: Done) -> None:
+    """Plays each bot in DominionSimulator itself (one JVM a bot: each bot's CPU
+    time is the child's); ``done`` hears each as it ends."""
+    for name in names:
+        before = _cpu()
+        run = subprocess.run(
+            command,
+            input=f"{bot_seed(seed, name)}\t{name}\n",
             capture_output=True,
+            text=True,
+            check=True,
         )
-        command = ["java", "-Djava.awt.headless=true", "-cp", os.pathsep.join([tmp, cp])]
-        command += ["FidelityDriver", str(xml), str(games), OPPONENT]
-        # one bot a JVM: each bot's CPU time is the child's, and a stopped run
-        # keeps every bot that finished
-        for name in names:
-            before = _cpu()
-            run = subprocess.run(
-                command,
-                input=f"{bot_seed(seed, name)}\t{name}\n",
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            for line in run.stdout.splitlines():
-                parts = line.split("\t")
-                if len(parts) == 4 and parts[0] == name:
-                    _, n, wins, ties = parts
-                    done(name, float(wins) + float(ties), float(n), _cpu() - before)
+        for line in run.stdout.splitlines():
+            parts = line.split("\t")
+            if len(parts) == 4 and parts[0] == name:
+                _, n, wins, ties = parts
+                done(name, float(wins) + float(ties), float(n), _cpu() - before)
 
 
 def our_scores(files: dict[str, Path], opponent: Path, games: int, seed: int, done: Done) -> None:
@@ -354,12 +354,15 @@ def main(argv: list[str] | None = None) -> int:
         if opponent is None:
             print(f"{xml} has no bot named {OPPONENT!r}", file=sys.stderr)
             return 2
-        ref_todo = todo("geronimoo")
-        if ref_todo and args.geronimoo is not None:
-            geronimoo_scores(args.geronimoo, xml, ref_todo, n, seed, saver("geronimoo"))
-        ours_todo = todo("here")
-        if ours_todo:
-            our_scores({b: files[b] for b in ours_todo}, opponent, n, seed, saver("here"))
+        java = todo("geronimoo") if args.geronimoo is not None else []
+        command = java_command(args.geronimoo, xml, n, tmp) if java else []
+        here = todo("here")
+        # bot by bot, both sides: a stopped run keeps whole rows
+        for name in names:
+            if name in java:
+                geronimoo_scores(command, [name], seed, saver("geronimoo"))
+            if name in here:
+                our_scores({name: files[name]}, opponent, n, seed, saver("here"))
     rows = table_rows(results, names, n, seed)
     _print(rows, args.format)
     build = "pure Python" if os.environ.get("KINGDOMS_PURE") else "the installed build"
