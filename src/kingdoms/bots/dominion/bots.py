@@ -408,10 +408,20 @@ def _card_rules(strategy: Strategy) -> list[tuple[str, Condition]]:
 
 
 def bundled_bot(name: str, **params: Any) -> StrategyBot:
-    """The bundled strategy file ``name`` as a bot."""
-    return StrategyBot(bundled_strategy(name), **params)
+    """The bundled strategy file ``name`` as a bot (``start=``: its start state,
+    :func:`kingdoms.bots.dominion.starts.spec_start`)."""
+    return StrategyBot(_started(bundled_strategy(name), params), **params)
 
 
 def file_bot(path: str, **params: Any) -> StrategyBot:
-    """A bot playing the strategy file at ``path``."""
-    return StrategyBot(cached_file_strategy(path), **params)
+    """A bot playing the strategy file at ``path`` (``start=`` as :func:`bundled_bot`)."""
+    return StrategyBot(_started(cached_file_strategy(path), params), **params)
+
+
+def _started(strategy: Strategy, params: dict[str, Any]) -> Strategy:
+    """``strategy`` with the spec's ``start`` parameter (taken out of ``params``)."""
+    if "start" not in params:
+        return strategy
+    from kingdoms.bots.dominion.starts import strategy_with_start
+
+    return strategy_with_start(strategy, params.pop("start"))
