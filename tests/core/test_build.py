@@ -105,6 +105,16 @@ for i in range(8):  # the turn cap: games stopped at it, and games that end befo
     for specs, cap in [(["big-money", "smithy"], 16), (["random", "smithy"], 10)]:
         r = play_one("dominion", specs, i, 5, {"kingdom": "First Game"}, max_turns=cap)
         out["games"].append([list(r.winners), list(r.scores), r.first, dict(r.summary)])
+import os, tempfile  # a play style (Remodel "upgrade") and bot specs with start states
+styled = os.path.join(tempfile.mkdtemp(), "styled.toml")
+with open(styled, "w", encoding="utf-8") as f:
+    f.write('name = "R"\nbuy = ["Province", "Gold", "Remodel if count(Remodel) < 1", '
+            '"Smithy", "Silver"]\n[styles]\nremodel = "upgrade"\n')
+for i in range(4):
+    for specs in [[styled, "big-money-ultimate:start=5/2"],
+                  ["smithy:start=Silver+Silver", "big-money"]]:
+        r = play_one("dominion", specs, i, 7, {"kingdom": "First Game"})
+        out["games"].append([list(r.winners), list(r.scores), r.first, dict(r.summary)])
 json.dump(out, sys.stdout)
 """
 
@@ -125,7 +135,8 @@ def test_compiled_and_pure_builds_play_bit_identical_games() -> None:
     """Same seeds, same games: random playouts, checked play, MCTS and greedy bots;
     Dominion kingdoms with Alchemy (Possession), attacks and random ones, random and
     strategy bots, clones, determinizations and logs; simulator games with and
-    without their per-turn curves."""
+    without their per-turn curves, at the turn cap, with a play style and with start
+    states."""
     compiled = _run(pure=False)
     if compiled["kind"] != "compiled":
         pytest.skip("the compiled build is not available here")

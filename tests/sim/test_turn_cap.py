@@ -147,3 +147,18 @@ def test_the_sample_log_is_the_runs_game_stopped_at_its_cap(never: str) -> None:
         log[-1]
         == "stopped at the 3-turn cap, scored as it stands — Never Buys #1: 3, Never Buys #2: 3"
     )
+
+
+@pytest.mark.parametrize("value", ["5", str(DEFAULT_MAX_TURNS), "0"])
+def test_kingdomino_refuses_the_turn_cap_naming_the_flag(tmp_path: Path, value: str) -> None:
+    chart = tmp_path / "c.png"
+    args = ["sim", "kingdomino", "--bots", "random,random", "-n", "2", "--chart", str(chart)]
+    res = CliRunner().invoke(main, [*args, "--max-turns", value, "--json"])
+    assert res.exit_code == 2, res.output
+    assert "--max-turns applies to Dominion only" in res.output
+    assert "Kingdomino game ends after its fixed number of rounds" in res.output
+    assert not chart.exists()  # nothing was played nor written
+    # without the flag the same run plays
+    ok = CliRunner().invoke(main, [*args, "--json"])
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.output.splitlines()[-1])["games"] == 2

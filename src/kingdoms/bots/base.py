@@ -120,8 +120,21 @@ _HOOKS = {
     "obvious_action": "obvious_action",
     "bot_from_file": "from_file",
     "bot_named": "named",
+    "seat_options": "seat_options",
 }
 """The hook names generic bots ask for -> fields of the game's ``BotHooks``."""
+
+
+def seat_options(
+    game: str, options: Mapping[str, Any] | None, seat_bots: Sequence[Any]
+) -> dict[str, Any]:
+    """The game ``options`` with what each seat's bot declares about its own setup
+    (Dominion: a strategy's start state, given to the seat it plays), as the
+    simulator, ``kingdoms play`` and the server deal games; ``seat_bots`` has one
+    entry per seat (None for a human seat).  Raises :class:`InvalidConfig` when a
+    bot's setup clashes with the options."""
+    hook = game_bot_hook(game, "seat_options")
+    return dict(options or {}) if hook is None else dict(hook(options or {}, seat_bots))
 
 
 def game_bot_hook(game: str, attr: str) -> Any:

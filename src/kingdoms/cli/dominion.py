@@ -300,14 +300,18 @@ def dominion() -> None:
 def play(players: int | None, bots: str, lang: str, seed: int | None, **flags: Any) -> None:
     """Play Dominion against bots (you are player 1)."""
     from kingdoms.bots import make_bot
+    from kingdoms.bots.base import seat_options as bot_seat_options
 
     players, specs = seat_specs(bots, players, "big-money")
     if players < 2:
         raise click.BadParameter("at least 2 players", param_hint="--players")
     options = game_options(**flags)
     try:
-        state = new_game("dominion", players=players, seed=seed, options=options)
         seat_bots = [None, *(make_bot("dominion", s, files=True) for s in specs)]
+        # each bot's start state (its strategy's ``start``) goes to its seat, as in
+        # ``kingdoms sim``; the human seat starts as usual
+        options = bot_seat_options("dominion", options, seat_bots)
+        state = new_game("dominion", players=players, seed=seed, options=options)
     except KingdomsError as err:
         raise click.ClickException(str(err)) from err
     console = Console(file=sys.stdout, highlight=False)

@@ -59,7 +59,8 @@ MAX_TURNS = click.option(
     show_default=True,
     help="Dominion: a game stops once its first player has taken more turns than this, "
     "and is scored as it stands (most VP, then fewer turns); 0: no cap. Such games are "
-    "counted in the report.",
+    "counted in the report. Refused for Kingdomino, whose games end after a fixed "
+    "number of rounds.",
 )
 
 

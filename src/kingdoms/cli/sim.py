@@ -136,6 +136,11 @@ def _run(
     max_turns: int = DEFAULT_MAX_TURNS,
 ) -> None:
     as_json = as_json or fmt == "json"
+    if game != "dominion" and _given("max_turns"):
+        raise click.UsageError(
+            f"--max-turns applies to Dominion only: a {game.capitalize()} game ends after "
+            "its fixed number of rounds, so there is nothing to cap (leave the option out)"
+        )
     if bool(bots) == bool(round_robin):
         raise click.UsageError("give either --bots or --round-robin")
     if bots and options.get("kingdom") is None:  # no --kingdom: a file's own kingdom
@@ -217,6 +222,18 @@ def _run(
         click.echo("")
         for line in log_lines(game, specs, seed, options, max_turns=max_turns):
             click.echo(line)
+
+
+def _given(param: str) -> bool:
+    """Whether the command line (or an environment variable) set ``param``."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return False
+    source = ctx.get_parameter_source(param)
+    return source is not None and source not in (
+        click.core.ParameterSource.DEFAULT,
+        click.core.ParameterSource.DEFAULT_MAP,
+    )
 
 
 def _outputs(report: SimReport, chart: str | None, html: str | None) -> None:

@@ -62,7 +62,10 @@ class BotHooks:
     * ``obvious_action`` — ``(state, legal) -> action or None``: moves MCTS need not search;
     * ``from_file`` — ``(path, **params) -> bot``: strategy files (``.toml``);
     * ``named`` — ``(spec) -> (() -> bot) or None``: bots made from their name
-      (Dominion's ``bmu+X:N``), for names not in ``table``.
+      (Dominion's ``bmu+X:N``), for names not in ``table``;
+    * ``seat_options`` — ``(options, seat_bots) -> options``: the game options with
+      what each seat's bot declares about its own setup (Dominion: a strategy's start
+      state), ``seat_bots`` one entry per seat, None for a human.
     """
 
     table: str | None = None
@@ -72,6 +75,7 @@ class BotHooks:
     obvious_action: str | None = None
     from_file: str | None = None
     named: str | None = None
+    seat_options: str | None = None
 
 
 @dataclass(frozen=True)

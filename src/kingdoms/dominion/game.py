@@ -46,6 +46,7 @@ class DominionGame(Game):
         obvious_action="kingdoms.bots.dominion:obvious_action",
         from_file="kingdoms.bots.dominion:bot_from_file",
         named="kingdoms.bots.dominion:bot_named",
+        seat_options="kingdoms.bots.dominion:seat_options",
     )
     web = WebAssets(board="dominion", css=("css/cards.css",))
     terminal = "kingdoms.cli.dominion:dominion"

@@ -10,7 +10,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from kingdoms.bots.base import Bot, make_bot
+from kingdoms.bots.base import Bot, make_bot, seat_options
 from kingdoms.core.errors import InvalidConfig, KingdomsError
 from kingdoms.core.record import GameRecord
 from kingdoms.core.registry import get_game
@@ -325,6 +325,9 @@ class TableStore:
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise RequestError("bad_config", "seed must be an integer")
         try:
+            # what each bot declares about its seat (a Dominion strategy's start state)
+            # goes into the options, so the stored game replays the same deal
+            options = seat_options(game, options, [bots.get(i) for i in range(len(table_seats))])
             config = spec.config(len(table_seats), seed, dict(options or {}))
             state = spec.create(config)
         except InvalidConfig as err:

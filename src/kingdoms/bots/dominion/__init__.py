@@ -47,6 +47,14 @@ def bot_from_file(path: str, **params: Any) -> Any:
     return file_bot(path, **params)
 
 
+def seat_options(options: Mapping[str, Any], seat_bots: Any) -> dict[str, Any]:
+    """The bot registry's hook: each seat's bot start state in the ``start`` option
+    (:func:`kingdoms.bots.dominion.starts.with_bot_starts`)."""
+    from kingdoms.bots.dominion.starts import with_bot_starts
+
+    return with_bot_starts(options, seat_bots)
+
+
 _BMU_PLUS = re.compile(r"^bmu\+([A-Za-z][A-Za-z' _-]*?)(?::(\d+))?$")
 
 
@@ -150,4 +158,5 @@ __all__ = [
     "obvious_action",
     "playout_policy",
     "rank_actions",
+    "seat_options",
 ]

@@ -45,6 +45,8 @@ from kingdoms.dominion.state import BUY_PHASE, DominionState
 __all__ = ["StrategyBot", "bundled_bot", "decision_purpose", "file_bot", "situation"]
 
 _PLAY0: Final = A.PLAY * NUM_CARDS
+_STYLED_DECISIONS: Final = frozenset({"remodel.trash"})
+"""Decisions a play style may answer (:mod:`kingdoms.bots.dominion.styles`)."""
 _ALL_TREASURES: Final = A.A_ALL_TREASURES
 _END_PHASE: Final = A.A_END_PHASE
 _BUY_PHASE: Final = BUY_PHASE
@@ -242,6 +244,10 @@ class StrategyBot:
         allowed = set(legal)
         s = adapter.situation_observed(obs)
         s.about_me = obs.about is None or obs.about == obs.seat
+        if purpose in _STYLED_DECISIONS and self.strategy.styles:
+            styled = self._styled_decision(purpose, obs, s, allowed)
+            if styled >= 0:
+                return styled
         if PURPOSE_KINDS.get(purpose) == YES_NO:
             for _, _, card in obs.choices:  # the card asked about, if any
                 if card is not None:
@@ -281,9 +287,34 @@ class StrategyBot:
             action = self._turn_play(legal_actions)
             if action < 0 and obs.phase == "buy":
                 action = self._turn_buy(obs, legal_actions)
-            if action >= 0:
-                return action
+            if action < 0:
+                action = self._policy(obs, legal_actions)
+            if self.strategy.styles and _PLAY0 <= action < _PLAY0 + NUM_CARDS:
+                card = CARDS[action - _PLAY0].id
+                if card in self.strategy.styles:
+                    from kingdoms.bots.dominion.styles import declines
+
+                    if declines(self.strategy, obs, adapter.situation_observed(obs), card):
+                        # its style says not now: the turn goes on without that play
+                        rest = [a for a in legal_actions if a != action]
+                        return self.act(obs, rest, rng)
+            return action
         return self._policy(obs, legal_actions)
+
+    def _styled_decision(
+        self, purpose: str, obs: Observation, s: Situation, allowed: set[int]
+    ) -> int:
+        """The answer a card's play style gives (``remodel.trash`` by
+        ``remodel = "upgrade"``), or -1: the rules decide."""
+        if purpose == "remodel.trash" and self.strategy.styles.get("remodel") == "upgrade":
+            from kingdoms.bots.dominion.styles import remodel_target
+
+            target = remodel_target(self.strategy, obs, s)
+            if target is not None:
+                for a, answer, card in obs.choices:
+                    if card == target and answer == "card" and a in allowed:
+                        return a
+        return -1
 
     def _turn_play(self, legal_actions: Sequence[int]) -> int:
         """A turn decision the legal actions alone decide: all Treasures when no
@@ -389,7 +420,7 @@ def _play_game(
             st.apply(legal[0])
             continue
         bot = bots[player]
-        if st.stack:
+        if st.stack or bot.strategy.styles:
             action = bot.act(see(st, player), legal, rngs[player])
         else:
             action = bot._turn_play(legal)
@@ -408,10 +439,20 @@ def _card_rules(strategy: Strategy) -> list[tuple[str, Condition]]:
 
 
 def bundled_bot(name: str, **params: Any) -> StrategyBot:
-    """The bundled strategy file ``name`` as a bot."""
-    return StrategyBot(bundled_strategy(name), **params)
+    """The bundled strategy file ``name`` as a bot (``start=``: its start state,
+    :func:`kingdoms.bots.dominion.starts.spec_start`)."""
+    return StrategyBot(_started(bundled_strategy(name), params), **params)
 
 
 def file_bot(path: str, **params: Any) -> StrategyBot:
-    """A bot playing the strategy file at ``path``."""
-    return StrategyBot(cached_file_strategy(path), **params)
+    """A bot playing the strategy file at ``path`` (``start=`` as :func:`bundled_bot`)."""
+    return StrategyBot(_started(cached_file_strategy(path), params), **params)
+
+
+def _started(strategy: Strategy, params: dict[str, Any]) -> Strategy:
+    """``strategy`` with the spec's ``start`` parameter (taken out of ``params``)."""
+    if "start" not in params:
+        return strategy
+    from kingdoms.bots.dominion.starts import strategy_with_start
+
+    return strategy_with_start(strategy, params.pop("start"))

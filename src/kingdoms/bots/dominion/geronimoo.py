@@ -368,6 +368,13 @@ def _bot(player: ET.Element) -> Converted:
         lines.append("play = [")
         lines += [f"  {_quote(e)}," for e in style.play]
         lines.append("]")
+    if style.styles:
+        lines += [
+            "",
+            "# cards played by a named play style, as that simulator plays them",
+            "[styles]",
+        ]
+        lines += [f"{c} = {_quote(v)}" for c, v in style.styles.items()]
     if start is not None:
         lines += ["", "# its start state: the seat's cards when the game begins", "[start]"]
         if start_zones.get("hand"):  # none: five cards drawn, as there

@@ -101,6 +101,8 @@ class Style:
     notes: list[str] = field(default_factory=list)
     ppr: bool = False
     """Whether the file applies the penultimate Province rule (``penultimate_province``)."""
+    styles: dict[str, str] = field(default_factory=dict)
+    """Card id -> its named play style (``[styles]``, :mod:`kingdoms.bots.dominion.styles`)."""
 
 
 def wants(card: str, rules: Sequence[tuple[str, str | None]]) -> str | None:
@@ -209,5 +211,9 @@ def play_style(
                 "or is(card, Potion) or is(card, Philosopher's Stone))"
             )
         style.decisions["spy.discard"] = [*spy, "yes"]
+    if "remodel" in cards:
+        # Remodel upgrades what the buy rules would gain at a card's cost + $2, and is
+        # played only when that beats the card (a style: no plain rule can ask that)
+        style.styles["remodel"] = "upgrade"
     style.ppr = ppr
     return style

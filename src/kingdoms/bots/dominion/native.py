@@ -532,8 +532,11 @@ def _make_plan(
     topdecks: tuple[int, ...] = (),
     trashes: tuple[int, ...] = (),
 ) -> Any:
-    assert _MOD is not None
     strategy: Strategy = bot.strategy
+    if strategy.styles:  # decided by the Python bot (kingdoms.bots.dominion.styles)
+        named = ", ".join(f"{c} = {v!r}" for c, v in sorted(strategy.styles.items()))
+        raise NotNative(f"play styles ({named})")
+    assert _MOD is not None
     nodes = _Nodes()
     buys: list[tuple[int, int]] = []
     for r in strategy.buy:

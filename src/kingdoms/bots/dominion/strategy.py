@@ -567,6 +567,9 @@ class Strategy:
     start: Mapping[str, Any] | None = None
     """The seat's start state when this strategy plays (an entry of the Dominion
     ``start`` option, :mod:`kingdoms.dominion.start`), or None for the usual start."""
+    styles: Mapping[str, str] = field(default_factory=dict)
+    """Card id -> the named play style it is played by (``{"remodel": "upgrade"}``;
+    :mod:`kingdoms.bots.dominion.styles`)."""
 
     @property
     def rules(self) -> tuple[tuple[str, Condition], ...]:

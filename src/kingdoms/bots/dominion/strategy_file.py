@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from kingdoms.bots.dominion.strategy import (
 )
 from kingdoms.bots.dominion.vocabulary import (
     _STARTING,
+    DISPLAY,
     PURPOSES,
     Finding,
     StrategyError,
@@ -80,6 +81,7 @@ class Parsed:
     description: str = ""
     kingdom: tuple[str, ...] = ()
     start: dict[str, Any] | None = None
+    styles: dict[str, str] = field(default_factory=dict)
 
 
 class _Text:
@@ -257,6 +259,7 @@ _KNOWN_KEYS = (
     "penultimate_province",
     "decisions",
     "start",
+    "styles",
 )
 
 
@@ -358,6 +361,7 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
             if len(value) > 10:
                 findings.append(Finding(line, "error", f"a kingdom has 10 cards, not {len(value)}"))
     start = _start(data, pos, findings)
+    styles = _styles(data, pos, findings)
     for flag in ("play_others", "guard"):
         if flag in data and not isinstance(data[flag], bool):
             findings.append(Finding(pos.key(flag)[0], "error", f"{flag} must be true or false"))
@@ -450,7 +454,48 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
         description.strip(),
         tuple(kingdom),
         start,
+        styles,
     )
+
+
+def _styles(data: Mapping[str, Any], pos: _Text, findings: list[Finding]) -> dict[str, str]:
+    """The file's ``[styles]``: card -> the named play style it is played by
+    (:data:`kingdoms.bots.dominion.styles.STYLES`)."""
+    from kingdoms.bots.dominion.styles import STYLES
+
+    value = data.get("styles", {})
+    if not isinstance(value, dict):
+        findings.append(Finding(pos.key("styles")[0], "error", "styles must be a table"))
+        return {}
+    out: dict[str, str] = {}
+    for card, style in value.items():
+        line = pos.key(card)[0]
+        cid = card_id(card)
+        if cid is None or cid not in STYLES:
+            named = [DISPLAY[c] for c in STYLES]
+            findings.append(
+                Finding(
+                    line,
+                    "error",
+                    f"styles: no play style for {card!r}{did_you_mean(card, named)} "
+                    f"(cards with styles: {', '.join(named)})",
+                )
+            )
+            continue
+        known = STYLES[cid]
+        if style not in known:
+            findings.append(
+                Finding(
+                    line,
+                    "error",
+                    f"styles: {DISPLAY[cid]}'s play style is one of "
+                    f"{', '.join(repr(k) for k in known)}, not {style!r}"
+                    f"{did_you_mean(str(style), list(known))}",
+                )
+            )
+            continue
+        out[cid] = style
+    return out
 
 
 def _start(data: Mapping[str, Any], pos: _Text, findings: list[Finding]) -> dict[str, Any] | None:
@@ -519,6 +564,7 @@ def _build(parsed: Parsed, source: str, guard: bool = True) -> Strategy:
         description=parsed.description,
         kingdom=parsed.kingdom,
         start=parsed.start,
+        styles=parsed.styles,
     )
 
 

@@ -1,0 +1,157 @@
+"""Named play styles (``[styles]``): Remodel upgrading what the buy rules would gain
+at a card's cost + $2, as Geronimoo's Dominion Simulator plays it."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from kingdoms.bots.dominion.bots import StrategyBot
+from kingdoms.bots.dominion.geronimoo import convert
+from kingdoms.bots.dominion.lang import StrategyError, parse_strategy
+from kingdoms.bots.dominion.observation import observe
+from kingdoms.core.registry import new_game
+from kingdoms.dominion import actions as A
+from kingdoms.dominion.data import BY_ID, CARDS
+
+KINGDOM = ["remodel", "smithy", "village", "cellar", "market", "militia", "mine", "moat"]
+KINGDOM += ["workshop", "woodcutter"]
+BUY = '["Province", "Gold", "Remodel if count(Remodel) < 1", "Smithy", "Silver"]'
+STYLED = f'name = "R"\nbuy = {BUY}\nplay = ["Remodel"]\n[styles]\nremodel = "upgrade"\n'
+STYLED += f'[decisions]\n"*.gain" = {BUY}\n'
+PLAIN = STYLED.replace('[styles]\nremodel = "upgrade"\n', "")
+
+
+def _state(hand: list[str]) -> Any:
+    deck = ["copper"] * 5 + ["estate"] * 2
+    start = [{"hand": hand, "deck": deck, "shuffle": False}, None]
+    options = {"kingdom": KINGDOM, "start": start, "first_player": 0}
+    return new_game("dominion", players=2, seed=1, options=options)
+
+
+def _act(bot: StrategyBot, state: Any) -> int:
+    return bot.act(observe(state, 0), state.legal_actions(), random.Random(0))
+
+
+def _play(card: str) -> int:
+    return A.encode(A.PLAY, BY_ID[card])
+
+
+def _remodel_turn(text: str, hand: list[str]) -> tuple[str | None, str | None]:
+    """(the card trashed, the card gained) when the bot plays Remodel from ``hand``;
+    (None, None) when it does not play it."""
+    bot = StrategyBot(parse_strategy(text))
+    state = _state(hand)
+    action = _act(bot, state)
+    if action != _play("remodel"):
+        return None, None
+    state.apply(action)
+    before = Counter(CARDS[c].id for c in state.hands[0])
+    state.apply(_act(bot, state))  # the card to trash
+    trashed = list((before - Counter(CARDS[x].id for x in state.hands[0])).elements())
+    owned_before = sorted(CARDS[c].id for c in state.discards[0])
+    state.apply(_act(bot, state))  # the card to gain
+    gained = [CARDS[c].id for c in state.discards[0]]
+    for c in owned_before:
+        gained.remove(c)
+    return (trashed[0] if trashed else None), (gained[0] if gained else None)
+
+
+def test_the_style_is_read_and_checked() -> None:
+    assert dict(parse_strategy(STYLED).styles) == {"remodel": "upgrade"}
+    assert dict(parse_strategy(PLAIN).styles) == {}
+    with pytest.raises(StrategyError, match=r"no play style for 'Remodle'.*did you mean 'Remodel'"):
+        parse_strategy(STYLED.replace("remodel = ", "Remodle = "))
+    with pytest.raises(StrategyError, match="play style is one of 'upgrade', not 'upgrad'"):
+        parse_strategy(STYLED.replace('"upgrade"', '"upgrad"'))
+    with pytest.raises(StrategyError, match="styles must be a table"):
+        parse_strategy(f'name = "R"\nbuy = {BUY}\nstyles = 3\n')
+
+
+def test_remodel_upgrades_the_card_the_buy_rules_gain_most_from() -> None:
+    # an Estate at $2 + 2 gets the Smithy the buy rules want, better than the hand's
+    # Silver; a Copper at $2 gets nothing they name
+    assert _remodel_turn(STYLED, ["remodel", "estate", "copper", "copper", "copper"]) == (
+        "estate",
+        "smithy",
+    )
+    # a Gold becomes a Province, which the hand buys too: it costs the turn nothing
+    assert _remodel_turn(STYLED, ["remodel", "gold", "silver", "silver", "copper"]) == (
+        "gold",
+        "province",
+    )
+
+
+def test_remodel_is_not_played_when_nothing_is_worth_remodelling() -> None:
+    hand = ["remodel", "copper", "copper", "copper", "copper"]
+    assert _remodel_turn(STYLED, hand) == (None, None)  # Coppers would gain nothing
+    bot = StrategyBot(parse_strategy(STYLED))
+    state = _state(hand)
+    assert _act(bot, state) in state.legal_actions()
+    # without the style the play list plays it, and the default trashes a Copper
+    assert _remodel_turn(PLAIN, hand)[0] == "copper"
+    # a Silver at $3 + 2 would get a Smithy, but the whole hand buys a Gold and the
+    # hand without the Silver buys less: no Remodel
+    assert _remodel_turn(STYLED, ["remodel", "silver", "silver", "copper", "copper"]) == (
+        None,
+        None,
+    )
+
+
+def test_a_styled_bot_plays_the_same_game_in_the_fast_loop() -> None:
+    """The simulator's loop for strategy bots (no observation where the legal
+    actions decide) gives the style its say, as the generic loop does; the native
+    core leaves such a seat to the Python engine."""
+    from kingdoms.bots.dominion.native import NotNative, _plan
+
+    with pytest.raises(NotNative, match="play styles"):
+        _plan(StrategyBot(parse_strategy(STYLED)), False)
+    for seed in range(4):
+        histories = _both_loops(seed)
+        assert histories[0] == histories[1], seed
+        assert _play("remodel") in histories[0]  # it did play Remodel, when worth it
+
+
+def _both_loops(seed: int) -> list[list[int]]:
+    from kingdoms.bots.dominion.bots import _play_game, bundled_bot
+
+    histories = []
+    for fast in (True, False):
+        state = new_game("dominion", players=2, seed=seed, options={"kingdom": KINGDOM})
+        bots = [StrategyBot(parse_strategy(STYLED)), bundled_bot("big-money-ultimate")]
+        rngs = [random.Random(0), random.Random(1)]
+        if fast:
+            assert _play_game(state, bots, rngs, 100_000)
+        else:
+            while state.current_player >= 0:
+                legal = state.legal_actions()
+                p = state.current_player
+                pick = (
+                    legal[0] if len(legal) == 1 else bots[p].act(observe(state, p), legal, rngs[p])
+                )
+                state.apply(pick)
+        histories.append(list(state.history))
+    return histories
+
+
+def test_the_import_gives_remodel_its_style() -> None:
+    xml = """<?xml version="1.0" encoding="UTF-8"?>
+<playerCollection>
+    <player name="Remodeller">
+        <buy name="Province"/>
+        <buy name="Gold"/>
+        <buy name="Remodel"><condition><left type="countCardsInDeck" attribute="Remodel"/>
+            <operator type="smallerThan"/><right type="constant" attribute="1.0"/></condition></buy>
+        <buy name="Silver"/>
+    </player>
+    <player name="No Remodel"><buy name="Gold"/><buy name="Silver"/></player>
+</playerCollection>"""
+    bots = {b.name: b for b in convert(xml)}
+    text = bots["Remodeller"].toml
+    assert text is not None and '[styles]\nremodel = "upgrade"' in text
+    assert dict(parse_strategy(text).styles) == {"remodel": "upgrade"}
+    plain = bots["No Remodel"].toml
+    assert plain is not None and "[styles]" not in plain
