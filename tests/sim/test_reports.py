@@ -219,6 +219,21 @@ def test_cli_kingdomino_report_per_round(tmp_path: Path) -> None:
     assert "points at the end of the round" in html.read_text()
 
 
+@pytest.mark.parametrize(
+    ("variants", "rounds"), [((), 6), (("mighty-duel",), 12), (("dynasty",), 18)]
+)
+def test_kingdomino_game_length_counts_the_rounds_played(
+    variants: tuple[str, ...], rounds: int
+) -> None:
+    """Two players draw 24 dominoes, 4 a round (the Mighty Duel all 48); a dynasty
+    is three games. The report's game length is those rounds, never 0."""
+    from kingdoms.sim.runner import simulate
+
+    options = {"variants": list(variants)}
+    report = simulate("kingdomino", ["random", "greedy"], 2, seed=5, options=options)
+    assert report.length_distribution() == {rounds: 2}
+
+
 def test_one_score_in_table_json_stop_rule_and_round_robin() -> None:
     """Score = (wins + ½ shared) / games everywhere, shown with its interval; a run
     stopped by --until-clear shows a 95 % interval clear of 50 %."""

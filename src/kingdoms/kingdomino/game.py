@@ -199,6 +199,8 @@ class KingdominoGame(Game):
     def summarize(self, state: State) -> dict[str, Any]:
         assert isinstance(state, KingdominoState)
         return {
+            # rounds played (a dynasty: its games, each as long as the first)
+            "turns": float((state.game_no + 1) * (state.round + 1)),
             "discards": sum(len(b.discarded) for b in state.boards),
             "categories": tuple(_categories(state, p) for p in range(len(state.boards))),
         }
