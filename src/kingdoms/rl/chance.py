@@ -20,6 +20,7 @@ from kingdoms.dominion.actions import PLAY as _D_PLAY
 from kingdoms.dominion.actions import PLAY_ALL_TREASURES as _D_PLAY_ALL
 from kingdoms.dominion.data import NUM_CARDS as _D_CARDS
 from kingdoms.dominion.shuffle import shuffle as _shuffle
+from kingdoms.dominion.state import _common_start as common_start
 from kingdoms.dominion.turn import ACTION_PHASE as _D_ACTION_PHASE
 from kingdoms.dominion.turn import BUY_PHASE as _D_BUY_PHASE
 from kingdoms.kingdomino.state import CHOOSE as _K_CHOOSE
@@ -40,15 +41,6 @@ def turned(cards: list[int], rng: random.Random, k: int) -> None:
     k %= n if n else 1
     if k:
         cards[:] = cards[n - k :] + cards[: n - k]
-
-
-def common_start(a: list[int], b: list[int]) -> int:
-    """How many cards ``a`` and ``b`` share from their start (a deck's bottom)."""
-    n = min(len(a), len(b))
-    i = 0
-    while i < n and a[i] == b[i]:
-        i += 1
-    return i
 
 
 def dominion_needs_chance(engine: Any, action: int) -> bool:

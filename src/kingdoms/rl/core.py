@@ -121,26 +121,29 @@ class StepCore:
         """``agent``'s observation: its vector and a fresh mask (a copy of the state's
         if it is to act, zeros otherwise)."""
         seat = self.seats[agent]
-        if state.current_player == seat:
-            if self.mask_step != state.step:
-                self.refresh_mask(state)
-            mask = self.mask_array.copy()
-        else:
-            mask = np.zeros(self.num_actions, np.int8)
-        return {"observation": self.encode(state, seat), "action_mask": mask}
+        return {
+            "observation": self.encode(state, seat),
+            "action_mask": self.fresh_mask(state, seat),
+        }
 
     def observe_info(self, state: State, agent: str, info: dict[str, Any]) -> dict[str, np.ndarray]:
         """:meth:`observe`, and :meth:`note_legal` into ``info``: what ``last()``
         hands over."""
         seat = self.seats[agent]
-        if state.current_player == seat:
-            if self.mask_step != state.step:
-                self.refresh_mask(state)
-            mask = self.mask_array.copy()
-        else:
-            mask = np.zeros(self.num_actions, np.int8)
         self.note_legal(state, seat, info)
-        return {"observation": self.encode(state, seat), "action_mask": mask}
+        return {
+            "observation": self.encode(state, seat),
+            "action_mask": self.fresh_mask(state, seat),
+        }
+
+    def fresh_mask(self, state: State, seat: int) -> np.ndarray:
+        """``seat``'s mask, the learner's to keep: a copy of the state's if it is to
+        act, zeros otherwise."""
+        if state.current_player != seat:
+            return np.zeros(self.num_actions, np.int8)
+        if self.mask_step != state.step:
+            self.refresh_mask(state)
+        return self.mask_array.copy()
 
     def note_legal(self, state: State, seat: int, info: dict[str, Any]) -> None:
         """``info["legal_actions"]``: the legal actions of ``seat``, the positions of
