@@ -94,6 +94,14 @@ def check_states(enc: Any, ref: Any, states: list[Any], players: int, from_view:
                 assert np.array_equal(shared, got)
                 assert shared is not got
                 assert np.shares_memory(shared, enc.native.buffer(state, seat))
+                # as floats into a longer array (the OpenSpiel observer's tensor):
+                # the vector at its start, the rest untouched
+                target = np.full(len(got) + 3, -7, np.float32)
+                enc.native.fill(state, seat, target)
+                assert np.array_equal(target[: len(got)], got)
+                assert np.array_equal(target[len(got) :], [-7, -7, -7])
+                with pytest.raises(ValueError):
+                    enc.native.fill(state, seat, np.zeros(len(got) - 1, np.float32))
 
 
 def check_copies_and_seats(encoder: Any, game: str) -> None:

@@ -483,8 +483,8 @@ class Observer:
             return
         size = self.size
         native = self.native
-        if native is not None:  # the C encoder's own buffer, no copy made in between
-            self.observation[:] = native.buffer(engine, player)
+        if native is not None:  # written by the C encoder as floats, no array made
+            native.fill(engine, player, tensor)
         else:
             self.observation[:] = self.encoder.encode(engine, player)
         if not self.perfect_recall:
