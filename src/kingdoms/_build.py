@@ -54,6 +54,7 @@ COMPILED: Final = (
     "kingdoms.rl.dominion_obs",
     "kingdoms.rl.kingdomino_obs",
     "kingdoms.rl.core",
+    "kingdoms.rl.chance",
 )
 """Modules compiled with mypyc (each must pass ``mypy --strict``)."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -263,7 +264,33 @@ def test_wrapped_last_is_the_environments_own_once_reset() -> None:
     assert env.last.__self__ is env.unwrapped
     obs, reward, terminated, truncated, info = env.last()
     assert np.array_equal(obs["observation"], env.observe(env.agent_selection)["observation"])
-    assert (reward, terminated, truncated, info) == (0.0, False, False, {})
+    legal = tuple(env.unwrapped.legal_actions())
+    assert (reward, terminated, truncated) == (0.0, False, False)
+    assert info == {"legal_actions": tuple(sorted(legal))}
+
+
+@pytest.mark.parametrize("make", [lambda: dominion_env(kingdom="First Game"), kingdomino_env])
+def test_last_info_holds_the_legal_actions_of_the_mask(make: Any) -> None:
+    """``last()``'s info holds the acting agent's legal actions, the positions of its
+    mask's 1s in increasing order (with or without the observation); an agent not
+    to act has none."""
+    env = make()
+    env.reset(seed=11)
+    rng = random.Random(11)
+    for _ in range(400):
+        obs, _r, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            assert info["legal_actions"] == ()
+            env.step(None)
+            if not env.agents:
+                env.reset()
+            continue
+        legal = info["legal_actions"]
+        assert type(legal) is tuple
+        assert legal == tuple(int(a) for a in obs["action_mask"].nonzero()[0])
+        assert legal == tuple(sorted(env.unwrapped.legal_actions()))
+        assert env.last(observe=False)[4]["legal_actions"] == legal
+        env.step(legal[rng.randrange(len(legal))])
 
 
 def test_wrapped_step_is_the_environments_own_once_reset() -> None:

@@ -251,3 +251,15 @@ cdef class NativeKingdominoEncoder:
         """The seat's vector in its own buffer (not a copy: rewritten next call)."""
         self._write(st, seat)
         return self.data[seat]
+
+    def fill(self, st, int seat, float[::1] target):
+        """The seat's vector written into the start of ``target``, a float32 array
+        (OpenSpiel's observer tensor), through the seat's buffer: no array made."""
+        cdef Py_ssize_t j
+        cdef short* out
+        if target.shape[0] < self.size:
+            raise ValueError(f"target of {target.shape[0]} entries, {self.size} needed")
+        self._write(st, seat)
+        out = &self.view[seat, 0]
+        for j in range(self.size):
+            target[j] = out[j]

@@ -57,7 +57,9 @@ class StepCore:
         self.mask_array: np.ndarray = np.zeros(num_actions, np.int8)
         self.legal_step = -1
         self.legal: list[int] = []
-        self.masks: dict[tuple[int, ...], tuple[bytearray, np.ndarray]] = {}
+        self.masks: dict[tuple[int, ...], tuple[bytearray, np.ndarray, tuple[int, ...]]] = {}
+        self.legal_tuple: tuple[int, ...] = ()
+        self.tuple_step = -1
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickling and deep copies: the settings and the state (the kept masks are
@@ -81,6 +83,7 @@ class StepCore:
         self.max_steps = max_steps
         self.mask_step = -1
         self.legal_step = -1
+        self.tuple_step = -1
 
     def legal_actions(self, state: State) -> list[int]:
         """The engine's legal actions as a list, asked at most once per state."""
@@ -102,10 +105,12 @@ class StepCore:
                     mask[a] = 1
                 if len(self.masks) >= _KEPT_MASKS:
                     self.masks.clear()
-                found = (mask, np.frombuffer(mask, np.int8))
+                found = (mask, np.frombuffer(mask, np.int8), tuple(sorted(key)))
                 self.masks[key] = found
             self.mask = found[0]
             self.mask_array = found[1]
+            self.legal_tuple = found[2]
+            self.tuple_step = state.step
         else:
             mask = state.legal_actions_mask(self.num_actions)
             self.mask = mask
@@ -116,13 +121,47 @@ class StepCore:
         """``agent``'s observation: its vector and a fresh mask (a copy of the state's
         if it is to act, zeros otherwise)."""
         seat = self.seats[agent]
-        if state.current_player == seat:
-            if self.mask_step != state.step:
+        return {
+            "observation": self.encode(state, seat),
+            "action_mask": self.fresh_mask(state, seat),
+        }
+
+    def observe_info(self, state: State, agent: str, info: dict[str, Any]) -> dict[str, np.ndarray]:
+        """:meth:`observe`, and :meth:`note_legal` into ``info``: what ``last()``
+        hands over."""
+        seat = self.seats[agent]
+        self.note_legal(state, seat, info)
+        return {
+            "observation": self.encode(state, seat),
+            "action_mask": self.fresh_mask(state, seat),
+        }
+
+    def fresh_mask(self, state: State, seat: int) -> np.ndarray:
+        """``seat``'s mask, the learner's to keep: a copy of the state's if it is to
+        act, zeros otherwise."""
+        if state.current_player != seat:
+            return np.zeros(self.num_actions, np.int8)
+        if self.mask_step != state.step:
+            self.refresh_mask(state)
+        return self.mask_array.copy()
+
+    def note_legal(self, state: State, seat: int, info: dict[str, Any]) -> None:
+        """``info["legal_actions"]``: the legal actions of ``seat``, the positions of
+        its mask's 1s in increasing order, as a tuple (empty when it is not to act).
+        A learner that wants the legal actions as numbers reads them there rather
+        than searching the mask (for Dominion's buy phase the tuple is kept with
+        its mask)."""
+        if state.current_player != seat:
+            info["legal_actions"] = ()
+            return
+        step = state.step
+        if self.tuple_step != step:
+            if self.by_legal_list:
                 self.refresh_mask(state)
-            mask = self.mask_array.copy()
-        else:
-            mask = np.zeros(self.num_actions, np.int8)
-        return {"observation": self.encode(state, seat), "action_mask": mask}
+            else:
+                self.legal_tuple = tuple(sorted(self.legal_actions(state)))
+                self.tuple_step = step
+        info["legal_actions"] = self.legal_tuple
 
     def apply(self, state: State, action: object) -> int:
         """Apply ``action`` if it is a legal ``int``: the next player to act, or

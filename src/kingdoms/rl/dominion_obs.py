@@ -44,7 +44,6 @@ Nothing else: no deck order, no other seat's hand, no discard pile beyond its to
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -56,7 +55,7 @@ from kingdoms.dominion.data import BY_ID, CARDS, NUM_CARDS
 from kingdoms.dominion.decisions import SPECS
 from kingdoms.dominion.rules import score
 from kingdoms.dominion.state import DECISIONS, DominionState
-from kingdoms.rl.encoding import OBS_DTYPE, lay_out, writer
+from kingdoms.rl.encoding import OBS_DTYPE, lay_out, native_module, writer
 
 _FORMER_CODES: dict[str, str] = {
     "discard_deck": "chancellor",
@@ -72,14 +71,7 @@ DECISION_KINDS: tuple[str, ...] = tuple(sorted(DECISIONS, key=lambda k: _FORMER_
 _DECISION_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
 
 
-def _native_module() -> Any:
-    try:
-        return importlib.import_module("kingdoms.rl._cdominion_obs")
-    except ImportError:  # not built, or the pure-Python path was asked for
-        return None
-
-
-_native: Any = _native_module()
+_native: Any = native_module("kingdoms.rl._cdominion_obs")
 
 NATIVE_ENCODER: bool = _native is not None
 """Whether :class:`DominionEncoder` can write its vectors in C (the Cython extension

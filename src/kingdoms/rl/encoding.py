@@ -4,6 +4,7 @@ with mypyc in the compiled build; :mod:`kingdoms.rl.env` adds PettingZoo)."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
@@ -31,3 +32,13 @@ def writer(array: np.ndarray) -> Any:
     fancy-indexing call (typed ``Any``: typeshed's memoryview takes only ints)."""
     view: Any = memoryview(array)  # type: ignore[arg-type]
     return view
+
+
+def native_module(name: str) -> Any:
+    """The C encoder extension ``name`` (a module of :mod:`kingdoms._build`'s
+    ``CYTHON``), or ``None`` when it is not built or the pure-Python path was asked
+    for (its encoder then keeps its own Python encoding)."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None

@@ -5,7 +5,11 @@ The environment drives one :class:`kingdoms.core.state.State`.  Agents are
 act is the state's ``current_player``.  Actions are the game's own integer
 actions (a fixed :class:`gymnasium.spaces.Discrete` space); the observation of an
 agent is ``{"observation": int16 vector, "action_mask": int8 vector}``, built
-by the game's :class:`Encoder` from what that seat may see.
+by the game's :class:`Encoder` from what that seat may see.  The info that
+``last()`` hands over holds ``"legal_actions"``: the acting agent's legal actions
+(the positions of its mask's 1s, in increasing order) as a tuple, empty for an
+agent not to act — for learners that want them as numbers rather than search the
+mask.
 
 Rewards come only at the end: :meth:`kingdoms.core.state.Outcome.returns`
 (+1 outright win, 0 shared win, -1 loss).  ``max_steps`` truncates a game that
@@ -174,18 +178,22 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self, observe: bool = True
     ) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
         agent = self.agent_selection
-        obs = None
+        state = self.state_
+        info = self.infos[agent]
         if observe:
-            state = self.state_
             if state is None:
                 raise InvalidConfig("call reset() before using the environment")
-            obs = self._core.observe(state, agent)
+            obs = self._core.observe_info(state, agent, info)
+        else:
+            obs = None
+            if state is not None:
+                self._core.note_legal(state, self._core.seats[agent], info)
         return (
             obs,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
-            self.infos[agent],
+            info,
         )
 
     def step(self, action: int | None) -> None:

@@ -35,7 +35,6 @@ square: one-hot terrain (6) and crowns.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -52,7 +51,7 @@ from kingdoms.kingdomino.state import (
 )
 from kingdoms.kingdomino.state import PHASES as VIEW_PHASES
 from kingdoms.kingdomino.tiles import TILES
-from kingdoms.rl.encoding import OBS_DTYPE, lay_out, writer
+from kingdoms.rl.encoding import OBS_DTYPE, lay_out, native_module, writer
 
 PLANES: Final = 8
 GRID: Final = SIDE * SIDE
@@ -92,14 +91,7 @@ _SQUARES: Final[list[tuple[int, int, int, int]]] = [(0, 0, 0, 0)] + [
 """Per domino number: terrain and crowns of its left, then of its right square."""
 
 
-def _native_module() -> Any:
-    try:
-        return importlib.import_module("kingdoms.rl._ckingdomino_obs")
-    except ImportError:  # not built, or the pure-Python path was asked for
-        return None
-
-
-_native: Any = _native_module()
+_native: Any = native_module("kingdoms.rl._ckingdomino_obs")
 
 NATIVE_ENCODER: bool = _native is not None
 """Whether :class:`KingdominoEncoder` can write its vectors in C (the Cython

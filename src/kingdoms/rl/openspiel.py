@@ -94,18 +94,22 @@ import pyspiel
 
 from kingdoms.core.events import events_for
 from kingdoms.core.registry import get_game
-from kingdoms.core.state import TERMINAL, State
-from kingdoms.dominion.actions import BUY as _D_BUY
-from kingdoms.dominion.actions import END_PHASE as _D_END_PHASE
-from kingdoms.dominion.actions import PLAY as _D_PLAY
-from kingdoms.dominion.actions import PLAY_ALL_TREASURES as _D_PLAY_ALL
-from kingdoms.dominion.data import NUM_CARDS as _D_CARDS
-from kingdoms.dominion.shuffle import shuffle as _shuffle
-from kingdoms.dominion.turn import ACTION_PHASE as _D_ACTION_PHASE
-from kingdoms.dominion.turn import BUY_PHASE as _D_BUY_PHASE
-from kingdoms.kingdomino.state import CHOOSE as _K_CHOOSE
-from kingdoms.kingdomino.state import FIRST_PICKS as _K_FIRST_PICKS
-from kingdoms.kingdomino.state import PLACE as _K_PLACE
+from kingdoms.core.state import State
+from kingdoms.rl.chance import (
+    advance,
+    apply,
+    to_move,
+    turned,
+)
+from kingdoms.rl.chance import (
+    dominion_needs_chance as dominion_needs_chance,
+)
+from kingdoms.rl.chance import (
+    kingdomino_needs_chance as kingdomino_needs_chance,
+)
+from kingdoms.rl.chance import (
+    rearrange_unseen as rearrange_unseen,
+)
 from kingdoms.rl.dominion_obs import DominionEncoder
 from kingdoms.rl.kingdomino_obs import KingdominoEncoder
 
@@ -255,16 +259,6 @@ class Spec:
 
 
 # -- what a chance node rearranges, and which actions need one ----------------------------
-def _turned(cards: list[int], rng: random.Random, k: int) -> None:
-    """Shuffle ``cards`` in place with ``rng``, then turn them by ``k`` places: the
-    ``k``-th of the arrangements a chance node offers (each a uniform shuffle)."""
-    _shuffle(cards, rng)
-    n = len(cards)
-    k %= n if n else 1
-    if k:
-        cards[:] = cards[n - k :] + cards[: n - k]
-
-
 class _Recorder(random.Random):
     """The engine's generator while an action runs after a chance node: shuffles with
     ``inner`` (the state's own generator, left in the engine afterwards), turned by the
@@ -280,7 +274,7 @@ class _Recorder(random.Random):
         self.shuffled: list[tuple[int, list[int]]] = []
 
     def shuffle(self, x: Any, *args: Any) -> None:
-        _turned(x, self.inner, self.turn)
+        turned(x, self.inner, self.turn)
         for p, pile in enumerate(self.discards):
             if pile is x:
                 self.shuffled.append((p, list(x)))
@@ -293,70 +287,6 @@ class _Recorder(random.Random):
 
 
 _RECORDER = _Recorder()
-
-
-def _common_start(a: list[int], b: list[int]) -> int:
-    """How many cards ``a`` and ``b`` share from their start (a deck's bottom)."""
-    n = min(len(a), len(b))
-    i = 0
-    while i < n and a[i] == b[i]:
-        i += 1
-    return i
-
-
-def dominion_needs_chance(engine: Any, action: int) -> bool:
-    """Whether carrying out ``action`` in ``engine`` (a Dominion state) may draw, look
-    at or shuffle cards nobody has seen: everything but a Treasure played, all
-    Treasures played, a buy that is not the last one, and the end of an Action phase
-    that leads to a Buy phase (the tests check, on random games, that these read
-    nothing hidden)."""
-    if engine.stack:
-        return True
-    kind = action // _D_CARDS
-    if kind == _D_PLAY_ALL:
-        return False
-    if kind == _D_PLAY:
-        return bool(engine.phase != _D_BUY_PHASE)
-    if kind == _D_BUY:
-        return bool(engine.buys <= 1)
-    if kind == _D_END_PHASE:
-        return bool(engine.phase != _D_ACTION_PHASE or engine.buys <= 0)
-    return True
-
-
-def kingdomino_needs_chance(engine: Any, action: int) -> bool:
-    """Whether ``action`` ends a round of Kingdomino (the next line is drawn; in a
-    Dynasty, the end of a game deals the next one) or is the last first pick."""
-    phase = engine.phase
-    if phase == _K_FIRST_PICKS:
-        return bool(engine.pick_pos == len(engine.pick_order) - 1)
-    if engine.slot != len(engine.current) - 1:
-        return False
-    return phase == _K_CHOOSE or (phase == _K_PLACE and not engine.next)
-
-
-def rearrange_unseen(
-    engine: Any, fresh: list[int] | None, rng: random.Random, outcome: int = 0
-) -> None:
-    """Rearrange what no seat has seen — the bottom ``fresh[p]`` cards of each
-    Dominion deck ``p`` (those that came from a shuffle and were not drawn or looked at
-    since), or every undrawn and set-aside domino of Kingdomino — as chance outcome
-    ``outcome`` does: shuffled with ``rng``, then turned by ``outcome`` places."""
-    if fresh is not None:
-        for p, deck in enumerate(engine.decks):
-            u = fresh[p]
-            if u > 1:
-                bottom = deck[:u]
-                _shuffle(bottom, rng)
-                k = outcome % u
-                deck[:u] = bottom[u - k :] + bottom[: u - k] if k else bottom
-        return
-    pile = engine.pile
-    pool = pile + engine.aside
-    _turned(pool, rng, outcome)
-    k = len(pile)
-    engine.pile = pool[:k]
-    engine.aside = sorted(pool[k:])
 
 
 class KingdomsState(pyspiel.State):  # type: ignore[misc]
@@ -389,14 +319,7 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
 
     def _moved(self) -> None:
         """Note who moves now (OpenSpiel asks several times a step)."""
-        engine = self.engine
-        if engine is None or self.pending >= 0:
-            self.to_move = _CHANCE
-        elif self.truncated:
-            self.to_move = _TERMINAL
-        else:
-            player = engine.current_player
-            self.to_move = _TERMINAL if player == TERMINAL else player
+        self.to_move = to_move(self)
 
     def is_terminal(self) -> bool:
         return self.to_move == _TERMINAL
@@ -428,78 +351,27 @@ class KingdomsState(pyspiel.State):  # type: ignore[misc]
         return sorted(self.engine.legal_actions())
 
     def _apply_action(self, action: int) -> None:
-        self._step(action)
-        self._moved()
+        if self.engine is None:
+            self._deal(action)
+            self._moved()
+        else:  # the step and the chance nodes, compiled (kingdoms.rl.chance)
+            apply(self, action, _RECORDER)
 
     def _step(self, action: int) -> None:
-        engine = self.engine
-        spec = self.spec
-        if engine is None:
-            game = get_game(spec.name)
-            engine = self.engine = game.create(game.config(spec.players, int(action), spec.options))
-            if spec.name == "dominion":
-                engine.logging = self.recording  # the information state reads the log
-                self.fresh = [len(d) for d in engine.decks]  # type: ignore[attr-defined]
-            else:
-                engine.logging = False
-            return
-        if self.pending < 0:
-            needs = dominion_needs_chance if self.fresh is not None else kingdomino_needs_chance
-            if needs(engine, action):
-                self.pending = action  # carried out by the chance node that follows
-                return
-            self._carry_out(engine, action)
-            return
-        # the chance node: what nobody has seen is rearranged, then the action runs,
-        # its own shuffles turned by the outcome too
-        fresh = self.fresh
-        pending = self.pending
-        self.pending = -1
-        rng = engine.rng
-        k = int(action)
-        rearrange_unseen(engine, fresh, rng, k)
-        recorder = _RECORDER
-        recorder.inner = rng
-        recorder.turn = k
-        recorder.shuffled = []
-        if fresh is None:
-            engine.rng = recorder
-            try:
-                self._carry_out(engine, pending)
-            finally:
-                engine.rng = rng
-            return
-        decks = engine.decks  # type: ignore[attr-defined]
-        before = [d[:u] for d, u in zip(decks, fresh, strict=True)]  # the unseen bottoms
-        recorder.discards = engine.discards  # type: ignore[attr-defined]
-        engine.rng = recorder
-        try:
-            self._carry_out(engine, pending)
-        finally:
-            engine.rng = rng
-            recorder.discards = []
-        decks = engine.decks  # type: ignore[attr-defined]
-        for p, u in enumerate(fresh):
-            # the cards under the lowest one taken are where they were
-            deck = decks[p]
-            if deck[:u] != before[p]:
-                fresh[p] = _common_start(before[p], deck)
-        for p, pile in recorder.shuffled:
-            # the shuffled pile went to the bottom of the deck (the last shuffle counts)
-            fresh[p] = _common_start(pile, decks[p])
+        if self.engine is None:
+            self._deal(action)
+        else:
+            advance(self, action, _RECORDER)
 
-    def _carry_out(self, engine: State, action: int) -> None:
-        fresh = self.fresh
-        if self.recording:
-            self.marks.append((engine.current_player, action, len(engine.log)))
-        engine.apply(action)
-        if fresh is not None:
-            decks = engine.decks  # type: ignore[attr-defined]
-            for p, u in enumerate(fresh):
-                if len(decks[p]) < u:
-                    fresh[p] = len(decks[p])
-        if engine.step >= self.spec.max_length and not engine.is_terminal():
-            self.truncated = True
+    def _deal(self, action: int) -> None:
+        spec = self.spec
+        game = get_game(spec.name)
+        engine = self.engine = game.create(game.config(spec.players, int(action), spec.options))
+        if spec.name == "dominion":
+            engine.logging = self.recording  # the information state reads the log
+            self.fresh = [len(d) for d in engine.decks]  # type: ignore[attr-defined]
+        else:
+            engine.logging = False
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == _CHANCE:
@@ -611,8 +483,8 @@ class Observer:
             return
         size = self.size
         native = self.native
-        if native is not None:  # the C encoder's own buffer, no copy made in between
-            self.observation[:] = native.buffer(engine, player)
+        if native is not None:  # written by the C encoder as floats, no array made
+            native.fill(engine, player, tensor)
         else:
             self.observation[:] = self.encoder.encode(engine, player)
         if not self.perfect_recall:
