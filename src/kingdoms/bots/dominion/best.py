@@ -32,7 +32,13 @@ Parameters (``best:level=strong,iterations=400,seed=3``): ``level``, ``time`` (C
 seconds per decision), ``iterations`` (a cap on rollouts; alone: no time limit),
 ``seed`` (the search's own random numbers: reproducible moves), ``width``, ``keep``,
 ``method`` (``paired`` or ``flat``), ``rollout`` (``whole`` or ``step``), ``plan``
-(``search`` or ``table``).
+(``search`` or ``table``), ``opponent`` (``fit`` or ``bundled``).
+
+The other seats are rolled out by a model fitted to their visible gains
+(:class:`~kingdoms.bots.dominion.opponent.OpponentModel`, ``opponent=fit``): the
+candidate strategy whose buy rules best explain what each seat has gained, once it
+beats the prior of the default model (the bundled strategy naming the seat's
+cards, ``opponent=bundled``).
 
 >>> BestBot().name, BestBot(level="strong").name
 ('best', 'best:strong')
@@ -48,6 +54,7 @@ from types import MappingProxyType
 from typing import Any
 
 from kingdoms.bots.base import View
+from kingdoms.bots.dominion.opponent import OpponentModel
 from kingdoms.bots.dominion.search import finish_rollout, plan_candidates, plan_move
 from kingdoms.bots.mcts import CLOCKS, MAX_PLAYOUT_STEPS, MCTSBot, rewards
 from kingdoms.core.errors import InvalidConfig
@@ -97,6 +104,11 @@ the seat's share of the points, as the move search."""
 MIN_PLAN_ROUNDS = 8
 """Rounds of the plan search before a plan is dropped or the first plan overruled."""
 
+OPPONENTS = ("fit", "bundled")
+"""``fit``: each other seat rolled out by the strategy that best explains its visible
+gains (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`); ``bundled``: by the
+bundled strategy naming the Kingdom cards it owns (the default model)."""
+
 METHODS = ("paired", "flat")
 """``paired``: every candidate played from the same deals (common random numbers);
 ``flat``: :class:`~kingdoms.bots.mcts.MCTSBot`'s flat UCB over independent rollouts."""
@@ -120,7 +132,10 @@ class BestBot:
         method: str = "paired",
         rollout: str = "whole",
         plan: str = "search",
+        opponent: str = "fit",
     ) -> None:
+        if opponent not in OPPONENTS:
+            raise InvalidConfig(f"opponent must be one of {', '.join(OPPONENTS)}, not {opponent!r}")
         if plan not in PLANS:
             raise InvalidConfig(f"plan must be one of {', '.join(PLANS)}, not {plan!r}")
         if rollout not in ROLLOUTS:
@@ -143,6 +158,10 @@ class BestBot:
         self.rollout = rollout
         self.plan_mode = plan
         self.plans: PlanSearch | None = None
+        self.opponent_mode = opponent
+        self.opponents: OpponentModel | None = None
+        """The model of the other seats in the game being played (None: none yet)."""
+        self._opponents_turn = 0
         """The plan search of the game being played (None: none yet)."""
         self.last_kind = ""
         """What the last decision searched: ``move``, ``plan`` or nothing (``""``)."""
@@ -194,6 +213,7 @@ class BestBot:
         base = game.state_from_view(view, rng)
         base.logging = False
         me = base.current_player
+        others = self._model_others(view, base, me)
         plan: str | None = None
         if self.plan_mode == "search" and self.rollout == "whole":
             assert isinstance(base, DominionState)
@@ -201,7 +221,7 @@ class BestBot:
             if base.turns[me] < PLAN_TURNS:  # the opening: weigh the plans, play the leader's
                 self.last_kind = "plan"
                 self._paired_iterations = plans.run(
-                    base, me, rng, search.time, search.iterations, CLOCKS[search.clock]
+                    base, me, rng, search.time, search.iterations, CLOCKS[search.clock], others
                 )
                 return plan_move(base, legal, plans.choice(float(search.keep or 0.0)))
             chosen = plans.choice(float(search.keep or 0.0))
@@ -214,7 +234,11 @@ class BestBot:
             return cands[0]
         self.last_kind = "move"
         k = len(cands)
-        seat_plans = None if plan is None else {me: plan}
+        seat_plans: dict[int, str] | None = dict(others)
+        if plan is not None:
+            seat_plans = {**others, me: plan}
+        if not seat_plans:
+            seat_plans = None
         total = [0.0] * k
         diff = [0.0] * k  # sum of (reward - the plan's reward) over rounds
         diff2 = [0.0] * k
@@ -253,6 +277,26 @@ class BestBot:
         if mean > float(search.keep or 0.0) * math.sqrt(var / (rounds - 1)):
             return cands[best]
         return cands[0]
+
+    def _model_others(self, view: View, base: State, me: int) -> dict[int, str]:
+        """Seat -> the strategy its rollouts play (the seats not played by the default
+        model), after taking in ``view`` (public parts only: see
+        :class:`~kingdoms.bots.dominion.opponent.OpponentModel`)."""
+        if self.opponent_mode != "fit" or not isinstance(base, DominionState):
+            return {}
+        kingdom = tuple(base.config.options["kingdom"])
+        model = self.opponents
+        turn = base.turns[me]
+        if (
+            model is None
+            or model.kingdom != kingdom
+            or model.me != me
+            or turn < self._opponents_turn
+        ):
+            model = self.opponents = OpponentModel(kingdom, me)
+        self._opponents_turn = turn
+        model.observe(view)
+        return model.models()
 
     def _plan_search(self, base: DominionState, me: int) -> PlanSearch:
         """This game's plan search (a new one for a new game, kingdom or seat)."""
@@ -361,9 +405,11 @@ class PlanSearch:
         seconds: float | None,
         limit: int | None,
         clock: Callable[[], float] = time.process_time,
+        others: Mapping[int, str] | None = None,
     ) -> int:
         """Play rounds from ``base`` (whole rounds, within ``seconds`` of CPU and
-        ``limit`` rollouts); the rollouts played."""
+        ``limit`` rollouts); the rollouts played.  ``others``: seat -> the strategy
+        that plays it (the opponent model; the seats left out: the default model)."""
         self.prune()
         alive = self.alive
         k = len(alive)
@@ -383,7 +429,7 @@ class PlanSearch:
                 r = random.Random(seed)
                 state = base.determinize(me, r)
                 state.logging = False
-                finish_rollout(state, r, MAX_PLAYOUT_STEPS, {me: self.names[i]})
+                finish_rollout(state, r, MAX_PLAYOUT_STEPS, {**(others or {}), me: self.names[i]})
                 out = state.outcome()
                 got[i] = 0.5 if out is None else rewards(out.scores, out.winners, self.scoring)[me]
             self.results.append(got)
@@ -406,6 +452,7 @@ def review_settings() -> Mapping[str, Any]:
 __all__ = [
     "LEVELS",
     "METHODS",
+    "OPPONENTS",
     "PLANS",
     "ROLLOUTS",
     "BestBot",

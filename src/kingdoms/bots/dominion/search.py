@@ -167,6 +167,11 @@ def _strategy(name: str) -> tuple[Strategy, tuple[int, ...], StrategyBot, bool]:
         assert isinstance(made, StrategyBot)
         strategy = made.strategy
         text = ""
+    elif name.startswith("rush:"):  # a gainer rush (the opponent model's candidates)
+        from kingdoms.bots.dominion.opponent import rush_strategy
+
+        strategy = rush_strategy(name)
+        text = ""
     else:
         strategy = bundled_strategy(name)
         text = bundled_text(name)
