@@ -618,7 +618,7 @@ import json, random, sys
 from kingdoms.bots.dominion.search import finish_rollout
 from kingdoms.core.serial import new_state_from
 out = []
-for text in json.loads(sys.argv[1]):
+for text in json.loads(sys.stdin.read()):
     st = new_state_from(text)
     finish_rollout(st, random.Random(1), 100000)
     snap = st.snapshot()
@@ -645,8 +645,10 @@ def test_search_rollouts_are_the_same_on_the_pure_python_path() -> None:
     env = dict(os.environ, KINGDOMS_PURE="1")
     env["PYTHONPATH"] = str(Path(kingdoms.__file__).resolve().parent.parent)
     texts = [st.serialize() for st in states]
-    args = [sys.executable, "-c", PURE_ROLLOUTS, json.dumps(texts)]
-    done = subprocess.run(args, env=env, capture_output=True, text=True, check=True)
+    args = [sys.executable, "-c", PURE_ROLLOUTS]
+    done = subprocess.run(
+        args, env=env, input=json.dumps(texts), capture_output=True, text=True, check=True
+    )
     kind, games = json.loads(done.stdout)
     assert kind == "pure"
     ours = []
