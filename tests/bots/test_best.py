@@ -202,7 +202,7 @@ def test_the_paired_search_plays_every_candidate_from_the_same_deals() -> None:
     from kingdoms.bots.dominion.search import rank_actions
     from kingdoms.core.registry import get_game
 
-    state = new_game("dominion", 2, 4, {"kingdom": "First Game"})
+    state = new_game("dominion", 2, 5, {"kingdom": "First Game"})
     assert isinstance(state, DominionState)
     twin_a = state.determinize(0, random.Random(77))
     twin_b = state.determinize(0, random.Random(77))

@@ -605,10 +605,60 @@ def test_search_rollouts_on_the_native_core_are_the_engines_rollouts() -> None:
         a, b = st.clone(), st.clone()
         finish_rollout(a, random.Random(1), DEFAULT_MAX_STEPS)
         bots = rollout_bots(b)[0]
-        _play_game(b, bots, [random.Random(1)] * len(bots), DEFAULT_MAX_STEPS)
+        native.engine_rollout(b, bots, random.Random(1), DEFAULT_MAX_STEPS)
         assert a.current_player < 0
         assert a.history == b.history
-        assert a.snapshot() == b.snapshot()
+        sa, sb = a.snapshot(), b.snapshot()
+        del sa["rng"], sb["rng"]  # a native rollout leaves the state's generator as it was
+        assert sa == sb
+
+
+PURE_ROLLOUTS = r"""
+import json, random, sys
+from kingdoms.bots.dominion.search import finish_rollout
+from kingdoms.core.serial import new_state_from
+out = []
+for text in json.loads(sys.stdin.read()):
+    st = new_state_from(text)
+    finish_rollout(st, random.Random(1), 100000)
+    snap = st.snapshot()
+    del snap["rng"]
+    out.append([st.history, snap])
+print(json.dumps([__import__("kingdoms").build_kind(), out]))
+"""
+
+
+def test_search_rollouts_are_the_same_on_the_pure_python_path() -> None:
+    """A rollout (reseeded from the state's generator where no decision is pending
+    first) is the same game on the pure-Python path, in a process of its own."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import kingdoms
+    from kingdoms.bots.dominion.search import finish_rollout
+    from kingdoms.core.serial import new_state_from
+
+    states = _mid_game_states(range(200, 230))
+    env = dict(os.environ, KINGDOMS_PURE="1")
+    env["PYTHONPATH"] = str(Path(kingdoms.__file__).resolve().parent.parent)
+    texts = [st.serialize() for st in states]
+    args = [sys.executable, "-c", PURE_ROLLOUTS]
+    done = subprocess.run(
+        args, env=env, input=json.dumps(texts), capture_output=True, text=True, check=True
+    )
+    kind, games = json.loads(done.stdout)
+    assert kind == "pure"
+    ours = []
+    for text in texts:
+        st = new_state_from(text)
+        finish_rollout(st, random.Random(1), 100000)
+        snap = json.loads(json.dumps(st.snapshot()))
+        del snap["rng"]
+        ours.append([st.history, snap])
+    assert ours == games
 
 
 def test_search_rollouts_mostly_run_natively() -> None:

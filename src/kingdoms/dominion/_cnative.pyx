@@ -1457,11 +1457,16 @@ cdef list _zone(short* zone, int n):
     return [zone[i] for i in range(n)]
 
 
-def play_state(Run run, state, int max_steps):
+def play_state(Run run, state, int max_steps, seed=None):
     """Play the Dominion ``state`` (no pending decision, Action or Buy phase) to its
     end natively and write the result back into it: zones, supply, owned counts,
     turns, the turn's fields, the history and the random generator.  False, and the
-    state untouched, when ``max_steps`` ran out."""
+    state untouched, when ``max_steps`` ran out.
+
+    ``seed`` (an int): the game goes on with the generator ``random.Random(seed)``
+    instead of the state's own, which is neither read nor written back (a search's
+    rollout, whose result is only its outcome: the 625 words of the generator's state
+    are not copied each way)."""
     cdef Game* g = &G
     cdef Seat* s
     cdef int p, c, n = state.num_players
@@ -1469,8 +1474,12 @@ def play_state(Run run, state, int max_steps):
         raise ValueError("game too large for the native core")
     g.n = n
     rng = state.rng
-    rs = rng.getstate()
-    _load_mt(&g.rng, rs)
+    rs = None
+    if seed is None:
+        rs = rng.getstate()
+        _load_mt(&g.rng, rs)
+    else:
+        _seed(&g.rng, seed)
     supply = state.supply
     for c in range(run.setup.nsupply):
         g.supply[c] = supply[c]
@@ -1503,7 +1512,8 @@ def play_state(Run run, state, int max_steps):
         return False
     history = run.history
     run.history = None
-    rng.setstate(_dump_mt(&g.rng, rs))
+    if seed is None:
+        rng.setstate(_dump_mt(&g.rng, rs))
     state.supply = [g.supply[c] for c in range(len(supply))]
     state.hands = [_zone(g.seats[p].hand, g.seats[p].nhand) for p in range(n)]
     state.decks = [_zone(g.seats[p].deck, g.seats[p].ndeck) for p in range(n)]

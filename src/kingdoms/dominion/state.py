@@ -291,7 +291,12 @@ class DominionState(Turn):
         return st
 
     def clone(self) -> DominionState:
-        new = DominionState(self.config, copy_rng(self.rng))
+        return self._clone_with(copy_rng(self.rng))
+
+    def _clone_with(self, rng: random.Random) -> DominionState:
+        """:meth:`clone` with the generator ``rng`` (a determinization draws a new
+        one: copying the old one first would be thrown away)."""
+        new = DominionState(self.config, rng)
         new.history = self.history.copy()
         new.log = self.log.copy()
         new.logging = self.logging
@@ -576,13 +581,11 @@ class DominionState(Turn):
         return not any(IS_ACTION[c] for c in pool)
 
     def determinize(self, player: int, rng: random.Random) -> DominionState:
-        new = self.clone()
-        rng2 = random.Random(rng.random())
-        new.rng = rng2
+        new = self._clone_with(random.Random(rng.random()))
         for q in range(self.num_players):
             if q == player or (q == self.turn and self.controller == player):
                 # own hand (or the possessed player's, seen by the possessor): known
-                rng.shuffle(new.decks[q])
+                shuffle(new.decks[q], rng)
                 continue
             # cards a pending decision of q shows q has in hand stay there (what each
             # decision shows is declared with its card: HAND_HINTS)
@@ -605,7 +608,7 @@ class DominionState(Turn):
             if picks:
                 pool += disc[len(disc) - picks :]
                 del disc[len(disc) - picks :]
-            rng.shuffle(pool)
+            shuffle(pool, rng)
             k, m = len(hand), len(looking)
             new.hands[q] = pool[:k] + keep
             new.looking[q] = pool[k : k + m]

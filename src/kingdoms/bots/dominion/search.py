@@ -452,24 +452,38 @@ def finish_rollout(
     rollout.  As soon as no decision is pending, the native core plays the rest where it
     can (:func:`kingdoms.bots.dominion.native.play_rollout`: the same game, so every
     build makes the same moves); the Python engine plays the moves before and every
-    game the native core cannot.  ``plans``: as :func:`rollout_bots`."""
+    game the native core cannot.  ``plans``: as :func:`rollout_bots`.
+
+    The first time no decision is pending, the rollout draws a seed from the state's
+    generator and goes on with ``random.Random(seed)`` on every build (the native core
+    seeds its own from it, instead of copying the generator's 625 words in and out):
+    a rollout's result is its outcome, and ``state.rng`` is left at that draw when the
+    native core plays the rest."""
     assert isinstance(state, DominionState)
     bots, names = rollout_bots(state, plans)
     native = _native_rollout()
     key: tuple[Any, ...] | None = None
+    seeded = False
     steps = 0
     while steps < max_steps:
         player = state.current_player
         if player < 0:
             return
-        if native is not None and not state.stack and state.phase <= _BUY_PHASE:
-            if key is None:
-                key = native.rollout_key(state, names)
-            got = native.play_rollout(state, bots, key, max_steps - steps)
-            if got == 1:
-                return
-            if got < 0:
-                native = None  # not these cards and bots, or too long: Python plays on
+        if not state.stack and state.phase <= _BUY_PHASE and (native is not None or not seeded):
+            seed: int | None = None
+            if not seeded:
+                seeded = True
+                seed = state.rng.getrandbits(32)
+            if native is not None:
+                if key is None:
+                    key = native.rollout_key(state, names)
+                got = native.play_rollout(state, bots, key, max_steps - steps, seed)
+                if got == 1:
+                    return
+                if got < 0:
+                    native = None  # not these cards and bots, or too long: Python plays on
+            if seed is not None:
+                state.rng.seed(seed)
         legal = state.legal_actions()
         state.apply(legal[0] if len(legal) == 1 else _bot_move(bots[player], state, legal, rng))
         steps += 1
