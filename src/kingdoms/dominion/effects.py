@@ -56,6 +56,7 @@ class Effects:
     controller: int
     possessed_trash: list[int]
     discarding: list[int]
+    deck_unknown: list[int]
     owned_counts: list[list[int]]
     buy_cache: dict[int, list[int]]
 
@@ -70,6 +71,8 @@ class Effects:
         shuffle(disc, self.rng)  # = self.rng.shuffle(disc), compiled
         deck = self.decks[p]
         self.decks[p] = disc + deck if deck else disc  # the pile becomes the deck
+        # the shuffled cards go under what the seat knows of the deck
+        self.deck_unknown[p] = len(disc) + min(self.deck_unknown[p], len(deck))
         self.discards[p] = []
         if self.logging:
             self._log("shuffle", p, count=len(disc))
