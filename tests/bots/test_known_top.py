@@ -142,3 +142,18 @@ def test_the_native_core_leaves_known_top_bots_to_the_python_engine() -> None:
 
     with pytest.raises(NotNative, match="known_top"):
         _plan(StrategyBot(parse_strategy(VASSAL_BOT)), False)
+
+
+def test_bureaucrat_tops_are_known_each_to_its_own_seat() -> None:
+    """The Silver gained onto the player's deck is known to that player; the Victory
+    card the other seat put back from its hand, to that seat; neither to the other."""
+    st = DominionState.scenario(
+        2,
+        ["bureaucrat", *KINGDOM[1:]],
+        hands={0: ["bureaucrat", "copper", "copper", "copper", "copper"], 1: ["estate"] * 5},
+    )
+    _do(st, "play Bureaucrat")
+    while st.stack:
+        st.apply(st.legal_actions()[0])
+    assert (_ids(st, 0), _ids(st, 1)) == (["silver"], ["estate"])
+    assert (st.view(0)["known_top"], st.view(1)["known_top"]) == (["silver"], ["estate"])

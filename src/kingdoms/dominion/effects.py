@@ -150,8 +150,11 @@ class Effects:
         self.owned_counts[p][c] += 1
         if dest == "hand":
             self.hands[p].append(c)
-        elif dest == "deck":
-            self.decks[p].append(c)
+        elif dest == "deck":  # a card its seat knows, on top (Zones.will_put_on_deck)
+            deck = self.decks[p]
+            if self.deck_unknown[p] > len(deck):
+                self.deck_unknown[p] = len(deck)
+            deck.append(c)
         else:
             self.discards[p].append(c)
         if self.logging:
