@@ -157,3 +157,16 @@ def test_bureaucrat_tops_are_known_each_to_its_own_seat() -> None:
         st.apply(st.legal_actions()[0])
     assert (_ids(st, 0), _ids(st, 1)) == (["silver"], ["estate"])
     assert (st.view(0)["known_top"], st.view(1)["known_top"]) == (["silver"], ["estate"])
+
+
+def test_a_possessor_does_not_learn_the_known_top_of_the_seat_it_possesses() -> None:
+    st = DominionState.scenario(
+        2, KINGDOM, turn=1, decks={1: ["laboratory", "copper", "estate", "silver"]}
+    )
+    st.deck_unknown[1] = 3  # seat 1 put its Laboratory back itself
+    assert _ids(st, 1) == ["laboratory"]
+    assert _ids(st.determinize(1, random.Random(2)), 1) == ["laboratory"]
+    st.controller = 0  # seat 0 possesses seat 1 this turn: it sees seat 1's hand only
+    for seed in range(8):
+        d = st.determinize(0, random.Random(seed))
+        assert _ids(d, 1) == [] and sorted(d.decks[1]) == sorted(st.decks[1])

@@ -583,9 +583,11 @@ class DominionState(Turn):
         for q in range(self.num_players):
             if q == player or (q == self.turn and self.controller == player):
                 # own hand (or the possessed player's, seen by the possessor): known;
-                # so are the cards it put on its deck itself (on top)
+                # so are the cards the seat put on its own deck itself (on top), which
+                # a possessor does not see
                 deck = new.decks[q]
-                unknown = new.deck_unknown[q]
+                unknown = new.deck_unknown[q] if q == player else ALL_UNKNOWN
+                new.deck_unknown[q] = unknown
                 if unknown >= len(deck):
                     rng.shuffle(deck)
                 else:
