@@ -115,6 +115,16 @@ for i in range(4):
                   ["smithy:start=Silver+Silver", "big-money"]]:
         r = play_one("dominion", specs, i, 7, {"kingdom": "First Game"})
         out["games"].append([list(r.winners), list(r.scores), r.first, dict(r.summary)])
+vassal = os.path.join(tempfile.mkdtemp(), "vassal.toml")  # known_top(): the Python engine
+with open(vassal, "w", encoding="utf-8") as f:
+    f.write('name = "V"\nbuy = ["Province", "Gold", "Sentry if count(Sentry) < 1", '
+            '"Vassal if count(Vassal) < 2", "Laboratory", "Silver"]\n'
+            'play = ["Vassal if known_top(Action) > 0", "Sentry", "Laboratory", "Vassal"]\n')
+skull = ["sentry", "harbinger", "vassal", "laboratory", "poacher", "militia", "throne_room",
+         "smithy", "market", "village"]
+for i in range(4):
+    r = play_one("dominion", [vassal, "big-money-ultimate"], i, 7, {"kingdom": skull})
+    out["games"].append([list(r.winners), list(r.scores), r.first, dict(r.summary)])
 json.dump(out, sys.stdout)
 """
 

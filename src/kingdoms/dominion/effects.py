@@ -56,6 +56,7 @@ class Effects:
     controller: int
     possessed_trash: list[int]
     discarding: list[int]
+    deck_unknown: list[int]
     owned_counts: list[list[int]]
     buy_cache: dict[int, list[int]]
 
@@ -70,6 +71,8 @@ class Effects:
         shuffle(disc, self.rng)  # = self.rng.shuffle(disc), compiled
         deck = self.decks[p]
         self.decks[p] = disc + deck if deck else disc  # the pile becomes the deck
+        # the shuffled cards go under what the seat knows of the deck
+        self.deck_unknown[p] = len(disc) + min(self.deck_unknown[p], len(deck))
         self.discards[p] = []
         if self.logging:
             self._log("shuffle", p, count=len(disc))
@@ -147,8 +150,11 @@ class Effects:
         self.owned_counts[p][c] += 1
         if dest == "hand":
             self.hands[p].append(c)
-        elif dest == "deck":
-            self.decks[p].append(c)
+        elif dest == "deck":  # a card its seat knows, on top (Zones.will_put_on_deck)
+            deck = self.decks[p]
+            if self.deck_unknown[p] > len(deck):
+                self.deck_unknown[p] = len(deck)
+            deck.append(c)
         else:
             self.discards[p].append(c)
         if self.logging:

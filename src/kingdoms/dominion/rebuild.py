@@ -35,6 +35,7 @@ from kingdoms.dominion.data import CARDS, NUM_CARDS
 from kingdoms.dominion.fields import card_indices as _cards
 from kingdoms.dominion.fields import from_public, to_public
 from kingdoms.dominion.frames import Frame
+from kingdoms.dominion.zones import ALL_UNKNOWN
 
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
@@ -141,6 +142,7 @@ def _rebuild(view: Mapping[str, Any], rng: random.Random) -> DominionState:
     st.in_play = [_cards(s["in_play"]) for s in seats]
     st.aside = [[] for _ in range(n)]
     st.looking = [[] for _ in range(n)]
+    st.deck_unknown = [ALL_UNKNOWN] * n
 
     possession = view.get("possession") or {}
     # the hands this seat saw drawn at the end of turns it possessed (a record of
@@ -188,7 +190,13 @@ def _rebuild(view: Mapping[str, Any], rng: random.Random) -> DominionState:
             _take(pool, known_hand, "hand", q)
             _take(pool, known_looking, "the cards looked at", q)
         deck_size, disc_size = int(seat["deck_size"]), int(seat["discard_size"])
+        # the cards this seat put on its own deck itself: known, on top, in order
+        known_top = _cards(view.get("known_top") or []) if q == me else []
+        if len(known_top) > deck_size:
+            raise InvalidArgument(f"seat {q}'s known top cards do not fit its deck")
+        _take(pool, known_top, "the known top of the deck", q)
         hidden = (0 if known_hand is not None else hand_size + looking_size) + deck_size
+        hidden -= len(known_top)
         if not 0 <= covering <= disc_size or (disc_size > covering) != bool(top):
             raise InvalidArgument(f"seat {q}'s discard pile does not fit its top card")
         hidden += disc_size - len(top)
@@ -229,10 +237,14 @@ def _rebuild(view: Mapping[str, Any], rng: random.Random) -> DominionState:
                 pool, disc_size - 1, top, discard_seen[1], rng
             )
         else:
-            st.decks[q] = pool[:deck_size]
-            under = pool[deck_size:]
+            below = deck_size - len(known_top)
+            st.decks[q] = pool[:below]
+            under = pool[below:]
             cut = len(under) - covering
             st.discards[q] = under[:cut] + top + under[cut:]
+        if known_top:
+            st.deck_unknown[q] = len(st.decks[q])
+            st.decks[q] += known_top[::-1]
     for row in rows:
         if any(v is None for v in row[1:]):
             raise InvalidArgument(f"view frame {row!r} has a blank field no hand explains")

@@ -22,7 +22,7 @@ the rules as pure functions (scoring, end of game, tie-break) in
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from kingdoms.core.errors import InvalidArgument, InvariantViolation, malformed_as
@@ -58,7 +58,7 @@ from kingdoms.dominion.turn import (
     TURN_FIELDS,
     Turn,
 )
-from kingdoms.dominion.zones import ZONE_FIELDS
+from kingdoms.dominion.zones import ALL_UNKNOWN, ZONE_FIELDS
 
 __all__ = [
     "ACTION_PHASE",
@@ -167,6 +167,7 @@ class DominionState(Turn):
         self.deferred = []
         self.possessed_trash = []
         self.discarding = [0] * n
+        self.deck_unknown = [ALL_UNKNOWN] * n
         self.seen_hands = []
         self.stack = []
         self.stolen = []
@@ -584,8 +585,18 @@ class DominionState(Turn):
         new = self._clone_with(random.Random(rng.random()))
         for q in range(self.num_players):
             if q == player or (q == self.turn and self.controller == player):
-                # own hand (or the possessed player's, seen by the possessor): known
-                shuffle(new.decks[q], rng)
+                # own hand (or the possessed player's, seen by the possessor): known;
+                # so are the cards the seat put on its own deck itself (on top), which
+                # a possessor does not see
+                deck = new.decks[q]
+                unknown = new.deck_unknown[q] if q == player else ALL_UNKNOWN
+                new.deck_unknown[q] = unknown
+                if unknown >= len(deck):
+                    shuffle(deck, rng)
+                else:
+                    below = deck[:unknown]
+                    shuffle(below, rng)
+                    deck[:unknown] = below
                 continue
             # cards a pending decision of q shows q has in hand stay there (what each
             # decision shows is declared with its card: HAND_HINTS)
@@ -615,6 +626,7 @@ class DominionState(Turn):
             if picks:
                 disc.extend(pool[k + m : k + m + picks])
             new.decks[q] = pool[k + m + picks :]
+            new.deck_unknown[q] = ALL_UNKNOWN
         return new
 
     def snapshot(self) -> JSONDict:
@@ -721,7 +733,7 @@ def _restore(snapshot: Mapping[str, Any]) -> DominionState:
     for f in FIELDS:
         if f.kind not in UNSAVED:
             if f.name in _ADDED and f.name not in snapshot:
-                data: Any = [0] * config.players if f.name == "discarding" else []
+                data: Any = _ADDED[f.name](config.players)
             else:
                 data = snapshot[f.name]
             setattr(st, f.name, from_json(f, data))
@@ -729,9 +741,14 @@ def _restore(snapshot: Mapping[str, Any]) -> DominionState:
     return st
 
 
-_ADDED: Final = ("discarding", "seen_hands")
-"""Fields newer than some saved snapshots: a snapshot without them restores with none
-(no discard being made, no hand seen)."""
+_ADDED: Final[dict[str, Callable[[int], list[int]]]] = {
+    "discarding": lambda n: [0] * n,
+    "seen_hands": lambda n: [],
+    "deck_unknown": lambda n: [ALL_UNKNOWN] * n,
+}
+"""Fields newer than some saved snapshots -> what a snapshot without them restores
+with, given the number of seats (no discard being made, no hand seen, no deck's
+order known)."""
 
 
 _SETUPS: Final[dict[tuple[int, tuple[str, ...]], tuple[list[int], list[int]]]] = {}

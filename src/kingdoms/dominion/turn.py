@@ -30,6 +30,7 @@ from kingdoms.dominion.effects import Effects
 from kingdoms.dominion.fields import LIST, TUPLES, VALUE, Field, names
 from kingdoms.dominion.frames import Frame
 from kingdoms.dominion.scoring import Scoring
+from kingdoms.dominion.zones import ALL_UNKNOWN
 
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
@@ -281,6 +282,7 @@ class Turn(Scoring, Effects):
             self.ended_by = ended
             self.phase = OVER
             self.controller = -1
+            self.deck_unknown = [ALL_UNKNOWN] * self.num_players  # nothing left to know
             if self.logging:
                 self._log("end", None, by=ended, vp=self.vp())
             return

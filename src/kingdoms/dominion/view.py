@@ -38,6 +38,8 @@
                    "in_play": [...],
                    "set_aside": [...], "turns": 0, "owned": {"copper": 7, ...}}, ...],
       "hand": ["copper", ...],     # this seat's own hand only
+      "known_top": ["laboratory", ...],  # this seat only: the cards it put on top
+                                   # of its own deck itself, still there (top first)
       "possession": null | {"player": 1, "by": 0, "hand": [...], "looking": [...]},
                                    # a Possession turn (hand and looking: the
                                    # possessor's view only)
@@ -142,6 +144,7 @@ def make_view(st: DominionState, player: int) -> JSONDict:
         "players": players,
         "hand": sorted(ids[c] for c in st.hands[player]),
         "looking": [ids[c] for c in st.looking[player]],
+        "known_top": [ids[c] for c in st.known_top(player)],
         "possession": _possession(st, player),
         "seen_hands": [
             {"player": t[1], "hand": sorted(ids[c] for c in t[2:])}
@@ -161,6 +164,7 @@ def make_public_view(st: DominionState) -> JSONDict:
     out["player"] = None
     out["hand"] = []
     out["looking"] = []
+    out["known_top"] = []
     out["engine"] = public_engine(st, None)
     out["seen_hands"] = []
     for q, seat_view in enumerate(out["players"]):

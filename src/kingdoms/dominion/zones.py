@@ -55,6 +55,7 @@ ZONE_FIELDS: Final = (
     Field("looking", ZONES),
     Field("possessed_trash", CARD_LIST, engine=True),
     Field("discarding", LIST, engine=True),
+    Field("deck_unknown", LIST),
     Field("totals", TOTALS),
     Field("owned_counts", COUNTS),
     Field("owned_kinds", DERIVED),
@@ -62,7 +63,13 @@ ZONE_FIELDS: Final = (
 )
 """The zones' fields (``totals`` and ``owned_counts`` are counted from the others,
 ``buy_cache`` remembers the Buy phase's buy actions per coins and potions, and
-whether the supply ends the game)."""
+whether the supply ends the game).  ``deck_unknown`` is, per seat, how many cards at
+the bottom of its deck it does not know the order of: the cards above them are the
+ones it put there itself since its last shuffle (:meth:`Zones.known_top`), known to
+that seat alone; :data:`ALL_UNKNOWN` (or any count not below the deck's size): none."""
+
+ALL_UNKNOWN: Final = 1 << 30
+"""``deck_unknown`` of a deck whose order its seat does not know at all."""
 
 
 class Zones(Stack):
@@ -75,6 +82,7 @@ class Zones(Stack):
     trash: list[int]
     possessed_trash: list[int]
     discarding: list[int]
+    deck_unknown: list[int]
     hands: list[list[int]]
     decks: list[list[int]]
     discards: list[list[int]]
@@ -107,6 +115,24 @@ class Zones(Stack):
             for c in self.held_by_frames(p):
                 counts[c] += 1
         return counts
+
+    def will_put_on_deck(self, p: int) -> None:
+        """Seat ``p`` is about to put cards it knows on top of its deck: the cards
+        below them (the deck as it is now, after the draws since the count was last
+        kept) stay as known or unknown as they were."""
+        deck_size = len(self.decks[p])
+        if self.deck_unknown[p] > deck_size:
+            self.deck_unknown[p] = deck_size
+
+    def known_top(self, p: int) -> list[int]:
+        """The cards on top of ``p``'s deck that ``p`` put there itself since its last
+        shuffle and still are there, top card first (what only ``p`` knows of its
+        deck's order)."""
+        deck = self.decks[p]
+        unknown = self.deck_unknown[p]
+        if unknown >= len(deck):
+            return []
+        return deck[unknown:][::-1]
 
     def set_aside_of(self, p: int) -> list[int]:
         """Every card ``p`` has set aside: the shared zone and the frames' cards."""

@@ -165,6 +165,12 @@ def _card_fn(fname: str, kind: str, key: str) -> Compiled:
         return Compiled(
             lambda s: s.opp_count(key, is_type), (0, _INF), cards=cards, key=f"opp:{key}"
         )
+    if fname == "known_top":
+        if this:
+            return Compiled(lambda s: s.known_top(s.card, False), (0, 1), uses_card=True)
+        return Compiled(
+            lambda s: s.known_top(key, is_type), (0, 1), cards=cards, key=f"known_top:{key}"
+        )
     zone = ZONES[fname]
     if this:
         return Compiled(lambda s: s.zone(zone, s.card, False), (0, _INF), uses_card=True)
@@ -586,6 +592,8 @@ def _card_source(fname: str, kind: str, key: str) -> str:
         return f"s.opp_count({arg}, {is_type})"
     if fname == "is":
         return f"s.is_(s.card, {arg}, {is_type})"
+    if fname == "known_top":
+        return f"s.known_top({arg}, {is_type})"
     return f"s.zone({ZONES[fname]}, {arg}, {is_type})"
 
 

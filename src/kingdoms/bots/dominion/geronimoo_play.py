@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from kingdoms.bots.dominion.lang import DISPLAY
 from kingdoms.bots.dominion.roles import ROLES
@@ -92,6 +93,10 @@ _KEEP_ON_DISCARD = ("Curse", "Victory", "Copper", "Silver", "Harbinger", "Cellar
 simulator ranks no better than Silver to draw."""
 
 
+VASSAL_FIRST: Final = "known_top(Action) > 0 and (known_top(Terminal) == 0 or actions > 1)"
+"""When that simulator plays Vassal before every other Action."""
+
+
 @dataclass(slots=True)
 class Style:
     """The entries an imported bot gets for how it plays."""
@@ -140,6 +145,10 @@ def play_style(
     cards = {c for c, _ in rules}
     aggressive = strategies.get("chapel") == "aggressiveTrashing"
     least = 4 if aggressive else 6
+    if "vassal" in cards:
+        # first when the top card is known (put back by Sentry or Harbinger) to be
+        # an Action Vassal can play: a non-terminal, or a terminal with Actions to spare
+        style.play.append(f"{DISPLAY['vassal']} if {VASSAL_FIRST}")
     for card, cond in _PLAY_ORDER:
         if card not in cards:
             continue

@@ -94,6 +94,7 @@ from kingdoms.dominion.data import (
     SILVER,
 )
 from kingdoms.dominion.rules import GARDENS, VINEYARD
+from kingdoms.dominion.zones import ALL_UNKNOWN
 
 NATIVE_ENV: Final = "KINGDOMS_NATIVE"
 
@@ -442,6 +443,26 @@ def _plan(
     return found[2]
 
 
+def _reads_known_top(strategy: Strategy) -> str:
+    """The text of the first rule of ``strategy`` whose condition calls
+    ``known_top()``, or ``""``."""
+    rules = [*strategy.buy, *strategy.play]
+    for chain in strategy.decisions.values():
+        rules += chain
+    for r in rules:
+        tree = condition_tree(r.cond) if r.cond is not None else None
+        if tree is None:
+            continue
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id.lower() == "known_top"
+            ):
+                return r.text
+    return ""
+
+
 def _choice_rules(bot: StrategyBot, purpose: str) -> list[tuple[int, int, int, int]]:
     """The rules of a decision choosing cards, as the native core's rule rows (a
     condition in them: not native)."""
@@ -537,6 +558,9 @@ def _make_plan(
     if strategy.styles:  # decided by the Python bot (kingdoms.bots.dominion.styles)
         named = ", ".join(f"{c} = {v!r}" for c, v in sorted(strategy.styles.items()))
         raise NotNative(f"play styles ({named})")
+    known = _reads_known_top(strategy)
+    if known:  # the native core keeps no known top cards
+        raise NotNative(f"the condition function known_top() in {known!r}")
     assert _MOD is not None
     nodes = _Nodes()
     buys: list[tuple[int, int]] = []
@@ -767,7 +791,16 @@ def play_state(state: Any, bots: Sequence[object], max_steps: int) -> bool:
     except NotNative:
         return False
     assert _MOD is not None
-    return bool(_MOD.play_state(run, state, max_steps))
+    if not _MOD.play_state(run, state, max_steps):
+        return False
+    _game_over(state)
+    return True
+
+
+def _game_over(state: Any) -> None:
+    """What the Python engine also resets when a game ends: no seat knows any of its
+    deck's order (the native core does not keep it)."""
+    state.deck_unknown = [ALL_UNKNOWN] * state.num_players
 
 
 _RUNS: dict[Any, Any] = {}
@@ -807,7 +840,10 @@ def play_rollout(
         _check_state(state)
     except NotNative:
         return 0
-    return 1 if _MOD.play_state(run, state, max_steps, seed) else -1
+    if not _MOD.play_state(run, state, max_steps, seed):
+        return -1
+    _game_over(state)
+    return 1
 
 
 def rollout_key(

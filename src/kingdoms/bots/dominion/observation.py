@@ -48,6 +48,7 @@ class Observation:
     them later raises :class:`~kingdoms.core.errors.InvalidArgument`)."""
 
     __slots__ = (
+        "_known_top",
         "_owned",
         "_state",
         "_step",
@@ -81,6 +82,7 @@ class Observation:
         choices: tuple[Choice, ...] = (),
         source: DominionState | None = None,
         zones: list[dict[str, float]] | None = None,
+        known_top: tuple[str, ...] | None = None,
     ) -> None:
         self.seat = seat
         self.phase = phase
@@ -103,6 +105,7 @@ class Observation:
         self._zones: list[dict[str, float] | None] = (
             [None, None, None, None] if zones is None else list(zones)
         )
+        self._known_top = known_top
         # len(history) is the state's step, without the property's call
         self._step = len(source.history) if source is not None else 0
 
@@ -247,6 +250,18 @@ class Observation:
         return got
 
     @property
+    def known_top(self) -> tuple[str, ...]:
+        """The cards on top of the seat's own deck that it put there itself and that
+        are still there, top card first (the view's ``known_top``)."""
+        got = self._known_top
+        if got is None:
+            st = self._source()
+            ids = IDS
+            got = tuple(ids[c] for c in st.known_top(self.seat))
+            self._known_top = got
+        return got
+
+    @property
     def owned(self) -> tuple[dict[str, int], ...]:
         """Per seat: card id -> copies owned (public: every gain is seen)."""
         return tuple(self.owned_by(q) for q in range(len(self.turns)))
@@ -269,6 +284,7 @@ class Observation:
             self.purpose,
             self.about,
             self.choices,
+            self.known_top,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -314,6 +330,7 @@ class Observation:
             about=about,
             choices=choices,
             zones=_view_zones(view, seat),
+            known_top=tuple(str(c) for c in view.get("known_top") or ()),
         )
 
 

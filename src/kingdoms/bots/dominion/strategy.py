@@ -407,6 +407,16 @@ class Situation:
         potions = self.potion_costs.get(card)
         return self.cost(card) + (_POTION_COST.get(card, 0) if potions is None else potions)
 
+    def known_top(self, key: str, is_type: bool) -> int:
+        """1 when the seat knows the top card of its draw pile (it put it there
+        itself: :attr:`Observation.known_top`) and that card is ``key`` (or of type
+        ``key``), else 0."""
+        obs = self.observation
+        if obs is None:
+            return 0
+        top = obs.known_top
+        return 1 if top and self.is_(top[0], key, is_type) else 0
+
     def is_(self, card: str, key: str, is_type: bool) -> bool:
         """Whether ``card`` is card ``key`` (or of type ``key``)."""
         if is_type:

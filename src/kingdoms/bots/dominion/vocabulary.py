@@ -110,12 +110,13 @@ ZONES: Mapping[str, int] = {
 }
 """Zone functions -> the zone of :meth:`Situation.zone` they count."""
 
-_CARD_FUNCTIONS = frozenset({"count", "left", "cost", "opp_count", *ZONES})
+_CARD_FUNCTIONS = frozenset({"count", "left", "cost", "opp_count", "known_top", *ZONES})
 FUNCTIONS: tuple[str, ...] = (
     "count",
     "left",
     *ZONES,
     "opp_count",
+    "known_top",
     "opponents_max",
     "cost",
     "is",

@@ -80,6 +80,7 @@ def _apothecary_next(st: DominionState, p: int) -> None:
     if len(set(aside)) > 1:
         st.push("apothecary", p, APOTHECARY)
     else:
+        st.will_put_on_deck(p)
         st.decks[p].extend(aside)
         aside.clear()
 
@@ -88,6 +89,7 @@ def _apothecary_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     """Put ``c`` back onto the deck now (the last card put back ends on top)."""
     p = fr.who
     st.aside[p].remove(c)
+    st.will_put_on_deck(p)
     st.decks[p].append(c)
     _apothecary_next(st, p)
 
@@ -308,6 +310,7 @@ def _alchemist_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
     zone = st.in_play[p] if fr.a else st.discards[p]
     idx = len(zone) - 1 - zone[::-1].index(ALCHEMIST)
     del zone[idx]
+    st.will_put_on_deck(p)
     st.decks[p].append(ALCHEMIST)
     if st.logging:
         st._log("topdeck", p, card="alchemist")
@@ -340,6 +343,7 @@ def _herbalist_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
         return
     p = fr.who
     st.in_play[p].remove(c)
+    st.will_put_on_deck(p)
     st.decks[p].append(c)
     if st.logging:
         st._log("topdeck", p, card=CARDS[c].id)

@@ -43,6 +43,7 @@ def _topdeck_from(st: DominionState, p: int, zone: list[int], c: int, last: bool
         del zone[len(zone) - 1 - zone[::-1].index(c)]
     else:
         zone.remove(c)
+    st.will_put_on_deck(p)
     st.decks[p].append(c)
     if st.logging:
         st._log("topdeck", p, count=1)
@@ -235,6 +236,7 @@ def _sentry_back(st: DominionState, fr: Frame) -> None:
     if len(looking) == 2 and looking[0] != looking[1]:
         st.push("sentry_order", p, SENTRY)
         return
+    st.will_put_on_deck(p)
     st.decks[p].extend(looking)
     looking.clear()
 
@@ -244,6 +246,7 @@ def _sentry_order_answer(st: DominionState, fr: Frame, kind: int, c: int) -> Non
     p = fr.who
     looking = st.looking[p]
     looking.remove(c)
+    st.will_put_on_deck(p)
     st.decks[p].extend(looking)
     st.decks[p].append(c)
     looking.clear()

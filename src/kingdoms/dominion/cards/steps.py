@@ -576,6 +576,7 @@ def _topdeck_victim(st: DominionState, fr: Frame) -> None:
 def _reveal_topdeck(st: DominionState, q: int, c: int) -> None:
     st.reveal(q, [c])
     st.hands[q].remove(c)
+    st.will_put_on_deck(q)
     st.decks[q].append(c)
 
 
