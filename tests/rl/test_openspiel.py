@@ -10,6 +10,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from kingdoms.rl import chance  # noqa: E402
 from kingdoms.rl import openspiel as ks  # noqa: E402 - registers the games
 from kingdoms.rl.dominion_obs import DominionEncoder  # noqa: E402
 
@@ -144,6 +145,79 @@ def test_actions_without_a_chance_node_read_nothing_unseen(name: str, params: di
                     assert a.decks[p][u:] == b.decks[p][u:]
                     assert sorted(a.decks[p]) == sorted(b.decks[p])
     assert quiet > 50 and chance > 20
+
+
+@pytest.mark.parametrize(("kingdom", "players"), [("First Game", 2), (TOPDECKERS, 2), (DRAWERS, 3)])
+def test_dominion_a_turn_end_reads_only_the_top_of_its_deck(kingdom: str, players: int) -> None:
+    """A chance node before the end of a turn (the last buy, the end of the Buy phase)
+    shuffles only the top five unseen cards of the deck of the player whose turn ends:
+    the action reads nothing else nobody has seen (every other arrangement of the
+    rest of that deck's unseen part and of the other decks' gives the same game)."""
+    game = pyspiel.load_game(ks.DOMINION, {"kingdom": kingdom, "players": players})
+    checked = 0
+    for seed in range(3):
+        for state, action in _play(game, seed, 700):
+            engine = state.engine
+            if not ks.dominion_needs_chance(engine, action) or not chance.ends_the_turn(
+                engine, action
+            ):
+                continue
+            seat = engine.turn
+            results = []
+            for k in range(2):
+                copy = engine.clone()
+                mixer = random.Random(1000 * seed + k)
+                for p, u in enumerate(state.fresh):
+                    deck = copy.decks[p]
+                    keep = chance.CLEANUP_DRAW if p == seat else 0
+                    rest = deck[: max(u - keep, 0)]
+                    mixer.shuffle(rest)
+                    deck[: len(rest)] = rest
+                copy.rng = random.Random(7)
+                copy.apply(action)
+                results.append(copy)
+            a, b = results
+            assert _snapshot(a, "dominion") == _snapshot(b, "dominion"), (seed, action)
+            checked += 1
+    assert checked > 30
+
+
+PINNED_FULL = [0, 9, 2, 4, 6, 1, 8, 5, 3, 7]
+PINNED_PART = [0, 1, 2, 3, 9, 7, 6, 5, 4, 8]
+
+
+def test_chance_shuffles_are_uniform_and_the_same_on_every_build() -> None:
+    """The chance nodes' shuffle: each place of a full shuffle and of the top of a
+    partial one takes each card about equally often; fixed results pin the generator
+    (every build gives the same games)."""
+    cards = list(range(10))
+    chance.mix(cards, 0, 10, 10, 12345)
+    assert cards == PINNED_FULL
+    part = list(range(10))
+    chance.mix(part, 2, 10, 3, 12345)
+    assert part[:2] == [0, 1] and sorted(part) == list(range(10)) and part == PINNED_PART
+    rng = random.Random(0)
+    n = 20000
+    for lo, top in ((0, 8), (3, 2)):
+        counts = [[0] * 8 for _ in range(8)]
+        for _ in range(n):
+            deck = list(range(8))
+            chance.mix(deck, lo, 8, top, chance.chance_seed(rng, 0))
+            for place in range(8 - top, 8):
+                counts[place][deck[place]] += 1
+            assert deck[:lo] == list(range(lo))
+        for place in range(8 - top, 8):
+            cards_there = range(lo, 8)
+            expect = n / len(cards_there)
+            for c in cards_there:
+                assert abs(counts[place][c] - expect) < 5 * (expect**0.5), (lo, place, c)
+    # each outcome its own arrangement
+    seen = set()
+    for outcome in range(32):
+        deck = list(range(20))
+        chance.chance_shuffle(deck, random.Random(3), outcome)
+        seen.add(tuple(deck))
+    assert len(seen) == 32
 
 
 @pytest.mark.parametrize("name", [ks.DOMINION, ks.KINGDOMINO])
