@@ -182,6 +182,50 @@ def test_dominion_a_turn_end_reads_only_the_top_of_its_deck(kingdom: str, player
     assert checked > 30
 
 
+def test_dominion_cellar_picks_need_no_chance_node_its_draw_does() -> None:
+    """A card picked for Cellar is discarded and the question asked again: no chance
+    node (nothing drawn); Cellar's ``done`` draws as many, from a deck with cards
+    nobody has seen: always a chance node, and copies at it draw differently."""
+    from kingdoms.dominion.actions import A_DONE, CHOOSE
+    from kingdoms.dominion.data import NUM_CARDS
+
+    game = pyspiel.load_game(ks.DOMINION, {"kingdom": "First Game"})
+    picks = dones = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(state.history()) < 1200:
+            if state.is_chance_node():
+                state.apply_action(rng.randrange(len(state.chance_outcomes())))
+                continue
+            engine = state.engine
+            legal = state.legal_actions()
+            if engine.stack and engine.stack[-1].code == "discard_draw":
+                p = engine.stack[-1].who
+                chosen = [a for a in legal if a // NUM_CARDS == CHOOSE]
+                if chosen and rng.random() < 0.7:
+                    hand = len(engine.hands[p])
+                    state.apply_action(chosen[0])
+                    assert not state.is_chance_node()
+                    assert len(state.engine.hands[p]) == hand - 1
+                    assert state.engine.stack[-1].code == "discard_draw"
+                    picks += 1
+                    continue
+                drawn = state.engine.stack[-1].a
+                state.apply_action(A_DONE)
+                assert state.is_chance_node()
+                if drawn and state.fresh[p] >= drawn + 2:
+                    hands = set()
+                    for outcome in range(8):
+                        c = state.clone()
+                        c.apply_action(outcome)
+                        hands.add(tuple(sorted(c.engine.hands[p])))
+                    dones += len(hands) > 1
+                continue
+            state.apply_action(rng.choice(legal))
+    assert picks > 20 and dones > 3
+
+
 PINNED_FULL = [0, 9, 2, 4, 6, 1, 8, 5, 3, 7]
 PINNED_PART = [0, 1, 2, 3, 9, 7, 6, 5, 4, 8]
 

@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from kingdoms.core.state import TERMINAL
 from kingdoms.dominion.actions import BUY as _D_BUY
+from kingdoms.dominion.actions import CHOOSE as _D_CHOOSE
 from kingdoms.dominion.actions import END_PHASE as _D_END_PHASE
 from kingdoms.dominion.actions import PLAY as _D_PLAY
 from kingdoms.dominion.actions import PLAY_ALL_TREASURES as _D_PLAY_ALL
@@ -32,6 +33,9 @@ TERMINAL_ID: Final = -4
 """OpenSpiel's player id of a terminal state (``pyspiel.PlayerId.TERMINAL``)."""
 
 
+_CELLAR_PICK: Final = "discard_draw"
+"""Cellar's decision: a card picked is discarded and the same question asked again
+(:mod:`kingdoms.dominion.cards.steps`); ``done`` draws as many."""
 _M32: Final = 0xFFFFFFFF
 CLEANUP_DRAW: Final = 5
 """The cards a Clean-up draws: all a Buy phase's end reads of a deck nobody saw."""
@@ -79,12 +83,14 @@ def chance_shuffle(cards: list[int], rng: random.Random, outcome: int) -> None:
 def dominion_needs_chance(engine: Any, action: int) -> bool:
     """Whether carrying out ``action`` in ``engine`` (a Dominion state) may draw, look
     at or shuffle cards nobody has seen: everything but a Treasure played, all
-    Treasures played, a buy that is not the last one, and the end of an Action phase
-    that leads to a Buy phase (the tests check, on random games, that these read
+    Treasures played, a buy that is not the last one, the end of an Action phase
+    that leads to a Buy phase, and a card picked to discard for Cellar (it asks again
+    at once; its ``done`` draws) (the tests check, on random games, that these read
     nothing hidden)."""
-    if engine.stack:
-        return True
     kind = action // _D_CARDS
+    stack = engine.stack
+    if stack:
+        return kind != _D_CHOOSE or stack[-1].code != _CELLAR_PICK
     if kind == _D_PLAY_ALL:
         return False
     if kind == _D_PLAY:
