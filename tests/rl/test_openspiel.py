@@ -82,6 +82,7 @@ TOPDECKERS = (
     "bureaucrat+harbinger+artisan+sentry+spy+apothecary+scrying_pool+alchemist+golem+chancellor"
 )
 DRAWERS = "cellar+library+adventurer+vassal+possession+thief+bandit+militia+moat+council_room"
+PICKERS = "chapel+cellar+workshop+feast+militia+remodel+mine+artisan+throne_room+vassal"
 HIDDEN = {"dominion": ("decks", "rng"), "kingdomino": ("pile", "aside", "rng")}
 
 
@@ -110,6 +111,7 @@ def _snapshot(engine, name: str) -> dict:
         (ks.DOMINION, {"kingdom": "First Game"}),
         (ks.DOMINION, {"kingdom": TOPDECKERS}),
         (ks.DOMINION, {"kingdom": DRAWERS, "players": 3}),
+        (ks.DOMINION, {"kingdom": PICKERS, "players": 3}),
         (ks.KINGDOMINO, {"players": 2, "variants": "dynasty"}),
         (ks.KINGDOMINO, {"players": 3}),
     ],

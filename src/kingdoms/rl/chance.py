@@ -17,6 +17,7 @@ from kingdoms.core.state import TERMINAL
 from kingdoms.dominion.actions import BUY as _D_BUY
 from kingdoms.dominion.actions import CHOOSE as _D_CHOOSE
 from kingdoms.dominion.actions import END_PHASE as _D_END_PHASE
+from kingdoms.dominion.actions import GAIN as _D_GAIN
 from kingdoms.dominion.actions import PLAY as _D_PLAY
 from kingdoms.dominion.actions import PLAY_ALL_TREASURES as _D_PLAY_ALL
 from kingdoms.dominion.data import NUM_CARDS as _D_CARDS
@@ -36,6 +37,14 @@ TERMINAL_ID: Final = -4
 _CELLAR_PICK: Final = "discard_draw"
 """Cellar's decision: a card picked is discarded and the same question asked again
 (:mod:`kingdoms.dominion.cards.steps`); ``done`` draws as many."""
+_CHAPEL_PICK: Final = "trash_up_to"
+"""Chapel's decision (``a`` trashed so far of at most ``b``): asked again while
+picks and cards are left."""
+_MILITIA_PICK: Final = "discard_down_to"
+"""Militia's decision (``a`` the hand size to keep): asked again while the hand is
+bigger."""
+_GAIN: Final = "gain"
+"""A gain's decision (Workshop, Feast, Remodel, Mine, Artisan…)."""
 _M32: Final = 0xFFFFFFFF
 CLEANUP_DRAW: Final = 5
 """The cards a Clean-up draws: all a Buy phase's end reads of a deck nobody saw."""
@@ -80,17 +89,43 @@ def chance_shuffle(cards: list[int], rng: random.Random, outcome: int) -> None:
     mix(cards, 0, len(cards), len(cards), chance_seed(rng, outcome))
 
 
+def _quiet_answer(engine: Any, stack: list[Any], kind: int) -> bool:
+    """Whether answering the top decision of ``stack`` with an action of ``kind``
+    reads nothing nobody has seen: a card picked that asks the same question again
+    at once (Cellar's discard; Chapel's trash with picks and cards left; Militia's
+    discard down to a hand still too big), or a card gained with nothing under the
+    gain in an Action phase with a buy left (what follows is the Action phase, or
+    the Buy phase it skips to: the engine's ``_settle``; no card of these sets reads
+    a deck when a card is gained)."""
+    top = stack[-1]
+    code = top.code
+    if kind == _D_CHOOSE:
+        if code == _CELLAR_PICK:
+            return True
+        if code == _CHAPEL_PICK:
+            return bool(top.a + 1 < top.b and len(engine.hands[top.who]) > 1)
+        if code == _MILITIA_PICK:
+            return bool(len(engine.hands[top.who]) - 1 > top.a)
+        return False
+    return bool(
+        kind == _D_GAIN
+        and code == _GAIN
+        and len(stack) == 1
+        and engine.phase == _D_ACTION_PHASE
+        and engine.buys > 0
+    )
+
+
 def dominion_needs_chance(engine: Any, action: int) -> bool:
     """Whether carrying out ``action`` in ``engine`` (a Dominion state) may draw, look
     at or shuffle cards nobody has seen: everything but a Treasure played, all
     Treasures played, a buy that is not the last one, the end of an Action phase
-    that leads to a Buy phase, and a card picked to discard for Cellar (it asks again
-    at once; its ``done`` draws) (the tests check, on random games, that these read
-    nothing hidden)."""
+    that leads to a Buy phase, and the answers :func:`_quiet_answer` tells (the
+    tests check, on random games, that these read nothing hidden)."""
     kind = action // _D_CARDS
     stack = engine.stack
     if stack:
-        return kind != _D_CHOOSE or stack[-1].code != _CELLAR_PICK
+        return not _quiet_answer(engine, stack, kind)
     if kind == _D_PLAY_ALL:
         return False
     if kind == _D_PLAY:
