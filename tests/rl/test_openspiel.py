@@ -83,6 +83,7 @@ TOPDECKERS = (
 )
 DRAWERS = "cellar+library+adventurer+vassal+possession+thief+bandit+militia+moat+council_room"
 PICKERS = "chapel+cellar+workshop+feast+militia+remodel+mine+artisan+throne_room+vassal"
+QUIET = "festival+woodcutter+university+apprentice+transmute+throne_room+chapel+workshop+moat+mine"
 HIDDEN = {"dominion": ("decks", "rng"), "kingdomino": ("pile", "aside", "rng")}
 
 
@@ -112,6 +113,7 @@ def _snapshot(engine, name: str) -> dict:
         (ks.DOMINION, {"kingdom": TOPDECKERS}),
         (ks.DOMINION, {"kingdom": DRAWERS, "players": 3}),
         (ks.DOMINION, {"kingdom": PICKERS, "players": 3}),
+        (ks.DOMINION, {"kingdom": QUIET, "players": 2}),
         (ks.KINGDOMINO, {"players": 2, "variants": "dynasty"}),
         (ks.KINGDOMINO, {"players": 3}),
     ],
@@ -226,6 +228,36 @@ def test_dominion_cellar_picks_need_no_chance_node_its_draw_does() -> None:
                 continue
             state.apply_action(rng.choice(legal))
     assert picks > 20 and dones > 3
+
+
+def test_dominion_plays_without_a_chance_node() -> None:
+    """The Action cards whose play reads nothing nobody has seen (their steps change
+    counts or ask a decision; the answers have their own chance nodes): a play of one
+    has no chance node, a play of a card that draws has one."""
+    from kingdoms.dominion.actions import PLAY
+    from kingdoms.dominion.data import BY_ID, NUM_CARDS
+    from kingdoms.dominion.turn import ACTION_PHASE
+
+    names = {ks_card for ks_card, i in BY_ID.items() if i in chance.QUIET_PLAYS}
+    assert names == {
+        "apprentice", "cellar", "chapel", "festival", "militia", "mine", "remodel",
+        "throne_room", "transmute", "university", "woodcutter", "workshop",
+    }  # fmt: skip
+    game = pyspiel.load_game(ks.DOMINION, {"kingdom": "First Game"})
+    quiet = drawing = 0
+    for state, action in _play(game, 11, 3000):
+        engine = state.engine
+        if engine.stack or engine.phase != ACTION_PHASE or action // NUM_CARDS != PLAY:
+            continue
+        after = state.clone()
+        after.apply_action(action)
+        if action % NUM_CARDS in chance.QUIET_PLAYS:
+            assert not after.is_chance_node()
+            quiet += 1
+        else:
+            assert after.is_chance_node()
+            drawing += 1
+    assert quiet > 5 and drawing > 5
 
 
 PINNED_FULL = [0, 9, 2, 4, 6, 1, 8, 5, 3, 7]

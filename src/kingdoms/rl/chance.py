@@ -20,6 +20,16 @@ from kingdoms.dominion.actions import END_PHASE as _D_END_PHASE
 from kingdoms.dominion.actions import GAIN as _D_GAIN
 from kingdoms.dominion.actions import PLAY as _D_PLAY
 from kingdoms.dominion.actions import PLAY_ALL_TREASURES as _D_PLAY_ALL
+from kingdoms.dominion.cards import DECLARED
+from kingdoms.dominion.cards.steps import (
+    Ask,
+    DiscardAnyThenDraw,
+    EachOtherDiscardsDownTo,
+    GainUpTo,
+    Plus,
+    TrashOneFromHand,
+    TrashUpTo,
+)
 from kingdoms.dominion.data import NUM_CARDS as _D_CARDS
 from kingdoms.dominion.state import _common_start as common_start
 from kingdoms.dominion.turn import ACTION_PHASE as _D_ACTION_PHASE
@@ -89,6 +99,37 @@ def chance_shuffle(cards: list[int], rng: random.Random, outcome: int) -> None:
     mix(cards, 0, len(cards), len(cards), chance_seed(rng, outcome))
 
 
+def _reads_nothing_when_played(decl: Any) -> bool:
+    """Whether a declared card's play reads no card nobody has seen: its effect is
+    steps, each one that only changes counts (+Actions, +Buys, +$) or asks a
+    decision (a gain, a trash, Cellar's discard, a card's own question, each other
+    player discarding down)."""
+    steps = decl.steps
+    if not steps:
+        return False
+    for step in steps:
+        kind = type(step)
+        if kind is Plus:
+            if step.cards:
+                return False
+        elif kind not in _ASKING_STEPS:
+            return False
+    return True
+
+
+_ASKING_STEPS: Final = (
+    Ask,
+    DiscardAnyThenDraw,
+    EachOtherDiscardsDownTo,
+    GainUpTo,
+    TrashOneFromHand,
+    TrashUpTo,
+)
+QUIET_PLAYS: Final = frozenset(d.index for d in DECLARED.values() if _reads_nothing_when_played(d))
+"""The cards whose play in an Action phase needs no chance node (Workshop, Militia,
+Remodel, Mine, Chapel, Cellar, Festival…)."""
+
+
 def _quiet_answer(engine: Any, stack: list[Any], kind: int) -> bool:
     """Whether answering the top decision of ``stack`` with an action of ``kind``
     reads nothing nobody has seen: a card picked that asks the same question again
@@ -129,7 +170,7 @@ def dominion_needs_chance(engine: Any, action: int) -> bool:
     if kind == _D_PLAY_ALL:
         return False
     if kind == _D_PLAY:
-        return bool(engine.phase != _D_BUY_PHASE)
+        return bool(engine.phase != _D_BUY_PHASE and action % _D_CARDS not in QUIET_PLAYS)
     if kind == _D_BUY:
         return bool(engine.buys <= 1)
     if kind == _D_END_PHASE:
