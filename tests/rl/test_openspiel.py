@@ -10,6 +10,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from kingdoms.rl import chance  # noqa: E402
 from kingdoms.rl import openspiel as ks  # noqa: E402 - registers the games
 from kingdoms.rl.dominion_obs import DominionEncoder  # noqa: E402
 
@@ -81,6 +82,8 @@ TOPDECKERS = (
     "bureaucrat+harbinger+artisan+sentry+spy+apothecary+scrying_pool+alchemist+golem+chancellor"
 )
 DRAWERS = "cellar+library+adventurer+vassal+possession+thief+bandit+militia+moat+council_room"
+PICKERS = "chapel+cellar+workshop+feast+militia+remodel+mine+artisan+throne_room+vassal"
+QUIET = "festival+woodcutter+university+apprentice+transmute+throne_room+chapel+workshop+moat+mine"
 HIDDEN = {"dominion": ("decks", "rng"), "kingdomino": ("pile", "aside", "rng")}
 
 
@@ -109,6 +112,8 @@ def _snapshot(engine, name: str) -> dict:
         (ks.DOMINION, {"kingdom": "First Game"}),
         (ks.DOMINION, {"kingdom": TOPDECKERS}),
         (ks.DOMINION, {"kingdom": DRAWERS, "players": 3}),
+        (ks.DOMINION, {"kingdom": PICKERS, "players": 3}),
+        (ks.DOMINION, {"kingdom": QUIET, "players": 2}),
         (ks.KINGDOMINO, {"players": 2, "variants": "dynasty"}),
         (ks.KINGDOMINO, {"players": 3}),
     ],
@@ -144,6 +149,153 @@ def test_actions_without_a_chance_node_read_nothing_unseen(name: str, params: di
                     assert a.decks[p][u:] == b.decks[p][u:]
                     assert sorted(a.decks[p]) == sorted(b.decks[p])
     assert quiet > 50 and chance > 20
+
+
+@pytest.mark.parametrize(("kingdom", "players"), [("First Game", 2), (TOPDECKERS, 2), (DRAWERS, 3)])
+def test_dominion_a_turn_end_reads_only_the_top_of_its_deck(kingdom: str, players: int) -> None:
+    """A chance node before the end of a turn (the last buy, the end of the Buy phase)
+    shuffles only the top five unseen cards of the deck of the player whose turn ends:
+    the action reads nothing else nobody has seen (every other arrangement of the
+    rest of that deck's unseen part and of the other decks' gives the same game)."""
+    game = pyspiel.load_game(ks.DOMINION, {"kingdom": kingdom, "players": players})
+    checked = 0
+    for seed in range(3):
+        for state, action in _play(game, seed, 700):
+            engine = state.engine
+            if not ks.dominion_needs_chance(engine, action) or not chance.ends_the_turn(
+                engine, action
+            ):
+                continue
+            seat = engine.turn
+            results = []
+            for k in range(2):
+                copy = engine.clone()
+                mixer = random.Random(1000 * seed + k)
+                for p, u in enumerate(state.fresh):
+                    deck = copy.decks[p]
+                    keep = chance.CLEANUP_DRAW if p == seat else 0
+                    rest = deck[: max(u - keep, 0)]
+                    mixer.shuffle(rest)
+                    deck[: len(rest)] = rest
+                copy.rng = random.Random(7)
+                copy.apply(action)
+                results.append(copy)
+            a, b = results
+            assert _snapshot(a, "dominion") == _snapshot(b, "dominion"), (seed, action)
+            checked += 1
+    assert checked > 30
+
+
+def test_dominion_cellar_picks_need_no_chance_node_its_draw_does() -> None:
+    """A card picked for Cellar is discarded and the question asked again: no chance
+    node (nothing drawn); Cellar's ``done`` draws as many, from a deck with cards
+    nobody has seen: always a chance node, and copies at it draw differently."""
+    from kingdoms.dominion.actions import A_DONE, CHOOSE
+    from kingdoms.dominion.data import NUM_CARDS
+
+    game = pyspiel.load_game(ks.DOMINION, {"kingdom": "First Game"})
+    picks = dones = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(state.history()) < 1200:
+            if state.is_chance_node():
+                state.apply_action(rng.randrange(len(state.chance_outcomes())))
+                continue
+            engine = state.engine
+            legal = state.legal_actions()
+            if engine.stack and engine.stack[-1].code == "discard_draw":
+                p = engine.stack[-1].who
+                chosen = [a for a in legal if a // NUM_CARDS == CHOOSE]
+                if chosen and rng.random() < 0.7:
+                    hand = len(engine.hands[p])
+                    state.apply_action(chosen[0])
+                    assert not state.is_chance_node()
+                    assert len(state.engine.hands[p]) == hand - 1
+                    assert state.engine.stack[-1].code == "discard_draw"
+                    picks += 1
+                    continue
+                drawn = state.engine.stack[-1].a
+                state.apply_action(A_DONE)
+                assert state.is_chance_node()
+                if drawn and state.fresh[p] >= drawn + 2:
+                    hands = set()
+                    for outcome in range(8):
+                        c = state.clone()
+                        c.apply_action(outcome)
+                        hands.add(tuple(sorted(c.engine.hands[p])))
+                    dones += len(hands) > 1
+                continue
+            state.apply_action(rng.choice(legal))
+    assert picks > 20 and dones > 3
+
+
+def test_dominion_plays_without_a_chance_node() -> None:
+    """The Action cards whose play reads nothing nobody has seen (their steps change
+    counts or ask a decision; the answers have their own chance nodes): a play of one
+    has no chance node, a play of a card that draws has one."""
+    from kingdoms.dominion.actions import PLAY
+    from kingdoms.dominion.data import BY_ID, NUM_CARDS
+    from kingdoms.dominion.turn import ACTION_PHASE
+
+    names = {ks_card for ks_card, i in BY_ID.items() if i in chance.QUIET_PLAYS}
+    assert names == {
+        "apprentice", "cellar", "chapel", "festival", "militia", "mine", "remodel",
+        "throne_room", "transmute", "university", "woodcutter", "workshop",
+    }  # fmt: skip
+    game = pyspiel.load_game(ks.DOMINION, {"kingdom": "First Game"})
+    quiet = drawing = 0
+    for state, action in _play(game, 11, 3000):
+        engine = state.engine
+        if engine.stack or engine.phase != ACTION_PHASE or action // NUM_CARDS != PLAY:
+            continue
+        after = state.clone()
+        after.apply_action(action)
+        if action % NUM_CARDS in chance.QUIET_PLAYS:
+            assert not after.is_chance_node()
+            quiet += 1
+        else:
+            assert after.is_chance_node()
+            drawing += 1
+    assert quiet > 5 and drawing > 5
+
+
+PINNED_FULL = [0, 9, 2, 4, 6, 1, 8, 5, 3, 7]
+PINNED_PART = [0, 1, 2, 3, 9, 7, 6, 5, 4, 8]
+
+
+def test_chance_shuffles_are_uniform_and_the_same_on_every_build() -> None:
+    """The chance nodes' shuffle: each place of a full shuffle and of the top of a
+    partial one takes each card about equally often; fixed results pin the generator
+    (every build gives the same games)."""
+    cards = list(range(10))
+    chance.mix(cards, 0, 10, 10, 12345)
+    assert cards == PINNED_FULL
+    part = list(range(10))
+    chance.mix(part, 2, 10, 3, 12345)
+    assert part[:2] == [0, 1] and sorted(part) == list(range(10)) and part == PINNED_PART
+    rng = random.Random(0)
+    n = 20000
+    for lo, top in ((0, 8), (3, 2)):
+        counts = [[0] * 8 for _ in range(8)]
+        for _ in range(n):
+            deck = list(range(8))
+            chance.mix(deck, lo, 8, top, chance.chance_seed(rng, 0))
+            for place in range(8 - top, 8):
+                counts[place][deck[place]] += 1
+            assert deck[:lo] == list(range(lo))
+        for place in range(8 - top, 8):
+            cards_there = range(lo, 8)
+            expect = n / len(cards_there)
+            for c in cards_there:
+                assert abs(counts[place][c] - expect) < 5 * (expect**0.5), (lo, place, c)
+    # each outcome its own arrangement
+    seen = set()
+    for outcome in range(32):
+        deck = list(range(20))
+        chance.chance_shuffle(deck, random.Random(3), outcome)
+        seen.add(tuple(deck))
+    assert len(seen) == 32
 
 
 @pytest.mark.parametrize("name", [ks.DOMINION, ks.KINGDOMINO])

@@ -36,14 +36,16 @@ The model, as OpenSpiel sees it:
     equally likely.  A whole shuffle has too many outcomes to list (a 40-card deck),
     so this is a *sampled* form of the shuffle, which OpenSpiel's algorithms handle
     as any explicit chance node (MCTS samples an outcome, outcome-sampling MCCFR
-    samples one and weights it by its probability): the node draws one uniformly
-    random arrangement of each unseen part from the state's generator (which no seat
-    observes), and outcome ``k`` is that arrangement turned by ``k`` places (the
-    last ``k`` cards moved to the bottom; each shuffle made during the action is
-    turned by ``k`` too).  Each outcome on its own is a uniformly random shuffle;
-    together they put ``k`` different cards on top of a deck of at least ``k``
-    unseen cards, a stratified sample of the next draws.  More outcomes give a
-    finer sample.
+    samples one and weights it by its probability): outcome ``k`` shuffles each
+    unseen part with a small generator started from 32 bits of the state's
+    generator (which no seat observes) hashed with ``k``
+    (:func:`kingdoms.rl.chance.mix`), and each shuffle made during the action is made
+    so too.  Each outcome on its own is a uniformly random shuffle, and different
+    outcomes give different ones.  More outcomes give a finer sample.  The end of a
+    Dominion turn (the last buy, the end of the Buy phase) reads only the top five
+    cards of its player's deck (the Clean-up draw): its chance node shuffles only
+    those five places (each a uniform draw from that deck's unseen cards); the cards
+    under them are shuffled by the next chance node that may read them.
 
 * **Actions** are the engine's integer actions (468 for Dominion, 778 for
   Kingdomino; :mod:`kingdoms.rl.dominion`, :mod:`kingdoms.rl.kingdomino`).
@@ -98,8 +100,8 @@ from kingdoms.core.state import State
 from kingdoms.rl.chance import (
     advance,
     apply,
+    chance_shuffle,
     to_move,
-    turned,
 )
 from kingdoms.rl.chance import (
     dominion_needs_chance as dominion_needs_chance,
@@ -261,10 +263,10 @@ class Spec:
 # -- what a chance node rearranges, and which actions need one ----------------------------
 class _Recorder(random.Random):
     """The engine's generator while an action runs after a chance node: shuffles with
-    ``inner`` (the state's own generator, left in the engine afterwards), turned by the
-    chance outcome, and notes the discard piles shuffled, in their new order (a
-    subclass: the engine's shuffle hands it the list, see
-    :mod:`kingdoms.dominion.shuffle`).  One is made and lent to each action in turn."""
+    ``inner`` (the state's own generator, left in the engine afterwards) as the chance
+    outcome does (:func:`kingdoms.rl.chance.chance_shuffle`), and notes the discard
+    piles shuffled, in their new order (a subclass: the engine's shuffle hands it the
+    list, see :mod:`kingdoms.dominion.shuffle`).  One is made and lent to each action in turn."""
 
     def __init__(self) -> None:
         super().__init__(0)
@@ -274,7 +276,7 @@ class _Recorder(random.Random):
         self.shuffled: list[tuple[int, list[int]]] = []
 
     def shuffle(self, x: Any, *args: Any) -> None:
-        turned(x, self.inner, self.turn)
+        chance_shuffle(x, self.inner, self.turn)
         for p, pile in enumerate(self.discards):
             if pile is x:
                 self.shuffled.append((p, list(x)))
