@@ -91,6 +91,22 @@ def game_ranker(game: str) -> Callable[[State, list[int]], list[int]] | None:
     return ranker if callable(ranker) else None
 
 
+def play_to_end(state: State, policy: PlayoutPolicy, rng: random.Random) -> None:
+    """Play ``state`` on by ``policy`` until the game ends (at most
+    ``MAX_PLAYOUT_STEPS`` steps): the game's own fast loop for random playouts, the
+    policy's own whole rollout where it has one (``finish``), else step by step."""
+    if policy is random_playout_policy:
+        state.random_playout(rng, MAX_PLAYOUT_STEPS)
+    elif (finish := getattr(policy, "finish", None)) is not None:
+        finish(state, rng, MAX_PLAYOUT_STEPS)
+    else:
+        apply = state.apply
+        for _ in range(MAX_PLAYOUT_STEPS):
+            if state.current_player < 0:
+                break
+            apply(policy(state, rng))
+
+
 def rewards(scores: Sequence[float], winners: Sequence[int], scoring: str) -> list[float]:
     """Per-seat reward in [0, 1] for a finished game."""
     n = len(scores)
@@ -203,16 +219,7 @@ class MCTSBot:
         return policy
 
     def _finish(self, state: State, policy: PlayoutPolicy, rng: random.Random) -> list[float]:
-        if policy is random_playout_policy:
-            state.random_playout(rng, MAX_PLAYOUT_STEPS)  # the game's own fast loop
-        elif (finish := getattr(policy, "finish", None)) is not None:
-            finish(state, rng, MAX_PLAYOUT_STEPS)  # the policy's own whole rollout
-        else:
-            apply = state.apply
-            for _ in range(MAX_PLAYOUT_STEPS):
-                if state.current_player < 0:
-                    break
-                apply(policy(state, rng))
+        play_to_end(state, policy, rng)
         out = state.outcome()
         if out is None:
             return [0.5] * state.num_players

@@ -34,16 +34,15 @@ from typing import Any
 
 from kingdoms.bots.base import game_bot_hook, make_bot
 from kingdoms.bots.mcts import (
+    MAX_PLAYOUT_STEPS,
     PlayoutPolicy,
     game_playout_policy,
     game_ranker,
-    random_playout_policy,
+    play_to_end,
 )
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import get_game, state_from_config
 from kingdoms.core.state import State
-
-MAX_PLAYOUT_STEPS = 100_000
 
 PLAN_ROUNDS_MAX = 200
 """The plan search of a reviewed seat plays as many rounds as a decision gets samples
@@ -86,16 +85,7 @@ class PolicyPlayer:
         policy = self.policy
 
         def finish(sim: State, rng: random.Random) -> None:
-            if policy is random_playout_policy:
-                sim.random_playout(rng, MAX_PLAYOUT_STEPS)
-            elif (whole := getattr(policy, "finish", None)) is not None:
-                whole(sim, rng, MAX_PLAYOUT_STEPS)  # the policy's own whole rollout
-            else:
-                apply = sim.apply
-                for _ in range(MAX_PLAYOUT_STEPS):
-                    if sim.current_player < 0:
-                        break
-                    apply(policy(sim, rng))
+            play_to_end(sim, policy, rng)
 
         return Evaluator(self.ranker, finish)
 
