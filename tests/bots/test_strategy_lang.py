@@ -108,6 +108,18 @@ def test_gardens_count_in_vp() -> None:
         ("count(Dutchy) > 0", "unknown card or type 'Dutchy'"),
         ("cash > 3", "unknown name 'cash'"),
         ("count(Gold) >", "bad condition"),
+        ("count(Gold) >", "it ends with '>': a value is missing after it"),
+        ("coins => 6", "'=>' is not an operator here; did you mean '>='?"),
+        ("coins = 6", "did you mean '=='?"),
+        ("coins > 3 && actions > 0", "did you mean 'and'?"),
+        ("coins > 3 || actions > 0", "did you mean 'or'?"),
+        ("!coins", "did you mean 'not'?"),
+        ("coins ≥ 6", "did you mean '>='?"),
+        ("3 coins", "an operator is missing between '3' and 'coins'"),
+        ("coins >= 6 and", "it ends with 'and'"),
+        ("coins >> 3", "unsupported operator '>>'; did you mean '>'?"),
+        ("coins & actions", "unsupported operator '&'; did you mean 'and'?"),
+        ("count(Gold).real", "unsupported expression 'count(Gold).real'"),
         ("open('x')", "unknown function"),
         ("count(Gold).real", "unsupported expression"),
         ("left(Treasure) > 1", "left() takes a card"),
@@ -117,6 +129,21 @@ def test_gardens_count_in_vp() -> None:
 def test_bad_conditions_name_the_problem(cond: str, needle: str) -> None:
     with pytest.raises(StrategyError, match=r"<text>:3:\d+: error:") as err:
         parse_strategy(f'name = "x"\nbuy = [\n  "Gold if {cond}",\n]\n')
+    assert needle in str(err.value)
+    assert "invalid syntax" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("entry", "needle"),
+    [
+        ("Gold if", "<text>:3:11: error: buy: bad condition '': the condition is empty"),
+        ("Smithy iff coins > 3", "did you mean 'Smithy if coins > 3'?"),
+        ("Smithy when coins > 3", "did you mean 'Smithy if coins > 3'?"),
+    ],
+)
+def test_a_misspelt_if_is_named(entry: str, needle: str) -> None:
+    with pytest.raises(StrategyError) as err:
+        parse_strategy(f'name = "x"\nbuy = [\n  "{entry}",\n]\n')
     assert needle in str(err.value)
 
 

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 import math
 import operator
 import re
@@ -300,7 +301,7 @@ def _compile(node: ast.expr, public: bool = False) -> Compiled:
             )
         if isinstance(node.op, ast.UAdd):
             return inner
-        raise ExprError("unsupported operator", col)
+        raise ExprError(f"unsupported operator {_op_text(node.op)}", col)
     if isinstance(node, ast.BoolOp):
         parts = [_compile(v, public) for v in node.values]
         fns = [p.fn for p in parts]
@@ -319,7 +320,7 @@ def _compile(node: ast.expr, public: bool = False) -> Compiled:
     if isinstance(node, ast.BinOp):
         binop = _BIN.get(type(node.op))
         if binop is None:
-            raise ExprError("unsupported operator (use + - * / // %)", col)
+            raise ExprError(f"unsupported operator {_op_text(node.op)} (use + - * / // %)", col)
         a, b = _compile(node.left, public), _compile(node.right, public)
         fa, fb = a.fn, b.fn
         cards, uses, notes = _merge((a, b))
@@ -405,7 +406,11 @@ def _compile(node: ast.expr, public: bool = False) -> Compiled:
             uses_card=uses,
             notes=notes,
         )
-    raise ExprError(f"unsupported expression {ast.dump(node)[:40]!r}", col)
+    raise ExprError(
+        f"unsupported expression {ast.unparse(node)[:40]!r} (conditions use numbers, "
+        "names, functions such as count(X), comparisons, arithmetic and and/or/not)",
+        col,
+    )
 
 
 def _bounds(node: ast.expr) -> list[tuple[str, float, float, Range]]:
@@ -482,6 +487,100 @@ def _joined_truth(
     )
 
 
+_MISSPELT = re.compile(
+    r"=>|=<|&&|\|\||(?<![<>=!])=(?!=)|!(?!=)|(?<![<>=!])>\s*>|<\s*<|\bthen\b|[≥≤≠]"
+)
+_MEANT = {
+    "=>": ">=",
+    "=<": "<=",
+    "&&": "and",
+    "||": "or",
+    "=": "==",
+    "!": "not",
+    "then": "and",
+    "≥": ">=",
+    "≤": "<=",
+    "≠": "!=",
+}
+_OPERATOR = frozenset(
+    {"<", "<=", ">", ">=", "==", "!=", "+", "-", "*", "/", "//", "%", "(", ",", "and", "or", "not"}
+)
+
+
+def syntax_hint(src: str, err: SyntaxError) -> tuple[str, int]:
+    """What is wrong with a condition Python cannot parse, said for a strategy file's
+    author (not Python's bare "invalid syntax"), and the column (0-based) it is at.
+
+    >>> syntax_hint("coins => 6", SyntaxError("invalid syntax"))
+    ("'=>' is not an operator here; did you mean '>='?", 6)
+    >>> syntax_hint("count(Gold) >", SyntaxError("invalid syntax"))
+    ("it ends with '>': a value is missing after it", 12)
+    >>> syntax_hint("3 coins", SyntaxError("invalid syntax"))
+    ("an operator is missing between '3' and 'coins' (e.g. <, >=, ==, and, +)", 2)
+    """
+    import io
+    import tokenize
+
+    if not src.strip():
+        return "the condition is empty (e.g. 'coins >= 6')", 0
+    m = _MISSPELT.search(src)
+    if m:
+        tok = re.sub(r"\s+", "", m.group(0))
+        meant = _MEANT.get(tok)
+        if meant is None:  # ">>" or "<<"
+            return f"{m.group(0)!r} is not an operator here; did you mean {tok[0]!r}?", m.start()
+        return f"{tok!r} is not an operator here; did you mean {meant!r}?", m.start()
+    toks: list[tokenize.TokenInfo] = []
+    try:
+        for t in tokenize.generate_tokens(io.StringIO(src).readline):
+            if t.type in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.INDENT):
+                continue
+            toks.append(t)
+    except (tokenize.TokenError, SyntaxError):
+        toks = []
+    if toks and toks[-1].string in _OPERATOR - {"("}:
+        last = toks[-1]
+        return f"it ends with {last.string!r}: a value is missing after it", last.start[1]
+    value = (tokenize.NAME, tokenize.NUMBER)
+    for a, b in itertools.pairwise(toks):
+        a_value = (a.type in value and a.string not in _OPERATOR) or a.string == ")"
+        b_value = b.type in value and b.string not in _OPERATOR
+        if a_value and b_value:
+            return (
+                f"an operator is missing between {a.string!r} and {b.string!r}"
+                " (e.g. <, >=, ==, and, +)",
+                b.start[1],
+            )
+    at = max(0, (err.offset or 1) - 1)
+    if err.msg and err.msg != "invalid syntax":
+        return err.msg, at
+    near = src[at : at + 12].strip()
+    return (f"cannot read it from {near!r} on" if near else "it stops short"), at
+
+
+_OP_TEXT = {
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.Pow: "**",
+    ast.MatMult: "@",
+    ast.Invert: "~",
+}
+_OP_MEANT = {
+    ast.BitAnd: "; did you mean 'and'?",
+    ast.BitOr: "; did you mean 'or'?",
+    ast.Invert: "; did you mean 'not'?",
+    ast.RShift: "; did you mean '>'?",
+    ast.LShift: "; did you mean '<'?",
+}
+
+
+def _op_text(op: ast.AST) -> str:
+    return f"{_OP_TEXT.get(type(op), type(op).__name__)!r}{_OP_MEANT.get(type(op), '')}"
+
+
 _CALL_ARGS = re.compile(
     rf"\b({'|'.join(sorted(_CARD_FUNCTIONS | {'iS'}))})\(([^()]*)\)", re.IGNORECASE
 )
@@ -513,9 +612,8 @@ def compile_condition(text: str) -> Compiled:
             warnings.simplefilter("ignore")  # e.g. "invalid decimal literal": an error below
             tree = ast.parse(src, mode="eval")
     except SyntaxError as err:
-        raise ExprError(
-            f"bad condition {text.strip()!r}: {err.msg}", lead + (err.offset or 1) - 1
-        ) from None
+        why, at = syntax_hint(src, err)
+        raise ExprError(f"bad condition {text.strip()!r}: {why}", lead + at) from None
     try:
         compiled = _compile(tree.body)
     except ExprError as err:

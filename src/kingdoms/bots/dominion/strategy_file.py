@@ -129,10 +129,26 @@ class _Text:
 def _split_entry(raw: str) -> tuple[str, str | None, int]:
     """``"Smithy if actions > 0"`` -> ``("Smithy", "actions > 0", 10)`` (the
     condition's offset in ``raw``)."""
-    m = re.match(r"^(.*?)\s+if\s+(.*)$", raw, flags=re.IGNORECASE | re.DOTALL)
+    m = re.match(r"^(.*?)\s+if(?:\s+(.*))?$", raw, flags=re.IGNORECASE | re.DOTALL)
     if m:
-        return m.group(1).strip(), m.group(2), m.start(2)
+        cond = m.group(2) or ""  # "Gold if": an empty condition, said so
+        return m.group(1).strip(), cond, m.start(2) if m.group(2) is not None else len(raw)
     return raw.strip(), None, 0
+
+
+def _if_meant(text: str) -> str:
+    """``"Smithy iff coins > 3"`` -> ``"; did you mean 'Smithy if coins > 3'?"``: a card
+    or type followed by words that are no ``if``."""
+    words = text.split()
+    for n in range(min(3, len(words) - 1), 0, -1):
+        head = " ".join(words[:n])
+        if _name(head) is not None or head.lower() in _WORDS:
+            rest = words[n + 1 :] if words[n].lower() in _IF_LIKE else words[n:]
+            return f"; did you mean {' '.join([head, 'if', *rest])!r}?"
+    return ""
+
+
+_IF_LIKE = frozenset({"iff", "when", "while", "whenever", "unless", "fi", "of", "id", "is"})
 
 
 def _target(text: str) -> tuple[int, str, int] | str:
@@ -151,7 +167,7 @@ def _target(text: str) -> tuple[int, str, int] | str:
         return (t, low, pick)
     what = _name(text)
     if what is None:
-        return f"unknown card or type {text.strip()!r}{did_you_mean(text)}"
+        return f"unknown card or type {text.strip()!r}{did_you_mean(text) or _if_meant(text)}"
     return (CARD if what[0] == "card" else TYPE, what[1], pick)
 
 
