@@ -227,9 +227,12 @@ def test_the_pool_holds_every_fitting_bot_strongest_first(tmp_path: Path) -> Non
     away.write_text('name = "Needs Mine"\nbuy = ["Province", "Mine", "Silver"]\n')
     pool = bundled_pool(kingdom, files=[str(mine), str(away)])
     assert "witch" in pool and "smithy" in pool and str(mine) in pool  # every fitting bot
-    assert str(away) not in pool and "big-money-ultimate" not in pool
+    assert str(away) not in pool and "big-money" not in pool
+    # Big Money Ultimate fits every kingdom: in the pool whatever the first --vs bot
+    assert pool[-1] == "big-money-ultimate"
+    assert "big-money-ultimate" in bundled_pool(kingdom, against="witch", race_games=4)
     raced = bundled_pool(kingdom, files=[str(mine)], against="big-money-ultimate", race_games=30)
-    assert set(raced) == set(pool)
+    assert set(raced) == set(pool) - {"big-money-ultimate"}
     # strongest first: a Witch bot ahead of the plain Moat bot against Big Money
     assert raced.index("witch") < raced.index("moat")
     assert pool_label(str(mine)) == "Imported Witch"

@@ -275,6 +275,18 @@ def test_cli_sim_plays_on_a_file_s_kingdom_when_none_is_given(tmp_path: Path) ->
     assert "kingdom from FG's strategy file" in res.stderr
     res = CliRunner().invoke(main, [*args, "--kingdom", "Witch"])
     assert "witch" in json.loads(res.stdout)["setup"]["text"].lower()
+    assert "the kingdom named in FG's strategy file not used" in res.stderr
+    res = CliRunner().invoke(main, [*args, "--kingdom", "first game"])
+    assert "not used" not in res.stderr  # the same kingdom: nothing to say
+    # a round robin plays on it too; a second file's other kingdom is named as not used
+    other = tmp_path / "w.toml"
+    other.write_text('name = "W"\nkingdom = ["Witch"]\nbuy = ["Province", "Witch", "Silver"]\n')
+    rr = ["sim", "dominion", "--round-robin", f"{file},{other},big-money", "-n", "2", "--json"]
+    res = CliRunner().invoke(main, rr)
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["setup"]["kingdom"][:3] == ["cellar", "market", "militia"]
+    assert "kingdom from FG's strategy file" in res.stderr
+    assert "W's strategy file names another kingdom, not used" in res.stderr
 
 
 def test_every_table_in_plain_markdown_csv_or_json_never_wrapped_when_piped() -> None:

@@ -143,13 +143,12 @@ def _run(
         )
     if bool(bots) == bool(round_robin):
         raise click.UsageError("give either --bots or --round-robin")
-    if bots and options.get("kingdom") is None:  # no --kingdom: a file's own kingdom
-        from kingdoms.sim.setup import file_kingdom
+    from kingdoms.sim.setup import kingdom_note
 
-        named = file_kingdom(game, _split_bots(bots))
-        if named is not None:
-            options = {**options, "kingdom": named[0]}
-            click.echo(f"kingdom from {named[1]}'s strategy file", err=True)
+    # no --kingdom: the kingdom a bot's file names (--bots and --round-robin alike)
+    options, notes = kingdom_note(game, options, _split_bots(bots or round_robin or ""))
+    for note in notes:
+        click.echo(note, err=True)
     if require_cards:
         from kingdoms.sim.setup import require_cards as with_cards
 

@@ -131,6 +131,10 @@ POOL_RACE = 24
 orders the pool strongest first."""
 
 
+BIG_MONEY = "big-money-ultimate"
+"""The Big Money bot every pool holds (the reference opponent of the project)."""
+
+
 def pool_label(spec: str) -> str:
     """A pool member's name: a strategy file's ``name``, else the spec itself."""
     from kingdoms.core.errors import KingdomsError
@@ -152,9 +156,11 @@ def bundled_pool(
     max_turns: int = DEFAULT_MAX_TURNS,
 ) -> list[str]:
     """Every bundled strategy bot, and every strategy file of ``files`` (imported bots),
-    whose kingdom cards are all in the kingdom — bots that name no kingdom card (the
-    Big Money family) left out.  With ``against``, strongest first: each plays a quick
-    race of ``race_games`` games against it on the kingdom; else most cards first.
+    whose kingdom cards are all in the kingdom; of the bots that name no kingdom card
+    (the Big Money family), ``big-money-ultimate`` alone — it fits every kingdom and
+    beats the others, so a pool against other ``--vs`` bots still meets it.  With
+    ``against``, strongest first: each plays a quick race of ``race_games`` games
+    against it on the kingdom; else most cards first (Big Money Ultimate last).
     ``limit``: at most that many."""
     from kingdoms.bots.base import bot_names
     from kingdoms.core.errors import KingdomsError
@@ -170,6 +176,8 @@ def bundled_pool(
             fits.append((len(set(named)), name))
     fits.sort(key=lambda x: (-x[0], x[1]))
     names = [name for _, name in fits]
+    if BIG_MONEY not in names and against != BIG_MONEY:
+        names.append(BIG_MONEY)
     if against is not None and len(names) > 1:
         from kingdoms.sim.runner import simulate
 

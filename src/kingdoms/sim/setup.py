@@ -70,14 +70,53 @@ def labels(game: str, specs: Sequence[str]) -> list[str]:
 def file_kingdom(game: str, specs: Sequence[str]) -> tuple[list[str], str] | None:
     """The kingdom a bot's strategy file names (the first file that names one) and that
     bot's label; None: no file names one (or not Dominion)."""
+    named = file_kingdoms(game, specs)
+    return named[0] if named else None
+
+
+def file_kingdoms(game: str, specs: Sequence[str]) -> list[tuple[list[str], str]]:
+    """Every kingdom the bots' strategy files name, with the bot's label, in the order
+    of ``specs`` (none for other games)."""
     if game != "dominion":
-        return None
+        return []
+    out: list[tuple[list[str], str]] = []
     for spec in specs:
         strategy = getattr(make_bot(game, spec, files=True), "strategy", None)
         cards = list(getattr(strategy, "kingdom", ()) or ())
         if cards:
-            return cards, bot_label(game, spec)
-    return None
+            out.append((cards, bot_label(game, spec)))
+    return out
+
+
+def kingdom_note(
+    game: str, options: Mapping[str, Any], specs: Sequence[str]
+) -> tuple[dict[str, Any], list[str]]:
+    """``options`` with the kingdom of the first bot file that names one when they give
+    none (how ``sim`` honours a file's ``kingdom``), and what to tell the user: whose
+    kingdom is played, and the files whose own kingdom is not."""
+    named = file_kingdoms(game, specs)
+    if not named:
+        return dict(options), []
+    given = options.get("kingdom")
+    if given is not None:
+        from kingdoms.bots.dominion.vocabulary import card_id
+        from kingdoms.dominion.kingdom import _named, set_kingdom
+
+        ids = set(set_kingdom(given) or (card_id(n) for n in _named(given) or ()))
+        who = [label for cards, label in named if {card_id(c) for c in cards} != ids]
+        if not who:
+            return dict(options), []
+        return dict(options), [
+            f"--kingdom given: the kingdom named in {', '.join(who)}'s strategy file not used"
+        ]
+    cards, label = named[0]
+    notes = [f"kingdom from {label}'s strategy file"]
+    notes += [
+        f"{other}'s strategy file names another kingdom, not used (--kingdom chooses)"
+        for kingdom, other in named[1:]
+        if sorted(kingdom) != sorted(cards)
+    ]
+    return {**options, "kingdom": cards}, notes
 
 
 def bot_cards(game: str, spec: str) -> list[str]:
