@@ -70,7 +70,22 @@ def test_cli_rank(tmp_path: Path) -> None:
         assert r["ci95"][0] <= r["win_rate"] <= r["ci95"][1]
     table = CliRunner().invoke(main, [*args[:-3], "--combo-games", "0"])
     assert "Big Money Ultimate + X" in table.output and "witch" in table.output
-    assert "ranks not separated after 20 games" in table.output
+    early = [r["card"] for r in ranking if r["games"] < 20]
+    assert data["stopped_early"] == early and data["max_games"] == 20
+    if early:  # each early stop named with its games, the scores as at the stop
+        assert (
+            "stopped early" in table.output and "ranks not separated on the games" in table.output
+        )
+        assert all(
+            f"{r['card']} after {r['games']} games" in table.output
+            for r in ranking
+            if r["card"] in early
+        )
+    else:
+        assert (
+            "ranks not separated after 20 games" in table.output
+            and "stopped early" not in table.output
+        )
     assert all("separated_from_next" in r and "copies_separated" in r for r in ranking)
     for r in ranking:  # every card's best two-card combination, with the card in it
         combo = r["combo"]
@@ -258,3 +273,15 @@ def test_a_combination_is_shown_better_only_when_separated_from_the_card_alone()
                    alone=points)  # fmt: skip
     assert c.gain is not None and c.gain_half is not None
     assert abs(c.gain - (c.score - sum(points) / 30)) < 1e-9
+
+
+def test_cli_rank_names_its_early_stops() -> None:
+    args = ["rank", "dominion", "--kingdom", "smithy,witch,village,cellar,moat", "--max-games"]
+    args += ["200", "--min-games", "20", "--screen-games", "4", "--combo-games", "0"]
+    data = json.loads(CliRunner().invoke(main, [*args, "--json"]).output)
+    witch = next(r for r in data["ranking"] if r["card"] == "witch")
+    assert witch["games"] < 200 and data["stopped_early"] == ["witch"]
+    table = CliRunner().invoke(main, args).output
+    assert "stopped before --max-games, once separated from its neighbours" in table
+    assert f"witch after {witch['games']} games" in table
+    assert "ranks not separated after 200 games" not in table

@@ -32,7 +32,8 @@ def rank() -> None:
 @count_option(
     "--max-games",
     1000,
-    "Games per card at most (a matchup stops once its interval is clear of 50 %).",
+    "Games per card at most (a card stops earlier once its rank is separated from "
+    "its neighbours').",
     minimum=10,
 )
 @count_option("--min-games", 100, "Games per card before stopping early may happen.")
@@ -90,6 +91,8 @@ def rank_dominion(
             "opponent": OPPONENT,
             "max_turns": max_turns,
             "capped_games": sum(r.capped for r in ranked),
+            "max_games": max_games,
+            "stopped_early": [r.card for r in ranked if r.games < max_games],
             "ranking": [r.to_json() for r in ranked],
         }
         click.echo(json.dumps(data))
@@ -139,10 +142,23 @@ def rank_dominion(
             f"(scored as they stood; {capped} in all)",
             highlight=False,
         )
+    early = [r for r in ranked if r.games < max_games]
+    if early:
+        out.print(
+            "stopped before --max-games, once separated from its neighbours (scores "
+            "and intervals as they stood at the stop; a run stopped on its lead tends "
+            "to overstate it): " + ", ".join(f"{r.card} after {r.games} games" for r in early),
+            highlight=False,
+        )
     loose = [f"{i + 1}–{i + 2}" for i, r in enumerate(ranked) if r.separated_from_next is False]
+    played = (
+        f"after {max_games} games"
+        if not early
+        else f"on the games both played (at most {max_games})"
+    )
     out.print(
-        "paired games (every card on the same seeds); ranks not separated after "
-        f"{max_games} games: {', '.join(loose)}"
+        f"paired games (every card on the same seeds); ranks not separated {played}: "
+        f"{', '.join(loose)}"
         if loose
         else "every rank is separated from its neighbours (paired 99 % intervals)",
         highlight=False,
