@@ -307,7 +307,15 @@ def test_every_table_in_plain_markdown_csv_or_json_never_wrapped_when_piped() ->
     rr = ["sim", "dominion", "--round-robin", "witch,smithy,big-money", "-n", "2"]
     out = CliRunner().invoke(main, [*rr, "--format", "csv"]).stdout
     head = out.splitlines()[0]
-    assert head.startswith("#,,") and head.endswith(",overall") and len(out.splitlines()) == 4
+    assert head.startswith("#,bot,") and head.endswith(",overall")
+    assert len(out.splitlines()) == 4
+    md = CliRunner().invoke(main, [*rr, "--format", "markdown"]).stdout
+    assert "| # | bot |" in md  # every column headed (no empty Markdown header)
+    # a blank line after each Markdown table: the notes under it are no table rows
+    for text in (md, CliRunner().invoke(main, [*base, "--format", "markdown"]).stdout):
+        lines = text.splitlines()
+        last = max(i for i, line in enumerate(lines) if line.startswith("|"))
+        assert lines[last + 1] == "" and len(lines) > last + 2
     # piped (not a terminal): every row of the plain table on one line
     plain = CliRunner().invoke(main, [*rr, "--format", "plain"]).stdout
     rows = [line for line in plain.splitlines() if "big-money" in line and "%" in line]

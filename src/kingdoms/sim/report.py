@@ -248,7 +248,7 @@ class RoundRobin:
         overall = self.overall()
         order = sorted(range(len(self.bots)), key=lambda i: -overall[i])
         table.add_column("#", justify="right")
-        table.add_column("")
+        table.add_column("bot")  # rows: the bot; columns: its opponent
         for j in order:
             table.add_column(self.bots[j], justify="right")
         table.add_column("overall", justify="right")

@@ -45,7 +45,8 @@ def rows(table: Table) -> tuple[list[str], list[list[str]]]:
 
 def as_markdown(table: Table) -> str:
     header, body = rows(table)
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines = ["| " + " | ".join(h.replace("|", "\\|") for h in header) + " |"]
+    lines.append("|" + "---|" * len(header))
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in body]
     return "\n".join(lines)
 
@@ -70,7 +71,8 @@ def show(out: Console, table: Table, fmt: str = "plain") -> None:
     if fmt == "markdown":
         if table.title:
             out.print(f"**{_text(table.title)}**\n", highlight=False, markup=False)
-        out.print(as_markdown(table), highlight=False, markup=False, soft_wrap=True)
+        # a blank line ends the table: a text line right after it would read as a row
+        out.print(as_markdown(table) + "\n", highlight=False, markup=False, soft_wrap=True)
     elif fmt == "csv":
         out.print(as_csv(table), highlight=False, markup=False, soft_wrap=True)
     else:
