@@ -25,3 +25,12 @@ def test_a_factory_refuses_what_make_bot_refuses() -> None:
         bad()
     with pytest.raises(InvalidConfig, match="bad parameters for bot 'mcts'"):
         bot_factory("kingdomino", "mcts:x=1")()
+
+
+def test_an_unknown_bot_name_comes_with_the_closest_ones() -> None:
+    with pytest.raises(InvalidConfig, match=r"'smithyy' \(did you mean 'smithy'\?\); available"):
+        bot_factory("dominion", "smithyy")
+    with pytest.raises(InvalidConfig, match=r"'greedyy' \(did you mean 'greedy'"):
+        bot_factory("kingdomino", "greedyy")
+    with pytest.raises(InvalidConfig, match=r"workshop-gardens; or a strategy file \(\.toml\)$"):
+        bot_factory("dominion", "nobody", files=True)

@@ -42,7 +42,7 @@ def test_an_opening_split_and_a_table() -> None:
     ("text", "message"),
     [
         ('start = "5-2"', "an opening split is one of 5/2, 4/3, not '5-2'"),
-        ('start = ["Silvr"]', "unknown card 'Silvr' (did you mean 'silver'?)"),
+        ('start = ["Silvr"]', "unknown card 'Silvr' (did you mean 'Silver'?)"),
         ("start = 3", "start must be a list of cards added to the usual deck"),
         ('[start]\nsplit = "5/2"\nhand = ["Gold"]', "needs a shuffled deck"),
     ],
@@ -133,7 +133,7 @@ def test_a_bot_spec_carries_a_start_state() -> None:
     assert silver.strategy.start["deck"] == [*USUAL, "silver", "silver"]  # type: ignore[attr-defined]
     assert make_bot("dominion", "big-money").strategy.start is None  # type: ignore[attr-defined]
     for spec, message in [
-        ("big-money:start=Slver", "unknown card 'Slver' (did you mean 'silver'?)"),
+        ("big-money:start=Slver", "unknown card 'Slver' (did you mean 'Silver'?)"),
         ("big-money:start=6/1", "an opening split is one of 5/2, 4/3"),
         ("big-money:start=Silver++Gold", "joined by '+'"),
     ]:

@@ -189,7 +189,14 @@ def bot_factory(game: str, spec: str, *, files: bool = False) -> Callable[[], Bo
         # a strategy file: the game's bot package reads it
         return _Maker(functools.partial(from_file, name, **params), name, f"{name}")
     if name not in targets:
-        raise InvalidConfig(f"unknown {game} bot {name!r}; available: {', '.join(sorted(targets))}")
+        import difflib
+
+        close = difflib.get_close_matches(name.lower(), sorted(targets), n=2, cutoff=0.6)
+        hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+        files_too = "; or a strategy file (.toml)" if from_file is not None else ""
+        raise InvalidConfig(
+            f"unknown {game} bot {name!r}{hint}; available: {', '.join(sorted(targets))}{files_too}"
+        )
     if name in GENERIC_BOTS:
         params = {**generic_defaults(game, name), **params}
     factory = load_target(targets[name])

@@ -57,7 +57,7 @@ def _card(name: Any, where: str) -> str:
         import difflib
 
         close = difflib.get_close_matches(_key(str(name)), list(_NAMES), n=1, cutoff=0.7)
-        hint = f" (did you mean {_NAMES[close[0]]!r}?)" if close else ""
+        hint = f" (did you mean {CARDS[BY_ID[_NAMES[close[0]]]].names['en']!r}?)" if close else ""
         raise InvalidConfig(f"{where}: unknown card {name!r}{hint}")
     return _NAMES[_key(name)]
 
