@@ -118,6 +118,8 @@ def test_gardens_count_in_vp() -> None:
         ("3 coins", "an operator is missing between '3' and 'coins'"),
         ("coins >= 6 and", "it ends with 'and'"),
         ("coins >> 3", "unsupported operator '>>'; did you mean '>'?"),
+        ("coins > 3 and and actions > 1", "two operators in a row: 'and' then 'and'"),
+        ("coins > < 3", "two operators in a row: '>' then '<'"),
         ("coins & actions", "unsupported operator '&'; did you mean 'and'?"),
         ("count(Gold).real", "unsupported expression 'count(Gold).real'"),
         ("open('x')", "unknown function"),
@@ -715,3 +717,10 @@ def test_the_penultimate_province_rule_guards_every_province_entry() -> None:
     assert plain.text == "Province if total_money > 15"
     with pytest.raises(StrategyError, match="penultimate_province must be true or false"):
         parse_strategy('penultimate_province = 1\nbuy = ["Gold"]')
+
+
+def test_an_unknown_kingdom_card_comes_with_the_closest_ones() -> None:
+    with pytest.raises(
+        StrategyError, match=r"'Villge' is not a kingdom card; did you mean 'Village'\?"
+    ):
+        parse_strategy('name = "x"\nkingdom = ["Smithy", "Villge"]\nbuy = ["Silver"]\n')

@@ -541,6 +541,10 @@ def syntax_hint(src: str, err: SyntaxError) -> tuple[str, int]:
     if toks and toks[-1].string in _OPERATOR - {"("}:
         last = toks[-1]
         return f"it ends with {last.string!r}: a value is missing after it", last.start[1]
+    binary = _OPERATOR - {"(", "not", "-", "+"}
+    for a, b in itertools.pairwise(toks):
+        if a.string in binary and b.string in binary:
+            return f"two operators in a row: {a.string!r} then {b.string!r}", b.start[1]
     value = (tokenize.NAME, tokenize.NUMBER)
     for a, b in itertools.pairwise(toks):
         a_value = (a.type in value and a.string not in _OPERATOR) or a.string == ")"

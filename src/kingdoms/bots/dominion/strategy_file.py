@@ -369,7 +369,8 @@ def parse_text(text: str, name: str = "strategy") -> Parsed:
             for v in value:
                 cid = card_id(v)
                 if cid is None or cid in _STARTING | {"silver", "gold", "duchy", "province"}:
-                    findings.append(Finding(line, "error", f"{v!r} is not a kingdom card"))
+                    near = did_you_mean(v) if cid is None else ""
+                    findings.append(Finding(line, "error", f"{v!r} is not a kingdom card{near}"))
                 elif cid in kingdom:
                     findings.append(Finding(line, "error", f"{v!r} appears twice in kingdom"))
                 else:
