@@ -104,6 +104,14 @@ def test_bots_that_cannot_be_expressed_are_reported_with_every_reason() -> None:
     assert any("bigTurnBridge" in n for n in notes)
     with pytest.raises(StrategyError, match="not a bot file"):
         convert("<playerCollection>")
+    with pytest.raises(StrategyError, match=r"not a bot file: no <player> element .* <bots>"):
+        convert("<bots><foo/></bots>")
+    odd = convert(
+        '<player name="A"><buy name="Silver"><condition><left type="countCardsInDeck" '
+        'attribute="Gold"/><operator type="greaterThan"/><right type="constant" '
+        'attribute="x"/></condition></buy></player>'
+    )
+    assert odd[0].reasons == ["a condition's value 'x' is not a number"]
 
 
 def test_cli_import_writes_one_file_per_bot(tmp_path: Path) -> None:

@@ -170,7 +170,7 @@ def _number(text: str | None) -> str:
     try:
         value = float(text or "0")
     except ValueError:
-        raise Unsupported(f"the number {text!r} is not a number") from None
+        raise Unsupported(f"a condition's value {text!r} is not a number") from None
     return str(int(value)) if value == int(value) else repr(value)
 
 
@@ -413,5 +413,10 @@ def convert(xml: str) -> list[Converted]:
         root = ET.fromstring(xml)
     except ET.ParseError as err:
         raise StrategyError(f"not a bot file: {err}") from None
-    players = [root] if root.tag == "player" else root.iter("player")
+    players = [root] if root.tag == "player" else list(root.iter("player"))
+    if not players:
+        raise StrategyError(
+            f"not a bot file: no <player> element (a DomBots.xml holds one per bot; "
+            f"this one's root is <{root.tag}>)"
+        )
     return [_bot(p) for p in players]
