@@ -145,6 +145,29 @@ def test_cli_optimize_formats_its_table(tmp_path: Path) -> None:
     assert json.loads(res.output)["per_opponent"]
 
 
+def test_cli_optimize_pool_dir_names_what_it_leaves_out_and_refuses_broken_files(
+    tmp_path: Path,
+) -> None:
+    pool = tmp_path / "pool"
+    pool.mkdir()
+    args = ["optimize", "dominion", "--kingdom", "First Game", "--vs", "big-money-ultimate"]
+    args += ["--population", "2", "--generations", "1", "--games", "2", "--final-games", "2"]
+    args += ["--workers", "1", "-o", str(tmp_path / "o.toml"), "--pool-dir", str(pool)]
+    res = CliRunner().invoke(main, args)  # an empty directory: said so
+    assert res.exit_code == 2 and "holds no strategy files (*.toml)" in res.output
+    (pool / "s.toml").write_text('name = "My Smithy"\nbuy = ["Province", "Smithy", "Silver"]\n')
+    (pool / "w.toml").write_text('name = "My Witch"\nbuy = ["Province", "Witch", "Silver"]\n')
+    res = CliRunner().invoke(main, [*args, "--format", "json"])
+    assert res.exit_code == 0, res.output
+    assert "My Smithy" in json.loads(res.stdout)["pool_names"]
+    assert "left out of the pool (cards not in the kingdom): My Witch" in res.stderr
+    (pool / "broken.toml").write_text('name = "B"\nbuy = ["Gold if coins => 6"]\n')
+    res = CliRunner().invoke(main, args)  # a broken file is an error, not left out quietly
+    assert (
+        res.exit_code != 0 and "broken.toml:2" in res.output and "did you mean '>='" in res.output
+    )
+
+
 def test_extending_a_run_plays_the_games_of_one_longer_run() -> None:
     from kingdoms.sim.runner import simulate
 

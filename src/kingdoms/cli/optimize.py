@@ -139,6 +139,11 @@ def optimize_dominion(
                 description=f"generation {gen}, best fitness so far {best:.1%}",
             )
 
+        pool_files = sorted(str(p) for p in Path(pool_dir).glob("*.toml")) if pool_dir else []
+        if pool_dir and not pool_files:
+            raise click.BadParameter(
+                f"{pool_dir} holds no strategy files (*.toml)", param_hint="'--pool-dir'"
+            )
         result = run_optimize(
             kingdom,
             _split_bots(opponents),
@@ -150,7 +155,7 @@ def optimize_dominion(
             time_limit=time_limit,
             minutes=minutes,
             pool=pool,
-            pool_files=sorted(str(p) for p in Path(pool_dir).glob("*.toml")) if pool_dir else (),
+            pool_files=pool_files,
             workers=workers,
             backend=backend,
             address=address,
@@ -159,6 +164,9 @@ def optimize_dominion(
             max_turns=max_turns,
         )
     Path(out).write_text(result.text, encoding="utf-8")
+    unfit = [_label(f) for f in pool_files if f not in result.pool]
+    if pool and unfit:
+        click.echo(f"left out of the pool (cards not in the kingdom): {', '.join(unfit)}", err=True)
     if as_json or fmt == "json":
         click.echo(json.dumps({**result.to_json(), "file": out}))
         return

@@ -170,8 +170,10 @@ def bundled_pool(
     for name in [*bot_names("dominion"), *files]:
         try:
             named = bot_cards("dominion", name)
-        except KingdomsError:  # a bot that cannot be made without parameters: left out
-            continue
+        except KingdomsError:
+            if name in files:  # a broken file is an error, not a pool member fewer
+                raise
+            continue  # a bundled bot that cannot be made without parameters: left out
         if named and set(named) <= set(cards) and name != against:
             fits.append((len(set(named)), name))
     fits.sort(key=lambda x: (-x[0], x[1]))
