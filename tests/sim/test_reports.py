@@ -320,3 +320,22 @@ def test_every_table_in_plain_markdown_csv_or_json_never_wrapped_when_piped() ->
     plain = CliRunner().invoke(main, [*rr, "--format", "plain"]).stdout
     rows = [line for line in plain.splitlines() if "big-money" in line and "%" in line]
     assert rows and all(line.count("%") >= 3 for line in rows)
+
+
+def test_bots_named_alike_are_told_apart_and_a_name_with_a_slash_is_kept(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+    rules = 'buy = ["Province", "Gold", "Smithy if count(Smithy) < 1", "Silver"]\n'
+    (a / "s.toml").write_text('name = "Smithy"\n' + rules)
+    (b / "m.toml").write_text('name = "Smithy"\n' + rules)
+    (b / "s.toml").write_text('name = "Spy/Thief"\n' + rules)
+    specs = [str(a / "s.toml"), str(b / "m.toml"), "smithy"]
+    args = ["sim", "dominion", "--round-robin", ",".join(specs), "-n", "2", "--json"]
+    res = CliRunner().invoke(main, [*args, "--kingdom", "First Game"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["bots"] == ["Smithy (s.toml)", "Smithy (m.toml)", "smithy"]
+    from kingdoms.sim.report import sample_log
+
+    log = sample_log("dominion", [str(b / "s.toml"), "big-money"], 0, {"kingdom": "First Game"})
+    assert log[0] == "sample game 1: seat 1 = Spy/Thief, seat 2 = big-money"
+    assert any(line.startswith("Spy/Thief: turn 1") for line in log)

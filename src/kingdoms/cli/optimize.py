@@ -20,7 +20,7 @@ from rich.table import Table
 from kingdoms.cli.run_options import ADDRESS, BACKEND, FORMAT, JSON, MAX_TURNS, count_option
 from kingdoms.cli.sim import _split_bots
 from kingdoms.sim.optimize import optimize as run_optimize
-from kingdoms.sim.optimize import pool_label as _label
+from kingdoms.sim.optimize import pool_label, pool_labels
 from kingdoms.sim.runner import default_workers
 from kingdoms.sim.tables import console, show
 
@@ -164,7 +164,12 @@ def optimize_dominion(
             max_turns=max_turns,
         )
     Path(out).write_text(result.text, encoding="utf-8")
-    unfit = [_label(f) for f in pool_files if f not in result.pool]
+    named = dict(zip(result.pool, pool_labels(result.pool), strict=True))
+
+    def _label(spec: str) -> str:
+        return named.get(spec) or pool_label(spec)
+
+    unfit = [pool_label(f) for f in pool_files if f not in result.pool]
     if pool and unfit:
         click.echo(f"left out of the pool (cards not in the kingdom): {', '.join(unfit)}", err=True)
     if as_json or fmt == "json":

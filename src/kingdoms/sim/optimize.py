@@ -96,7 +96,7 @@ class Optimized:
             "generations": self.generations,
             "restarts": self.restarts,
             "pool": list(self.pool),
-            "pool_names": [pool_label(p) for p in self.pool],
+            "pool_names": pool_labels(self.pool),
             "per_opponent": {
                 k: {"score": round(s, 4), "ci95": [round(lo, 4), round(hi, 4)], "games": n}
                 for k, (s, lo, hi, n) in self.per_opponent.items()
@@ -144,6 +144,14 @@ def pool_label(spec: str) -> str:
         return bot_label("dominion", spec)
     except (KingdomsError, OSError):  # an earlier winner held in memory only
         return spec
+
+
+def pool_labels(specs: Sequence[str]) -> list[str]:
+    """:func:`pool_label` of every member, files named alike told apart by their file
+    (:func:`kingdoms.sim.setup.distinct`)."""
+    from kingdoms.sim.setup import distinct
+
+    return distinct([pool_label(s) for s in specs], specs)
 
 
 def bundled_pool(
@@ -582,7 +590,11 @@ def optimize(
     score = total / played
     lo, hi = wilson_interval(total, played)
     per = {opp: (p / n, *wilson_interval(p, n), n) for opp, p, n in final}
-    label = pool_label
+    named = dict(zip(members, pool_labels(members), strict=True))
+
+    def label(spec: str) -> str:
+        return named.get(spec) or pool_label(spec)
+
     header = [
         f"kingdoms optimize: kingdom {', '.join(cards)}; "
         f"pool (strongest first) {', '.join(label(m) for m in members)}",

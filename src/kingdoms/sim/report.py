@@ -173,14 +173,15 @@ def sample_log(
     return lines
 
 
-def seat_label(specs: Sequence[str], b: int) -> str:
-    """Bot ``b``'s name in a log: its spec, "#n" added when another bot has the same.
+def seat_label(names: Sequence[str], b: int) -> str:
+    """Bot ``b``'s name in a log (its label, as :func:`kingdoms.sim.setup.labels` gives
+    it: a name may hold a "/"), "#n" added when another bot has the same.
 
-    >>> seat_label(["bmu", "bmu"], 1), seat_label(["bmu", "smithy"], 1)
-    ('bmu #2', 'smithy')
+    >>> seat_label(["bmu", "bmu"], 1), seat_label(["bmu", "Spy/Thief"], 1)
+    ('bmu #2', 'Spy/Thief')
     """
-    name = specs[b].rsplit("/", 1)[-1]
-    return f"{name} #{b + 1}" if sum(1 for s in specs if s == specs[b]) > 1 else name
+    name = names[b]
+    return f"{name} #{b + 1}" if sum(1 for s in names if s == name) > 1 else name
 
 
 @dataclass(slots=True)

@@ -9,6 +9,7 @@ on bots whose rules name cards the games did not have.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from kingdoms.bots.base import make_bot
@@ -63,8 +64,35 @@ def bot_label(game: str, spec: str) -> str:
 
 
 def labels(game: str, specs: Sequence[str]) -> list[str]:
-    """:func:`bot_label` of every spec."""
-    return [bot_label(game, spec) for spec in specs]
+    """:func:`bot_label` of every spec; where different bots would get the same label
+    (two files named alike, or a file named as a bundled bot), each file's label also
+    names its file, so no table shows two bots under one name (one spec given twice
+    keeps one label: the same bot).
+
+    >>> labels("dominion", ["smithy", "big-money"])
+    ['smithy', 'big-money']
+    """
+    return distinct([bot_label(game, spec) for spec in specs], specs)
+
+
+def distinct(names: Sequence[str], specs: Sequence[str]) -> list[str]:
+    """``names`` (the labels of ``specs``) with each file's label followed by its file
+    where different specs share a label (case aside).
+
+    >>> distinct(["Smithy", "smithy", "Smithy"], ["a/s.toml", "smithy", "b/m.toml"])
+    ['Smithy (s.toml)', 'smithy', 'Smithy (m.toml)']
+    """
+    specs_of: dict[str, set[str]] = {}
+    for name, spec in zip(names, specs, strict=True):
+        specs_of.setdefault(name.casefold(), set()).add(spec)
+    out = []
+    for name, spec in zip(names, specs, strict=True):
+        if len(specs_of[name.casefold()]) > 1 and name != spec:
+            same_file = [s for s in specs_of[name.casefold()] if Path(s).name == Path(spec).name]
+            out.append(f"{name} ({spec if len(same_file) > 1 else Path(spec).name})")
+        else:
+            out.append(name)
+    return out
 
 
 def file_kingdom(game: str, specs: Sequence[str]) -> tuple[list[str], str] | None:
