@@ -272,6 +272,7 @@ def test_cli_sim_plays_on_a_file_s_kingdom_when_none_is_given(tmp_path: Path) ->
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["setup"]["kingdom"][:3] == ["cellar", "market", "militia"]
+    assert data["setup"]["text"].endswith("(First Game)")  # the set's name kept
     assert "kingdom from FG's strategy file" in res.stderr
     res = CliRunner().invoke(main, [*args, "--kingdom", "Witch"])
     assert "witch" in json.loads(res.stdout)["setup"]["text"].lower()

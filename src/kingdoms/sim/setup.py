@@ -139,12 +139,20 @@ def kingdom_note(
         ]
     cards, label = named[0]
     notes = [f"kingdom from {label}'s strategy file"]
+    from kingdoms.dominion.kingdom import RECOMMENDED
+
+    # a recommended set's cards: played under its name, which the reports then show
+    value: list[str] | str = cards
+    for names, set_cards in RECOMMENDED.items():
+        if sorted(set_cards) == sorted(cards):
+            value = names[0]
+            break
     notes += [
         f"{other}'s strategy file names another kingdom, not used (--kingdom chooses)"
         for kingdom, other in named[1:]
         if sorted(kingdom) != sorted(cards)
     ]
-    return {**options, "kingdom": cards}, notes
+    return {**options, "kingdom": value}, notes
 
 
 def bot_cards(game: str, spec: str) -> list[str]:
