@@ -308,3 +308,11 @@ def test_cli_rank_names_its_early_stops() -> None:
     assert "stopped before --max-games, once separated from its neighbours" in table
     assert f"witch after {witch['games']} games" in table
     assert "ranks not separated after 200 games" not in table
+
+
+def test_cli_optimize_plays_big_money_ultimate_when_no_vs_is_given(tmp_path: Path) -> None:
+    args = ["optimize", "dominion", "--kingdom", "First Game", "--population", "2"]
+    args += ["--generations", "1", "--games", "2", "--final-games", "2", "--no-pool"]
+    res = CliRunner().invoke(main, [*args, "-o", str(tmp_path / "o.toml"), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["pool"] == ["big-money-ultimate"]

@@ -33,8 +33,9 @@ def optimize() -> None:
 @optimize.command("dominion")
 @click.option("--kingdom", required=True, help="A recommended set's name or comma-separated cards.")
 @click.option(
-    "--vs", "opponents", required=True, help="Comma-separated opponent bots or strategy files."
-)
+    "--vs", "opponents", default="big-money-ultimate", show_default=True,
+    help="Comma-separated opponent bots or strategy files (the first one races the pool).",
+)  # fmt: skip
 @click.option(
     "-o", "--out", type=click.Path(dir_okay=False), default="optimized.toml", show_default=True,
     help="Where to write the best strategy file.",
