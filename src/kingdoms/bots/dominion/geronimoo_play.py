@@ -224,5 +224,9 @@ def play_style(
         # Remodel upgrades what the buy rules would gain at a card's cost + $2, and is
         # played only when that beats the card (a style: no plain rule can ask that)
         style.styles["remodel"] = "upgrade"
+    if "mine" in cards:
+        # Mine upgrades the Treasure whose buy-rule Treasure at cost + $3 ranks first
+        # in the buy rules, and is played only when there is one
+        style.styles["mine"] = "upgrade"
     style.ppr = ppr
     return style

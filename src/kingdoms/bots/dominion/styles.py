@@ -19,9 +19,22 @@ A strategy file names them in its ``[styles]`` table (card -> style)::
     rules (the buy rules, in an imported file).  With no candidate (Remodel played
     by Throne Room) the ``remodel.trash`` rules decide.
 
-This is how Geronimoo's Dominion Simulator plays Remodel (its card logic reads the
-bot's buy rules); ``kingdoms strategy import`` writes the style into every bot that
-buys Remodel.  Games of a seat with a style are dealt by the Python engine (the
+``mine = "upgrade"``
+    Mine asks the buy rules which Treasure they would gain with each Treasure in
+    hand's cost + $3 (the first buy entry naming a Treasure of at most that cost,
+    with a pile left and its condition holding now).  A Treasure is a *candidate*
+    when that Treasure is another card.  The least worth Treasure in hand that is a
+    candidate is the first choice; a later one replaces it when its gain comes
+    earlier in the buy rules than the chosen gain and no later than the Treasure
+    itself (a card's place in the buy rules: its first entry, when some entry for
+    it applies now; last otherwise).  Mine is played only when some Treasure is a
+    candidate, and it gains the first Treasure the buy rules name among those
+    offered.  With no candidate (Mine played by Throne Room) the ``mine.trash`` and
+    ``mine.gain`` rules decide.
+
+This is how Geronimoo's Dominion Simulator plays Remodel and Mine (its card logic
+reads the bot's buy rules); ``kingdoms strategy import`` writes the styles into every
+bot that buys those cards.  Games of a seat with a style are dealt by the Python engine (the
 native core has no styles).
 
 >>> from kingdoms.bots.dominion.lang import parse_strategy
@@ -32,14 +45,14 @@ native core has no styles).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Final
 
 from kingdoms.bots.dominion.observation import Observation
 from kingdoms.bots.dominion.strategy import CARD, COIN_VALUE, Situation, Strategy
 from kingdoms.dominion.data import BY_ID, CARDS
 
-STYLES: Final[Mapping[str, tuple[str, ...]]] = {"remodel": ("upgrade",)}
+STYLES: Final[Mapping[str, tuple[str, ...]]] = {"remodel": ("upgrade",), "mine": ("upgrade",)}
 """Card id -> the play styles it may be given."""
 
 
@@ -140,11 +153,74 @@ def remodel_target(
     return best[0]
 
 
+def treasure_pick(
+    strategy: Strategy, s: Situation, coins: int, potions: int, among: Collection[str] | None = None
+) -> str | None:
+    """The Treasure the buy rules would take with ``coins`` and ``potions`` (only
+    from ``among`` when given): the first entry naming a Treasure that costs no
+    more, has a pile left and whose condition holds."""
+    for r in strategy.buy:
+        if r.target != CARD:
+            continue
+        card = r.key
+        if not CARDS[BY_ID[card]].is_treasure or (among is not None and card not in among):
+            continue
+        if s.cost(card) > coins or s.potion_costs.get(card, 0) > potions or s.left(card) <= 0:
+            continue
+        if r.cond is not None:
+            s.card = card
+            if not r.cond(s):
+                continue
+        return card
+    return None
+
+
+def rank(strategy: Strategy, s: Situation, card: str) -> int:
+    """``card``'s place in the buy rules: the index of its first entry when some
+    entry for it applies now, else after every entry."""
+    if not wanted(strategy, s, card):
+        return len(strategy.buy)
+    for i, r in enumerate(strategy.buy):
+        if r.target == CARD and r.key == card:
+            return i
+    return len(strategy.buy)
+
+
+def mine_target(strategy: Strategy, obs: Observation, s: Situation) -> tuple[str, str] | None:
+    """(the Treasure ``mine = "upgrade"`` trashes from the seat's hand now, the
+    Treasure it means to gain), or None when no Treasure is worth mining."""
+    hand = obs.zone(0)
+    treasures = [c for c, n in hand.items() if n > 0 and CARDS[BY_ID[c]].is_treasure]
+    treasures.sort(key=lambda c: (worth(strategy, s, c), c))
+    best: tuple[str, str] | None = None
+    best_rank = 0
+    for card in treasures:
+        gain = treasure_pick(strategy, s, s.cost(card) + 3, s.potion_costs.get(card, 0))
+        if gain is None or gain == card:
+            continue
+        gain_rank = rank(strategy, s, gain)
+        if best is None or (gain_rank <= rank(strategy, s, card) and gain_rank < best_rank):
+            best, best_rank = (card, gain), gain_rank
+    return best
+
+
 def declines(strategy: Strategy, obs: Observation, s: Situation, card: str) -> bool:
     """Whether ``card``'s play style says not to play it now."""
-    if strategy.styles.get(card) == "upgrade":
-        return remodel_target(strategy, obs, s, aside=card) is None
-    return False
+    if strategy.styles.get(card) != "upgrade":
+        return False
+    if card == "mine":
+        return mine_target(strategy, obs, s) is None
+    return remodel_target(strategy, obs, s, aside=card) is None
 
 
-__all__ = ["STYLES", "buy_pick", "declines", "remodel_target", "wanted", "worth"]
+__all__ = [
+    "STYLES",
+    "buy_pick",
+    "declines",
+    "mine_target",
+    "rank",
+    "remodel_target",
+    "treasure_pick",
+    "wanted",
+    "worth",
+]
