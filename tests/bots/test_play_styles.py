@@ -86,6 +86,19 @@ def test_remodel_upgrades_the_card_the_buy_rules_gain_most_from() -> None:
     )
 
 
+def test_remodel_ranks_cards_as_that_simulator_does() -> None:
+    # a Smithy is valued as much as a Gold: not remodelled into one
+    assert _remodel_turn(STYLED, ["remodel", "smithy", "copper", "copper", "copper"]) == (
+        None,
+        None,
+    )
+    # a Market is valued above a Gold, a Mine below it
+    market = STYLED.replace('"Smithy"', '"Market", "Mine"')
+    hand = ["remodel", "market", "mine", "copper", "copper"]
+    assert _remodel_turn(market, hand) == ("mine", "gold")
+    assert _remodel_turn(market, hand[:2] + ["copper"] * 3) == (None, None)
+
+
 def test_remodel_is_not_played_when_nothing_is_worth_remodelling() -> None:
     hand = ["remodel", "copper", "copper", "copper", "copper"]
     assert _remodel_turn(STYLED, hand) == (None, None)  # Coppers would gain nothing
@@ -94,11 +107,17 @@ def test_remodel_is_not_played_when_nothing_is_worth_remodelling() -> None:
     assert _act(bot, state) in state.legal_actions()
     # without the style the play list plays it, and the default trashes a Copper
     assert _remodel_turn(PLAIN, hand)[0] == "copper"
-    # a Silver at $3 + 2 would get a Smithy, but the whole hand buys a Gold and the
-    # hand without the Silver buys less: no Remodel
+    # a Silver at $3 + 2 would get a Smithy, but the whole hand buys a Province and
+    # the hand without the Silver buys less: no Remodel
+    assert _remodel_turn(STYLED, ["remodel", "silver", "silver", "silver", "silver"]) == (
+        None,
+        None,
+    )
+    # a Smithy is worth what the hand's Gold is: it buys the Gold anyway, so a Silver
+    # becomes a Smithy
     assert _remodel_turn(STYLED, ["remodel", "silver", "silver", "copper", "copper"]) == (
-        None,
-        None,
+        "silver",
+        "smithy",
     )
 
 

@@ -86,23 +86,53 @@ def wanted(strategy: Strategy, s: Situation, card: str) -> bool:
     return False
 
 
+_VALUE_TIERS: Final[tuple[tuple[str, ...], ...]] = (
+    ("curse",),
+    ("province", "vineyard"),  # Victory cards the buy rules do not want now
+    ("duchy",),
+    ("estate", "gardens"),
+    ("copper",),
+    ("harbinger",),
+    ("cellar",),
+    ("chapel", "remodel"),
+    ("apprentice", "merchant", "transmute"),
+    ("bureaucrat", "chancellor", "silver", "thief", "woodcutter"),
+    ("herbalist", "moneylender", "village"),
+    ("feast", "mine", "potion", "sentry", "spy", "throne_room", "workshop"),
+    ("bandit", "moat", "vassal"),
+    ("gold", "smithy"),
+    ("apothecary", "militia", "university"),
+    ("festival",),
+    ("artisan", "council_room"),
+    ("library", "market", "philosophers_stone", "poacher"),
+    ("scrying_pool", "estate+"),
+    ("adventurer", "alchemist", "familiar", "golem", "laboratory", "witch", "duchy+"),
+    ("possession",),
+    ("vineyard+",),
+    ("province", "province+"),
+    ("gardens+",),
+)
+"""How much a bot values owning each card, least first: the ranking Geronimoo's
+simulator compares a trashed card with its replacement by.  ``card+`` is a Victory
+card the buy rules want now (Province always counts so)."""
+
+_VALUE: Final[Mapping[str, int]] = {c: 2 * i for i, tier in enumerate(_VALUE_TIERS) for c in tier}
+
+
 def worth(strategy: Strategy, s: Situation, card: str) -> int:
-    """How much the seat values owning ``card``, to compare a trashed card with its
-    replacement: Curse 0, an unwanted Victory card 1, Copper 2, other cards by
-    printed cost (3 + 2 per coin + 4 per Potion), a Victory card the buy rules want
-    now 10 more, Province above all."""
-    if card == "curse":
-        return 0
-    if card == "province":
-        return 100
-    info = CARDS[BY_ID[card]]
-    coins, potions = info.cost
-    base = 3 + 2 * coins + 4 * potions
-    if info.is_victory and not (info.is_action or info.is_treasure):
-        return base + 10 if wanted(strategy, s, card) else 1
-    if card == "copper":
-        return 2
-    return base
+    """How much the seat values owning ``card`` (:data:`_VALUE_TIERS`), to compare a
+    trashed card with its replacement: a Victory card the buy rules want now ranks
+    high, one they do not want next to Curse; Witch once the Curses are gone ranks
+    as Moat, Familiar as Remodel, Moneylender with no Copper owned just above Curse."""
+    if CARDS[BY_ID[card]].is_victory and f"{card}+" in _VALUE:
+        if card == "province" or wanted(strategy, s, card):
+            return _VALUE[f"{card}+"]
+        return _VALUE[card]
+    if card in ("witch", "familiar") and s.left("curse") <= 0:
+        return _VALUE["moat" if card == "witch" else "remodel"]
+    if card == "moneylender" and s.owned.get("copper", 0) <= 0:
+        return _VALUE["curse"] + 1
+    return _VALUE.get(card, _VALUE["silver"])
 
 
 def _hand_money(hand: Mapping[str, float]) -> int:
