@@ -249,3 +249,23 @@ def test_the_import_gives_mine_its_style() -> None:
     (bot,) = convert(xml)
     assert bot.toml is not None and 'mine = "upgrade"' in bot.toml
     assert dict(parse_strategy(bot.toml).styles) == {"mine": "upgrade"}
+
+
+def test_imported_cellar_discards_the_least_valued_excess_terminals() -> None:
+    xml = """<?xml version="1.0" encoding="UTF-8"?>
+<playerCollection>
+    <player name="Cellarer"><buy name="Province"/><buy name="Gold"/><buy name="Militia"/>
+        <buy name="Smithy"/><buy name="Remodel"/><buy name="Cellar"/><buy name="Silver"/>
+    </player>
+</playerCollection>"""
+    (imported,) = convert(xml)
+    assert imported.toml is not None
+    bot = StrategyBot(parse_strategy(imported.toml))
+    state = _state(["cellar", "militia", "smithy", "remodel", "gold"])
+    assert _act(bot, state) == _play("cellar")
+    state.apply(_play("cellar"))
+    while state.current_player == 0 and observe(state, 0).purpose == "cellar.discard":
+        state.apply(_act(bot, state))
+    # one Action left for three terminals: the Remodel and the Smithy go, the Militia
+    # (valued most) stays; the Gold stays too
+    assert sorted(CARDS[c].id for c in state.discards[0]) == ["remodel", "smithy"]

@@ -119,6 +119,12 @@ card the buy rules want now (Province always counts so)."""
 _VALUE: Final[Mapping[str, int]] = {c: 2 * i for i, tier in enumerate(_VALUE_TIERS) for c in tier}
 
 
+def value_rank(card: str) -> int:
+    """Where ``card`` stands in :data:`_VALUE_TIERS` (a Victory card as one the buy
+    rules do not want), higher is valued more."""
+    return _VALUE.get(card, _VALUE["silver"])
+
+
 def worth(strategy: Strategy, s: Situation, card: str) -> int:
     """How much the seat values owning ``card`` (:data:`_VALUE_TIERS`), to compare a
     trashed card with its replacement: a Victory card the buy rules want now ranks
@@ -132,7 +138,7 @@ def worth(strategy: Strategy, s: Situation, card: str) -> int:
         return _VALUE["moat" if card == "witch" else "remodel"]
     if card == "moneylender" and s.owned.get("copper", 0) <= 0:
         return _VALUE["curse"] + 1
-    return _VALUE.get(card, _VALUE["silver"])
+    return value_rank(card)
 
 
 def _hand_money(hand: Mapping[str, float]) -> int:
@@ -251,6 +257,7 @@ __all__ = [
     "rank",
     "remodel_target",
     "treasure_pick",
+    "value_rank",
     "wanted",
     "worth",
 ]
