@@ -1,5 +1,6 @@
 """Named play styles (``[styles]``): Remodel upgrading what the buy rules would gain
-at a card's cost + $2, as Geronimoo's Dominion Simulator plays it."""
+at a card's cost + $2, Mine upgrading the Treasure whose gain ranks first in the buy
+rules, as Geronimoo's Dominion Simulator plays them."""
 
 from __future__ import annotations
 
@@ -85,6 +86,19 @@ def test_remodel_upgrades_the_card_the_buy_rules_gain_most_from() -> None:
     )
 
 
+def test_remodel_ranks_cards_as_that_simulator_does() -> None:
+    # a Smithy is valued as much as a Gold: not remodelled into one
+    assert _remodel_turn(STYLED, ["remodel", "smithy", "copper", "copper", "copper"]) == (
+        None,
+        None,
+    )
+    # a Market is valued above a Gold, a Mine below it
+    market = STYLED.replace('"Smithy"', '"Market", "Mine"')
+    hand = ["remodel", "market", "mine", "copper", "copper"]
+    assert _remodel_turn(market, hand) == ("mine", "gold")
+    assert _remodel_turn(market, hand[:2] + ["copper"] * 3) == (None, None)
+
+
 def test_remodel_is_not_played_when_nothing_is_worth_remodelling() -> None:
     hand = ["remodel", "copper", "copper", "copper", "copper"]
     assert _remodel_turn(STYLED, hand) == (None, None)  # Coppers would gain nothing
@@ -93,11 +107,17 @@ def test_remodel_is_not_played_when_nothing_is_worth_remodelling() -> None:
     assert _act(bot, state) in state.legal_actions()
     # without the style the play list plays it, and the default trashes a Copper
     assert _remodel_turn(PLAIN, hand)[0] == "copper"
-    # a Silver at $3 + 2 would get a Smithy, but the whole hand buys a Gold and the
-    # hand without the Silver buys less: no Remodel
+    # a Silver at $3 + 2 would get a Smithy, but the whole hand buys a Province and
+    # the hand without the Silver buys less: no Remodel
+    assert _remodel_turn(STYLED, ["remodel", "silver", "silver", "silver", "silver"]) == (
+        None,
+        None,
+    )
+    # a Smithy is worth what the hand's Gold is: it buys the Gold anyway, so a Silver
+    # becomes a Smithy
     assert _remodel_turn(STYLED, ["remodel", "silver", "silver", "copper", "copper"]) == (
-        None,
-        None,
+        "silver",
+        "smithy",
     )
 
 
@@ -115,13 +135,13 @@ def test_a_styled_bot_plays_the_same_game_in_the_fast_loop() -> None:
         assert _play("remodel") in histories[0]  # it did play Remodel, when worth it
 
 
-def _both_loops(seed: int) -> list[list[int]]:
+def _both_loops(seed: int, text: str = STYLED) -> list[list[int]]:
     from kingdoms.bots.dominion.bots import _play_game, bundled_bot
 
     histories = []
     for fast in (True, False):
         state = new_game("dominion", players=2, seed=seed, options={"kingdom": KINGDOM})
-        bots = [StrategyBot(parse_strategy(STYLED)), bundled_bot("big-money-ultimate")]
+        bots = [StrategyBot(parse_strategy(text)), bundled_bot("big-money-ultimate")]
         rngs = [random.Random(0), random.Random(1)]
         if fast:
             assert _play_game(state, bots, rngs, 100_000)
@@ -155,3 +175,97 @@ def test_the_import_gives_remodel_its_style() -> None:
     assert dict(parse_strategy(text).styles) == {"remodel": "upgrade"}
     plain = bots["No Remodel"].toml
     assert plain is not None and "[styles]" not in plain
+
+
+MINE_BUY = (
+    '["Province", "Gold", "Mine if count(Mine) < 1", "Silver if action_phase == 1", "Smithy"]'
+)
+MINED = f'name = "M"\nbuy = {MINE_BUY}\nplay = ["Mine", "Smithy"]\n[styles]\nmine = "upgrade"\n'
+MINE_PLAIN = MINED.replace('[styles]\nmine = "upgrade"\n', "")
+
+
+def _mine_turn(text: str, hand: list[str]) -> tuple[str | None, str | None]:
+    """(the Treasure trashed, the Treasure gained to hand) when the bot plays Mine
+    from ``hand``; (None, None) when it plays something else first."""
+    bot = StrategyBot(parse_strategy(text))
+    state = _state(hand)
+    action = _act(bot, state)
+    if action != _play("mine"):
+        return None, None
+    state.apply(action)
+    before = Counter(CARDS[c].id for c in state.hands[0])
+    state.apply(_act(bot, state))  # the Treasure to trash
+    middle = Counter(CARDS[c].id for c in state.hands[0])
+    state.apply(_act(bot, state))  # the Treasure to gain
+    after = Counter(CARDS[c].id for c in state.hands[0])
+    trashed = list((before - middle).elements())
+    gained = list((after - middle).elements())
+    return (trashed[0] if trashed else None), (gained[0] if gained else None)
+
+
+def test_mine_upgrades_the_treasure_whose_gain_ranks_first_in_the_buy_rules() -> None:
+    assert dict(parse_strategy(MINED).styles) == {"mine": "upgrade"}
+    # Silver -> Gold (Gold is the second buy entry) beats Copper -> Silver
+    assert _mine_turn(MINED, ["mine", "copper", "silver", "gold", "estate"]) == ("silver", "gold")
+    # only Coppers: Copper -> Silver, the Treasure the buy rules take at $3
+    assert _mine_turn(MINED, ["mine", "copper", "copper", "estate", "estate"]) == (
+        "copper",
+        "silver",
+    )
+    # the buy rules want no Silver in the action phase: a Copper is not worth mining
+    no_silver = MINED.replace('"Silver if action_phase == 1"', '"Silver if action_phase == 0"')
+    assert _mine_turn(no_silver, ["mine", "copper", "copper", "estate", "estate"]) == (None, None)
+
+
+def test_mine_is_not_played_when_no_treasure_is_worth_mining() -> None:
+    # a Gold would become a Gold: Mine is passed over and the Smithy is played
+    hand = ["mine", "smithy", "gold", "estate", "estate"]
+    bot = StrategyBot(parse_strategy(MINED))
+    assert _act(bot, _state(hand)) == _play("smithy")
+    # without the style the play list plays Mine first, on the Gold
+    assert _act(StrategyBot(parse_strategy(MINE_PLAIN)), _state(hand)) == _play("mine")
+    assert _mine_turn(MINE_PLAIN, hand) == ("gold", "gold")
+
+
+def test_a_mine_styled_bot_plays_the_same_game_in_both_loops() -> None:
+    from kingdoms.bots.dominion.native import NotNative, _plan
+
+    with pytest.raises(NotNative, match="play styles"):
+        _plan(StrategyBot(parse_strategy(MINED)), False)
+    played = False
+    for seed in range(4):
+        histories = _both_loops(seed, MINED)
+        assert histories[0] == histories[1], seed
+        played = played or _play("mine") in histories[0]
+    assert played
+
+
+def test_the_import_gives_mine_its_style() -> None:
+    xml = """<?xml version="1.0" encoding="UTF-8"?>
+<playerCollection>
+    <player name="Miner"><buy name="Province"/><buy name="Gold"/><buy name="Mine"/>
+        <buy name="Silver"/></player>
+</playerCollection>"""
+    (bot,) = convert(xml)
+    assert bot.toml is not None and 'mine = "upgrade"' in bot.toml
+    assert dict(parse_strategy(bot.toml).styles) == {"mine": "upgrade"}
+
+
+def test_imported_cellar_discards_the_least_valued_excess_terminals() -> None:
+    xml = """<?xml version="1.0" encoding="UTF-8"?>
+<playerCollection>
+    <player name="Cellarer"><buy name="Province"/><buy name="Gold"/><buy name="Militia"/>
+        <buy name="Smithy"/><buy name="Remodel"/><buy name="Cellar"/><buy name="Silver"/>
+    </player>
+</playerCollection>"""
+    (imported,) = convert(xml)
+    assert imported.toml is not None
+    bot = StrategyBot(parse_strategy(imported.toml))
+    state = _state(["cellar", "militia", "smithy", "remodel", "gold"])
+    assert _act(bot, state) == _play("cellar")
+    state.apply(_play("cellar"))
+    while state.current_player == 0 and observe(state, 0).purpose == "cellar.discard":
+        state.apply(_act(bot, state))
+    # one Action left for three terminals: the Remodel and the Smithy go, the Militia
+    # (valued most) stays; the Gold stays too
+    assert sorted(CARDS[c].id for c in state.discards[0]) == ["remodel", "smithy"]

@@ -45,7 +45,7 @@ from kingdoms.dominion.state import BUY_PHASE, DominionState
 __all__ = ["StrategyBot", "bundled_bot", "decision_purpose", "file_bot", "situation"]
 
 _PLAY0: Final = A.PLAY * NUM_CARDS
-_STYLED_DECISIONS: Final = frozenset({"remodel.trash"})
+_STYLED_DECISIONS: Final = frozenset({"remodel.trash", "mine.trash", "mine.gain"})
 """Decisions a play style may answer (:mod:`kingdoms.bots.dominion.styles`)."""
 _ALL_TREASURES: Final = A.A_ALL_TREASURES
 _END_PHASE: Final = A.A_END_PHASE
@@ -305,15 +305,26 @@ class StrategyBot:
         self, purpose: str, obs: Observation, s: Situation, allowed: set[int]
     ) -> int:
         """The answer a card's play style gives (``remodel.trash`` by
-        ``remodel = "upgrade"``), or -1: the rules decide."""
+        ``remodel = "upgrade"``, ``mine.trash``/``mine.gain`` by ``mine =
+        "upgrade"``), or -1: the rules decide."""
+        target: str | None = None
         if purpose == "remodel.trash" and self.strategy.styles.get("remodel") == "upgrade":
             from kingdoms.bots.dominion.styles import remodel_target
 
             target = remodel_target(self.strategy, obs, s)
-            if target is not None:
-                for a, answer, card in obs.choices:
-                    if card == target and answer == "card" and a in allowed:
-                        return a
+        elif purpose.startswith("mine.") and self.strategy.styles.get("mine") == "upgrade":
+            from kingdoms.bots.dominion.styles import mine_target, treasure_pick
+
+            if purpose == "mine.trash":
+                picked = mine_target(self.strategy, obs, s)
+                target = None if picked is None else picked[0]
+            else:  # the first Treasure the buy rules name among those offered
+                offered = {c for a, answer, c in obs.choices if c is not None and a in allowed}
+                target = treasure_pick(self.strategy, s, 1 << 20, 1 << 20, offered)
+        if target is not None:
+            for a, answer, card in obs.choices:
+                if card == target and answer == "card" and a in allowed:
+                    return a
         return -1
 
     def _turn_play(self, legal_actions: Sequence[int]) -> int:

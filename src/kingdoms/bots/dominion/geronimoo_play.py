@@ -20,6 +20,7 @@ from typing import Final
 
 from kingdoms.bots.dominion.lang import DISPLAY
 from kingdoms.bots.dominion.roles import ROLES
+from kingdoms.bots.dominion.styles import value_rank
 
 _JUNK = "(in_hand(Curse) + in_hand(Victory) + in_hand(Copper))"
 
@@ -187,8 +188,13 @@ def play_style(
     if "harbinger" in cards:  # the best card of the discard pile, if better than Copper
         style.decisions["harbinger.topdeck"] = [f"costliest any if not {junk}", "done"]
     if "cellar" in cards:  # excess terminals, other Cellars, then what is no better than Silver
+        excess = "in_hand(Terminal) > actions"
+        terminals = sorted(
+            (c for c in cards if "terminal" in ROLES.get(c, ())), key=lambda c: (value_rank(c), c)
+        )  # the least valued terminal goes first
         style.decisions["cellar.discard"] = [
-            "Terminal if in_hand(Terminal) > actions",
+            *(f"{DISPLAY[c]} if {excess}" for c in terminals),
+            f"Terminal if {excess}",
             "Cellar",
             *_KEEP_ON_DISCARD,
             "done",
@@ -224,5 +230,9 @@ def play_style(
         # Remodel upgrades what the buy rules would gain at a card's cost + $2, and is
         # played only when that beats the card (a style: no plain rule can ask that)
         style.styles["remodel"] = "upgrade"
+    if "mine" in cards:
+        # Mine upgrades the Treasure whose buy-rule Treasure at cost + $3 ranks first
+        # in the buy rules, and is played only when there is one
+        style.styles["mine"] = "upgrade"
     style.ppr = ppr
     return style

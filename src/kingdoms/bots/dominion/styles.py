@@ -19,9 +19,22 @@ A strategy file names them in its ``[styles]`` table (card -> style)::
     rules (the buy rules, in an imported file).  With no candidate (Remodel played
     by Throne Room) the ``remodel.trash`` rules decide.
 
-This is how Geronimoo's Dominion Simulator plays Remodel (its card logic reads the
-bot's buy rules); ``kingdoms strategy import`` writes the style into every bot that
-buys Remodel.  Games of a seat with a style are dealt by the Python engine (the
+``mine = "upgrade"``
+    Mine asks the buy rules which Treasure they would gain with each Treasure in
+    hand's cost + $3 (the first buy entry naming a Treasure of at most that cost,
+    with a pile left and its condition holding now).  A Treasure is a *candidate*
+    when that Treasure is another card.  The least worth Treasure in hand that is a
+    candidate is the first choice; a later one replaces it when its gain comes
+    earlier in the buy rules than the chosen gain and no later than the Treasure
+    itself (a card's place in the buy rules: its first entry, when some entry for
+    it applies now; last otherwise).  Mine is played only when some Treasure is a
+    candidate, and it gains the first Treasure the buy rules name among those
+    offered.  With no candidate (Mine played by Throne Room) the ``mine.trash`` and
+    ``mine.gain`` rules decide.
+
+This is how Geronimoo's Dominion Simulator plays Remodel and Mine (its card logic
+reads the bot's buy rules); ``kingdoms strategy import`` writes the styles into every
+bot that buys those cards.  Games of a seat with a style are dealt by the Python engine (the
 native core has no styles).
 
 >>> from kingdoms.bots.dominion.lang import parse_strategy
@@ -32,14 +45,14 @@ native core has no styles).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Final
 
 from kingdoms.bots.dominion.observation import Observation
 from kingdoms.bots.dominion.strategy import CARD, COIN_VALUE, Situation, Strategy
 from kingdoms.dominion.data import BY_ID, CARDS
 
-STYLES: Final[Mapping[str, tuple[str, ...]]] = {"remodel": ("upgrade",)}
+STYLES: Final[Mapping[str, tuple[str, ...]]] = {"remodel": ("upgrade",), "mine": ("upgrade",)}
 """Card id -> the play styles it may be given."""
 
 
@@ -73,23 +86,59 @@ def wanted(strategy: Strategy, s: Situation, card: str) -> bool:
     return False
 
 
+_VALUE_TIERS: Final[tuple[tuple[str, ...], ...]] = (
+    ("curse",),
+    ("province", "vineyard"),  # Victory cards the buy rules do not want now
+    ("duchy",),
+    ("estate", "gardens"),
+    ("copper",),
+    ("harbinger",),
+    ("cellar",),
+    ("chapel", "remodel"),
+    ("apprentice", "merchant", "transmute"),
+    ("bureaucrat", "chancellor", "silver", "thief", "woodcutter"),
+    ("herbalist", "moneylender", "village"),
+    ("feast", "mine", "potion", "sentry", "spy", "throne_room", "workshop"),
+    ("bandit", "moat", "vassal"),
+    ("gold", "smithy"),
+    ("apothecary", "militia", "university"),
+    ("festival",),
+    ("artisan", "council_room"),
+    ("library", "market", "philosophers_stone", "poacher"),
+    ("scrying_pool", "estate+"),
+    ("adventurer", "alchemist", "familiar", "golem", "laboratory", "witch", "duchy+"),
+    ("possession",),
+    ("vineyard+",),
+    ("province", "province+"),
+    ("gardens+",),
+)
+"""How much a bot values owning each card, least first: the ranking Geronimoo's
+simulator compares a trashed card with its replacement by.  ``card+`` is a Victory
+card the buy rules want now (Province always counts so)."""
+
+_VALUE: Final[Mapping[str, int]] = {c: 2 * i for i, tier in enumerate(_VALUE_TIERS) for c in tier}
+
+
+def value_rank(card: str) -> int:
+    """Where ``card`` stands in :data:`_VALUE_TIERS` (a Victory card as one the buy
+    rules do not want), higher is valued more."""
+    return _VALUE.get(card, _VALUE["silver"])
+
+
 def worth(strategy: Strategy, s: Situation, card: str) -> int:
-    """How much the seat values owning ``card``, to compare a trashed card with its
-    replacement: Curse 0, an unwanted Victory card 1, Copper 2, other cards by
-    printed cost (3 + 2 per coin + 4 per Potion), a Victory card the buy rules want
-    now 10 more, Province above all."""
-    if card == "curse":
-        return 0
-    if card == "province":
-        return 100
-    info = CARDS[BY_ID[card]]
-    coins, potions = info.cost
-    base = 3 + 2 * coins + 4 * potions
-    if info.is_victory and not (info.is_action or info.is_treasure):
-        return base + 10 if wanted(strategy, s, card) else 1
-    if card == "copper":
-        return 2
-    return base
+    """How much the seat values owning ``card`` (:data:`_VALUE_TIERS`), to compare a
+    trashed card with its replacement: a Victory card the buy rules want now ranks
+    high, one they do not want next to Curse; Witch once the Curses are gone ranks
+    as Moat, Familiar as Remodel, Moneylender with no Copper owned just above Curse."""
+    if CARDS[BY_ID[card]].is_victory and f"{card}+" in _VALUE:
+        if card == "province" or wanted(strategy, s, card):
+            return _VALUE[f"{card}+"]
+        return _VALUE[card]
+    if card in ("witch", "familiar") and s.left("curse") <= 0:
+        return _VALUE["moat" if card == "witch" else "remodel"]
+    if card == "moneylender" and s.owned.get("copper", 0) <= 0:
+        return _VALUE["curse"] + 1
+    return value_rank(card)
 
 
 def _hand_money(hand: Mapping[str, float]) -> int:
@@ -140,11 +189,75 @@ def remodel_target(
     return best[0]
 
 
+def treasure_pick(
+    strategy: Strategy, s: Situation, coins: int, potions: int, among: Collection[str] | None = None
+) -> str | None:
+    """The Treasure the buy rules would take with ``coins`` and ``potions`` (only
+    from ``among`` when given): the first entry naming a Treasure that costs no
+    more, has a pile left and whose condition holds."""
+    for r in strategy.buy:
+        if r.target != CARD:
+            continue
+        card = r.key
+        if not CARDS[BY_ID[card]].is_treasure or (among is not None and card not in among):
+            continue
+        if s.cost(card) > coins or s.potion_costs.get(card, 0) > potions or s.left(card) <= 0:
+            continue
+        if r.cond is not None:
+            s.card = card
+            if not r.cond(s):
+                continue
+        return card
+    return None
+
+
+def rank(strategy: Strategy, s: Situation, card: str) -> int:
+    """``card``'s place in the buy rules: the index of its first entry when some
+    entry for it applies now, else after every entry."""
+    if not wanted(strategy, s, card):
+        return len(strategy.buy)
+    for i, r in enumerate(strategy.buy):
+        if r.target == CARD and r.key == card:
+            return i
+    return len(strategy.buy)
+
+
+def mine_target(strategy: Strategy, obs: Observation, s: Situation) -> tuple[str, str] | None:
+    """(the Treasure ``mine = "upgrade"`` trashes from the seat's hand now, the
+    Treasure it means to gain), or None when no Treasure is worth mining."""
+    hand = obs.zone(0)
+    treasures = [c for c, n in hand.items() if n > 0 and CARDS[BY_ID[c]].is_treasure]
+    treasures.sort(key=lambda c: (worth(strategy, s, c), c))
+    best: tuple[str, str] | None = None
+    best_rank = 0
+    for card in treasures:
+        gain = treasure_pick(strategy, s, s.cost(card) + 3, s.potion_costs.get(card, 0))
+        if gain is None or gain == card:
+            continue
+        gain_rank = rank(strategy, s, gain)
+        if best is None or (gain_rank <= rank(strategy, s, card) and gain_rank < best_rank):
+            best, best_rank = (card, gain), gain_rank
+    return best
+
+
 def declines(strategy: Strategy, obs: Observation, s: Situation, card: str) -> bool:
     """Whether ``card``'s play style says not to play it now."""
-    if strategy.styles.get(card) == "upgrade":
-        return remodel_target(strategy, obs, s, aside=card) is None
-    return False
+    if strategy.styles.get(card) != "upgrade":
+        return False
+    if card == "mine":
+        return mine_target(strategy, obs, s) is None
+    return remodel_target(strategy, obs, s, aside=card) is None
 
 
-__all__ = ["STYLES", "buy_pick", "declines", "remodel_target", "wanted", "worth"]
+__all__ = [
+    "STYLES",
+    "buy_pick",
+    "declines",
+    "mine_target",
+    "rank",
+    "remodel_target",
+    "treasure_pick",
+    "value_rank",
+    "wanted",
+    "worth",
+]
