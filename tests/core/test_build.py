@@ -105,11 +105,12 @@ for i in range(8):  # the turn cap: games stopped at it, and games that end befo
     for specs, cap in [(["big-money", "smithy"], 16), (["random", "smithy"], 10)]:
         r = play_one("dominion", specs, i, 5, {"kingdom": "First Game"}, max_turns=cap)
         out["games"].append([list(r.winners), list(r.scores), r.first, dict(r.summary)])
-import os, tempfile  # a play style (Remodel "upgrade") and bot specs with start states
+import os, tempfile  # play styles (Remodel, Mine "upgrade") and specs with start states
 styled = os.path.join(tempfile.mkdtemp(), "styled.toml")
 with open(styled, "w", encoding="utf-8") as f:
     f.write('name = "R"\nbuy = ["Province", "Gold", "Remodel if count(Remodel) < 1", '
-            '"Smithy", "Silver"]\n[styles]\nremodel = "upgrade"\n')
+            '"Mine if count(Mine) < 1", "Smithy", "Silver"]\n'
+            '[styles]\nremodel = "upgrade"\nmine = "upgrade"\n')
 for i in range(4):
     for specs in [[styled, "big-money-ultimate:start=5/2"],
                   ["smithy:start=Silver+Silver", "big-money"]]:
