@@ -244,3 +244,55 @@ def test_export_from_a_server_with_real_games(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.exit_code != 0 and "--db" in result.output
     assert not (tmp_path / "none").exists()
+
+
+def test_a_damaged_dataset_says_what_is_wrong(tmp_path: Path) -> None:
+    """A damaged file, a row that is not a game, an action that is not legal, a game or
+    step that is not there: each an :class:`InvalidArgument` naming the file and row or
+    the game and step, never a bare ``KeyError``/``JSONDecodeError``."""
+    from kingdoms.core.errors import InvalidArgument
+
+    rows = list(ds.from_simulator("kingdomino", ["random", "random"], 2, seed=5))
+    ds.export(rows, tmp_path / "ok", ["jsonl", "parquet"])
+    good = (tmp_path / "ok" / "games.jsonl").read_text()
+    data = ds.Dataset(tmp_path / "ok")
+    for game, step, words in [
+        ("nope", 1, "no game 'nope'"),
+        (7, 1, "no game 7"),
+        (0, 10_000, "has no step 10000"),
+    ]:
+        with pytest.raises(InvalidArgument, match=words):
+            data.state(game, step)
+    first = json.loads(good.splitlines()[0])
+    illegal = dict(first, actions=[*first["actions"][:3], 999_999])
+    cases = [
+        (good.splitlines()[0] + "\n" + good.splitlines()[1][:40] + "\n", "line 2: not JSON"),
+        (json.dumps({"id": "x"}) + "\n", "line 1: not a game row \\(no 'game'\\)"),
+        ("[1, 2]\n", "line 1: not a game row"),
+        (json.dumps(dict(first, actions="abc")) + "\n", "line 1: not a game row"),
+    ]
+    for i, (text, words) in enumerate(cases):
+        folder = tmp_path / f"bad{i}"
+        folder.mkdir()
+        (folder / "games.jsonl").write_text(text)
+        with pytest.raises(InvalidArgument, match=words) as err:
+            ds.Dataset(folder)
+        assert "games.jsonl" in str(err.value)
+    folder = tmp_path / "illegal"
+    folder.mkdir()
+    (folder / "games.jsonl").write_text(json.dumps(illegal) + "\n")
+    with pytest.raises(InvalidArgument, match=f"game {first['id']}, step 3: action 999999"):
+        ds.Dataset(folder).state(0, 4)
+    assert ds.Dataset(folder).state(0, 3).step == 3  # the rows before it still load
+    # a damaged Parquet file, a missing or damaged steps file
+    folder = tmp_path / "parquet"
+    folder.mkdir()
+    raw = (tmp_path / "ok" / "games.parquet").read_bytes()
+    (folder / "games.parquet").write_bytes(raw[: len(raw) // 2])
+    with pytest.raises(InvalidArgument, match=r"games\.parquet: not a readable Parquet file"):
+        ds.Dataset(folder)
+    with pytest.raises(InvalidArgument, match=r"no steps\.jsonl"):
+        list(ds.Dataset(tmp_path / "illegal").steps())
+    (tmp_path / "ok" / "steps.jsonl").write_text('{"game": 0, "step": 0, "seat": 0}\n{"ga\n')
+    with pytest.raises(InvalidArgument, match=r"steps\.jsonl, line 2: not JSON"):
+        list(data.steps())
