@@ -130,15 +130,25 @@ def test_simulator_and_self_play_sources(tmp_path: Path) -> None:
         ds.export(sim + self_play, tmp_path / "mixed")
 
 
+VIEWS: dict[str, dict[tuple[int, int], Any]] = {}
+"""What the server sent each seat of each game played in a test: (seat, state id) → view."""
+
+
 def _play_over_the_api(
-    client: Any, meta: dict[str, Any], profiles: list[str | None], seed: int
+    client: Any,
+    meta: dict[str, Any],
+    profiles: list[str | None],
+    seed: int,
+    game: str = "kingdomino",
 ) -> str:
-    """A 2-player Kingdomino game between two people, each on their own socket (with a
-    profile if given), played to its end through the server's API."""
+    """A 2-player game between two people, each on their own socket (with a profile if
+    given), played to its end through the server's API; the views the server sent
+    each seat are kept in ``VIEWS``."""
     created = client.post(
         "/api/games",
-        json={"game": "kingdomino", "seats": [{"kind": "human"}] * 2, "seed": seed, **meta},
+        json={"game": game, "seats": [{"kind": "human"}] * 2, "seed": seed, **meta},
     ).json()
+    views = VIEWS.setdefault(str(created["id"]), {})
     socks = []
     for seat, profile in zip(created["seats"], profiles, strict=True):
         ws = client.websocket_connect(f"/ws/{created['id']}")
@@ -156,6 +166,7 @@ def _play_over_the_api(
             while msg.get("type") != "state":
                 msg = ws.receive_json()
             finished = bool(msg["finished"])
+            views[(msg["seat"], msg["state_id"])] = msg["view"]
             if not finished and msg["seat"] == msg["current_player"] and msg["state_id"] > acted:
                 acted = msg["state_id"]
                 legal = msg["legal"]
@@ -166,6 +177,20 @@ def _play_over_the_api(
     for ws in socks:
         ws.__exit__(None, None, None)
     return str(created["id"])
+
+
+def _same_as_the_server_sent(
+    data: ds.Dataset, row: ds.GameRow, views: dict[tuple[int, int], Any]
+) -> None:
+    """Every state of ``row`` rebuilt from the dataset shows each seat exactly the view
+    the server sent that seat at that point of the game (and at its end)."""
+    assert {step for _, step in views} == set(range(len(row.actions) + 1))
+    states = {}
+    for (seat, step), sent in sorted(views.items(), key=lambda kv: kv[0][1]):
+        if step not in states:
+            states = {step: data.state(row.id, step)}
+        rebuilt = json.loads(json.dumps(states[step].view(seat)))
+        assert rebuilt == sent, (row.id, seat, step)
 
 
 def test_export_from_a_server_with_real_games(tmp_path: Path) -> None:
@@ -193,11 +218,14 @@ def test_export_from_a_server_with_real_games(tmp_path: Path) -> None:
             client, {"rated": True}, ["Anna Novakova", "Bob Builder"], seed=2
         )
         private = _play_over_the_api(client, {"private": True}, [None, None], seed=3)
+        dominion = _play_over_the_api(
+            client, {"options": {"kingdom": "First Game"}}, [None, None], seed=4, game="dominion"
+        )
         running = client.post(
             "/api/games", json={"game": "kingdomino", "seats": [{"kind": "human"}] * 2}
         ).json()["id"]
     store = Storage(url)
-    originals = {gid: store.load_game(gid) for gid in (public, rated, private, running)}
+    originals = {gid: store.load_game(gid) for gid in (public, rated, private, running, dominion)}
     store.close()
     assert originals[running].status != "finished"
     out = tmp_path / "export"
@@ -220,7 +248,32 @@ def test_export_from_a_server_with_real_games(tmp_path: Path) -> None:
         )
         for step in range(0, len(row.actions) + 1, 7):
             assert data.state(row.id, step).fingerprint() == record.replay(step).fingerprint()
+        _same_as_the_server_sent(data, row, VIEWS[stored.id])
         assert [s["kind"] for s in row.seats] == ["human", "human"]
+    # Dominion: every state the server sent either person, rebuilt from the export
+    result = CliRunner().invoke(
+        main, ["dataset", "export", "--source", "server", "--db", url, "--game", "dominion",
+               "--out", str(tmp_path / "dominion")]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    (row,) = ds.Dataset(tmp_path / "dominion").games
+    assert row.actions == originals[dominion].actions and "cellar" in row.options["kingdom"]
+    assert [s["player"] for s in row.seats] == ["player-1", "player-2"]  # nothing of the rest
+    _same_as_the_server_sent(ds.Dataset(tmp_path / "dominion"), row, VIEWS[dominion])
+    # a step holds the acting seat's observation and nothing of what it may not see:
+    # the same vector from any state that seat cannot tell from the real one
+    exported = ds.Dataset(tmp_path / "dominion")
+    encoder = ds.encoder_for("dominion", 2)
+    steps = list(exported.steps())
+    assert len(steps) == len(row.actions)
+    rng = random.Random(3)
+    for step in steps[::5]:
+        assert set(step) == {"game", "game_id", "step", "seat", "observation",
+                             "legal_actions", "action", "outcome", "last"}  # fmt: skip
+        state = exported.state_of(step)
+        other = state.determinize(step["seat"], rng)
+        assert other.fingerprint() != state.fingerprint() or step["step"] < 2
+        assert np.array_equal(encoder.encode(other, step["seat"]), step["observation"])
     # nobody's name, profile or token is in the export
     text = "".join(p.read_text(errors="ignore") for p in out.rglob("*") if p.is_file())
     for secret in ["Anna", "Bob", "Player 1", SECRET, public, rated, private]:

@@ -154,10 +154,18 @@ class _Anonymiser:
         return {"kind": "human", "player": self.known[digest]}
 
 
-def from_server(url: str, rated_only: bool = False, limit: int = 1_000_000) -> Iterator[GameRow]:
+def from_server(
+    url: str,
+    rated_only: bool = False,
+    limit: int = 1_000_000,
+    game: str | None = None,
+    players: int | None = None,
+) -> Iterator[GameRow]:
     """The finished public games of the server database at ``url`` (private games and
-    unfinished ones left out; with ``rated_only``, rated games only), seats
-    anonymised."""
+    unfinished ones left out; with ``rated_only``, rated games only; with ``game`` /
+    ``players``, games of that game / number of players only), seats anonymised:
+    people are numbered in the order met among the games exported, so an export
+    tells nothing of the games it leaves out."""
     from kingdoms.server.storage import STATUS_FINISHED, Storage
 
     store = Storage(url)
@@ -172,6 +180,10 @@ def from_server(url: str, rated_only: bool = False, limit: int = 1_000_000) -> I
                 continue
             stored = store.load_game(listing.id)
             if stored is None:
+                continue
+            if (game is not None and stored.game != game) or (
+                players is not None and stored.players != players
+            ):
                 continue
             row = GameRow(
                 id=f"server-{hashlib.sha256(stored.id.encode()).hexdigest()[:16]}",
