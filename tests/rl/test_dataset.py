@@ -349,3 +349,26 @@ def test_a_damaged_dataset_says_what_is_wrong(tmp_path: Path) -> None:
     (tmp_path / "ok" / "steps.jsonl").write_text('{"game": 0, "step": 0, "seat": 0}\n{"ga\n')
     with pytest.raises(InvalidArgument, match=r"steps\.jsonl, line 2: not JSON"):
         list(data.steps())
+
+
+def test_a_bad_command_line_says_what_is_wrong(tmp_path: Path) -> None:
+    """An unknown flag, an unknown format or too few bots: exit code 2 or 1 with the
+    flag named, and no folder written."""
+    from click.testing import CliRunner
+
+    from kingdoms.cli import main
+
+    out = tmp_path / "out"
+    base = ["dataset", "export", "--game", "kingdomino", "--out", str(out)]
+    for extra, words in [
+        (
+            ["--source", "server", "--db", "sqlite:///x", "--ratd-only"],
+            "No such option '--ratd-only'. Did you mean '--rated-only'?",
+        ),
+        (["--source", "simulator", "--format", "csv"], "'csv' is not one of"),
+        (["--source", "simulator", "--bots", "random"], "--bots needs 2 specs, got 1"),
+        (["--source", "nowhere"], "'nowhere' is not one of"),
+    ]:
+        result = CliRunner().invoke(main, base + extra)
+        assert result.exit_code in (1, 2) and words in result.output, result.output
+        assert not out.exists()
