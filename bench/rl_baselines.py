@@ -220,7 +220,12 @@ def table(title: str, per_seed: list[dict[str, list[float]]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
+QUICK_PLAYERS = "random,big-money,big-money-ultimate,smithy,witch,learned"
+"""The Dominion players of ``--quick`` (unless ``--dominion-players`` names others)."""
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="games per pair and kingdom")
     parser.add_argument("--slow-games", type=int, default=2, help="the same, with a searcher")
@@ -236,6 +241,13 @@ def main() -> None:
     )
     parser.add_argument("--seeds", type=int, default=3, help="seeds: the round-robins repeated")
     parser.add_argument("--ismcts", type=int, default=100, help="IS-MCTS simulations a move")
+    parser.add_argument(
+        "--best-iterations",
+        type=int,
+        default=800,
+        help="Dominion: rollouts a decision of `best` (about its 0.075 s default on this "
+        "machine's compiled build; a budget that does not depend on the machine)",
+    )
     parser.add_argument("--agent", help="weights of the trained Dominion buy agent")
     parser.add_argument(
         "--dominion-players",
@@ -244,14 +256,25 @@ def main() -> None:
     )
     parser.add_argument("--games-only", default="dominion,kingdomino")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--quick", action="store_true", help="a fast look (few games)")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a fast look: 4 games per pair (1 with a searcher), 1 random kingdom, 2 seeds, "
+        f"mcts 30 and IS-MCTS 10 simulations, Dominion players {QUICK_PLAYERS} "
+        "(flags given beside it win)",
+    )
     parser.add_argument("--cache", help="JSON file of finished pairs (kept; rerun adds players)")
     parser.add_argument(
         "--searchers-first-game-only",
         action="store_true",
         help="Dominion: searching players play on First Game only (they take seconds a move)",
     )
-    args = parser.parse_args()
+    if "--quick" in argv:
+        parser.set_defaults(
+            games=4, slow_games=1, kingdoms=1, mcts_iterations="30", seeds=2, ismcts=10,
+            dominion_players=QUICK_PLAYERS, best_iterations=100,
+        )  # fmt: skip
+    args = parser.parse_args(argv)
     cache: dict[str, list[list[float]]] = {}
     if args.cache and Path(args.cache).exists():
         cache = json.loads(Path(args.cache).read_text())
@@ -260,9 +283,6 @@ def main() -> None:
         if args.cache:
             Path(args.cache).write_text(json.dumps(cache))
 
-    if args.quick:
-        args.games, args.slow_games, args.kingdoms = 4, 1, 1
-        args.mcts_iterations, args.seeds = "30", 2
     start = time.perf_counter()
     out = []
     times = [float(t) for t in args.mcts_times.split(",") if t]
@@ -276,7 +296,12 @@ def main() -> None:
         if unknown:
             parser.error(f"--dominion-players: no such Dominion player: {', '.join(unknown)}")
         for name in bot_names("dominion"):
-            if name != "mcts" and (not chosen or name in chosen):
+            if name == "best" and (not chosen or name in chosen):
+                # a budget in rollouts, not seconds: the same play on any machine
+                makers[f"best {args.best_iterations} sims"] = lambda: make_bot(
+                    "dominion", f"best:iterations={args.best_iterations},seed={args.seed}"
+                )
+            elif name != "mcts" and (not chosen or name in chosen):
                 makers[name] = lambda name=name: make_bot("dominion", name)
         for t in times:
             makers[f"mcts {t:g} s"] = lambda t=t: make_bot("dominion", f"mcts:time={t}")
@@ -286,7 +311,7 @@ def main() -> None:
             )
         if args.agent:
             makers["trained buy agent"] = lambda: BuyAgent(args.agent)
-        slow = {n for n in makers if n.startswith("mcts")}
+        slow = {n for n in makers if n.startswith(("mcts", "best"))}
         g = get_game("dominion")
         first = [{"kingdom": "First Game"}]
         randoms = [
@@ -348,7 +373,9 @@ def main() -> None:
         f"_Budget: {args.games} games per pair, kingdom and seed ({args.slow_games} with a "
         f"searcher), seats alternating, seeds {', '.join(map(str, seeds))}; searchers: "
         + ", ".join(
-            [f"{i} simulations a move" for i in iterations] + [f"{t:g} s a move" for t in times]
+            [f"{i} simulations a move" for i in iterations]
+            + [f"{t:g} s a move" for t in times]
+            + [f"best {args.best_iterations} rollouts a decision"]
         )
         + f"; {DECISIONS[0]:,} decisions played in this run (cached pairs not counted); "
         f"{time.perf_counter() - start:.0f} s._"

@@ -130,15 +130,25 @@ def test_simulator_and_self_play_sources(tmp_path: Path) -> None:
         ds.export(sim + self_play, tmp_path / "mixed")
 
 
+VIEWS: dict[str, dict[tuple[int, int], Any]] = {}
+"""What the server sent each seat of each game played in a test: (seat, state id) → view."""
+
+
 def _play_over_the_api(
-    client: Any, meta: dict[str, Any], profiles: list[str | None], seed: int
+    client: Any,
+    meta: dict[str, Any],
+    profiles: list[str | None],
+    seed: int,
+    game: str = "kingdomino",
 ) -> str:
-    """A 2-player Kingdomino game between two people, each on their own socket (with a
-    profile if given), played to its end through the server's API."""
+    """A 2-player game between two people, each on their own socket (with a profile if
+    given), played to its end through the server's API; the views the server sent
+    each seat are kept in ``VIEWS``."""
     created = client.post(
         "/api/games",
-        json={"game": "kingdomino", "seats": [{"kind": "human"}] * 2, "seed": seed, **meta},
+        json={"game": game, "seats": [{"kind": "human"}] * 2, "seed": seed, **meta},
     ).json()
+    views = VIEWS.setdefault(str(created["id"]), {})
     socks = []
     for seat, profile in zip(created["seats"], profiles, strict=True):
         ws = client.websocket_connect(f"/ws/{created['id']}")
@@ -156,6 +166,7 @@ def _play_over_the_api(
             while msg.get("type") != "state":
                 msg = ws.receive_json()
             finished = bool(msg["finished"])
+            views[(msg["seat"], msg["state_id"])] = msg["view"]
             if not finished and msg["seat"] == msg["current_player"] and msg["state_id"] > acted:
                 acted = msg["state_id"]
                 legal = msg["legal"]
@@ -166,6 +177,20 @@ def _play_over_the_api(
     for ws in socks:
         ws.__exit__(None, None, None)
     return str(created["id"])
+
+
+def _same_as_the_server_sent(
+    data: ds.Dataset, row: ds.GameRow, views: dict[tuple[int, int], Any]
+) -> None:
+    """Every state of ``row`` rebuilt from the dataset shows each seat exactly the view
+    the server sent that seat at that point of the game (and at its end)."""
+    assert {step for _, step in views} == set(range(len(row.actions) + 1))
+    states = {}
+    for (seat, step), sent in sorted(views.items(), key=lambda kv: kv[0][1]):
+        if step not in states:
+            states = {step: data.state(row.id, step)}
+        rebuilt = json.loads(json.dumps(states[step].view(seat)))
+        assert rebuilt == sent, (row.id, seat, step)
 
 
 def test_export_from_a_server_with_real_games(tmp_path: Path) -> None:
@@ -193,11 +218,14 @@ def test_export_from_a_server_with_real_games(tmp_path: Path) -> None:
             client, {"rated": True}, ["Anna Novakova", "Bob Builder"], seed=2
         )
         private = _play_over_the_api(client, {"private": True}, [None, None], seed=3)
+        dominion = _play_over_the_api(
+            client, {"options": {"kingdom": "First Game"}}, [None, None], seed=4, game="dominion"
+        )
         running = client.post(
             "/api/games", json={"game": "kingdomino", "seats": [{"kind": "human"}] * 2}
         ).json()["id"]
     store = Storage(url)
-    originals = {gid: store.load_game(gid) for gid in (public, rated, private, running)}
+    originals = {gid: store.load_game(gid) for gid in (public, rated, private, running, dominion)}
     store.close()
     assert originals[running].status != "finished"
     out = tmp_path / "export"
@@ -220,7 +248,32 @@ def test_export_from_a_server_with_real_games(tmp_path: Path) -> None:
         )
         for step in range(0, len(row.actions) + 1, 7):
             assert data.state(row.id, step).fingerprint() == record.replay(step).fingerprint()
+        _same_as_the_server_sent(data, row, VIEWS[stored.id])
         assert [s["kind"] for s in row.seats] == ["human", "human"]
+    # Dominion: every state the server sent either person, rebuilt from the export
+    result = CliRunner().invoke(
+        main, ["dataset", "export", "--source", "server", "--db", url, "--game", "dominion",
+               "--out", str(tmp_path / "dominion")]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    (row,) = ds.Dataset(tmp_path / "dominion").games
+    assert row.actions == originals[dominion].actions and "cellar" in row.options["kingdom"]
+    assert [s["player"] for s in row.seats] == ["player-1", "player-2"]  # nothing of the rest
+    _same_as_the_server_sent(ds.Dataset(tmp_path / "dominion"), row, VIEWS[dominion])
+    # a step holds the acting seat's observation and nothing of what it may not see:
+    # the same vector from any state that seat cannot tell from the real one
+    exported = ds.Dataset(tmp_path / "dominion")
+    encoder = ds.encoder_for("dominion", 2)
+    steps = list(exported.steps())
+    assert len(steps) == len(row.actions)
+    rng = random.Random(3)
+    for step in steps[::5]:
+        assert set(step) == {"game", "game_id", "step", "seat", "observation",
+                             "legal_actions", "action", "outcome", "last"}  # fmt: skip
+        state = exported.state_of(step)
+        other = state.determinize(step["seat"], rng)
+        assert other.fingerprint() != state.fingerprint() or step["step"] < 2
+        assert np.array_equal(encoder.encode(other, step["seat"]), step["observation"])
     # nobody's name, profile or token is in the export
     text = "".join(p.read_text(errors="ignore") for p in out.rglob("*") if p.is_file())
     for secret in ["Anna", "Bob", "Player 1", SECRET, public, rated, private]:
@@ -244,3 +297,78 @@ def test_export_from_a_server_with_real_games(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.exit_code != 0 and "--db" in result.output
     assert not (tmp_path / "none").exists()
+
+
+def test_a_damaged_dataset_says_what_is_wrong(tmp_path: Path) -> None:
+    """A damaged file, a row that is not a game, an action that is not legal, a game or
+    step that is not there: each an :class:`InvalidArgument` naming the file and row or
+    the game and step, never a bare ``KeyError``/``JSONDecodeError``."""
+    from kingdoms.core.errors import InvalidArgument
+
+    rows = list(ds.from_simulator("kingdomino", ["random", "random"], 2, seed=5))
+    ds.export(rows, tmp_path / "ok", ["jsonl", "parquet"])
+    good = (tmp_path / "ok" / "games.jsonl").read_text()
+    data = ds.Dataset(tmp_path / "ok")
+    for game, step, words in [
+        ("nope", 1, "no game 'nope'"),
+        (7, 1, "no game 7"),
+        (0, 10_000, "has no step 10000"),
+    ]:
+        with pytest.raises(InvalidArgument, match=words):
+            data.state(game, step)
+    first = json.loads(good.splitlines()[0])
+    illegal = dict(first, actions=[*first["actions"][:3], 999_999])
+    cases = [
+        (good.splitlines()[0] + "\n" + good.splitlines()[1][:40] + "\n", "line 2: not JSON"),
+        (json.dumps({"id": "x"}) + "\n", "line 1: not a game row \\(no 'game'\\)"),
+        ("[1, 2]\n", "line 1: not a game row"),
+        (json.dumps(dict(first, actions="abc")) + "\n", "line 1: not a game row"),
+    ]
+    for i, (text, words) in enumerate(cases):
+        folder = tmp_path / f"bad{i}"
+        folder.mkdir()
+        (folder / "games.jsonl").write_text(text)
+        with pytest.raises(InvalidArgument, match=words) as err:
+            ds.Dataset(folder)
+        assert "games.jsonl" in str(err.value)
+    folder = tmp_path / "illegal"
+    folder.mkdir()
+    (folder / "games.jsonl").write_text(json.dumps(illegal) + "\n")
+    with pytest.raises(InvalidArgument, match=f"game {first['id']}, step 3: action 999999"):
+        ds.Dataset(folder).state(0, 4)
+    assert ds.Dataset(folder).state(0, 3).step == 3  # the rows before it still load
+    # a damaged Parquet file, a missing or damaged steps file
+    folder = tmp_path / "parquet"
+    folder.mkdir()
+    raw = (tmp_path / "ok" / "games.parquet").read_bytes()
+    (folder / "games.parquet").write_bytes(raw[: len(raw) // 2])
+    with pytest.raises(InvalidArgument, match=r"games\.parquet: not a readable Parquet file"):
+        ds.Dataset(folder)
+    with pytest.raises(InvalidArgument, match=r"no steps\.jsonl"):
+        list(ds.Dataset(tmp_path / "illegal").steps())
+    (tmp_path / "ok" / "steps.jsonl").write_text('{"game": 0, "step": 0, "seat": 0}\n{"ga\n')
+    with pytest.raises(InvalidArgument, match=r"steps\.jsonl, line 2: not JSON"):
+        list(data.steps())
+
+
+def test_a_bad_command_line_says_what_is_wrong(tmp_path: Path) -> None:
+    """An unknown flag, an unknown format or too few bots: exit code 2 or 1 with the
+    flag named, and no folder written."""
+    from click.testing import CliRunner
+
+    from kingdoms.cli import main
+
+    out = tmp_path / "out"
+    base = ["dataset", "export", "--game", "kingdomino", "--out", str(out)]
+    for extra, words in [
+        (
+            ["--source", "server", "--db", "sqlite:///x", "--ratd-only"],
+            "No such option '--ratd-only'. Did you mean '--rated-only'?",
+        ),
+        (["--source", "simulator", "--format", "csv"], "'csv' is not one of"),
+        (["--source", "simulator", "--bots", "random"], "--bots needs 2 specs, got 1"),
+        (["--source", "nowhere"], "'nowhere' is not one of"),
+    ]:
+        result = CliRunner().invoke(main, base + extra)
+        assert result.exit_code in (1, 2) and words in result.output, result.output
+        assert not out.exists()

@@ -62,19 +62,29 @@ def test_serialization_round_trip_and_tensors(name: str) -> None:
     assert other.observation_tensor(player) == state.observation_tensor(player)
 
 
-def test_ismcts_plays_a_move() -> None:
+@pytest.mark.parametrize("name", [ks.KINGDOMINO, ks.DOMINION])
+def test_ismcts_plays_a_move(name: str) -> None:
+    """OpenSpiel's IS-MCTS, resampling the hidden part from the seat's information
+    state, plays moves of both games (through Dominion's chance nodes)."""
     from open_spiel.python.algorithms import ismcts, mcts
 
-    game = pyspiel.load_game(ks.KINGDOMINO, {"players": 2})
+    game = pyspiel.load_game(
+        name, {"players": 2, "max_game_length": 200} if name == ks.DOMINION else {"players": 2}
+    )
     state = game.new_initial_state()
     state.apply_action(7)
     rs = np.random.RandomState(0)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 8, random_state=rs)
     bot.set_resampler(ks.resampler(0))
-    for _ in range(3):
+    moves = 0
+    while moves < 3:
+        if state.is_chance_node():
+            state.apply_action(int(rs.randint(len(state.chance_outcomes()))))
+            continue
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+        moves += 1
 
 
 # -- chance: every random event is a chance node, and a copy carries no future -----------
@@ -463,6 +473,14 @@ def test_information_state_tensor_has_perfect_recall(name: str) -> None:
     # two different histories: different information states
     tensors = {tuple(np.asarray(s.information_state_tensor(player))) for s in states}
     assert len(tensors) == len(states)
+    # the string too: the same for the resampled state, a different one at every point
+    # of the seat's history, and it holds the seat's own past actions
+    assert other.information_state_string(player) == state.information_state_string(player)
+    strings = [s.information_state_string(player) for s in states]
+    assert len(set(strings)) == len(states)
+    if name == ks.KINGDOMINO:
+        said = strings[-1].split(" {", 1)[0].split()[1:]
+        assert {str(a) for a in own} <= set(said)
 
 
 @pytest.mark.parametrize("name", [ks.KINGDOMINO, ks.DOMINION])
@@ -572,15 +590,21 @@ def test_openspiel_mcts_plays_through_chance_nodes(name: str) -> None:
     assert moves == 4
 
 
-def test_outcome_sampling_mccfr_runs_on_kingdomino() -> None:
+@pytest.mark.parametrize("name", [ks.KINGDOMINO, ks.DOMINION])
+def test_outcome_sampling_mccfr_runs(name: str) -> None:
     """Outcome-sampling MCCFR (one sampled trajectory an iteration, chance sampled from
     ``chance_outcomes``) learns regrets over the information-state strings."""
     from open_spiel.python.algorithms import outcome_sampling_mccfr
 
-    game = pyspiel.load_game(ks.KINGDOMINO, {"players": 2, "chance_outcomes": 4})
+    game = pyspiel.load_game(
+        name,
+        {"players": 2, "chance_outcomes": 4}
+        if name == ks.KINGDOMINO
+        else {"players": 2, "max_game_length": 150},
+    )
     solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
     np.random.seed(0)
-    for _ in range(6):
+    for _ in range(6 if name == ks.KINGDOMINO else 2):
         solver.iteration()
     infostates = solver._infostates  # what it learnt
     assert len(infostates) > 50

@@ -72,11 +72,7 @@ def export(
         if source == "server":
             if not db:
                 raise click.BadParameter("--source server needs --db URL")
-            rows = [
-                r
-                for r in ds.from_server(db, rated_only=rated_only)
-                if r.game == game and r.players == players
-            ]
+            rows = list(ds.from_server(db, rated_only=rated_only, game=game, players=players))
             if not rows:
                 raise click.ClickException(
                     f"no finished public {game} games of {players} players in the database"

@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from kingdoms.core.errors import InvalidArgument
+from kingdoms.core.errors import IllegalAction, InvalidArgument, KingdomsError
 from kingdoms.core.registry import get_game, state_from_config
 from kingdoms.core.state import TERMINAL, GameConfig, State
 
@@ -112,11 +112,17 @@ class GameRow:
 def replay(row: GameRow, upto: int | None = None) -> State:
     """The state of ``row`` after its first ``upto`` actions (all by default), every
     action checked."""
-    state = state_from_config(row.config())
+    try:
+        state = state_from_config(row.config())
+    except (KingdomsError, KeyError, TypeError, ValueError) as err:
+        raise InvalidArgument(f"game {row.id}: its settings make no game: {err}") from err
     state.logging = False
     actions = row.actions if upto is None else row.actions[:upto]
-    for action in actions:
-        state.apply_checked(action)
+    for index, action in enumerate(actions):
+        try:
+            state.apply_checked(action)
+        except IllegalAction as err:
+            raise InvalidArgument(f"game {row.id}, step {index}: {err}") from err
     return state
 
 
@@ -148,10 +154,18 @@ class _Anonymiser:
         return {"kind": "human", "player": self.known[digest]}
 
 
-def from_server(url: str, rated_only: bool = False, limit: int = 1_000_000) -> Iterator[GameRow]:
+def from_server(
+    url: str,
+    rated_only: bool = False,
+    limit: int = 1_000_000,
+    game: str | None = None,
+    players: int | None = None,
+) -> Iterator[GameRow]:
     """The finished public games of the server database at ``url`` (private games and
-    unfinished ones left out; with ``rated_only``, rated games only), seats
-    anonymised."""
+    unfinished ones left out; with ``rated_only``, rated games only; with ``game`` /
+    ``players``, games of that game / number of players only), seats anonymised:
+    people are numbered in the order met among the games exported, so an export
+    tells nothing of the games it leaves out."""
     from kingdoms.server.storage import STATUS_FINISHED, Storage
 
     store = Storage(url)
@@ -166,6 +180,10 @@ def from_server(url: str, rated_only: bool = False, limit: int = 1_000_000) -> I
                 continue
             stored = store.load_game(listing.id)
             if stored is None:
+                continue
+            if (game is not None and stored.game != game) or (
+                players is not None and stored.players != players
+            ):
                 continue
             row = GameRow(
                 id=f"server-{hashlib.sha256(stored.id.encode()).hexdigest()[:16]}",
@@ -594,24 +612,43 @@ class Dataset:
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
         jsonl = self.folder / "games.jsonl"
+        parquet = self.folder / "games.parquet"
         if jsonl.exists():
-            lines = jsonl.read_text(encoding="utf-8").splitlines()
-            self.games = [GameRow.from_json(json.loads(line)) for line in lines if line]
-        elif (self.folder / "games.parquet").exists():
+            lines = jsonl.read_text(encoding="utf-8", errors="replace").splitlines()
+            self.games = [
+                _game_row(jsonl, number, line)
+                for number, line in enumerate(lines, 1)
+                if line.strip()
+            ]
+        elif parquet.exists():
+            import pyarrow as pa
             import pyarrow.parquet as pq
 
-            table = pq.read_table(self.folder / "games.parquet").to_pylist()
-            for r in table:
-                r["options"] = json.loads(r["options"])
-                r["seats"] = json.loads(r["seats"])
-            self.games = [GameRow.from_json(r) for r in table]
+            try:
+                table = pq.read_table(parquet).to_pylist()
+            except (pa.ArrowException, OSError) as err:
+                raise InvalidArgument(f"{parquet}: not a readable Parquet file: {err}") from err
+            self.games = [
+                _game_row(parquet, number, record) for number, record in enumerate(table, 1)
+            ]
         else:
             raise InvalidArgument(f"{folder} holds no kingdoms dataset (no games.jsonl/parquet)")
         self.by_id = {g.id: i for i, g in enumerate(self.games)}
+        if len(self.by_id) != len(self.games):
+            raise InvalidArgument(f"{folder}: two games share an id")
 
     def state(self, game: int | str, step: int) -> State:
         """The state before decision ``step`` of ``game`` (its row, or its id)."""
-        index = self.by_id[game] if isinstance(game, str) else game
+        if isinstance(game, str):
+            if game not in self.by_id:
+                raise InvalidArgument(f"no game {game!r} in {self.folder}")
+            index = self.by_id[game]
+        elif not 0 <= game < len(self.games):
+            raise InvalidArgument(
+                f"no game {game} in {self.folder} (it holds {len(self.games)} games)"
+            )
+        else:
+            index = game
         row = self.games[index]
         if not 0 <= step <= len(row.actions):
             raise InvalidArgument(f"game {row.id} has no step {step} (0–{len(row.actions)})")
@@ -623,10 +660,39 @@ class Dataset:
 
     def steps(self) -> Iterator[dict[str, Any]]:
         """The rows of ``steps.jsonl``."""
-        with (self.folder / "steps.jsonl").open(encoding="utf-8") as f:
-            for line in f:
+        path = self.folder / "steps.jsonl"
+        if not path.exists():
+            raise InvalidArgument(f"{self.folder} holds no steps.jsonl (export it with jsonl)")
+        with path.open(encoding="utf-8", errors="replace") as f:
+            for number, line in enumerate(f, 1):
                 if line.strip():
-                    yield json.loads(line)
+                    try:
+                        row = json.loads(line)
+                    except json.JSONDecodeError as err:
+                        raise InvalidArgument(f"{path}, line {number}: not JSON: {err}") from err
+                    if not isinstance(row, dict) or not {"game", "step", "seat"} <= row.keys():
+                        raise InvalidArgument(f"{path}, line {number}: not a step row")
+                    yield row
+
+
+def _game_row(path: Path, number: int, line: str | Mapping[str, Any]) -> GameRow:
+    """Row ``number`` of ``path`` (a JSON line, or a Parquet record), or an error naming
+    the file, the row and what is wrong with it."""
+    where = f"{path}, {'line' if isinstance(line, str) else 'row'} {number}"
+    try:
+        data = json.loads(line) if isinstance(line, str) else dict(line)
+        if not isinstance(data, dict):
+            raise InvalidArgument("not a JSON object")
+        for key in ("options", "seats"):
+            if isinstance(data.get(key), str):  # Parquet keeps them as JSON text
+                data[key] = json.loads(data[key])
+        return GameRow.from_json(data)
+    except json.JSONDecodeError as err:
+        raise InvalidArgument(f"{where}: not JSON: {err}") from err
+    except KeyError as err:
+        raise InvalidArgument(f"{where}: not a game row (no {err.args[0]!r})") from err
+    except (InvalidArgument, TypeError, ValueError) as err:
+        raise InvalidArgument(f"{where}: not a game row: {err}") from err
 
 
 def load_minari(folder: str | Path, dataset_id: str) -> Any:
