@@ -315,3 +315,32 @@ def test_wrapped_step_is_the_environments_own_once_reset() -> None:
     assert getattr(wrapped.step, "__self__", None) is not wrapped.unwrapped
     play_random(wrapped, seed=4)
     assert not wrapped.agents
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_kingdomino_masks_from_the_reused_buffer_match_every_state(players: int) -> None:
+    """Kingdomino's mask is copied per state into one buffer the environment reuses:
+    over whole games every mask handed out equals that state's legal actions, and the
+    masks a learner kept from earlier states still hold what they held."""
+    env = kingdomino_env(players=players)
+    rng = random.Random(players)
+    for game in range(3):
+        env.reset(seed=100 + game)
+        raw = env.unwrapped
+        kept: list[tuple[np.ndarray, list[int]]] = []
+        while True:
+            obs, _r, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                break
+            legal = sorted(raw.game_state.legal_actions())
+            mask = obs["action_mask"]
+            assert mask.dtype == np.int8
+            assert np.flatnonzero(mask).tolist() == legal
+            assert list(info["legal_actions"]) == legal
+            others = [a for a in env.agents if a != env.agent_selection]
+            assert not any(env.observe(a)["action_mask"].any() for a in others)
+            kept.append((mask, legal))
+            env.step(legal[rng.randrange(len(legal))])
+        assert len(kept) > 40
+        for mask, legal in kept:
+            assert np.flatnonzero(mask).tolist() == legal

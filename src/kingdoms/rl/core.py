@@ -55,6 +55,10 @@ class StepCore:
         self.mask_step = -1
         self.mask = bytearray(num_actions)
         self.mask_array: np.ndarray = np.zeros(num_actions, np.int8)
+        # games that build their mask per state: it is copied into this buffer, one
+        # array view over it made once (a view per state costs more than the copy)
+        self.own = bytearray(num_actions)
+        self.own_array: np.ndarray = np.frombuffer(self.own, np.int8)
         self.legal_step = -1
         self.legal: list[int] = []
         self.masks: dict[tuple[int, ...], tuple[bytearray, np.ndarray, tuple[int, ...]]] = {}
@@ -114,7 +118,8 @@ class StepCore:
         else:
             mask = state.legal_actions_mask(self.num_actions)
             self.mask = mask
-            self.mask_array = np.frombuffer(mask, np.int8)
+            self.own[:] = mask
+            self.mask_array = self.own_array
         self.mask_step = state.step
 
     def observe(self, state: State, agent: str) -> dict[str, np.ndarray]:
