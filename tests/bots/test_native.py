@@ -196,14 +196,14 @@ def test_gains_within_a_cost_are_the_engines_gains(specs: list[str]) -> None:
 
 def test_a_gain_that_can_take_a_card_off_the_native_core_keeps_the_game_on_the_engine() -> None:
     """A seat with a Workshop can come to own any card costing up to $4: one whose
-    steps are not native (Spy here) keeps the game on the engine."""
+    steps are not native (Poacher here) keeps the game on the engine."""
     st = new_game(
-        "dominion", players=2, seed=0, options={"kingdom": ["spy", *WORKSHOP_KINGDOM[:9]]}
+        "dominion", players=2, seed=0, options={"kingdom": ["poacher", *WORKSHOP_KINGDOM[:9]]}
     )
     assert isinstance(st, DominionState)
     st.logging = False
     bots = [StrategyBot(parse_strategy(WORKSHOP)), make_bot("dominion", "big-money")]
-    assert native.why_not(st, bots) == "spy has a RevealTopEach step"
+    assert native.why_not(st, bots) == "poacher has a Custom step"
 
 
 CHANCELLOR = """
@@ -435,6 +435,90 @@ def test_trashing_a_named_card_for_coins_is_the_engines(edition: int) -> None:
         trashed += a.trash.count(BY_ID["copper"])
     assert trashed > 5
     assert answers == (set() if edition == 1 else {A.A_YES, A.A_NO})
+
+
+SECOND_KINGDOM = [
+    "village", "smithy", "militia", "moat", "festival",
+    "market", "laboratory", "witch", "council_room",
+]  # fmt: skip
+CARD_MONEY = """
+name = "{card}-money"
+play = ["Village", "{name}", "Smithy"]
+buy = [
+  "Province if total_money > 15", "Duchy if left(Province) <= 3",
+  "{name} if count({name}) < 2", "Gold", "Village if count(Village) < 1", "Silver",
+]
+[decisions]
+{decisions}
+"""
+STEP_CARDS = {
+    # Chapel's TrashUpTo: up to 4 cards, one at a time, until done (conditions read
+    # the seat's figures and the card)
+    "chapel": (
+        "Chapel",
+        '"chapel.trash" = ["Curse", "Estate if left(Province) > 3", '
+        '"Copper if total_money > 4 and count(Copper) > 3", "done"]',
+    ),
+    # Artisan's GainUpTo(5, to="hand") and TopdeckFromHand
+    "artisan": (
+        "Artisan",
+        '"artisan.gain" = ["Smithy if count(Smithy) < 1", "Silver if coins < 3", "Laboratory"]\n'
+        '"artisan.topdeck" = ["Estate if turn > 4", "Gold", "costliest Treasure"]',
+    ),
+    # Harbinger's MayTopdeckFromDiscard: a card of the discard pile, or done
+    "harbinger": (
+        "Harbinger",
+        '"harbinger.topdeck" = ["Gold", "Laboratory if count(Laboratory) > 0", '
+        '"Silver if turn > 6", "done"]',
+    ),
+    # Bandit's GainCard (a Gold) and EachOtherTrashesRevealed (each victim's rules,
+    # reading the card and the supply, pick between two Treasures)
+    "bandit": (
+        "Bandit",
+        '"bandit.trash" = ["Silver if left(Gold) > 20", "cheapest any"]',
+    ),
+    # Spy's RevealTopEach: yes (discard) or no, about each seat's card (about_me)
+    "spy": (
+        "Spy",
+        '"spy.discard" = ["yes if about_me and is(card, Victory)", '
+        '"no if about_me", "yes if is(card, Gold) or is(card, Silver)", "no"]',
+    ),
+}
+
+
+@pytest.mark.parametrize("card", sorted(STEP_CARDS))
+def test_cards_of_declared_steps_are_played_natively_as_the_engine_plays_them(card: str) -> None:
+    """Chapel, Artisan, Harbinger, Bandit and Spy, each one declaration of reusable
+    steps, are played by the native core (no fallback to the engine: ``_both``
+    checks it) against Big Money, Militia, Witch and Moat seats and give the engine's
+    games, decision by decision: history, snapshot and the trash in order."""
+    name, decisions = STEP_CARDS[card]
+    text = CARD_MONEY.format(card=card, name=name, decisions=decisions)
+    bot = StrategyBot(parse_strategy(text))
+    plain = StrategyBot(parse_strategy(CARD_MONEY.format(card=card, name=name, decisions="")))
+    kingdom = [card, *SECOND_KINGDOM]
+    played = asked = 0
+    for seed in range(6):
+        seats: list[str | StrategyBot] = (
+            [bot, "big-money"] if seed % 3 == 0
+            else [bot, "witch", "militia"] if seed % 3 == 1
+            else [plain, "moat", bot, "big-money-ultimate"]
+        )  # fmt: skip
+        a, b = _both(seats, kingdom, seed, 2)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        assert a.trash == b.trash
+        play = A.encode(A.PLAY, BY_ID[card])
+        for i, x in enumerate(a.history[:-1]):
+            if x == play:
+                played += 1
+                nxt = a.history[i + 1]
+                asked += nxt in (A.A_YES, A.A_NO, A.A_DONE) or nxt // NUM_CARDS in (
+                    A.CHOOSE,
+                    A.GAIN,
+                )
+    assert played > 30
+    assert asked > 5
 
 
 POTION_KINGDOM = [

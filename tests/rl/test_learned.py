@@ -316,6 +316,9 @@ def test_the_decision_one_hot_keeps_the_order_the_network_was_trained_with() -> 
         "throne", "trash_one", "trash_up_to", "vassal",
     )  # fmt: skip
     renamed = {
+        "artisan": "hand_to_deck",
+        "bandit": "victim_trash_revealed",
+        "harbinger": "discard_to_deck",
         "bureaucrat": "victim_topdeck",
         "chancellor": "discard_deck",
         "library": "may_set_aside",

@@ -61,6 +61,16 @@ cdef enum:
 cdef enum:
     S_TRASH_FOR = 13
 cdef enum:
+    S_TRASH_UP_TO = 14
+cdef enum:
+    S_TOPDECK_HAND = 15
+cdef enum:
+    S_TOPDECK_DISCARD = 16
+cdef enum:
+    S_OTHERS_TRASH_REVEALED = 17
+cdef enum:
+    S_REVEAL_TOP_EACH = 18
+cdef enum:
     THEN_GAIN = 1
 cdef enum:
     THEN_DRAW = 2
@@ -134,6 +144,8 @@ cdef enum:
     V_DECK = 13
 cdef enum:
     V_PLAYERS = 14
+cdef enum:
+    V_ABOUT_ME = 15
 
 # binary operators and comparisons
 cdef enum:
@@ -559,6 +571,7 @@ cdef struct Game:
     int turns[MAXP]
     int immune[MAXP]
     int ended          # 0 running, 1 provinces, 2 piles
+    int about          # the seat a yes/no question is about (-1: none, the decider)
     int steps
     short trash[MAXZ]  # the cards trashed in this run, in order (after the state's)
     int ntrash
@@ -626,6 +639,38 @@ cdef inline void draw(Game* g, Seat* s, int n) noexcept:
             s.hand[s.nhand] = s.deck[i]
             s.nhand += 1
         s.ndeck = j
+
+
+cdef inline int take_top(Game* g, Seat* s) noexcept:
+    """Effects.take_top: the top card of the deck (shuffling if needed), -1: none."""
+    if s.ndeck == 0 and not do_shuffle(g, s):
+        return -1
+    s.ndeck -= 1
+    return s.deck[s.ndeck]
+
+
+cdef inline int take_top_n(Game* g, Seat* s, int n, short* out) noexcept:
+    """Effects.take_top_n: up to ``n`` cards from the top of the deck into ``out``,
+    top card first (shuffling as taking them one by one would); how many."""
+    cdef int k = s.ndeck, i, j, got = 0
+    if k >= n:
+        for i in range(n):
+            out[i] = s.deck[k - 1 - i]
+        s.ndeck = k - n
+        return n
+    for i in range(k):
+        out[i] = s.deck[k - 1 - i]
+    got = k
+    s.ndeck = 0
+    if do_shuffle(g, s):
+        j = s.ndeck - (n - k)
+        if j < 0:
+            j = 0
+        for i in range(s.ndeck - 1, j - 1, -1):
+            out[got] = s.deck[i]
+            got += 1
+        s.ndeck = j
+    return got
 
 
 cdef inline int gain(Game* g, Setup st, int p, int c) noexcept:
@@ -738,6 +783,8 @@ cdef double var(Game* g, Cards cards, Setup st, int me, int v) noexcept:
         return total
     if v == V_PLAYERS:
         return g.n
+    if v == V_ABOUT_ME:
+        return 1.0 if g.about < 0 or g.about == me else 0.0
     return 0
 
 
@@ -1223,6 +1270,174 @@ cdef int discard_then_draw(Run run, Game* g, int p, int card) except -1:
     return 0
 
 
+cdef inline void trash_card(Game* g, int p, int c) noexcept:
+    """Effects.trash_card: ``c`` (taken from its zone) leaves ``p``'s cards for the trash."""
+    g.seats[p].owned[c] -= 1
+    g.trash[g.ntrash] = c
+    g.ntrash += 1
+
+
+cdef int trash_up_to(Run run, Game* g, int p, int card, int most) except -1:
+    """``TrashUpTo``: with cards in hand, trash up to ``most`` of them one at a time,
+    as the seat's rules for ``card``'s trash pick among the distinct cards in hand
+    (card order; a ``done`` rule or no rule applying: stop) (Chapel)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef int n, c, k = 0
+    if s.nhand == 0:
+        return 0
+    while True:
+        n = distinct(cards, s.hand, s.nhand, 0, offered)
+        c = pick(g, cards, run.setup, plan, plan.trash_start[card], plan.trash_end[card],
+                 offered, n, p, 1)
+        if c < 0:
+            record(run, g, cards.a_done)
+            return 0
+        record(run, g, cards.k_choose * cards.ncards + c)
+        remove_first(s.hand, &s.nhand, c)
+        trash_card(g, p, c)
+        k += 1
+        if k >= most or s.nhand == 0:
+            return 0
+
+
+cdef int topdeck_from_hand(Run run, Game* g, int p, int card) except -1:
+    """``TopdeckFromHand``: with cards in hand, the one the seat's rules for ``card``'s
+    topdeck pick (card order; none applies: the first) goes onto the deck (Artisan)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef int n, c
+    if s.nhand == 0:
+        return 0
+    n = distinct(cards, s.hand, s.nhand, 0, offered)
+    c = pick(g, cards, run.setup, plan, plan.topdeck_start[card], plan.topdeck_end[card],
+             offered, n, p)
+    if c < 0:
+        c = offered[0]
+    record(run, g, cards.k_choose * cards.ncards + c)
+    remove_first(s.hand, &s.nhand, c)
+    s.deck[s.ndeck] = c
+    s.ndeck += 1
+    return 0
+
+
+cdef int topdeck_from_discard(Run run, Game* g, int p, int card) except -1:
+    """``MayTopdeckFromDiscard``: with cards in the discard pile, the seat's rules for
+    ``card``'s topdeck pick one of them (card order; a ``done`` rule or none applying:
+    none), whose last copy goes onto the deck (Harbinger)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef int n, c, i
+    if s.ndisc == 0:
+        return 0
+    n = distinct(cards, s.disc, s.ndisc, 0, offered)
+    c = pick(g, cards, run.setup, plan, plan.topdeck_start[card], plan.topdeck_end[card],
+             offered, n, p, 1)
+    if c < 0:
+        record(run, g, cards.a_done)
+        return 0
+    record(run, g, cards.k_choose * cards.ncards + c)
+    for i in range(s.ndisc - 1, -1, -1):
+        if s.disc[i] == c:
+            memmove(&s.disc[i], &s.disc[i + 1], (s.ndisc - i - 1) * sizeof(short))
+            s.ndisc -= 1
+            break
+    s.deck[s.ndeck] = c
+    s.ndeck += 1
+    return 0
+
+
+cdef int others_trash_revealed(Run run, Game* g, int p, int card, int only,
+                               int spare) except -1:
+    """``EachOtherTrashesRevealed``: each other seat (not protected) reveals its top 2
+    cards; one of the type bits ``only`` other than ``spare`` is trashed (of two kinds:
+    the one the victim's rules for ``card``'s trash pick, none applying: the first in
+    card order), the rest discarded in order (Bandit)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan
+    cdef Seat* s
+    cdef short aside[4]
+    cdef int offered[4]
+    cdef int k, q, n, i, j, c, m
+    for k in range(1, g.n):
+        q = (p + k) % g.n
+        if g.immune[q]:
+            continue
+        s = &g.seats[q]
+        n = take_top_n(g, s, 2, aside)
+        m = 0
+        for c in range(cards.ncards):
+            if c == spare or not (cards.types[c] & only):
+                continue
+            for i in range(n):
+                if aside[i] == c:
+                    offered[m] = c
+                    m += 1
+                    break
+        c = -1
+        if m == 1:
+            c = offered[0]
+        elif m > 1:
+            plan = <Plan>run.plans[q]
+            c = pick(g, cards, run.setup, plan, plan.trash_start[card], plan.trash_end[card],
+                     offered, m, q)
+            if c < 0:
+                c = offered[0]
+            record(run, g, cards.k_choose * cards.ncards + c)
+        j = -1
+        if c >= 0:
+            for i in range(n):
+                if aside[i] == c:
+                    j = i
+                    break
+            trash_card(g, q, c)
+        for i in range(n):
+            if i != j:
+                s.disc[s.ndisc] = aside[i]
+                s.ndisc += 1
+    return 0
+
+
+cdef int reveal_top_each(Run run, Game* g, int p, int card) except -1:
+    """``RevealTopEach``: the seat, then each other seat (not protected), reveals its
+    top card; the seat's yes/no rules for ``card``'s question (about that card and
+    seat: ``about_me``) say whether it is discarded (yes) or put back (Spy)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef int targets[MAXP]
+    cdef int nt = 1, k, q, c, yes
+    cdef Seat* s
+    targets[0] = p
+    for k in range(1, g.n):
+        q = (p + k) % g.n
+        if not g.immune[q]:
+            targets[nt] = q
+            nt += 1
+    for k in range(nt):
+        q = targets[k]
+        s = &g.seats[q]
+        c = take_top(g, s)
+        if c < 0:
+            continue
+        g.about = q
+        yes = says_yes(g, cards, run.setup, plan, plan.ask_start[card], plan.ask_end[card], p, c)
+        g.about = -1
+        record(run, g, cards.a_yes if yes else cards.a_no)
+        if yes:
+            s.disc[s.ndisc] = c
+            s.ndisc += 1
+        else:
+            s.deck[s.ndeck] = c
+            s.ndeck += 1
+    return 0
+
+
 cdef int play_action(Run run, Game* g, int p, int c) except -1:
     """Apply PLAY ``c`` in the Action phase: the card's steps (an Attack: each other
     seat's reaction first)."""
@@ -1315,6 +1530,16 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
         elif code == S_GAIN:
             gain_up_to(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
                        cards.step_arg[c][i][2], cards.step_arg[c][i][3])
+        elif code == S_TRASH_UP_TO:
+            trash_up_to(run, g, p, c, cards.step_arg[c][i][0])
+        elif code == S_TOPDECK_HAND:
+            topdeck_from_hand(run, g, p, c)
+        elif code == S_TOPDECK_DISCARD:
+            topdeck_from_discard(run, g, p, c)
+        elif code == S_OTHERS_TRASH_REVEALED:
+            others_trash_revealed(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1])
+        elif code == S_REVEAL_TOP_EACH:
+            reveal_top_each(run, g, p, c)
     settle(g, cards)
     return 0
 
@@ -1408,6 +1633,7 @@ cdef void new_game(Game* g, Cards cards, Setup st, int n, object seed, int first
     if first < 0:
         first = randbelow(&g.rng, n)
     g.next_play_id = 0
+    g.about = -1
     g.ended = 0
     g.steps = 0
     g.ntrash = 0
@@ -1503,6 +1729,7 @@ def play_state(Run run, state, int max_steps, seed=None):
     g.silver_played = 1 if state.silver_played else 0
     g.normal_player = state.normal_player
     g.next_play_id = state.next_play_id
+    g.about = -1
     g.ended = 0
     g.steps = 0
     g.ntrash = 0

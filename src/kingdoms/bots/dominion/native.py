@@ -71,14 +71,19 @@ from kingdoms.dominion.cards.steps import (
     EachOtherDraws,
     EachOtherGains,
     EachOtherTopdecks,
+    EachOtherTrashesRevealed,
     GainCard,
     GainCostingMore,
     GainUpTo,
     MayDiscardDeck,
+    MayTopdeckFromDiscard,
     Plus,
+    RevealTopEach,
+    TopdeckFromHand,
     TrashCardFor,
     TrashOneFromHand,
     TrashThis,
+    TrashUpTo,
 )
 from kingdoms.dominion.data import (
     BY_ID,
@@ -100,10 +105,11 @@ NATIVE_ENV: Final = "KINGDOMS_NATIVE"
 
 _S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN, _S_GAIN = 1, 2, 3, 4, 5
 _S_DISCARD_DECK, _S_DISCARD_DRAW, _S_GAIN_CARD, _S_OTHERS_TOPDECK, _S_DRAW_TO = 6, 7, 8, 9, 10
-_S_TRASH_ONE, _S_TRASH_THIS, _S_TRASH_FOR = 11, 12, 13
+_S_TRASH_ONE, _S_TRASH_THIS, _S_TRASH_FOR, _S_TRASH_UP_TO, _S_TOPDECK_HAND = 11, 12, 13, 14, 15
+_S_TOPDECK_DISCARD, _S_OTHERS_TRASH_REVEALED, _S_REVEAL_TOP_EACH = 16, 17, 18
 _THEN_GAIN, _THEN_DRAW = 1, 2
 """The follow-ups of a trash from the hand the native core plays."""
-_YES_NO_STEPS: Final = (MayDiscardDeck, DrawToSettingAside, TrashCardFor)
+_YES_NO_STEPS: Final = (MayDiscardDeck, DrawToSettingAside, TrashCardFor, RevealTopEach)
 """The steps asking their player yes or no (one such step a card, native)."""
 _TO: Final[Mapping[str, int]] = {"discard": 0, "hand": 1, "deck": 2}
 """A gain's destination as the native core's code."""
@@ -128,6 +134,7 @@ _VARS: Final[Mapping[str, int]] = {
     "vp_deficit": 12,
     "deck_size": 13,
     "players": 14,
+    "about_me": 15,
 }
 """The condition variables the native core evaluates (the others: not native)."""
 _BINS: Final[Mapping[type, int]] = {
@@ -154,6 +161,11 @@ _GENERIC_PLAY: Final = frozenset(
         TrashOneFromHand,
         TrashThis,
         TrashCardFor,
+        TrashUpTo,
+        TopdeckFromHand,
+        MayTopdeckFromDiscard,
+        EachOtherTrashesRevealed,
+        RevealTopEach,
     }
 )
 
@@ -242,8 +254,22 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
         elif isinstance(step, TrashCardFor):
             editions = sum(1 << e for e in step.optional_in if 0 <= e < 31)
             out.append((_S_TRASH_FOR, step.card, step.coins, editions, 0))
+        elif isinstance(step, TrashUpTo):
+            out.append((_S_TRASH_UP_TO, step.n, 0, 0, 0))
+        elif isinstance(step, TopdeckFromHand):
+            out.append((_S_TOPDECK_HAND, 0, 0, 0, 0))
+        elif isinstance(step, MayTopdeckFromDiscard):
+            out.append((_S_TOPDECK_DISCARD, 0, 0, 0, 0))
+        elif isinstance(step, EachOtherTrashesRevealed):
+            out.append((_S_OTHERS_TRASH_REVEALED, _TYPE_BITS[step.only.lower()], step.spare, 0, 0))
+        elif isinstance(step, RevealTopEach):
+            out.append((_S_REVEAL_TOP_EACH, 0, 0, 0, 0))
     if sum(isinstance(step, _YES_NO_STEPS) for step in decl.steps) > 1:
         return f"{card.id} asks more than one yes/no question"
+    if sum(isinstance(step, _TOPDECK_STEPS) for step in decl.steps) > 1:
+        return f"{card.id} asks more than one card to put onto a deck"
+    if sum(isinstance(step, _TRASH_STEPS) for step in decl.steps) > 1:
+        return f"{card.id} asks more than one card to trash"
     if decl.steps and not IS_ACTION[c]:
         return f"{card.id} has steps but is no Action"
     own = set(decl.prompts) - {step.verb for step in decl.steps if step.verb} - _then_verbs(c)
@@ -596,17 +622,42 @@ def _make_plan(
     ]
     gain_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.gain", nodes)) for c in gains]
     ask_chains = [
-        (c, _yes_no_rules(bot, f"{CARDS[c].id}.{s.verb}", nodes, isinstance(s, DrawToSettingAside)))
+        (
+            c,
+            _yes_no_rules(
+                bot, f"{CARDS[c].id}.{s.verb}", nodes, isinstance(s, _ABOUT_A_CARD_STEPS)
+            ),
+        )
         for c in asks
         for s in _declared_steps(c)
         if isinstance(s, _YES_NO_STEPS)
     ]
-    topdeck_chains = [(c, _victim_rules(bot, f"{CARDS[c].id}.topdeck", nodes)) for c in topdecks]
-    trash_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.trash", nodes)) for c in trashes]
+    # an Attack's choice is the victim's, out of its turn; the others are the seat's own
+    topdeck_chains = [
+        (c, (_victim_rules if _is_attack_step(c, EachOtherTopdecks) else _decision_rules)(
+            bot, f"{CARDS[c].id}.topdeck", nodes))
+        for c in topdecks
+    ]  # fmt: skip
+    trash_chains = [
+        (c, (_victim_rules if _is_attack_step(c, EachOtherTrashesRevealed) else _decision_rules)(
+            bot, f"{CARDS[c].id}.trash", nodes))
+        for c in trashes
+    ]  # fmt: skip
     return _MOD.Plan(
         nodes.rows, buys, int(strategy.guard), prefix, rest, react, chains, gain_chains,
         ask_chains, topdeck_chains, trash_chains,
     )  # fmt: skip
+
+
+_ABOUT_A_CARD_STEPS: Final = (DrawToSettingAside, RevealTopEach)
+"""The yes/no steps whose question is about a card (the rules may read it)."""
+_TOPDECK_STEPS: Final = (EachOtherTopdecks, TopdeckFromHand, MayTopdeckFromDiscard)
+_TRASH_STEPS: Final = (TrashOneFromHand, TrashUpTo, EachOtherTrashesRevealed)
+
+
+def _is_attack_step(c: int, kind: type) -> bool:
+    """Whether ``c`` has a step of ``kind`` (a choice its Attack asks its victims)."""
+    return any(isinstance(step, kind) for step in _declared_steps(c))
 
 
 def _ownable(
@@ -714,12 +765,12 @@ def native_run(
     topdecks = tuple(
         c
         for c in sorted(owned)
-        if any(isinstance(step, EachOtherTopdecks) for step in _declared_steps(c))
+        if any(isinstance(step, _TOPDECK_STEPS) for step in _declared_steps(c))
     )
     trashes = tuple(
         c
         for c in sorted(owned)
-        if any(isinstance(step, TrashOneFromHand) for step in _declared_steps(c))
+        if any(isinstance(step, _TRASH_STEPS) for step in _declared_steps(c))
     )
     plans = [_plan(bot, reaction, discards, gains, asks, topdecks, trashes) for bot in seats]
     edition = int(options.get("base_edition", 1))

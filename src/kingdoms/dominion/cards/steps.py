@@ -662,6 +662,73 @@ asks(
 )
 
 
+# -- put a card onto the deck from the hand or the discard pile (Artisan, Harbinger) ------
+def topdeck_from(st: DominionState, p: int, zone: list[int], c: int, last: bool) -> None:
+    """Move ``c`` (its ``last`` copy, else its first) from ``zone`` onto ``p``'s deck,
+    logged."""
+    if last:
+        del zone[len(zone) - 1 - zone[::-1].index(c)]
+    else:
+        zone.remove(c)
+    st.will_put_on_deck(p)
+    st.decks[p].append(c)
+    if st.logging:
+        st._log("topdeck", p, count=1)
+
+
+class TopdeckFromHand(Step):
+    """Put a card from the hand onto the deck (asked with cards in hand; Artisan)."""
+
+    verb = "topdeck"
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        if st.hands[p]:
+            st.push("hand_to_deck", p, card)
+
+
+asks(
+    "hand_to_deck",
+    DecisionSpec(
+        CHOOSE_CARDS,
+        "*.topdeck",
+        "Artisan: put a card from your hand onto your deck.",
+        pick="put {card} on deck",
+    ),
+    lambda st, fr: hand_choices(st.hands[fr.who]),
+    lambda st, fr, kind, c: topdeck_from(st, fr.who, st.hands[fr.who], c, last=False),
+)
+
+
+class MayTopdeckFromDiscard(Step):
+    """The player may put a card from the discard pile onto the deck (asked with
+    cards in the discard pile; the last copy of the card chosen moves; Harbinger)."""
+
+    verb = "topdeck"
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        if st.discards[p]:
+            st.push("discard_to_deck", p, card)
+
+
+def _topdeck_from_discard_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind != A.DONE:
+        topdeck_from(st, fr.who, st.discards[fr.who], c, last=True)
+
+
+asks(
+    "discard_to_deck",
+    DecisionSpec(
+        CHOOSE_CARDS,
+        "*.topdeck",
+        "Harbinger: put a card from your discard pile onto your deck?",
+        zone="discard",
+        pick="put {card} on deck",
+    ),
+    lambda st, fr: [*choices(st.discards[fr.who]), A.A_DONE],
+    _topdeck_from_discard_answer,
+)
+
+
 # -- trash a card from the hand, then something depending on it ---------------------------
 Then = Callable[["DominionState", int, int, int], None]
 AFTER_TRASH: dict[int, Then] = {}
@@ -788,3 +855,56 @@ def trash_revealed(st: DominionState, q: int, c: int) -> None:
     aside = st.aside[q]
     st.trash_from(q, aside, c)
     st.discard_all(q, aside)
+
+
+TRASH_REVEALED: dict[int, EachOtherTrashesRevealed] = {}
+"""Card index -> its :class:`EachOtherTrashesRevealed` step."""
+
+
+class EachOtherTrashesRevealed(Step):
+    """Each other player (not protected) reveals the top 2 cards of their deck and
+    trashes one of the type ``only`` that is not ``spare`` (choosing which when
+    they are of two kinds), discarding the rest (Bandit: a Treasure other than
+    Copper)."""
+
+    verb = "trash"
+
+    def __init__(self, only: str, spare: str = "") -> None:
+        self.only, self.spare = only, (BY_ID[spare] if spare else -1)
+
+    def bind(self, card: int) -> None:
+        TRASH_REVEALED[card] = self
+
+    def trashable(self, c: int) -> bool:
+        return self.only in CARDS[c].types and c != self.spare
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        from kingdoms.dominion.frames import Frame
+
+        victims = [q for q in st.others(p) if not st.immune[q]]
+        st.then(*(Frame("reveal_two_trash", p, card, q) for q in victims))
+
+
+def _reveal_two_trash(st: DominionState, fr: Frame) -> None:
+    q = fr.a
+    targets = reveal_two_to_trash(st, q, TRASH_REVEALED[fr.card].trashable)
+    if len(targets) > 1:
+        st.push("victim_trash_revealed", q, fr.card, q)  # the victim chooses
+    elif targets:
+        trash_revealed(st, q, targets[0])
+
+
+TASKS["reveal_two_trash"] = _reveal_two_trash
+asks(
+    "victim_trash_revealed",
+    DecisionSpec(
+        CHOOSE_CARDS,
+        "*.trash",
+        "Bandit: choose the Treasure to trash.",
+        zone="set_aside",
+        whose=3,
+        pick="trash {card}",
+    ),
+    lambda st, fr: choices([c for c in st.aside[fr.a] if TRASH_REVEALED[fr.card].trashable(c)]),
+    lambda st, fr, kind, c: trash_revealed(st, fr.a, c),
+)
