@@ -139,8 +139,15 @@ def test_what_the_native_core_cannot_play_stays_on_the_engine() -> None:
     assert native.why_not(st, bots) is None
     workshop = [make_bot("dominion", "workshop-gardens", files=True), bots[0]]
     # a Workshop can gain any card costing up to $4, Remodel among them, which gains a
-    # card costing up to $2 more than the dearest card owned: Mine's step is not native
-    assert native.why_not(st, workshop) == "mine has a Ask step"
+    # card costing up to $2 more than the dearest card owned: every card of this
+    # kingdom is native, but Throne Room's step is not
+    assert native.why_not(st, workshop) is None
+    st = new_game(
+        "dominion", players=2, seed=0, options={"kingdom": ["throne_room", *WORKSHOP_KINGDOM[:9]]}
+    )
+    assert isinstance(st, DominionState)
+    st.logging = False
+    assert native.why_not(st, workshop) == "throne_room has a Ask step"
     assert not native.play_state(st, workshop, DEFAULT_MAX_STEPS)
     assert st.history == []
     random_bot = [make_bot("dominion", "random"), bots[0]]
@@ -519,6 +526,42 @@ def test_cards_of_declared_steps_are_played_natively_as_the_engine_plays_them(ca
                 )
     assert played > 30
     assert asked > 5
+
+
+MINE = """
+name = "mine-money"
+play = ["Village", "Mine", "Smithy"]
+buy = [
+  "Province if total_money > 15", "Mine if count(Mine) < 2", "Gold",
+  "Village if count(Village) < 1", "Silver",
+]
+[decisions]
+"mine.trash" = ["Silver if left(Gold) > 25", "Copper if count(Silver) < 4", "done"]
+"mine.gain" = ["Gold", "Silver"]
+"""
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_trashing_a_card_of_a_type_to_gain_a_dearer_one_is_the_engines(edition: int) -> None:
+    """Mine's ``TrashOfTypeFromHand`` (a Treasure, optional in the second edition,
+    then a Treasure costing up to $3 more to the hand) runs natively: the seat's
+    trash rules, conditions included, pick, and in the second edition no rule applying
+    trashes nothing."""
+    bot = StrategyBot(parse_strategy(MINE))
+    done = trashed = 0
+    for seed in range(8):
+        seats = [bot, "big-money"] if seed % 2 else [bot, "witch", "militia"]
+        a, b = _both(seats, ["mine", *SECOND_KINGDOM], seed, edition)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        assert a.trash == b.trash
+        play = A.encode(A.PLAY, BY_ID["mine"])
+        done += sum(
+            1 for i, x in enumerate(a.history[:-1]) if x == play and a.history[i + 1] == A.A_DONE
+        )
+        trashed += sum(1 for c in a.trash if CARDS[c].is_treasure)
+    assert trashed > 10
+    assert (done > 0) == (edition == 2)
 
 
 POTION_KINGDOM = [

@@ -319,6 +319,7 @@ def test_the_decision_one_hot_keeps_the_order_the_network_was_trained_with() -> 
         "artisan": "hand_to_deck",
         "bandit": "victim_trash_revealed",
         "harbinger": "discard_to_deck",
+        "mine": "trash_of_type",
         "bureaucrat": "victim_topdeck",
         "chancellor": "discard_deck",
         "library": "may_set_aside",

@@ -71,6 +71,8 @@ cdef enum:
 cdef enum:
     S_REVEAL_TOP_EACH = 18
 cdef enum:
+    S_TRASH_OF_TYPE = 19
+cdef enum:
     THEN_GAIN = 1
 cdef enum:
     THEN_DRAW = 2
@@ -1303,6 +1305,43 @@ cdef int trash_up_to(Run run, Game* g, int p, int card, int most) except -1:
             return 0
 
 
+cdef int trash_of_type(Run run, Game* g, int p, int card, int only, int more, int editions,
+                       int gain) except -1:
+    """``TrashOfTypeFromHand`` followed by a gain costing more: with a card of the type
+    bits ``only`` in hand, the seat's rules for ``card``'s trash pick one of them (card
+    order; none applies: the first, or none where the editions ``editions`` make it
+    optional), then a gain costing up to $``more`` more than it (and as many potions;
+    ``gain``: the gain's ``how`` plus its type bits shifted by 3) (Mine)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef char seen[MAXC]
+    cdef int n = 0, c, i, optional = (editions >> run.setup.edition) & 1
+    memset(seen, 0, MAXC)
+    for i in range(s.nhand):
+        if cards.types[s.hand[i]] & only:
+            seen[s.hand[i]] = 1
+    for c in range(cards.ncards):
+        if seen[c]:
+            offered[n] = c
+            n += 1
+    if n == 0:
+        return 0
+    c = pick(g, cards, run.setup, plan, plan.trash_start[card], plan.trash_end[card],
+             offered, n, p, optional)
+    if c < 0:
+        if optional:
+            record(run, g, cards.a_done)
+            return 0
+        c = offered[0]
+    record(run, g, cards.k_choose * cards.ncards + c)
+    remove_first(s.hand, &s.nhand, c)
+    trash_card(g, p, c)
+    gain_up_to(run, g, p, card, cards.cost[c] + more, cards.potion_cost[c], gain & 7, gain >> 3)
+    return 0
+
+
 cdef int topdeck_from_hand(Run run, Game* g, int p, int card) except -1:
     """``TopdeckFromHand``: with cards in hand, the one the seat's rules for ``card``'s
     topdeck pick (card order; none applies: the first) goes onto the deck (Artisan)."""
@@ -1540,6 +1579,9 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
             others_trash_revealed(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1])
         elif code == S_REVEAL_TOP_EACH:
             reveal_top_each(run, g, p, c)
+        elif code == S_TRASH_OF_TYPE:
+            trash_of_type(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
+                          cards.step_arg[c][i][2], cards.step_arg[c][i][3])
     settle(g, cards)
     return 0
 

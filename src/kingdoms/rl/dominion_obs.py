@@ -65,6 +65,7 @@ _FORMER_CODES: dict[str, str] = {
     "hand_to_deck": "artisan",
     "victim_trash_revealed": "bandit",
     "discard_to_deck": "harbinger",
+    "trash_of_type": "mine",
 }
 """Decisions that became declared steps -> the card's own code they had: the one-hot
 keeps their place, so a network trained before (the shipped ``learned`` bot) reads

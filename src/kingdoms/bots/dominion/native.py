@@ -16,7 +16,13 @@ structures.  It knows no card by name: this module gives it
   answer), ``TrashOneFromHand`` (its trash rules pick; then a gain costing more or a
   draw per cost), ``TrashThis`` (the card played leaves play for the trash),
   ``TrashCardFor`` (a named card from the hand for +$, asked by the yes/no rules in
-  the editions where it is optional) — and the
+  the editions where it is optional), ``TrashUpTo`` (its trash rules pick one card at
+  a time until ``done``), ``TrashOfTypeFromHand`` (its trash rules pick, ``done``
+  where optional; then a gain costing more), ``TopdeckFromHand`` and
+  ``MayTopdeckFromDiscard`` (its topdeck rules pick), ``EachOtherTrashesRevealed``
+  (each victim's trash rules, reading only the card and the supply, pick) and
+  ``RevealTopEach`` (its yes/no rules, which may read the card and ``about_me``,
+  answer) — and the
   card whose reveal answers an Attack (the engine's ``moat_ask`` task);
 * each seat's plan, read from its strategy: the buy rules naming a card, the play
   priorities and play rules, the answer to that reaction, every condition translated
@@ -81,6 +87,7 @@ from kingdoms.dominion.cards.steps import (
     RevealTopEach,
     TopdeckFromHand,
     TrashCardFor,
+    TrashOfTypeFromHand,
     TrashOneFromHand,
     TrashThis,
     TrashUpTo,
@@ -106,7 +113,7 @@ NATIVE_ENV: Final = "KINGDOMS_NATIVE"
 _S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN, _S_GAIN = 1, 2, 3, 4, 5
 _S_DISCARD_DECK, _S_DISCARD_DRAW, _S_GAIN_CARD, _S_OTHERS_TOPDECK, _S_DRAW_TO = 6, 7, 8, 9, 10
 _S_TRASH_ONE, _S_TRASH_THIS, _S_TRASH_FOR, _S_TRASH_UP_TO, _S_TOPDECK_HAND = 11, 12, 13, 14, 15
-_S_TOPDECK_DISCARD, _S_OTHERS_TRASH_REVEALED, _S_REVEAL_TOP_EACH = 16, 17, 18
+_S_TOPDECK_DISCARD, _S_OTHERS_TRASH_REVEALED, _S_REVEAL_TOP_EACH, _S_TRASH_OF_TYPE = 16, 17, 18, 19
 _THEN_GAIN, _THEN_DRAW = 1, 2
 """The follow-ups of a trash from the hand the native core plays."""
 _YES_NO_STEPS: Final = (MayDiscardDeck, DrawToSettingAside, TrashCardFor, RevealTopEach)
@@ -166,6 +173,7 @@ _GENERIC_PLAY: Final = frozenset(
         MayTopdeckFromDiscard,
         EachOtherTrashesRevealed,
         RevealTopEach,
+        TrashOfTypeFromHand,
     }
 )
 
@@ -264,6 +272,17 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
             out.append((_S_OTHERS_TRASH_REVEALED, _TYPE_BITS[step.only.lower()], step.spare, 0, 0))
         elif isinstance(step, RevealTopEach):
             out.append((_S_REVEAL_TOP_EACH, 0, 0, 0, 0))
+        elif isinstance(step, TrashOfTypeFromHand):
+            if not isinstance(step.then, GainCostingMore):
+                return f"{card.id}'s trash has a follow-up of its own"
+            rule = GAIN_RULES.get(c, ANY_GAIN)
+            if rule.to not in _TO:
+                return f"{card.id} gains to {rule.to!r}"
+            how = _TO[rule.to] + (4 if rule.optional else 0)
+            only = _TYPE_BITS[rule.only.lower()] if rule.only else 0
+            editions = sum(1 << e for e in step.optional_in if 0 <= e < 31)
+            bits = _TYPE_BITS[step.only.lower()]
+            out.append((_S_TRASH_OF_TYPE, bits, step.then.more, editions, how | only << 3))
     if sum(isinstance(step, _YES_NO_STEPS) for step in decl.steps) > 1:
         return f"{card.id} asks more than one yes/no question"
     if sum(isinstance(step, _TOPDECK_STEPS) for step in decl.steps) > 1:
@@ -283,8 +302,12 @@ def _then_verbs(c: int) -> set[str]:
     return {
         "gain"
         for step in _declared_steps(c)
-        if isinstance(step, TrashOneFromHand) and isinstance(step.then, GainCostingMore)
+        if isinstance(step, _TRASH_THEN) and isinstance(step.then, GainCostingMore)
     }
+
+
+_TRASH_THEN: Final = (TrashOneFromHand, TrashOfTypeFromHand)
+"""The steps trashing a card from the hand with a follow-up depending on it."""
 
 
 def _gains(c: int) -> bool:
@@ -652,7 +675,7 @@ def _make_plan(
 _ABOUT_A_CARD_STEPS: Final = (DrawToSettingAside, RevealTopEach)
 """The yes/no steps whose question is about a card (the rules may read it)."""
 _TOPDECK_STEPS: Final = (EachOtherTopdecks, TopdeckFromHand, MayTopdeckFromDiscard)
-_TRASH_STEPS: Final = (TrashOneFromHand, TrashUpTo, EachOtherTrashesRevealed)
+_TRASH_STEPS: Final = (TrashOneFromHand, TrashUpTo, EachOtherTrashesRevealed, TrashOfTypeFromHand)
 
 
 def _is_attack_step(c: int, kind: type) -> bool:
@@ -695,7 +718,7 @@ def _ownable(
         potions = max(CARDS[c].cost[1] for c in out)
         for c0 in sorted(out):
             for step in _declared_steps(c0):
-                if isinstance(step, TrashOneFromHand) and isinstance(step.then, GainCostingMore):
+                if isinstance(step, _TRASH_THEN) and isinstance(step.then, GainCostingMore):
                     only = GAIN_RULES.get(c0, ANY_GAIN).only
                     for c in _within(piles, coins + step.then.more, potions, only):
                         if c not in out:
@@ -1011,9 +1034,10 @@ def differential_game(seed: int) -> tuple[bool, str]:
 
 
 def one_of(card: str) -> StrategyBot:
-    """A strategy bot playing Big Money with up to two of ``card`` (a card id), played
-    first (and a Potion to buy it with, if it costs one): every kingdom card in
-    some strategy of the differential check."""
+    """A strategy bot playing Big Money with up to two of ``card`` (a card id), bought
+    before Gold (so that a $6 card is bought too) and played first (and a Potion to buy
+    it with, if it costs one): every kingdom card in some strategy of the differential
+    check."""
     from kingdoms.bots.dominion.lang import parse_strategy
 
     potion = ['"Potion if count(Potion) < 1",'] if CARDS[BY_ID[card]].cost[1] else []
@@ -1022,9 +1046,9 @@ def one_of(card: str) -> StrategyBot:
             f'name = "one-{card}"',
             f'play = ["{card}"]',
             "buy = [",
-            '"Province if total_money > 15", "Duchy if left(Province) <= 4", "Gold",',
+            '"Province if total_money > 15", "Duchy if left(Province) <= 4",',
             *potion,
-            f'"{card} if count({card}) < 2", "Silver",',
+            f'"{card} if count({card}) < 2", "Gold", "Silver",',
             "]",
         ]
     )

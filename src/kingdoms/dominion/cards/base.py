@@ -36,10 +36,10 @@ from kingdoms.dominion.cards.steps import (
     RevealTopEach,
     RevealUntil,
     TrashCardFor,
+    TrashOfTypeFromHand,
     TrashOneFromHand,
     TrashThis,
     TrashUpTo,
-    ask_gain,
     asks,
     choices,
     gain_costing_more,
@@ -50,11 +50,9 @@ from kingdoms.dominion.cards.steps import (
 )
 from kingdoms.dominion.data import (
     CARDS,
-    COIN_COST,
     IS_ACTION,
     IS_TREASURE,
     IS_VICTORY,
-    POTION_COST,
 )
 from kingdoms.dominion.decisions import CHOOSE_CARDS, YES_NO, DecisionSpec
 from kingdoms.dominion.frames import Frame
@@ -142,30 +140,17 @@ ATTACK_READS["militia"] = False  # reads hidden cards only by moving them or ask
 
 # -- Mine: you may trash a Treasure from your hand; gain a Treasure to your hand
 #    costing up to $3 more (first edition: the trash is not optional)
-MINE = declare("mine", 5, ACTION, "base",
-    Ask("mine", _has_treasure),
+declare("mine", 5, ACTION, "base",
+    TrashOfTypeFromHand("Treasure", gain_costing_more(3), optional_in=(2,)),
     gains=GainRule(to="hand", only="Treasure"),
-    trash="Mine: trash a Treasure to upgrade it.", gain="Gain a card.").index  # fmt: skip
-
-
-def _mine_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    if kind != A.DONE:
-        st.trash_from(fr.who, st.hands[fr.who], c)
-        ask_gain(st, fr.who, MINE, COIN_COST[c] + 3, POTION_COST[c])
+    trash="Mine: trash a Treasure to upgrade it.", gain="Gain a card.")  # fmt: skip
 
 
 def _optional_in_2e(st: DominionState, out: list[int]) -> list[int]:
-    """``out``, and ``done`` in the second edition (where Mine and Throne Room may
-    choose nothing)."""
+    """``out``, and ``done`` in the second edition (where Throne Room may choose
+    nothing)."""
     return [*out, A.A_DONE] if st.edition == 2 else out
 
-
-asks(
-    "mine",
-    DecisionSpec(CHOOSE_CARDS, "mine.trash", pick=TRASH),
-    lambda st, fr: _optional_in_2e(st, hand_choices(st.hands[fr.who], _is_treasure)),
-    _mine_answer,
-)
 
 # -- Moat: +2 Cards; when another player plays an Attack, you may reveal it from your
 #    hand to be unaffected by it

@@ -765,6 +765,54 @@ asks(
 )
 
 
+class TrashOfTypeFromHand(Step):
+    """Trash a card of the type ``only`` from the hand (asked when the hand holds one;
+    in the editions ``optional_in`` the player may trash none), then
+    ``then(st, p, card, trashed)`` (Mine: a Treasure, then a Treasure costing up to $3
+    more to the hand; optional in the second edition)."""
+
+    verb = "trash"
+
+    def __init__(self, only: str, then: Then, optional_in: tuple[int, ...] = ()) -> None:
+        self.only, self.then, self.optional_in = only, then, optional_in
+
+    def bind(self, card: int) -> None:
+        TRASH_OF_TYPE[card] = self
+
+    def fits(self, c: int) -> bool:
+        return self.only in CARDS[c].types
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        if any(self.fits(c) for c in st.hands[p]):
+            st.push("trash_of_type", p, card)
+
+
+TRASH_OF_TYPE: dict[int, TrashOfTypeFromHand] = {}
+"""Card index -> its :class:`TrashOfTypeFromHand` step."""
+
+
+def _trash_of_type_options(st: DominionState, fr: Frame) -> list[int]:
+    step = TRASH_OF_TYPE[fr.card]
+    out = hand_choices(st.hands[fr.who], step.fits)
+    return [*out, A.A_DONE] if st.edition in step.optional_in else out
+
+
+def _trash_of_type_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind != A.DONE:
+        st.trash_from(fr.who, st.hands[fr.who], c)
+        TRASH_OF_TYPE[fr.card].then(st, fr.who, fr.card, c)
+
+
+asks(
+    "trash_of_type",
+    DecisionSpec(
+        CHOOSE_CARDS, "*.trash", "Mine: trash a Treasure to upgrade it.", pick="trash {card}"
+    ),
+    _trash_of_type_options,
+    _trash_of_type_answer,
+)
+
+
 class GainCostingMore:
     """The follow-up "gain a card costing up to $``more`` more than the trashed one"
     (and as many potions), by the card's :class:`GainRule` (Remodel: $2 more)."""
