@@ -484,6 +484,15 @@ STEP_CARDS = {
         "Bandit",
         '"bandit.trash" = ["Silver if left(Gold) > 20", "cheapest any"]',
     ),
+    # Sentry's LookTrashDiscardReorder(2): trash any, discard any, the rest back in
+    # the order the seat's rules pick
+    "sentry": (
+        "Sentry",
+        '"sentry.trash" = ["Curse", "Estate if left(Province) > 3", '
+        '"Copper if count(Silver) + count(Gold) > 3", "done"]\n'
+        '"sentry.discard" = ["Victory", "Copper if turn > 8", "done"]\n'
+        '"sentry.order" = ["Gold", "Sentry if actions > 0", "costliest any"]',
+    ),
     # Spy's RevealTopEach: yes (discard) or no, about each seat's card (about_me)
     "spy": (
         "Spy",
@@ -495,8 +504,8 @@ STEP_CARDS = {
 
 @pytest.mark.parametrize("card", sorted(STEP_CARDS))
 def test_cards_of_declared_steps_are_played_natively_as_the_engine_plays_them(card: str) -> None:
-    """Chapel, Artisan, Harbinger, Bandit and Spy, each one declaration of reusable
-    steps, are played by the native core (no fallback to the engine: ``_both``
+    """Chapel, Artisan, Harbinger, Bandit, Sentry and Spy, each one declaration of
+    reusable steps, are played by the native core (no fallback to the engine: ``_both``
     checks it) against Big Money, Militia, Witch and Moat seats and give the engine's
     games, decision by decision: history, snapshot and the trash in order."""
     name, decisions = STEP_CARDS[card]

@@ -73,6 +73,8 @@ cdef enum:
 cdef enum:
     S_TRASH_OF_TYPE = 19
 cdef enum:
+    S_LOOK_SORT = 20
+cdef enum:
     THEN_GAIN = 1
 cdef enum:
     THEN_DRAW = 2
@@ -488,10 +490,12 @@ cdef class Plan:
     cdef int topdeck_end[MAXC]
     cdef int trash_start[MAXC]
     cdef int trash_end[MAXC]
+    cdef int order_start[MAXC]
+    cdef int order_end[MAXC]
     cdef int react_yes
 
     def __init__(self, nodes, buys, int guard, prefix, rest, int react_yes, discards=(),
-                 gains=(), asks=(), topdecks=(), trashes=()):
+                 gains=(), asks=(), topdecks=(), trashes=(), orders=()):
         """``nodes``: ``(op, a, b, next, ival, dval, comparison)`` rows (index 0 unused: "no
         condition"); ``buys``: ``(card, cond node)``; ``rest`` (the play rules):
         ``(target, key, pick, cond node)``; ``discards``: ``(card, rules)``, the rules
@@ -500,7 +504,8 @@ cdef class Plan:
         ``(card, rules)``, the ``yes``/``no`` rules (targets 3, 4) of the card's question;
         ``topdecks``: ``(card, rules)``, the rules of the card the card's Attack makes the
         seat put onto its deck; ``trashes``: ``(card, rules)``, the rules of the card
-        the card's step makes the seat trash from its hand."""
+        the card's step makes the seat trash from its hand; ``orders``: ``(card, rules)``,
+        the rules of the card the card's step makes the seat put on top of its deck."""
         cdef int i, c
         if len(nodes) > MAXN or len(buys) > 64 or len(prefix) > MAXC:
             raise ValueError("strategy too large for the native core")
@@ -539,6 +544,10 @@ cdef class Plan:
         memset(self.trash_end, 0, sizeof(self.trash_end))
         for c, rules in trashes:
             self.trash_start[c], self.trash_end[c] = self._rules(rules)
+        memset(self.order_start, 0, sizeof(self.order_start))
+        memset(self.order_end, 0, sizeof(self.order_end))
+        for c, rules in orders:
+            self.order_start[c], self.order_end[c] = self._rules(rules)
         self.react_yes = react_yes
 
     cdef tuple _rules(self, rules):
@@ -1342,6 +1351,79 @@ cdef int trash_of_type(Run run, Game* g, int p, int card, int only, int more, in
     return 0
 
 
+cdef int look_pick(Run run, Game* g, int p, int start, int end, short* looking,
+                   int* nlooking, int trash) except -1:
+    """Trash (``trash``) or discard any of the cards looked at, one at a time as the
+    rules ``start:end`` pick among them (card order; ``done`` or none applying: stop)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[2]
+    cdef int n, c
+    while nlooking[0] > 0:
+        n = 0
+        if nlooking[0] == 2 and looking[0] != looking[1]:
+            offered[0] = looking[0] if looking[0] < looking[1] else looking[1]
+            offered[1] = looking[1] if looking[0] < looking[1] else looking[0]
+            n = 2
+        else:
+            offered[0] = looking[0]
+            n = 1
+        c = pick(g, cards, run.setup, plan, start, end, offered, n, p, 1)
+        if c < 0:
+            record(run, g, cards.a_done)
+            return 0
+        record(run, g, cards.k_choose * cards.ncards + c)
+        remove_first(looking, nlooking, c)
+        if trash:
+            trash_card(g, p, c)
+        else:
+            s.disc[s.ndisc] = c
+            s.ndisc += 1
+    return 0
+
+
+cdef int look_sort(Run run, Game* g, int p, int card, int n) except -1:
+    """``LookTrashDiscardReorder`` (``n`` at most 2): look at the top ``n`` cards; trash
+    any, then discard any of the rest, as the seat's rules for ``card``'s trash and
+    discard pick, then put the rest back, the card its rules for ``card``'s order pick
+    on top when two different cards go back (Sentry)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef short looking[2]
+    cdef int offered[2]
+    cdef int nlooking = 0, i, c
+    for i in range(n):
+        c = take_top(g, s)
+        if c < 0:
+            break
+        looking[nlooking] = c
+        nlooking += 1
+    if nlooking == 0:
+        return 0
+    look_pick(run, g, p, plan.trash_start[card], plan.trash_end[card], looking, &nlooking, 1)
+    look_pick(run, g, p, plan.discard_start[card], plan.discard_end[card], looking, &nlooking,
+              0)
+    if nlooking == 2 and looking[0] != looking[1]:
+        offered[0] = looking[0] if looking[0] < looking[1] else looking[1]
+        offered[1] = looking[1] if looking[0] < looking[1] else looking[0]
+        c = pick(g, cards, run.setup, plan, plan.order_start[card], plan.order_end[card],
+                 offered, 2, p)
+        if c < 0:
+            c = offered[0]
+        record(run, g, cards.k_choose * cards.ncards + c)
+        # the other card under, the chosen one on top
+        s.deck[s.ndeck] = looking[1] if looking[0] == c else looking[0]
+        s.deck[s.ndeck + 1] = c
+        s.ndeck += 2
+        return 0
+    for i in range(nlooking):
+        s.deck[s.ndeck] = looking[i]
+        s.ndeck += 1
+    return 0
+
+
 cdef int topdeck_from_hand(Run run, Game* g, int p, int card) except -1:
     """``TopdeckFromHand``: with cards in hand, the one the seat's rules for ``card``'s
     topdeck pick (card order; none applies: the first) goes onto the deck (Artisan)."""
@@ -1579,6 +1661,8 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
             others_trash_revealed(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1])
         elif code == S_REVEAL_TOP_EACH:
             reveal_top_each(run, g, p, c)
+        elif code == S_LOOK_SORT:
+            look_sort(run, g, p, c, cards.step_arg[c][i][0])
         elif code == S_TRASH_OF_TYPE:
             trash_of_type(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
                           cards.step_arg[c][i][2], cards.step_arg[c][i][3])

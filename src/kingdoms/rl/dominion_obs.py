@@ -66,6 +66,9 @@ _FORMER_CODES: dict[str, str] = {
     "victim_trash_revealed": "bandit",
     "discard_to_deck": "harbinger",
     "trash_of_type": "mine",
+    "look_trash": "sentry_trash",
+    "look_discard": "sentry_discard",
+    "look_order": "sentry_order",
 }
 """Decisions that became declared steps -> the card's own code they had: the one-hot
 keeps their place, so a network trained before (the shipped ``learned`` bot) reads

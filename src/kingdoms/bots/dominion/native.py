@@ -81,6 +81,7 @@ from kingdoms.dominion.cards.steps import (
     GainCard,
     GainCostingMore,
     GainUpTo,
+    LookTrashDiscardReorder,
     MayDiscardDeck,
     MayTopdeckFromDiscard,
     Plus,
@@ -114,6 +115,7 @@ _S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN, _S_GAIN = 1, 2,
 _S_DISCARD_DECK, _S_DISCARD_DRAW, _S_GAIN_CARD, _S_OTHERS_TOPDECK, _S_DRAW_TO = 6, 7, 8, 9, 10
 _S_TRASH_ONE, _S_TRASH_THIS, _S_TRASH_FOR, _S_TRASH_UP_TO, _S_TOPDECK_HAND = 11, 12, 13, 14, 15
 _S_TOPDECK_DISCARD, _S_OTHERS_TRASH_REVEALED, _S_REVEAL_TOP_EACH, _S_TRASH_OF_TYPE = 16, 17, 18, 19
+_S_LOOK_SORT = 20
 _THEN_GAIN, _THEN_DRAW = 1, 2
 """The follow-ups of a trash from the hand the native core plays."""
 _YES_NO_STEPS: Final = (MayDiscardDeck, DrawToSettingAside, TrashCardFor, RevealTopEach)
@@ -174,6 +176,7 @@ _GENERIC_PLAY: Final = frozenset(
         EachOtherTrashesRevealed,
         RevealTopEach,
         TrashOfTypeFromHand,
+        LookTrashDiscardReorder,
     }
 )
 
@@ -283,6 +286,10 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
             editions = sum(1 << e for e in step.optional_in if 0 <= e < 31)
             bits = _TYPE_BITS[step.only.lower()]
             out.append((_S_TRASH_OF_TYPE, bits, step.then.more, editions, how | only << 3))
+        elif isinstance(step, LookTrashDiscardReorder):
+            if not 1 <= step.n <= 2:
+                return f"{card.id} looks at {step.n} cards"
+            out.append((_S_LOOK_SORT, step.n, 0, 0, 0))
     if sum(isinstance(step, _YES_NO_STEPS) for step in decl.steps) > 1:
         return f"{card.id} asks more than one yes/no question"
     if sum(isinstance(step, _TOPDECK_STEPS) for step in decl.steps) > 1:
@@ -291,7 +298,8 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
         return f"{card.id} asks more than one card to trash"
     if decl.steps and not IS_ACTION[c]:
         return f"{card.id} has steps but is no Action"
-    own = set(decl.prompts) - {step.verb for step in decl.steps if step.verb} - _then_verbs(c)
+    verbs = {v for step in decl.steps for v in getattr(step, "verbs", (step.verb,)) if v}
+    own = set(decl.prompts) - verbs - _then_verbs(c)
     if own and c != MOAT:  # e.g. Alchemist's Clean-up question (with a Potion in play)
         return f"{card.id} asks a decision of its own ({', '.join(sorted(own))})"
     return out
@@ -465,21 +473,25 @@ def _plan(
     asks: tuple[int, ...] = (),
     topdecks: tuple[int, ...] = (),
     trashes: tuple[int, ...] = (),
+    orders: tuple[int, ...] = (),
 ) -> Any:
     """The seat's plan for the native core (made once per strategy), or
     :class:`NotNative`; ``discards``: the cards whose Attacks make it discard;
     ``gains``: the cards whose steps make it gain a card of its choice; ``asks``: the
     cards whose steps ask it yes or no; ``topdecks``: the cards whose Attacks make it
     put a card of its hand onto its deck; ``trashes``: the cards whose steps make it
-    trash a card from its hand."""
+    trash a card from its hand; ``orders``: the cards whose steps make it choose the
+    card going on top of its deck."""
     key = (
         id(bot.strategy), id(bot.default), needs_reaction, discards, gains, asks, topdecks,
-        trashes,
+        trashes, orders,
     )  # fmt: skip
     found = _PLANS.get(key)
     if found is None or found[0] is not bot.strategy or found[1] is not bot.default:
         try:
-            plan: Any = _make_plan(bot, needs_reaction, discards, gains, asks, topdecks, trashes)
+            plan: Any = _make_plan(
+                bot, needs_reaction, discards, gains, asks, topdecks, trashes, orders
+            )
         except NotNative as err:
             plan = str(err)
         except (KeyError, ValueError) as err:  # a card or type added at run time, a huge file
@@ -602,6 +614,7 @@ def _make_plan(
     asks: tuple[int, ...] = (),
     topdecks: tuple[int, ...] = (),
     trashes: tuple[int, ...] = (),
+    orders: tuple[int, ...] = (),
 ) -> Any:
     strategy: Strategy = bot.strategy
     if strategy.styles:  # decided by the Python bot (kingdoms.bots.dominion.styles)
@@ -639,10 +652,13 @@ def _make_plan(
         raise NotNative(react)
     chains = [
         (c, _decision_rules(bot, f"{CARDS[c].id}.discard", nodes))
-        if any(isinstance(s, DiscardAnyThenDraw) for s in _declared_steps(c))
+        if any(
+            isinstance(s, DiscardAnyThenDraw | LookTrashDiscardReorder) for s in _declared_steps(c)
+        )
         else (c, _choice_rules(bot, f"{CARDS[c].id}.discard"))
         for c in discards
     ]
+    order_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.order", nodes)) for c in orders]
     gain_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.gain", nodes)) for c in gains]
     ask_chains = [
         (
@@ -668,14 +684,17 @@ def _make_plan(
     ]  # fmt: skip
     return _MOD.Plan(
         nodes.rows, buys, int(strategy.guard), prefix, rest, react, chains, gain_chains,
-        ask_chains, topdeck_chains, trash_chains,
+        ask_chains, topdeck_chains, trash_chains, order_chains,
     )  # fmt: skip
 
 
 _ABOUT_A_CARD_STEPS: Final = (DrawToSettingAside, RevealTopEach)
 """The yes/no steps whose question is about a card (the rules may read it)."""
 _TOPDECK_STEPS: Final = (EachOtherTopdecks, TopdeckFromHand, MayTopdeckFromDiscard)
-_TRASH_STEPS: Final = (TrashOneFromHand, TrashUpTo, EachOtherTrashesRevealed, TrashOfTypeFromHand)
+_TRASH_STEPS: Final = (
+    TrashOneFromHand, TrashUpTo, EachOtherTrashesRevealed, TrashOfTypeFromHand,
+    LookTrashDiscardReorder,
+)  # fmt: skip
 
 
 def _is_attack_step(c: int, kind: type) -> bool:
@@ -775,9 +794,14 @@ def native_run(
         c
         for c in sorted(owned)
         if any(
-            isinstance(step, EachOtherDiscardsDownTo | DiscardAnyThenDraw)
+            isinstance(step, EachOtherDiscardsDownTo | DiscardAnyThenDraw | LookTrashDiscardReorder)
             for step in _declared_steps(c)
         )
+    )
+    orders = tuple(
+        c
+        for c in sorted(owned)
+        if any(isinstance(step, LookTrashDiscardReorder) for step in _declared_steps(c))
     )
     gains = tuple(c for c in sorted(owned) if _gains(c))
     asks = tuple(
@@ -795,7 +819,9 @@ def native_run(
         for c in sorted(owned)
         if any(isinstance(step, _TRASH_STEPS) for step in _declared_steps(c))
     )
-    plans = [_plan(bot, reaction, discards, gains, asks, topdecks, trashes) for bot in seats]
+    plans = [
+        _plan(bot, reaction, discards, gains, asks, topdecks, trashes, orders) for bot in seats
+    ]
     edition = int(options.get("base_edition", 1))
     return _MOD.Run(table, _MOD.Setup(list(piles), list(supply), edition), plans)
 

@@ -11,22 +11,22 @@ from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.declare import declare
-from kingdoms.dominion.cards.registry import ATTACK_READS, card, task
+from kingdoms.dominion.cards.registry import ATTACK_READS, card
 from kingdoms.dominion.cards.steps import (
     Custom,
     EachOtherTrashesRevealed,
     GainCard,
     GainUpTo,
+    LookTrashDiscardReorder,
     MayTopdeckFromDiscard,
     Plus,
     TopdeckFromHand,
     asks,
-    choices,
     hand_choices,
     yes_no,
 )
 from kingdoms.dominion.data import CARDS, IS_ACTION
-from kingdoms.dominion.decisions import CHOOSE_CARDS, ORDER, YES_NO, DecisionSpec
+from kingdoms.dominion.decisions import CHOOSE_CARDS, YES_NO, DecisionSpec
 from kingdoms.dominion.frames import Frame
 
 if TYPE_CHECKING:
@@ -97,93 +97,10 @@ asks(
 )
 
 # -- Sentry: +1 Card +1 Action; look at the top 2: trash, discard, put back in any order
-SENTRY = declare("sentry", 5, ACTION, "base-2e", Plus(cards=1, actions=1), Custom(),
+declare("sentry", 5, ACTION, "base-2e", Plus(cards=1, actions=1), LookTrashDiscardReorder(2),
     trash="Sentry: trash any of these cards.",
     discard="Sentry: discard any of these cards.",
-    order="Sentry: which card goes on top?").index  # fmt: skip
-
-
-@card("sentry")
-def _sentry(st: DominionState, p: int, pid: int) -> None:
-    looking = st.looking[p]
-    for _ in range(2):
-        c = st.take_top(p)
-        if c < 0:
-            break
-        looking.append(c)
-    if not looking:
-        return
-    st.push("sentry_back", p)
-    st.push("sentry_discard_ask", p)
-    st.push("sentry_trash", p, SENTRY)
-
-
-def _sentry_pick(code: str, verb: str, trash: bool) -> None:
-    """Sentry's "trash any" and "discard any" of the cards looked at (done stops)."""
-
-    def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-        p, looking = fr.who, st.looking[fr.who]
-        if kind == A.DONE:
-            st.discarded_together(p)  # (nothing when trashing)
-            return
-        if trash:
-            st.trash_from(p, looking, c)
-        else:
-            st.discard_hidden(p, looking, c)  # looked at, not revealed
-        if looking:
-            st.push(code, p, SENTRY)
-        else:
-            st.discarded_together(p)
-
-    asks(
-        code,
-        DecisionSpec(
-            CHOOSE_CARDS, f"sentry.{verb}", zone="looking", pick=TRASH if trash else DISCARD
-        ),
-        lambda st, fr: [*choices(st.looking[fr.who]), A.A_DONE],
-        answer,
-    )
-
-
-_sentry_pick("sentry_trash", "trash", trash=True)
-_sentry_pick("sentry_discard", "discard", trash=False)
-
-
-@task("sentry_discard_ask")
-def _sentry_discard_ask(st: DominionState, fr: Frame) -> None:
-    if st.looking[fr.who]:
-        st.push("sentry_discard", fr.who, SENTRY)
-
-
-@task("sentry_back")
-def _sentry_back(st: DominionState, fr: Frame) -> None:
-    p = fr.who
-    looking = st.looking[p]
-    if len(looking) == 2 and looking[0] != looking[1]:
-        st.push("sentry_order", p, SENTRY)
-        return
-    st.will_put_on_deck(p)
-    st.decks[p].extend(looking)
-    looking.clear()
-
-
-def _sentry_order_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    """The chosen card goes back on top; the other under it."""
-    p = fr.who
-    looking = st.looking[p]
-    looking.remove(c)
-    st.will_put_on_deck(p)
-    st.decks[p].extend(looking)
-    st.decks[p].append(c)
-    looking.clear()
-
-
-asks(
-    "sentry_order",
-    DecisionSpec(ORDER, "sentry.order", zone="looking", pick="put {card} on top"),
-    lambda st, fr: choices(st.looking[fr.who]),
-    _sentry_order_answer,
-)
+    order="Sentry: which card goes on top?")  # fmt: skip
 
 # -- Vassal: +$2; discard the top card; if it is an Action you may play it
 VASSAL = declare("vassal", 3, ACTION, "base-2e", Plus(coins=2), Custom(),

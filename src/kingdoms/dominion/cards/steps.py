@@ -32,6 +32,7 @@ from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, NUM_CARDS, POTION_CO
 from kingdoms.dominion.decisions import (
     CHOOSE_CARDS,
     CHOOSE_PILE,
+    ORDER,
     PROMPTS,
     YES_NO,
     DecisionSpec,
@@ -726,6 +727,109 @@ asks(
     ),
     lambda st, fr: [*choices(st.discards[fr.who]), A.A_DONE],
     _topdeck_from_discard_answer,
+)
+
+
+# -- look at the top cards: trash any, discard any, put the rest back in any order (Sentry)
+class LookTrashDiscardReorder(Counted):
+    """Look at the top ``n`` cards of the deck; trash any number of them, then discard
+    any number of the rest (one at a time, ``done`` to stop), then put the rest back
+    in any order (Sentry: 2).  The player is asked which card goes on top when two
+    different cards go back."""
+
+    verb = "trash"
+    verbs = ("trash", "discard", "order")
+    """Every verb of the decisions it asks."""
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        looking = st.looking[p]
+        for _ in range(self.n):
+            c = st.take_top(p)
+            if c < 0:
+                break
+            looking.append(c)
+        if not looking:
+            return
+        st.push("look_back", p, card)
+        st.push("look_discard_ask", p, card)
+        st.push("look_trash", p, card)
+
+
+def _look_pick(code: str, trash: bool) -> None:
+    """The "trash any" and "discard any" of the cards looked at (done stops)."""
+
+    def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+        p, looking = fr.who, st.looking[fr.who]
+        if kind == A.DONE:
+            st.discarded_together(p)  # (nothing when trashing)
+            return
+        if trash:
+            st.trash_from(p, looking, c)
+        else:
+            st.discard_hidden(p, looking, c)  # looked at, not revealed
+        if looking:
+            st.push(code, p, fr.card)
+        else:
+            st.discarded_together(p)
+
+    asks(
+        code,
+        DecisionSpec(
+            CHOOSE_CARDS,
+            "*.trash" if trash else "*.discard",
+            "Sentry: trash any of these cards." if trash else "Sentry: discard any of these cards.",
+            zone="looking",
+            pick="trash {card}" if trash else "discard {card}",
+        ),
+        lambda st, fr: [*choices(st.looking[fr.who]), A.A_DONE],
+        answer,
+    )
+
+
+_look_pick("look_trash", trash=True)
+_look_pick("look_discard", trash=False)
+
+
+def _look_discard_ask(st: DominionState, fr: Frame) -> None:
+    if st.looking[fr.who]:
+        st.push("look_discard", fr.who, fr.card)
+
+
+def _look_back(st: DominionState, fr: Frame) -> None:
+    p = fr.who
+    looking = st.looking[p]
+    if len(looking) == 2 and looking[0] != looking[1]:
+        st.push("look_order", p, fr.card)
+        return
+    st.will_put_on_deck(p)
+    st.decks[p].extend(looking)
+    looking.clear()
+
+
+def _look_order_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    """The chosen card goes back on top; the other under it."""
+    p = fr.who
+    looking = st.looking[p]
+    looking.remove(c)
+    st.will_put_on_deck(p)
+    st.decks[p].extend(looking)
+    st.decks[p].append(c)
+    looking.clear()
+
+
+TASKS["look_discard_ask"] = _look_discard_ask
+TASKS["look_back"] = _look_back
+asks(
+    "look_order",
+    DecisionSpec(
+        ORDER,
+        "*.order",
+        "Sentry: which card goes on top?",
+        zone="looking",
+        pick="put {card} on top",
+    ),
+    lambda st, fr: choices(st.looking[fr.who]),
+    _look_order_answer,
 )
 
 
