@@ -203,14 +203,14 @@ def test_gains_within_a_cost_are_the_engines_gains(specs: list[str]) -> None:
 
 def test_a_gain_that_can_take_a_card_off_the_native_core_keeps_the_game_on_the_engine() -> None:
     """A seat with a Workshop can come to own any card costing up to $4: one whose
-    steps are not native (Poacher here) keeps the game on the engine."""
+    steps are not native (Thief here) keeps the game on the engine."""
     st = new_game(
-        "dominion", players=2, seed=0, options={"kingdom": ["poacher", *WORKSHOP_KINGDOM[:9]]}
+        "dominion", players=2, seed=0, options={"kingdom": ["thief", *WORKSHOP_KINGDOM[:9]]}
     )
     assert isinstance(st, DominionState)
     st.logging = False
     bots = [StrategyBot(parse_strategy(WORKSHOP)), make_bot("dominion", "big-money")]
-    assert native.why_not(st, bots) == "poacher has a Custom step"
+    assert native.why_not(st, bots) == "thief has a Custom step"
 
 
 CHANCELLOR = """
@@ -535,6 +535,55 @@ def test_cards_of_declared_steps_are_played_natively_as_the_engine_plays_them(ca
                 )
     assert played > 30
     assert asked > 5
+
+
+POACHER = """
+name = "poacher-money"
+play = ["Village", "Poacher", "Smithy"]
+buy = [
+  "Province if total_money > 15", "Poacher if count(Poacher) < 3", "Gold",
+  "Village if count(Village) < 1", "Silver",
+]
+[decisions]
+"poacher.discard" = ["Curse", "Estate if turn > 4", "Copper if count(Gold) > 1",
+  "cheapest Victory", "cheapest any"]
+"""
+
+
+@pytest.mark.parametrize("empty", [1, 2])
+def test_discarding_a_card_per_empty_pile_is_the_engines(empty: int) -> None:
+    """Poacher's ``DiscardPerEmptyPile`` runs natively: with ``empty`` Supply piles
+    emptied before the game, each play discards that many cards (the seat's discard
+    rules, with their conditions, pick one at a time; a hand of no more cards is
+    discarded whole, unasked), as the engine does, move for move."""
+    bot = StrategyBot(parse_strategy(POACHER))
+    kingdom = ["poacher", *SECOND_KINGDOM]
+    gone = [BY_ID[c] for c in ("council_room", "moat")[:empty]]
+    played = asked = 0
+    for seed in range(6):
+        seats = [bot, "big-money"] if seed % 2 else [bot, "militia", "witch"]
+        bots = [make_bot("dominion", s, files=True) if isinstance(s, str) else s for s in seats]
+        states = []
+        for _ in range(2):
+            st = new_game("dominion", players=len(bots), seed=seed, options={"kingdom": kingdom})
+            assert isinstance(st, DominionState)
+            st.logging = False
+            for c in gone:
+                st.supply[c] = 0
+            states.append(st)
+        a, b = states
+        assert native.why_not(a, bots) is None
+        assert native.play_state(a, bots, DEFAULT_MAX_STEPS)
+        _play_game(b, bots, seat_rngs(seed, len(bots)), 10**5)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        play = A.encode(A.PLAY, BY_ID["poacher"])
+        for i, x in enumerate(a.history[:-1]):
+            if x == play:
+                played += 1
+                asked += a.history[i + 1] // NUM_CARDS == A.CHOOSE
+    assert played > 30
+    assert asked > 10
 
 
 MINE = """

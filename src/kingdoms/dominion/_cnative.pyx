@@ -75,6 +75,8 @@ cdef enum:
 cdef enum:
     S_LOOK_SORT = 20
 cdef enum:
+    S_DISCARD_PER_EMPTY = 21
+cdef enum:
     THEN_GAIN = 1
 cdef enum:
     THEN_DRAW = 2
@@ -1281,6 +1283,39 @@ cdef int discard_then_draw(Run run, Game* g, int p, int card) except -1:
     return 0
 
 
+cdef int discard_per_empty(Run run, Game* g, int p, int card) except -1:
+    """``DiscardPerEmptyPile``: a card from the hand per empty Supply pile, one at a time
+    as the seat's rules for ``card``'s discard pick among the distinct cards in hand
+    (card order; none applies: the first); the whole hand, in hand order and not asked,
+    when it holds no more cards than there are empty piles (Poacher)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef int n, c, i, empty = empty_piles(g, run.setup)
+    if empty == 0 or s.nhand == 0:
+        return 0
+    if s.nhand <= empty:
+        for i in range(s.nhand):
+            s.disc[s.ndisc] = s.hand[i]
+            s.ndisc += 1
+        s.nhand = 0
+        return 0
+    plan = <Plan>run.plans[p]
+    while empty > 0 and s.nhand > 0:
+        n = distinct(cards, s.hand, s.nhand, 0, offered)
+        c = pick(g, cards, run.setup, plan, plan.discard_start[card], plan.discard_end[card],
+                 offered, n, p)
+        if c < 0:
+            c = offered[0]
+        record(run, g, cards.k_choose * cards.ncards + c)
+        remove_first(s.hand, &s.nhand, c)
+        s.disc[s.ndisc] = c
+        s.ndisc += 1
+        empty -= 1
+    return 0
+
+
 cdef inline void trash_card(Game* g, int p, int c) noexcept:
     """Effects.trash_card: ``c`` (taken from its zone) leaves ``p``'s cards for the trash."""
     g.seats[p].owned[c] -= 1
@@ -1663,6 +1698,8 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
             reveal_top_each(run, g, p, c)
         elif code == S_LOOK_SORT:
             look_sort(run, g, p, c, cards.step_arg[c][i][0])
+        elif code == S_DISCARD_PER_EMPTY:
+            discard_per_empty(run, g, p, c)
         elif code == S_TRASH_OF_TYPE:
             trash_of_type(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
                           cards.step_arg[c][i][2], cards.step_arg[c][i][3])

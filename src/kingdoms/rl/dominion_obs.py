@@ -66,6 +66,7 @@ _FORMER_CODES: dict[str, str] = {
     "victim_trash_revealed": "bandit",
     "discard_to_deck": "harbinger",
     "trash_of_type": "mine",
+    "discard_per_empty": "poacher",
     "look_trash": "sentry_trash",
     "look_discard": "sentry_discard",
     "look_order": "sentry_order",

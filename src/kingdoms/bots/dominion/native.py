@@ -22,7 +22,8 @@ structures.  It knows no card by name: this module gives it
   ``MayTopdeckFromDiscard`` (its topdeck rules pick), ``EachOtherTrashesRevealed``
   (each victim's trash rules, reading only the card and the supply, pick) and
   ``RevealTopEach`` (its yes/no rules, which may read the card and ``about_me``,
-  answer) — and the
+  answer), ``LookTrashDiscardReorder`` (its trash, discard and order rules) and
+  ``DiscardPerEmptyPile`` (its discard rules pick, one card at a time) — and the
   card whose reveal answers an Attack (the engine's ``moat_ask`` task);
 * each seat's plan, read from its strategy: the buy rules naming a card, the play
   priorities and play rules, the answer to that reaction, every condition translated
@@ -71,6 +72,7 @@ from kingdoms.dominion.cards.steps import (
     ANY_GAIN,
     GAIN_RULES,
     DiscardAnyThenDraw,
+    DiscardPerEmptyPile,
     DrawPerCost,
     DrawToSettingAside,
     EachOtherDiscardsDownTo,
@@ -115,7 +117,7 @@ _S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN, _S_GAIN = 1, 2,
 _S_DISCARD_DECK, _S_DISCARD_DRAW, _S_GAIN_CARD, _S_OTHERS_TOPDECK, _S_DRAW_TO = 6, 7, 8, 9, 10
 _S_TRASH_ONE, _S_TRASH_THIS, _S_TRASH_FOR, _S_TRASH_UP_TO, _S_TOPDECK_HAND = 11, 12, 13, 14, 15
 _S_TOPDECK_DISCARD, _S_OTHERS_TRASH_REVEALED, _S_REVEAL_TOP_EACH, _S_TRASH_OF_TYPE = 16, 17, 18, 19
-_S_LOOK_SORT = 20
+_S_LOOK_SORT, _S_DISCARD_PER_EMPTY = 20, 21
 _THEN_GAIN, _THEN_DRAW = 1, 2
 """The follow-ups of a trash from the hand the native core plays."""
 _YES_NO_STEPS: Final = (MayDiscardDeck, DrawToSettingAside, TrashCardFor, RevealTopEach)
@@ -177,6 +179,7 @@ _GENERIC_PLAY: Final = frozenset(
         RevealTopEach,
         TrashOfTypeFromHand,
         LookTrashDiscardReorder,
+        DiscardPerEmptyPile,
     }
 )
 
@@ -290,8 +293,12 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
             if not 1 <= step.n <= 2:
                 return f"{card.id} looks at {step.n} cards"
             out.append((_S_LOOK_SORT, step.n, 0, 0, 0))
+        elif isinstance(step, DiscardPerEmptyPile):
+            out.append((_S_DISCARD_PER_EMPTY, 0, 0, 0, 0))
     if sum(isinstance(step, _YES_NO_STEPS) for step in decl.steps) > 1:
         return f"{card.id} asks more than one yes/no question"
+    if sum(isinstance(step, _DISCARD_STEPS) for step in decl.steps) > 1:
+        return f"{card.id} asks more than one card to discard"
     if sum(isinstance(step, _TOPDECK_STEPS) for step in decl.steps) > 1:
         return f"{card.id} asks more than one card to put onto a deck"
     if sum(isinstance(step, _TRASH_STEPS) for step in decl.steps) > 1:
@@ -653,7 +660,8 @@ def _make_plan(
     chains = [
         (c, _decision_rules(bot, f"{CARDS[c].id}.discard", nodes))
         if any(
-            isinstance(s, DiscardAnyThenDraw | LookTrashDiscardReorder) for s in _declared_steps(c)
+            isinstance(s, DiscardAnyThenDraw | LookTrashDiscardReorder | DiscardPerEmptyPile)
+            for s in _declared_steps(c)
         )
         else (c, _choice_rules(bot, f"{CARDS[c].id}.discard"))
         for c in discards
@@ -690,6 +698,10 @@ def _make_plan(
 
 _ABOUT_A_CARD_STEPS: Final = (DrawToSettingAside, RevealTopEach)
 """The yes/no steps whose question is about a card (the rules may read it)."""
+_DISCARD_STEPS: Final = (
+    EachOtherDiscardsDownTo, DiscardAnyThenDraw, LookTrashDiscardReorder, DiscardPerEmptyPile,
+)  # fmt: skip
+"""The steps asking a seat to discard (one such step a card, native)."""
 _TOPDECK_STEPS: Final = (EachOtherTopdecks, TopdeckFromHand, MayTopdeckFromDiscard)
 _TRASH_STEPS: Final = (
     TrashOneFromHand, TrashUpTo, EachOtherTrashesRevealed, TrashOfTypeFromHand,
@@ -793,10 +805,7 @@ def native_run(
     discards = tuple(
         c
         for c in sorted(owned)
-        if any(
-            isinstance(step, EachOtherDiscardsDownTo | DiscardAnyThenDraw | LookTrashDiscardReorder)
-            for step in _declared_steps(c)
-        )
+        if any(isinstance(step, _DISCARD_STEPS) for step in _declared_steps(c))
     )
     orders = tuple(
         c

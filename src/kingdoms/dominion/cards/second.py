@@ -14,6 +14,7 @@ from kingdoms.dominion.cards.declare import declare
 from kingdoms.dominion.cards.registry import ATTACK_READS, card
 from kingdoms.dominion.cards.steps import (
     Custom,
+    DiscardPerEmptyPile,
     EachOtherTrashesRevealed,
     GainCard,
     GainUpTo,
@@ -22,11 +23,10 @@ from kingdoms.dominion.cards.steps import (
     Plus,
     TopdeckFromHand,
     asks,
-    hand_choices,
     yes_no,
 )
 from kingdoms.dominion.data import CARDS, IS_ACTION
-from kingdoms.dominion.decisions import CHOOSE_CARDS, YES_NO, DecisionSpec
+from kingdoms.dominion.decisions import YES_NO, DecisionSpec
 from kingdoms.dominion.frames import Frame
 
 if TYPE_CHECKING:
@@ -62,39 +62,8 @@ def _merchant(st: DominionState, p: int, pid: int) -> None:
 
 
 # -- Poacher: +1 Card +1 Action +$1; discard a card per empty Supply pile
-POACHER = declare("poacher", 4, ACTION, "base-2e", Plus(cards=1, actions=1, coins=1), Custom(),
-    discard="Poacher: discard a card.").index  # fmt: skip
-
-
-@card("poacher")
-def _poacher(st: DominionState, p: int, pid: int) -> None:
-    empty = st.empty_piles()
-    hand = st.hands[p]
-    if not empty or not hand:
-        return
-    if len(hand) <= empty:
-        for c in list(hand):
-            st.discard_hidden(p, hand, c)
-        st.discarded_together(p)
-        return
-    st.push("poacher", p, POACHER, empty)
-
-
-def _poacher_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p = fr.who
-    st.discard_hidden(p, st.hands[p], c)
-    if fr.a > 1 and st.hands[p]:
-        st.push("poacher", p, POACHER, fr.a - 1)
-    else:
-        st.discarded_together(p)
-
-
-asks(
-    "poacher",
-    DecisionSpec(CHOOSE_CARDS, "poacher.discard", pick=DISCARD),
-    lambda st, fr: hand_choices(st.hands[fr.who]),
-    _poacher_answer,
-)
+declare("poacher", 4, ACTION, "base-2e", Plus(cards=1, actions=1, coins=1),
+    DiscardPerEmptyPile(), discard="Poacher: discard a card.")  # fmt: skip
 
 # -- Sentry: +1 Card +1 Action; look at the top 2: trash, discard, put back in any order
 declare("sentry", 5, ACTION, "base-2e", Plus(cards=1, actions=1), LookTrashDiscardReorder(2),

@@ -196,6 +196,44 @@ asks(
 )
 
 
+# -- discard a card per empty Supply pile (Poacher) -------------------------------------
+class DiscardPerEmptyPile(Step):
+    """Discard a card from the hand per empty Supply pile: one at a time as the player
+    chooses, or the whole hand (in hand order, not asked) when it holds no more cards
+    than there are empty piles (Poacher)."""
+
+    verb = "discard"
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        empty = st.empty_piles()
+        hand = st.hands[p]
+        if not empty or not hand:
+            return
+        if len(hand) <= empty:
+            for c in list(hand):
+                st.discard_hidden(p, hand, c)
+            st.discarded_together(p)
+            return
+        st.push("discard_per_empty", p, card, empty)
+
+
+def _discard_per_empty_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    p = fr.who
+    st.discard_hidden(p, st.hands[p], c)
+    if fr.a > 1 and st.hands[p]:
+        st.push("discard_per_empty", p, fr.card, fr.a - 1)
+    else:
+        st.discarded_together(p)
+
+
+asks(
+    "discard_per_empty",
+    DecisionSpec(CHOOSE_CARDS, "*.discard", "Poacher: discard a card.", pick="discard {card}"),
+    lambda st, fr: hand_choices(st.hands[fr.who]),
+    _discard_per_empty_answer,
+)
+
+
 # -- you may put your deck into your discard pile (Chancellor) ---------------------------
 class MayDiscardDeck(Step):
     """Ask whether to put the deck into the discard pile (asked only with cards in the
