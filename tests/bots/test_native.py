@@ -140,14 +140,14 @@ def test_what_the_native_core_cannot_play_stays_on_the_engine() -> None:
     workshop = [make_bot("dominion", "workshop-gardens", files=True), bots[0]]
     # a Workshop can gain any card costing up to $4, Remodel among them, which gains a
     # card costing up to $2 more than the dearest card owned: every card of this
-    # kingdom is native, but Throne Room's step is not
+    # kingdom is native, but Thief's step is not
     assert native.why_not(st, workshop) is None
     st = new_game(
-        "dominion", players=2, seed=0, options={"kingdom": ["throne_room", *WORKSHOP_KINGDOM[:9]]}
+        "dominion", players=2, seed=0, options={"kingdom": ["thief", *WORKSHOP_KINGDOM[:9]]}
     )
     assert isinstance(st, DominionState)
     st.logging = False
-    assert native.why_not(st, workshop) == "throne_room has a Ask step"
+    assert native.why_not(st, workshop) == "thief has a Custom step"
     assert not native.play_state(st, workshop, DEFAULT_MAX_STEPS)
     assert st.history == []
     random_bot = [make_bot("dominion", "random"), bots[0]]
@@ -584,6 +584,64 @@ def test_discarding_a_card_per_empty_pile_is_the_engines(empty: int) -> None:
                 asked += a.history[i + 1] // NUM_CARDS == A.CHOOSE
     assert played > 30
     assert asked > 10
+
+
+THRONE = """
+name = "throne-money"
+play = ["Throne Room", "Village", "Feast", "Militia", "Smithy", "Moat"]
+buy = [
+  "Province if total_money > 15", "Throne Room if count(Throne Room) < 2",
+  "Feast if count(Feast) < 1", "Gold", "Militia if count(Militia) < 1",
+  "Smithy if count(Smithy) < 1", "Village if count(Village) < 1", "Silver",
+]
+[decisions]
+"throne_room.play" = {play}
+"""
+THRONE_KINGDOM = [
+    "throne_room", "feast", "militia", "moat", "village",
+    "smithy", "witch", "market", "laboratory", "festival",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_playing_an_action_twice_is_the_engines(edition: int) -> None:
+    """Throne Room's ``PlayActionTwice`` runs natively: the seat's rules for the card
+    to play twice, then its play priorities, pick (``done``: none, in the second
+    edition only); the card is resolved twice as one play — an Attack asks each Moat
+    twice, a Feast is trashed by its first resolution only, a Throne Room on a Throne
+    Room plays two more cards twice — as the engine does, move for move."""
+    bot = StrategyBot(
+        parse_strategy(
+            THRONE.format(
+                play='["Feast if turn < 12", "Throne Room if actions == 0", "Smithy if coins < 3"]'
+            )
+        )
+    )
+    choosy = StrategyBot(parse_strategy(THRONE.format(play='["Feast", "Militia", "done"]')))
+    played = chosen = feasts = thrones = 0
+    choose = A.encode(A.CHOOSE, 0)
+    for seed in range(6):
+        seats: list[str | StrategyBot] = (
+            [bot, "big-money"] if seed % 3 == 0
+            else [bot, "moat", "witch"] if seed % 3 == 1
+            else [bot, choosy, "militia"]
+        )  # fmt: skip
+        a, b = _both(seats, THRONE_KINGDOM, seed, edition)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        assert a.trash == b.trash
+        play = A.encode(A.PLAY, BY_ID["throne_room"])
+        for i, x in enumerate(a.history[:-1]):
+            if x == play:
+                played += 1
+                nxt = a.history[i + 1]
+                chosen += choose <= nxt < choose + NUM_CARDS
+                feasts += nxt == choose + BY_ID["feast"]
+                thrones += nxt == choose + BY_ID["throne_room"]
+    assert played > 30
+    assert chosen > 20
+    assert feasts > 2
+    assert thrones > 0
 
 
 MINE = """

@@ -321,6 +321,7 @@ def test_the_decision_one_hot_keeps_the_order_the_network_was_trained_with() -> 
         "harbinger": "discard_to_deck",
         "mine": "trash_of_type",
         "poacher": "discard_per_empty",
+        "throne": "play_twice",
         "sentry_discard": "look_discard",
         "sentry_order": "look_order",
         "sentry_trash": "look_trash",

@@ -77,6 +77,8 @@ cdef enum:
 cdef enum:
     S_DISCARD_PER_EMPTY = 21
 cdef enum:
+    S_PLAY_TWICE = 22
+cdef enum:
     THEN_GAIN = 1
 cdef enum:
     THEN_DRAW = 2
@@ -494,10 +496,12 @@ cdef class Plan:
     cdef int trash_end[MAXC]
     cdef int order_start[MAXC]
     cdef int order_end[MAXC]
+    cdef int play_start[MAXC]
+    cdef int play_end[MAXC]
     cdef int react_yes
 
     def __init__(self, nodes, buys, int guard, prefix, rest, int react_yes, discards=(),
-                 gains=(), asks=(), topdecks=(), trashes=(), orders=()):
+                 gains=(), asks=(), topdecks=(), trashes=(), orders=(), plays=()):
         """``nodes``: ``(op, a, b, next, ival, dval, comparison)`` rows (index 0 unused: "no
         condition"); ``buys``: ``(card, cond node)``; ``rest`` (the play rules):
         ``(target, key, pick, cond node)``; ``discards``: ``(card, rules)``, the rules
@@ -507,7 +511,9 @@ cdef class Plan:
         ``topdecks``: ``(card, rules)``, the rules of the card the card's Attack makes the
         seat put onto its deck; ``trashes``: ``(card, rules)``, the rules of the card
         the card's step makes the seat trash from its hand; ``orders``: ``(card, rules)``,
-        the rules of the card the card's step makes the seat put on top of its deck."""
+        the rules of the card the card's step makes the seat put on top of its deck;
+        ``plays``: ``(card, rules)``, the rules of the Action card the card's step makes
+        the seat play twice."""
         cdef int i, c
         if len(nodes) > MAXN or len(buys) > 64 or len(prefix) > MAXC:
             raise ValueError("strategy too large for the native core")
@@ -550,6 +556,10 @@ cdef class Plan:
         memset(self.order_end, 0, sizeof(self.order_end))
         for c, rules in orders:
             self.order_start[c], self.order_end[c] = self._rules(rules)
+        memset(self.play_start, 0, sizeof(self.play_start))
+        memset(self.play_end, 0, sizeof(self.play_end))
+        for c, rules in plays:
+            self.play_start[c], self.play_end[c] = self._rules(rules)
         self.react_yes = react_yes
 
     cdef tuple _rules(self, rules):
@@ -1595,18 +1605,57 @@ cdef int reveal_top_each(Run run, Game* g, int p, int card) except -1:
 
 
 cdef int play_action(Run run, Game* g, int p, int c) except -1:
-    """Apply PLAY ``c`` in the Action phase: the card's steps (an Attack: each other
-    seat's reaction first)."""
-    cdef Cards cards = run.cards
-    cdef Setup st = run.setup
+    """Apply PLAY ``c`` in the Action phase: the card goes into play and is resolved."""
     cdef Seat* s = &g.seats[p]
-    cdef Plan plan
-    cdef int i, q, k, code, target
     g.actions -= 1
     remove_first(s.hand, &s.nhand, c)
     s.play[s.nplay] = c
     s.nplay += 1
     g.next_play_id += 1
+    resolve(run, g, p, c, 0)
+    settle(g, run.cards)
+    return 0
+
+
+cdef int play_twice(Run run, Game* g, int p, int card, int editions) except -1:
+    """``PlayActionTwice``: with an Action card in hand, the one the seat's rules for
+    ``card``'s play pick (card order; none applies: the first, or none where the
+    editions ``editions`` make it optional) goes into play and is resolved twice as one
+    play (Throne Room)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef int n, c, optional = (editions >> run.setup.edition) & 1
+    n = distinct(cards, s.hand, s.nhand, 1, offered)
+    if n == 0:
+        return 0
+    c = pick(g, cards, run.setup, plan, plan.play_start[card], plan.play_end[card],
+             offered, n, p, optional)
+    if c < 0:
+        if optional:
+            record(run, g, cards.a_done)
+            return 0
+        c = offered[0]
+    record(run, g, cards.k_choose * cards.ncards + c)
+    remove_first(s.hand, &s.nhand, c)
+    s.play[s.nplay] = c
+    s.nplay += 1
+    g.next_play_id += 1
+    resolve(run, g, p, c, 0)
+    resolve(run, g, p, c, 1)
+    return 0
+
+
+cdef int resolve(Run run, Game* g, int p, int c, int again) except -1:
+    """Resolve one play of ``c`` (in play already): the card's steps (an Attack: each
+    other seat's reaction first); ``again``: the second resolution of one play (a card
+    trashing itself is trashed by its first only)."""
+    cdef Cards cards = run.cards
+    cdef Setup st = run.setup
+    cdef Seat* s = &g.seats[p]
+    cdef Plan plan
+    cdef int i, q, k, code, target
     if cards.is_attack[c]:
         for q in range(g.n):
             g.immune[q] = 0
@@ -1656,8 +1705,8 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
             topdeck_from_hands(run, g, p, c, cards.step_arg[c][i][0])
         elif code == S_DRAW_TO:
             draw_setting_aside(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1])
-        elif code == S_TRASH_THIS:
-            # a native play is one play of the card just put into play: trash it
+        elif code == S_TRASH_THIS and not again:
+            # the copy of the card this play put into play last: trash it
             for k in range(s.nplay - 1, -1, -1):
                 if s.play[k] == c:
                     memmove(&s.play[k], &s.play[k + 1], (s.nplay - k - 1) * sizeof(short))
@@ -1703,7 +1752,8 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
         elif code == S_TRASH_OF_TYPE:
             trash_of_type(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
                           cards.step_arg[c][i][2], cards.step_arg[c][i][3])
-    settle(g, cards)
+        elif code == S_PLAY_TWICE:
+            play_twice(run, g, p, c, cards.step_arg[c][i][0])
     return 0
 
 

@@ -67,6 +67,7 @@ _FORMER_CODES: dict[str, str] = {
     "discard_to_deck": "harbinger",
     "trash_of_type": "mine",
     "discard_per_empty": "poacher",
+    "play_twice": "throne",
     "look_trash": "sentry_trash",
     "look_discard": "sentry_discard",
     "look_order": "sentry_order",

@@ -23,7 +23,9 @@ structures.  It knows no card by name: this module gives it
   (each victim's trash rules, reading only the card and the supply, pick) and
   ``RevealTopEach`` (its yes/no rules, which may read the card and ``about_me``,
   answer), ``LookTrashDiscardReorder`` (its trash, discard and order rules) and
-  ``DiscardPerEmptyPile`` (its discard rules pick, one card at a time) — and the
+  ``DiscardPerEmptyPile`` (its discard rules pick, one card at a time),
+  ``PlayActionTwice`` (its rules for the card's ``play``, then its play priorities,
+  pick; the card chosen is resolved twice as one play) — and the
   card whose reveal answers an Attack (the engine's ``moat_ask`` task);
 * each seat's plan, read from its strategy: the buy rules naming a card, the play
   priorities and play rules, the answer to that reaction, every condition translated
@@ -86,6 +88,7 @@ from kingdoms.dominion.cards.steps import (
     LookTrashDiscardReorder,
     MayDiscardDeck,
     MayTopdeckFromDiscard,
+    PlayActionTwice,
     Plus,
     RevealTopEach,
     TopdeckFromHand,
@@ -117,7 +120,7 @@ _S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN, _S_GAIN = 1, 2,
 _S_DISCARD_DECK, _S_DISCARD_DRAW, _S_GAIN_CARD, _S_OTHERS_TOPDECK, _S_DRAW_TO = 6, 7, 8, 9, 10
 _S_TRASH_ONE, _S_TRASH_THIS, _S_TRASH_FOR, _S_TRASH_UP_TO, _S_TOPDECK_HAND = 11, 12, 13, 14, 15
 _S_TOPDECK_DISCARD, _S_OTHERS_TRASH_REVEALED, _S_REVEAL_TOP_EACH, _S_TRASH_OF_TYPE = 16, 17, 18, 19
-_S_LOOK_SORT, _S_DISCARD_PER_EMPTY = 20, 21
+_S_LOOK_SORT, _S_DISCARD_PER_EMPTY, _S_PLAY_TWICE = 20, 21, 22
 _THEN_GAIN, _THEN_DRAW = 1, 2
 """The follow-ups of a trash from the hand the native core plays."""
 _YES_NO_STEPS: Final = (MayDiscardDeck, DrawToSettingAside, TrashCardFor, RevealTopEach)
@@ -180,6 +183,7 @@ _GENERIC_PLAY: Final = frozenset(
         TrashOfTypeFromHand,
         LookTrashDiscardReorder,
         DiscardPerEmptyPile,
+        PlayActionTwice,
     }
 )
 
@@ -295,8 +299,13 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
             out.append((_S_LOOK_SORT, step.n, 0, 0, 0))
         elif isinstance(step, DiscardPerEmptyPile):
             out.append((_S_DISCARD_PER_EMPTY, 0, 0, 0, 0))
+        elif isinstance(step, PlayActionTwice):
+            editions = sum(1 << e for e in step.optional_in if 0 <= e < 31)
+            out.append((_S_PLAY_TWICE, editions, 0, 0, 0))
     if sum(isinstance(step, _YES_NO_STEPS) for step in decl.steps) > 1:
         return f"{card.id} asks more than one yes/no question"
+    if sum(isinstance(step, PlayActionTwice) for step in decl.steps) > 1:
+        return f"{card.id} asks more than one card to play"
     if sum(isinstance(step, _DISCARD_STEPS) for step in decl.steps) > 1:
         return f"{card.id} asks more than one card to discard"
     if sum(isinstance(step, _TOPDECK_STEPS) for step in decl.steps) > 1:
@@ -481,6 +490,7 @@ def _plan(
     topdecks: tuple[int, ...] = (),
     trashes: tuple[int, ...] = (),
     orders: tuple[int, ...] = (),
+    plays: tuple[int, ...] = (),
 ) -> Any:
     """The seat's plan for the native core (made once per strategy), or
     :class:`NotNative`; ``discards``: the cards whose Attacks make it discard;
@@ -488,16 +498,17 @@ def _plan(
     cards whose steps ask it yes or no; ``topdecks``: the cards whose Attacks make it
     put a card of its hand onto its deck; ``trashes``: the cards whose steps make it
     trash a card from its hand; ``orders``: the cards whose steps make it choose the
-    card going on top of its deck."""
+    card going on top of its deck; ``plays``: the cards whose steps make it choose an
+    Action card to play twice."""
     key = (
         id(bot.strategy), id(bot.default), needs_reaction, discards, gains, asks, topdecks,
-        trashes, orders,
+        trashes, orders, plays,
     )  # fmt: skip
     found = _PLANS.get(key)
     if found is None or found[0] is not bot.strategy or found[1] is not bot.default:
         try:
             plan: Any = _make_plan(
-                bot, needs_reaction, discards, gains, asks, topdecks, trashes, orders
+                bot, needs_reaction, discards, gains, asks, topdecks, trashes, orders, plays
             )
         except NotNative as err:
             plan = str(err)
@@ -622,6 +633,7 @@ def _make_plan(
     topdecks: tuple[int, ...] = (),
     trashes: tuple[int, ...] = (),
     orders: tuple[int, ...] = (),
+    twice: tuple[int, ...] = (),
 ) -> Any:
     strategy: Strategy = bot.strategy
     if strategy.styles:  # decided by the Python bot (kingdoms.bots.dominion.styles)
@@ -667,6 +679,8 @@ def _make_plan(
         for c in discards
     ]
     order_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.order", nodes)) for c in orders]
+    # the card to play twice: the rules for it, then the play priorities (as the engine)
+    play_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.play", nodes)) for c in twice]
     gain_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.gain", nodes)) for c in gains]
     ask_chains = [
         (
@@ -692,7 +706,7 @@ def _make_plan(
     ]  # fmt: skip
     return _MOD.Plan(
         nodes.rows, buys, int(strategy.guard), prefix, rest, react, chains, gain_chains,
-        ask_chains, topdeck_chains, trash_chains, order_chains,
+        ask_chains, topdeck_chains, trash_chains, order_chains, play_chains,
     )  # fmt: skip
 
 
@@ -828,8 +842,14 @@ def native_run(
         for c in sorted(owned)
         if any(isinstance(step, _TRASH_STEPS) for step in _declared_steps(c))
     )
+    plays = tuple(
+        c
+        for c in sorted(owned)
+        if any(isinstance(step, PlayActionTwice) for step in _declared_steps(c))
+    )
     plans = [
-        _plan(bot, reaction, discards, gains, asks, topdecks, trashes, orders) for bot in seats
+        _plan(bot, reaction, discards, gains, asks, topdecks, trashes, orders, plays)
+        for bot in seats
     ]
     edition = int(options.get("base_edition", 1))
     return _MOD.Run(table, _MOD.Setup(list(piles), list(supply), edition), plans)

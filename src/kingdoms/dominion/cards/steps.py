@@ -28,7 +28,7 @@ from kingdoms.dominion.cards.registry import (
     HandHint,
     Options,
 )
-from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, NUM_CARDS, POTION_COST
+from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, IS_ACTION, NUM_CARDS, POTION_COST
 from kingdoms.dominion.decisions import (
     CHOOSE_CARDS,
     CHOOSE_PILE,
@@ -193,6 +193,62 @@ asks(
     ),
     lambda st, fr: [*hand_choices(st.hands[fr.who]), A.A_DONE],
     _discard_draw_answer,
+)
+
+
+# -- play an Action card from the hand twice (Throne Room) ------------------------------
+class PlayActionTwice(Step):
+    """Choose an Action card from the hand (asked when the hand holds one; in the
+    editions ``optional_in`` the player may choose none) and play it twice, as one play
+    (one play id: a card trashing itself is trashed by its first play only) (Throne
+    Room)."""
+
+    verb = "play"
+
+    def __init__(self, optional_in: tuple[int, ...] = ()) -> None:
+        self.optional_in = optional_in
+
+    def bind(self, card: int) -> None:
+        PLAY_TWICE[card] = self
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        if any(IS_ACTION[c] for c in st.hands[p]):
+            st.push("play_twice", p, card)
+
+
+PLAY_TWICE: dict[int, PlayActionTwice] = {}
+"""Card index -> its :class:`PlayActionTwice` step."""
+
+
+def _is_action(c: int) -> bool:
+    return IS_ACTION[c]
+
+
+def _play_twice_options(st: DominionState, fr: Frame) -> list[int]:
+    out = hand_choices(st.hands[fr.who], _is_action)
+    return [*out, A.A_DONE] if st.edition in PLAY_TWICE[fr.card].optional_in else out
+
+
+def _play_twice_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind != A.DONE:
+        p = fr.who
+        st.hands[p].remove(c)
+        st.in_play[p].append(c)
+        pid = st.new_play_id()
+        st.push("play", p, c, pid, fr.card)
+        st.push("play", p, c, pid, fr.card)
+
+
+asks(
+    "play_twice",
+    DecisionSpec(
+        CHOOSE_CARDS,
+        "*.play",
+        "Throne Room: choose an Action card to play twice.",
+        pick="play {card} twice",
+    ),
+    _play_twice_options,
+    _play_twice_answer,
 )
 
 
