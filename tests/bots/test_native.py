@@ -644,6 +644,23 @@ def test_playing_an_action_twice_is_the_engines(edition: int) -> None:
     assert thrones > 0
 
 
+def test_a_throne_room_with_a_card_the_core_cannot_play_keeps_the_game_on_the_engine() -> None:
+    """Throne Room is native, but a card it could play twice that is not (Thief, which
+    the seat buys) keeps the whole game on the engine: the core leaves it untouched."""
+    text = THRONE.format(play='["Thief", "Feast"]').replace(
+        '"Silver",\n]', '"Thief if count(Thief) < 1", "Silver",\n]'
+    )
+    bot = StrategyBot(parse_strategy(text))
+    kingdom = ["thief", *THRONE_KINGDOM[:9]]
+    st = new_game("dominion", players=2, seed=0, options={"kingdom": kingdom})
+    assert isinstance(st, DominionState)
+    st.logging = False
+    big = make_bot("dominion", "big-money")
+    assert native.why_not(st, [bot, big]) == "thief has a Custom step"
+    assert not native.play_state(st, [bot, big], DEFAULT_MAX_STEPS)
+    assert st.history == []
+
+
 MINE = """
 name = "mine-money"
 play = ["Village", "Mine", "Smithy"]
