@@ -187,8 +187,8 @@ def coverage(count: int, iterations: int, seed: int) -> dict[str, Any]:
     counts: collections.Counter[str] = collections.Counter()
     real = native.play_rollout
 
-    def counted(state: Any, bots: Any, key: Any, max_steps: int) -> int:
-        got = int(real(state, bots, key, max_steps))
+    def counted(state: Any, bots: Any, key: Any, max_steps: int, seed: int | None = None) -> int:
+        got = int(real(state, bots, key, max_steps, seed))
         if got == 1:
             counts["native"] += 1
         elif got == -2:

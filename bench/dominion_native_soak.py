@@ -22,23 +22,47 @@ compiled build (the native core is a Cython extension).
 from __future__ import annotations
 
 import argparse
+import collections
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
+from kingdoms.bots.dominion import native as native_module
 from kingdoms.bots.dominion.native import available, differential_game, differential_rollout
+from kingdoms.dominion import actions as A
+from kingdoms.dominion.data import CARDS, NUM_CARDS
 
 
-def run_batch(seeds: range, rollouts: bool = False) -> tuple[int, int, list[str]]:
+def run_batch(
+    seeds: range, rollouts: bool = False
+) -> tuple[int, int, list[str], collections.Counter[str]]:
+    """The seeds' games (or rollouts): how many, how many native, the differences and,
+    for whole games, the Action cards played in the native games (plays per card)."""
     played = 0
     diffs: list[str] = []
+    plays: collections.Counter[str] = collections.Counter()
     check = differential_rollout if rollouts else differential_game
-    for seed in seeds:
-        native, diff = check(seed)
-        played += native
-        if diff:
-            diffs.append(f"seed {seed}: {diff}")
-    return len(seeds), played, diffs
+    real = native_module.play_state
+
+    def counted(state: Any, bots: Any, max_steps: int) -> bool:
+        done = real(state, bots, max_steps)
+        if done:
+            for x in state.history:
+                if x // NUM_CARDS == A.PLAY:
+                    plays[CARDS[x % NUM_CARDS].id] += 1
+        return done
+
+    native_module.play_state = counted
+    try:
+        for seed in seeds:
+            native, diff = check(seed)
+            played += native
+            if diff:
+                diffs.append(f"seed {seed}: {diff}")
+    finally:
+        native_module.play_state = real
+    return len(seeds), played, diffs, plays
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,15 +85,20 @@ def main(argv: list[str] | None = None) -> int:
     chunks = [range(s, min(s + args.batch, args.seed0 + args.games)) for s in starts]
     games = native = 0
     diffs: list[str] = []
+    plays: collections.Counter[str] = collections.Counter()
     with ProcessPoolExecutor(max_workers=max(args.workers, 1)) as pool:
-        for n, played, found in pool.map(run_batch, chunks, [args.rollouts] * len(chunks)):
+        for n, played, found, cards in pool.map(run_batch, chunks, [args.rollouts] * len(chunks)):
             games += n
             native += played
             diffs += found
+            plays.update(cards)
             for line in found:
                 print(line, flush=True)
             if games % 10_000 < args.batch:
                 print(f"... {games} games, {native} native, {len(diffs)} differences", flush=True)
+    if plays:
+        counts = ", ".join(f"{c} {n}" for c, n in sorted(plays.items()))
+        print(f"plays in the native games: {counts}")
     print(f"CPU (this process): {time.process_time() - t0:.1f}s")
     print(f"games: {games} native: {native} differences: {len(diffs)}")
     return 1 if diffs else 0

@@ -139,8 +139,15 @@ def test_what_the_native_core_cannot_play_stays_on_the_engine() -> None:
     assert native.why_not(st, bots) is None
     workshop = [make_bot("dominion", "workshop-gardens", files=True), bots[0]]
     # a Workshop can gain any card costing up to $4, Remodel among them, which gains a
-    # card costing up to $2 more than the dearest card owned: Mine's step is not native
-    assert native.why_not(st, workshop) == "mine has a Ask step"
+    # card costing up to $2 more than the dearest card owned: every card of this
+    # kingdom is native, but Thief's step is not
+    assert native.why_not(st, workshop) is None
+    st = new_game(
+        "dominion", players=2, seed=0, options={"kingdom": ["thief", *WORKSHOP_KINGDOM[:9]]}
+    )
+    assert isinstance(st, DominionState)
+    st.logging = False
+    assert native.why_not(st, workshop) == "thief has a Custom step"
     assert not native.play_state(st, workshop, DEFAULT_MAX_STEPS)
     assert st.history == []
     random_bot = [make_bot("dominion", "random"), bots[0]]
@@ -196,14 +203,14 @@ def test_gains_within_a_cost_are_the_engines_gains(specs: list[str]) -> None:
 
 def test_a_gain_that_can_take_a_card_off_the_native_core_keeps_the_game_on_the_engine() -> None:
     """A seat with a Workshop can come to own any card costing up to $4: one whose
-    steps are not native (Spy here) keeps the game on the engine."""
+    steps are not native (Thief here) keeps the game on the engine."""
     st = new_game(
-        "dominion", players=2, seed=0, options={"kingdom": ["spy", *WORKSHOP_KINGDOM[:9]]}
+        "dominion", players=2, seed=0, options={"kingdom": ["thief", *WORKSHOP_KINGDOM[:9]]}
     )
     assert isinstance(st, DominionState)
     st.logging = False
     bots = [StrategyBot(parse_strategy(WORKSHOP)), make_bot("dominion", "big-money")]
-    assert native.why_not(st, bots) == "spy has a RevealTopEach step"
+    assert native.why_not(st, bots) == "thief has a Custom step"
 
 
 CHANCELLOR = """
@@ -435,6 +442,259 @@ def test_trashing_a_named_card_for_coins_is_the_engines(edition: int) -> None:
         trashed += a.trash.count(BY_ID["copper"])
     assert trashed > 5
     assert answers == (set() if edition == 1 else {A.A_YES, A.A_NO})
+
+
+SECOND_KINGDOM = [
+    "village", "smithy", "militia", "moat", "festival",
+    "market", "laboratory", "witch", "council_room",
+]  # fmt: skip
+CARD_MONEY = """
+name = "{card}-money"
+play = ["Village", "{name}", "Smithy"]
+buy = [
+  "Province if total_money > 15", "Duchy if left(Province) <= 3",
+  "{name} if count({name}) < 2", "Gold", "Village if count(Village) < 1", "Silver",
+]
+[decisions]
+{decisions}
+"""
+STEP_CARDS = {
+    # Chapel's TrashUpTo: up to 4 cards, one at a time, until done (conditions read
+    # the seat's figures and the card)
+    "chapel": (
+        "Chapel",
+        '"chapel.trash" = ["Curse", "Estate if left(Province) > 3", '
+        '"Copper if total_money > 4 and count(Copper) > 3", "done"]',
+    ),
+    # Artisan's GainUpTo(5, to="hand") and TopdeckFromHand
+    "artisan": (
+        "Artisan",
+        '"artisan.gain" = ["Smithy if count(Smithy) < 1", "Silver if coins < 3", "Laboratory"]\n'
+        '"artisan.topdeck" = ["Estate if turn > 4", "Gold", "costliest Treasure"]',
+    ),
+    # Harbinger's MayTopdeckFromDiscard: a card of the discard pile, or done
+    "harbinger": (
+        "Harbinger",
+        '"harbinger.topdeck" = ["Gold", "Laboratory if count(Laboratory) > 0", '
+        '"Silver if turn > 6", "done"]',
+    ),
+    # Bandit's GainCard (a Gold) and EachOtherTrashesRevealed (each victim's rules,
+    # reading the card and the supply, pick between two Treasures)
+    "bandit": (
+        "Bandit",
+        '"bandit.trash" = ["Silver if left(Gold) > 20", "cheapest any"]',
+    ),
+    # Sentry's LookTrashDiscardReorder(2): trash any, discard any, the rest back in
+    # the order the seat's rules pick
+    "sentry": (
+        "Sentry",
+        '"sentry.trash" = ["Curse", "Estate if left(Province) > 3", '
+        '"Copper if count(Silver) + count(Gold) > 3", "done"]\n'
+        '"sentry.discard" = ["Victory", "Copper if turn > 8", "done"]\n'
+        '"sentry.order" = ["Gold", "Sentry if actions > 0", "costliest any"]',
+    ),
+    # Spy's RevealTopEach: yes (discard) or no, about each seat's card (about_me)
+    "spy": (
+        "Spy",
+        '"spy.discard" = ["yes if about_me and is(card, Victory)", '
+        '"no if about_me", "yes if is(card, Gold) or is(card, Silver)", "no"]',
+    ),
+}
+
+
+@pytest.mark.parametrize("card", sorted(STEP_CARDS))
+def test_cards_of_declared_steps_are_played_natively_as_the_engine_plays_them(card: str) -> None:
+    """Chapel, Artisan, Harbinger, Bandit, Sentry and Spy, each one declaration of
+    reusable steps, are played by the native core (no fallback to the engine: ``_both``
+    checks it) against Big Money, Militia, Witch and Moat seats and give the engine's
+    games, decision by decision: history, snapshot and the trash in order."""
+    name, decisions = STEP_CARDS[card]
+    text = CARD_MONEY.format(card=card, name=name, decisions=decisions)
+    bot = StrategyBot(parse_strategy(text))
+    plain = StrategyBot(parse_strategy(CARD_MONEY.format(card=card, name=name, decisions="")))
+    kingdom = [card, *SECOND_KINGDOM]
+    played = asked = 0
+    for seed in range(6):
+        seats: list[str | StrategyBot] = (
+            [bot, "big-money"] if seed % 3 == 0
+            else [bot, "witch", "militia"] if seed % 3 == 1
+            else [plain, "moat", bot, "big-money-ultimate"]
+        )  # fmt: skip
+        a, b = _both(seats, kingdom, seed, 2)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        assert a.trash == b.trash
+        play = A.encode(A.PLAY, BY_ID[card])
+        for i, x in enumerate(a.history[:-1]):
+            if x == play:
+                played += 1
+                nxt = a.history[i + 1]
+                asked += nxt in (A.A_YES, A.A_NO, A.A_DONE) or nxt // NUM_CARDS in (
+                    A.CHOOSE,
+                    A.GAIN,
+                )
+    assert played > 30
+    assert asked > 5
+
+
+POACHER = """
+name = "poacher-money"
+play = ["Village", "Poacher", "Smithy"]
+buy = [
+  "Province if total_money > 15", "Poacher if count(Poacher) < 3", "Gold",
+  "Village if count(Village) < 1", "Silver",
+]
+[decisions]
+"poacher.discard" = ["Curse", "Estate if turn > 4", "Copper if count(Gold) > 1",
+  "cheapest Victory", "cheapest any"]
+"""
+
+
+@pytest.mark.parametrize("empty", [1, 2])
+def test_discarding_a_card_per_empty_pile_is_the_engines(empty: int) -> None:
+    """Poacher's ``DiscardPerEmptyPile`` runs natively: with ``empty`` Supply piles
+    emptied before the game, each play discards that many cards (the seat's discard
+    rules, with their conditions, pick one at a time; a hand of no more cards is
+    discarded whole, unasked), as the engine does, move for move."""
+    bot = StrategyBot(parse_strategy(POACHER))
+    kingdom = ["poacher", *SECOND_KINGDOM]
+    gone = [BY_ID[c] for c in ("council_room", "moat")[:empty]]
+    played = asked = 0
+    for seed in range(6):
+        seats = [bot, "big-money"] if seed % 2 else [bot, "militia", "witch"]
+        bots = [make_bot("dominion", s, files=True) if isinstance(s, str) else s for s in seats]
+        states = []
+        for _ in range(2):
+            st = new_game("dominion", players=len(bots), seed=seed, options={"kingdom": kingdom})
+            assert isinstance(st, DominionState)
+            st.logging = False
+            for c in gone:
+                st.supply[c] = 0
+            states.append(st)
+        a, b = states
+        assert native.why_not(a, bots) is None
+        assert native.play_state(a, bots, DEFAULT_MAX_STEPS)
+        _play_game(b, bots, seat_rngs(seed, len(bots)), 10**5)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        play = A.encode(A.PLAY, BY_ID["poacher"])
+        for i, x in enumerate(a.history[:-1]):
+            if x == play:
+                played += 1
+                asked += a.history[i + 1] // NUM_CARDS == A.CHOOSE
+    assert played > 30
+    assert asked > 10
+
+
+THRONE = """
+name = "throne-money"
+play = ["Throne Room", "Village", "Feast", "Militia", "Smithy", "Moat"]
+buy = [
+  "Province if total_money > 15", "Throne Room if count(Throne Room) < 2",
+  "Feast if count(Feast) < 1", "Gold", "Militia if count(Militia) < 1",
+  "Smithy if count(Smithy) < 1", "Village if count(Village) < 1", "Silver",
+]
+[decisions]
+"throne_room.play" = {play}
+"""
+THRONE_KINGDOM = [
+    "throne_room", "feast", "militia", "moat", "village",
+    "smithy", "witch", "market", "laboratory", "festival",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_playing_an_action_twice_is_the_engines(edition: int) -> None:
+    """Throne Room's ``PlayActionTwice`` runs natively: the seat's rules for the card
+    to play twice, then its play priorities, pick (``done``: none, in the second
+    edition only); the card is resolved twice as one play — an Attack asks each Moat
+    twice, a Feast is trashed by its first resolution only, a Throne Room on a Throne
+    Room plays two more cards twice — as the engine does, move for move."""
+    bot = StrategyBot(
+        parse_strategy(
+            THRONE.format(
+                play='["Feast if turn < 12", "Throne Room if actions == 0", "Smithy if coins < 3"]'
+            )
+        )
+    )
+    choosy = StrategyBot(parse_strategy(THRONE.format(play='["Feast", "Militia", "done"]')))
+    played = chosen = feasts = thrones = 0
+    choose = A.encode(A.CHOOSE, 0)
+    for seed in range(6):
+        seats: list[str | StrategyBot] = (
+            [bot, "big-money"] if seed % 3 == 0
+            else [bot, "moat", "witch"] if seed % 3 == 1
+            else [bot, choosy, "militia"]
+        )  # fmt: skip
+        a, b = _both(seats, THRONE_KINGDOM, seed, edition)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        assert a.trash == b.trash
+        play = A.encode(A.PLAY, BY_ID["throne_room"])
+        for i, x in enumerate(a.history[:-1]):
+            if x == play:
+                played += 1
+                nxt = a.history[i + 1]
+                chosen += choose <= nxt < choose + NUM_CARDS
+                feasts += nxt == choose + BY_ID["feast"]
+                thrones += nxt == choose + BY_ID["throne_room"]
+    assert played > 30
+    assert chosen > 20
+    assert feasts > 2
+    assert thrones > 0
+
+
+def test_a_throne_room_with_a_card_the_core_cannot_play_keeps_the_game_on_the_engine() -> None:
+    """Throne Room is native, but a card it could play twice that is not (Thief, which
+    the seat buys) keeps the whole game on the engine: the core leaves it untouched."""
+    text = THRONE.format(play='["Thief", "Feast"]').replace(
+        '"Silver",\n]', '"Thief if count(Thief) < 1", "Silver",\n]'
+    )
+    bot = StrategyBot(parse_strategy(text))
+    kingdom = ["thief", *THRONE_KINGDOM[:9]]
+    st = new_game("dominion", players=2, seed=0, options={"kingdom": kingdom})
+    assert isinstance(st, DominionState)
+    st.logging = False
+    big = make_bot("dominion", "big-money")
+    assert native.why_not(st, [bot, big]) == "thief has a Custom step"
+    assert not native.play_state(st, [bot, big], DEFAULT_MAX_STEPS)
+    assert st.history == []
+
+
+MINE = """
+name = "mine-money"
+play = ["Village", "Mine", "Smithy"]
+buy = [
+  "Province if total_money > 15", "Mine if count(Mine) < 2", "Gold",
+  "Village if count(Village) < 1", "Silver",
+]
+[decisions]
+"mine.trash" = ["Silver if left(Gold) > 25", "Copper if count(Silver) < 4", "done"]
+"mine.gain" = ["Gold", "Silver"]
+"""
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_trashing_a_card_of_a_type_to_gain_a_dearer_one_is_the_engines(edition: int) -> None:
+    """Mine's ``TrashOfTypeFromHand`` (a Treasure, optional in the second edition,
+    then a Treasure costing up to $3 more to the hand) runs natively: the seat's
+    trash rules, conditions included, pick, and in the second edition no rule applying
+    trashes nothing."""
+    bot = StrategyBot(parse_strategy(MINE))
+    done = trashed = 0
+    for seed in range(8):
+        seats = [bot, "big-money"] if seed % 2 else [bot, "witch", "militia"]
+        a, b = _both(seats, ["mine", *SECOND_KINGDOM], seed, edition)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        assert a.trash == b.trash
+        play = A.encode(A.PLAY, BY_ID["mine"])
+        done += sum(
+            1 for i, x in enumerate(a.history[:-1]) if x == play and a.history[i + 1] == A.A_DONE
+        )
+        trashed += sum(1 for c in a.trash if CARDS[c].is_treasure)
+    assert trashed > 10
+    assert (done > 0) == (edition == 2)
 
 
 POTION_KINGDOM = [

@@ -316,6 +316,15 @@ def test_the_decision_one_hot_keeps_the_order_the_network_was_trained_with() -> 
         "throne", "trash_one", "trash_up_to", "vassal",
     )  # fmt: skip
     renamed = {
+        "artisan": "hand_to_deck",
+        "bandit": "victim_trash_revealed",
+        "harbinger": "discard_to_deck",
+        "mine": "trash_of_type",
+        "poacher": "discard_per_empty",
+        "throne": "play_twice",
+        "sentry_discard": "look_discard",
+        "sentry_order": "look_order",
+        "sentry_trash": "look_trash",
         "bureaucrat": "victim_topdeck",
         "chancellor": "discard_deck",
         "library": "may_set_aside",

@@ -61,6 +61,24 @@ cdef enum:
 cdef enum:
     S_TRASH_FOR = 13
 cdef enum:
+    S_TRASH_UP_TO = 14
+cdef enum:
+    S_TOPDECK_HAND = 15
+cdef enum:
+    S_TOPDECK_DISCARD = 16
+cdef enum:
+    S_OTHERS_TRASH_REVEALED = 17
+cdef enum:
+    S_REVEAL_TOP_EACH = 18
+cdef enum:
+    S_TRASH_OF_TYPE = 19
+cdef enum:
+    S_LOOK_SORT = 20
+cdef enum:
+    S_DISCARD_PER_EMPTY = 21
+cdef enum:
+    S_PLAY_TWICE = 22
+cdef enum:
     THEN_GAIN = 1
 cdef enum:
     THEN_DRAW = 2
@@ -134,6 +152,8 @@ cdef enum:
     V_DECK = 13
 cdef enum:
     V_PLAYERS = 14
+cdef enum:
+    V_ABOUT_ME = 15
 
 # binary operators and comparisons
 cdef enum:
@@ -474,10 +494,14 @@ cdef class Plan:
     cdef int topdeck_end[MAXC]
     cdef int trash_start[MAXC]
     cdef int trash_end[MAXC]
+    cdef int order_start[MAXC]
+    cdef int order_end[MAXC]
+    cdef int play_start[MAXC]
+    cdef int play_end[MAXC]
     cdef int react_yes
 
     def __init__(self, nodes, buys, int guard, prefix, rest, int react_yes, discards=(),
-                 gains=(), asks=(), topdecks=(), trashes=()):
+                 gains=(), asks=(), topdecks=(), trashes=(), orders=(), plays=()):
         """``nodes``: ``(op, a, b, next, ival, dval, comparison)`` rows (index 0 unused: "no
         condition"); ``buys``: ``(card, cond node)``; ``rest`` (the play rules):
         ``(target, key, pick, cond node)``; ``discards``: ``(card, rules)``, the rules
@@ -486,7 +510,10 @@ cdef class Plan:
         ``(card, rules)``, the ``yes``/``no`` rules (targets 3, 4) of the card's question;
         ``topdecks``: ``(card, rules)``, the rules of the card the card's Attack makes the
         seat put onto its deck; ``trashes``: ``(card, rules)``, the rules of the card
-        the card's step makes the seat trash from its hand."""
+        the card's step makes the seat trash from its hand; ``orders``: ``(card, rules)``,
+        the rules of the card the card's step makes the seat put on top of its deck;
+        ``plays``: ``(card, rules)``, the rules of the Action card the card's step makes
+        the seat play twice."""
         cdef int i, c
         if len(nodes) > MAXN or len(buys) > 64 or len(prefix) > MAXC:
             raise ValueError("strategy too large for the native core")
@@ -525,6 +552,14 @@ cdef class Plan:
         memset(self.trash_end, 0, sizeof(self.trash_end))
         for c, rules in trashes:
             self.trash_start[c], self.trash_end[c] = self._rules(rules)
+        memset(self.order_start, 0, sizeof(self.order_start))
+        memset(self.order_end, 0, sizeof(self.order_end))
+        for c, rules in orders:
+            self.order_start[c], self.order_end[c] = self._rules(rules)
+        memset(self.play_start, 0, sizeof(self.play_start))
+        memset(self.play_end, 0, sizeof(self.play_end))
+        for c, rules in plays:
+            self.play_start[c], self.play_end[c] = self._rules(rules)
         self.react_yes = react_yes
 
     cdef tuple _rules(self, rules):
@@ -559,6 +594,7 @@ cdef struct Game:
     int turns[MAXP]
     int immune[MAXP]
     int ended          # 0 running, 1 provinces, 2 piles
+    int about          # the seat a yes/no question is about (-1: none, the decider)
     int steps
     short trash[MAXZ]  # the cards trashed in this run, in order (after the state's)
     int ntrash
@@ -626,6 +662,38 @@ cdef inline void draw(Game* g, Seat* s, int n) noexcept:
             s.hand[s.nhand] = s.deck[i]
             s.nhand += 1
         s.ndeck = j
+
+
+cdef inline int take_top(Game* g, Seat* s) noexcept:
+    """Effects.take_top: the top card of the deck (shuffling if needed), -1: none."""
+    if s.ndeck == 0 and not do_shuffle(g, s):
+        return -1
+    s.ndeck -= 1
+    return s.deck[s.ndeck]
+
+
+cdef inline int take_top_n(Game* g, Seat* s, int n, short* out) noexcept:
+    """Effects.take_top_n: up to ``n`` cards from the top of the deck into ``out``,
+    top card first (shuffling as taking them one by one would); how many."""
+    cdef int k = s.ndeck, i, j, got = 0
+    if k >= n:
+        for i in range(n):
+            out[i] = s.deck[k - 1 - i]
+        s.ndeck = k - n
+        return n
+    for i in range(k):
+        out[i] = s.deck[k - 1 - i]
+    got = k
+    s.ndeck = 0
+    if do_shuffle(g, s):
+        j = s.ndeck - (n - k)
+        if j < 0:
+            j = 0
+        for i in range(s.ndeck - 1, j - 1, -1):
+            out[got] = s.deck[i]
+            got += 1
+        s.ndeck = j
+    return got
 
 
 cdef inline int gain(Game* g, Setup st, int p, int c) noexcept:
@@ -738,6 +806,8 @@ cdef double var(Game* g, Cards cards, Setup st, int me, int v) noexcept:
         return total
     if v == V_PLAYERS:
         return g.n
+    if v == V_ABOUT_ME:
+        return 1.0 if g.about < 0 or g.about == me else 0.0
     return 0
 
 
@@ -1223,19 +1293,369 @@ cdef int discard_then_draw(Run run, Game* g, int p, int card) except -1:
     return 0
 
 
-cdef int play_action(Run run, Game* g, int p, int c) except -1:
-    """Apply PLAY ``c`` in the Action phase: the card's steps (an Attack: each other
-    seat's reaction first)."""
+cdef int discard_per_empty(Run run, Game* g, int p, int card) except -1:
+    """``DiscardPerEmptyPile``: a card from the hand per empty Supply pile, one at a time
+    as the seat's rules for ``card``'s discard pick among the distinct cards in hand
+    (card order; none applies: the first); the whole hand, in hand order and not asked,
+    when it holds no more cards than there are empty piles (Poacher)."""
     cdef Cards cards = run.cards
-    cdef Setup st = run.setup
-    cdef Seat* s = &g.seats[p]
     cdef Plan plan
-    cdef int i, q, k, code, target
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef int n, c, i, empty = empty_piles(g, run.setup)
+    if empty == 0 or s.nhand == 0:
+        return 0
+    if s.nhand <= empty:
+        for i in range(s.nhand):
+            s.disc[s.ndisc] = s.hand[i]
+            s.ndisc += 1
+        s.nhand = 0
+        return 0
+    plan = <Plan>run.plans[p]
+    while empty > 0 and s.nhand > 0:
+        n = distinct(cards, s.hand, s.nhand, 0, offered)
+        c = pick(g, cards, run.setup, plan, plan.discard_start[card], plan.discard_end[card],
+                 offered, n, p)
+        if c < 0:
+            c = offered[0]
+        record(run, g, cards.k_choose * cards.ncards + c)
+        remove_first(s.hand, &s.nhand, c)
+        s.disc[s.ndisc] = c
+        s.ndisc += 1
+        empty -= 1
+    return 0
+
+
+cdef inline void trash_card(Game* g, int p, int c) noexcept:
+    """Effects.trash_card: ``c`` (taken from its zone) leaves ``p``'s cards for the trash."""
+    g.seats[p].owned[c] -= 1
+    g.trash[g.ntrash] = c
+    g.ntrash += 1
+
+
+cdef int trash_up_to(Run run, Game* g, int p, int card, int most) except -1:
+    """``TrashUpTo``: with cards in hand, trash up to ``most`` of them one at a time,
+    as the seat's rules for ``card``'s trash pick among the distinct cards in hand
+    (card order; a ``done`` rule or no rule applying: stop) (Chapel)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef int n, c, k = 0
+    if s.nhand == 0:
+        return 0
+    while True:
+        n = distinct(cards, s.hand, s.nhand, 0, offered)
+        c = pick(g, cards, run.setup, plan, plan.trash_start[card], plan.trash_end[card],
+                 offered, n, p, 1)
+        if c < 0:
+            record(run, g, cards.a_done)
+            return 0
+        record(run, g, cards.k_choose * cards.ncards + c)
+        remove_first(s.hand, &s.nhand, c)
+        trash_card(g, p, c)
+        k += 1
+        if k >= most or s.nhand == 0:
+            return 0
+
+
+cdef int trash_of_type(Run run, Game* g, int p, int card, int only, int more, int editions,
+                       int gain) except -1:
+    """``TrashOfTypeFromHand`` followed by a gain costing more: with a card of the type
+    bits ``only`` in hand, the seat's rules for ``card``'s trash pick one of them (card
+    order; none applies: the first, or none where the editions ``editions`` make it
+    optional), then a gain costing up to $``more`` more than it (and as many potions;
+    ``gain``: the gain's ``how`` plus its type bits shifted by 3) (Mine)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef char seen[MAXC]
+    cdef int n = 0, c, i, optional = (editions >> run.setup.edition) & 1
+    memset(seen, 0, MAXC)
+    for i in range(s.nhand):
+        if cards.types[s.hand[i]] & only:
+            seen[s.hand[i]] = 1
+    for c in range(cards.ncards):
+        if seen[c]:
+            offered[n] = c
+            n += 1
+    if n == 0:
+        return 0
+    c = pick(g, cards, run.setup, plan, plan.trash_start[card], plan.trash_end[card],
+             offered, n, p, optional)
+    if c < 0:
+        if optional:
+            record(run, g, cards.a_done)
+            return 0
+        c = offered[0]
+    record(run, g, cards.k_choose * cards.ncards + c)
+    remove_first(s.hand, &s.nhand, c)
+    trash_card(g, p, c)
+    gain_up_to(run, g, p, card, cards.cost[c] + more, cards.potion_cost[c], gain & 7, gain >> 3)
+    return 0
+
+
+cdef int look_pick(Run run, Game* g, int p, int start, int end, short* looking,
+                   int* nlooking, int trash) except -1:
+    """Trash (``trash``) or discard any of the cards looked at, one at a time as the
+    rules ``start:end`` pick among them (card order; ``done`` or none applying: stop)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[2]
+    cdef int n, c
+    while nlooking[0] > 0:
+        n = 0
+        if nlooking[0] == 2 and looking[0] != looking[1]:
+            offered[0] = looking[0] if looking[0] < looking[1] else looking[1]
+            offered[1] = looking[1] if looking[0] < looking[1] else looking[0]
+            n = 2
+        else:
+            offered[0] = looking[0]
+            n = 1
+        c = pick(g, cards, run.setup, plan, start, end, offered, n, p, 1)
+        if c < 0:
+            record(run, g, cards.a_done)
+            return 0
+        record(run, g, cards.k_choose * cards.ncards + c)
+        remove_first(looking, nlooking, c)
+        if trash:
+            trash_card(g, p, c)
+        else:
+            s.disc[s.ndisc] = c
+            s.ndisc += 1
+    return 0
+
+
+cdef int look_sort(Run run, Game* g, int p, int card, int n) except -1:
+    """``LookTrashDiscardReorder`` (``n`` at most 2): look at the top ``n`` cards; trash
+    any, then discard any of the rest, as the seat's rules for ``card``'s trash and
+    discard pick, then put the rest back, the card its rules for ``card``'s order pick
+    on top when two different cards go back (Sentry)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef short looking[2]
+    cdef int offered[2]
+    cdef int nlooking = 0, i, c
+    for i in range(n):
+        c = take_top(g, s)
+        if c < 0:
+            break
+        looking[nlooking] = c
+        nlooking += 1
+    if nlooking == 0:
+        return 0
+    look_pick(run, g, p, plan.trash_start[card], plan.trash_end[card], looking, &nlooking, 1)
+    look_pick(run, g, p, plan.discard_start[card], plan.discard_end[card], looking, &nlooking,
+              0)
+    if nlooking == 2 and looking[0] != looking[1]:
+        offered[0] = looking[0] if looking[0] < looking[1] else looking[1]
+        offered[1] = looking[1] if looking[0] < looking[1] else looking[0]
+        c = pick(g, cards, run.setup, plan, plan.order_start[card], plan.order_end[card],
+                 offered, 2, p)
+        if c < 0:
+            c = offered[0]
+        record(run, g, cards.k_choose * cards.ncards + c)
+        # the other card under, the chosen one on top
+        s.deck[s.ndeck] = looking[1] if looking[0] == c else looking[0]
+        s.deck[s.ndeck + 1] = c
+        s.ndeck += 2
+        return 0
+    for i in range(nlooking):
+        s.deck[s.ndeck] = looking[i]
+        s.ndeck += 1
+    return 0
+
+
+cdef int topdeck_from_hand(Run run, Game* g, int p, int card) except -1:
+    """``TopdeckFromHand``: with cards in hand, the one the seat's rules for ``card``'s
+    topdeck pick (card order; none applies: the first) goes onto the deck (Artisan)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef int n, c
+    if s.nhand == 0:
+        return 0
+    n = distinct(cards, s.hand, s.nhand, 0, offered)
+    c = pick(g, cards, run.setup, plan, plan.topdeck_start[card], plan.topdeck_end[card],
+             offered, n, p)
+    if c < 0:
+        c = offered[0]
+    record(run, g, cards.k_choose * cards.ncards + c)
+    remove_first(s.hand, &s.nhand, c)
+    s.deck[s.ndeck] = c
+    s.ndeck += 1
+    return 0
+
+
+cdef int topdeck_from_discard(Run run, Game* g, int p, int card) except -1:
+    """``MayTopdeckFromDiscard``: with cards in the discard pile, the seat's rules for
+    ``card``'s topdeck pick one of them (card order; a ``done`` rule or none applying:
+    none), whose last copy goes onto the deck (Harbinger)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef int n, c, i
+    if s.ndisc == 0:
+        return 0
+    n = distinct(cards, s.disc, s.ndisc, 0, offered)
+    c = pick(g, cards, run.setup, plan, plan.topdeck_start[card], plan.topdeck_end[card],
+             offered, n, p, 1)
+    if c < 0:
+        record(run, g, cards.a_done)
+        return 0
+    record(run, g, cards.k_choose * cards.ncards + c)
+    for i in range(s.ndisc - 1, -1, -1):
+        if s.disc[i] == c:
+            memmove(&s.disc[i], &s.disc[i + 1], (s.ndisc - i - 1) * sizeof(short))
+            s.ndisc -= 1
+            break
+    s.deck[s.ndeck] = c
+    s.ndeck += 1
+    return 0
+
+
+cdef int others_trash_revealed(Run run, Game* g, int p, int card, int only,
+                               int spare) except -1:
+    """``EachOtherTrashesRevealed``: each other seat (not protected) reveals its top 2
+    cards; one of the type bits ``only`` other than ``spare`` is trashed (of two kinds:
+    the one the victim's rules for ``card``'s trash pick, none applying: the first in
+    card order), the rest discarded in order (Bandit)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan
+    cdef Seat* s
+    cdef short aside[4]
+    cdef int offered[4]
+    cdef int k, q, n, i, j, c, m
+    for k in range(1, g.n):
+        q = (p + k) % g.n
+        if g.immune[q]:
+            continue
+        s = &g.seats[q]
+        n = take_top_n(g, s, 2, aside)
+        m = 0
+        for c in range(cards.ncards):
+            if c == spare or not (cards.types[c] & only):
+                continue
+            for i in range(n):
+                if aside[i] == c:
+                    offered[m] = c
+                    m += 1
+                    break
+        c = -1
+        if m == 1:
+            c = offered[0]
+        elif m > 1:
+            plan = <Plan>run.plans[q]
+            c = pick(g, cards, run.setup, plan, plan.trash_start[card], plan.trash_end[card],
+                     offered, m, q)
+            if c < 0:
+                c = offered[0]
+            record(run, g, cards.k_choose * cards.ncards + c)
+        j = -1
+        if c >= 0:
+            for i in range(n):
+                if aside[i] == c:
+                    j = i
+                    break
+            trash_card(g, q, c)
+        for i in range(n):
+            if i != j:
+                s.disc[s.ndisc] = aside[i]
+                s.ndisc += 1
+    return 0
+
+
+cdef int reveal_top_each(Run run, Game* g, int p, int card) except -1:
+    """``RevealTopEach``: the seat, then each other seat (not protected), reveals its
+    top card; the seat's yes/no rules for ``card``'s question (about that card and
+    seat: ``about_me``) say whether it is discarded (yes) or put back (Spy)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef int targets[MAXP]
+    cdef int nt = 1, k, q, c, yes
+    cdef Seat* s
+    targets[0] = p
+    for k in range(1, g.n):
+        q = (p + k) % g.n
+        if not g.immune[q]:
+            targets[nt] = q
+            nt += 1
+    for k in range(nt):
+        q = targets[k]
+        s = &g.seats[q]
+        c = take_top(g, s)
+        if c < 0:
+            continue
+        g.about = q
+        yes = says_yes(g, cards, run.setup, plan, plan.ask_start[card], plan.ask_end[card], p, c)
+        g.about = -1
+        record(run, g, cards.a_yes if yes else cards.a_no)
+        if yes:
+            s.disc[s.ndisc] = c
+            s.ndisc += 1
+        else:
+            s.deck[s.ndeck] = c
+            s.ndeck += 1
+    return 0
+
+
+cdef int play_action(Run run, Game* g, int p, int c) except -1:
+    """Apply PLAY ``c`` in the Action phase: the card goes into play and is resolved."""
+    cdef Seat* s = &g.seats[p]
     g.actions -= 1
     remove_first(s.hand, &s.nhand, c)
     s.play[s.nplay] = c
     s.nplay += 1
     g.next_play_id += 1
+    resolve(run, g, p, c, 0)
+    settle(g, run.cards)
+    return 0
+
+
+cdef int play_twice(Run run, Game* g, int p, int card, int editions) except -1:
+    """``PlayActionTwice``: with an Action card in hand, the one the seat's rules for
+    ``card``'s play pick (card order; none applies: the first, or none where the
+    editions ``editions`` make it optional) goes into play and is resolved twice as one
+    play (Throne Room)."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[p]
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef int n, c, optional = (editions >> run.setup.edition) & 1
+    n = distinct(cards, s.hand, s.nhand, 1, offered)
+    if n == 0:
+        return 0
+    c = pick(g, cards, run.setup, plan, plan.play_start[card], plan.play_end[card],
+             offered, n, p, optional)
+    if c < 0:
+        if optional:
+            record(run, g, cards.a_done)
+            return 0
+        c = offered[0]
+    record(run, g, cards.k_choose * cards.ncards + c)
+    remove_first(s.hand, &s.nhand, c)
+    s.play[s.nplay] = c
+    s.nplay += 1
+    g.next_play_id += 1
+    resolve(run, g, p, c, 0)
+    resolve(run, g, p, c, 1)
+    return 0
+
+
+cdef int resolve(Run run, Game* g, int p, int c, int again) except -1:
+    """Resolve one play of ``c`` (in play already): the card's steps (an Attack: each
+    other seat's reaction first); ``again``: the second resolution of one play (a card
+    trashing itself is trashed by its first only)."""
+    cdef Cards cards = run.cards
+    cdef Setup st = run.setup
+    cdef Seat* s = &g.seats[p]
+    cdef Plan plan
+    cdef int i, q, k, code, target
     if cards.is_attack[c]:
         for q in range(g.n):
             g.immune[q] = 0
@@ -1285,8 +1705,8 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
             topdeck_from_hands(run, g, p, c, cards.step_arg[c][i][0])
         elif code == S_DRAW_TO:
             draw_setting_aside(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1])
-        elif code == S_TRASH_THIS:
-            # a native play is one play of the card just put into play: trash it
+        elif code == S_TRASH_THIS and not again:
+            # the copy of the card this play put into play last: trash it
             for k in range(s.nplay - 1, -1, -1):
                 if s.play[k] == c:
                     memmove(&s.play[k], &s.play[k + 1], (s.nplay - k - 1) * sizeof(short))
@@ -1315,7 +1735,25 @@ cdef int play_action(Run run, Game* g, int p, int c) except -1:
         elif code == S_GAIN:
             gain_up_to(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
                        cards.step_arg[c][i][2], cards.step_arg[c][i][3])
-    settle(g, cards)
+        elif code == S_TRASH_UP_TO:
+            trash_up_to(run, g, p, c, cards.step_arg[c][i][0])
+        elif code == S_TOPDECK_HAND:
+            topdeck_from_hand(run, g, p, c)
+        elif code == S_TOPDECK_DISCARD:
+            topdeck_from_discard(run, g, p, c)
+        elif code == S_OTHERS_TRASH_REVEALED:
+            others_trash_revealed(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1])
+        elif code == S_REVEAL_TOP_EACH:
+            reveal_top_each(run, g, p, c)
+        elif code == S_LOOK_SORT:
+            look_sort(run, g, p, c, cards.step_arg[c][i][0])
+        elif code == S_DISCARD_PER_EMPTY:
+            discard_per_empty(run, g, p, c)
+        elif code == S_TRASH_OF_TYPE:
+            trash_of_type(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
+                          cards.step_arg[c][i][2], cards.step_arg[c][i][3])
+        elif code == S_PLAY_TWICE:
+            play_twice(run, g, p, c, cards.step_arg[c][i][0])
     return 0
 
 
@@ -1408,6 +1846,7 @@ cdef void new_game(Game* g, Cards cards, Setup st, int n, object seed, int first
     if first < 0:
         first = randbelow(&g.rng, n)
     g.next_play_id = 0
+    g.about = -1
     g.ended = 0
     g.steps = 0
     g.ntrash = 0
@@ -1503,6 +1942,7 @@ def play_state(Run run, state, int max_steps, seed=None):
     g.silver_played = 1 if state.silver_played else 0
     g.normal_player = state.normal_player
     g.next_play_id = state.next_play_id
+    g.about = -1
     g.ended = 0
     g.steps = 0
     g.ntrash = 0

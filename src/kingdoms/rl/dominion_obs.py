@@ -62,6 +62,15 @@ _FORMER_CODES: dict[str, str] = {
     "victim_topdeck": "bureaucrat",
     "may_set_aside": "library",
     "may_trash_for": "moneylender",
+    "hand_to_deck": "artisan",
+    "victim_trash_revealed": "bandit",
+    "discard_to_deck": "harbinger",
+    "trash_of_type": "mine",
+    "discard_per_empty": "poacher",
+    "play_twice": "throne",
+    "look_trash": "sentry_trash",
+    "look_discard": "sentry_discard",
+    "look_order": "sentry_order",
 }
 """Decisions that became declared steps -> the card's own code they had: the one-hot
 keeps their place, so a network trained before (the shipped ``learned`` bot) reads

@@ -16,7 +16,16 @@ structures.  It knows no card by name: this module gives it
   answer), ``TrashOneFromHand`` (its trash rules pick; then a gain costing more or a
   draw per cost), ``TrashThis`` (the card played leaves play for the trash),
   ``TrashCardFor`` (a named card from the hand for +$, asked by the yes/no rules in
-  the editions where it is optional) — and the
+  the editions where it is optional), ``TrashUpTo`` (its trash rules pick one card at
+  a time until ``done``), ``TrashOfTypeFromHand`` (its trash rules pick, ``done``
+  where optional; then a gain costing more), ``TopdeckFromHand`` and
+  ``MayTopdeckFromDiscard`` (its topdeck rules pick), ``EachOtherTrashesRevealed``
+  (each victim's trash rules, reading only the card and the supply, pick) and
+  ``RevealTopEach`` (its yes/no rules, which may read the card and ``about_me``,
+  answer), ``LookTrashDiscardReorder`` (its trash, discard and order rules) and
+  ``DiscardPerEmptyPile`` (its discard rules pick, one card at a time),
+  ``PlayActionTwice`` (its rules for the card's ``play``, then its play priorities,
+  pick; the card chosen is resolved twice as one play) — and the
   card whose reveal answers an Attack (the engine's ``moat_ask`` task);
 * each seat's plan, read from its strategy: the buy rules naming a card, the play
   priorities and play rules, the answer to that reaction, every condition translated
@@ -65,20 +74,29 @@ from kingdoms.dominion.cards.steps import (
     ANY_GAIN,
     GAIN_RULES,
     DiscardAnyThenDraw,
+    DiscardPerEmptyPile,
     DrawPerCost,
     DrawToSettingAside,
     EachOtherDiscardsDownTo,
     EachOtherDraws,
     EachOtherGains,
     EachOtherTopdecks,
+    EachOtherTrashesRevealed,
     GainCard,
     GainCostingMore,
     GainUpTo,
+    LookTrashDiscardReorder,
     MayDiscardDeck,
+    MayTopdeckFromDiscard,
+    PlayActionTwice,
     Plus,
+    RevealTopEach,
+    TopdeckFromHand,
     TrashCardFor,
+    TrashOfTypeFromHand,
     TrashOneFromHand,
     TrashThis,
+    TrashUpTo,
 )
 from kingdoms.dominion.data import (
     BY_ID,
@@ -100,10 +118,12 @@ NATIVE_ENV: Final = "KINGDOMS_NATIVE"
 
 _S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN, _S_GAIN = 1, 2, 3, 4, 5
 _S_DISCARD_DECK, _S_DISCARD_DRAW, _S_GAIN_CARD, _S_OTHERS_TOPDECK, _S_DRAW_TO = 6, 7, 8, 9, 10
-_S_TRASH_ONE, _S_TRASH_THIS, _S_TRASH_FOR = 11, 12, 13
+_S_TRASH_ONE, _S_TRASH_THIS, _S_TRASH_FOR, _S_TRASH_UP_TO, _S_TOPDECK_HAND = 11, 12, 13, 14, 15
+_S_TOPDECK_DISCARD, _S_OTHERS_TRASH_REVEALED, _S_REVEAL_TOP_EACH, _S_TRASH_OF_TYPE = 16, 17, 18, 19
+_S_LOOK_SORT, _S_DISCARD_PER_EMPTY, _S_PLAY_TWICE = 20, 21, 22
 _THEN_GAIN, _THEN_DRAW = 1, 2
 """The follow-ups of a trash from the hand the native core plays."""
-_YES_NO_STEPS: Final = (MayDiscardDeck, DrawToSettingAside, TrashCardFor)
+_YES_NO_STEPS: Final = (MayDiscardDeck, DrawToSettingAside, TrashCardFor, RevealTopEach)
 """The steps asking their player yes or no (one such step a card, native)."""
 _TO: Final[Mapping[str, int]] = {"discard": 0, "hand": 1, "deck": 2}
 """A gain's destination as the native core's code."""
@@ -128,6 +148,7 @@ _VARS: Final[Mapping[str, int]] = {
     "vp_deficit": 12,
     "deck_size": 13,
     "players": 14,
+    "about_me": 15,
 }
 """The condition variables the native core evaluates (the others: not native)."""
 _BINS: Final[Mapping[type, int]] = {
@@ -154,6 +175,15 @@ _GENERIC_PLAY: Final = frozenset(
         TrashOneFromHand,
         TrashThis,
         TrashCardFor,
+        TrashUpTo,
+        TopdeckFromHand,
+        MayTopdeckFromDiscard,
+        EachOtherTrashesRevealed,
+        RevealTopEach,
+        TrashOfTypeFromHand,
+        LookTrashDiscardReorder,
+        DiscardPerEmptyPile,
+        PlayActionTwice,
     }
 )
 
@@ -242,11 +272,50 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
         elif isinstance(step, TrashCardFor):
             editions = sum(1 << e for e in step.optional_in if 0 <= e < 31)
             out.append((_S_TRASH_FOR, step.card, step.coins, editions, 0))
+        elif isinstance(step, TrashUpTo):
+            out.append((_S_TRASH_UP_TO, step.n, 0, 0, 0))
+        elif isinstance(step, TopdeckFromHand):
+            out.append((_S_TOPDECK_HAND, 0, 0, 0, 0))
+        elif isinstance(step, MayTopdeckFromDiscard):
+            out.append((_S_TOPDECK_DISCARD, 0, 0, 0, 0))
+        elif isinstance(step, EachOtherTrashesRevealed):
+            out.append((_S_OTHERS_TRASH_REVEALED, _TYPE_BITS[step.only.lower()], step.spare, 0, 0))
+        elif isinstance(step, RevealTopEach):
+            out.append((_S_REVEAL_TOP_EACH, 0, 0, 0, 0))
+        elif isinstance(step, TrashOfTypeFromHand):
+            if not isinstance(step.then, GainCostingMore):
+                return f"{card.id}'s trash has a follow-up of its own"
+            rule = GAIN_RULES.get(c, ANY_GAIN)
+            if rule.to not in _TO:
+                return f"{card.id} gains to {rule.to!r}"
+            how = _TO[rule.to] + (4 if rule.optional else 0)
+            only = _TYPE_BITS[rule.only.lower()] if rule.only else 0
+            editions = sum(1 << e for e in step.optional_in if 0 <= e < 31)
+            bits = _TYPE_BITS[step.only.lower()]
+            out.append((_S_TRASH_OF_TYPE, bits, step.then.more, editions, how | only << 3))
+        elif isinstance(step, LookTrashDiscardReorder):
+            if not 1 <= step.n <= 2:
+                return f"{card.id} looks at {step.n} cards"
+            out.append((_S_LOOK_SORT, step.n, 0, 0, 0))
+        elif isinstance(step, DiscardPerEmptyPile):
+            out.append((_S_DISCARD_PER_EMPTY, 0, 0, 0, 0))
+        elif isinstance(step, PlayActionTwice):
+            editions = sum(1 << e for e in step.optional_in if 0 <= e < 31)
+            out.append((_S_PLAY_TWICE, editions, 0, 0, 0))
     if sum(isinstance(step, _YES_NO_STEPS) for step in decl.steps) > 1:
         return f"{card.id} asks more than one yes/no question"
+    if sum(isinstance(step, PlayActionTwice) for step in decl.steps) > 1:
+        return f"{card.id} asks more than one card to play"
+    if sum(isinstance(step, _DISCARD_STEPS) for step in decl.steps) > 1:
+        return f"{card.id} asks more than one card to discard"
+    if sum(isinstance(step, _TOPDECK_STEPS) for step in decl.steps) > 1:
+        return f"{card.id} asks more than one card to put onto a deck"
+    if sum(isinstance(step, _TRASH_STEPS) for step in decl.steps) > 1:
+        return f"{card.id} asks more than one card to trash"
     if decl.steps and not IS_ACTION[c]:
         return f"{card.id} has steps but is no Action"
-    own = set(decl.prompts) - {step.verb for step in decl.steps if step.verb} - _then_verbs(c)
+    verbs = {v for step in decl.steps for v in getattr(step, "verbs", (step.verb,)) if v}
+    own = set(decl.prompts) - verbs - _then_verbs(c)
     if own and c != MOAT:  # e.g. Alchemist's Clean-up question (with a Potion in play)
         return f"{card.id} asks a decision of its own ({', '.join(sorted(own))})"
     return out
@@ -257,8 +326,12 @@ def _then_verbs(c: int) -> set[str]:
     return {
         "gain"
         for step in _declared_steps(c)
-        if isinstance(step, TrashOneFromHand) and isinstance(step.then, GainCostingMore)
+        if isinstance(step, _TRASH_THEN) and isinstance(step.then, GainCostingMore)
     }
+
+
+_TRASH_THEN: Final = (TrashOneFromHand, TrashOfTypeFromHand)
+"""The steps trashing a card from the hand with a follow-up depending on it."""
 
 
 def _gains(c: int) -> bool:
@@ -416,21 +489,27 @@ def _plan(
     asks: tuple[int, ...] = (),
     topdecks: tuple[int, ...] = (),
     trashes: tuple[int, ...] = (),
+    orders: tuple[int, ...] = (),
+    plays: tuple[int, ...] = (),
 ) -> Any:
     """The seat's plan for the native core (made once per strategy), or
     :class:`NotNative`; ``discards``: the cards whose Attacks make it discard;
     ``gains``: the cards whose steps make it gain a card of its choice; ``asks``: the
     cards whose steps ask it yes or no; ``topdecks``: the cards whose Attacks make it
     put a card of its hand onto its deck; ``trashes``: the cards whose steps make it
-    trash a card from its hand."""
+    trash a card from its hand; ``orders``: the cards whose steps make it choose the
+    card going on top of its deck; ``plays``: the cards whose steps make it choose an
+    Action card to play twice."""
     key = (
         id(bot.strategy), id(bot.default), needs_reaction, discards, gains, asks, topdecks,
-        trashes,
+        trashes, orders, plays,
     )  # fmt: skip
     found = _PLANS.get(key)
     if found is None or found[0] is not bot.strategy or found[1] is not bot.default:
         try:
-            plan: Any = _make_plan(bot, needs_reaction, discards, gains, asks, topdecks, trashes)
+            plan: Any = _make_plan(
+                bot, needs_reaction, discards, gains, asks, topdecks, trashes, orders, plays
+            )
         except NotNative as err:
             plan = str(err)
         except (KeyError, ValueError) as err:  # a card or type added at run time, a huge file
@@ -553,6 +632,8 @@ def _make_plan(
     asks: tuple[int, ...] = (),
     topdecks: tuple[int, ...] = (),
     trashes: tuple[int, ...] = (),
+    orders: tuple[int, ...] = (),
+    twice: tuple[int, ...] = (),
 ) -> Any:
     strategy: Strategy = bot.strategy
     if strategy.styles:  # decided by the Python bot (kingdoms.bots.dominion.styles)
@@ -590,23 +671,61 @@ def _make_plan(
         raise NotNative(react)
     chains = [
         (c, _decision_rules(bot, f"{CARDS[c].id}.discard", nodes))
-        if any(isinstance(s, DiscardAnyThenDraw) for s in _declared_steps(c))
+        if any(
+            isinstance(s, DiscardAnyThenDraw | LookTrashDiscardReorder | DiscardPerEmptyPile)
+            for s in _declared_steps(c)
+        )
         else (c, _choice_rules(bot, f"{CARDS[c].id}.discard"))
         for c in discards
     ]
+    order_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.order", nodes)) for c in orders]
+    # the card to play twice: the rules for it, then the play priorities (as the engine)
+    play_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.play", nodes)) for c in twice]
     gain_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.gain", nodes)) for c in gains]
     ask_chains = [
-        (c, _yes_no_rules(bot, f"{CARDS[c].id}.{s.verb}", nodes, isinstance(s, DrawToSettingAside)))
+        (
+            c,
+            _yes_no_rules(
+                bot, f"{CARDS[c].id}.{s.verb}", nodes, isinstance(s, _ABOUT_A_CARD_STEPS)
+            ),
+        )
         for c in asks
         for s in _declared_steps(c)
         if isinstance(s, _YES_NO_STEPS)
     ]
-    topdeck_chains = [(c, _victim_rules(bot, f"{CARDS[c].id}.topdeck", nodes)) for c in topdecks]
-    trash_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.trash", nodes)) for c in trashes]
+    # an Attack's choice is the victim's, out of its turn; the others are the seat's own
+    topdeck_chains = [
+        (c, (_victim_rules if _is_attack_step(c, EachOtherTopdecks) else _decision_rules)(
+            bot, f"{CARDS[c].id}.topdeck", nodes))
+        for c in topdecks
+    ]  # fmt: skip
+    trash_chains = [
+        (c, (_victim_rules if _is_attack_step(c, EachOtherTrashesRevealed) else _decision_rules)(
+            bot, f"{CARDS[c].id}.trash", nodes))
+        for c in trashes
+    ]  # fmt: skip
     return _MOD.Plan(
         nodes.rows, buys, int(strategy.guard), prefix, rest, react, chains, gain_chains,
-        ask_chains, topdeck_chains, trash_chains,
+        ask_chains, topdeck_chains, trash_chains, order_chains, play_chains,
     )  # fmt: skip
+
+
+_ABOUT_A_CARD_STEPS: Final = (DrawToSettingAside, RevealTopEach)
+"""The yes/no steps whose question is about a card (the rules may read it)."""
+_DISCARD_STEPS: Final = (
+    EachOtherDiscardsDownTo, DiscardAnyThenDraw, LookTrashDiscardReorder, DiscardPerEmptyPile,
+)  # fmt: skip
+"""The steps asking a seat to discard (one such step a card, native)."""
+_TOPDECK_STEPS: Final = (EachOtherTopdecks, TopdeckFromHand, MayTopdeckFromDiscard)
+_TRASH_STEPS: Final = (
+    TrashOneFromHand, TrashUpTo, EachOtherTrashesRevealed, TrashOfTypeFromHand,
+    LookTrashDiscardReorder,
+)  # fmt: skip
+
+
+def _is_attack_step(c: int, kind: type) -> bool:
+    """Whether ``c`` has a step of ``kind`` (a choice its Attack asks its victims)."""
+    return any(isinstance(step, kind) for step in _declared_steps(c))
 
 
 def _ownable(
@@ -644,7 +763,7 @@ def _ownable(
         potions = max(CARDS[c].cost[1] for c in out)
         for c0 in sorted(out):
             for step in _declared_steps(c0):
-                if isinstance(step, TrashOneFromHand) and isinstance(step.then, GainCostingMore):
+                if isinstance(step, _TRASH_THEN) and isinstance(step.then, GainCostingMore):
                     only = GAIN_RULES.get(c0, ANY_GAIN).only
                     for c in _within(piles, coins + step.then.more, potions, only):
                         if c not in out:
@@ -700,10 +819,12 @@ def native_run(
     discards = tuple(
         c
         for c in sorted(owned)
-        if any(
-            isinstance(step, EachOtherDiscardsDownTo | DiscardAnyThenDraw)
-            for step in _declared_steps(c)
-        )
+        if any(isinstance(step, _DISCARD_STEPS) for step in _declared_steps(c))
+    )
+    orders = tuple(
+        c
+        for c in sorted(owned)
+        if any(isinstance(step, LookTrashDiscardReorder) for step in _declared_steps(c))
     )
     gains = tuple(c for c in sorted(owned) if _gains(c))
     asks = tuple(
@@ -714,14 +835,22 @@ def native_run(
     topdecks = tuple(
         c
         for c in sorted(owned)
-        if any(isinstance(step, EachOtherTopdecks) for step in _declared_steps(c))
+        if any(isinstance(step, _TOPDECK_STEPS) for step in _declared_steps(c))
     )
     trashes = tuple(
         c
         for c in sorted(owned)
-        if any(isinstance(step, TrashOneFromHand) for step in _declared_steps(c))
+        if any(isinstance(step, _TRASH_STEPS) for step in _declared_steps(c))
     )
-    plans = [_plan(bot, reaction, discards, gains, asks, topdecks, trashes) for bot in seats]
+    plays = tuple(
+        c
+        for c in sorted(owned)
+        if any(isinstance(step, PlayActionTwice) for step in _declared_steps(c))
+    )
+    plans = [
+        _plan(bot, reaction, discards, gains, asks, topdecks, trashes, orders, plays)
+        for bot in seats
+    ]
     edition = int(options.get("base_edition", 1))
     return _MOD.Run(table, _MOD.Setup(list(piles), list(supply), edition), plans)
 
@@ -960,9 +1089,10 @@ def differential_game(seed: int) -> tuple[bool, str]:
 
 
 def one_of(card: str) -> StrategyBot:
-    """A strategy bot playing Big Money with up to two of ``card`` (a card id), played
-    first (and a Potion to buy it with, if it costs one): every kingdom card in
-    some strategy of the differential check."""
+    """A strategy bot playing Big Money with up to two of ``card`` (a card id), bought
+    before Gold (so that a $6 card is bought too) and played first (and a Potion to buy
+    it with, if it costs one): every kingdom card in some strategy of the differential
+    check."""
     from kingdoms.bots.dominion.lang import parse_strategy
 
     potion = ['"Potion if count(Potion) < 1",'] if CARDS[BY_ID[card]].cost[1] else []
@@ -971,9 +1101,9 @@ def one_of(card: str) -> StrategyBot:
             f'name = "one-{card}"',
             f'play = ["{card}"]',
             "buy = [",
-            '"Province if total_money > 15", "Duchy if left(Province) <= 4", "Gold",',
+            '"Province if total_money > 15", "Duchy if left(Province) <= 4",',
             *potion,
-            f'"{card} if count({card}) < 2", "Silver",',
+            f'"{card} if count({card}) < 2", "Gold", "Silver",',
             "]",
         ]
     )

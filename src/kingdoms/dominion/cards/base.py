@@ -20,7 +20,6 @@ from kingdoms.dominion.cards.registry import (
     task,
 )
 from kingdoms.dominion.cards.steps import (
-    Ask,
     Custom,
     DiscardAnyThenDraw,
     DrawToSettingAside,
@@ -32,29 +31,26 @@ from kingdoms.dominion.cards.steps import (
     GainRule,
     GainUpTo,
     MayDiscardDeck,
+    PlayActionTwice,
     Plus,
     RevealTopEach,
     RevealUntil,
     TrashCardFor,
+    TrashOfTypeFromHand,
     TrashOneFromHand,
     TrashThis,
     TrashUpTo,
-    ask_gain,
     asks,
     choices,
     gain_costing_more,
-    hand_choices,
     reveal_two_to_trash,
     trash_revealed,
     yes_no,
 )
 from kingdoms.dominion.data import (
     CARDS,
-    COIN_COST,
-    IS_ACTION,
     IS_TREASURE,
     IS_VICTORY,
-    POTION_COST,
 )
 from kingdoms.dominion.decisions import CHOOSE_CARDS, YES_NO, DecisionSpec
 from kingdoms.dominion.frames import Frame
@@ -76,20 +72,12 @@ def _is_treasure(c: int) -> bool:
     return IS_TREASURE[c]
 
 
-def _is_action(c: int) -> bool:
-    return IS_ACTION[c]
-
-
 def _is_victory(c: int) -> bool:
     return IS_VICTORY[c]
 
 
 def _has_treasure(st: DominionState, p: int) -> bool:
     return any(IS_TREASURE[c] for c in st.hands[p])
-
-
-def _has_action(st: DominionState, p: int) -> bool:
-    return any(IS_ACTION[c] for c in st.hands[p])
 
 
 # -- Adventurer: reveal until 2 Treasures; they go to the hand, the rest is discarded
@@ -142,30 +130,11 @@ ATTACK_READS["militia"] = False  # reads hidden cards only by moving them or ask
 
 # -- Mine: you may trash a Treasure from your hand; gain a Treasure to your hand
 #    costing up to $3 more (first edition: the trash is not optional)
-MINE = declare("mine", 5, ACTION, "base",
-    Ask("mine", _has_treasure),
+declare("mine", 5, ACTION, "base",
+    TrashOfTypeFromHand("Treasure", gain_costing_more(3), optional_in=(2,)),
     gains=GainRule(to="hand", only="Treasure"),
-    trash="Mine: trash a Treasure to upgrade it.", gain="Gain a card.").index  # fmt: skip
+    trash="Mine: trash a Treasure to upgrade it.", gain="Gain a card.")  # fmt: skip
 
-
-def _mine_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    if kind != A.DONE:
-        st.trash_from(fr.who, st.hands[fr.who], c)
-        ask_gain(st, fr.who, MINE, COIN_COST[c] + 3, POTION_COST[c])
-
-
-def _optional_in_2e(st: DominionState, out: list[int]) -> list[int]:
-    """``out``, and ``done`` in the second edition (where Mine and Throne Room may
-    choose nothing)."""
-    return [*out, A.A_DONE] if st.edition == 2 else out
-
-
-asks(
-    "mine",
-    DecisionSpec(CHOOSE_CARDS, "mine.trash", pick=TRASH),
-    lambda st, fr: _optional_in_2e(st, hand_choices(st.hands[fr.who], _is_treasure)),
-    _mine_answer,
-)
 
 # -- Moat: +2 Cards; when another player plays an Attack, you may reveal it from your
 #    hand to be unaffected by it
@@ -280,27 +249,8 @@ asks(
 
 # -- Throne Room: you may play an Action card from your hand twice (first edition: you
 #    must, if you have one)
-declare("throne_room", 4, ACTION, "base",
-    Ask("throne", _has_action),
+declare("throne_room", 4, ACTION, "base", PlayActionTwice(optional_in=(2,)),
     play="Throne Room: choose an Action card to play twice.")  # fmt: skip
-
-
-def _throne_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    if kind != A.DONE:
-        p = fr.who
-        st.hands[p].remove(c)
-        st.in_play[p].append(c)
-        pid = st.new_play_id()
-        st.push("play", p, c, pid, fr.card)
-        st.push("play", p, c, pid, fr.card)
-
-
-asks(
-    "throne",
-    DecisionSpec(CHOOSE_CARDS, "throne_room.play", pick="play {card} twice"),
-    lambda st, fr: _optional_in_2e(st, hand_choices(st.hands[fr.who], _is_action)),
-    _throne_answer,
-)
 
 # -- Village: +1 Card +2 Actions
 declare("village", 3, ACTION, "base", Plus(cards=1, actions=2))

@@ -11,119 +11,45 @@ from typing import TYPE_CHECKING
 
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.cards.declare import declare
-from kingdoms.dominion.cards.registry import ATTACK_READS, card, task
+from kingdoms.dominion.cards.registry import ATTACK_READS, card
 from kingdoms.dominion.cards.steps import (
-    Ask,
     Custom,
-    GainRule,
+    DiscardPerEmptyPile,
+    EachOtherTrashesRevealed,
+    GainCard,
+    GainUpTo,
+    LookTrashDiscardReorder,
+    MayTopdeckFromDiscard,
     Plus,
-    ask_gain,
+    TopdeckFromHand,
     asks,
-    choices,
-    hand_choices,
-    reveal_two_to_trash,
-    trash_revealed,
     yes_no,
 )
-from kingdoms.dominion.data import CARDS, COPPER, GOLD, IS_ACTION, IS_TREASURE
-from kingdoms.dominion.decisions import CHOOSE_CARDS, ORDER, YES_NO, DecisionSpec
+from kingdoms.dominion.data import CARDS, IS_ACTION
+from kingdoms.dominion.decisions import YES_NO, DecisionSpec
 from kingdoms.dominion.frames import Frame
 
 if TYPE_CHECKING:
     from kingdoms.dominion.state import DominionState
 
 ACTION = ("Action",)
-TRASH, DISCARD, TOPDECK = "trash {card}", "discard {card}", "put {card} on deck"
-
-
-def _topdeck_from(st: DominionState, p: int, zone: list[int], c: int, last: bool) -> None:
-    """Move ``c`` (its ``last`` copy, else its first) from ``zone`` onto ``p``'s deck,
-    logged."""
-    if last:
-        del zone[len(zone) - 1 - zone[::-1].index(c)]
-    else:
-        zone.remove(c)
-    st.will_put_on_deck(p)
-    st.decks[p].append(c)
-    if st.logging:
-        st._log("topdeck", p, count=1)
+TRASH, DISCARD = "trash {card}", "discard {card}"
 
 
 # -- Artisan: gain a card up to $5 to your hand, then put a card from hand onto the deck
-ARTISAN = declare("artisan", 6, ACTION, "base-2e", Custom(), gains=GainRule(to="hand"),
+declare("artisan", 6, ACTION, "base-2e", GainUpTo(5, to="hand"), TopdeckFromHand(),
     gain="Gain a card.",
-    topdeck="Artisan: put a card from your hand onto your deck.").index  # fmt: skip
-
-
-@card("artisan")
-def _artisan(st: DominionState, p: int, pid: int) -> None:
-    st.push("artisan_put", p)
-    ask_gain(st, p, ARTISAN, 5, 0)
-
-
-@task("artisan_put")
-def _artisan_put(st: DominionState, fr: Frame) -> None:
-    if st.hands[fr.who]:
-        st.push("artisan", fr.who, ARTISAN)
-
-
-asks(
-    "artisan",
-    DecisionSpec(CHOOSE_CARDS, "artisan.topdeck", pick=TOPDECK),
-    lambda st, fr: hand_choices(st.hands[fr.who]),
-    lambda st, fr, kind, c: _topdeck_from(st, fr.who, st.hands[fr.who], c, last=False),
-)
+    topdeck="Artisan: put a card from your hand onto your deck.")  # fmt: skip
 
 # -- Bandit: gain a Gold; others reveal 2, trash a non-Copper Treasure, discard the rest
-BANDIT = declare("bandit", 5, ("Action", "Attack"), "base-2e", Custom(),
-    trash="Bandit: choose the Treasure to trash.").index  # fmt: skip
+declare("bandit", 5, ("Action", "Attack"), "base-2e", GainCard("gold"),
+    EachOtherTrashesRevealed("Treasure", spare="copper"),
+    trash="Bandit: choose the Treasure to trash.")  # fmt: skip
 ATTACK_READS["bandit"] = False  # reads hidden cards only by moving them or asking a decision
 
-
-@card("bandit")
-def _bandit(st: DominionState, p: int, pid: int) -> None:
-    st.gain(p, GOLD)
-    st.then(*(Frame("bandit_victim", p, 0, q) for q in st.others(p) if not st.immune[q]))
-
-
-def _bandit_trashes(c: int) -> bool:
-    return IS_TREASURE[c] and c != COPPER
-
-
-@task("bandit_victim")
-def _bandit_victim(st: DominionState, fr: Frame) -> None:
-    q = fr.a
-    targets = reveal_two_to_trash(st, q, _bandit_trashes)
-    if len(targets) > 1:
-        st.push("bandit", q, BANDIT, q)  # the victim chooses
-    elif targets:
-        trash_revealed(st, q, targets[0])
-
-
-asks(
-    "bandit",
-    DecisionSpec(CHOOSE_CARDS, "bandit.trash", zone="set_aside", whose=3, pick=TRASH),
-    lambda st, fr: choices([c for c in st.aside[fr.a] if _bandit_trashes(c)]),
-    lambda st, fr, kind, c: trash_revealed(st, fr.a, c),
-)
-
 # -- Harbinger: +1 Card +1 Action; may put a card from the discard pile onto the deck
-declare("harbinger", 3, ACTION, "base-2e",
-    Plus(cards=1, actions=1), Ask("harbinger", lambda st, p: bool(st.discards[p])),
+declare("harbinger", 3, ACTION, "base-2e", Plus(cards=1, actions=1), MayTopdeckFromDiscard(),
     topdeck="Harbinger: put a card from your discard pile onto your deck?")  # fmt: skip
-
-
-def _harbinger_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    if kind != A.DONE:
-        _topdeck_from(st, fr.who, st.discards[fr.who], c, last=True)
-
-
-asks(
-    "harbinger",
-    DecisionSpec(CHOOSE_CARDS, "harbinger.topdeck", zone="discard", pick=TOPDECK),
-    lambda st, fr: [*choices(st.discards[fr.who]), A.A_DONE],
-    _harbinger_answer,
-)
 
 # -- Merchant: +1 Card +1 Action; the first Silver played this turn gives +$1
 declare("merchant", 3, ACTION, "base-2e", Plus(cards=1, actions=1), Custom())
@@ -136,128 +62,14 @@ def _merchant(st: DominionState, p: int, pid: int) -> None:
 
 
 # -- Poacher: +1 Card +1 Action +$1; discard a card per empty Supply pile
-POACHER = declare("poacher", 4, ACTION, "base-2e", Plus(cards=1, actions=1, coins=1), Custom(),
-    discard="Poacher: discard a card.").index  # fmt: skip
-
-
-@card("poacher")
-def _poacher(st: DominionState, p: int, pid: int) -> None:
-    empty = st.empty_piles()
-    hand = st.hands[p]
-    if not empty or not hand:
-        return
-    if len(hand) <= empty:
-        for c in list(hand):
-            st.discard_hidden(p, hand, c)
-        st.discarded_together(p)
-        return
-    st.push("poacher", p, POACHER, empty)
-
-
-def _poacher_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p = fr.who
-    st.discard_hidden(p, st.hands[p], c)
-    if fr.a > 1 and st.hands[p]:
-        st.push("poacher", p, POACHER, fr.a - 1)
-    else:
-        st.discarded_together(p)
-
-
-asks(
-    "poacher",
-    DecisionSpec(CHOOSE_CARDS, "poacher.discard", pick=DISCARD),
-    lambda st, fr: hand_choices(st.hands[fr.who]),
-    _poacher_answer,
-)
+declare("poacher", 4, ACTION, "base-2e", Plus(cards=1, actions=1, coins=1),
+    DiscardPerEmptyPile(), discard="Poacher: discard a card.")  # fmt: skip
 
 # -- Sentry: +1 Card +1 Action; look at the top 2: trash, discard, put back in any order
-SENTRY = declare("sentry", 5, ACTION, "base-2e", Plus(cards=1, actions=1), Custom(),
+declare("sentry", 5, ACTION, "base-2e", Plus(cards=1, actions=1), LookTrashDiscardReorder(2),
     trash="Sentry: trash any of these cards.",
     discard="Sentry: discard any of these cards.",
-    order="Sentry: which card goes on top?").index  # fmt: skip
-
-
-@card("sentry")
-def _sentry(st: DominionState, p: int, pid: int) -> None:
-    looking = st.looking[p]
-    for _ in range(2):
-        c = st.take_top(p)
-        if c < 0:
-            break
-        looking.append(c)
-    if not looking:
-        return
-    st.push("sentry_back", p)
-    st.push("sentry_discard_ask", p)
-    st.push("sentry_trash", p, SENTRY)
-
-
-def _sentry_pick(code: str, verb: str, trash: bool) -> None:
-    """Sentry's "trash any" and "discard any" of the cards looked at (done stops)."""
-
-    def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-        p, looking = fr.who, st.looking[fr.who]
-        if kind == A.DONE:
-            st.discarded_together(p)  # (nothing when trashing)
-            return
-        if trash:
-            st.trash_from(p, looking, c)
-        else:
-            st.discard_hidden(p, looking, c)  # looked at, not revealed
-        if looking:
-            st.push(code, p, SENTRY)
-        else:
-            st.discarded_together(p)
-
-    asks(
-        code,
-        DecisionSpec(
-            CHOOSE_CARDS, f"sentry.{verb}", zone="looking", pick=TRASH if trash else DISCARD
-        ),
-        lambda st, fr: [*choices(st.looking[fr.who]), A.A_DONE],
-        answer,
-    )
-
-
-_sentry_pick("sentry_trash", "trash", trash=True)
-_sentry_pick("sentry_discard", "discard", trash=False)
-
-
-@task("sentry_discard_ask")
-def _sentry_discard_ask(st: DominionState, fr: Frame) -> None:
-    if st.looking[fr.who]:
-        st.push("sentry_discard", fr.who, SENTRY)
-
-
-@task("sentry_back")
-def _sentry_back(st: DominionState, fr: Frame) -> None:
-    p = fr.who
-    looking = st.looking[p]
-    if len(looking) == 2 and looking[0] != looking[1]:
-        st.push("sentry_order", p, SENTRY)
-        return
-    st.will_put_on_deck(p)
-    st.decks[p].extend(looking)
-    looking.clear()
-
-
-def _sentry_order_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    """The chosen card goes back on top; the other under it."""
-    p = fr.who
-    looking = st.looking[p]
-    looking.remove(c)
-    st.will_put_on_deck(p)
-    st.decks[p].extend(looking)
-    st.decks[p].append(c)
-    looking.clear()
-
-
-asks(
-    "sentry_order",
-    DecisionSpec(ORDER, "sentry.order", zone="looking", pick="put {card} on top"),
-    lambda st, fr: choices(st.looking[fr.who]),
-    _sentry_order_answer,
-)
+    order="Sentry: which card goes on top?")  # fmt: skip
 
 # -- Vassal: +$2; discard the top card; if it is an Action you may play it
 VASSAL = declare("vassal", 3, ACTION, "base-2e", Plus(coins=2), Custom(),

@@ -28,10 +28,11 @@ from kingdoms.dominion.cards.registry import (
     HandHint,
     Options,
 )
-from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, NUM_CARDS, POTION_COST
+from kingdoms.dominion.data import BY_ID, CARDS, COIN_COST, IS_ACTION, NUM_CARDS, POTION_COST
 from kingdoms.dominion.decisions import (
     CHOOSE_CARDS,
     CHOOSE_PILE,
+    ORDER,
     PROMPTS,
     YES_NO,
     DecisionSpec,
@@ -192,6 +193,100 @@ asks(
     ),
     lambda st, fr: [*hand_choices(st.hands[fr.who]), A.A_DONE],
     _discard_draw_answer,
+)
+
+
+# -- play an Action card from the hand twice (Throne Room) ------------------------------
+class PlayActionTwice(Step):
+    """Choose an Action card from the hand (asked when the hand holds one; in the
+    editions ``optional_in`` the player may choose none) and play it twice, as one play
+    (one play id: a card trashing itself is trashed by its first play only) (Throne
+    Room)."""
+
+    verb = "play"
+
+    def __init__(self, optional_in: tuple[int, ...] = ()) -> None:
+        self.optional_in = optional_in
+
+    def bind(self, card: int) -> None:
+        PLAY_TWICE[card] = self
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        if any(IS_ACTION[c] for c in st.hands[p]):
+            st.push("play_twice", p, card)
+
+
+PLAY_TWICE: dict[int, PlayActionTwice] = {}
+"""Card index -> its :class:`PlayActionTwice` step."""
+
+
+def _is_action(c: int) -> bool:
+    return IS_ACTION[c]
+
+
+def _play_twice_options(st: DominionState, fr: Frame) -> list[int]:
+    out = hand_choices(st.hands[fr.who], _is_action)
+    return [*out, A.A_DONE] if st.edition in PLAY_TWICE[fr.card].optional_in else out
+
+
+def _play_twice_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind != A.DONE:
+        p = fr.who
+        st.hands[p].remove(c)
+        st.in_play[p].append(c)
+        pid = st.new_play_id()
+        st.push("play", p, c, pid, fr.card)
+        st.push("play", p, c, pid, fr.card)
+
+
+asks(
+    "play_twice",
+    DecisionSpec(
+        CHOOSE_CARDS,
+        "*.play",
+        "Throne Room: choose an Action card to play twice.",
+        pick="play {card} twice",
+    ),
+    _play_twice_options,
+    _play_twice_answer,
+)
+
+
+# -- discard a card per empty Supply pile (Poacher) -------------------------------------
+class DiscardPerEmptyPile(Step):
+    """Discard a card from the hand per empty Supply pile: one at a time as the player
+    chooses, or the whole hand (in hand order, not asked) when it holds no more cards
+    than there are empty piles (Poacher)."""
+
+    verb = "discard"
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        empty = st.empty_piles()
+        hand = st.hands[p]
+        if not empty or not hand:
+            return
+        if len(hand) <= empty:
+            for c in list(hand):
+                st.discard_hidden(p, hand, c)
+            st.discarded_together(p)
+            return
+        st.push("discard_per_empty", p, card, empty)
+
+
+def _discard_per_empty_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    p = fr.who
+    st.discard_hidden(p, st.hands[p], c)
+    if fr.a > 1 and st.hands[p]:
+        st.push("discard_per_empty", p, fr.card, fr.a - 1)
+    else:
+        st.discarded_together(p)
+
+
+asks(
+    "discard_per_empty",
+    DecisionSpec(CHOOSE_CARDS, "*.discard", "Poacher: discard a card.", pick="discard {card}"),
+    lambda st, fr: hand_choices(st.hands[fr.who]),
+    _discard_per_empty_answer,
 )
 
 
@@ -662,6 +757,176 @@ asks(
 )
 
 
+# -- put a card onto the deck from the hand or the discard pile (Artisan, Harbinger) ------
+def topdeck_from(st: DominionState, p: int, zone: list[int], c: int, last: bool) -> None:
+    """Move ``c`` (its ``last`` copy, else its first) from ``zone`` onto ``p``'s deck,
+    logged."""
+    if last:
+        del zone[len(zone) - 1 - zone[::-1].index(c)]
+    else:
+        zone.remove(c)
+    st.will_put_on_deck(p)
+    st.decks[p].append(c)
+    if st.logging:
+        st._log("topdeck", p, count=1)
+
+
+class TopdeckFromHand(Step):
+    """Put a card from the hand onto the deck (asked with cards in hand; Artisan)."""
+
+    verb = "topdeck"
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        if st.hands[p]:
+            st.push("hand_to_deck", p, card)
+
+
+asks(
+    "hand_to_deck",
+    DecisionSpec(
+        CHOOSE_CARDS,
+        "*.topdeck",
+        "Artisan: put a card from your hand onto your deck.",
+        pick="put {card} on deck",
+    ),
+    lambda st, fr: hand_choices(st.hands[fr.who]),
+    lambda st, fr, kind, c: topdeck_from(st, fr.who, st.hands[fr.who], c, last=False),
+)
+
+
+class MayTopdeckFromDiscard(Step):
+    """The player may put a card from the discard pile onto the deck (asked with
+    cards in the discard pile; the last copy of the card chosen moves; Harbinger)."""
+
+    verb = "topdeck"
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        if st.discards[p]:
+            st.push("discard_to_deck", p, card)
+
+
+def _topdeck_from_discard_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind != A.DONE:
+        topdeck_from(st, fr.who, st.discards[fr.who], c, last=True)
+
+
+asks(
+    "discard_to_deck",
+    DecisionSpec(
+        CHOOSE_CARDS,
+        "*.topdeck",
+        "Harbinger: put a card from your discard pile onto your deck?",
+        zone="discard",
+        pick="put {card} on deck",
+    ),
+    lambda st, fr: [*choices(st.discards[fr.who]), A.A_DONE],
+    _topdeck_from_discard_answer,
+)
+
+
+# -- look at the top cards: trash any, discard any, put the rest back in any order (Sentry)
+class LookTrashDiscardReorder(Counted):
+    """Look at the top ``n`` cards of the deck; trash any number of them, then discard
+    any number of the rest (one at a time, ``done`` to stop), then put the rest back
+    in any order (Sentry: 2).  The player is asked which card goes on top when two
+    different cards go back."""
+
+    verb = "trash"
+    verbs = ("trash", "discard", "order")
+    """Every verb of the decisions it asks."""
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        looking = st.looking[p]
+        for _ in range(self.n):
+            c = st.take_top(p)
+            if c < 0:
+                break
+            looking.append(c)
+        if not looking:
+            return
+        st.push("look_back", p, card)
+        st.push("look_discard_ask", p, card)
+        st.push("look_trash", p, card)
+
+
+def _look_pick(code: str, trash: bool) -> None:
+    """The "trash any" and "discard any" of the cards looked at (done stops)."""
+
+    def answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+        p, looking = fr.who, st.looking[fr.who]
+        if kind == A.DONE:
+            st.discarded_together(p)  # (nothing when trashing)
+            return
+        if trash:
+            st.trash_from(p, looking, c)
+        else:
+            st.discard_hidden(p, looking, c)  # looked at, not revealed
+        if looking:
+            st.push(code, p, fr.card)
+        else:
+            st.discarded_together(p)
+
+    asks(
+        code,
+        DecisionSpec(
+            CHOOSE_CARDS,
+            "*.trash" if trash else "*.discard",
+            "Sentry: trash any of these cards." if trash else "Sentry: discard any of these cards.",
+            zone="looking",
+            pick="trash {card}" if trash else "discard {card}",
+        ),
+        lambda st, fr: [*choices(st.looking[fr.who]), A.A_DONE],
+        answer,
+    )
+
+
+_look_pick("look_trash", trash=True)
+_look_pick("look_discard", trash=False)
+
+
+def _look_discard_ask(st: DominionState, fr: Frame) -> None:
+    if st.looking[fr.who]:
+        st.push("look_discard", fr.who, fr.card)
+
+
+def _look_back(st: DominionState, fr: Frame) -> None:
+    p = fr.who
+    looking = st.looking[p]
+    if len(looking) == 2 and looking[0] != looking[1]:
+        st.push("look_order", p, fr.card)
+        return
+    st.will_put_on_deck(p)
+    st.decks[p].extend(looking)
+    looking.clear()
+
+
+def _look_order_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    """The chosen card goes back on top; the other under it."""
+    p = fr.who
+    looking = st.looking[p]
+    looking.remove(c)
+    st.will_put_on_deck(p)
+    st.decks[p].extend(looking)
+    st.decks[p].append(c)
+    looking.clear()
+
+
+TASKS["look_discard_ask"] = _look_discard_ask
+TASKS["look_back"] = _look_back
+asks(
+    "look_order",
+    DecisionSpec(
+        ORDER,
+        "*.order",
+        "Sentry: which card goes on top?",
+        zone="looking",
+        pick="put {card} on top",
+    ),
+    lambda st, fr: choices(st.looking[fr.who]),
+    _look_order_answer,
+)
+
+
 # -- trash a card from the hand, then something depending on it ---------------------------
 Then = Callable[["DominionState", int, int, int], None]
 AFTER_TRASH: dict[int, Then] = {}
@@ -695,6 +960,54 @@ asks(
     DecisionSpec(CHOOSE_CARDS, "*.trash", "Remodel: trash a card.", pick="trash {card}"),
     lambda st, fr: hand_choices(st.hands[fr.who]),
     _trash_one_answer,
+)
+
+
+class TrashOfTypeFromHand(Step):
+    """Trash a card of the type ``only`` from the hand (asked when the hand holds one;
+    in the editions ``optional_in`` the player may trash none), then
+    ``then(st, p, card, trashed)`` (Mine: a Treasure, then a Treasure costing up to $3
+    more to the hand; optional in the second edition)."""
+
+    verb = "trash"
+
+    def __init__(self, only: str, then: Then, optional_in: tuple[int, ...] = ()) -> None:
+        self.only, self.then, self.optional_in = only, then, optional_in
+
+    def bind(self, card: int) -> None:
+        TRASH_OF_TYPE[card] = self
+
+    def fits(self, c: int) -> bool:
+        return self.only in CARDS[c].types
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        if any(self.fits(c) for c in st.hands[p]):
+            st.push("trash_of_type", p, card)
+
+
+TRASH_OF_TYPE: dict[int, TrashOfTypeFromHand] = {}
+"""Card index -> its :class:`TrashOfTypeFromHand` step."""
+
+
+def _trash_of_type_options(st: DominionState, fr: Frame) -> list[int]:
+    step = TRASH_OF_TYPE[fr.card]
+    out = hand_choices(st.hands[fr.who], step.fits)
+    return [*out, A.A_DONE] if st.edition in step.optional_in else out
+
+
+def _trash_of_type_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    if kind != A.DONE:
+        st.trash_from(fr.who, st.hands[fr.who], c)
+        TRASH_OF_TYPE[fr.card].then(st, fr.who, fr.card, c)
+
+
+asks(
+    "trash_of_type",
+    DecisionSpec(
+        CHOOSE_CARDS, "*.trash", "Mine: trash a Treasure to upgrade it.", pick="trash {card}"
+    ),
+    _trash_of_type_options,
+    _trash_of_type_answer,
 )
 
 
@@ -788,3 +1101,56 @@ def trash_revealed(st: DominionState, q: int, c: int) -> None:
     aside = st.aside[q]
     st.trash_from(q, aside, c)
     st.discard_all(q, aside)
+
+
+TRASH_REVEALED: dict[int, EachOtherTrashesRevealed] = {}
+"""Card index -> its :class:`EachOtherTrashesRevealed` step."""
+
+
+class EachOtherTrashesRevealed(Step):
+    """Each other player (not protected) reveals the top 2 cards of their deck and
+    trashes one of the type ``only`` that is not ``spare`` (choosing which when
+    they are of two kinds), discarding the rest (Bandit: a Treasure other than
+    Copper)."""
+
+    verb = "trash"
+
+    def __init__(self, only: str, spare: str = "") -> None:
+        self.only, self.spare = only, (BY_ID[spare] if spare else -1)
+
+    def bind(self, card: int) -> None:
+        TRASH_REVEALED[card] = self
+
+    def trashable(self, c: int) -> bool:
+        return self.only in CARDS[c].types and c != self.spare
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        from kingdoms.dominion.frames import Frame
+
+        victims = [q for q in st.others(p) if not st.immune[q]]
+        st.then(*(Frame("reveal_two_trash", p, card, q) for q in victims))
+
+
+def _reveal_two_trash(st: DominionState, fr: Frame) -> None:
+    q = fr.a
+    targets = reveal_two_to_trash(st, q, TRASH_REVEALED[fr.card].trashable)
+    if len(targets) > 1:
+        st.push("victim_trash_revealed", q, fr.card, q)  # the victim chooses
+    elif targets:
+        trash_revealed(st, q, targets[0])
+
+
+TASKS["reveal_two_trash"] = _reveal_two_trash
+asks(
+    "victim_trash_revealed",
+    DecisionSpec(
+        CHOOSE_CARDS,
+        "*.trash",
+        "Bandit: choose the Treasure to trash.",
+        zone="set_aside",
+        whose=3,
+        pick="trash {card}",
+    ),
+    lambda st, fr: choices([c for c in st.aside[fr.a] if TRASH_REVEALED[fr.card].trashable(c)]),
+    lambda st, fr, kind, c: trash_revealed(st, fr.a, c),
+)
