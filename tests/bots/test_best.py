@@ -310,6 +310,49 @@ def test_the_plan_search_picks_witch_over_big_money_on_a_witch_kingdom() -> None
     assert 0 in full.alive and full.choice(2.0) in ("witch", "bmu+witch", "bmu+witch:2")
 
 
+GARDENS_KINGDOM = ["workshop", "gardens", "cellar", "chancellor", "feast", "festival",
+                   "market", "militia", "moneylender", "throne_room"]  # fmt: skip
+
+
+def test_the_plan_search_weighs_a_gardens_rush_with_throne_rooms() -> None:
+    """On a Workshop/Gardens kingdom with Throne Room the plan search also weighs the
+    rush with Throne Rooms (``rush=on``, the default; not with ``rush=off``), and from
+    a position where it beats ``workshop-gardens`` (seed 5: paired, against the
+    bundled rush) it takes it; from one where the Workshop race goes the other way
+    (seed 11) it keeps ``workshop-gardens``."""
+    from kingdoms.bots.dominion.best import PlanSearch, plan_names
+    from kingdoms.bots.dominion.opponent import rush_strategy
+
+    k = tuple(GARDENS_KINGDOM)
+    rushes = [n for n in plan_names(k) if n.startswith("rush:")]
+    assert rushes == ["rush:workshop+gardens+throne_room", "rush:feast+gardens+throne_room"]
+    assert not [n for n in plan_names(k, rush=False) if n.startswith("rush:")]
+    assert PlanSearch(k, 0).names == plan_names(k)
+    assert PlanSearch(k, 0, rush=False).names == plan_names(k, rush=False)
+    assert rush_strategy("rush:workshop+gardens+throne_room").play_cards == (
+        "throne_room",
+        "workshop",
+    )
+    with pytest.raises(ValueError, match="not a rush strategy name"):
+        rush_strategy("rush:workshop+gardens+smithy")
+    picked = {}
+    for seed in (5, 11):
+        plans = PlanSearch(k, 0)
+        plans.names = ("workshop-gardens", "rush:workshop+gardens+throne_room")
+        plans.alive = [0, 1]
+        rng = random.Random(1)
+        for _ in range(2):
+            plans.run(
+                _start(GARDENS_KINGDOM, seed), 0, rng, None, 100, others={1: "workshop-gardens"}
+            )
+        picked[seed] = plans.choice(2.0)
+    assert picked == {5: "rush:workshop+gardens+throne_room", 11: "workshop-gardens"}
+    bot = make_bot("dominion", "best:rush=off")
+    assert isinstance(bot, BestBot) and not bot.rush
+    with pytest.raises(InvalidConfig, match="rush must be one of on, off"):
+        make_bot("dominion", "best:rush=maybe")
+
+
 def test_the_plan_search_is_reproducible_from_its_seed() -> None:
     from kingdoms.bots.dominion.best import PlanSearch
 

@@ -54,7 +54,7 @@ from types import MappingProxyType
 from typing import Any
 
 from kingdoms.bots.base import View
-from kingdoms.bots.dominion.opponent import OpponentModel
+from kingdoms.bots.dominion.opponent import ALT_VP, GAINERS, RUSH_HELPERS, OpponentModel, rush_name
 from kingdoms.bots.dominion.search import finish_rollout, plan_candidates, plan_move
 from kingdoms.bots.mcts import CLOCKS, MAX_PLAYOUT_STEPS, MCTSBot, rewards
 from kingdoms.core.errors import InvalidConfig
@@ -109,6 +109,12 @@ OPPONENTS = ("fit", "bundled")
 gains (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`); ``bundled``: by the
 bundled strategy naming the Kingdom cards it owns (the default model)."""
 
+RUSHES = ("on", "off")
+"""``on``: on a kingdom with a cheap gainer (Workshop, Woodcutter, ...), an
+alternative Victory card (Gardens) and a helper (Throne Room), the plan search also
+weighs that rush (:func:`plan_names`); ``off``: it weighs the plans of
+:func:`~kingdoms.bots.dominion.search.plan_candidates` only."""
+
 METHODS = ("paired", "flat")
 """``paired``: every candidate played from the same deals (common random numbers);
 ``flat``: :class:`~kingdoms.bots.mcts.MCTSBot`'s flat UCB over independent rollouts."""
@@ -133,7 +139,12 @@ class BestBot:
         rollout: str = "whole",
         plan: str = "search",
         opponent: str = "fit",
+        rush: str | bool = "on",
     ) -> None:
+        if isinstance(rush, bool):  # the spec parser reads on/off as booleans
+            rush = "on" if rush else "off"
+        if rush not in RUSHES:
+            raise InvalidConfig(f"rush must be one of {', '.join(RUSHES)}, not {rush!r}")
         if opponent not in OPPONENTS:
             raise InvalidConfig(f"opponent must be one of {', '.join(OPPONENTS)}, not {opponent!r}")
         if plan not in PLANS:
@@ -157,6 +168,7 @@ class BestBot:
         self.method = method
         self.rollout = rollout
         self.plan_mode = plan
+        self.rush = rush == "on"
         self.plans: PlanSearch | None = None
         self.opponent_mode = opponent
         self.opponents: OpponentModel | None = None
@@ -308,7 +320,7 @@ class BestBot:
             or plans.seat != me
             or base.turns[me] < plans.turn
         ):
-            plans = self.plans = PlanSearch(kingdom, me)
+            plans = self.plans = PlanSearch(kingdom, me, rush=self.rush)
         plans.turn = base.turns[me]
         return plans
 
@@ -338,6 +350,36 @@ class BestBot:
         return rewards(out.scores, out.winners, self.search.scoring)
 
 
+def plan_names(kingdom: tuple[str, ...], rush: bool = True) -> tuple[str, ...]:
+    """The plans :class:`PlanSearch` weighs on ``kingdom``:
+    :func:`~kingdoms.bots.dominion.search.plan_candidates`, then (``rush``) a rush of
+    each of the kingdom's cheap gainers for each alternative Victory card in it
+    and, with a helper in the kingdom (Throne Room), the rush with it
+    (``rush:workshop+gardens+throne_room``): the rush template ``kingdoms optimize``
+    searches (:func:`~kingdoms.bots.dominion.opponent.rush_strategy`).  Without a
+    helper the plain rush plays as the bundled ``workshop-gardens``, so it is not
+    weighed.
+
+    >>> k = ("cellar", "gardens", "throne_room", "woodcutter", "workshop")
+    >>> [n for n in plan_names(k) if n.startswith("rush:")]
+    ['rush:workshop+gardens+throne_room', 'rush:woodcutter+gardens+throne_room']
+    >>> [n for n in plan_names(k, rush=False) if n.startswith("rush:")]
+    []
+    """
+    out = list(plan_candidates(kingdom))
+    if rush:
+        out += [
+            f"{rush_name(g, v)}+{h}"
+            for g in GAINERS
+            if g in kingdom
+            for v in ALT_VP
+            if v in kingdom
+            for h in RUSH_HELPERS
+            if h in kingdom
+        ]
+    return tuple(out)
+
+
 class PlanSearch:
     """The plan search of one game for one seat: every candidate plan
     (:func:`~kingdoms.bots.dominion.search.plan_candidates`: the best bundled ones and
@@ -348,12 +390,12 @@ class PlanSearch:
     own budget; a plan far behind the leader is dropped.  The first plan (the table's)
     is kept unless another beats it by ``keep`` standard errors (:meth:`choice`)."""
 
-    def __init__(self, kingdom: tuple[str, ...], seat: int) -> None:
+    def __init__(self, kingdom: tuple[str, ...], seat: int, rush: bool = True) -> None:
         self.kingdom = kingdom
         self.seat = seat
         self.turn = 0
         self.scoring = PLAN_SCORING
-        self.names: tuple[str, ...] = plan_candidates(kingdom)
+        self.names: tuple[str, ...] = plan_names(kingdom, rush)
         self.alive: list[int] = list(range(len(self.names)))
         self.results: list[list[float]] = []  # per round: each candidate's reward (alive)
 
@@ -455,8 +497,10 @@ __all__ = [
     "OPPONENTS",
     "PLANS",
     "ROLLOUTS",
+    "RUSHES",
     "BestBot",
     "PlanSearch",
     "best_bot",
+    "plan_names",
     "review_settings",
 ]

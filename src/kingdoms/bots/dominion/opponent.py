@@ -57,6 +57,10 @@ GAINERS = ("workshop", "woodcutter", "feast", "bureaucrat", "university", "artis
 ALT_VP = ("gardens",)
 """Victory cards a rush heads for."""
 
+RUSH_HELPERS = ("throne_room",)
+"""Cards a rush may add a few of (``rush:GAINER+VP+HELPER``): they play the gainer
+twice."""
+
 _SKIP = frozenset({"curse"})
 """Gains the seat did not choose (another seat's Witch gives them)."""
 
@@ -72,30 +76,54 @@ def rush_name(gainer: str, vp: str) -> str:
 
 @lru_cache(maxsize=32)
 def rush_strategy(name: str) -> Strategy:
-    """The strategy named ``rush:GAINER+VP``: the ``kingdoms optimize`` rush template
-    (gain the gainer up to a cap, then the Victory card, Estates late, a Duchy on
-    five coins near the end) with a strategist's usual thresholds.
+    """The strategy named ``rush:GAINER+VP`` or ``rush:GAINER+VP+HELPER``: the
+    ``kingdoms optimize`` rush template (gain the gainer up to a cap, then the
+    Victory card, Estates late, a Duchy on five coins near the end) with a
+    strategist's usual thresholds; with a helper (:data:`RUSH_HELPERS`), up to three
+    of it (one per eight Treasures), more gainers before the Victory card and
+    earlier Duchies and Estates (the shape of the rushes ``kingdoms optimize`` finds
+    on such kingdoms).
 
     >>> rush_strategy("rush:workshop+gardens").play_cards
     ('workshop',)
+    >>> rush_strategy("rush:workshop+gardens+throne_room").play_cards
+    ('throne_room', 'workshop')
     """
     from kingdoms.bots.dominion.strategy_file import parse_strategy
-    from kingdoms.sim.templates import Genome
+    from kingdoms.sim.templates import Extra, Genome
 
-    body = name.removeprefix("rush:")
-    gainer, _, vp = body.partition("+")
-    if not name.startswith("rush:") or gainer not in GAINERS or vp not in ALT_VP:
+    parts = name.removeprefix("rush:").split("+")
+    if (
+        not name.startswith("rush:")
+        or len(parts) not in (2, 3)
+        or parts[0] not in GAINERS
+        or parts[1] not in ALT_VP
+        or (len(parts) == 3 and parts[2] not in RUSH_HELPERS)
+    ):
         raise ValueError(f"not a rush strategy name: {name!r}")
-    genome = Genome(
-        province_money=28,
-        rush=True,
-        gainer=gainer,
-        alt_vp=vp,
-        vp_after=7,
-        gainer_cap=10,
-        rush_duchy=4,
-        rush_estate=6,
-    )
+    if len(parts) == 3:
+        genome = Genome(
+            province_money=28,
+            rush=True,
+            gainer=parts[0],
+            alt_vp=parts[1],
+            vp_after=9,
+            gainer_cap=11,
+            rush_duchy=6,
+            rush_estate=8,
+            extras=(Extra(parts[2], 3, True, 8),),
+        )
+    else:
+        genome = Genome(
+            province_money=28,
+            rush=True,
+            gainer=parts[0],
+            alt_vp=parts[1],
+            vp_after=7,
+            gainer_cap=10,
+            rush_duchy=4,
+            rush_estate=6,
+        )
     return parse_strategy(genome.to_toml(name), name=name)
 
 
