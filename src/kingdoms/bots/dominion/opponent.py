@@ -101,29 +101,18 @@ def rush_strategy(name: str) -> Strategy:
         or (len(parts) == 3 and parts[2] not in RUSH_HELPERS)
     ):
         raise ValueError(f"not a rush strategy name: {name!r}")
-    if len(parts) == 3:
-        genome = Genome(
-            province_money=28,
-            rush=True,
-            gainer=parts[0],
-            alt_vp=parts[1],
-            vp_after=9,
-            gainer_cap=11,
-            rush_duchy=6,
-            rush_estate=8,
-            extras=(Extra(parts[2], 3, True, 8),),
-        )
-    else:
-        genome = Genome(
-            province_money=28,
-            rush=True,
-            gainer=parts[0],
-            alt_vp=parts[1],
-            vp_after=7,
-            gainer_cap=10,
-            rush_duchy=4,
-            rush_estate=6,
-        )
+    helped = len(parts) == 3
+    genome = Genome(
+        province_money=28,
+        rush=True,
+        gainer=parts[0],
+        alt_vp=parts[1],
+        vp_after=9 if helped else 7,
+        gainer_cap=11 if helped else 10,
+        rush_duchy=6 if helped else 4,
+        rush_estate=8 if helped else 6,
+        extras=(Extra(parts[2], 3, True, 8),) if helped else (),
+    )
     return parse_strategy(genome.to_toml(name), name=name)
 
 

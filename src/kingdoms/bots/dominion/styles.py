@@ -45,7 +45,7 @@ native core has no styles).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Final
 
 from kingdoms.bots.dominion.observation import Observation
@@ -56,14 +56,23 @@ STYLES: Final[Mapping[str, tuple[str, ...]]] = {"remodel": ("upgrade",), "mine":
 """Card id -> the play styles it may be given."""
 
 
-def buy_pick(strategy: Strategy, s: Situation, coins: int, potions: int) -> str | None:
+def buy_pick(
+    strategy: Strategy,
+    s: Situation,
+    coins: int,
+    potions: int,
+    among: Callable[[str], bool] | None = None,
+) -> str | None:
     """The card the buy rules would take with ``coins`` and ``potions``: the first
-    entry naming one card that costs no more, has a pile left and whose condition
-    holds (entries naming a type or ``any`` are passed over)."""
+    entry naming one card (for which ``among`` holds, when given) that costs no more,
+    has a pile left and whose condition holds (entries naming a type or ``any`` are
+    passed over)."""
     for r in strategy.buy:
         if r.target != CARD:
             continue
         card = r.key
+        if among is not None and not among(card):
+            continue
         if s.cost(card) > coins or s.potion_costs.get(card, 0) > potions or s.left(card) <= 0:
             continue
         if r.cond is not None:
@@ -195,20 +204,11 @@ def treasure_pick(
     """The Treasure the buy rules would take with ``coins`` and ``potions`` (only
     from ``among`` when given): the first entry naming a Treasure that costs no
     more, has a pile left and whose condition holds."""
-    for r in strategy.buy:
-        if r.target != CARD:
-            continue
-        card = r.key
-        if not CARDS[BY_ID[card]].is_treasure or (among is not None and card not in among):
-            continue
-        if s.cost(card) > coins or s.potion_costs.get(card, 0) > potions or s.left(card) <= 0:
-            continue
-        if r.cond is not None:
-            s.card = card
-            if not r.cond(s):
-                continue
-        return card
-    return None
+
+    def allowed(card: str) -> bool:
+        return CARDS[BY_ID[card]].is_treasure and (among is None or card in among)
+
+    return buy_pick(strategy, s, coins, potions, allowed)
 
 
 def rank(strategy: Strategy, s: Situation, card: str) -> int:
