@@ -95,7 +95,7 @@ def test_the_option_is_saved_and_replayed() -> None:
     ("start", "message"),
     [
         ([LUCKY], "start must be a list of 2 entries"),
-        ([{"deck": ["Silvr"]}, None], "unknown card 'Silvr' (did you mean 'silver'?)"),
+        ([{"deck": ["Silvr"]}, None], "unknown card 'Silvr' (did you mean 'Silver'?)"),
         ([{"hand": "Copper"}, None], "hand must be a list of card names"),
         ([{"cards": []}, None], "unknown keys ['cards']"),
         ([{"split": "6/1"}, None], "split must be one of 5/2, 4/3"),

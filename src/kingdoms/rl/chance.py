@@ -27,6 +27,7 @@ from kingdoms.dominion.cards.steps import (
     EachOtherDiscardsDownTo,
     GainUpTo,
     Plus,
+    TrashOfTypeFromHand,
     TrashOneFromHand,
     TrashUpTo,
 )
@@ -122,6 +123,7 @@ _ASKING_STEPS: Final = (
     DiscardAnyThenDraw,
     EachOtherDiscardsDownTo,
     GainUpTo,
+    TrashOfTypeFromHand,
     TrashOneFromHand,
     TrashUpTo,
 )
