@@ -299,6 +299,105 @@ def test_export_from_a_server_with_real_games(tmp_path: Path) -> None:
     assert not (tmp_path / "none").exists()
 
 
+def _server_with_finished_games(tmp_path: Path, ids: list[str]) -> str:
+    """A server database holding finished public Kingdomino games with the given ids,
+    played at random here; its URL."""
+    from kingdoms.server.storage import STATUS_FINISHED, Storage, StoredGame
+
+    url = f"sqlite:///{tmp_path / 'ids.sqlite'}"
+    store = Storage(url)
+    for n, gid in enumerate(ids):
+        g = get_game("kingdomino")
+        state = g.create(g.config(2, 60 + n, {}))
+        rng = random.Random(n)
+        while state.current_player != TERMINAL:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        store.create_game(
+            StoredGame(id=gid, game="kingdomino", players=2, seed=60 + n, options={},
+                       seats=[{"kind": "human"}] * 2, status=STATUS_FINISHED,
+                       outcome={"winners": list(state.outcome().winners)},
+                       actions=list(state.history), created=float(n))
+        )  # fmt: skip
+    store.close()
+    return url
+
+
+def test_server_game_ids_cannot_be_linked_to_the_server(tmp_path: Path) -> None:
+    """A server game's id in a dataset is not a plain hash of the server's id (which
+    its public pages show, and which anyone can hash): each export draws a fresh
+    salt, so two exports give different ids and neither matches the server's; the
+    same ``--salt`` gives the same ids again; every game still rebuilds its states."""
+    import hashlib
+
+    from click.testing import CliRunner
+
+    from kingdoms.cli import main
+
+    server_ids = ["1", "2", "a1b2c3d4e5f6"]
+    url = _server_with_finished_games(tmp_path, server_ids)
+
+    def export(name: str, *extra: str) -> ds.Dataset:
+        result = CliRunner().invoke(
+            main, ["dataset", "export", "--source", "server", "--db", url, "--game",
+                   "kingdomino", "--format", "jsonl", "--out", str(tmp_path / name), *extra]
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+        return ds.Dataset(tmp_path / name)
+
+    first, second = export("first"), export("second")
+    salted, again = export("salted", "--salt", "s3cret"), export("again", "--salt", "s3cret")
+    other = export("other", "--salt", "other")
+    ids = {name: [g.id for g in d.games] for name, d in
+           [("first", first), ("second", second), ("salted", salted), ("again", again),
+            ("other", other)]}  # fmt: skip
+    plain = set()
+    for sid in server_ids:
+        digest = hashlib.sha256(sid.encode()).hexdigest()
+        plain |= {digest, digest[:16], f"server-{digest[:16]}", sid, f"server-{sid}"}
+    for name, got in ids.items():
+        assert len(set(got)) == len(server_ids), name
+        assert all(i.startswith("server-") for i in got)
+        assert not plain & set(got), name
+        text = "".join(p.read_text() for p in (tmp_path / name).rglob("*") if p.is_file())
+        assert "s3cret" not in text and not any(f'"{sid}"' in text for sid in server_ids)
+    assert not set(ids["first"]) & set(ids["second"])  # unlinkable across exports
+    assert ids["salted"] == ids["again"]  # reproducible with the same salt
+    assert not set(ids["salted"]) & set(ids["other"])
+    assert not set(ids["salted"]) & set(ids["first"])
+    # the ids are stable within an export: steps name their game by it, and every
+    # game still rebuilds, by its id, the states of the game the server stored
+    from kingdoms.server.storage import Storage
+
+    store = Storage(url)
+    stored = [store.load_game(sid) for sid in server_ids]
+    store.close()
+    for data in (first, salted):
+        assert {s["game_id"] for s in data.steps()} == {g.id for g in data.games}
+        for row in data.games:
+            (original,) = [s for s in stored if s is not None and s.actions == row.actions]
+            g = get_game("kingdomino")
+            state = g.create(g.config(2, original.seed, {}))
+            for step, action in enumerate(original.actions):
+                if step % 9 == 0:
+                    assert data.state(row.id, step).fingerprint() == state.fingerprint()
+                state.apply(action)
+            assert data.state(row.id, len(row.actions)).fingerprint() == state.fingerprint()
+    # an empty salt is everyone's salt: refused, nothing written
+    result = CliRunner().invoke(
+        main, ["dataset", "export", "--source", "server", "--db", url, "--game", "kingdomino",
+               "--salt", "", "--out", str(tmp_path / "empty")]
+    )  # fmt: skip
+    assert result.exit_code != 0 and "salt" in result.output
+    assert not (tmp_path / "empty").exists()
+    # a salt means nothing to the other sources
+    result = CliRunner().invoke(
+        main, ["dataset", "export", "--source", "simulator", "--game", "kingdomino",
+               "--salt", "x", "--out", str(tmp_path / "sim")]
+    )  # fmt: skip
+    assert result.exit_code != 0 and "--salt" in result.output
+
+
 def test_a_damaged_dataset_says_what_is_wrong(tmp_path: Path) -> None:
     """A damaged file, a row that is not a game, an action that is not legal, a game or
     step that is not there: each an :class:`InvalidArgument` naming the file and row or

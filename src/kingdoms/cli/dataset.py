@@ -29,6 +29,9 @@ def dataset() -> None:
 @click.option("--players", type=int, default=2, show_default=True)
 @click.option("--db", "db", help="The server's database URL (sqlite:///path or postgresql://…).")
 @click.option("--rated-only", is_flag=True, help="Server: rated games only.")
+@click.option("--salt", help="Server: the secret the games' ids are hashed with (default: a "
+              "fresh random one, so the ids match neither the server's games nor another "
+              "export's). The same salt gives the same ids again; keep it secret.")  # fmt: skip
 @click.option("--bots", default="random,random", show_default=True,
               help="Simulator: one bot spec per seat, comma-separated.")  # fmt: skip
 @click.option("--policy", default="random", show_default=True,
@@ -49,6 +52,7 @@ def export(
     players: int,
     db: str | None,
     rated_only: bool,
+    salt: str | None,
     bots: str,
     policy: str,
     count: int,
@@ -68,11 +72,15 @@ def export(
         options["kingdom"] = kingdom.split(",") if "," in kingdom else kingdom
     if game == "kingdomino" and variants:
         options["variants"] = [v for v in variants.split(",") if v]
+    if salt is not None and source != "server":
+        raise click.BadParameter("--salt applies to --source server only (its game ids)")
     try:
         if source == "server":
             if not db:
                 raise click.BadParameter("--source server needs --db URL")
-            rows = list(ds.from_server(db, rated_only=rated_only, game=game, players=players))
+            rows = list(
+                ds.from_server(db, rated_only=rated_only, game=game, players=players, salt=salt)
+            )
             if not rows:
                 raise click.ClickException(
                     f"no finished public {game} games of {players} players in the database"

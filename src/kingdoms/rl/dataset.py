@@ -36,9 +36,11 @@ taken from.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import random
+import secrets
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -154,20 +156,47 @@ class _Anonymiser:
         return {"kind": "human", "player": self.known[digest]}
 
 
+def _salt_key(salt: str | None) -> bytes:
+    """The key game ids are hashed with: ``salt``'s bytes, or 32 random bytes."""
+    if salt is None:
+        return secrets.token_bytes(32)
+    if not salt:
+        raise InvalidArgument(
+            "the salt is empty: an empty salt is known to everyone, so the game ids "
+            "could be matched to the server's (leave it out for a random one)"
+        )
+    return salt.encode()
+
+
+def server_game_id(server_id: str, key: bytes) -> str:
+    """The id a server game gets in a dataset: ``server-`` and 16 hex digits of the
+    HMAC-SHA-256 of its server id under ``key`` (see :func:`from_server`)."""
+    return "server-" + hmac.new(key, server_id.encode(), hashlib.sha256).hexdigest()[:16]
+
+
 def from_server(
     url: str,
     rated_only: bool = False,
     limit: int = 1_000_000,
     game: str | None = None,
     players: int | None = None,
+    salt: str | None = None,
 ) -> Iterator[GameRow]:
     """The finished public games of the server database at ``url`` (private games and
     unfinished ones left out; with ``rated_only``, rated games only; with ``game`` /
     ``players``, games of that game / number of players only), seats anonymised:
     people are numbered in the order met among the games exported, so an export
-    tells nothing of the games it leaves out."""
+    tells nothing of the games it leaves out.
+
+    A game's id is ``server-`` and a keyed hash (HMAC-SHA-256) of the server's id
+    under ``salt``: by default a fresh random salt each call, so the ids of one export
+    are stable within it but cannot be matched to the server's games (whose ids its
+    public pages show) nor to another export's.  Give the same ``salt`` to get the
+    same ids again; whoever knows the salt can link the ids to the server's, so it is
+    never written into the export."""
     from kingdoms.server.storage import STATUS_FINISHED, Storage
 
+    key = _salt_key(salt)
     store = Storage(url)
     try:
         names = _Anonymiser()
@@ -186,7 +215,7 @@ def from_server(
             ):
                 continue
             row = GameRow(
-                id=f"server-{hashlib.sha256(stored.id.encode()).hexdigest()[:16]}",
+                id=server_game_id(stored.id, key),
                 game=stored.game,
                 players=stored.players,
                 seed=stored.seed,
