@@ -38,3 +38,46 @@ def test_a_bad_strategy_file_is_a_clear_error(tmp_path: Path) -> None:
     assert "Traceback" not in out
     code, out = _play(["--bots", str(tmp_path / "missing.toml")])
     assert code != 0 and "missing.toml" in out and "Traceback" not in out
+
+
+def test_the_table_names_each_bot_as_sim_does(tmp_path: Path) -> None:
+    """A strategy-file bot is shown by its file's ``name`` (beside its seat number, as
+    the log says "player 2"), with its file where it would share a name with another
+    bot (the bundled ``smithy`` here), as ``kingdoms sim`` labels it."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "smithy.toml").write_text(
+        'name = "Smithy"\nbuy = ["Province", "Gold", "Smithy", "Silver"]\n'
+    )
+    (folder / "estates.toml").write_text('name = "Estates only"\nbuy = ["Estate"]\n')
+    files = f"{folder / 'smithy.toml'},smithy,{folder / 'estates.toml'}"
+    code, out = _play(["--bots", files, "--seed", "3", "--kingdom", "First Game"])
+    assert code == 0, out
+    seats = set(re.findall(r"^. (Player \d[^:]*):", out, re.MULTILINE))
+    assert seats == {
+        "Player 1 (you)",
+        "Player 2 — Smithy (smithy.toml)",
+        "Player 3 — smithy",
+        "Player 4 — Estates only",
+    }
+    assert "Turn: Player 1" in out and "Player 2:" not in out
+
+
+def test_a_toml_syntax_error_names_the_file_line_and_column(tmp_path: Path) -> None:
+    """A TOML syntax error in a strategy file says so, with the file, the line and the
+    column (the end of the file where the array is never closed), not the parser's
+    bare wording."""
+    unclosed = tmp_path / "unclosed.toml"
+    unclosed.write_text('name = "x"\nbuy = [\n  "Province",\n  "Gold"\n')
+    code, out = _play(["--bots", str(unclosed)])
+    assert code != 0 and "Traceback" not in out
+    assert (
+        f"{unclosed}:5:1: error: TOML syntax error in the strategy file: "
+        "unclosed array (at the end of the file)"
+    ) in out
+    quote = tmp_path / "quote.toml"
+    quote.write_text('name = "x\nbuy = ["Gold"]\n')
+    code, out = _play(["--bots", str(quote)])
+    assert code != 0 and "Traceback" not in out
+    assert f"{quote}:1:10: error: TOML syntax error in the strategy file: illegal character" in out
+    assert "(at line" not in out  # said once, in the file:line:column form

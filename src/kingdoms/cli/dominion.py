@@ -51,15 +51,36 @@ def _names(value: Any) -> list[str]:
     return out
 
 
-class Screen:
-    """Draws the game for the human seat with rich."""
+def seat_name(q: int, names: Sequence[str], lang: str) -> str:
+    """How the table names seat ``q``: "Player 3", and the bot's name after it where
+    ``names`` gives one, so it still matches the log's "player 2".
 
-    def __init__(self, console: Console, state: State, lang: str) -> None:
+    >>> seat_name(1, ["", "Smithy (smithy.toml)"], "en")
+    'Player 2 — Smithy (smithy.toml)'
+    >>> seat_name(0, ["", "big-money"], "en")
+    'Player 1'
+    """
+    _ = translator(lang)
+    name = names[q] if q < len(names) else ""
+    return f"{_('Player')} {q + 1}" + (f" — {name}" if name else "")
+
+
+class Screen:
+    """Draws the game for the human seat with rich; ``names``: each seat's bot name
+    ("" for the human seat; see :func:`seat_name`)."""
+
+    def __init__(
+        self, console: Console, state: State, lang: str, names: Sequence[str] = ()
+    ) -> None:
         self.console = console
         self.state = state
         self.lang = lang
+        self.names = list(names)
         self._ = translator(lang)
         self.card_name = self._card_namer()
+
+    def who(self, q: int) -> str:
+        return seat_name(q, self.names, self.lang)
 
     def _card_namer(self) -> Callable[[str], str]:
         from kingdoms.dominion.data import BY_ID, CARDS
@@ -85,7 +106,7 @@ class Screen:
         players = view.get("players") or []
         turn = int(view.get("turn", 0))
         header = Text(_("Dominion"), style="bold")
-        header.append(f"  {_('Turn')}: {_('Player')} {turn + 1}")
+        header.append(f"  {_('Turn')}: {self.who(turn)}")
         c.rule(header)
         table = Table(title=_("Supply"), header_style="bold", box=None, pad_edge=False)
         groups = 3 if c.width >= 96 else 2
@@ -115,7 +136,7 @@ class Screen:
         c.print(f"[bold]{_('Trash')}:[/bold] {self.cards(view.get('trash'))}")
         for q, entry in enumerate(players):
             mark = "»" if q == turn else " "
-            who = f"{_('Player')} {q + 1}" + (f" ({_('you')})" if q == seat else "")
+            who = self.who(q) + (f" ({_('you')})" if q == seat else "")
             c.print(
                 f"{mark} [bold]{who}[/bold]: {_('Hand')} {entry.get('hand_size', '?')}, "
                 f"{_('Deck')} {entry.get('deck_size', '?')}, "
@@ -132,16 +153,13 @@ class Screen:
             c.print(f"[bold]{_('You look at')}:[/bold] {self.cards(view['looking'])}")
         possession = view.get("possession")
         if possession:
-            who, by = possession["player"] + 1, possession["by"] + 1
+            who, by = self.who(possession["player"]), self.who(possession["by"])
             label = _("extra turn under Possession")
-            c.print(f"[magenta]{_('Player')} {who} ← {_('Player')} {by} ({label})[/magenta]")
+            c.print(f"[magenta]{who} ← {by} ({label})[/magenta]")
             if "hand" in possession:
-                c.print(
-                    f"[bold]{_('Player')} {who} {_('Hand')}:[/bold] "
-                    f"{self.cards(possession['hand'])}"
-                )
+                c.print(f"[bold]{who} {_('Hand')}:[/bold] {self.cards(possession['hand'])}")
         for seen in view.get("seen_hands") or []:  # drawn at the end of a possessed turn
-            name = f"{_('Player')} {int(seen['player']) + 1}"
+            name = self.who(int(seen["player"]))
             title = _("Hand of {name}, seen at the end of the possessed turn").format(name=name)
             c.print(f"[magenta]{title}:[/magenta] {self.cards(seen['hand'])}")
         decision = view.get("decision")
@@ -150,9 +168,7 @@ class Screen:
             line = f"[bold yellow]{_(str(decision['prompt']))}[/bold yellow]"
             about = decision.get("about")
             if isinstance(about, Mapping) and about.get("card"):
-                line += (
-                    f" ({_('Player')} {int(about['player']) + 1}: {self.cards([about['card']])})"
-                )
+                line += f" ({self.who(int(about['player']))}: {self.cards([about['card']])})"
             bounds = _bounds_text(decision.get("total"))
             if bounds:
                 line += f" [dim]({_(bounds[0]).format(**bounds[1])})[/dim]"
@@ -182,13 +198,17 @@ def _read(stream: IO[str]) -> str:
     return line.strip()
 
 
-def _outcome_lines(state: State, lang: str, score_label: str = "VP") -> list[str]:
+def _outcome_lines(
+    state: State, lang: str, score_label: str = "VP", names: Sequence[str] = ()
+) -> list[str]:
     _ = translator(lang)
     out = state.outcome()
     if out is None:
         return []
-    lines = [f"{_('Player')} {p + 1}: {s:g} {_(score_label)}" for p, s in enumerate(out.scores)]
-    winners = ", ".join(f"{_('Player')} {p + 1}" for p in out.winners)
+    lines = [
+        f"{seat_name(p, names, lang)}: {s:g} {_(score_label)}" for p, s in enumerate(out.scores)
+    ]
+    winners = ", ".join(seat_name(p, names, lang) for p in out.winners)
     label = _("Winners") if len(out.winners) > 1 else _("Winner")
     lines.append(f"{label}: {winners}")
     return lines
@@ -203,14 +223,16 @@ def run(
     screen: Any = None,
     score_label: str = "VP",
     normalize: Callable[[State, str], str] | None = None,
+    names: Sequence[str] = (),
 ) -> int:
     """Play ``state`` to the end (human in seat 0). Returns the exit status.
 
     Any game can use this loop: ``screen`` draws its view (``draw(view, log)``;
-    Dominion's by default), ``normalize`` turns shorthand answers into action text."""
+    Dominion's by default), ``normalize`` turns shorthand answers into action text;
+    ``names`` are the seats' bot names (see :func:`seat_name`)."""
     _ = translator(lang)
     if screen is None:
-        screen = Screen(console, state, lang)
+        screen = Screen(console, state, lang, names)
     rngs = seat_rngs(state.config.seed, state.num_players)
     shown = 0
     recent: list[str] = []
@@ -278,7 +300,7 @@ def run(
     if tail:
         console.print(Panel("\n".join(tail), title=_("Log")))
     console.rule(Text(_("Game over"), style="bold"))
-    for line in _outcome_lines(state, lang, score_label):
+    for line in _outcome_lines(state, lang, score_label, names):
         console.print(line)
     return 0
 
@@ -301,6 +323,7 @@ def play(players: int | None, bots: str, lang: str, seed: int | None, **flags: A
     """Play Dominion against bots (you are player 1)."""
     from kingdoms.bots import make_bot
     from kingdoms.bots.base import seat_options as bot_seat_options
+    from kingdoms.sim.setup import labels
 
     players, specs = seat_specs(bots, players, "big-money")
     if players < 2:
@@ -308,6 +331,9 @@ def play(players: int | None, bots: str, lang: str, seed: int | None, **flags: A
     options = game_options(**flags)
     try:
         seat_bots = [None, *(make_bot("dominion", s, files=True) for s in specs)]
+        # the bots by name, as ``kingdoms sim`` names them (a strategy file by its
+        # ``name``, with its file where two bots would share one)
+        names = ["", *labels("dominion", specs)]
         # each bot's start state (its strategy's ``start``) goes to its seat, as in
         # ``kingdoms sim``; the human seat starts as usual
         options = bot_seat_options("dominion", options, seat_bots)
@@ -316,5 +342,5 @@ def play(players: int | None, bots: str, lang: str, seed: int | None, **flags: A
         raise click.ClickException(str(err)) from err
     console = Console(file=sys.stdout, highlight=False)
     stdin = sys.stdin
-    code = run(state, seat_bots, lang, stdin, console)
+    code = run(state, seat_bots, lang, stdin, console, names=names)
     sys.exit(code) if code else None

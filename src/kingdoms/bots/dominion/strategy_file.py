@@ -321,15 +321,47 @@ def _with_ppr(entries: list[Entry], findings: list[Finding]) -> None:
         e.compiled = compiled
 
 
+def toml_syntax_finding(text: str, err: tomllib.TOMLDecodeError) -> Finding:
+    """The error a TOML syntax error makes: where it is (line and column; the end of
+    ``text`` where the parser only says "at end of document") and what it is, said
+    as a TOML syntax error of the strategy file.
+
+    >>> bad = 'name = "x"\\nbuy = ["Gold"'
+    >>> f = toml_syntax_finding(bad, _decode_error(bad))
+    >>> f.line, f.col, f.message
+    (2, 14, 'TOML syntax error in the strategy file: unclosed array (at the end of the file)')
+    """
+    message = str(err)
+    m = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
+    if m:
+        line, col = int(m.group(1)), int(m.group(2))
+        what, where = message[: m.start()], ""
+    elif message.endswith("(at end of document)"):
+        line = text.count("\n") + 1
+        col = len(text) - (text.rfind("\n") + 1) + 1
+        what, where = message[: -len("(at end of document)")].rstrip(), " (at the end of the file)"
+    else:  # pragma: no cover - every message of tomllib says where
+        return Finding(None, "error", f"TOML syntax error in the strategy file: {message}")
+    what = what[:1].lower() + what[1:]
+    return Finding(line, "error", f"TOML syntax error in the strategy file: {what}{where}", col)
+
+
+def _decode_error(text: str) -> tomllib.TOMLDecodeError:
+    """The error ``tomllib`` raises for ``text`` (for the examples)."""
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        return err
+    raise ValueError("valid TOML")
+
+
 def parse_text(text: str, name: str = "strategy") -> Parsed:
     """Parse a file's text into entries and findings (never raises for bad content)."""
     findings: list[Finding] = []
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        m = re.search(r"line (\d+), column (\d+)", str(err))
-        line, col = (int(m.group(1)), int(m.group(2))) if m else (None, None)
-        return Parsed(name, [], [], {}, [Finding(line, "error", str(err), col)])
+        return Parsed(name, [], [], {}, [toml_syntax_finding(text, err)])
     pos = _Text(text)
     for key in data:
         if key not in _KNOWN_KEYS:
