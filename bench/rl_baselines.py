@@ -284,11 +284,13 @@ def main(argv: Sequence[str] | None = None) -> None:
             Path(args.cache).write_text(json.dumps(cache))
 
     start = time.perf_counter()
+    cpu = time.process_time()
     out = []
     times = [float(t) for t in args.mcts_times.split(",") if t]
     iterations = [int(i) for i in args.mcts_iterations.split(",") if i]
     seeds = [args.seed + 100_000 * k for k in range(args.seeds)]
     notes: list[str] = []
+    best_played = False
     if "dominion" in args.games_only:
         makers: dict[str, Callable[[], Player]] = {}
         chosen = [n for n in args.dominion_players.split(",") if n]
@@ -297,6 +299,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             parser.error(f"--dominion-players: no such Dominion player: {', '.join(unknown)}")
         for name in bot_names("dominion"):
             if name == "best" and (not chosen or name in chosen):
+                best_played = True
                 # a budget in rollouts, not seconds: the same play on any machine
                 makers[f"best {args.best_iterations} sims"] = lambda: make_bot(
                     "dominion", f"best:iterations={args.best_iterations},seed={args.seed}"
@@ -375,10 +378,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         + ", ".join(
             [f"{i} simulations a move" for i in iterations]
             + [f"{t:g} s a move" for t in times]
-            + [f"best {args.best_iterations} rollouts a decision"]
+            + ([f"best {args.best_iterations} rollouts a decision"] if best_played else [])
         )
         + f"; {DECISIONS[0]:,} decisions played in this run (cached pairs not counted); "
-        f"{time.perf_counter() - start:.0f} s._"
+        f"{time.perf_counter() - start:.0f} s, {time.process_time() - cpu:.0f} CPU s._"
     )
     for note in notes:
         print(f"\n_{note}._")

@@ -50,3 +50,21 @@ def test_the_quick_table_in_short(capsys: pytest.CaptureFixture[str]) -> None:
     assert re.search(r"; [\d,]+ decisions played in this run", out)
     # the kingdoms played, by their cards
     assert re.search(r"_Dominion kingdoms: First Game \(cellar, .*\); random: seed 1: \w+", out)
+
+
+def test_the_budget_names_only_the_searchers_that_played(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Without ``best`` among the players, the budget line says nothing of its
+    rollouts; it gives the run's CPU seconds beside its wall-clock seconds."""
+    bench = _bench()
+    bench.main(
+        ["--games-only", "dominion", "--games", "1", "--slow-games", "1", "--kingdoms", "0",
+         "--seeds", "1", "--dominion-players", "random,big-money", "--mcts-iterations", "2"]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    players = set(re.findall(r"^\| ([^|]+?) \| \d", out, re.M))
+    assert players == {"random", "big-money", "mcts 2 sims"}
+    budget = out[out.index("_Budget:") :].splitlines()[0]
+    assert "2 simulations a move" in budget and "best" not in budget
+    assert re.search(r"; \d+ s, \d+ CPU s\._$", budget)
