@@ -577,8 +577,9 @@ cdef struct Game:
     int ended          # 0 running, 1 provinces, 2 piles
     int about          # the seat a yes/no question is about (-1: none, the decider)
     int steps
-    short trash[MAXZ]  # the cards trashed in this run, in order (after the state's)
-    int ntrash
+    short trash[MAXZ]  # the trash: the state's (its first ``ntrash0``), then this run's
+    int ntrash, ntrash0
+    int trash_cut      # a card left the trash (the state's trash is written back whole)
 
 
 cdef Game G  # one game at a time (the GIL is held throughout)
@@ -1080,11 +1081,12 @@ cdef inline int record(Run run, Game* g, int action) except -1:
 
 
 cdef int choose_one(Run run, Game* g, int q, int chain, int card, int* offered, int n,
-                    int optional=0) except -2:
+                    int optional=0, int kind=-1) except -2:
     """Seat ``q``'s choice of one of the ``n`` cards ``offered`` (in the order offered),
     recorded: the card its rules for ``card``'s ``chain`` (``CH_*``) pick; none applies:
     the first offered, or, ``optional``, none (a ``done`` rule too): ``DONE`` is
-    recorded and -1 returned.  A gain chain's choice is a GAIN, the others' CHOOSE."""
+    recorded and -1 returned.  The action kind recorded is ``kind``, -1: a gain chain's
+    choice is a GAIN (of a pile), the others' CHOOSE."""
     cdef Cards cards = run.cards
     cdef Plan plan = <Plan>run.plans[q]
     cdef int c = pick(g, cards, run.setup, plan, plan.chains[chain][card][0],
@@ -1094,7 +1096,9 @@ cdef int choose_one(Run run, Game* g, int q, int chain, int card, int* offered, 
             record(run, g, cards.a_done)
             return -1
         c = offered[0]
-    record(run, g, (cards.k_gain if chain == CH_GAIN else cards.k_choose) * cards.ncards + c)
+    if kind < 0:
+        kind = cards.k_gain if chain == CH_GAIN else cards.k_choose
+    record(run, g, kind * cards.ncards + c)
     return c
 
 
@@ -1432,17 +1436,22 @@ cdef int topdeck_from_discard(Run run, Game* g, int p, int card) except -1:
     return 0
 
 
-cdef int others_trash_revealed(Run run, Game* g, int p, int card, int only,
-                               int spare) except -1:
+cdef int others_trash_revealed(Run run, Game* g, int p, int card, int only, int spare,
+                               int how) except -1:
     """``EachOtherTrashesRevealed``: each other seat (not protected) reveals its top 2
     cards; one of the type bits ``only`` other than ``spare`` is trashed (of two kinds:
-    the one the victim's rules for ``card``'s trash pick, none applying: the first in
-    card order), the rest discarded in order (Bandit)."""
+    the one the victim's rules for ``card``'s trash pick, or the seat's where ``how``
+    has bit 1; none applying: the first in card order), the rest discarded in order
+    (Bandit); ``how`` bit 2: then the seat may gain the cards trashed, one at a time as
+    its rules for ``card``'s gain pick among them (card order; ``done`` or none
+    applying: stop), each taken from the trash (its first copy there) to its discard
+    pile (Thief)."""
     cdef Cards cards = run.cards
     cdef Seat* s
     cdef short aside[4]
-    cdef int offered[4]
-    cdef int k, q, n, i, j, c, m
+    cdef short taken[MAXP]
+    cdef int offered[MAXC]
+    cdef int k, q, n, i, j, c, m, ntaken = 0
     for k in range(1, g.n):
         q = (p + k) % g.n
         if g.immune[q]:
@@ -1461,6 +1470,10 @@ cdef int others_trash_revealed(Run run, Game* g, int p, int card, int only,
         c = -1
         if m == 1:
             c = offered[0]
+        elif m > 1 and how & 1:
+            g.about = q  # the seat chooses among the victim's cards
+            c = choose_one(run, g, p, CH_TRASH, card, offered, m)
+            g.about = -1
         elif m > 1:
             c = choose_one(run, g, q, CH_TRASH, card, offered, m)
         j = -1
@@ -1470,10 +1483,26 @@ cdef int others_trash_revealed(Run run, Game* g, int p, int card, int only,
                     j = i
                     break
             trash_card(g, q, c)
+            taken[ntaken] = c
+            ntaken += 1
         for i in range(n):
             if i != j:
                 s.disc[s.ndisc] = aside[i]
                 s.ndisc += 1
+    if not how & 2:
+        return 0
+    s = &g.seats[p]
+    while ntaken > 0:
+        n = distinct(cards, taken, ntaken, 0, offered)
+        c = choose_one(run, g, p, CH_GAIN, card, offered, n, 1, cards.k_choose)
+        if c < 0:
+            break
+        remove_first(taken, &ntaken, c)
+        remove_first(g.trash, &g.ntrash, c)
+        g.trash_cut = 1
+        s.disc[s.ndisc] = c
+        s.ndisc += 1
+        s.owned[c] += 1
     return 0
 
 
@@ -1628,7 +1657,8 @@ cdef int resolve(Run run, Game* g, int p, int c, int again) except -1:
         elif code == S_TOPDECK_DISCARD:
             topdeck_from_discard(run, g, p, c)
         elif code == S_OTHERS_TRASH_REVEALED:
-            others_trash_revealed(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1])
+            others_trash_revealed(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
+                                  cards.step_arg[c][i][2])
         elif code == S_REVEAL_TOP_EACH:
             reveal_top_each(run, g, p, c)
         elif code == S_LOOK_SORT:
@@ -1735,7 +1765,7 @@ cdef void new_game(Game* g, Cards cards, Setup st, int n, object seed, int first
     g.about = -1
     g.ended = 0
     g.steps = 0
-    g.ntrash = 0
+    g.ntrash = g.ntrash0 = g.trash_cut = 0
     start_turn(g, cards, first)
 
 
@@ -1831,7 +1861,9 @@ def play_state(Run run, state, int max_steps, seed=None):
     g.about = -1
     g.ended = 0
     g.steps = 0
-    g.ntrash = 0
+    _load_zone(g.trash, &g.ntrash, state.trash)
+    g.ntrash0 = g.ntrash
+    g.trash_cut = 0
     run.history = []
     if run_game(run, g, max_steps):
         run.history = None
@@ -1865,7 +1897,9 @@ def play_state(Run run, state, int max_steps, seed=None):
     state.buy_cache = {}
     if state.moved:
         state.moved.clear()  # Clean-up forgets the cards moved (Feast) this turn
-    if g.ntrash:
-        state.trash.extend([g.trash[c] for c in range(g.ntrash)])
+    if g.trash_cut:
+        state.trash[:] = _zone(g.trash, g.ntrash)
+    elif g.ntrash > g.ntrash0:
+        state.trash.extend([g.trash[c] for c in range(g.ntrash0, g.ntrash)])
     state.history.extend(history)
     return True
