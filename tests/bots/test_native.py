@@ -140,14 +140,14 @@ def test_what_the_native_core_cannot_play_stays_on_the_engine() -> None:
     workshop = [make_bot("dominion", "workshop-gardens", files=True), bots[0]]
     # a Workshop can gain any card costing up to $4, Remodel among them, which gains a
     # card costing up to $2 more than the dearest card owned: every card of this
-    # kingdom is native, but Thief's step is not
+    # kingdom is native, but Herbalist's step is not
     assert native.why_not(st, workshop) is None
     st = new_game(
-        "dominion", players=2, seed=0, options={"kingdom": ["thief", *WORKSHOP_KINGDOM[:9]]}
+        "dominion", players=2, seed=0, options={"kingdom": ["herbalist", *WORKSHOP_KINGDOM[:9]]}
     )
     assert isinstance(st, DominionState)
     st.logging = False
-    assert native.why_not(st, workshop) == "thief has a Custom step"
+    assert native.why_not(st, workshop) == "herbalist has a Custom step"
     assert not native.play_state(st, workshop, DEFAULT_MAX_STEPS)
     assert st.history == []
     random_bot = [make_bot("dominion", "random"), bots[0]]
@@ -203,14 +203,14 @@ def test_gains_within_a_cost_are_the_engines_gains(specs: list[str]) -> None:
 
 def test_a_gain_that_can_take_a_card_off_the_native_core_keeps_the_game_on_the_engine() -> None:
     """A seat with a Workshop can come to own any card costing up to $4: one whose
-    steps are not native (Thief here) keeps the game on the engine."""
+    steps are not native (Herbalist here) keeps the game on the engine."""
     st = new_game(
-        "dominion", players=2, seed=0, options={"kingdom": ["thief", *WORKSHOP_KINGDOM[:9]]}
+        "dominion", players=2, seed=0, options={"kingdom": ["herbalist", *WORKSHOP_KINGDOM[:9]]}
     )
     assert isinstance(st, DominionState)
     st.logging = False
     bots = [StrategyBot(parse_strategy(WORKSHOP)), make_bot("dominion", "big-money")]
-    assert native.why_not(st, bots) == "thief has a Custom step"
+    assert native.why_not(st, bots) == "herbalist has a Custom step"
 
 
 CHANCELLOR = """
@@ -645,20 +645,96 @@ def test_playing_an_action_twice_is_the_engines(edition: int) -> None:
 
 
 def test_a_throne_room_with_a_card_the_core_cannot_play_keeps_the_game_on_the_engine() -> None:
-    """Throne Room is native, but a card it could play twice that is not (Thief, which
+    """Throne Room is native, but a card it could play twice that is not (Herbalist, which
     the seat buys) keeps the whole game on the engine: the core leaves it untouched."""
-    text = THRONE.format(play='["Thief", "Feast"]').replace(
-        '"Silver",\n]', '"Thief if count(Thief) < 1", "Silver",\n]'
+    text = THRONE.format(play='["Herbalist", "Feast"]').replace(
+        '"Silver",\n]', '"Herbalist if count(Herbalist) < 1", "Silver",\n]'
     )
     bot = StrategyBot(parse_strategy(text))
-    kingdom = ["thief", *THRONE_KINGDOM[:9]]
+    kingdom = ["herbalist", *THRONE_KINGDOM[:9]]
     st = new_game("dominion", players=2, seed=0, options={"kingdom": kingdom})
     assert isinstance(st, DominionState)
     st.logging = False
     big = make_bot("dominion", "big-money")
-    assert native.why_not(st, [bot, big]) == "thief has a Custom step"
+    assert native.why_not(st, [bot, big]) == "herbalist has a Custom step"
     assert not native.play_state(st, [bot, big], DEFAULT_MAX_STEPS)
     assert st.history == []
+
+
+THIEF = """
+name = "thief-money"
+play = ["Throne Room", "Thief", "Militia", "Smithy"]
+buy = [
+  "Province if total_money > 15", "Thief if count(Thief) < 2", "Gold",
+  "Throne Room if count(Throne Room) < 1", "Silver",
+]
+[decisions]
+"thief.trash" = ["Copper if about_me", "Gold", "Silver if my_turns % 2 == 0", "any"]
+"thief.gain" = ["Gold", "Silver if count(Silver) < 3", "done"]
+"""
+THIEF_KINGDOM = [
+    "thief", "throne_room", "militia", "moat", "smithy",
+    "village", "witch", "market", "laboratory", "festival",
+]  # fmt: skip
+
+
+def test_thief_is_played_natively_as_the_engine_plays_it() -> None:
+    """Thief's ``EachOtherTrashesRevealed`` (each unprotected victim reveals 2 cards;
+    the player picks the Treasure trashed, its rules reading ``about_me`` as the
+    victim's, then may gain the trashed ones, one at a time, ``done`` to stop) runs
+    natively: whole games and games taken up mid-way (a trash holding copies of the
+    cards stolen: the first copy leaves it, as the engine's ``list.remove``) are the
+    engine's, move for move, trash included."""
+    bot = StrategyBot(parse_strategy(THIEF))
+    played = chosen = gained = declined = resumed = 0
+    choose, done = A.encode(A.CHOOSE, 0), A.encode(A.DONE, 0)
+    for seed in range(8):
+        seats: list[str | StrategyBot] = (
+            [bot, "big-money"] if seed % 3 == 0
+            else [bot, "moat", "witch"] if seed % 3 == 1
+            else [bot, bot, "militia"]
+        )  # fmt: skip
+        a, b = _both(seats, THIEF_KINGDOM, seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        assert a.trash == b.trash
+        thief = A.encode(A.PLAY, BY_ID["thief"])
+        answers = (A.encode(A.YES, 0), A.encode(A.NO, 0))  # a Moat revealed or not
+        for i, x in enumerate(a.history):
+            if x != thief:
+                continue
+            played += 1
+            for y in a.history[i + 1 :]:  # the Thief's decisions: trash picks, gains
+                if choose <= y < choose + NUM_CARDS:
+                    chosen += 1
+                    gained += y - choose in (BY_ID["gold"], BY_ID["silver"])
+                elif y == done:
+                    declined += 1
+                elif y not in answers:
+                    break
+        # the same game taken up at turn 10 of its first player
+        bots = [make_bot("dominion", x, files=True) if isinstance(x, str) else x for x in seats]
+        mid = new_game("dominion", players=len(bots), seed=seed, options={"kingdom": THIEF_KINGDOM})
+        assert isinstance(mid, DominionState)
+        mid.logging = False
+        rngs = seat_rngs(seed, len(bots))
+        _play_game(mid, [x for x in bots if isinstance(x, StrategyBot)], rngs, 10**5, 10)
+        if mid.current_player < 0 or mid.stack:
+            continue
+        resumed += any(CARDS[c].is_treasure for c in mid.trash)
+        c, d = mid.clone(), mid.clone()
+        assert isinstance(c, DominionState) and isinstance(d, DominionState)
+        assert native.why_not(c, bots) is None
+        assert native.play_state(c, bots, DEFAULT_MAX_STEPS)
+        _play_game(d, [x for x in bots if isinstance(x, StrategyBot)], rngs, 10**5)
+        assert c.history == d.history
+        assert c.snapshot() == d.snapshot()
+        assert c.trash == d.trash
+    assert played > 30
+    assert chosen > 20
+    assert gained > 10
+    assert declined > 5
+    assert resumed > 2
 
 
 MINE = """

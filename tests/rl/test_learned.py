@@ -322,6 +322,8 @@ def test_the_decision_one_hot_keeps_the_order_the_network_was_trained_with() -> 
         "mine": "trash_of_type",
         "poacher": "discard_per_empty",
         "throne": "play_twice",
+        "thief_trash": "trash_revealed",
+        "thief_gain": "gain_trashed",
         "sentry_discard": "look_discard",
         "sentry_order": "look_order",
         "sentry_trash": "look_trash",

@@ -200,6 +200,23 @@ cdef enum:
     TO_HAND = 1
 cdef enum:
     TO_DECK = 2
+# a seat's rule chains for a card's questions (Plan.chains)
+cdef enum:
+    CH_DISCARD = 0
+cdef enum:
+    CH_GAIN = 1
+cdef enum:
+    CH_ASK = 2
+cdef enum:
+    CH_TOPDECK = 3
+cdef enum:
+    CH_TRASH = 4
+cdef enum:
+    CH_ORDER = 5
+cdef enum:
+    CH_PLAY = 6
+cdef enum:
+    NCHAINS = 7
 cdef enum:
     P_FIRST = 0
 cdef enum:
@@ -484,20 +501,7 @@ cdef class Plan:
     cdef int rule_pick[MAXR]
     cdef int rule_cond[MAXR]
     cdef int rest_start, rest_end
-    cdef int discard_start[MAXC]
-    cdef int discard_end[MAXC]
-    cdef int gain_start[MAXC]
-    cdef int gain_end[MAXC]
-    cdef int ask_start[MAXC]
-    cdef int ask_end[MAXC]
-    cdef int topdeck_start[MAXC]
-    cdef int topdeck_end[MAXC]
-    cdef int trash_start[MAXC]
-    cdef int trash_end[MAXC]
-    cdef int order_start[MAXC]
-    cdef int order_end[MAXC]
-    cdef int play_start[MAXC]
-    cdef int play_end[MAXC]
+    cdef int chains[NCHAINS][MAXC][2]  # per chain (CH_*) and card: its rules' start, end
     cdef int react_yes
 
     def __init__(self, nodes, buys, int guard, prefix, rest, int react_yes, discards=(),
@@ -514,7 +518,7 @@ cdef class Plan:
         the rules of the card the card's step makes the seat put on top of its deck;
         ``plays``: ``(card, rules)``, the rules of the Action card the card's step makes
         the seat play twice."""
-        cdef int i, c
+        cdef int i, c, chain
         if len(nodes) > MAXN or len(buys) > 64 or len(prefix) > MAXC:
             raise ValueError("strategy too large for the native core")
         self.nnodes = len(nodes)
@@ -532,34 +536,11 @@ cdef class Plan:
             self.prefix[i] = prefix[i]
         self.nrules = 0
         self.rest_start, self.rest_end = self._rules(rest)
-        memset(self.discard_start, 0, sizeof(self.discard_start))
-        memset(self.discard_end, 0, sizeof(self.discard_end))
-        for c, rules in discards:
-            self.discard_start[c], self.discard_end[c] = self._rules(rules)
-        memset(self.gain_start, 0, sizeof(self.gain_start))
-        memset(self.gain_end, 0, sizeof(self.gain_end))
-        for c, rules in gains:
-            self.gain_start[c], self.gain_end[c] = self._rules(rules)
-        memset(self.ask_start, 0, sizeof(self.ask_start))
-        memset(self.ask_end, 0, sizeof(self.ask_end))
-        for c, rules in asks:
-            self.ask_start[c], self.ask_end[c] = self._rules(rules)
-        memset(self.topdeck_start, 0, sizeof(self.topdeck_start))
-        memset(self.topdeck_end, 0, sizeof(self.topdeck_end))
-        for c, rules in topdecks:
-            self.topdeck_start[c], self.topdeck_end[c] = self._rules(rules)
-        memset(self.trash_start, 0, sizeof(self.trash_start))
-        memset(self.trash_end, 0, sizeof(self.trash_end))
-        for c, rules in trashes:
-            self.trash_start[c], self.trash_end[c] = self._rules(rules)
-        memset(self.order_start, 0, sizeof(self.order_start))
-        memset(self.order_end, 0, sizeof(self.order_end))
-        for c, rules in orders:
-            self.order_start[c], self.order_end[c] = self._rules(rules)
-        memset(self.play_start, 0, sizeof(self.play_start))
-        memset(self.play_end, 0, sizeof(self.play_end))
-        for c, rules in plays:
-            self.play_start[c], self.play_end[c] = self._rules(rules)
+        memset(self.chains, 0, sizeof(self.chains))
+        # in the order of the CH_* codes
+        for chain, given in enumerate((discards, gains, asks, topdecks, trashes, orders, plays)):
+            for c, rules in given:
+                self.chains[chain][c][0], self.chains[chain][c][1] = self._rules(rules)
         self.react_yes = react_yes
 
     cdef tuple _rules(self, rules):
@@ -596,8 +577,9 @@ cdef struct Game:
     int ended          # 0 running, 1 provinces, 2 piles
     int about          # the seat a yes/no question is about (-1: none, the decider)
     int steps
-    short trash[MAXZ]  # the cards trashed in this run, in order (after the state's)
-    int ntrash
+    short trash[MAXZ]  # the trash: the state's (its first ``ntrash0``), then this run's
+    int ntrash, ntrash0
+    int trash_cut      # a card left the trash (the state's trash is written back whole)
 
 
 cdef Game G  # one game at a time (the GIL is held throughout)
@@ -1006,14 +988,16 @@ cdef int says_yes(Game* g, Cards cards, Setup st, Plan plan, int start, int end,
     return 1
 
 
-cdef int distinct(Cards cards, short* zone, int nzone, int actions_only, int* out) noexcept:
-    """The distinct cards of ``zone`` (only Actions: ``actions_only``), in card order."""
+cdef int distinct(Cards cards, short* zone, int nzone, int actions_only, int* out,
+                  int only=0) noexcept:
+    """The distinct cards of ``zone`` (only Actions: ``actions_only``; only of the type
+    bits ``only``, 0: any), in card order."""
     cdef char seen[MAXC]
     cdef int i, c, n = 0
     memset(seen, 0, MAXC)
     for i in range(nzone):
         c = zone[i]
-        if not actions_only or cards.is_action[c]:
+        if (not actions_only or cards.is_action[c]) and (not only or cards.types[c] & only):
             seen[c] = 1
     for c in range(cards.ncards):
         if seen[c]:
@@ -1096,6 +1080,38 @@ cdef inline int record(Run run, Game* g, int action) except -1:
     return 0
 
 
+cdef int choose_one(Run run, Game* g, int q, int chain, int card, int* offered, int n,
+                    int optional=0, int kind=-1) except -2:
+    """Seat ``q``'s choice of one of the ``n`` cards ``offered`` (in the order offered),
+    recorded: the card its rules for ``card``'s ``chain`` (``CH_*``) pick; none applies:
+    the first offered, or, ``optional``, none (a ``done`` rule too): ``DONE`` is
+    recorded and -1 returned.  The action kind recorded is ``kind``, -1: a gain chain's
+    choice is a GAIN (of a pile), the others' CHOOSE."""
+    cdef Cards cards = run.cards
+    cdef Plan plan = <Plan>run.plans[q]
+    cdef int c = pick(g, cards, run.setup, plan, plan.chains[chain][card][0],
+                      plan.chains[chain][card][1], offered, n, q, optional)
+    if c < 0:
+        if optional:
+            record(run, g, cards.a_done)
+            return -1
+        c = offered[0]
+    if kind < 0:
+        kind = cards.k_gain if chain == CH_GAIN else cards.k_choose
+    record(run, g, kind * cards.ncards + c)
+    return c
+
+
+cdef int answer(Run run, Game* g, int q, int card, int about=-1) except -1:
+    """Seat ``q``'s yes (1) or no (0) to ``card``'s question (about the card ``about``,
+    -1: none), as its yes/no rules for it say, recorded."""
+    cdef Plan plan = <Plan>run.plans[q]
+    cdef int yes = says_yes(g, run.cards, run.setup, plan, plan.chains[CH_ASK][card][0],
+                            plan.chains[CH_ASK][card][1], q, about)
+    record(run, g, run.cards.a_yes if yes else run.cards.a_no)
+    return yes
+
+
 cdef int discard_down(Run run, Game* g, int p, int card, int keep) except -1:
     """Each other seat (not protected) holding more than ``keep`` cards discards
     down to ``keep``, one card at a time, as its rules for ``card``'s discard pick
@@ -1105,7 +1121,6 @@ cdef int discard_down(Run run, Game* g, int p, int card, int keep) except -1:
     cdef int nv = 0, k, q, c, n
     cdef int offered[MAXC]
     cdef Seat* s
-    cdef Plan plan
     for k in range(1, g.n):
         q = (p + k) % g.n
         if not g.immune[q] and g.seats[q].nhand > keep:
@@ -1114,14 +1129,9 @@ cdef int discard_down(Run run, Game* g, int p, int card, int keep) except -1:
     for k in range(nv):
         q = victims[k]
         s = &g.seats[q]
-        plan = <Plan>run.plans[q]
         while s.nhand > keep:
             n = distinct(cards, s.hand, s.nhand, 0, offered)
-            c = pick(g, cards, run.setup, plan, plan.discard_start[card], plan.discard_end[card],
-                     offered, n, q)
-            if c < 0:
-                c = offered[0]
-            record(run, g, cards.k_choose * cards.ncards + c)
+            c = choose_one(run, g, q, CH_DISCARD, card, offered, n)
             remove_first(s.hand, &s.nhand, c)
             s.disc[s.ndisc] = c
             s.ndisc += 1
@@ -1135,35 +1145,17 @@ cdef int topdeck_from_hands(Run run, Game* g, int p, int card, int only) except 
     stays."""
     cdef Cards cards = run.cards
     cdef int offered[MAXC]
-    cdef int k, q, c, n, i
+    cdef int k, q, c, n
     cdef Seat* s
-    cdef Plan plan
-    cdef char seen[MAXC]
     for k in range(1, g.n):
         q = (p + k) % g.n
         if g.immune[q]:
             continue
         s = &g.seats[q]
-        memset(seen, 0, MAXC)
-        for i in range(s.nhand):
-            if cards.types[s.hand[i]] & only:
-                seen[s.hand[i]] = 1
-        n = 0
-        for c in range(cards.ncards):
-            if seen[c]:
-                offered[n] = c
-                n += 1
+        n = distinct(cards, s.hand, s.nhand, 0, offered, only)
         if n == 0:
             continue
-        if n == 1:
-            c = offered[0]
-        else:
-            plan = <Plan>run.plans[q]
-            c = pick(g, cards, run.setup, plan, plan.topdeck_start[card], plan.topdeck_end[card],
-                     offered, n, q)
-            if c < 0:
-                c = offered[0]
-            record(run, g, cards.k_choose * cards.ncards + c)
+        c = offered[0] if n == 1 else choose_one(run, g, q, CH_TOPDECK, card, offered, n)
         remove_first(s.hand, &s.nhand, c)
         s.deck[s.ndeck] = c
         s.ndeck += 1
@@ -1175,7 +1167,6 @@ cdef int draw_setting_aside(Run run, Game* g, int p, int card, int n, int only) 
     ``only`` drawn is set aside if the seat's yes/no rules for ``card``'s question (about
     that card) say so; the set-aside cards are discarded after, in order (Library)."""
     cdef Cards cards = run.cards
-    cdef Plan plan = <Plan>run.plans[p]
     cdef Seat* s = &g.seats[p]
     cdef short aside[MAXZ]
     cdef int naside = 0, before, c, i
@@ -1185,14 +1176,10 @@ cdef int draw_setting_aside(Run run, Game* g, int p, int card, int n, int only) 
         if s.nhand == before:
             break
         c = s.hand[s.nhand - 1]
-        if cards.types[c] & only:
-            if says_yes(g, cards, run.setup, plan, plan.ask_start[card], plan.ask_end[card], p, c):
-                record(run, g, cards.a_yes)
-                remove_first(s.hand, &s.nhand, c)
-                aside[naside] = c
-                naside += 1
-            else:
-                record(run, g, cards.a_no)
+        if cards.types[c] & only and answer(run, g, p, card, c):
+            remove_first(s.hand, &s.nhand, c)
+            aside[naside] = c
+            naside += 1
     for i in range(naside):
         s.disc[s.ndisc] = aside[i]
         s.ndisc += 1
@@ -1207,22 +1194,15 @@ cdef int trash_one(Run run, Game* g, int p, int card, int then, int x, int how,
     (and as many potions; ``how`` and ``only`` as :func:`gain_up_to`), ``THEN_DRAW``,
     +1 Card per $1 it costs and ``x`` more if it costs a potion."""
     cdef Cards cards = run.cards
-    cdef Plan plan = <Plan>run.plans[p]
     cdef Seat* s = &g.seats[p]
     cdef int offered[MAXC]
     cdef int n, c, k
     if s.nhand == 0:
         return 0
     n = distinct(cards, s.hand, s.nhand, 0, offered)
-    c = pick(g, cards, run.setup, plan, plan.trash_start[card], plan.trash_end[card],
-             offered, n, p)
-    if c < 0:
-        c = offered[0]
-    record(run, g, cards.k_choose * cards.ncards + c)
+    c = choose_one(run, g, p, CH_TRASH, card, offered, n)
     remove_first(s.hand, &s.nhand, c)
-    s.owned[c] -= 1
-    g.trash[g.ntrash] = c
-    g.ntrash += 1
+    trash_card(g, p, c)
     if then == THEN_GAIN:
         gain_up_to(run, g, p, card, cards.cost[c] + x, cards.potion_cost[c], how, only)
     elif then == THEN_DRAW:
@@ -1241,7 +1221,6 @@ cdef int gain_up_to(Run run, Game* g, int p, int card, int coins, int potions, i
     decline: taken without asking the bot."""
     cdef Cards cards = run.cards
     cdef Setup st = run.setup
-    cdef Plan plan = <Plan>run.plans[p]
     cdef int offered[MAXC]
     cdef int n = 0, i, c, optional = how >> 2
     for i in range(st.npiles):
@@ -1254,15 +1233,11 @@ cdef int gain_up_to(Run run, Game* g, int p, int card, int coins, int potions, i
         return 0
     if n == 1 and not optional:
         c = offered[0]
+        record(run, g, cards.k_gain * cards.ncards + c)
     else:
-        c = pick(g, cards, st, plan, plan.gain_start[card], plan.gain_end[card], offered, n, p,
-                 optional)
+        c = choose_one(run, g, p, CH_GAIN, card, offered, n, optional)
         if c < 0:
-            c = -2 if optional else offered[0]
-    if c == -2:
-        record(run, g, cards.a_done)
-        return 0
-    record(run, g, cards.k_gain * cards.ncards + c)
+            return 0
     gain_to(g, st, p, c, how & 3)
     return 0
 
@@ -1272,22 +1247,18 @@ cdef int discard_then_draw(Run run, Game* g, int p, int card) except -1:
     discard pick among the distinct cards in hand (card order; a ``done`` rule or no
     rule applying: stop), then draw as many (Cellar)."""
     cdef Cards cards = run.cards
-    cdef Plan plan = <Plan>run.plans[p]
     cdef Seat* s = &g.seats[p]
     cdef int offered[MAXC]
     cdef int n, c, k = 0
     while True:
         n = distinct(cards, s.hand, s.nhand, 0, offered)
-        c = pick(g, cards, run.setup, plan, plan.discard_start[card], plan.discard_end[card],
-                 offered, n, p, 1)
+        c = choose_one(run, g, p, CH_DISCARD, card, offered, n, 1)
         if c < 0:
             break
-        record(run, g, cards.k_choose * cards.ncards + c)
         remove_first(s.hand, &s.nhand, c)
         s.disc[s.ndisc] = c
         s.ndisc += 1
         k += 1
-    record(run, g, cards.a_done)
     if k:
         draw(g, s, k)
     return 0
@@ -1299,7 +1270,6 @@ cdef int discard_per_empty(Run run, Game* g, int p, int card) except -1:
     (card order; none applies: the first); the whole hand, in hand order and not asked,
     when it holds no more cards than there are empty piles (Poacher)."""
     cdef Cards cards = run.cards
-    cdef Plan plan
     cdef Seat* s = &g.seats[p]
     cdef int offered[MAXC]
     cdef int n, c, i, empty = empty_piles(g, run.setup)
@@ -1311,14 +1281,9 @@ cdef int discard_per_empty(Run run, Game* g, int p, int card) except -1:
             s.ndisc += 1
         s.nhand = 0
         return 0
-    plan = <Plan>run.plans[p]
     while empty > 0 and s.nhand > 0:
         n = distinct(cards, s.hand, s.nhand, 0, offered)
-        c = pick(g, cards, run.setup, plan, plan.discard_start[card], plan.discard_end[card],
-                 offered, n, p)
-        if c < 0:
-            c = offered[0]
-        record(run, g, cards.k_choose * cards.ncards + c)
+        c = choose_one(run, g, p, CH_DISCARD, card, offered, n)
         remove_first(s.hand, &s.nhand, c)
         s.disc[s.ndisc] = c
         s.ndisc += 1
@@ -1338,7 +1303,6 @@ cdef int trash_up_to(Run run, Game* g, int p, int card, int most) except -1:
     as the seat's rules for ``card``'s trash pick among the distinct cards in hand
     (card order; a ``done`` rule or no rule applying: stop) (Chapel)."""
     cdef Cards cards = run.cards
-    cdef Plan plan = <Plan>run.plans[p]
     cdef Seat* s = &g.seats[p]
     cdef int offered[MAXC]
     cdef int n, c, k = 0
@@ -1346,12 +1310,9 @@ cdef int trash_up_to(Run run, Game* g, int p, int card, int most) except -1:
         return 0
     while True:
         n = distinct(cards, s.hand, s.nhand, 0, offered)
-        c = pick(g, cards, run.setup, plan, plan.trash_start[card], plan.trash_end[card],
-                 offered, n, p, 1)
+        c = choose_one(run, g, p, CH_TRASH, card, offered, n, 1)
         if c < 0:
-            record(run, g, cards.a_done)
             return 0
-        record(run, g, cards.k_choose * cards.ncards + c)
         remove_first(s.hand, &s.nhand, c)
         trash_card(g, p, c)
         k += 1
@@ -1367,58 +1328,34 @@ cdef int trash_of_type(Run run, Game* g, int p, int card, int only, int more, in
     optional), then a gain costing up to $``more`` more than it (and as many potions;
     ``gain``: the gain's ``how`` plus its type bits shifted by 3) (Mine)."""
     cdef Cards cards = run.cards
-    cdef Plan plan = <Plan>run.plans[p]
     cdef Seat* s = &g.seats[p]
     cdef int offered[MAXC]
-    cdef char seen[MAXC]
-    cdef int n = 0, c, i, optional = (editions >> run.setup.edition) & 1
-    memset(seen, 0, MAXC)
-    for i in range(s.nhand):
-        if cards.types[s.hand[i]] & only:
-            seen[s.hand[i]] = 1
-    for c in range(cards.ncards):
-        if seen[c]:
-            offered[n] = c
-            n += 1
+    cdef int n, c
+    n = distinct(cards, s.hand, s.nhand, 0, offered, only)
     if n == 0:
         return 0
-    c = pick(g, cards, run.setup, plan, plan.trash_start[card], plan.trash_end[card],
-             offered, n, p, optional)
+    c = choose_one(run, g, p, CH_TRASH, card, offered, n, (editions >> run.setup.edition) & 1)
     if c < 0:
-        if optional:
-            record(run, g, cards.a_done)
-            return 0
-        c = offered[0]
-    record(run, g, cards.k_choose * cards.ncards + c)
+        return 0
     remove_first(s.hand, &s.nhand, c)
     trash_card(g, p, c)
     gain_up_to(run, g, p, card, cards.cost[c] + more, cards.potion_cost[c], gain & 7, gain >> 3)
     return 0
 
 
-cdef int look_pick(Run run, Game* g, int p, int start, int end, short* looking,
-                   int* nlooking, int trash) except -1:
+cdef int look_pick(Run run, Game* g, int p, int card, int trash, short* looking,
+                   int* nlooking) except -1:
     """Trash (``trash``) or discard any of the cards looked at, one at a time as the
-    rules ``start:end`` pick among them (card order; ``done`` or none applying: stop)."""
-    cdef Cards cards = run.cards
-    cdef Plan plan = <Plan>run.plans[p]
+    seat's rules for ``card``'s trash or discard pick among them (card order; ``done``
+    or none applying: stop)."""
     cdef Seat* s = &g.seats[p]
     cdef int offered[2]
     cdef int n, c
     while nlooking[0] > 0:
-        n = 0
-        if nlooking[0] == 2 and looking[0] != looking[1]:
-            offered[0] = looking[0] if looking[0] < looking[1] else looking[1]
-            offered[1] = looking[1] if looking[0] < looking[1] else looking[0]
-            n = 2
-        else:
-            offered[0] = looking[0]
-            n = 1
-        c = pick(g, cards, run.setup, plan, start, end, offered, n, p, 1)
+        n = distinct(run.cards, looking, nlooking[0], 0, offered)
+        c = choose_one(run, g, p, CH_TRASH if trash else CH_DISCARD, card, offered, n, 1)
         if c < 0:
-            record(run, g, cards.a_done)
             return 0
-        record(run, g, cards.k_choose * cards.ncards + c)
         remove_first(looking, nlooking, c)
         if trash:
             trash_card(g, p, c)
@@ -1433,8 +1370,6 @@ cdef int look_sort(Run run, Game* g, int p, int card, int n) except -1:
     any, then discard any of the rest, as the seat's rules for ``card``'s trash and
     discard pick, then put the rest back, the card its rules for ``card``'s order pick
     on top when two different cards go back (Sentry)."""
-    cdef Cards cards = run.cards
-    cdef Plan plan = <Plan>run.plans[p]
     cdef Seat* s = &g.seats[p]
     cdef short looking[2]
     cdef int offered[2]
@@ -1447,17 +1382,10 @@ cdef int look_sort(Run run, Game* g, int p, int card, int n) except -1:
         nlooking += 1
     if nlooking == 0:
         return 0
-    look_pick(run, g, p, plan.trash_start[card], plan.trash_end[card], looking, &nlooking, 1)
-    look_pick(run, g, p, plan.discard_start[card], plan.discard_end[card], looking, &nlooking,
-              0)
-    if nlooking == 2 and looking[0] != looking[1]:
-        offered[0] = looking[0] if looking[0] < looking[1] else looking[1]
-        offered[1] = looking[1] if looking[0] < looking[1] else looking[0]
-        c = pick(g, cards, run.setup, plan, plan.order_start[card], plan.order_end[card],
-                 offered, 2, p)
-        if c < 0:
-            c = offered[0]
-        record(run, g, cards.k_choose * cards.ncards + c)
+    look_pick(run, g, p, card, 1, looking, &nlooking)
+    look_pick(run, g, p, card, 0, looking, &nlooking)
+    if nlooking == 2 and distinct(run.cards, looking, 2, 0, offered) == 2:
+        c = choose_one(run, g, p, CH_ORDER, card, offered, 2)
         # the other card under, the chosen one on top
         s.deck[s.ndeck] = looking[1] if looking[0] == c else looking[0]
         s.deck[s.ndeck + 1] = c
@@ -1472,19 +1400,13 @@ cdef int look_sort(Run run, Game* g, int p, int card, int n) except -1:
 cdef int topdeck_from_hand(Run run, Game* g, int p, int card) except -1:
     """``TopdeckFromHand``: with cards in hand, the one the seat's rules for ``card``'s
     topdeck pick (card order; none applies: the first) goes onto the deck (Artisan)."""
-    cdef Cards cards = run.cards
-    cdef Plan plan = <Plan>run.plans[p]
     cdef Seat* s = &g.seats[p]
     cdef int offered[MAXC]
     cdef int n, c
     if s.nhand == 0:
         return 0
-    n = distinct(cards, s.hand, s.nhand, 0, offered)
-    c = pick(g, cards, run.setup, plan, plan.topdeck_start[card], plan.topdeck_end[card],
-             offered, n, p)
-    if c < 0:
-        c = offered[0]
-    record(run, g, cards.k_choose * cards.ncards + c)
+    n = distinct(run.cards, s.hand, s.nhand, 0, offered)
+    c = choose_one(run, g, p, CH_TOPDECK, card, offered, n)
     remove_first(s.hand, &s.nhand, c)
     s.deck[s.ndeck] = c
     s.ndeck += 1
@@ -1495,20 +1417,15 @@ cdef int topdeck_from_discard(Run run, Game* g, int p, int card) except -1:
     """``MayTopdeckFromDiscard``: with cards in the discard pile, the seat's rules for
     ``card``'s topdeck pick one of them (card order; a ``done`` rule or none applying:
     none), whose last copy goes onto the deck (Harbinger)."""
-    cdef Cards cards = run.cards
-    cdef Plan plan = <Plan>run.plans[p]
     cdef Seat* s = &g.seats[p]
     cdef int offered[MAXC]
     cdef int n, c, i
     if s.ndisc == 0:
         return 0
-    n = distinct(cards, s.disc, s.ndisc, 0, offered)
-    c = pick(g, cards, run.setup, plan, plan.topdeck_start[card], plan.topdeck_end[card],
-             offered, n, p, 1)
+    n = distinct(run.cards, s.disc, s.ndisc, 0, offered)
+    c = choose_one(run, g, p, CH_TOPDECK, card, offered, n, 1)
     if c < 0:
-        record(run, g, cards.a_done)
         return 0
-    record(run, g, cards.k_choose * cards.ncards + c)
     for i in range(s.ndisc - 1, -1, -1):
         if s.disc[i] == c:
             memmove(&s.disc[i], &s.disc[i + 1], (s.ndisc - i - 1) * sizeof(short))
@@ -1519,18 +1436,22 @@ cdef int topdeck_from_discard(Run run, Game* g, int p, int card) except -1:
     return 0
 
 
-cdef int others_trash_revealed(Run run, Game* g, int p, int card, int only,
-                               int spare) except -1:
+cdef int others_trash_revealed(Run run, Game* g, int p, int card, int only, int spare,
+                               int how) except -1:
     """``EachOtherTrashesRevealed``: each other seat (not protected) reveals its top 2
     cards; one of the type bits ``only`` other than ``spare`` is trashed (of two kinds:
-    the one the victim's rules for ``card``'s trash pick, none applying: the first in
-    card order), the rest discarded in order (Bandit)."""
+    the one the victim's rules for ``card``'s trash pick, or the seat's where ``how``
+    has bit 1; none applying: the first in card order), the rest discarded in order
+    (Bandit); ``how`` bit 2: then the seat may gain the cards trashed, one at a time as
+    its rules for ``card``'s gain pick among them (card order; ``done`` or none
+    applying: stop), each taken from the trash (its first copy there) to its discard
+    pile (Thief)."""
     cdef Cards cards = run.cards
-    cdef Plan plan
     cdef Seat* s
     cdef short aside[4]
-    cdef int offered[4]
-    cdef int k, q, n, i, j, c, m
+    cdef short taken[MAXP]
+    cdef int offered[MAXC]
+    cdef int k, q, n, i, j, c, m, ntaken = 0
     for k in range(1, g.n):
         q = (p + k) % g.n
         if g.immune[q]:
@@ -1549,13 +1470,12 @@ cdef int others_trash_revealed(Run run, Game* g, int p, int card, int only,
         c = -1
         if m == 1:
             c = offered[0]
+        elif m > 1 and how & 1:
+            g.about = q  # the seat chooses among the victim's cards
+            c = choose_one(run, g, p, CH_TRASH, card, offered, m)
+            g.about = -1
         elif m > 1:
-            plan = <Plan>run.plans[q]
-            c = pick(g, cards, run.setup, plan, plan.trash_start[card], plan.trash_end[card],
-                     offered, m, q)
-            if c < 0:
-                c = offered[0]
-            record(run, g, cards.k_choose * cards.ncards + c)
+            c = choose_one(run, g, q, CH_TRASH, card, offered, m)
         j = -1
         if c >= 0:
             for i in range(n):
@@ -1563,10 +1483,26 @@ cdef int others_trash_revealed(Run run, Game* g, int p, int card, int only,
                     j = i
                     break
             trash_card(g, q, c)
+            taken[ntaken] = c
+            ntaken += 1
         for i in range(n):
             if i != j:
                 s.disc[s.ndisc] = aside[i]
                 s.ndisc += 1
+    if not how & 2:
+        return 0
+    s = &g.seats[p]
+    while ntaken > 0:
+        n = distinct(cards, taken, ntaken, 0, offered)
+        c = choose_one(run, g, p, CH_GAIN, card, offered, n, 1, cards.k_choose)
+        if c < 0:
+            break
+        remove_first(taken, &ntaken, c)
+        remove_first(g.trash, &g.ntrash, c)
+        g.trash_cut = 1
+        s.disc[s.ndisc] = c
+        s.ndisc += 1
+        s.owned[c] += 1
     return 0
 
 
@@ -1574,8 +1510,6 @@ cdef int reveal_top_each(Run run, Game* g, int p, int card) except -1:
     """``RevealTopEach``: the seat, then each other seat (not protected), reveals its
     top card; the seat's yes/no rules for ``card``'s question (about that card and
     seat: ``about_me``) say whether it is discarded (yes) or put back (Spy)."""
-    cdef Cards cards = run.cards
-    cdef Plan plan = <Plan>run.plans[p]
     cdef int targets[MAXP]
     cdef int nt = 1, k, q, c, yes
     cdef Seat* s
@@ -1592,9 +1526,8 @@ cdef int reveal_top_each(Run run, Game* g, int p, int card) except -1:
         if c < 0:
             continue
         g.about = q
-        yes = says_yes(g, cards, run.setup, plan, plan.ask_start[card], plan.ask_end[card], p, c)
+        yes = answer(run, g, p, card, c)
         g.about = -1
-        record(run, g, cards.a_yes if yes else cards.a_no)
         if yes:
             s.disc[s.ndisc] = c
             s.ndisc += 1
@@ -1622,22 +1555,15 @@ cdef int play_twice(Run run, Game* g, int p, int card, int editions) except -1:
     ``card``'s play pick (card order; none applies: the first, or none where the
     editions ``editions`` make it optional) goes into play and is resolved twice as one
     play (Throne Room)."""
-    cdef Cards cards = run.cards
-    cdef Plan plan = <Plan>run.plans[p]
     cdef Seat* s = &g.seats[p]
     cdef int offered[MAXC]
-    cdef int n, c, optional = (editions >> run.setup.edition) & 1
-    n = distinct(cards, s.hand, s.nhand, 1, offered)
+    cdef int n, c
+    n = distinct(run.cards, s.hand, s.nhand, 1, offered)
     if n == 0:
         return 0
-    c = pick(g, cards, run.setup, plan, plan.play_start[card], plan.play_end[card],
-             offered, n, p, optional)
+    c = choose_one(run, g, p, CH_PLAY, card, offered, n, (editions >> run.setup.edition) & 1)
     if c < 0:
-        if optional:
-            record(run, g, cards.a_done)
-            return 0
-        c = offered[0]
-    record(run, g, cards.k_choose * cards.ncards + c)
+        return 0
     remove_first(s.hand, &s.nhand, c)
     s.play[s.nplay] = c
     s.nplay += 1
@@ -1687,16 +1613,11 @@ cdef int resolve(Run run, Game* g, int p, int c, int again) except -1:
         elif code == S_OTHERS_DISCARD_DOWN:
             discard_down(run, g, p, c, cards.step_arg[c][i][0])
         elif code == S_DISCARD_DECK:
-            if s.ndeck > 0:
-                plan = <Plan>run.plans[p]
-                if says_yes(g, cards, st, plan, plan.ask_start[c], plan.ask_end[c], p):
-                    record(run, g, cards.a_yes)
-                    for k in range(s.ndeck - 1, -1, -1):
-                        s.disc[s.ndisc] = s.deck[k]
-                        s.ndisc += 1
-                    s.ndeck = 0
-                else:
-                    record(run, g, cards.a_no)
+            if s.ndeck > 0 and answer(run, g, p, c):
+                for k in range(s.ndeck - 1, -1, -1):
+                    s.disc[s.ndisc] = s.deck[k]
+                    s.ndisc += 1
+                s.ndeck = 0
         elif code == S_DISCARD_DRAW:
             discard_then_draw(run, g, p, c)
         elif code == S_GAIN_CARD:
@@ -1711,23 +1632,17 @@ cdef int resolve(Run run, Game* g, int p, int c, int again) except -1:
                 if s.play[k] == c:
                     memmove(&s.play[k], &s.play[k + 1], (s.nplay - k - 1) * sizeof(short))
                     s.nplay -= 1
-                    s.owned[c] -= 1
-                    g.trash[g.ntrash] = c
-                    g.ntrash += 1
+                    trash_card(g, p, c)
                     break
         elif code == S_TRASH_FOR:
             target = cards.step_arg[c][i][0]
             if in_zone(s.hand, s.nhand, target):
                 k = 1
                 if cards.step_arg[c][i][2] & (1 << st.edition):
-                    plan = <Plan>run.plans[p]
-                    k = says_yes(g, cards, st, plan, plan.ask_start[c], plan.ask_end[c], p)
-                    record(run, g, cards.a_yes if k else cards.a_no)
+                    k = answer(run, g, p, c)
                 if k:
                     remove_first(s.hand, &s.nhand, target)
-                    s.owned[target] -= 1
-                    g.trash[g.ntrash] = target
-                    g.ntrash += 1
+                    trash_card(g, p, target)
                     g.coins += cards.step_arg[c][i][1]
         elif code == S_TRASH_ONE:
             trash_one(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
@@ -1742,7 +1657,8 @@ cdef int resolve(Run run, Game* g, int p, int c, int again) except -1:
         elif code == S_TOPDECK_DISCARD:
             topdeck_from_discard(run, g, p, c)
         elif code == S_OTHERS_TRASH_REVEALED:
-            others_trash_revealed(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1])
+            others_trash_revealed(run, g, p, c, cards.step_arg[c][i][0], cards.step_arg[c][i][1],
+                                  cards.step_arg[c][i][2])
         elif code == S_REVEAL_TOP_EACH:
             reveal_top_each(run, g, p, c)
         elif code == S_LOOK_SORT:
@@ -1849,7 +1765,7 @@ cdef void new_game(Game* g, Cards cards, Setup st, int n, object seed, int first
     g.about = -1
     g.ended = 0
     g.steps = 0
-    g.ntrash = 0
+    g.ntrash = g.ntrash0 = g.trash_cut = 0
     start_turn(g, cards, first)
 
 
@@ -1945,7 +1861,9 @@ def play_state(Run run, state, int max_steps, seed=None):
     g.about = -1
     g.ended = 0
     g.steps = 0
-    g.ntrash = 0
+    _load_zone(g.trash, &g.ntrash, state.trash)
+    g.ntrash0 = g.ntrash
+    g.trash_cut = 0
     run.history = []
     if run_game(run, g, max_steps):
         run.history = None
@@ -1979,7 +1897,9 @@ def play_state(Run run, state, int max_steps, seed=None):
     state.buy_cache = {}
     if state.moved:
         state.moved.clear()  # Clean-up forgets the cards moved (Feast) this turn
-    if g.ntrash:
-        state.trash.extend([g.trash[c] for c in range(g.ntrash)])
+    if g.trash_cut:
+        state.trash[:] = _zone(g.trash, g.ntrash)
+    elif g.ntrash > g.ntrash0:
+        state.trash.extend([g.trash[c] for c in range(g.ntrash0, g.ntrash)])
     state.history.extend(history)
     return True

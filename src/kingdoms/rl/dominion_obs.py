@@ -68,6 +68,8 @@ _FORMER_CODES: dict[str, str] = {
     "trash_of_type": "mine",
     "discard_per_empty": "poacher",
     "play_twice": "throne",
+    "trash_revealed": "thief_trash",
+    "gain_trashed": "thief_gain",
     "look_trash": "sentry_trash",
     "look_discard": "sentry_discard",
     "look_order": "sentry_order",

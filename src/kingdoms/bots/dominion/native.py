@@ -20,7 +20,8 @@ structures.  It knows no card by name: this module gives it
   a time until ``done``), ``TrashOfTypeFromHand`` (its trash rules pick, ``done``
   where optional; then a gain costing more), ``TopdeckFromHand`` and
   ``MayTopdeckFromDiscard`` (its topdeck rules pick), ``EachOtherTrashesRevealed``
-  (each victim's trash rules, reading only the card and the supply, pick) and
+  (each victim's trash rules, reading only the card and the supply, pick; or the
+  seat's own, then its gain rules pick the trashed cards it gains, Thief) and
   ``RevealTopEach`` (its yes/no rules, which may read the card and ``about_me``,
   answer), ``LookTrashDiscardReorder`` (its trash, discard and order rules) and
   ``DiscardPerEmptyPile`` (its discard rules pick, one card at a time),
@@ -279,7 +280,9 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
         elif isinstance(step, MayTopdeckFromDiscard):
             out.append((_S_TOPDECK_DISCARD, 0, 0, 0, 0))
         elif isinstance(step, EachOtherTrashesRevealed):
-            out.append((_S_OTHERS_TRASH_REVEALED, _TYPE_BITS[step.only.lower()], step.spare, 0, 0))
+            how = int(step.by_you) | int(step.may_gain) << 1
+            bits = _TYPE_BITS[step.only.lower()]
+            out.append((_S_OTHERS_TRASH_REVEALED, bits, step.spare, how, 0))
         elif isinstance(step, RevealTopEach):
             out.append((_S_REVEAL_TOP_EACH, 0, 0, 0, 0))
         elif isinstance(step, TrashOfTypeFromHand):
@@ -335,8 +338,12 @@ _TRASH_THEN: Final = (TrashOneFromHand, TrashOfTypeFromHand)
 
 
 def _gains(c: int) -> bool:
-    """Whether ``c``'s steps ask its player to gain a card of its choice."""
-    return any(isinstance(step, GainUpTo) for step in _declared_steps(c)) or bool(_then_verbs(c))
+    """Whether ``c``'s steps ask its player to gain a card of its choice (Thief: of
+    the cards it trashed)."""
+    return any(
+        isinstance(step, GainUpTo) or (isinstance(step, EachOtherTrashesRevealed) and step.may_gain)
+        for step in _declared_steps(c)
+    ) or bool(_then_verbs(c))
 
 
 _TABLE: list[Any] = []
@@ -700,7 +707,7 @@ def _make_plan(
         for c in topdecks
     ]  # fmt: skip
     trash_chains = [
-        (c, (_victim_rules if _is_attack_step(c, EachOtherTrashesRevealed) else _decision_rules)(
+        (c, (_victim_rules if _victim_trashes(c) else _decision_rules)(
             bot, f"{CARDS[c].id}.trash", nodes))
         for c in trashes
     ]  # fmt: skip
@@ -721,6 +728,15 @@ _TRASH_STEPS: Final = (
     TrashOneFromHand, TrashUpTo, EachOtherTrashesRevealed, TrashOfTypeFromHand,
     LookTrashDiscardReorder,
 )  # fmt: skip
+
+
+def _victim_trashes(c: int) -> bool:
+    """Whether ``c``'s Attack makes its victims choose the card they trash (Bandit; a
+    Thief's player chooses)."""
+    return any(
+        isinstance(step, EachOtherTrashesRevealed) and not step.by_you
+        for step in _declared_steps(c)
+    )
 
 
 def _is_attack_step(c: int, kind: type) -> bool:

@@ -41,13 +41,21 @@ and the yes/no steps (Chancellor's deck, Library's set-aside card, Moneylender's
 Copper)."""
 
 
+_OTHER_VERBS: Mapping[str, tuple[str, str]] = {
+    "gain_trashed": ("EachOtherTrashesRevealed", "gain"),
+}
+"""Decisions a shared step asks under a verb other than its own, by code -> (step,
+verb): Thief's gain of the Treasures it trashed (cards from the trash, not a pile)."""
+
+
 def _purpose_kinds() -> dict[str, str]:
     """Every purpose the engine declares -> the kind of its decision."""
     exact = {s.purpose: s.kind for s in SPECS.values() if not s.purpose.startswith("*.")}
     shared: dict[str, set[str]] = {}
-    for spec in SPECS.values():
-        if spec.purpose.startswith("*."):
+    for code, spec in SPECS.items():
+        if spec.purpose.startswith("*.") and code not in _OTHER_VERBS:
             shared.setdefault(spec.verb, set()).add(spec.kind)
+    other = {asked: SPECS[code].kind for code, asked in _OTHER_VERBS.items()}
     out: dict[str, str] = {}
     for purpose in purposes():
         if purpose in exact:
@@ -57,6 +65,9 @@ def _purpose_kinds() -> dict[str, str]:
         decl = DECLARED.get(card)
         steps = [type(s).__name__ for s in decl.steps if s.verb == verb] if decl else []
         special = {_SHARED_STEP_KINDS[n] for n in steps if n in _SHARED_STEP_KINDS}
+        if decl:
+            special |= {other[type(s).__name__, verb] for s in decl.steps
+                        if (type(s).__name__, verb) in other}  # fmt: skip
         kinds = special or (shared.get(verb, set()) - set(_SHARED_STEP_KINDS.values()))
         if len(kinds) != 1:  # pragma: no cover - a new engine decision this table lacks
             raise RuntimeError(f"cannot tell the kind of the decision {purpose!r}: {kinds}")

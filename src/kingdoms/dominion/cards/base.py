@@ -16,17 +16,16 @@ from kingdoms.dominion.cards.registry import (
     HAND_HINTS,
     REACTION_ASKS,
     HandHint,
-    card,
     task,
 )
 from kingdoms.dominion.cards.steps import (
-    Custom,
     DiscardAnyThenDraw,
     DrawToSettingAside,
     EachOtherDiscardsDownTo,
     EachOtherDraws,
     EachOtherGains,
     EachOtherTopdecks,
+    EachOtherTrashesRevealed,
     GainCard,
     GainRule,
     GainUpTo,
@@ -41,18 +40,14 @@ from kingdoms.dominion.cards.steps import (
     TrashThis,
     TrashUpTo,
     asks,
-    choices,
     gain_costing_more,
-    reveal_two_to_trash,
-    trash_revealed,
     yes_no,
 )
 from kingdoms.dominion.data import (
-    CARDS,
     IS_TREASURE,
     IS_VICTORY,
 )
-from kingdoms.dominion.decisions import CHOOSE_CARDS, YES_NO, DecisionSpec
+from kingdoms.dominion.decisions import YES_NO, DecisionSpec
 from kingdoms.dominion.frames import Frame
 
 if TYPE_CHECKING:
@@ -184,68 +179,11 @@ ATTACK_READS["spy"] = False  # reads hidden cards only by moving them or asking 
 
 # -- Thief: each other player reveals 2 cards; you trash a Treasure of them and may gain
 #    the trashed Treasures
-THIEF = declare("thief", 4, ATTACK, "base-1e", Custom(),
+declare("thief", 4, ATTACK, "base-1e", EachOtherTrashesRevealed("Treasure", by_you=True,
+                                                                 may_gain=True),
     trash="Thief: trash one of the revealed Treasures.",
-    gain="Thief: gain the trashed Treasures?").index  # fmt: skip
+    gain="Thief: gain the trashed Treasures?")  # fmt: skip
 ATTACK_READS["thief"] = False  # reads hidden cards only by moving them or asking a decision
-
-
-@card("thief")
-def _thief(st: DominionState, p: int, pid: int) -> None:
-    st.stolen.clear()
-    victims = [Frame("thief_victim", p, 0, q) for q in st.others(p) if not st.immune[q]]
-    st.then(*victims, Frame("thief_gain_ask", p))
-
-
-@task("thief_victim")
-def _thief_victim(st: DominionState, fr: Frame) -> None:
-    p, q = fr.who, fr.a
-    treasures = reveal_two_to_trash(st, q, _is_treasure)
-    if len(treasures) > 1:
-        st.push("thief_trash", p, THIEF, q)
-    elif treasures:
-        _thief_take(st, q, treasures[0])
-
-
-def _thief_take(st: DominionState, q: int, c: int) -> None:
-    trash_revealed(st, q, c)
-    st.stolen.append(c)
-
-
-@task("thief_gain_ask")
-def _thief_gain_ask(st: DominionState, fr: Frame) -> None:
-    if st.stolen:
-        st.push("thief_gain", fr.who, THIEF)
-
-
-def _thief_gain_answer(st: DominionState, fr: Frame, kind: int, c: int) -> None:
-    p = fr.who
-    if kind == A.DONE:
-        st.stolen.clear()
-        return
-    st.trash.remove(c)
-    st.stolen.remove(c)
-    gainer = st.gainer(p)
-    st.discards[gainer].append(c)
-    st.owned_counts[gainer][c] += 1
-    if st.logging:
-        st._log("gain", p, card=CARDS[c].id, to="discard", source="trash")
-    if st.stolen:
-        st.push("thief_gain", p, fr.card)
-
-
-asks(
-    "thief_trash",
-    DecisionSpec(CHOOSE_CARDS, "thief.trash", zone="set_aside", whose=3, pick=TRASH),
-    lambda st, fr: choices([c for c in st.aside[fr.a] if IS_TREASURE[c]]),
-    lambda st, fr, kind, c: _thief_take(st, fr.a, c),
-)
-asks(
-    "thief_gain",
-    DecisionSpec(CHOOSE_CARDS, "thief.gain", zone="trash", pick="gain {card}"),
-    lambda st, fr: [*choices(st.stolen), A.A_DONE],
-    _thief_gain_answer,
-)
 
 # -- Throne Room: you may play an Action card from your hand twice (first edition: you
 #    must, if you have one)

@@ -1111,12 +1111,19 @@ class EachOtherTrashesRevealed(Step):
     """Each other player (not protected) reveals the top 2 cards of their deck and
     trashes one of the type ``only`` that is not ``spare`` (choosing which when
     they are of two kinds), discarding the rest (Bandit: a Treasure other than
-    Copper)."""
+    Copper).  ``by_you``: the player of the card chooses which, not the victim;
+    ``may_gain``: then the player may gain any of the cards this play trashed, one at a
+    time, to their discard pile (Thief: any Treasure, both)."""
 
     verb = "trash"
 
-    def __init__(self, only: str, spare: str = "") -> None:
+    def __init__(
+        self, only: str, spare: str = "", by_you: bool = False, may_gain: bool = False
+    ) -> None:
         self.only, self.spare = only, (BY_ID[spare] if spare else -1)
+        self.by_you, self.may_gain = by_you, may_gain
+        self.verbs: tuple[str, ...] = ("trash", "gain") if may_gain else ("trash",)
+        """Every verb of the decisions it asks."""
 
     def bind(self, card: int) -> None:
         TRASH_REVEALED[card] = self
@@ -1127,30 +1134,81 @@ class EachOtherTrashesRevealed(Step):
     def run(self, st: DominionState, p: int, card: int) -> None:
         from kingdoms.dominion.frames import Frame
 
-        victims = [q for q in st.others(p) if not st.immune[q]]
-        st.then(*(Frame("reveal_two_trash", p, card, q) for q in victims))
+        victims = [Frame("reveal_two_trash", p, card, q) for q in st.others(p) if not st.immune[q]]
+        if self.may_gain:
+            st.stolen.clear()
+            victims.append(Frame("gain_trashed_ask", p, card))
+        st.then(*victims)
 
 
 def _reveal_two_trash(st: DominionState, fr: Frame) -> None:
     q = fr.a
-    targets = reveal_two_to_trash(st, q, TRASH_REVEALED[fr.card].trashable)
+    step = TRASH_REVEALED[fr.card]
+    targets = reveal_two_to_trash(st, q, step.trashable)
     if len(targets) > 1:
-        st.push("victim_trash_revealed", q, fr.card, q)  # the victim chooses
+        if step.by_you:
+            st.push("trash_revealed", fr.who, fr.card, q)  # the player chooses
+        else:
+            st.push("victim_trash_revealed", q, fr.card, q)  # the victim chooses
     elif targets:
-        trash_revealed(st, q, targets[0])
+        _trash_revealed_by(st, fr.card, q, targets[0])
+
+
+def _trash_revealed_by(st: DominionState, card: int, q: int, c: int) -> None:
+    """Trash ``c`` of ``q``'s revealed cards for ``card``'s step (kept to be gained
+    when the step lets the player gain them) and discard the rest."""
+    trash_revealed(st, q, c)
+    if TRASH_REVEALED[card].may_gain:
+        st.stolen.append(c)
+
+
+def _gain_trashed_ask(st: DominionState, fr: Frame) -> None:
+    if st.stolen:
+        st.push("gain_trashed", fr.who, fr.card)
+
+
+def _gain_trashed(st: DominionState, fr: Frame, kind: int, c: int) -> None:
+    """Gain ``c``, one of the cards this play trashed, from the trash (``done``: none
+    more); asked again while some are left."""
+    p = fr.who
+    if kind == A.DONE:
+        st.stolen.clear()
+        return
+    st.trash.remove(c)
+    st.stolen.remove(c)
+    gainer = st.gainer(p)
+    st.discards[gainer].append(c)
+    st.owned_counts[gainer][c] += 1
+    if st.logging:
+        st._log("gain", p, card=CARDS[c].id, to="discard", source="trash")
+    if st.stolen:
+        st.push("gain_trashed", p, fr.card)
 
 
 TASKS["reveal_two_trash"] = _reveal_two_trash
+TASKS["gain_trashed_ask"] = _gain_trashed_ask
+# the victim chooses (Bandit), or the player of the card (Thief): the same decision
+for _code, _prompt in (
+    ("victim_trash_revealed", "Bandit: choose the Treasure to trash."),
+    ("trash_revealed", "Thief: trash one of the revealed Treasures."),
+):
+    asks(
+        _code,
+        DecisionSpec(
+            CHOOSE_CARDS, "*.trash", _prompt, zone="set_aside", whose=3, pick="trash {card}"
+        ),
+        lambda st, fr: choices([c for c in st.aside[fr.a] if TRASH_REVEALED[fr.card].trashable(c)]),
+        lambda st, fr, kind, c: _trash_revealed_by(st, fr.card, fr.a, c),
+    )
 asks(
-    "victim_trash_revealed",
+    "gain_trashed",
     DecisionSpec(
         CHOOSE_CARDS,
-        "*.trash",
-        "Bandit: choose the Treasure to trash.",
-        zone="set_aside",
-        whose=3,
-        pick="trash {card}",
+        "*.gain",
+        "Thief: gain the trashed Treasures?",
+        zone="trash",
+        pick="gain {card}",
     ),
-    lambda st, fr: choices([c for c in st.aside[fr.a] if TRASH_REVEALED[fr.card].trashable(c)]),
-    lambda st, fr, kind, c: trash_revealed(st, fr.a, c),
+    lambda st, fr: [*choices(st.stolen), A.A_DONE],
+    _gain_trashed,
 )
