@@ -10,7 +10,8 @@ the empty padding column, so neighbours need no bounds checks.
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
-from cpython.tuple cimport PyTuple_GET_ITEM
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
+from libc.string cimport memset
 
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
@@ -231,6 +232,31 @@ cdef class CBoard:
         for i in range(n):
             buf[out[i]] = 1
         return n
+
+    def mark_legal(self, domino, bytearray mask not None):
+        """The mask rewritten whole for ``domino``'s turn: zeros, then 1 at every legal
+        placement code; returns those codes as a tuple, in increasing order (as
+        :meth:`legal_placements` lists them; empty when none fits).  One C pass for
+        both the mask and the codes (see the pure board)."""
+        cdef int out[4 * SIDE * SIDE]
+        cdef int i, n, code
+        cdef char* buf
+        cdef Py_ssize_t size = PyByteArray_GET_SIZE(mask)
+        cdef tuple legal
+        cdef object item
+        if size < 4 * CELLS:
+            raise ValueError(f"a placement mask needs {4 * CELLS} bytes, not {size}")
+        n = self._placements(domino.number, out, False)
+        buf = PyByteArray_AS_STRING(mask)
+        memset(buf, 0, size)
+        legal = PyTuple_New(n)
+        for i in range(n):  # the codes' int objects are made once (most are above 256)
+            code = out[i]
+            buf[code] = 1
+            item = <object>PyTuple_GET_ITEM(CODE_INTS, code)
+            Py_INCREF(item)
+            PyTuple_SET_ITEM(legal, i, item)
+        return legal
 
     def can_place(self, domino):
         cdef int out[4 * SIDE * SIDE]

@@ -264,6 +264,19 @@ class Board:
                 n += 1
         return n
 
+    def mark_legal(self, domino: Domino, mask: bytearray) -> tuple[int, ...]:
+        """``mask`` rewritten whole for ``domino``'s turn: zeros, then 1 at every legal
+        placement code; returns those codes as a tuple, in increasing order (the
+        codes of :meth:`legal_placements`; empty when none fits).  ``mask`` must hold
+        at least ``4 * CELLS`` bytes."""
+        if len(mask) < 4 * CELLS:
+            raise ValueError(f"a placement mask needs {4 * CELLS} bytes, not {len(mask)}")
+        mask[:] = bytes(len(mask))
+        codes = self.legal_placements(domino)
+        for code in codes:
+            mask[code] = 1
+        return tuple(codes)
+
     def can_place(self, domino: Domino) -> bool:
         allowed = self.allowed()
         a1 = self.adj[domino.left[0]]

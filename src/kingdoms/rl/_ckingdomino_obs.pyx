@@ -55,6 +55,7 @@ cdef class NativeKingdominoEncoder:
     cdef int squares[49][4]
     cdef int placements[PLACEMENTS][2]
     cdef list boards
+    cdef list copies
     cdef int done[MAXP]
     cdef long keys[MAXP]
     cdef long stats[MAXP][4]
@@ -100,6 +101,8 @@ cdef class NativeKingdominoEncoder:
             self.placements[i][1] = placements[i][1]
         self.data = np.zeros((players, size), dtype=np.int16)
         self.view = self.data
+        # each seat's row's own ``copy`` (the observation handed out)
+        self.copies = [self.data[i].copy for i in range(players)]
         self.boards = [None] * players
         for i in range(players):
             self.done[i] = 0
@@ -245,7 +248,7 @@ cdef class NativeKingdominoEncoder:
     def encode(self, st, int seat):
         """The seat's vector (a copy: the learner's to keep)."""
         self._write(st, seat)
-        return self.data[seat].copy()
+        return self.copies[seat]()
 
     def buffer(self, st, int seat):
         """The seat's vector in its own buffer (not a copy: rewritten next call)."""
