@@ -195,3 +195,26 @@ def test_each_board_mark_legal_rewrites_the_mask_whole(board_class: Any) -> None
     with pytest.raises(ValueError, match="placement mask"):
         board_class(5).mark_legal(TILES[1], short)
     assert short == bytearray(b"\x02" * (4 * CELLS - 1))
+
+
+def _mark_actions() -> list[Any]:
+    """Both ``mark_actions`` (pure, and C when built)."""
+    from kingdoms.kingdomino import board
+
+    out: list[Any] = [board._mark_actions]
+    if NATIVE_BOARD:
+        out.append(importlib.import_module("kingdoms.kingdomino._cboard").mark_actions)
+    return out
+
+
+@pytest.mark.parametrize("mark", _mark_actions(), ids=["pure", "native"][: len(_mark_actions())])
+def test_mark_actions_rewrites_the_mask_and_sorts_the_actions(mark: Any) -> None:
+    mask = bytearray(b"\x03" * 20)
+    assert mark(mask, [17, 2, 9, 0]) == (0, 2, 9, 17)
+    assert mask == _list_mask([0, 2, 9, 17], 20)
+    assert mark(mask, []) == () and mask == bytearray(20)
+    for bad in ([3, 20], [-1]):
+        kept = bytearray(b"\x01" * 20)
+        with pytest.raises(ValueError, match="outside a mask"):
+            mark(kept, bad)
+        assert kept == bytearray(b"\x01" * 20)

@@ -452,6 +452,25 @@ NATIVE_PLAYOUT: Final[Any] = None if _native is None else _native.random_playout
 """The compiled loop of ``KingdominoState.random_playout`` (same games, in C), or
 None on the pure-Python path."""
 
+
+def _mark_actions(mask: bytearray, actions: list[int]) -> tuple[int, ...]:
+    """``mask`` rewritten whole — zeros, then 1 at each of ``actions`` — and
+    ``actions`` returned as a tuple in increasing order; an action outside the mask
+    is refused (:class:`ValueError`, the mask unchanged)."""
+    size = len(mask)
+    for a in actions:
+        if not 0 <= a < size:
+            raise ValueError(f"action {a} outside a mask of {size} bytes")
+    mask[:] = bytes(size)
+    for a in actions:
+        mask[a] = 1
+    return tuple(sorted(actions))
+
+
+MARK_ACTIONS: Final[Any] = _mark_actions if _native is None else _native.mark_actions
+""":func:`_mark_actions`, in C when built (the mask and the tuple of the Kingdomino
+picks, for ``KingdominoState.mark_legal``)."""
+
 NATIVE_BOARD: Final = _NativeBoard is not None
 """Whether :func:`new_board` gives the compiled C-array board (same interface and
 results as :class:`Board`, which stays the reference and the fallback)."""

@@ -45,6 +45,7 @@ from kingdoms.dominion.shuffle import shuffle
 from kingdoms.kingdomino.board import (
     CELLS,
     CENTRE,
+    MARK_ACTIONS,
     NATIVE_PLAYOUT,
     OFF,
     Board,
@@ -417,17 +418,14 @@ class KingdominoState(State):
                 mask[DISCARD] = 1
                 return _DISCARD_ONLY
             return legal
-        mask[:] = bytes(len(mask))
         if ph == CHOOSE:
             picks = _free(self.next, self.next_kings)
         elif ph == FIRST_PICKS:
             picks = _free(self.current, self.current_kings)
         else:
-            return ()
-        for a in picks:
-            mask[a] = 1
-        picks.sort()  # (a line is drawn sorted; a loaded one need not be)
-        return tuple(picks)
+            picks = []
+        marked: tuple[int, ...] = MARK_ACTIONS(mask, picks)
+        return marked
 
     def random_playout(self, rng: random.Random, max_steps: int = 100_000) -> None:
         """Play to the end with uniformly random actions, as :meth:`State.random_playout`
