@@ -238,9 +238,11 @@ cdef class NativeKingdominoEncoder:
             k = _item(kings, i)
             if k >= 0:
                 out[self.o_next + i * self.slot + FEATURES + _rel(k, seat, n)] = 1
+        cdef list pile
+        cdef Py_ssize_t j
         for pile in (fs[15], fs[16]):
-            for x in pile:
-                d = x
+            for j in range(len(pile)):
+                d = _item(pile, j)
                 if not 1 <= d <= 48:
                     raise IndexError(f"domino {d} out of range")
                 out[self.o_unseen + d - 1] = 1
