@@ -133,3 +133,88 @@ def test_a_short_mask_is_refused_and_left_unchanged(board_class: Any) -> None:
     with pytest.raises(ValueError, match="placement mask"):
         board.mark_placements(TILES[1], short)
     assert short == bytearray(4 * CELLS - 1)
+
+
+@pytest.mark.parametrize(("players", "variants"), SETTINGS)
+def test_mark_legal_writes_the_mask_into_a_kept_buffer_and_returns_the_sorted_actions(
+    players: int, variants: list[str]
+) -> None:
+    """``mark_legal`` on one buffer kept through random games: after every action the
+    buffer is the state's mask (every entry of the last state's mask cleared, the
+    bytes past the actions too) and the tuple is the sorted legal actions."""
+    kept = bytearray(b"\x07" * (NUM_ACTIONS + 3))  # junk: all of it is rewritten
+    for seed in range(2):
+        st = new_game("kingdomino", players=players, seed=seed, options={"variants": variants})
+        assert isinstance(st, KingdominoState)
+        rng = random.Random(seed)
+        while True:
+            legal = st.legal_actions()
+            marked = st.mark_legal(kept)
+            assert type(marked) is tuple
+            assert marked == tuple(sorted(legal))
+            assert kept == _list_mask(legal, NUM_ACTIONS + 3)
+            if st.is_terminal():
+                break
+            st.apply(legal[rng.randrange(len(legal))])
+        assert marked == () and kept == bytearray(NUM_ACTIONS + 3)
+
+
+def test_mark_legal_refuses_a_short_mask_and_leaves_it_unchanged() -> None:
+    st = new_game("kingdomino", players=2, seed=4)
+    assert isinstance(st, KingdominoState)
+    for placing in (False, True):
+        short = bytearray(b"\x01" * (NUM_ACTIONS - 1))
+        with pytest.raises(InvalidArgument, match="mask"):
+            st.mark_legal(short)
+        assert short == bytearray(b"\x01" * (NUM_ACTIONS - 1))
+        while st.phase != PLACE:
+            st.apply(st.legal_actions()[0])
+        assert placing or st.phase == PLACE
+
+
+@pytest.mark.parametrize("board_class", _boards(), ids=lambda c: c.__name__)
+def test_each_board_mark_legal_rewrites_the_mask_whole(board_class: Any) -> None:
+    """Both boards, through random kingdoms: ``mark_legal`` zeroes the whole mask, marks
+    the listed codes and returns them as a sorted tuple; a short mask is refused."""
+    rng = random.Random(11)
+    for _game in range(6):
+        board = board_class(5)
+        numbers = list(range(1, 49))
+        rng.shuffle(numbers)
+        for number in numbers:
+            dom = TILES[number]
+            codes = board.legal_placements(dom)
+            mask = bytearray(b"\x05" * (4 * CELLS + 60))
+            assert board.mark_legal(dom, mask) == tuple(sorted(codes))
+            assert mask == _list_mask(codes, 4 * CELLS + 60)
+            if codes:
+                board.place(dom, codes[rng.randrange(len(codes))])
+            else:
+                board.discard(number)
+    short = bytearray(b"\x02" * (4 * CELLS - 1))
+    with pytest.raises(ValueError, match="placement mask"):
+        board_class(5).mark_legal(TILES[1], short)
+    assert short == bytearray(b"\x02" * (4 * CELLS - 1))
+
+
+def _mark_actions() -> list[Any]:
+    """Both ``mark_actions`` (pure, and C when built)."""
+    from kingdoms.kingdomino import board
+
+    out: list[Any] = [board._mark_actions]
+    if NATIVE_BOARD:
+        out.append(importlib.import_module("kingdoms.kingdomino._cboard").mark_actions)
+    return out
+
+
+@pytest.mark.parametrize("mark", _mark_actions(), ids=["pure", "native"][: len(_mark_actions())])
+def test_mark_actions_rewrites_the_mask_and_sorts_the_actions(mark: Any) -> None:
+    mask = bytearray(b"\x03" * 20)
+    assert mark(mask, [17, 2, 9, 0]) == (0, 2, 9, 17)
+    assert mask == _list_mask([0, 2, 9, 17], 20)
+    assert mark(mask, []) == () and mask == bytearray(20)
+    for bad in ([3, 20], [-1]):
+        kept = bytearray(b"\x01" * 20)
+        with pytest.raises(ValueError, match="outside a mask"):
+            mark(kept, bad)
+        assert kept == bytearray(b"\x01" * 20)

@@ -8,9 +8,10 @@ the empty padding column, so neighbours need no bounds checks.
 """
 
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
-from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
-from cpython.tuple cimport PyTuple_GET_ITEM
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
+from libc.string cimport memset
 
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
@@ -34,6 +35,7 @@ DEF FIRST_PICKS = 0
 DEF PLACE = 1
 DEF CHOOSE = 2
 DEF OVER = 3
+DEF MAXACTIONS = 64  # mark_actions' actions (the picks: at most 4)
 DEF MAXLINE = 8  # kings in a line: at most 4 (2 players with 2 kings each, or 4 players)
 
 CODES = {
@@ -47,6 +49,38 @@ CODES = {
 """The state's codes as compiled in here (a test holds them to the state's)."""
 
 cdef tuple CODE_INTS = tuple(range(4 * CELLS))
+
+
+def mark_actions(bytearray mask not None, list actions not None):
+    """``mask`` rewritten whole — zeros, then 1 at each of ``actions`` — and
+    ``actions`` returned as a tuple in increasing order; an action outside the mask
+    is refused (ValueError, the mask unchanged).  For a few actions (the picks)."""
+    cdef Py_ssize_t size = PyByteArray_GET_SIZE(mask), n = len(actions), i, j
+    cdef long codes[MAXACTIONS]
+    cdef long a
+    cdef char* buf
+    cdef tuple out
+    cdef object item
+    if n > MAXACTIONS:
+        raise ValueError(f"{n} actions, at most {MAXACTIONS}")
+    for i in range(n):
+        a = <object>PyList_GET_ITEM(actions, i)
+        if not 0 <= a < size:
+            raise ValueError(f"action {a} outside a mask of {size} bytes")
+        j = i
+        while j > 0 and codes[j - 1] > a:  # insertion sort: a handful of actions
+            codes[j] = codes[j - 1]
+            j -= 1
+        codes[j] = a
+    buf = PyByteArray_AS_STRING(mask)
+    memset(buf, 0, size)
+    out = PyTuple_New(n)
+    for i in range(n):
+        buf[codes[i]] = 1
+        item = codes[i]
+        Py_INCREF(item)
+        PyTuple_SET_ITEM(out, i, item)
+    return out
 cdef object ONE = 1  # a Python int: bitmasks of 182 cells overflow C integers
 cdef int OFF[4]
 OFF[:] = [1, W, -1, -W]
@@ -231,6 +265,31 @@ cdef class CBoard:
         for i in range(n):
             buf[out[i]] = 1
         return n
+
+    def mark_legal(self, domino, bytearray mask not None):
+        """The mask rewritten whole for ``domino``'s turn: zeros, then 1 at every legal
+        placement code; returns those codes as a tuple, in increasing order (as
+        :meth:`legal_placements` lists them; empty when none fits).  One C pass for
+        both the mask and the codes (see the pure board)."""
+        cdef int out[4 * SIDE * SIDE]
+        cdef int i, n, code
+        cdef char* buf
+        cdef Py_ssize_t size = PyByteArray_GET_SIZE(mask)
+        cdef tuple legal
+        cdef object item
+        if size < 4 * CELLS:
+            raise ValueError(f"a placement mask needs {4 * CELLS} bytes, not {size}")
+        n = self._placements(domino.number, out, False)
+        buf = PyByteArray_AS_STRING(mask)
+        memset(buf, 0, size)
+        legal = PyTuple_New(n)
+        for i in range(n):  # the codes' int objects are made once (most are above 256)
+            code = out[i]
+            buf[code] = 1
+            item = <object>PyTuple_GET_ITEM(CODE_INTS, code)
+            Py_INCREF(item)
+            PyTuple_SET_ITEM(legal, i, item)
+        return legal
 
     def can_place(self, domino):
         cdef int out[4 * SIDE * SIDE]

@@ -264,6 +264,19 @@ class Board:
                 n += 1
         return n
 
+    def mark_legal(self, domino: Domino, mask: bytearray) -> tuple[int, ...]:
+        """``mask`` rewritten whole for ``domino``'s turn: zeros, then 1 at every legal
+        placement code; returns those codes as a tuple, in increasing order (the
+        codes of :meth:`legal_placements`; empty when none fits).  ``mask`` must hold
+        at least ``4 * CELLS`` bytes."""
+        if len(mask) < 4 * CELLS:
+            raise ValueError(f"a placement mask needs {4 * CELLS} bytes, not {len(mask)}")
+        mask[:] = bytes(len(mask))
+        codes = self.legal_placements(domino)
+        for code in codes:
+            mask[code] = 1
+        return tuple(codes)
+
     def can_place(self, domino: Domino) -> bool:
         allowed = self.allowed()
         a1 = self.adj[domino.left[0]]
@@ -438,6 +451,25 @@ _NativeBoard: Final[Any] = None if _native is None else _native.CBoard
 NATIVE_PLAYOUT: Final[Any] = None if _native is None else _native.random_playout
 """The compiled loop of ``KingdominoState.random_playout`` (same games, in C), or
 None on the pure-Python path."""
+
+
+def _mark_actions(mask: bytearray, actions: list[int]) -> tuple[int, ...]:
+    """``mask`` rewritten whole — zeros, then 1 at each of ``actions`` — and
+    ``actions`` returned as a tuple in increasing order; an action outside the mask
+    is refused (:class:`ValueError`, the mask unchanged)."""
+    size = len(mask)
+    for a in actions:
+        if not 0 <= a < size:
+            raise ValueError(f"action {a} outside a mask of {size} bytes")
+    mask[:] = bytes(size)
+    for a in actions:
+        mask[a] = 1
+    return tuple(sorted(actions))
+
+
+MARK_ACTIONS: Final[Any] = _mark_actions if _native is None else _native.mark_actions
+""":func:`_mark_actions`, in C when built (the mask and the tuple of the Kingdomino
+picks, for ``KingdominoState.mark_legal``)."""
 
 NATIVE_BOARD: Final = _NativeBoard is not None
 """Whether :func:`new_board` gives the compiled C-array board (same interface and

@@ -45,6 +45,7 @@ from kingdoms.dominion.shuffle import shuffle
 from kingdoms.kingdomino.board import (
     CELLS,
     CENTRE,
+    MARK_ACTIONS,
     NATIVE_PLAYOUT,
     OFF,
     Board,
@@ -116,6 +117,9 @@ def _restore(data: Mapping[str, Any], log: Sequence[Event]) -> KingdominoState:
     st.log = list(log)
     st._legal = None
     return st
+
+
+_DISCARD_ONLY: Final = (DISCARD,)
 
 
 def _free(line: list[int], kings: list[int]) -> list[int]:
@@ -394,6 +398,34 @@ class KingdominoState(State):
                 if k < 0:
                     mask[PICK + d] = 1
         return mask
+
+    def mark_legal(self, mask: bytearray) -> tuple[int, ...]:
+        """The legal actions written into ``mask`` (at least ``NUM_ACTIONS`` bytes),
+        which is rewritten whole — zeros, then 1 at each legal action — and returned
+        as a tuple in increasing order: the mask and the sorted legal actions of
+        :meth:`legal_actions_mask` and :meth:`legal_actions` in one pass, into a
+        buffer the caller keeps (the environments' step)."""
+        if len(mask) < NUM_ACTIONS:
+            raise InvalidArgument(
+                f"a Kingdomino action mask holds at least {NUM_ACTIONS} actions, not {len(mask)}"
+            )
+        ph = self.phase
+        if ph == PLACE:
+            slot = self.slot
+            board = self.boards[self.current_kings[slot]]
+            legal: tuple[int, ...] = board.mark_legal(TILES[self.current[slot]], mask)
+            if not legal:
+                mask[DISCARD] = 1
+                return _DISCARD_ONLY
+            return legal
+        if ph == CHOOSE:
+            picks = _free(self.next, self.next_kings)
+        elif ph == FIRST_PICKS:
+            picks = _free(self.current, self.current_kings)
+        else:
+            picks = []
+        marked: tuple[int, ...] = MARK_ACTIONS(mask, picks)
+        return marked
 
     def random_playout(self, rng: random.Random, max_steps: int = 100_000) -> None:
         """Play to the end with uniformly random actions, as :meth:`State.random_playout`

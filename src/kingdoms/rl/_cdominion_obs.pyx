@@ -53,12 +53,14 @@ cdef class NativeDominionEncoder:
     cdef dict decisions
     cdef dict held
     cdef object state
+    cdef object fields
     cdef short owned_seen[MAXP][MAXK]
     cdef long points[MAXP]
     cdef int points_known[MAXP]
 
     def __init__(
-        self, int players, int size, int k, dict offsets, dict decisions, dict held
+        self, int players, int size, int k, dict offsets, dict decisions, dict held,
+        object fields,
     ):
         if not 1 <= players <= MAXP or not 0 < k <= MAXK:
             raise ValueError(f"players must be 1..{MAXP} and cards 1..{MAXK}")
@@ -87,6 +89,9 @@ cdef class NativeDominionEncoder:
         self.o_discard_top = offsets["discard_top"]
         self.decisions = decisions
         self.held = held
+        # the state's fields _write reads, in one tuple (one call instead of an
+        # attribute lookup each; see kingdoms.rl.dominion_obs.native_fields)
+        self.fields = fields
         self.data = np.zeros((players, size), dtype=np.int16)
         self.view = self.data
         # each seat's row's own ``copy`` (the observation handed out)
@@ -147,19 +152,22 @@ cdef class NativeDominionEncoder:
             self.state = st
             for q in range(n):
                 self.points_known[q] = 0
-        turn = st.turn
-        stack = st.stack
-        to_move = st.current_player
-        controller = st.controller
-        hands = st.hands
-        decks = st.decks
-        discards = st.discards
-        in_play = st.in_play
-        aside = st.aside
-        looking = st.looking
+        cdef tuple fs = self.fields(st)
+        if len(fs) != 23:
+            raise ValueError(f"{len(fs)} fields, 23 expected")
+        turn = fs[0]
+        stack = fs[1]
+        to_move = fs[2]
+        controller = fs[3]
+        hands = fs[4]
+        decks = fs[5]
+        discards = fs[6]
+        in_play = fs[7]
+        aside = fs[8]
+        looking = fs[9]
         # -- one-hots
         out[0] = 1
-        out[1 + <int>st.phase] = 1
+        out[1 + <int>fs[10]] = 1
         out[self.o_turn + (turn - seat + n) % n] = 1
         if to_move >= 0:
             out[self.o_to_move + (to_move - seat + n) % n] = 1
@@ -181,7 +189,7 @@ cdef class NativeDominionEncoder:
                 out[self.o_decision_about + (q - seat + n) % n] = 1
                 if <int>spec[1] >= 0:
                     out[self.o_decision_subject + <int>fr.field(spec[1])] = 1
-        discarding = st.discarding
+        discarding = fs[11]
         for r in range(n):
             q = (seat + r) % n
             disc = discards[q]
@@ -195,7 +203,7 @@ cdef class NativeDominionEncoder:
         # -- card counts
         self._count(out, self.o_hand, hands[seat])
         self._count(out, self.o_looking, looking[seat])
-        self._count(out, self.o_trash, st.trash)
+        self._count(out, self.o_trash, fs[12])
         if controller == seat and turn != seat:
             self._count(out, self.o_possessed_hand, hands[turn])
             self._count(out, self.o_possessed_looking, looking[turn])
@@ -211,8 +219,8 @@ cdef class NativeDominionEncoder:
                 for f in held:
                     out[self.o_set_aside + r * k + <int>fr.field(f)] += 1
         # -- the supply, its piles and the empty ones
-        supply = st.supply
-        piles = st.piles
+        supply = fs[13]
+        piles = fs[14]
         cdef int empties = 0
         for j in range(len(piles)):
             c = _item(piles, j)
@@ -223,8 +231,8 @@ cdef class NativeDominionEncoder:
                 empties += 1
         # -- owned counts (the kinds a seat can own in this game) and victory points,
         # asked again only when the seat's counts changed
-        owned = st.owned_counts
-        kinds = st.owned_kinds
+        owned = fs[15]
+        kinds = fs[16]
         cdef int changed
         for r in range(n):
             q = (seat + r) % n
@@ -243,13 +251,13 @@ cdef class NativeDominionEncoder:
                 self.points_known[q] = 1
         # -- numbers
         i = self.o_numbers
-        out[i] = st.actions
-        out[i + 1] = st.buys
-        out[i + 2] = st.coins
-        out[i + 3] = st.potions
-        out[i + 4] = 1 if st.bought else 0
+        out[i] = fs[17]
+        out[i + 1] = fs[18]
+        out[i + 2] = fs[19]
+        out[i + 3] = fs[20]
+        out[i + 4] = 1 if fs[21] else 0
         out[i + 5] = empties
-        turns = st.turns
+        turns = fs[22]
         i += 6
         for r in range(n):
             q = (seat + r) % n

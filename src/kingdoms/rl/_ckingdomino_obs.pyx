@@ -50,18 +50,20 @@ cdef class NativeKingdominoEncoder:
     cdef int o_phase, o_round, o_game, o_variants, o_to_move, o_pick_order
     cdef int o_picks_made, o_acting, o_current, o_next, o_unseen, o_stats, o_grids
     cdef object data
+    cdef object fields
     cdef short[:, ::1] view
     cdef short dominoes[49][FEATURES]
     cdef int squares[49][4]
     cdef int placements[PLACEMENTS][2]
     cdef list boards
+    cdef list copies
     cdef int done[MAXP]
     cdef long keys[MAXP]
     cdef long stats[MAXP][4]
 
     def __init__(
         self, int players, int size, int line, dict offsets, object dominoes,
-        list squares, list placements, int castle, tuple phases,
+        list squares, list placements, int castle, tuple phases, object fields,
     ):
         cdef int i, j
         if not 1 <= players <= MAXP or not 1 <= line <= MAXL:
@@ -74,6 +76,9 @@ cdef class NativeKingdominoEncoder:
         self.slot = FEATURES + players + 2
         self.castle = castle
         self.first_picks, self.place, self.choose = phases
+        # the state's fields _write reads, in one tuple (one call instead of an
+        # attribute lookup each; see kingdoms.rl.kingdomino_obs.native_fields)
+        self.fields = fields
         self.o_phase = offsets["phase"]
         self.o_round = offsets["round"]
         self.o_game = offsets["game"]
@@ -100,6 +105,8 @@ cdef class NativeKingdominoEncoder:
             self.placements[i][1] = placements[i][1]
         self.data = np.zeros((players, size), dtype=np.int16)
         self.view = self.data
+        # each seat's row's own ``copy`` (the observation handed out)
+        self.copies = [self.data[i].copy for i in range(players)]
         self.boards = [None] * players
         for i in range(players):
             self.done[i] = 0
@@ -113,11 +120,10 @@ cdef class NativeKingdominoEncoder:
             memset(&self.view[seat, start], 0, PLANES * GRID * sizeof(short))
             self.view[seat, start + 6 * GRID + self.castle] = 1
 
-    cdef int _sync(self, object st) except -1:
+    cdef int _sync(self, object st, list boards) except -1:
         cdef int n = self.players
         cdef int q, seat, i, base, number, code, t1, c1, t2, c2, g1, g2, placed_n
         cdef long key, past
-        cdef list boards = st.boards
         cdef list placed
         cdef tuple item
         if len(boards) != n:
@@ -179,33 +185,36 @@ cdef class NativeKingdominoEncoder:
         cdef long d
         if not 0 <= seat < n:
             raise IndexError(f"seat {seat} out of range")
-        self._sync(st)
+        cdef tuple fs = self.fields(st)
+        if len(fs) != 18:
+            raise ValueError(f"{len(fs)} fields, 18 expected")
+        self._sync(st, fs[17])
         cdef short* out = &self.view[seat, 0]
         memset(out, 0, self.o_grids * sizeof(short))
         out[0] = 1
-        cdef int phase = st.phase
+        cdef int phase = fs[0]
         cdef bint acting = phase == self.place or phase == self.choose
         out[self.o_phase + phase] = 1
-        out[self.o_round] = st.round + 1
-        out[self.o_game] = st.game_no + 1
-        out[self.o_variants] = 1 if st.middle else 0
-        out[self.o_variants + 1] = 1 if st.harmony else 0
-        out[self.o_variants + 2] = 1 if st.dynasty else 0
-        out[self.o_variants + 3] = 1 if st.mighty else 0
-        cdef int to_move = st.current_player
+        out[self.o_round] = <int>fs[1] + 1
+        out[self.o_game] = <int>fs[2] + 1
+        out[self.o_variants] = 1 if fs[3] else 0
+        out[self.o_variants + 1] = 1 if fs[4] else 0
+        out[self.o_variants + 2] = 1 if fs[5] else 0
+        out[self.o_variants + 3] = 1 if fs[6] else 0
+        cdef int to_move = fs[7]
         if to_move >= 0:
             out[self.o_to_move + _rel(to_move, seat, n)] = 1
-        cdef int pick_pos = st.pick_pos
-        cdef list order = st.pick_order
+        cdef int pick_pos = fs[8]
+        cdef list order = fs[9]
         drawn = pick_pos + 1 if phase == self.first_picks else len(order)
         m = min(drawn, L, len(order))
         for i in range(m):
             q = _item(order, i)
             out[self.o_pick_order + i * n + _rel(q, seat, n)] = 1
         out[self.o_picks_made] = pick_pos
-        cdef list current = st.current
-        cdef list kings = st.current_kings
-        cdef int slot = st.slot
+        cdef list current = fs[10]
+        cdef list kings = fs[11]
+        cdef int slot = fs[12]
         if acting:
             if not 0 <= slot < min(L, len(current)):
                 raise IndexError(f"slot {slot} out of range")
@@ -221,17 +230,19 @@ cdef class NativeKingdominoEncoder:
             for i in range(done):
                 out[self.o_current + i * self.slot + FEATURES + n] = 1
             out[self.o_current + slot * self.slot + FEATURES + n + 1] = 1
-        cdef list following = st.next
-        kings = st.next_kings
+        cdef list following = fs[13]
+        kings = fs[14]
         for i in range(min(L, len(following))):
             self._domino(&out[self.o_next + i * self.slot], _item(following, i))
         for i in range(min(L, len(kings))):
             k = _item(kings, i)
             if k >= 0:
                 out[self.o_next + i * self.slot + FEATURES + _rel(k, seat, n)] = 1
-        for pile in (st.pile, st.aside):
-            for x in pile:
-                d = x
+        cdef list pile
+        cdef Py_ssize_t j
+        for pile in (fs[15], fs[16]):
+            for j in range(len(pile)):
+                d = _item(pile, j)
                 if not 1 <= d <= 48:
                     raise IndexError(f"domino {d} out of range")
                 out[self.o_unseen + d - 1] = 1
@@ -245,7 +256,7 @@ cdef class NativeKingdominoEncoder:
     def encode(self, st, int seat):
         """The seat's vector (a copy: the learner's to keep)."""
         self._write(st, seat)
-        return self.data[seat].copy()
+        return self.copies[seat]()
 
     def buffer(self, st, int seat):
         """The seat's vector in its own buffer (not a copy: rewritten next call)."""

@@ -34,8 +34,10 @@ class StepCore:
     """One game being played by an environment: its state, the observation
     encoder, and the state's legal actions as a mask, asked once per state.
 
-    The mask is the engine's ``legal_actions_mask`` (a bytearray: no Python int
-    per legal action where the game builds it natively) or, with
+    The mask is written by the state into one kept buffer where the state can
+    (``mark_legal``, as Kingdomino's: the mask and the sorted legal actions in one
+    pass, no Python int made per legal action on the compiled board), else the
+    engine's ``legal_actions_mask`` copied into that buffer, or, with
     ``by_legal_list``, a mask kept per tuple of legal actions (games whose legal
     lists repeat, as Dominion's buy phase per coins).  It serves both the
     observation (an int8 copy) and the legality check (one byte read)."""
@@ -59,6 +61,10 @@ class StepCore:
         # array view over it made once (a view per state costs more than the copy)
         self.own = bytearray(num_actions)
         self.own_array: np.ndarray = np.frombuffer(self.own, np.int8)
+        # whether states of the last type met write their mask themselves (a
+        # ``mark_legal(mask)`` method, as Kingdomino's: mask and sorted tuple at once)
+        self.state_type: type = type(None)
+        self.marks = False
         self.legal_step = -1
         self.legal: list[int] = []
         self.masks: dict[tuple[int, ...], tuple[bytearray, np.ndarray, tuple[int, ...]]] = {}
@@ -116,9 +122,19 @@ class StepCore:
             self.legal_tuple = found[2]
             self.tuple_step = state.step
         else:
-            mask = state.legal_actions_mask(self.num_actions)
-            self.mask = mask
-            self.own[:] = mask
+            kind = type(state)
+            if kind is not self.state_type:
+                self.state_type = kind
+                self.marks = hasattr(kind, "mark_legal")
+            if self.marks:
+                # the state writes its mask into the kept buffer and hands back its
+                # sorted legal actions (info's tuple) in the same pass
+                marker: Any = state
+                self.legal_tuple = marker.mark_legal(self.own)
+                self.tuple_step = state.step
+            else:
+                self.own[:] = state.legal_actions_mask(self.num_actions)
+            self.mask = self.own
             self.mask_array = self.own_array
         self.mask_step = state.step
 
@@ -161,9 +177,9 @@ class StepCore:
             return
         step = state.step
         if self.tuple_step != step:
-            if self.by_legal_list:
+            if self.mask_step != step:
                 self.refresh_mask(state)
-            else:
+            if self.tuple_step != step:  # a state without ``mark_legal``
                 self.legal_tuple = tuple(sorted(self.legal_actions(state)))
                 self.tuple_step = step
         info["legal_actions"] = self.legal_tuple
