@@ -256,9 +256,11 @@ def test_rollouts_are_whole_by_default_and_step_on_request() -> None:
         twins = [start.determinize(0, random.Random(seed)) for _ in range(4)]
         for t in twins:
             t.logging = False
-        whole = BestBot()._finish(twins[0], kingdom_rollout, random.Random(seed))
+        whole = BestBot(reward="share")._finish(twins[0], kingdom_rollout, random.Random(seed))
         finish_rollout(twins[1], random.Random(seed), 100_000)
-        step = BestBot(rollout="step")._finish(twins[2], kingdom_playout, random.Random(seed))
+        step = BestBot(rollout="step", reward="share")._finish(
+            twins[2], kingdom_playout, random.Random(seed)
+        )
         rng = random.Random(seed)
         while twins[3].current_player >= 0:
             twins[3].apply(kingdom_playout(twins[3], rng))
@@ -440,3 +442,45 @@ def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> No
         (ks[0]["name"], "optimized")
     ]
     assert "| Workshop/Gardens | optimized: `optimized-" in bench.table([row], markdown=True)
+
+
+def test_the_move_search_scores_the_win_with_the_share_of_points() -> None:
+    """``reward=mix`` (the default) scores a rollout by the mean of the win and the
+    seat's share of the points; ``reward=share`` by the share alone (the earlier
+    ``best``).  Late in a Witch game, with Duchies and Curses gone (two piles empty),
+    the share alone takes an Estate that brings the third pile closer; the mix takes
+    a Silver, from the same view, seed and rollouts."""
+    from kingdoms.dominion.data import CARDS, NUM_CARDS
+
+    assert BestBot().rewards([30, 20], [0]) == [0.8, 0.2]
+    assert BestBot(reward="share").rewards([30, 20], [0]) == [0.6, 0.4]
+    assert BestBot().rewards([25, 25], [0, 1]) == [0.5, 0.5]
+    assert make_bot("dominion", "best").reward == "mix"
+    assert make_bot("dominion", "best:reward=share").reward == "share"
+    with pytest.raises(InvalidConfig, match="reward must be one of mix, share, not 'win'"):
+        make_bot("dominion", "best:reward=win")
+    kingdom = ["alchemist", "apothecary", "bandit", "bureaucrat", "chapel", "feast",
+               "poacher", "vineyard", "witch", "woodcutter"]  # fmt: skip
+    spec = "best:plan=table,opponent=bundled,iterations=100,seed=1"
+    state = new_game("dominion", 2, 3, {"kingdom": kingdom})
+    assert isinstance(state, DominionState)
+    state.logging = False
+    other = make_bot("dominion", "witch")
+    rngs = seat_rngs(3, 2)
+    while state.step < 98:
+        p = state.current_player
+        legal = state.legal_actions()
+        if p == 0 and len(legal) > 1:
+            bot = make_bot("dominion", spec + ",reward=share")
+            state.apply(bot.act(state.view(0), legal, random.Random(0)))
+        else:
+            state.apply(other.act(state.view(p), legal, rngs[p]))
+    assert state.current_player == 0 and state.turns == [21, 21]
+    empty = {CARDS[i].id for i in state.piles if state.supply[i] == 0}
+    assert {"duchy", "curse"} <= empty
+    legal = state.legal_actions()
+    moves = {}
+    for reward in ("share", "mix"):
+        bot = make_bot("dominion", f"{spec},reward={reward}")
+        moves[reward] = CARDS[bot.act(state.view(0), legal, random.Random(0)) % NUM_CARDS].id
+    assert moves == {"share": "estate", "mix": "silver"}

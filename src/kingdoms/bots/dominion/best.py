@@ -32,7 +32,8 @@ Parameters (``best:level=strong,iterations=400,seed=3``): ``level``, ``time`` (C
 seconds per decision), ``iterations`` (a cap on rollouts; alone: no time limit),
 ``seed`` (the search's own random numbers: reproducible moves), ``width``, ``keep``,
 ``method`` (``paired`` or ``flat``), ``rollout`` (``whole`` or ``step``), ``plan``
-(``search`` or ``table``), ``opponent`` (``fit`` or ``bundled``).
+(``search`` or ``table``), ``opponent`` (``fit`` or ``bundled``), ``rush`` (``on`` or
+``off``), ``reward`` (``mix`` or ``share``).
 
 The other seats are rolled out by a model fitted to their visible gains
 (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`, ``opponent=fit``): the
@@ -56,7 +57,7 @@ from typing import Any
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion.opponent import ALT_VP, GAINERS, RUSH_HELPERS, OpponentModel, rush_name
 from kingdoms.bots.dominion.search import finish_rollout, plan_candidates, plan_move
-from kingdoms.bots.mcts import CLOCKS, MAX_PLAYOUT_STEPS, MCTSBot, rewards
+from kingdoms.bots.mcts import CLOCKS, MAX_PLAYOUT_STEPS, MCTSBot, play_to_end, rewards
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import State
@@ -115,6 +116,16 @@ alternative Victory card (Gardens) and a helper (Throne Room), the plan search a
 weighs that rush (:func:`plan_names`); ``off``: it weighs the plans of
 :func:`~kingdoms.bots.dominion.search.plan_candidates` only."""
 
+REWARDS = ("mix", "share")
+"""What a rollout of the move search scores for the seat: ``mix``, the mean of the
+win (1, ½ shared, 0) and the seat's share of the points (:data:`WIN_WEIGHT` on the
+win); ``share``, the share of the points alone (the earlier ``best``).  The share
+alone still rewards points in a game the seat loses: behind, it bought Estates and
+Duchies that emptied the third pile and ended the game for the other seat."""
+
+WIN_WEIGHT = 0.5
+"""The win's weight in the ``mix`` reward (the share of the points: the rest)."""
+
 METHODS = ("paired", "flat")
 """``paired``: every candidate played from the same deals (common random numbers);
 ``flat``: :class:`~kingdoms.bots.mcts.MCTSBot`'s flat UCB over independent rollouts."""
@@ -140,7 +151,10 @@ class BestBot:
         plan: str = "search",
         opponent: str = "fit",
         rush: str | bool = "on",
+        reward: str = "mix",
     ) -> None:
+        if reward not in REWARDS:
+            raise InvalidConfig(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if isinstance(rush, bool):  # the spec parser reads on/off as booleans
             rush = "on" if rush else "off"
         if rush not in RUSHES:
@@ -169,6 +183,7 @@ class BestBot:
         self.rollout = rollout
         self.plan_mode = plan
         self.rush = rush == "on"
+        self.reward = reward
         self.plans: PlanSearch | None = None
         self.opponent_mode = opponent
         self.opponents: OpponentModel | None = None
@@ -333,21 +348,31 @@ class BestBot:
     ) -> list[float]:
         if self.rollout == "whole":
             if plans is None:
-                return list(self.search._finish(state, policy, rng))
-            finish_rollout(state, rng, MAX_PLAYOUT_STEPS, plans)
-            found = state.outcome()
-            if found is None:
-                return [0.5] * state.num_players
-            return rewards(found.scores, found.winners, self.search.scoring)
-        apply = state.apply
-        for _ in range(100_000):
-            if state.current_player < 0:
-                break
-            apply(policy(state, rng))
+                play_to_end(state, policy, rng)
+            else:
+                finish_rollout(state, rng, MAX_PLAYOUT_STEPS, plans)
+        else:
+            apply = state.apply
+            for _ in range(100_000):
+                if state.current_player < 0:
+                    break
+                apply(policy(state, rng))
         out = state.outcome()
         if out is None:
             return [0.5] * state.num_players
-        return rewards(out.scores, out.winners, self.search.scoring)
+        return self.rewards(out.scores, out.winners)
+
+    def rewards(self, scores: Sequence[float], winners: Sequence[int]) -> list[float]:
+        """Each seat's reward for a finished rollout of the move search (``reward``).
+
+        >>> BestBot().rewards([30, 20], [0]), BestBot(reward="share").rewards([30, 20], [0])
+        ([0.8, 0.2], [0.6, 0.4])
+        """
+        share = rewards(scores, winners, self.search.scoring)
+        if self.reward == "share":
+            return share
+        win = rewards(scores, winners, "win")
+        return [WIN_WEIGHT * w + (1.0 - WIN_WEIGHT) * s for w, s in zip(win, share, strict=True)]
 
 
 def plan_names(kingdom: tuple[str, ...], rush: bool = True) -> tuple[str, ...]:
@@ -496,6 +521,7 @@ __all__ = [
     "METHODS",
     "OPPONENTS",
     "PLANS",
+    "REWARDS",
     "ROLLOUTS",
     "RUSHES",
     "BestBot",
