@@ -445,19 +445,19 @@ def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> No
 
 
 def test_the_move_search_scores_the_win_with_the_share_of_points() -> None:
-    """``reward=mix`` (the default) scores a rollout by the mean of the win and the
-    seat's share of the points; ``reward=share`` by the share alone (the earlier
-    ``best``).  Late in a Witch game, with Duchies and Curses gone (two piles empty),
-    the share alone takes an Estate that brings the third pile closer; the mix takes
-    a Silver, from the same view, seed and rollouts."""
+    """``reward=mix`` scores a rollout by the mean of the win and the seat's share of
+    the points; ``reward=share`` (the default) by the share alone.  Late in a Witch
+    game, with Duchies and Curses gone (two piles empty), the share alone takes an
+    Estate that brings the third pile closer; the mix takes a Silver, from the same
+    view, seed and rollouts."""
     from kingdoms.dominion.data import CARDS, NUM_CARDS
 
-    assert BestBot().rewards([30, 20], [0]) == [0.8, 0.2]
-    assert BestBot(reward="share").rewards([30, 20], [0]) == [0.6, 0.4]
-    assert BestBot().rewards([25, 25], [0, 1]) == [0.5, 0.5]
-    assert make_bot("dominion", "best").reward == "mix"
-    assert make_bot("dominion", "best:reward=share").reward == "share"
-    with pytest.raises(InvalidConfig, match="reward must be one of mix, share, not 'win'"):
+    assert BestBot(reward="mix").rewards([30, 20], [0]) == [0.8, 0.2]
+    assert BestBot().rewards([30, 20], [0]) == [0.6, 0.4]
+    assert BestBot(reward="mix").rewards([25, 25], [0, 1]) == [0.5, 0.5]
+    assert make_bot("dominion", "best").reward == "share"
+    assert make_bot("dominion", "best:reward=mix").reward == "mix"
+    with pytest.raises(InvalidConfig, match="reward must be one of share, mix, not 'win'"):
         make_bot("dominion", "best:reward=win")
     kingdom = ["alchemist", "apothecary", "bandit", "bureaucrat", "chapel", "feast",
                "poacher", "vineyard", "witch", "woodcutter"]  # fmt: skip
