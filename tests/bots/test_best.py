@@ -444,43 +444,74 @@ def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> No
     assert "| Workshop/Gardens | optimized: `optimized-" in bench.table([row], markdown=True)
 
 
+RANDOM_7 = ["alchemist", "apothecary", "bandit", "bureaucrat", "chapel", "feast",
+            "poacher", "vineyard", "witch", "woodcutter"]  # fmt: skip
+REWARD_SPEC = "best:plan=table,opponent=bundled,iterations=100,seed=1"
+
+
+def _late_position(seed: int, step: int) -> DominionState:
+    """The game of ``best:reward=share`` (a fresh bot each decision) against ``witch``
+    on random 7's cards, at ``step``."""
+    state = new_game("dominion", 2, seed, {"kingdom": RANDOM_7})
+    assert isinstance(state, DominionState)
+    state.logging = False
+    other = make_bot("dominion", "witch")
+    rngs = seat_rngs(seed, 2)
+    while state.step < step:
+        p = state.current_player
+        legal = state.legal_actions()
+        if p == 0 and len(legal) > 1:
+            bot = make_bot("dominion", REWARD_SPEC + ",reward=share")
+            state.apply(bot.act(state.view(0), legal, random.Random(0)))
+        else:
+            state.apply(other.act(state.view(p), legal, rngs[p]))
+    assert state.current_player == 0
+    return state
+
+
+def _buys(state: DominionState, rewards: tuple[str, ...]) -> dict[str, str]:
+    from kingdoms.dominion.data import CARDS, NUM_CARDS
+
+    legal = state.legal_actions()
+    out = {}
+    for reward in rewards:
+        bot = make_bot("dominion", f"{REWARD_SPEC},reward={reward}")
+        out[reward] = CARDS[bot.act(state.view(0), legal, random.Random(0)) % NUM_CARDS].id
+    return out
+
+
 def test_the_move_search_scores_the_win_with_the_share_of_points() -> None:
     """``reward=mix`` scores a rollout by the mean of the win and the seat's share of
-    the points; ``reward=share`` (the default) by the share alone.  Late in a Witch
-    game, with Duchies and Curses gone (two piles empty), the share alone takes an
-    Estate that brings the third pile closer; the mix takes a Silver, from the same
-    view, seed and rollouts."""
-    from kingdoms.dominion.data import CARDS, NUM_CARDS
+    the points; ``reward=share`` (the default) by the share alone; ``reward=end`` as
+    ``mix`` near the end of the game (:func:`best._endgame`) and as ``share`` before.
+    Late in a Witch game, with Duchies and Curses gone (two piles empty), the share
+    alone takes an Estate that brings the third pile closer; the mix and ``end`` take
+    a Silver, from the same view, seed and rollouts.  Earlier (turn 14), where the
+    mix takes an Estate, ``end`` takes the share's Silver."""
+    from kingdoms.bots.dominion.best import _endgame
+    from kingdoms.dominion.data import CARDS
 
     assert BestBot(reward="mix").rewards([30, 20], [0]) == [0.8, 0.2]
     assert BestBot().rewards([30, 20], [0]) == [0.6, 0.4]
     assert BestBot(reward="mix").rewards([25, 25], [0, 1]) == [0.5, 0.5]
     assert make_bot("dominion", "best").reward == "share"
     assert make_bot("dominion", "best:reward=mix").reward == "mix"
-    with pytest.raises(InvalidConfig, match="reward must be one of share, mix, not 'win'"):
+    with pytest.raises(InvalidConfig, match="reward must be one of share, mix, end, not 'win'"):
         make_bot("dominion", "best:reward=win")
-    kingdom = ["alchemist", "apothecary", "bandit", "bureaucrat", "chapel", "feast",
-               "poacher", "vineyard", "witch", "woodcutter"]  # fmt: skip
-    spec = "best:plan=table,opponent=bundled,iterations=100,seed=1"
-    state = new_game("dominion", 2, 3, {"kingdom": kingdom})
-    assert isinstance(state, DominionState)
-    state.logging = False
-    other = make_bot("dominion", "witch")
-    rngs = seat_rngs(3, 2)
-    while state.step < 98:
-        p = state.current_player
-        legal = state.legal_actions()
-        if p == 0 and len(legal) > 1:
-            bot = make_bot("dominion", spec + ",reward=share")
-            state.apply(bot.act(state.view(0), legal, random.Random(0)))
-        else:
-            state.apply(other.act(state.view(p), legal, rngs[p]))
-    assert state.current_player == 0 and state.turns == [21, 21]
-    empty = {CARDS[i].id for i in state.piles if state.supply[i] == 0}
-    assert {"duchy", "curse"} <= empty
-    legal = state.legal_actions()
-    moves = {}
-    for reward in ("share", "mix"):
-        bot = make_bot("dominion", f"{spec},reward={reward}")
-        moves[reward] = CARDS[bot.act(state.view(0), legal, random.Random(0)) % NUM_CARDS].id
-    assert moves == {"share": "estate", "mix": "silver"}
+    late = _late_position(3, 98)
+    assert late.turns == [21, 21]
+    assert {"duchy", "curse"} <= {CARDS[i].id for i in late.piles if late.supply[i] == 0}
+    assert _endgame(late)
+    assert _buys(late, ("share", "mix", "end")) == {
+        "share": "estate",
+        "mix": "silver",
+        "end": "silver",
+    }
+    earlier = _late_position(0, 64)
+    assert earlier.turns == [13, 14]
+    assert not _endgame(earlier) and not _endgame(_start(RANDOM_7))
+    assert _buys(earlier, ("share", "mix", "end")) == {
+        "share": "silver",
+        "mix": "estate",
+        "end": "silver",
+    }

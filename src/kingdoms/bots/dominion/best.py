@@ -33,7 +33,7 @@ seconds per decision), ``iterations`` (a cap on rollouts; alone: no time limit),
 ``seed`` (the search's own random numbers: reproducible moves), ``width``, ``keep``,
 ``method`` (``paired`` or ``flat``), ``rollout`` (``whole`` or ``step``), ``plan``
 (``search`` or ``table``), ``opponent`` (``fit`` or ``bundled``), ``rush`` (``on`` or
-``off``), ``reward`` (``share`` or ``mix``).
+``off``), ``reward`` (``share``, ``mix`` or ``end``).
 
 The other seats are rolled out by a model fitted to their visible gains
 (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`, ``opponent=fit``): the
@@ -116,12 +116,13 @@ alternative Victory card (Gardens) and a helper (Throne Room), the plan search a
 weighs that rush (:func:`plan_names`); ``off``: it weighs the plans of
 :func:`~kingdoms.bots.dominion.search.plan_candidates` only."""
 
-REWARDS = ("share", "mix")
+REWARDS = ("share", "mix", "end")
 """What a rollout of the move search scores for the seat: ``share``, the seat's share
 of the points (the default); ``mix``, the mean of the win (1, ½ shared, 0) and that
-share (:data:`WIN_WEIGHT` on the win).  The share alone still pays for points in a
+share (:data:`WIN_WEIGHT` on the win); ``end``, ``mix`` near the end of the game
+(:func:`_endgame`) and ``share`` before.  The share alone still pays for points in a
 game the seat loses (behind, it takes Estates that bring the last pile closer);
-``mix`` does not, but a paired A/B on six matchups found no gain from it (-0.2
+``mix`` does not, but a paired A/B on five matchups found no gain from it (-0.2
 points, standard error 2.6: docs/best.md), so it is an option."""
 
 WIN_WEIGHT = 0.5
@@ -195,6 +196,7 @@ class BestBot:
         """What the last decision searched: ``move``, ``plan`` or nothing (``""``)."""
         self.last_stats: dict[int, tuple[int, float]] = {}
         self._paired_iterations = 0
+        self._mix = reward == "mix"
         self.name = "best" if level == "default" else f"best:{level}"
         self.search = MCTSBot(
             time=settings["time"],
@@ -241,6 +243,7 @@ class BestBot:
         base = game.state_from_view(view, rng)
         base.logging = False
         me = base.current_player
+        self._mix = self.reward == "mix" or (self.reward == "end" and _endgame(base))
         others = self._model_others(view, base, me)
         plan: str | None = None
         if self.plan_mode == "search" and self.rollout == "whole":
@@ -370,10 +373,20 @@ class BestBot:
         ([0.6, 0.4], [0.8, 0.2])
         """
         share = rewards(scores, winners, self.search.scoring)
-        if self.reward == "share":
+        if self.reward == "share" or (self.reward == "end" and not self._mix):
             return share
         win = rewards(scores, winners, "win")
         return [WIN_WEIGHT * w + (1.0 - WIN_WEIGHT) * s for w, s in zip(win, share, strict=True)]
+
+
+def _endgame(state: State) -> bool:
+    """Near the end of the game: four Provinces or fewer left, or a Supply pile empty
+    and another down to two cards or fewer."""
+    from kingdoms.dominion.data import PROVINCE
+
+    assert isinstance(state, DominionState)
+    left = sorted(state.supply[i] for i in state.piles)
+    return state.supply[PROVINCE] <= 4 or (left[0] == 0 and left[1] <= 2)
 
 
 def plan_names(kingdom: tuple[str, ...], rush: bool = True) -> tuple[str, ...]:
