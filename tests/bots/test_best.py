@@ -256,9 +256,11 @@ def test_rollouts_are_whole_by_default_and_step_on_request() -> None:
         twins = [start.determinize(0, random.Random(seed)) for _ in range(4)]
         for t in twins:
             t.logging = False
-        whole = BestBot()._finish(twins[0], kingdom_rollout, random.Random(seed))
+        whole = BestBot(reward="share")._finish(twins[0], kingdom_rollout, random.Random(seed))
         finish_rollout(twins[1], random.Random(seed), 100_000)
-        step = BestBot(rollout="step")._finish(twins[2], kingdom_playout, random.Random(seed))
+        step = BestBot(rollout="step", reward="share")._finish(
+            twins[2], kingdom_playout, random.Random(seed)
+        )
         rng = random.Random(seed)
         while twins[3].current_player >= 0:
             twins[3].apply(kingdom_playout(twins[3], rng))
@@ -440,3 +442,76 @@ def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> No
         (ks[0]["name"], "optimized")
     ]
     assert "| Workshop/Gardens | optimized: `optimized-" in bench.table([row], markdown=True)
+
+
+RANDOM_7 = ["alchemist", "apothecary", "bandit", "bureaucrat", "chapel", "feast",
+            "poacher", "vineyard", "witch", "woodcutter"]  # fmt: skip
+REWARD_SPEC = "best:plan=table,opponent=bundled,iterations=100,seed=1"
+
+
+def _late_position(seed: int, step: int) -> DominionState:
+    """The game of ``best:reward=share`` (a fresh bot each decision) against ``witch``
+    on random 7's cards, at ``step``."""
+    state = new_game("dominion", 2, seed, {"kingdom": RANDOM_7})
+    assert isinstance(state, DominionState)
+    state.logging = False
+    other = make_bot("dominion", "witch")
+    rngs = seat_rngs(seed, 2)
+    while state.step < step:
+        p = state.current_player
+        legal = state.legal_actions()
+        if p == 0 and len(legal) > 1:
+            bot = make_bot("dominion", REWARD_SPEC + ",reward=share")
+            state.apply(bot.act(state.view(0), legal, random.Random(0)))
+        else:
+            state.apply(other.act(state.view(p), legal, rngs[p]))
+    assert state.current_player == 0
+    return state
+
+
+def _buys(state: DominionState, rewards: tuple[str, ...]) -> dict[str, str]:
+    from kingdoms.dominion.data import CARDS, NUM_CARDS
+
+    legal = state.legal_actions()
+    out = {}
+    for reward in rewards:
+        bot = make_bot("dominion", f"{REWARD_SPEC},reward={reward}")
+        out[reward] = CARDS[bot.act(state.view(0), legal, random.Random(0)) % NUM_CARDS].id
+    return out
+
+
+def test_the_move_search_scores_the_win_with_the_share_of_points() -> None:
+    """``reward=mix`` scores a rollout by the mean of the win and the seat's share of
+    the points; ``reward=share`` (the default) by the share alone; ``reward=end`` as
+    ``mix`` near the end of the game (:func:`best._endgame`) and as ``share`` before.
+    Late in a Witch game, with Duchies and Curses gone (two piles empty), the share
+    alone takes an Estate that brings the third pile closer; the mix and ``end`` take
+    a Silver, from the same view, seed and rollouts.  Earlier (turn 14), where the
+    mix takes an Estate, ``end`` takes the share's Silver."""
+    from kingdoms.bots.dominion.best import _endgame
+    from kingdoms.dominion.data import CARDS
+
+    assert BestBot(reward="mix").rewards([30, 20], [0]) == [0.8, 0.2]
+    assert BestBot().rewards([30, 20], [0]) == [0.6, 0.4]
+    assert BestBot(reward="mix").rewards([25, 25], [0, 1]) == [0.5, 0.5]
+    assert make_bot("dominion", "best").reward == "share"
+    assert make_bot("dominion", "best:reward=mix").reward == "mix"
+    with pytest.raises(InvalidConfig, match="reward must be one of share, mix, end, not 'win'"):
+        make_bot("dominion", "best:reward=win")
+    late = _late_position(3, 98)
+    assert late.turns == [21, 21]
+    assert {"duchy", "curse"} <= {CARDS[i].id for i in late.piles if late.supply[i] == 0}
+    assert _endgame(late)
+    assert _buys(late, ("share", "mix", "end")) == {
+        "share": "estate",
+        "mix": "silver",
+        "end": "silver",
+    }
+    earlier = _late_position(0, 64)
+    assert earlier.turns == [13, 14]
+    assert not _endgame(earlier) and not _endgame(_start(RANDOM_7))
+    assert _buys(earlier, ("share", "mix", "end")) == {
+        "share": "silver",
+        "mix": "estate",
+        "end": "silver",
+    }

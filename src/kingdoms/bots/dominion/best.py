@@ -32,7 +32,8 @@ Parameters (``best:level=strong,iterations=400,seed=3``): ``level``, ``time`` (C
 seconds per decision), ``iterations`` (a cap on rollouts; alone: no time limit),
 ``seed`` (the search's own random numbers: reproducible moves), ``width``, ``keep``,
 ``method`` (``paired`` or ``flat``), ``rollout`` (``whole`` or ``step``), ``plan``
-(``search`` or ``table``), ``opponent`` (``fit`` or ``bundled``).
+(``search`` or ``table``), ``opponent`` (``fit`` or ``bundled``), ``rush`` (``on`` or
+``off``), ``reward`` (``share``, ``mix`` or ``end``).
 
 The other seats are rolled out by a model fitted to their visible gains
 (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`, ``opponent=fit``): the
@@ -56,7 +57,7 @@ from typing import Any
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion.opponent import ALT_VP, GAINERS, RUSH_HELPERS, OpponentModel, rush_name
 from kingdoms.bots.dominion.search import finish_rollout, plan_candidates, plan_move
-from kingdoms.bots.mcts import CLOCKS, MAX_PLAYOUT_STEPS, MCTSBot, rewards
+from kingdoms.bots.mcts import CLOCKS, MAX_PLAYOUT_STEPS, MCTSBot, play_to_end, rewards
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import State
@@ -115,6 +116,18 @@ alternative Victory card (Gardens) and a helper (Throne Room), the plan search a
 weighs that rush (:func:`plan_names`); ``off``: it weighs the plans of
 :func:`~kingdoms.bots.dominion.search.plan_candidates` only."""
 
+REWARDS = ("share", "mix", "end")
+"""What a rollout of the move search scores for the seat: ``share``, the seat's share
+of the points (the default); ``mix``, the mean of the win (1, ½ shared, 0) and that
+share (:data:`WIN_WEIGHT` on the win); ``end``, ``mix`` near the end of the game
+(:func:`_endgame`) and ``share`` before.  The share alone still pays for points in a
+game the seat loses (behind, it takes Estates that bring the last pile closer);
+``mix`` does not, but a paired A/B on five matchups found no gain from it (-0.2
+points, standard error 2.6: docs/best.md), so it is an option."""
+
+WIN_WEIGHT = 0.5
+"""The win's weight in the ``mix`` reward (the share of the points: the rest)."""
+
 METHODS = ("paired", "flat")
 """``paired``: every candidate played from the same deals (common random numbers);
 ``flat``: :class:`~kingdoms.bots.mcts.MCTSBot`'s flat UCB over independent rollouts."""
@@ -140,7 +153,10 @@ class BestBot:
         plan: str = "search",
         opponent: str = "fit",
         rush: str | bool = "on",
+        reward: str = "share",
     ) -> None:
+        if reward not in REWARDS:
+            raise InvalidConfig(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if isinstance(rush, bool):  # the spec parser reads on/off as booleans
             rush = "on" if rush else "off"
         if rush not in RUSHES:
@@ -169,6 +185,7 @@ class BestBot:
         self.rollout = rollout
         self.plan_mode = plan
         self.rush = rush == "on"
+        self.reward = reward
         self.plans: PlanSearch | None = None
         self.opponent_mode = opponent
         self.opponents: OpponentModel | None = None
@@ -179,6 +196,7 @@ class BestBot:
         """What the last decision searched: ``move``, ``plan`` or nothing (``""``)."""
         self.last_stats: dict[int, tuple[int, float]] = {}
         self._paired_iterations = 0
+        self._mix = reward == "mix"
         self.name = "best" if level == "default" else f"best:{level}"
         self.search = MCTSBot(
             time=settings["time"],
@@ -225,6 +243,7 @@ class BestBot:
         base = game.state_from_view(view, rng)
         base.logging = False
         me = base.current_player
+        self._mix = self.reward == "mix" or (self.reward == "end" and _endgame(base))
         others = self._model_others(view, base, me)
         plan: str | None = None
         if self.plan_mode == "search" and self.rollout == "whole":
@@ -333,21 +352,41 @@ class BestBot:
     ) -> list[float]:
         if self.rollout == "whole":
             if plans is None:
-                return list(self.search._finish(state, policy, rng))
-            finish_rollout(state, rng, MAX_PLAYOUT_STEPS, plans)
-            found = state.outcome()
-            if found is None:
-                return [0.5] * state.num_players
-            return rewards(found.scores, found.winners, self.search.scoring)
-        apply = state.apply
-        for _ in range(100_000):
-            if state.current_player < 0:
-                break
-            apply(policy(state, rng))
+                play_to_end(state, policy, rng)
+            else:
+                finish_rollout(state, rng, MAX_PLAYOUT_STEPS, plans)
+        else:
+            apply = state.apply
+            for _ in range(100_000):
+                if state.current_player < 0:
+                    break
+                apply(policy(state, rng))
         out = state.outcome()
         if out is None:
             return [0.5] * state.num_players
-        return rewards(out.scores, out.winners, self.search.scoring)
+        return self.rewards(out.scores, out.winners)
+
+    def rewards(self, scores: Sequence[float], winners: Sequence[int]) -> list[float]:
+        """Each seat's reward for a finished rollout of the move search (``reward``).
+
+        >>> BestBot().rewards([30, 20], [0]), BestBot(reward="mix").rewards([30, 20], [0])
+        ([0.6, 0.4], [0.8, 0.2])
+        """
+        share = rewards(scores, winners, self.search.scoring)
+        if self.reward == "share" or (self.reward == "end" and not self._mix):
+            return share
+        win = rewards(scores, winners, "win")
+        return [WIN_WEIGHT * w + (1.0 - WIN_WEIGHT) * s for w, s in zip(win, share, strict=True)]
+
+
+def _endgame(state: State) -> bool:
+    """Near the end of the game: four Provinces or fewer left, or a Supply pile empty
+    and another down to two cards or fewer."""
+    from kingdoms.dominion.data import PROVINCE
+
+    assert isinstance(state, DominionState)
+    left = sorted(state.supply[i] for i in state.piles)
+    return state.supply[PROVINCE] <= 4 or (left[0] == 0 and left[1] <= 2)
 
 
 def plan_names(kingdom: tuple[str, ...], rush: bool = True) -> tuple[str, ...]:
@@ -496,6 +535,7 @@ __all__ = [
     "METHODS",
     "OPPONENTS",
     "PLANS",
+    "REWARDS",
     "ROLLOUTS",
     "RUSHES",
     "BestBot",
