@@ -175,8 +175,8 @@ def play(m: dict[str, Any], game: int, args: argparse.Namespace) -> dict[str, An
 
 def cut(rows: Sequence[dict[str, Any]], games: int | None) -> list[dict[str, Any]]:
     """The rows of games ``0 .. games-1`` of every matchup (all rows when ``games`` is
-    None), each game once: a run stopped early, or split over several ``--out`` files,
-    is summarised with the same games for every matchup."""
+    None), each game once, in the table's order: a run stopped early, or split over
+    several ``--out`` files, is summarised with the same games for every matchup."""
     seen: set[tuple[str, str, str, int]] = set()
     out = []
     for r in rows:
@@ -185,7 +185,22 @@ def cut(rows: Sequence[dict[str, Any]], games: int | None) -> list[dict[str, Any
             continue
         seen.add(key)
         out.append(r)
-    return out
+    return sorted(out, key=_order)
+
+
+def _order(row: dict[str, Any]) -> tuple[int, str, int, int]:
+    """Kingdoms as :func:`kingdoms` lists them, then Geronimoo, bundled, optimized."""
+    name = str(row["kingdom"])
+    names = [k for k, _, _ in GERONIMOO]
+    if name in names:
+        rank = names.index(name)
+    elif name.startswith("random ") and name[7:].isdigit():
+        rank = len(names) + int(name[7:])
+    else:
+        rank = 10**6
+    kinds = ("geronimoo", "bundled", "optimized")
+    kind = kinds.index(row["kind"]) if row["kind"] in kinds else len(kinds)
+    return (rank, name, kind, int(row["game"]))
 
 
 def table(rows: Sequence[dict[str, Any]], markdown: bool) -> str:

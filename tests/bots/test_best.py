@@ -482,6 +482,16 @@ def test_the_matchup_bench_summary_reports_each_part_of_the_goal(
     assert "2.00 CPU s a game" in out
     assert "2 of 3 matchups miss the goal" in out
     assert "1 under 55 %, 2 with the lower bound at or below 50 %" in out
+    # the table lists the kingdoms in the bench's order, whatever the files' order
+    late = [row("random 2", "bundled", 0, 1.0), row("random 10", "optimized", 0, 1.0),
+            row("random 10", "bundled", 0, 1.0), row("Spy/Thief", "geronimoo", 0, 1.0)]  # fmt: skip
+    (tmp_path / "late.jsonl").write_text("\n".join(late) + "\n")
+    assert bench.main(["--summary", str(tmp_path / "late.jsonl"), "--markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()[2:6]
+    kingdoms = [line.split(" | ")[0].removeprefix("| ") for line in lines]
+    assert kingdoms == ["Spy/Thief", "random 2", "random 10", "random 10"]
+    assert [line.split(" | ")[1].split(":")[0] for line in lines] == [
+        "geronimoo", "bundled", "bundled", "optimized"]  # fmt: skip
     # without --first every game counts once: "A" has 21
     assert bench.main(["--summary", *files]) == 0
     out = capsys.readouterr().out
