@@ -27,6 +27,10 @@ the same ``--out`` continues where it stopped::
         /path/to/DominionSim/src/main/java/be/aga/dominionSimulator/DomBots.xml \\
         --games 1000 --out /tmp/best.jsonl
     .venv/bin/python bench/best_matchups.py --summary /tmp/best.jsonl --markdown
+
+Several processes split the matchups with ``--only`` and one ``--out`` file each;
+``--summary`` merges their files, and ``--first N`` keeps games 0 to N-1 of every
+matchup, so a run stopped early reports the same games (seats alternated) for each.
 """
 
 from __future__ import annotations
@@ -169,7 +173,40 @@ def play(m: dict[str, Any], game: int, args: argparse.Namespace) -> dict[str, An
             "scores": list(out.scores), "win": win, "cpu": cpu}  # fmt: skip
 
 
+def cut(rows: Sequence[dict[str, Any]], games: int | None) -> list[dict[str, Any]]:
+    """The rows of games ``0 .. games-1`` of every matchup (all rows when ``games`` is
+    None), each game once, in the table's order: a run stopped early, or split over
+    several ``--out`` files, is summarised with the same games for every matchup."""
+    seen: set[tuple[str, str, str, int]] = set()
+    out = []
+    for r in rows:
+        key = (r["kingdom"], r["kind"], r["spec"], r["game"])
+        if key in seen or (games is not None and r["game"] >= games):
+            continue
+        seen.add(key)
+        out.append(r)
+    return sorted(out, key=_order)
+
+
+def _order(row: dict[str, Any]) -> tuple[int, str, int, int]:
+    """Kingdoms as :func:`kingdoms` lists them, then Geronimoo, bundled, optimized."""
+    name = str(row["kingdom"])
+    names = [k for k, _, _ in GERONIMOO]
+    if name in names:
+        rank = names.index(name)
+    elif name.startswith("random ") and name[7:].isdigit():
+        rank = len(names) + int(name[7:])
+    else:
+        rank = 10**6
+    kinds = ("geronimoo", "bundled", "optimized")
+    kind = kinds.index(row["kind"]) if row["kind"] in kinds else len(kinds)
+    return (rank, name, kind, int(row["game"]))
+
+
 def table(rows: Sequence[dict[str, Any]], markdown: bool) -> str:
+    """Per matchup: games, ``best``'s score, its 95 % Wilson interval, whether the
+    score is at least 55 % and whether the interval's lower bound is above 50 % (the
+    goal needs both); then the pooled score against each kind of opponent and overall."""
     from kingdoms.sim.stats import wilson_interval
 
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -177,26 +214,32 @@ def table(rows: Sequence[dict[str, Any]], markdown: bool) -> str:
         groups.setdefault((r["kingdom"], r["kind"]), []).append(r)
     lines = []
     if markdown:
-        lines += ["| Kingdom | Opponent | Games | best's score | 95 % interval | ≥ 55 %? |",
-                  "|---|---|---:|---:|---|---|"]  # fmt: skip
-    missed = 0
+        lines += ["| Kingdom | Opponent | Games | best's score | 95 % interval | ≥ 55 %? "
+                  "| lower bound > 50 %? |",
+                  "|---|---|---:|---:|---|---|---|"]  # fmt: skip
+    missed = under = unclear = 0
     for (kingdom, kind), rs in groups.items():
         n = len(rs)
         wins = sum(r["win"] for r in rs)
         lo, hi = wilson_interval(wins, n)
         opp = Path(rs[0]["opponent"]).stem if kind != "bundled" else rs[0]["opponent"]
-        met = wins / n >= 0.55 and lo > 0.5
-        missed += not met
-        verdict = "yes" if met else "**no**"
+        high, clear = wins / n >= 0.55, lo > 0.5
+        missed += not (high and clear)
+        under += not high
+        unclear += not clear
         if markdown:
             lines.append(f"| {kingdom} | {kind}: `{opp}` | {n} | {wins / n:.1%} "
-                         f"| {lo:.1%}–{hi:.1%} | {verdict} |")  # fmt: skip
+                         f"| {lo:.1%}–{hi:.1%} | {'yes' if high else '**no**'} "
+                         f"| {'yes' if clear else '**no**'} |")  # fmt: skip
         else:
             lines.append(f"{kingdom:22s} {kind:9s} {opp:28s} {n:5d} {wins / n:6.1%} "
-                         f"[{lo:.1%}-{hi:.1%}] {'met' if met else 'MISSED'}")  # fmt: skip
+                         f"[{lo:.1%}-{hi:.1%}] >=55%: {'yes' if high else 'no '}  "
+                         f"low>50%: {'yes' if clear else 'no '}  "
+                         f"{'met' if high and clear else 'MISSED'}")  # fmt: skip
     total = len(rows)
     score = sum(r["win"] for r in rows)
     cpu = sum(r["cpu"] for r in rows)
+    brk = "  " if markdown else ""
     lines.append("")
     for kind in ("geronimoo", "bundled", "optimized"):
         rs = [r for r in rows if r["kind"] == kind]
@@ -204,10 +247,16 @@ def table(rows: Sequence[dict[str, Any]], markdown: bool) -> str:
             wins = sum(r["win"] for r in rs)
             lo, hi = wilson_interval(wins, len(rs))
             lines.append(f"all kingdoms against {kind}: {len(rs)} games, {wins / len(rs):.1%} "
-                         f"[{lo:.1%}-{hi:.1%}]" + ("  " if markdown else ""))  # fmt: skip
-    lines.append(f"{total} games, overall score {score / max(total, 1):.1%}; "
-                 f"{missed} of {len(groups)} matchups miss 55 % with the lower bound above 50 %; "
-                 f"{cpu:.0f} CPU s")  # fmt: skip
+                         f"[{lo:.1%}-{hi:.1%}]" + brk)  # fmt: skip
+    lo, hi = wilson_interval(score, total) if total else (0.0, 1.0)
+    counts = sorted({len(rs) for rs in groups.values()}) or [0]
+    per = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+    lines.append(f"all matchups: {total} games, {score / max(total, 1):.1%} "
+                 f"[{lo:.1%}-{hi:.1%}]; {per} games a matchup; {cpu:.0f} CPU s, "
+                 f"{cpu / max(total, 1):.2f} CPU s a game" + brk)  # fmt: skip
+    lines.append(f"{missed} of {len(groups)} matchups miss the goal (>= 55 % and the lower "
+                 f"bound above 50 %): {under} under 55 %, {unclear} with the lower bound "
+                 f"at or below 50 %")  # fmt: skip
     return "\n".join(lines)
 
 
@@ -226,7 +275,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="only optimize winners already in --cache (run none)")  # fmt: skip
     parser.add_argument("--cache", default=os.path.expanduser("~/.cache/kingdoms-best-bench"))
     parser.add_argument("--out", default=None, help="append one JSON line per game (resumes)")
-    parser.add_argument("--summary", default=None, help="only print the table of this file")
+    parser.add_argument("--summary", nargs="+", default=None, metavar="FILE",
+                        help="only print the table of these --out files (merged)")  # fmt: skip
+    parser.add_argument("--first", type=int, default=None, metavar="N",
+                        help="with --summary: only games 0..N-1 of every matchup")  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="the table in Markdown")
     parser.add_argument("--only", action="append", default=[], metavar="KINGDOM:KIND",
                         help="only this matchup (repeatable): 'random 7:bundled'")  # fmt: skip
@@ -234,8 +286,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="stop starting games after this many CPU seconds")  # fmt: skip
     args = parser.parse_args(argv)
     if args.summary:
-        with open(args.summary, encoding="utf-8") as f:
-            print(table([json.loads(line) for line in f if line.strip()], args.markdown))
+        found: list[dict[str, Any]] = []
+        for name in args.summary:
+            with open(name, encoding="utf-8") as f:
+                found += [json.loads(line) for line in f if line.strip()]
+        print(table(cut(found, args.first), args.markdown))
         return 0
     done: set[tuple[str, str, int]] = set()
     rows: list[dict[str, Any]] = []

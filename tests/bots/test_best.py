@@ -515,3 +515,59 @@ def test_the_move_search_scores_the_win_with_the_share_of_points() -> None:
         "mix": "estate",
         "end": "silver",
     }
+
+
+def test_the_matchup_bench_summary_reports_each_part_of_the_goal(
+    tmp_path: Any, capsys: Any
+) -> None:
+    """``--summary`` merges the ``--out`` files of a split run, cuts every matchup to
+    its first ``--first`` games (each game once), and reports per matchup whether the
+    score is ≥ 55 % and, apart, whether the interval's lower bound is above 50 %, then
+    the pooled scores with their intervals."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("best_matchups", root / "bench/best_matchups.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+
+    def row(kingdom: str, kind: str, game: int, win: float) -> str:
+        return json.dumps({"kingdom": kingdom, "kind": kind, "opponent": "witch", "game": game,
+                           "seat": game % 2, "spec": "best", "win": win, "cpu": 2.0})  # fmt: skip
+
+    # "A": 20 wins of 20 then a loss (cut away by --first 20); "B": 12 of 20 (60 %,
+    # lower bound under 50 %); "C": 10 of 20 (50 %).  "B" is split over two files,
+    # and one of its games repeats.
+    a = [row("A", "bundled", g, 1.0) for g in range(20)] + [row("A", "bundled", 20, 0.0)]
+    b = [row("B", "bundled", g, 1.0 if g < 12 else 0.0) for g in range(20)]
+    c = [row("C", "optimized", g, 1.0 if g % 2 else 0.0) for g in range(20)]
+    (tmp_path / "one.jsonl").write_text("\n".join(a + b[:10] + c) + "\n")
+    (tmp_path / "two.jsonl").write_text("\n".join(b[9:]) + "\n")
+    files = [str(tmp_path / "one.jsonl"), str(tmp_path / "two.jsonl")]
+    assert bench.main(["--summary", *files, "--first", "20", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "| A | bundled: `witch` | 20 | 100.0% | 83.9%–100.0% | yes | yes |" in out
+    assert "| B | bundled: `witch` | 20 | 60.0% | 38.7%–78.1% | yes | **no** |" in out
+    assert "| C | optimized: `witch` | 20 | 50.0% | 29.9%–70.1% | **no** | **no** |" in out
+    assert "all kingdoms against bundled: 40 games, 80.0% [65.2%-89.5%]" in out
+    assert "all matchups: 60 games, 70.0% [57.5%-80.1%]; 20 games a matchup;" in out
+    assert "2.00 CPU s a game" in out
+    assert "2 of 3 matchups miss the goal" in out
+    assert "1 under 55 %, 2 with the lower bound at or below 50 %" in out
+    # the table lists the kingdoms in the bench's order, whatever the files' order
+    late = [row("random 2", "bundled", 0, 1.0), row("random 10", "optimized", 0, 1.0),
+            row("random 10", "bundled", 0, 1.0), row("Spy/Thief", "geronimoo", 0, 1.0)]  # fmt: skip
+    (tmp_path / "late.jsonl").write_text("\n".join(late) + "\n")
+    assert bench.main(["--summary", str(tmp_path / "late.jsonl"), "--markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()[2:6]
+    kingdoms = [line.split(" | ")[0].removeprefix("| ") for line in lines]
+    assert kingdoms == ["Spy/Thief", "random 2", "random 10", "random 10"]
+    assert [line.split(" | ")[1].split(":")[0] for line in lines] == [
+        "geronimoo", "bundled", "bundled", "optimized"]  # fmt: skip
+    # without --first every game counts once: "A" has 21
+    assert bench.main(["--summary", *files]) == 0
+    out = capsys.readouterr().out
+    assert "20-21 games a matchup" in out
