@@ -494,18 +494,20 @@ def test_the_move_search_scores_the_win_with_the_share_of_points() -> None:
     assert BestBot(reward="mix").rewards([30, 20], [0]) == [0.8, 0.2]
     assert BestBot().rewards([30, 20], [0]) == [0.6, 0.4]
     assert BestBot(reward="mix").rewards([25, 25], [0, 1]) == [0.5, 0.5]
-    assert make_bot("dominion", "best").reward == "share"
+    assert make_bot("dominion", "best").reward == "auto"
     assert make_bot("dominion", "best:reward=mix").reward == "mix"
-    with pytest.raises(InvalidConfig, match="reward must be one of share, mix, end, not 'win'"):
+    wrong = "reward must be one of auto, share, mix, end, not 'win'"
+    with pytest.raises(InvalidConfig, match=wrong):
         make_bot("dominion", "best:reward=win")
     late = _late_position(3, 98)
     assert late.turns == [21, 21]
     assert {"duchy", "curse"} <= {CARDS[i].id for i in late.piles if late.supply[i] == 0}
     assert _endgame(late)
-    assert _buys(late, ("share", "mix", "end")) == {
+    assert _buys(late, ("share", "mix", "end", "auto")) == {
         "share": "estate",
         "mix": "silver",
         "end": "silver",
+        "auto": "silver",  # a Witch kingdom: auto plays end
     }
     earlier = _late_position(0, 64)
     assert earlier.turns == [13, 14]
@@ -515,6 +517,23 @@ def test_the_move_search_scores_the_win_with_the_share_of_points() -> None:
         "mix": "estate",
         "end": "silver",
     }
+
+
+def test_the_default_reward_counts_the_win_near_the_end_on_cursing_kingdoms_only() -> None:
+    """``reward=auto`` (the default) is ``end`` on a kingdom with a card that gives
+    Curses (Witch, Familiar) and ``share`` elsewhere: the same move as that reward
+    from the same view, seed and rollouts, and the choice is made per kingdom."""
+    from kingdoms.bots.dominion.best import _cursing
+
+    assert _cursing(tuple(RANDOM_7)) and _cursing(("familiar", "smithy"))
+    assert not _cursing(tuple(c for c in RANDOM_7 if c != "witch"))
+    bot = BestBot(reward="auto", iterations=20, seed=1)
+    witch = _late_position(3, 98)
+    bot.act(witch.view(0), witch.legal_actions(), random.Random(0))
+    assert bot._reward == "end" and bot._mix  # late in a Witch game: the win counts
+    no_witch = _start([c if c != "witch" else "smithy" for c in RANDOM_7])
+    bot.act(no_witch.view(0), no_witch.legal_actions(), random.Random(0))
+    assert bot._reward == "share" and not bot._mix
 
 
 def test_the_matchup_bench_summary_reports_each_part_of_the_goal(

@@ -33,7 +33,7 @@ seconds per decision), ``iterations`` (a cap on rollouts; alone: no time limit),
 ``seed`` (the search's own random numbers: reproducible moves), ``width``, ``keep``,
 ``method`` (``paired`` or ``flat``), ``rollout`` (``whole`` or ``step``), ``plan``
 (``search`` or ``table``), ``opponent`` (``fit`` or ``bundled``), ``rush`` (``on`` or
-``off``), ``reward`` (``share``, ``mix`` or ``end``).
+``off``), ``reward`` (``auto``, ``share``, ``mix`` or ``end``).
 
 The other seats are rolled out by a model fitted to their visible gains
 (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`, ``opponent=fit``): the
@@ -116,14 +116,16 @@ alternative Victory card (Gardens) and a helper (Throne Room), the plan search a
 weighs that rush (:func:`plan_names`); ``off``: it weighs the plans of
 :func:`~kingdoms.bots.dominion.search.plan_candidates` only."""
 
-REWARDS = ("share", "mix", "end")
+REWARDS = ("auto", "share", "mix", "end")
 """What a rollout of the move search scores for the seat: ``share``, the seat's share
-of the points (the default); ``mix``, the mean of the win (1, ½ shared, 0) and that
-share (:data:`WIN_WEIGHT` on the win); ``end``, ``mix`` near the end of the game
-(:func:`_endgame`) and ``share`` before.  The share alone still pays for points in a
-game the seat loses (behind, it takes Estates that bring the last pile closer);
-``mix`` does not, but a paired A/B on five matchups found no gain from it (-0.2
-points, standard error 2.6: docs/best.md), so it is an option."""
+of the points; ``mix``, the mean of the win (1, ½ shared, 0) and that share
+(:data:`WIN_WEIGHT` on the win); ``end``, ``mix`` near the end of the game
+(:func:`_endgame`) and ``share`` before; ``auto`` (the default), ``end`` on a kingdom
+with a card that gives the other players Curses (:func:`_cursing`: Witch, Familiar)
+and ``share`` on any other.  The share alone still pays for points in a game the seat
+loses (behind, it takes Estates that bring the last pile closer), which is how
+``best`` lost Witch mirrors; a paired A/B found ``end`` ahead on Witch kingdoms and no
+gain elsewhere (one kingdom behind), ``mix`` no gain (docs/best.md)."""
 
 WIN_WEIGHT = 0.5
 """The win's weight in the ``mix`` reward (the share of the points: the rest)."""
@@ -153,7 +155,7 @@ class BestBot:
         plan: str = "search",
         opponent: str = "fit",
         rush: str | bool = "on",
-        reward: str = "share",
+        reward: str = "auto",
     ) -> None:
         if reward not in REWARDS:
             raise InvalidConfig(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
@@ -197,6 +199,8 @@ class BestBot:
         self.last_stats: dict[int, tuple[int, float]] = {}
         self._paired_iterations = 0
         self._mix = reward == "mix"
+        self._reward = "share" if reward == "auto" else reward
+        """The reward in use: ``reward``, or what ``auto`` chose for this kingdom."""
         self.name = "best" if level == "default" else f"best:{level}"
         self.search = MCTSBot(
             time=settings["time"],
@@ -243,7 +247,10 @@ class BestBot:
         base = game.state_from_view(view, rng)
         base.logging = False
         me = base.current_player
-        self._mix = self.reward == "mix" or (self.reward == "end" and _endgame(base))
+        self._reward = self.reward
+        if self.reward == "auto":
+            self._reward = "end" if _cursing(tuple(base.config.options["kingdom"])) else "share"
+        self._mix = self._reward == "mix" or (self._reward == "end" and _endgame(base))
         others = self._model_others(view, base, me)
         plan: str | None = None
         if self.plan_mode == "search" and self.rollout == "whole":
@@ -373,10 +380,31 @@ class BestBot:
         ([0.6, 0.4], [0.8, 0.2])
         """
         share = rewards(scores, winners, self.search.scoring)
-        if self.reward == "share" or (self.reward == "end" and not self._mix):
+        if self._reward == "share" or (self._reward == "end" and not self._mix):
             return share
         win = rewards(scores, winners, "win")
         return [WIN_WEIGHT * w + (1.0 - WIN_WEIGHT) * s for w, s in zip(win, share, strict=True)]
+
+
+def _cursing(kingdom: tuple[str, ...]) -> bool:
+    """Whether a card of ``kingdom`` gives the other players a Curse when played (its
+    declared steps hold :class:`~kingdoms.dominion.cards.steps.EachOtherGains` of
+    Curses: Witch, Familiar).
+
+    >>> _cursing(("witch", "moat")), _cursing(("familiar",)), _cursing(("smithy", "militia"))
+    (True, True, False)
+    """
+    from kingdoms.dominion.cards import DECLARED
+    from kingdoms.dominion.cards.steps import EachOtherGains
+    from kingdoms.dominion.data import BY_ID
+
+    curse = BY_ID["curse"]
+    for name in kingdom:
+        decl = DECLARED.get(name)
+        steps = decl.steps if decl else ()
+        if any(isinstance(step, EachOtherGains) and step.card == curse for step in steps):
+            return True
+    return False
 
 
 def _endgame(state: State) -> bool:
