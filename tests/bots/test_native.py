@@ -9,6 +9,7 @@ pure-Python path) the native core is not there to compare, and the tests skip.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -20,6 +21,7 @@ from kingdoms.bots.dominion import native
 from kingdoms.bots.dominion.bots import StrategyBot, _play_game
 from kingdoms.bots.dominion.lang import parse_strategy
 from kingdoms.core import new_game
+from kingdoms.core.errors import IllegalAction
 from kingdoms.core.runner import DEFAULT_MAX_STEPS, seat_rngs
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID, CARDS, NUM_CARDS
@@ -140,14 +142,14 @@ def test_what_the_native_core_cannot_play_stays_on_the_engine() -> None:
     workshop = [make_bot("dominion", "workshop-gardens", files=True), bots[0]]
     # a Workshop can gain any card costing up to $4, Remodel among them, which gains a
     # card costing up to $2 more than the dearest card owned: every card of this
-    # kingdom is native, but Herbalist's step is not
+    # kingdom is native, but Merchant's step is not
     assert native.why_not(st, workshop) is None
     st = new_game(
-        "dominion", players=2, seed=0, options={"kingdom": ["herbalist", *WORKSHOP_KINGDOM[:9]]}
+        "dominion", players=2, seed=0, options={"kingdom": ["merchant", *WORKSHOP_KINGDOM[:9]]}
     )
     assert isinstance(st, DominionState)
     st.logging = False
-    assert native.why_not(st, workshop) == "herbalist has a Custom step"
+    assert native.why_not(st, workshop) == "merchant has a Custom step"
     assert not native.play_state(st, workshop, DEFAULT_MAX_STEPS)
     assert st.history == []
     random_bot = [make_bot("dominion", "random"), bots[0]]
@@ -203,14 +205,14 @@ def test_gains_within_a_cost_are_the_engines_gains(specs: list[str]) -> None:
 
 def test_a_gain_that_can_take_a_card_off_the_native_core_keeps_the_game_on_the_engine() -> None:
     """A seat with a Workshop can come to own any card costing up to $4: one whose
-    steps are not native (Herbalist here) keeps the game on the engine."""
+    steps are not native (Merchant here) keeps the game on the engine."""
     st = new_game(
-        "dominion", players=2, seed=0, options={"kingdom": ["herbalist", *WORKSHOP_KINGDOM[:9]]}
+        "dominion", players=2, seed=0, options={"kingdom": ["merchant", *WORKSHOP_KINGDOM[:9]]}
     )
     assert isinstance(st, DominionState)
     st.logging = False
     bots = [StrategyBot(parse_strategy(WORKSHOP)), make_bot("dominion", "big-money")]
-    assert native.why_not(st, bots) == "herbalist has a Custom step"
+    assert native.why_not(st, bots) == "merchant has a Custom step"
 
 
 CHANCELLOR = """
@@ -645,18 +647,18 @@ def test_playing_an_action_twice_is_the_engines(edition: int) -> None:
 
 
 def test_a_throne_room_with_a_card_the_core_cannot_play_keeps_the_game_on_the_engine() -> None:
-    """Throne Room is native, but a card it could play twice that is not (Herbalist, which
+    """Throne Room is native, but a card it could play twice that is not (Merchant, which
     the seat buys) keeps the whole game on the engine: the core leaves it untouched."""
-    text = THRONE.format(play='["Herbalist", "Feast"]').replace(
-        '"Silver",\n]', '"Herbalist if count(Herbalist) < 1", "Silver",\n]'
+    text = THRONE.format(play='["Merchant", "Feast"]').replace(
+        '"Silver",\n]', '"Merchant if count(Merchant) < 1", "Silver",\n]'
     )
     bot = StrategyBot(parse_strategy(text))
-    kingdom = ["herbalist", *THRONE_KINGDOM[:9]]
+    kingdom = ["merchant", *THRONE_KINGDOM[:9]]
     st = new_game("dominion", players=2, seed=0, options={"kingdom": kingdom})
     assert isinstance(st, DominionState)
     st.logging = False
     big = make_bot("dominion", "big-money")
-    assert native.why_not(st, [bot, big]) == "herbalist has a Custom step"
+    assert native.why_not(st, [bot, big]) == "merchant has a Custom step"
     assert not native.play_state(st, [bot, big], DEFAULT_MAX_STEPS)
     assert st.history == []
 
@@ -735,6 +737,110 @@ def test_thief_is_played_natively_as_the_engine_plays_it() -> None:
     assert gained > 10
     assert declined > 5
     assert resumed > 2
+
+
+HERBALIST = """
+name = "herbalist-money"
+play = ["Throne Room", "Herbalist", "Smithy"]
+buy = [
+  "Province if total_money > 15", "Gold", "Herbalist if count(Herbalist) < 3",
+  "Throne Room if count(Throne Room) < 1", "Smithy if count(Smithy) < 1", "Silver",
+]
+[decisions]
+"herbalist.topdeck" = ["Gold", "Silver if my_turns % 2 == 0", "done"]
+"cleanup.order" = ["Copper if coins >= 7", "Herbalist if buys > 0", "Smithy", "any"]
+"""
+HERBALIST_KINGDOM = [
+    "herbalist", "throne_room", "smithy", "moat", "village",
+    "witch", "market", "laboratory", "festival", "cellar",
+]  # fmt: skip
+
+
+def _mid_turn(
+    seats: Sequence[str | StrategyBot], kingdom: object, seed: int, turn: int
+) -> tuple[DominionState, list[StrategyBot], list[random.Random]] | None:
+    """The seeded game played on the engine until, at its first player's ``turn`` or
+    later, a Herbalist has been played this turn (``herbalists`` counted) and no
+    decision is pending: None if the game ends first."""
+    bots = [make_bot("dominion", x, files=True) if isinstance(x, str) else x for x in seats]
+    strategy = [x for x in bots if isinstance(x, StrategyBot)]
+    st = new_game("dominion", players=len(bots), seed=seed, options={"kingdom": kingdom})
+    assert isinstance(st, DominionState)
+    st.logging = False
+    rngs = seat_rngs(seed, len(bots))
+    _play_game(st, strategy, rngs, 10**5, turn)
+    while st.current_player >= 0:
+        if st.herbalists and not st.stack and st.phase <= 1:
+            return st, strategy, list(rngs)
+        with contextlib.suppress(IllegalAction):  # one action, the game not over
+            _play_game(st, strategy, rngs, 1)
+    return None
+
+
+def test_herbalist_is_played_natively_as_the_engine_plays_it() -> None:
+    """Herbalist's Clean-up ability (``TopdeckTreasureAtCleanup``: printed wording, as
+    the engine orders Clean-up) runs natively: while a Herbalist and a Treasure are in
+    play the seat picks the card leaving play next by its ``cleanup.order`` rules
+    (conditions included; none applies: ``done``, the rest leave together), and a
+    Herbalist leaving with Treasures in play lets it put one onto its deck by its
+    ``herbalist.topdeck`` rules.  Whole games, games taken up at a turn's start and
+    in the middle of a turn after a Herbalist was played (Throne Room on it too) are
+    the engine's, move for move; the default rules (Herbalist first) too."""
+    bot = StrategyBot(parse_strategy(HERBALIST))
+    plain = StrategyBot(  # Clean-up by the default rules
+        parse_strategy("\n".join(x for x in HERBALIST.splitlines() if "cleanup" not in x))
+    )
+    choose, done = A.encode(A.CHOOSE, 0), A.encode(A.DONE, 0)
+    treasures = {BY_ID[c] for c in ("copper", "silver", "gold")}
+    played = topdecked = declined = resumed = 0
+    for seed in range(8):
+        seats: list[str | StrategyBot] = (
+            [bot, "big-money"] if seed % 3 == 0
+            else [bot, "moat", "witch"] if seed % 3 == 1
+            else [bot, plain, "smithy"]
+        )  # fmt: skip
+        a, b = _both(seats, HERBALIST_KINGDOM, seed)
+        assert a.history == b.history
+        assert a.snapshot() == b.snapshot()
+        assert a.trash == b.trash
+        played += a.history.count(A.encode(A.PLAY, BY_ID["herbalist"]))
+        topdecked += sum(1 for x in a.history if x - choose in treasures)
+        declined += a.history.count(done)
+        for turn in (6, 12):
+            got = _mid_turn(seats, HERBALIST_KINGDOM, seed, turn)
+            if got is None:
+                continue
+            mid, bots, rngs = got
+            resumed += 1
+            c, d = mid.clone(), mid.clone()
+            assert isinstance(c, DominionState) and isinstance(d, DominionState)
+            assert native.why_not(c, bots) is None
+            assert native.play_state(c, bots, DEFAULT_MAX_STEPS)
+            _play_game(d, bots, rngs, 10**5)
+            assert c.history == d.history
+            assert c.snapshot() == d.snapshot()
+            assert c.trash == d.trash
+    assert played > 30
+    assert topdecked > 10
+    assert declined > 10
+    assert resumed > 8
+
+
+def test_alchemist_keeps_a_herbalist_game_on_the_engine() -> None:
+    """Alchemist's Clean-up question is not native: a seat that can own one keeps the
+    game, Herbalist and all, on the engine, untouched by the core."""
+    text = HERBALIST.replace('"Gold",', '"Gold", "Alchemist if count(Alchemist) < 1",')
+    bot = StrategyBot(parse_strategy(text))
+    st = new_game(
+        "dominion", players=2, seed=0,
+        options={"kingdom": ["alchemist", *HERBALIST_KINGDOM[:9]]},
+    )  # fmt: skip
+    assert isinstance(st, DominionState)
+    st.logging = False
+    big = make_bot("dominion", "big-money")
+    assert native.why_not(st, [bot, big]) == "alchemist asks a decision of its own (topdeck)"
+    assert not native.play_state(st, [bot, big], DEFAULT_MAX_STEPS)
+    assert st.history == []
 
 
 MINE = """

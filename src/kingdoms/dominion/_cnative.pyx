@@ -79,6 +79,8 @@ cdef enum:
 cdef enum:
     S_PLAY_TWICE = 22
 cdef enum:
+    S_CLEANUP_TOPDECK = 23
+cdef enum:
     THEN_GAIN = 1
 cdef enum:
     THEN_DRAW = 2
@@ -399,6 +401,8 @@ cdef class Cards:
     cdef char is_action[MAXC]
     cdef char is_treasure[MAXC]
     cdef char is_attack[MAXC]
+    cdef char cleans_up[MAXC]  # a Clean-up ability: a Treasure from play onto the deck
+    cdef int cleanup_card      # the first such card (its order chain: ``cleanup.order``)
     cdef int nsteps[MAXC]
     cdef int step_kind[MAXC][MAXSTEPS]
     cdef int step_arg[MAXC][MAXSTEPS][4]
@@ -421,6 +425,7 @@ cdef class Cards:
         if ncards > MAXC:
             raise ValueError("too many cards for the native core")
         self.ncards = ncards
+        self.cleanup_card = -1
         for c in range(ncards):
             row = cards[c]
             self.cost[c], self.potion_cost[c] = row[0], row[1]
@@ -431,8 +436,13 @@ cdef class Cards:
             if len(todo) > MAXSTEPS:
                 raise ValueError("too many steps")
             self.nsteps[c] = len(todo)
+            self.cleans_up[c] = 0
             for i in range(len(todo)):
                 self.step_kind[c][i] = todo[i][0]
+                if todo[i][0] == S_CLEANUP_TOPDECK:
+                    self.cleans_up[c] = 1
+                    if self.cleanup_card < 0:
+                        self.cleanup_card = c
                 for j in range(4):
                     self.step_arg[c][i][j] = todo[i][1 + j]
         self.reaction = reaction
@@ -572,6 +582,7 @@ cdef struct Game:
     int supply[MAXC]
     int turn, phase, actions, buys, coins, potions
     int bought, silver_played, normal_player, next_play_id
+    int herbalists     # plays this turn of cards with a Clean-up ability (the engine's count)
     int turns[MAXP]
     int immune[MAXP]
     int ended          # 0 running, 1 provinces, 2 piles
@@ -1006,6 +1017,21 @@ cdef int distinct(Cards cards, short* zone, int nzone, int actions_only, int* ou
     return n
 
 
+cdef int distinct_treasures(Cards cards, short* zone, int nzone, int* out) noexcept:
+    """The distinct Treasures of ``zone``, in card order."""
+    cdef char seen[MAXC]
+    cdef int i, c, n = 0
+    memset(seen, 0, MAXC)
+    for i in range(nzone):
+        if cards.is_treasure[zone[i]]:
+            seen[zone[i]] = 1
+    for c in range(cards.ncards):
+        if seen[c]:
+            out[n] = c
+            n += 1
+    return n
+
+
 cdef int choose_play(Game* g, Cards cards, Setup st, Plan plan, int me) noexcept:
     """StrategyBot's Action-phase choice: the first play priority in hand, else the
     play rules over the Actions in hand (card order), -1: end the phase."""
@@ -1045,6 +1071,7 @@ cdef inline void start_turn(Game* g, Cards cards, int p) noexcept:
     g.potions = 0
     g.bought = 0
     g.silver_played = 0
+    g.herbalists = 0
     settle(g, cards)
 
 
@@ -1670,6 +1697,57 @@ cdef int resolve(Run run, Game* g, int p, int c, int again) except -1:
                           cards.step_arg[c][i][2], cards.step_arg[c][i][3])
         elif code == S_PLAY_TWICE:
             play_twice(run, g, p, c, cards.step_arg[c][i][0])
+        elif code == S_CLEANUP_TOPDECK:
+            g.herbalists += 1
+    return 0
+
+
+cdef int order_matters(Cards cards, Seat* s) noexcept:
+    """A card with a Clean-up ability and a Treasure in play (the engine's
+    ``_order_matters``; Alchemist is not native)."""
+    cdef int i, ability = 0, treasure = 0
+    for i in range(s.nplay):
+        if cards.cleans_up[s.play[i]]:
+            ability = 1
+        elif cards.is_treasure[s.play[i]]:
+            treasure = 1
+    return ability and treasure
+
+
+cdef int cleanup(Run run, Game* g, int p) except -1:
+    """Clean-up's abilities before ``end_turn`` (printed wording, as the engine's
+    ``start_cleanup``): while the order cards leave play matters, the seat picks the
+    card discarded from play next by its ``cleanup.order`` rules (card order; none
+    applies: ``done``, the rest leave together); a card with the ability leaving with
+    Treasures still in play lets it put one of them onto its deck, by its rules for
+    the card's ``topdeck`` (none applies: ``done``)."""
+    cdef Cards cards = run.cards
+    cdef Seat* s = &g.seats[p]
+    cdef int offered[MAXC]
+    cdef int n, c, t, i, treasure
+    while order_matters(cards, s):
+        n = distinct(cards, s.play, s.nplay, 0, offered)
+        c = choose_one(run, g, p, CH_ORDER, cards.cleanup_card, offered, n, 1, cards.k_choose)
+        if c < 0:
+            return 0
+        remove_first(s.play, &s.nplay, c)
+        s.disc[s.ndisc] = c
+        s.ndisc += 1
+        if not cards.cleans_up[c]:
+            continue
+        treasure = 0
+        for i in range(s.nplay):
+            if cards.is_treasure[s.play[i]]:
+                treasure = 1
+                break
+        if not treasure:
+            continue
+        n = distinct_treasures(cards, s.play, s.nplay, offered)
+        t = choose_one(run, g, p, CH_TOPDECK, c, offered, n, 1)
+        if t >= 0:
+            remove_first(s.play, &s.nplay, t)
+            s.deck[s.ndeck] = t
+            s.ndeck += 1
     return 0
 
 
@@ -1679,7 +1757,16 @@ cdef int run_game(Run run, Game* g, int max_steps) except -1:
     cdef Setup st = run.setup
     cdef Plan plan
     cdef Seat* s
-    cdef int p, c, i, j, coins
+    cdef int p, c, i, j, coins, q
+    cdef int cleanups = 0
+    if cards.cleanup_card >= 0:  # a card with a Clean-up ability in the supply or owned
+        for c in range(st.nsupply):
+            if cards.cleans_up[c]:
+                if st.is_pile[c]:
+                    cleanups = 1
+                for q in range(g.n):
+                    if g.seats[q].owned[c]:
+                        cleanups = 1
     while g.phase != OVER:
         if g.steps >= max_steps:
             return 1
@@ -1725,6 +1812,8 @@ cdef int run_game(Run run, Game* g, int max_steps) except -1:
         c = choose_buy(g, cards, st, plan, p)
         if c < 0:
             record(run, g, cards.a_end)
+            if cleanups:
+                cleanup(run, g, p)
             end_turn(g, cards, st)
             continue
         record(run, g, cards.k_buy * cards.ncards + c)
@@ -1734,6 +1823,8 @@ cdef int run_game(Run run, Game* g, int max_steps) except -1:
         g.bought = 1
         gain(g, st, p, c)
         if g.buys <= 0:
+            if cleanups:
+                cleanup(run, g, p)
             end_turn(g, cards, st)
     return 0
 
@@ -1858,6 +1949,7 @@ def play_state(Run run, state, int max_steps, seed=None):
     g.silver_played = 1 if state.silver_played else 0
     g.normal_player = state.normal_player
     g.next_play_id = state.next_play_id
+    g.herbalists = state.herbalists
     g.about = -1
     g.ended = 0
     g.steps = 0
@@ -1889,6 +1981,7 @@ def play_state(Run run, state, int max_steps, seed=None):
     state.bought = bool(g.bought)
     state.silver_played = bool(g.silver_played)
     state.normal_player = g.normal_player
+    state.herbalists = g.herbalists
     state.last_extra = -1
     state.controller = -1
     state.extra_turn = False

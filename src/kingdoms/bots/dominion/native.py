@@ -26,7 +26,10 @@ structures.  It knows no card by name: this module gives it
   answer), ``LookTrashDiscardReorder`` (its trash, discard and order rules) and
   ``DiscardPerEmptyPile`` (its discard rules pick, one card at a time),
   ``PlayActionTwice`` (its rules for the card's ``play``, then its play priorities,
-  pick; the card chosen is resolved twice as one play) — and the
+  pick; the card chosen is resolved twice as one play), ``TopdeckTreasureAtCleanup``
+  (a Clean-up ability: the core's Clean-up asks the card leaving play next by the
+  ``cleanup.order`` rules while such a card and a Treasure are in play, and the
+  Treasure put onto the deck by the card's ``topdeck`` rules, Herbalist) — and the
   card whose reveal answers an Attack (the engine's ``moat_ask`` task);
 * each seat's plan, read from its strategy: the buy rules naming a card, the play
   priorities and play rules, the answer to that reaction, every condition translated
@@ -93,6 +96,7 @@ from kingdoms.dominion.cards.steps import (
     Plus,
     RevealTopEach,
     TopdeckFromHand,
+    TopdeckTreasureAtCleanup,
     TrashCardFor,
     TrashOfTypeFromHand,
     TrashOneFromHand,
@@ -121,7 +125,7 @@ _S_PLUS, _S_OTHERS_GAIN, _S_OTHERS_DRAW, _S_OTHERS_DISCARD_DOWN, _S_GAIN = 1, 2,
 _S_DISCARD_DECK, _S_DISCARD_DRAW, _S_GAIN_CARD, _S_OTHERS_TOPDECK, _S_DRAW_TO = 6, 7, 8, 9, 10
 _S_TRASH_ONE, _S_TRASH_THIS, _S_TRASH_FOR, _S_TRASH_UP_TO, _S_TOPDECK_HAND = 11, 12, 13, 14, 15
 _S_TOPDECK_DISCARD, _S_OTHERS_TRASH_REVEALED, _S_REVEAL_TOP_EACH, _S_TRASH_OF_TYPE = 16, 17, 18, 19
-_S_LOOK_SORT, _S_DISCARD_PER_EMPTY, _S_PLAY_TWICE = 20, 21, 22
+_S_LOOK_SORT, _S_DISCARD_PER_EMPTY, _S_PLAY_TWICE, _S_CLEANUP_TOPDECK = 20, 21, 22, 23
 _THEN_GAIN, _THEN_DRAW = 1, 2
 """The follow-ups of a trash from the hand the native core plays."""
 _YES_NO_STEPS: Final = (MayDiscardDeck, DrawToSettingAside, TrashCardFor, RevealTopEach)
@@ -185,6 +189,7 @@ _GENERIC_PLAY: Final = frozenset(
         LookTrashDiscardReorder,
         DiscardPerEmptyPile,
         PlayActionTwice,
+        TopdeckTreasureAtCleanup,
     }
 )
 
@@ -305,6 +310,8 @@ def _steps(c: int) -> list[tuple[int, int, int, int, int]] | str:
         elif isinstance(step, PlayActionTwice):
             editions = sum(1 << e for e in step.optional_in if 0 <= e < 31)
             out.append((_S_PLAY_TWICE, editions, 0, 0, 0))
+        elif isinstance(step, TopdeckTreasureAtCleanup):
+            out.append((_S_CLEANUP_TOPDECK, 0, 0, 0, 0))
     if sum(isinstance(step, _YES_NO_STEPS) for step in decl.steps) > 1:
         return f"{card.id} asks more than one yes/no question"
     if sum(isinstance(step, PlayActionTwice) for step in decl.steps) > 1:
@@ -505,7 +512,8 @@ def _plan(
     cards whose steps ask it yes or no; ``topdecks``: the cards whose Attacks make it
     put a card of its hand onto its deck; ``trashes``: the cards whose steps make it
     trash a card from its hand; ``orders``: the cards whose steps make it choose the
-    card going on top of its deck; ``plays``: the cards whose steps make it choose an
+    card going on top of its deck, or (a Clean-up ability) the card leaving play next
+    (``cleanup.order``); ``plays``: the cards whose steps make it choose an
     Action card to play twice."""
     key = (
         id(bot.strategy), id(bot.default), needs_reaction, discards, gains, asks, topdecks,
@@ -685,7 +693,12 @@ def _make_plan(
         else (c, _choice_rules(bot, f"{CARDS[c].id}.discard"))
         for c in discards
     ]
-    order_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.order", nodes)) for c in orders]
+    # a card with a Clean-up ability: the order cards leave play (``cleanup.order``)
+    order_chains = [
+        (c, _decision_rules(bot, "cleanup.order" if _cleans_up(c) else f"{CARDS[c].id}.order",
+                            nodes))
+        for c in orders
+    ]  # fmt: skip
     # the card to play twice: the rules for it, then the play priorities (as the engine)
     play_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.play", nodes)) for c in twice]
     gain_chains = [(c, _decision_rules(bot, f"{CARDS[c].id}.gain", nodes)) for c in gains]
@@ -723,7 +736,9 @@ _DISCARD_STEPS: Final = (
     EachOtherDiscardsDownTo, DiscardAnyThenDraw, LookTrashDiscardReorder, DiscardPerEmptyPile,
 )  # fmt: skip
 """The steps asking a seat to discard (one such step a card, native)."""
-_TOPDECK_STEPS: Final = (EachOtherTopdecks, TopdeckFromHand, MayTopdeckFromDiscard)
+_TOPDECK_STEPS: Final = (
+    EachOtherTopdecks, TopdeckFromHand, MayTopdeckFromDiscard, TopdeckTreasureAtCleanup,
+)  # fmt: skip
 _TRASH_STEPS: Final = (
     TrashOneFromHand, TrashUpTo, EachOtherTrashesRevealed, TrashOfTypeFromHand,
     LookTrashDiscardReorder,
@@ -840,7 +855,10 @@ def native_run(
     orders = tuple(
         c
         for c in sorted(owned)
-        if any(isinstance(step, LookTrashDiscardReorder) for step in _declared_steps(c))
+        if any(
+            isinstance(step, LookTrashDiscardReorder | TopdeckTreasureAtCleanup)
+            for step in _declared_steps(c)
+        )
     )
     gains = tuple(c for c in sorted(owned) if _gains(c))
     asks = tuple(
@@ -869,6 +887,11 @@ def native_run(
     ]
     edition = int(options.get("base_edition", 1))
     return _MOD.Run(table, _MOD.Setup(list(piles), list(supply), edition), plans)
+
+
+def _cleans_up(c: int) -> bool:
+    """Whether ``c`` has a Clean-up ability (its seat orders the cards leaving play)."""
+    return any(isinstance(step, TopdeckTreasureAtCleanup) for step in _declared_steps(c))
 
 
 def _declared_steps(c: int) -> tuple[Any, ...]:
@@ -916,7 +939,6 @@ def _check_state(state: Any) -> None:
         or state.possessed_trash
         or state.seen_hands
         or state.merchants
-        or state.herbalists
         or any(state.aside)
         or any(state.looking)
         or any(state.discarding)

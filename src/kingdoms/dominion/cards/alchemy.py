@@ -25,6 +25,7 @@ from kingdoms.dominion.cards.steps import (
     Plus,
     RevealTopEach,
     RevealUntil,
+    TopdeckTreasureAtCleanup,
     TrashOneFromHand,
     asks,
     choices,
@@ -161,13 +162,9 @@ HELD["golem"] = (3, 4)
 HELD["golem_play"] = (2,)
 
 # -- Herbalist: +1 Buy +$1; at Clean-up you may put a Treasure from play onto your deck
-HERBALIST: Final = declare("herbalist", 2, ACTION, ALCHEMY, Plus(buys=1, coins=1), Custom(),
+HERBALIST: Final = declare("herbalist", 2, ACTION, ALCHEMY, Plus(buys=1, coins=1),
+    TopdeckTreasureAtCleanup(),
     topdeck="Herbalist: put a Treasure from play onto your deck?").index  # fmt: skip
-
-
-@card("herbalist")
-def _herbalist(st: DominionState, p: int, pid: int) -> None:
-    st.herbalists += 1
 
 
 # -- Philosopher's Stone: a Treasure worth $1 per 5 cards in your deck and discard pile

@@ -824,6 +824,22 @@ asks(
 )
 
 
+# -- a Clean-up ability: a Treasure from play onto the deck (Herbalist) ----------------
+class TopdeckTreasureAtCleanup(Step):
+    """At Clean-up, as this card is discarded from play, the player may put one of
+    its Treasures from play onto its deck (Herbalist).  Playing the card counts the
+    play (``herbalists``); the Clean-up asks
+    (:func:`kingdoms.dominion.cards.alchemy.start_cleanup`): with the printed wording,
+    the order cards leave play (purpose ``cleanup.order``) and, as this card leaves,
+    the Treasure (``<card>.topdeck``); with the errata, one Treasure per play at the
+    start of Clean-up."""
+
+    verb = "topdeck"
+
+    def run(self, st: DominionState, p: int, card: int) -> None:
+        st.herbalists += 1
+
+
 # -- look at the top cards: trash any, discard any, put the rest back in any order (Sentry)
 class LookTrashDiscardReorder(Counted):
     """Look at the top ``n`` cards of the deck; trash any number of them, then discard
