@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from kingdoms.core import InvalidConfig, available_games, get_game, new_game
+from kingdoms.core.registry import SeedConfigs
 
 
 def test_both_games_are_registered() -> None:
@@ -75,6 +78,29 @@ def test_configs_for_many_seeds_equal_config_seed_by_seed(options: dict[str, obj
         assert make(seed) == game.config(3, seed, options)
     first, second = make(5), make(5)
     assert first.options == second.options and first.options is not second.options
+
+
+KINGDOMINO_OPTIONS: list[dict[str, object]] = [
+    {},
+    {"variants": ["harmony", "middle-kingdom"]},
+    {"variants": "dynasty, mighty-duel", "middle_kingdom_rule": "bbox"},
+]
+
+
+@pytest.mark.parametrize("options", KINGDOMINO_OPTIONS)
+def test_kingdomino_configs_normalise_once_and_equal_config(options: dict[str, object]) -> None:
+    """Kingdomino's options do not depend on the seed: ``configs`` normalises them once
+    (``SeedConfigs.normalised``), every config equals ``config``'s, each has its own
+    copy of the options, and the maker pickles (environments keep one)."""
+    game = get_game("kingdomino")
+    make = game.configs(2, options)
+    assert isinstance(make, SeedConfigs) and make.normalised is not None
+    for seed in (0, 1, 7, 12345, 2**40):
+        assert make(seed) == game.config(2, seed, options)
+    first, second = make(5), make(5)
+    assert first.options == second.options and first.options is not second.options
+    assert first.options["variants"] is not second.options["variants"]
+    assert pickle.loads(pickle.dumps(make))(9) == game.config(2, 9, options)
 
 
 def test_configs_check_once_and_keep_config_s_errors(game_name: str) -> None:

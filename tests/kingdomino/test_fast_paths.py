@@ -137,3 +137,26 @@ def test_untrusted_actions_raise_our_error_on_either_build(bad: object) -> None:
     with pytest.raises(IllegalAction):
         st.apply_checked(bad)
     assert st.fingerprint() == before
+
+
+@pytest.mark.parametrize(("players", "variants"), VARIANT_SETS)
+def test_setup_deals_what_the_standard_library_shuffle_deals(
+    players: int, variants: list[str]
+) -> None:
+    """The set-up's shuffles (the compiled ``shuffle``) deal exactly what
+    ``random.Random(seed).shuffle`` deals, so games recorded before still replay."""
+    mighty = "mighty-duel" in variants
+    for seed in (0, 1, 2, 99, 123456789):
+        st = _game(players, variants, seed)
+        rng = random.Random(seed)
+        numbers = list(range(1, 49))
+        rng.shuffle(numbers)
+        owners = [p for p in range(players) for _ in range(2 if players == 2 else 1)]
+        rng.shuffle(owners)
+        used = 48 if mighty else {2: 24, 3: 36, 4: 48}[players]
+        k = len(owners)
+        assert st.aside == sorted(numbers[used:])
+        assert st.pick_order == owners
+        assert st.current == sorted(numbers[used - k : used])
+        assert st.pile == numbers[: used - k]
+        assert st.rng.getstate() == rng.getstate()

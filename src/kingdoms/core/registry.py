@@ -222,15 +222,47 @@ class Game(abc.ABC):
         """``seed -> self.config(players, seed, options)`` for the many games of one
         simulation: the players and options are checked now (bad ones raise here),
         and a game may override this to check them only once (its options'
-        normal form must then not depend on the seed).  Every config made equals
-        :meth:`config`'s."""
+        normal form must then not depend on the seed: :meth:`configs_normalised_once`).
+        Every config made equals :meth:`config`'s.  The result pickles."""
         self.config(players, 0, options)
-        opts = dict(options or {})
+        return SeedConfigs(self, players, options, None)
 
-        def make(seed: int) -> GameConfig:
-            return self.config(players, seed, opts)
+    def configs_normalised_once(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> Callable[[int], GameConfig]:
+        """:meth:`configs` for options whose normal form does not depend on the seed
+        (for a game's :meth:`configs` override): the options are checked and
+        normalised once, and each config gets its own copy of them (lists too)."""
+        return SeedConfigs(self, players, options, self.config(players, 0, options).options)
 
-        return make
+
+class SeedConfigs:
+    """``seed -> GameConfig`` of one game, players and options (see
+    :meth:`Game.configs`): ``normalised`` is the options' normal form when it does not
+    depend on the seed (copied into each config), else ``None`` (each config
+    normalises them)."""
+
+    __slots__ = ("game", "normalised", "options", "players")
+
+    def __init__(
+        self,
+        game: Game,
+        players: int,
+        options: Mapping[str, Any] | None,
+        normalised: Mapping[str, Any] | None,
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.options = dict(options or {})
+        self.normalised = normalised
+
+    def __call__(self, seed: int) -> GameConfig:
+        opts = self.normalised
+        if opts is None or type(seed) is not int or seed < 0:  # config's checks and errors
+            return self.game.config(self.players, seed, self.options)
+        # a copy per game (lists too): a game's options are its own
+        own = {k: list(v) if isinstance(v, list) else v for k, v in opts.items()}
+        return GameConfig(game=self.game.name, players=self.players, seed=seed, options=own)
 
 
 def _load(target: str) -> Game:

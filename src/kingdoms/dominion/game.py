@@ -112,17 +112,7 @@ class DominionGame(Game):
         nothing else in them depends on the seed."""
         if not isinstance(options, Mapping) or not fixed_kingdom(options.get("kingdom")):
             return super().configs(players, options)
-        opts = self.config(players, 0, options).options
-        name = self.name
-
-        def make(seed: int) -> GameConfig:
-            if type(seed) is not int or seed < 0:  # config's own checks and errors
-                return self.config(players, seed, options)
-            # a copy per game (lists too): a game's options are its own
-            own = {k: list(v) if isinstance(v, list) else v for k, v in opts.items()}
-            return GameConfig(game=name, players=players, seed=seed, options=own)
-
-        return make
+        return self.configs_normalised_once(players, options)
 
     def create(self, config: GameConfig) -> State:
         return DominionState(config)

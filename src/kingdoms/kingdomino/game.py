@@ -17,7 +17,7 @@ Options (stored in the game record):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from kingdoms.core.errors import InvalidArgument, InvalidConfig, malformed_as
@@ -78,6 +78,12 @@ class KingdominoGame(Game):
                 f"middle_kingdom_rule must be one of {', '.join(MIDDLE_RULES)}, not {rule!r}"
             )
         return {"variants": variants, "middle_kingdom_rule": rule}
+
+    def configs(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> Callable[[int], GameConfig]:
+        """The options are normalised once: nothing in them depends on the seed."""
+        return self.configs_normalised_once(players, options)
 
     def create(self, config: GameConfig) -> State:
         return KingdominoState(config)

@@ -98,6 +98,8 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         # validate now, so that bad settings fail at construction, not at reset
         config = self._game.config(players, 0, options)
         self._options = dict(options)
+        # seed -> config, the options checked and normalised once where the game can
+        self._configs = self._game.configs(players, options)
         self.render_mode = render_mode
         self.max_steps = max_steps
         self.encoder = encoder
@@ -146,8 +148,7 @@ class KingdomsAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if seed is not None:
             self._seeder = random.Random(seed)
         game_seed = self._seeder.getrandbits(48)
-        config = self._game.config(len(self.possible_agents), game_seed, self._options)
-        state = self._game.create(config)
+        state = self._game.create(self._configs(game_seed))
         state.logging = False
         self.state_ = state
         self._core.start(state, -1 if self.max_steps is None else self.max_steps)
