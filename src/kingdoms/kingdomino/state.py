@@ -196,12 +196,12 @@ class KingdominoState(State):
         n = self.config.players
         self.boards: list[Board] = [new_board(self.size) for _ in range(n)]
         numbers = list(range(1, 49))
-        self.rng.shuffle(numbers)
+        shuffle(numbers, self.rng)  # as self.rng.shuffle(numbers), compiled
         used = dominoes_used(n, self.mighty)
         self.pile = numbers[:used]
         self.aside = sorted(numbers[used:])
         owners = [p for p in range(n) for _ in range(self.kings)]
-        self.rng.shuffle(owners)
+        shuffle(owners, self.rng)
         self.pick_order = owners
         self.pick_pos = 0
         self.round = 0
