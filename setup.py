@@ -77,11 +77,25 @@ def _extensions() -> list[Extension]:
     try:
         from Cython.Build import cythonize
 
-        out += cythonize(
-            [Extension(name, [_path(name, ".pyx")]) for name in cython],
-            quiet=True,
-            compiler_directives={"language_level": "3"},
-        )
+        numpy_include = _numpy_include()
+        wanted = []
+        for name in cython:
+            if name in NUMPY_C_API:
+                if numpy_include is None:
+                    _say(f"{name} not built (numpy, whose C headers it needs, is not installed)")
+                    _remove_built(name)
+                    continue
+                wanted.append(
+                    Extension(
+                        name,
+                        [_path(name, ".pyx")],
+                        include_dirs=[numpy_include],
+                        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+                    )
+                )
+            else:
+                wanted.append(Extension(name, [_path(name, ".pyx")]))
+        out += cythonize(wanted, quiet=True, compiler_directives={"language_level": "3"})
     except BaseException as exc:
         _say(f"Cython board not built ({exc!r}); the pure-Python board is used")
         for name in cython:
@@ -110,6 +124,21 @@ def _extensions() -> list[Extension]:
         for shared in SRC.glob("kingdoms__mypyc*"):
             shared.unlink(missing_ok=True)
     return out
+
+
+NUMPY_C_API = ("kingdoms.rl._cdominion_obs", "kingdoms.rl._ckingdomino_obs")
+"""Cython extensions that use numpy's C API (the environments' observation encoders,
+which make their arrays in C): built only where numpy is installed (the ``rl``
+extra), else their pure-Python fallbacks are used."""
+
+
+def _numpy_include() -> str | None:
+    """numpy's C header directory, or None when numpy is not installed."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return str(numpy.get_include())
 
 
 def _remove_built(module: str) -> None:

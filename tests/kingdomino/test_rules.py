@@ -72,6 +72,30 @@ def test_setup_dominoes_kings_and_lines(players: int, used: int, kings: int, lin
     assert st.phase == FIRST_PICKS and st.next == []
 
 
+@pytest.mark.parametrize(
+    ("players", "variants"), [(2, []), (3, []), (4, []), (2, ["mighty-duel"]), (3, ["dynasty"])]
+)
+def test_setup_deals_as_the_generators_own_shuffle(players: int, variants: list[str]) -> None:
+    """The setup's shuffles (the engine's compiled twin of ``Random.shuffle``) deal
+    exactly what ``random.Random(seed).shuffle`` deals and leave the generator where
+    it leaves it: games of old seeds and records replay alike."""
+    for seed in (0, 1, 7, 12345):
+        st = new_game("kingdomino", players=players, seed=seed, options={"variants": variants})
+        rng = random.Random(seed)
+        numbers = list(range(1, 49))
+        rng.shuffle(numbers)
+        used = 48 if "mighty-duel" in variants else {2: 24, 3: 36, 4: 48}[players]
+        kings = 2 if players == 2 else 1
+        owners = [p for p in range(players) for _ in range(kings)]
+        rng.shuffle(owners)
+        assert sorted(numbers[used:]) == st.aside
+        assert st.pick_order == owners
+        line = len(st.current)
+        assert st.current == sorted(numbers[used - line : used])
+        assert st.pile == numbers[: used - line]
+        assert st.rng.getstate() == rng.getstate()
+
+
 def test_first_picks_follow_a_random_king_order_and_can_repeat_a_player() -> None:
     """Initial picks: random king order; with 2 players A-A-B-B is possible."""
     orders = {tuple(game(2, seed=s).pick_order) for s in range(60)}

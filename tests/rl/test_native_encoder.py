@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 import kingdoms
@@ -86,3 +87,30 @@ def test_states_out_of_order_equal_the_pure_source(native: bool) -> None:
 
 def test_copies_and_bad_seats() -> None:
     check_copies_and_seats(dominion_obs.DominionEncoder, "dominion")
+
+
+def test_handed_out_masks_and_vectors_are_new_arrays() -> None:
+    """The C encoder's arrays (its vectors and the masks it copies for the
+    environment) are new int8 / int16 arrays owning their memory, writable, equal to
+    what they copy, and a later call changes none of them."""
+    enc = dominion_obs.DominionEncoder(2)
+    if enc.native is None:
+        pytest.skip("no C encoder in this build")
+    native = enc.native
+    buf = bytearray(b"\x01\x00\x01")
+    mask = native.mask(buf)
+    assert mask.dtype == np.int8 and mask.flags.owndata and mask.flags.writeable
+    assert mask.flags.c_contiguous and mask.tolist() == [1, 0, 1]
+    buf[1] = 1
+    assert mask.tolist() == [1, 0, 1]
+    with pytest.raises(TypeError):
+        native.mask(memoryview(buf))
+    st = new_game("dominion", players=2, seed=4, options={"kingdom": "First Game"})
+    vec = native.encode(st, 0)
+    assert vec.dtype == np.int16 and vec.flags.owndata and vec.flags.writeable
+    assert vec.shape == (enc.size,)
+    assert not np.shares_memory(vec, native.buffer(st, 0))
+    kept = vec.copy()
+    st.apply(st.legal_actions()[0])
+    native.encode(st, 0)
+    assert np.array_equal(vec, kept)

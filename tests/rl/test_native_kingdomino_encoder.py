@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 import kingdoms
@@ -79,3 +80,73 @@ def test_states_out_of_order_equal_the_pure_source(native: bool) -> None:
 
 def test_copies_and_bad_seats() -> None:
     check_copies_and_seats(kingdomino_obs.KingdominoEncoder, "kingdomino")
+
+
+SETTINGS = [
+    (2, []),
+    (3, []),
+    (4, []),
+    (2, ["middle-kingdom"]),
+    (3, ["harmony"]),
+    (4, ["middle-kingdom", "harmony", "dynasty"]),
+    (2, ["dynasty"]),
+    (2, ["mighty-duel"]),
+    (2, ["mighty-duel", "middle-kingdom", "harmony"]),
+]
+
+
+@pytest.mark.parametrize(("players", "variants"), SETTINGS)
+def test_kept_unseen_block_equals_a_fresh_encoding(players: int, variants: list[str]) -> None:
+    """The unseen dominoes' block, kept between calls while the state's pile and
+    set-aside lists stay (worked out again when either is another list or the pile
+    shrank), equals a fresh encoding after every step of random games — every seat,
+    with now and then a determinized copy (other lists of the same lengths, the
+    same dominoes) or another game's state in between."""
+    rng = random.Random(players * 31 + len(variants))
+    enc = kingdomino_obs.KingdominoEncoder(players)
+    other = new_game("kingdomino", players=players, seed=99, options={"variants": variants})
+    for seed in (1, 2):
+        st = new_game("kingdomino", players=players, seed=seed, options={"variants": variants})
+        while not st.is_terminal():
+            for seat in range(players):
+                fresh = PURE.KingdominoEncoder(players, native=False).encode(st, seat)
+                assert np.array_equal(enc.encode(st, seat), fresh)
+            roll = rng.random()
+            if roll < 0.1:
+                seat = rng.randrange(players)
+                guess = st.determinize(seat, random.Random(seed))
+                fresh = PURE.KingdominoEncoder(players, native=False).encode(guess, seat)
+                assert np.array_equal(enc.encode(guess, seat), fresh)
+            elif roll < 0.15:
+                seat = rng.randrange(players)
+                fresh = PURE.KingdominoEncoder(players, native=False).encode(other, seat)
+                assert np.array_equal(enc.encode(other, seat), fresh)
+            legal = st.legal_actions()
+            st.apply(legal[rng.randrange(len(legal))])
+
+
+def test_handed_out_masks_and_vectors_are_new_arrays() -> None:
+    """The C encoder's arrays (its vectors and the masks it copies for the
+    environment) are new int8 / int16 arrays owning their memory, writable, equal to
+    what they copy, and a later call changes none of them."""
+    enc = kingdomino_obs.KingdominoEncoder(2)
+    if enc.native is None:
+        pytest.skip("no C encoder in this build")
+    native = enc.native
+    buf = bytearray(b"\x00\x01\x00\x00\x01")
+    mask = native.mask(buf)
+    assert mask.dtype == np.int8 and mask.flags.owndata and mask.flags.writeable
+    assert mask.flags.c_contiguous and mask.tolist() == [0, 1, 0, 0, 1]
+    buf[0] = 1
+    assert mask.tolist() == [0, 1, 0, 0, 1]
+    assert native.mask(bytearray()).shape == (0,)
+    with pytest.raises(TypeError):
+        native.mask(b"\x00\x01")
+    st = new_game("kingdomino", players=2, seed=4)
+    vec = native.encode(st, 0)
+    assert vec.dtype == np.int16 and vec.flags.owndata and vec.flags.writeable
+    assert not np.shares_memory(vec, native.buffer(st, 0))
+    kept = vec.copy()
+    st.apply(st.legal_actions()[0])
+    native.encode(st, 0)
+    assert np.array_equal(vec, kept)

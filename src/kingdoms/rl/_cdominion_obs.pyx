@@ -16,6 +16,24 @@ from libc.string cimport memset
 
 import numpy as np
 
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
+from libc.string cimport memcpy
+
+cdef extern from "numpy/arrayobject.h":
+    # numpy's C API (headers at build time, see setup.py): a new array made and
+    # filled in C, without the generic copy path of ``ndarray.copy``
+    ctypedef Py_ssize_t npy_intp
+    ctypedef struct PyArrayObject:
+        pass
+    enum:
+        NPY_INT8
+        NPY_INT16
+    object PyArray_SimpleNew(int nd, npy_intp* dims, int typenum)
+    void* PyArray_DATA(PyArrayObject* arr)
+    int _import_array() except -1
+
+_import_array()
+
 cdef enum:
     MAXP = 8
 cdef enum:
@@ -49,7 +67,6 @@ cdef class NativeDominionEncoder:
     cdef int o_owned, o_decision_card, o_decision_subject, o_discard_top
     cdef object data
     cdef short[:, ::1] view
-    cdef list copies
     cdef dict decisions
     cdef dict held
     cdef object state
@@ -94,8 +111,6 @@ cdef class NativeDominionEncoder:
         self.fields = fields
         self.data = np.zeros((players, size), dtype=np.int16)
         self.view = self.data
-        # each seat's row's own ``copy`` (the observation handed out)
-        self.copies = [self.data[i].copy for i in range(players)]
         self.state = None
 
     def __reduce__(self):
@@ -114,7 +129,18 @@ cdef class NativeDominionEncoder:
     def encode(self, st, int seat):
         """The observation of ``seat`` (a new int16 array)."""
         self._write(st, seat)
-        return self.copies[seat]()
+        cdef npy_intp n = self.size
+        out = PyArray_SimpleNew(1, &n, NPY_INT16)
+        memcpy(PyArray_DATA(<PyArrayObject*>out), &self.view[seat, 0], self.size * sizeof(short))
+        return out
+
+    def mask(self, bytearray buf):
+        """A new int8 array holding the bytes of ``buf`` (a mask: the learner's to
+        keep)."""
+        cdef npy_intp n = PyByteArray_GET_SIZE(buf)
+        out = PyArray_SimpleNew(1, &n, NPY_INT8)
+        memcpy(PyArray_DATA(<PyArrayObject*>out), PyByteArray_AS_STRING(buf), n)
+        return out
 
     def buffer(self, st, int seat):
         """The observation of ``seat`` written into the seat's own buffer, which is

@@ -5,7 +5,10 @@ reference and the fallback), written into one preallocated buffer per observing
 seat, of which a copy is handed out.
 
 Everything before the grid planes is rewritten from the state on every call (a
-memset, then the few entries that are not 0).  Kingdoms only grow, so the grid
+memset, then the few entries that are not 0), but the unseen dominoes' block: it is
+worked out again only when the state's undrawn pile (the same list, of the same
+length) or set-aside list changed, and copied into a seat's buffer when that seat's
+block is older.  Kingdoms only grow, so the grid
 planes are updated with the new placements only, in every seat's buffer (a board's
 planes are rebuilt when the encoder meets another board object); a seat's stats are
 asked of the state only when its placed or discarded count changed.  The layout's
@@ -17,6 +20,24 @@ from cpython.list cimport PyList_GET_ITEM
 from libc.string cimport memset
 
 import numpy as np
+
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
+from libc.string cimport memcpy
+
+cdef extern from "numpy/arrayobject.h":
+    # numpy's C API (headers at build time, see setup.py): a new array made and
+    # filled in C, without the generic copy path of ``ndarray.copy``
+    ctypedef Py_ssize_t npy_intp
+    ctypedef struct PyArrayObject:
+        pass
+    enum:
+        NPY_INT8
+        NPY_INT16
+    object PyArray_SimpleNew(int nd, npy_intp* dims, int typenum)
+    void* PyArray_DATA(PyArrayObject* arr)
+    int _import_array() except -1
+
+_import_array()
 
 cdef enum:
     MAXP = 4
@@ -56,10 +77,18 @@ cdef class NativeKingdominoEncoder:
     cdef int squares[49][4]
     cdef int placements[PLACEMENTS][2]
     cdef list boards
-    cdef list copies
     cdef int done[MAXP]
     cdef long keys[MAXP]
     cdef long stats[MAXP][4]
+    # the unseen dominoes' 48 flags, kept while the state's pile (the same list, of
+    # the same length) and set-aside list stay (as the pure encoder's cache), and
+    # the generation of them each seat's buffer holds
+    cdef object pile_kept
+    cdef object aside_kept
+    cdef Py_ssize_t pile_len
+    cdef long unseen_gen
+    cdef long seat_gen[MAXP]
+    cdef short unseen[48]
 
     def __init__(
         self, int players, int size, int line, dict offsets, object dominoes,
@@ -105,12 +134,15 @@ cdef class NativeKingdominoEncoder:
             self.placements[i][1] = placements[i][1]
         self.data = np.zeros((players, size), dtype=np.int16)
         self.view = self.data
-        # each seat's row's own ``copy`` (the observation handed out)
-        self.copies = [self.data[i].copy for i in range(players)]
         self.boards = [None] * players
         for i in range(players):
             self.done[i] = 0
             self.keys[i] = -1
+            self.seat_gen[i] = -1
+        self.pile_kept = None
+        self.aside_kept = None
+        self.pile_len = -1
+        self.unseen_gen = 0
 
     cdef void _clear(self, int q):
         """Seat ``q``'s grid planes back to a lone castle, in every seat's buffer."""
@@ -178,6 +210,27 @@ cdef class NativeKingdominoEncoder:
             for j in range(FEATURES):
                 out[j] = self.dominoes[d][j]
 
+    cdef int _unseen_flags(self, list pile, list aside) except -1:
+        """The unseen dominoes' flags from the undrawn pile and the set-aside list
+        (checked before anything is kept)."""
+        cdef short flags[48]
+        cdef list part
+        cdef Py_ssize_t j
+        cdef long d
+        memset(flags, 0, sizeof(flags))
+        for part in (pile, aside):
+            for j in range(len(part)):
+                d = _item(part, j)
+                if not 1 <= d <= 48:
+                    raise IndexError(f"domino {d} out of range")
+                flags[d - 1] = 1
+        memcpy(self.unseen, flags, sizeof(flags))
+        self.pile_kept = pile
+        self.aside_kept = aside
+        self.pile_len = len(pile)
+        self.unseen_gen += 1
+        return 0
+
     cdef int _write(self, object st, int seat) except -1:
         cdef int n = self.players
         cdef int L = self.line
@@ -190,7 +243,9 @@ cdef class NativeKingdominoEncoder:
             raise ValueError(f"{len(fs)} fields, 18 expected")
         self._sync(st, fs[17])
         cdef short* out = &self.view[seat, 0]
-        memset(out, 0, self.o_grids * sizeof(short))
+        # everything before the grids is cleared but the unseen block (kept, below)
+        memset(out, 0, self.o_unseen * sizeof(short))
+        memset(&out[self.o_unseen + 48], 0, (self.o_grids - self.o_unseen - 48) * sizeof(short))
         out[0] = 1
         cdef int phase = fs[0]
         cdef bint acting = phase == self.place or phase == self.choose
@@ -238,14 +293,17 @@ cdef class NativeKingdominoEncoder:
             k = _item(kings, i)
             if k >= 0:
                 out[self.o_next + i * self.slot + FEATURES + _rel(k, seat, n)] = 1
-        cdef list pile
-        cdef Py_ssize_t j
-        for pile in (fs[15], fs[16]):
-            for j in range(len(pile)):
-                d = _item(pile, j)
-                if not 1 <= d <= 48:
-                    raise IndexError(f"domino {d} out of range")
-                out[self.o_unseen + d - 1] = 1
+        cdef list pile = fs[15]
+        cdef list aside = fs[16]
+        if (
+            pile is not self.pile_kept
+            or len(pile) != self.pile_len
+            or aside is not self.aside_kept
+        ):
+            self._unseen_flags(pile, aside)
+        if self.seat_gen[seat] != self.unseen_gen:
+            memcpy(&out[self.o_unseen], self.unseen, 48 * sizeof(short))
+            self.seat_gen[seat] = self.unseen_gen
         for r in range(n):
             q = (seat + r) % n
             base = self.o_stats + 4 * r
@@ -256,7 +314,18 @@ cdef class NativeKingdominoEncoder:
     def encode(self, st, int seat):
         """The seat's vector (a copy: the learner's to keep)."""
         self._write(st, seat)
-        return self.copies[seat]()
+        cdef npy_intp n = self.size
+        out = PyArray_SimpleNew(1, &n, NPY_INT16)
+        memcpy(PyArray_DATA(<PyArrayObject*>out), &self.view[seat, 0], self.size * sizeof(short))
+        return out
+
+    def mask(self, bytearray buf):
+        """A new int8 array holding the bytes of ``buf`` (a mask: the learner's to
+        keep)."""
+        cdef npy_intp n = PyByteArray_GET_SIZE(buf)
+        out = PyArray_SimpleNew(1, &n, NPY_INT8)
+        memcpy(PyArray_DATA(<PyArrayObject*>out), PyByteArray_AS_STRING(buf), n)
+        return out
 
     def buffer(self, st, int seat):
         """The seat's vector in its own buffer (not a copy: rewritten next call)."""

@@ -49,6 +49,8 @@ class StepCore:
         # the C encoder's own method where the encoder has one (no call in between)
         native = getattr(encoder, "native", None)
         self.encode: Any = encoder.encode if native is None else native.encode
+        # the C encoder's copy of a mask into a new int8 array (made in C), if any
+        self.copy_mask: Any = getattr(native, "mask", None)
         self.num_actions = num_actions
         self.seats: dict[str, int] = {a: i for i, a in enumerate(agents)}
         self.by_legal_list = by_legal_list
@@ -164,6 +166,10 @@ class StepCore:
             return np.zeros(self.num_actions, np.int8)
         if self.mask_step != state.step:
             self.refresh_mask(state)
+        copy_mask = self.copy_mask
+        if copy_mask is not None:
+            out: np.ndarray = copy_mask(self.mask)
+            return out
         return self.mask_array.copy()
 
     def note_legal(self, state: State, seat: int, info: dict[str, Any]) -> None:
