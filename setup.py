@@ -126,10 +126,10 @@ def _extensions() -> list[Extension]:
     return out
 
 
-NUMPY_C_API = ("kingdoms.rl._cdominion_obs", "kingdoms.rl._ckingdomino_obs")
-"""Cython extensions that use numpy's C API (the environments' observation encoders,
-which make their arrays in C): built only where numpy is installed (the ``rl``
-extra), else their pure-Python fallbacks are used."""
+NUMPY_C_API = ("kingdoms.rl._cfresh",)
+"""Cython extensions that use numpy's C API (the arrays the environments' C encoders
+hand out, made in C): built only where numpy is installed, else they and the C
+encoders that use them are left out and the Python encoders are used."""
 
 
 def _numpy_include() -> str | None:

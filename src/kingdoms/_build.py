@@ -61,6 +61,7 @@ COMPILED: Final = (
 CYTHON: Final = (
     "kingdoms.kingdomino._cboard",
     "kingdoms.dominion._cnative",
+    "kingdoms.rl._cfresh",
     "kingdoms.rl._cdominion_obs",
     "kingdoms.rl._ckingdomino_obs",
 )

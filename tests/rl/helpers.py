@@ -100,8 +100,22 @@ def check_states(enc: Any, ref: Any, states: list[Any], players: int, from_view:
                 enc.native.fill(state, seat, target)
                 assert np.array_equal(target[: len(got)], got)
                 assert np.array_equal(target[len(got) :], [-7, -7, -7])
-                with pytest.raises(ValueError):
-                    enc.native.fill(state, seat, np.zeros(len(got) - 1, np.float32))
+                # a target that is short, of another type, read-only or not 1-D is
+                # refused and left as it was
+                readonly = np.full(len(got), 5, np.float32)
+                readonly.flags.writeable = False
+                for bad in (
+                    np.full(len(got) - 1, 5, np.float32),
+                    np.full(len(got), 5, np.float64),
+                    readonly,
+                    np.full((1, len(got)), 5, np.float32),
+                    np.full(2 * len(got), 5, np.float32)[::2],
+                ):
+                    with pytest.raises(ValueError, match="target"):
+                        enc.native.fill(state, seat, bad)
+                    assert (bad == 5).all()
+                with pytest.raises(TypeError):
+                    enc.native.fill(state, seat, [0.0] * len(got))
 
 
 def check_copies_and_seats(encoder: Any, game: str) -> None:

@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+import kingdoms
+import kingdoms.rl.core as core_module
 from kingdoms.core.errors import IllegalAction, InvalidConfig
 from kingdoms.dominion import actions as A
 from kingdoms.dominion.data import BY_ID
@@ -215,6 +217,33 @@ def test_observation_is_a_fresh_array_each_time() -> None:
     assert np.array_equal(third["observation"], again["observation"])
     assert np.array_equal(third["action_mask"], again["action_mask"])
     assert third["action_mask"].any()
+
+
+@pytest.mark.parametrize("make", [lambda: dominion_env(), lambda: kingdomino_env(players=2)])
+def test_handed_out_arrays_are_whole_arrays_of_their_own(make: Any) -> None:
+    """The observation (int16) and the mask (int8) handed out are plain arrays that
+    own their memory, writable and contiguous, on either build (the compiled one
+    makes them with numpy's C API: ``kingdoms.rl._cfresh`` and the C encoders)."""
+    env = make()
+    env.reset(seed=5)
+    raw = env.unwrapped
+    if kingdoms.build_kind() == "compiled":
+        assert core_module._FRESH is not None
+        with pytest.raises(TypeError):
+            core_module._FRESH.fresh_mask(b"\x01\x00")  # bytes, not the kept bytearray
+    for _ in range(60):
+        obs, _r, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            break
+        for key, dtype, size in (
+            ("observation", np.int16, raw.encoder.size),
+            ("action_mask", np.int8, raw.num_actions),
+        ):
+            arr = obs[key]
+            assert type(arr) is np.ndarray and arr.dtype == dtype and arr.shape == (size,)
+            assert arr.flags.owndata and arr.flags.writeable and arr.flags.c_contiguous
+        assert tuple(np.flatnonzero(obs["action_mask"])) == info["legal_actions"]
+        env.step(info["legal_actions"][0])
 
 
 @pytest.mark.parametrize("make", [lambda: dominion_env(), lambda: kingdomino_env(players=2)])

@@ -16,23 +16,7 @@ from libc.string cimport memset
 
 import numpy as np
 
-from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
-from libc.string cimport memcpy
-
-cdef extern from "numpy/arrayobject.h":
-    # numpy's C API (headers at build time, see setup.py): a new array made and
-    # filled in C, without the generic copy path of ``ndarray.copy``
-    ctypedef Py_ssize_t npy_intp
-    ctypedef struct PyArrayObject:
-        pass
-    enum:
-        NPY_INT8
-        NPY_INT16
-    object PyArray_SimpleNew(int nd, npy_intp* dims, int typenum)
-    void* PyArray_DATA(PyArrayObject* arr)
-    int _import_array() except -1
-
-_import_array()
+from kingdoms.rl._cfresh import fill_floats, fresh_copy
 
 cdef enum:
     MAXP = 8
@@ -66,6 +50,7 @@ cdef class NativeDominionEncoder:
     cdef int o_trash, o_possessed_hand, o_possessed_looking, o_in_play, o_set_aside
     cdef int o_owned, o_decision_card, o_decision_subject, o_discard_top
     cdef object data
+    cdef list rows
     cdef short[:, ::1] view
     cdef dict decisions
     cdef dict held
@@ -111,6 +96,8 @@ cdef class NativeDominionEncoder:
         self.fields = fields
         self.data = np.zeros((players, size), dtype=np.int16)
         self.view = self.data
+        # each seat's row (the observation handed out is a copy of it)
+        self.rows = [self.data[i] for i in range(players)]
         self.state = None
 
     def __reduce__(self):
@@ -129,18 +116,7 @@ cdef class NativeDominionEncoder:
     def encode(self, st, int seat):
         """The observation of ``seat`` (a new int16 array)."""
         self._write(st, seat)
-        cdef npy_intp n = self.size
-        out = PyArray_SimpleNew(1, &n, NPY_INT16)
-        memcpy(PyArray_DATA(<PyArrayObject*>out), &self.view[seat, 0], self.size * sizeof(short))
-        return out
-
-    def mask(self, bytearray buf):
-        """A new int8 array holding the bytes of ``buf`` (a mask: the learner's to
-        keep)."""
-        cdef npy_intp n = PyByteArray_GET_SIZE(buf)
-        out = PyArray_SimpleNew(1, &n, NPY_INT8)
-        memcpy(PyArray_DATA(<PyArrayObject*>out), PyByteArray_AS_STRING(buf), n)
-        return out
+        return fresh_copy(self.rows[seat])
 
     def buffer(self, st, int seat):
         """The observation of ``seat`` written into the seat's own buffer, which is
@@ -148,17 +124,12 @@ cdef class NativeDominionEncoder:
         self._write(st, seat)
         return self.data[seat]
 
-    def fill(self, st, int seat, float[::1] target):
-        """The seat's vector written into the start of ``target``, a float32 array
-        (OpenSpiel's observer tensor), through the seat's buffer: no array made."""
-        cdef Py_ssize_t j
-        cdef short* out
-        if target.shape[0] < self.size:
-            raise ValueError(f"target of {target.shape[0]} entries, {self.size} needed")
+    def fill(self, st, int seat, target):
+        """The seat's vector written into the start of ``target``, a writable
+        contiguous float32 array (OpenSpiel's observer tensor), through the seat's
+        buffer: no array made.  A wrong or short target is refused, unchanged."""
         self._write(st, seat)
-        out = &self.view[seat, 0]
-        for j in range(self.size):
-            target[j] = out[j]
+        fill_floats(self.rows[seat], target)
 
     cdef int _write(self, st, int seat) except -1:
         cdef int n = self.players

@@ -17,27 +17,11 @@ offsets and the domino tables come from the encoder that builds it
 """
 
 from cpython.list cimport PyList_GET_ITEM
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 import numpy as np
 
-from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
-from libc.string cimport memcpy
-
-cdef extern from "numpy/arrayobject.h":
-    # numpy's C API (headers at build time, see setup.py): a new array made and
-    # filled in C, without the generic copy path of ``ndarray.copy``
-    ctypedef Py_ssize_t npy_intp
-    ctypedef struct PyArrayObject:
-        pass
-    enum:
-        NPY_INT8
-        NPY_INT16
-    object PyArray_SimpleNew(int nd, npy_intp* dims, int typenum)
-    void* PyArray_DATA(PyArrayObject* arr)
-    int _import_array() except -1
-
-_import_array()
+from kingdoms.rl._cfresh import fill_floats, fresh_copy
 
 cdef enum:
     MAXP = 4
@@ -71,6 +55,7 @@ cdef class NativeKingdominoEncoder:
     cdef int o_phase, o_round, o_game, o_variants, o_to_move, o_pick_order
     cdef int o_picks_made, o_acting, o_current, o_next, o_unseen, o_stats, o_grids
     cdef object data
+    cdef list rows
     cdef object fields
     cdef short[:, ::1] view
     cdef short dominoes[49][FEATURES]
@@ -134,6 +119,8 @@ cdef class NativeKingdominoEncoder:
             self.placements[i][1] = placements[i][1]
         self.data = np.zeros((players, size), dtype=np.int16)
         self.view = self.data
+        # each seat's row (the observation handed out is a copy of it)
+        self.rows = [self.data[i] for i in range(players)]
         self.boards = [None] * players
         for i in range(players):
             self.done[i] = 0
@@ -314,32 +301,16 @@ cdef class NativeKingdominoEncoder:
     def encode(self, st, int seat):
         """The seat's vector (a copy: the learner's to keep)."""
         self._write(st, seat)
-        cdef npy_intp n = self.size
-        out = PyArray_SimpleNew(1, &n, NPY_INT16)
-        memcpy(PyArray_DATA(<PyArrayObject*>out), &self.view[seat, 0], self.size * sizeof(short))
-        return out
-
-    def mask(self, bytearray buf):
-        """A new int8 array holding the bytes of ``buf`` (a mask: the learner's to
-        keep)."""
-        cdef npy_intp n = PyByteArray_GET_SIZE(buf)
-        out = PyArray_SimpleNew(1, &n, NPY_INT8)
-        memcpy(PyArray_DATA(<PyArrayObject*>out), PyByteArray_AS_STRING(buf), n)
-        return out
+        return fresh_copy(self.rows[seat])
 
     def buffer(self, st, int seat):
         """The seat's vector in its own buffer (not a copy: rewritten next call)."""
         self._write(st, seat)
         return self.data[seat]
 
-    def fill(self, st, int seat, float[::1] target):
-        """The seat's vector written into the start of ``target``, a float32 array
-        (OpenSpiel's observer tensor), through the seat's buffer: no array made."""
-        cdef Py_ssize_t j
-        cdef short* out
-        if target.shape[0] < self.size:
-            raise ValueError(f"target of {target.shape[0]} entries, {self.size} needed")
+    def fill(self, st, int seat, target):
+        """The seat's vector written into the start of ``target``, a writable
+        contiguous float32 array (OpenSpiel's observer tensor), through the seat's
+        buffer: no array made.  A wrong or short target is refused, unchanged."""
         self._write(st, seat)
-        out = &self.view[seat, 0]
-        for j in range(self.size):
-            target[j] = out[j]
+        fill_floats(self.rows[seat], target)

@@ -16,6 +16,10 @@ from typing import Any, Final
 import numpy as np
 
 from kingdoms.core.state import TERMINAL, State
+from kingdoms.rl.encoding import native_module
+
+_FRESH: Any = native_module("kingdoms.rl._cfresh")
+"""The C copies of :mod:`kingdoms.rl._cfresh` where built (else numpy's ``copy``)."""
 
 NOT_INT: Final = -100
 """:meth:`StepCore.apply`: the action is not a Python ``int`` (nothing done)."""
@@ -49,8 +53,8 @@ class StepCore:
         # the C encoder's own method where the encoder has one (no call in between)
         native = getattr(encoder, "native", None)
         self.encode: Any = encoder.encode if native is None else native.encode
-        # the C encoder's copy of a mask into a new int8 array (made in C), if any
-        self.copy_mask: Any = getattr(native, "mask", None)
+        # the copy of a mask into a new int8 array made in C, where built
+        self.copy_mask: Any = None if _FRESH is None else _FRESH.fresh_mask
         self.num_actions = num_actions
         self.seats: dict[str, int] = {a: i for i, a in enumerate(agents)}
         self.by_legal_list = by_legal_list
