@@ -641,3 +641,28 @@ def test_the_bank_stops_clear_decisions_early_and_spends_the_saving_on_close_one
     assert _clear(ahead, ahead, 8, 3)
     close = [[0.0, 2.0, 8.0], [0.0, 0.0, 6.0], [0.0, 0.0, 0.0]]
     assert not _clear(close, [[0.0, 8.0, 8.0], [0.0, 0.0, 8.0], [0.0] * 3], 8, 3)
+
+
+RANDOM_1 = ["adventurer", "alchemist", "bureaucrat", "gardens", "golem", "library",
+            "mine", "moat", "poacher", "spy"]  # fmt: skip
+
+
+def test_plan_keep_sets_how_far_a_plan_must_lead_the_tables() -> None:
+    """``plan_keep``: the standard errors by which the opening's plan search must
+    find another plan ahead of the table's (``keep`` unless given).  From the same
+    rounds (same seed and rollouts), the default keeps the table's plan on random 1,
+    ``plan_keep=0`` plays the plan that leads."""
+    with pytest.raises(InvalidConfig, match="plan_keep must be a number of 0 or more"):
+        make_bot("dominion", "best:plan_keep=-1")
+    with pytest.raises(InvalidConfig, match="plan_keep must be a number of 0 or more"):
+        make_bot("dominion", "best:plan_keep=lots")
+    state = _start(RANDOM_1)
+    chosen = {}
+    for spec in ("", ",plan_keep=0"):
+        bot = make_bot("dominion", f"best:iterations=400,seed=1,opponent=bundled{spec}")
+        assert isinstance(bot, BestBot)
+        bot.act(state.view(0), state.legal_actions(), random.Random(0))
+        assert bot.plans is not None and bot.plans.rounds >= 8
+        chosen[spec] = (bot.plans.choice(bot._plan_keep()), bot.plans.names[bot.plans.leader()])
+    assert chosen[""][0] == "moat"  # the table's plan
+    assert chosen[",plan_keep=0"][0] == chosen[""][1] != "moat"  # the leader

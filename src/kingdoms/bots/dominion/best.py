@@ -34,7 +34,9 @@ seconds per decision), ``iterations`` (a cap on rollouts; alone: no time limit),
 ``method`` (``paired`` or ``flat``), ``rollout`` (``whole`` or ``step``), ``plan``
 (``search`` or ``table``), ``opponent`` (``fit`` or ``bundled``), ``rush`` (``on`` or
 ``off``), ``reward`` (``auto``, ``share``, ``mix`` or ``end``), ``bank`` (``on`` or
-``off``: stop a clear decision early and spend the saved budget on close ones).
+``off``: stop a clear decision early and spend the saved budget on close ones),
+``plan_keep`` (the standard errors by which the opening's plan search must find
+another plan ahead of the table's to play it; ``keep`` unless given).
 
 The other seats are rolled out by a model fitted to their visible gains
 (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`, ``opponent=fit``): the
@@ -178,7 +180,14 @@ class BestBot:
         rush: str | bool = "on",
         reward: str = "auto",
         bank: str | bool = "off",
+        plan_keep: float | None = None,
     ) -> None:
+        if plan_keep is not None and (
+            isinstance(plan_keep, bool)
+            or not isinstance(plan_keep, int | float)
+            or not plan_keep >= 0
+        ):
+            raise InvalidConfig(f"plan_keep must be a number of 0 or more, not {plan_keep!r}")
         if isinstance(bank, bool):  # the spec parser reads on/off as booleans
             bank = "on" if bank else "off"
         if bank not in BANKS:
@@ -215,6 +224,8 @@ class BestBot:
         self.rush = rush == "on"
         self.reward = reward
         self.bank = bank == "on"
+        self.plan_keep = None if plan_keep is None else float(plan_keep)
+        """Standard errors a plan must lead the table's by (None: ``keep``)."""
         self.banked = 0.0
         """Budget saved by earlier decisions of this game (CPU s, or rollouts when
         the budget is ``iterations`` alone)."""
@@ -299,8 +310,8 @@ class BestBot:
                 self._paired_iterations = plans.run(
                     base, me, rng, search.time, search.iterations, CLOCKS[search.clock], others
                 )
-                return plan_move(base, legal, plans.choice(float(search.keep or 0.0)))
-            chosen = plans.choice(float(search.keep or 0.0))
+                return plan_move(base, legal, plans.choice(self._plan_keep()))
+            chosen = plans.choice(self._plan_keep())
             plan = None if chosen == plans.names[0] else chosen
         forced = obvious_action(base, legal)
         if forced is not None:
@@ -378,6 +389,12 @@ class BestBot:
         if mean > float(search.keep or 0.0) * math.sqrt(var / (rounds - 1)):
             return cands[best]
         return cands[0]
+
+    def _plan_keep(self) -> float:
+        """Standard errors by which a plan must lead the table's to be played."""
+        if self.plan_keep is not None:
+            return self.plan_keep
+        return float(self.search.keep or 0.0)
 
     def _model_others(self, view: View, base: State, me: int) -> dict[int, str]:
         """Seat -> the strategy its rollouts play (the seats not played by the default
