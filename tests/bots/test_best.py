@@ -590,3 +590,79 @@ def test_the_matchup_bench_summary_reports_each_part_of_the_goal(
     assert bench.main(["--summary", *files]) == 0
     out = capsys.readouterr().out
     assert "20-21 games a matchup" in out
+
+
+def _banked_game(spec: str) -> list[tuple[int, bool, float]]:
+    """``spec`` against ``witch`` on First Game: each searched move's rollouts, whether
+    it stopped early, and the budget banked after it."""
+    state = new_game("dominion", 2, 5, {"kingdom": "First Game"})
+    bot = make_bot("dominion", spec)
+    other = make_bot("dominion", "witch")
+    rngs = seat_rngs(4, 2)
+    out = []
+    while state.current_player >= 0:
+        p = state.current_player
+        legal = state.legal_actions()
+        if p == 1:
+            state.apply(other.act(state.view(1), legal, rngs[1]))
+            continue
+        move = bot.act(state.view(0), legal, rngs[0])
+        if bot.last_kind == "move":
+            out.append((bot.last_iterations, bot.stopped_early, bot.banked))
+        state.apply(move)
+    return out
+
+
+def test_the_bank_stops_clear_decisions_early_and_spends_the_saving_on_close_ones() -> None:
+    """``bank=on``: a decision whose leading candidate is far ahead of every other
+    stops before its budget; the rollouts it saved are banked and a later close
+    decision spends them (at most ``BANK_LIMIT`` times its own budget), so the
+    searched decisions never spend more than their budgets together.  ``bank=off``
+    (the default) spends every budget whole."""
+    from kingdoms.bots.dominion.best import BANK_LIMIT, _clear
+
+    assert make_bot("dominion", "best").bank is False
+    assert make_bot("dominion", "best:bank=on").bank is True
+    with pytest.raises(InvalidConfig, match="bank must be one of off, on, not 'maybe'"):
+        make_bot("dominion", "best:bank=maybe")
+    off = _banked_game("best:iterations=100,seed=2")
+    assert {n for n, _, _ in off} == {100} and not any(s for _, s, _ in off)
+    on = _banked_game("best:iterations=100,seed=2,bank=on")
+    early = [n for n, s, _ in on if s]
+    assert early and max(early) < 100  # clear decisions stopped early
+    spent = [n for n, s, _ in on if not s and n > 100]
+    assert spent and max(spent) <= 100 * BANK_LIMIT  # close ones spent the saving
+    assert sum(n for n, _, _ in on) <= 100 * len(on)  # never more than the budgets
+    assert all(b >= 0 for _, _, b in on)
+    # the rule: one candidate STOP_Z standard errors ahead of each other, or all equal
+    zero = [[0.0] * 3 for _ in range(3)]
+    assert _clear(zero, zero, 8, 3)
+    ahead = [[0.0, 8.0, 8.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    assert _clear(ahead, ahead, 8, 3)
+    close = [[0.0, 2.0, 8.0], [0.0, 0.0, 6.0], [0.0, 0.0, 0.0]]
+    assert not _clear(close, [[0.0, 8.0, 8.0], [0.0, 0.0, 8.0], [0.0] * 3], 8, 3)
+
+
+RANDOM_1 = ["adventurer", "alchemist", "bureaucrat", "gardens", "golem", "library",
+            "mine", "moat", "poacher", "spy"]  # fmt: skip
+
+
+def test_plan_keep_sets_how_far_a_plan_must_lead_the_tables() -> None:
+    """``plan_keep``: the standard errors by which the opening's plan search must
+    find another plan ahead of the table's (``keep`` unless given).  From the same
+    rounds (same seed and rollouts), the default keeps the table's plan on random 1,
+    ``plan_keep=0`` plays the plan that leads."""
+    with pytest.raises(InvalidConfig, match="plan_keep must be a number of 0 or more"):
+        make_bot("dominion", "best:plan_keep=-1")
+    with pytest.raises(InvalidConfig, match="plan_keep must be a number of 0 or more"):
+        make_bot("dominion", "best:plan_keep=lots")
+    state = _start(RANDOM_1)
+    chosen = {}
+    for spec in ("", ",plan_keep=0"):
+        bot = make_bot("dominion", f"best:iterations=400,seed=1,opponent=bundled{spec}")
+        assert isinstance(bot, BestBot)
+        bot.act(state.view(0), state.legal_actions(), random.Random(0))
+        assert bot.plans is not None and bot.plans.rounds >= 8
+        chosen[spec] = (bot.plans.choice(bot._plan_keep()), bot.plans.names[bot.plans.leader()])
+    assert chosen[""][0] == "moat"  # the table's plan
+    assert chosen[",plan_keep=0"][0] == chosen[""][1] != "moat"  # the leader
