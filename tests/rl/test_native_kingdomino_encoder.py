@@ -134,6 +134,7 @@ def test_handed_out_masks_and_vectors_are_new_arrays() -> None:
         pytest.skip("no C encoder in this build")
     native = enc.native
     from kingdoms.rl._cfresh import fresh_mask  # built with the C encoders
+
     buf = bytearray(b"\x00\x01\x00\x00\x01")
     mask = fresh_mask(buf)
     assert mask.dtype == np.int8 and mask.flags.owndata and mask.flags.writeable
