@@ -20,7 +20,8 @@ and drops its INFO records: what its users get) and **logging off** (the root
 logger at WARNING after the import: both engines log nothing).  The last line
 printed is ``ratio: X``: kingdoms' Big Money mirror games/s over pyminion's with
 both engines' logging off.  ``--all`` adds the Big Money Ultimate, Smithy (peer:
-pyminion's BigMoneySmithy), Witch and 4-player Big Money games, the public API's
+pyminion's BigMoneySmithy), Witch and 4-player Big Money games (pyminion both ways in
+the same interleaved slices), the public API's
 ``play_out`` (logging off: the native core too), random bots on an Alchemy kingdom,
 and ``clone()``'s cost and memory per state (on a mid-game state).
 
@@ -280,9 +281,23 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def with_logging(run_one: Callable[[int], None], off: bool) -> Callable[[int], None]:
+    """``run_one`` with pyminion's logging set first (off, or as shipped) when another
+    runner of the same slices left it otherwise: both set-ups in one interleaved run."""
+    root = logging.getLogger()
+    level = logging.WARNING if off else logging.INFO
+
+    def one(i: int) -> None:
+        if root.level != level:
+            root.setLevel(level)
+        run_one(i)
+
+    return one
+
+
 def _more(seed: int, seconds: float) -> None:
-    """The other game kinds, each against its peers measured in the same run (pyminion
-    with its logging off)."""
+    """The other game kinds, each against its peers measured in the same run: pyminion
+    with its logging off and as shipped."""
     from kingdoms.sim.runner import native_reason
 
     pyminion_logging(True)
@@ -299,12 +314,15 @@ def _more(seed: int, seconds: float) -> None:
     for name, specs, kingdom, peer, peer_name in rows:
         ours = sim_runner(seed, specs, kingdom)
         engine = engine_runner(seed, specs, kingdom)
-        (n1, t1), (n2, t2), (n3, t3) = measure_interleaved([ours, engine, peer], seconds)
-        r1, r2, r3 = n1 / t1, n2 / t2, n3 / t3
+        runners = [with_logging(r, True) for r in (ours, engine, peer)]
+        runners.append(with_logging(peer, False))
+        (n1, t1), (n2, t2), (n3, t3), (n4, t4) = measure_interleaved(runners, seconds)
+        r1, r2, r3, r4 = n1 / t1, n2 / t2, n3 / t3, n4 / t4
         native = native_reason("dominion", specs, {"kingdom": kingdom}) or "native"
         print(f"{name}: kingdoms {r1:.0f} games/s ({native}), engine {r2:.0f} games/s "
-              f"({r1 / r2:.1f}x), pyminion {peer_name} {r3:.0f} games/s "
-              f"({r1 / r3:.1f}x)")  # fmt: skip
+              f"({r1 / r2:.1f}x), pyminion {peer_name} {r3:.0f} games/s logging off "
+              f"({r1 / r3:.1f}x), {r4:.0f} games/s as shipped ({r1 / r4:.1f}x)")  # fmt: skip
+        pyminion_logging(True)
     api = kingdoms_runner(seed)
     (n1, t1), (n2, t2) = measure_interleaved([api, pyminion_runner(seed)], seconds)
     print(f"public API (new_game + play_out, logging off: the native core) big-money mirror: "
