@@ -139,3 +139,32 @@ def check_copies_and_seats(encoder: Any, game: str) -> None:
             assert (again.native is None) == (enc.native is None)
             for seat in range(3):
                 assert np.array_equal(again.encode(st, seat), enc.encode(st, seat))
+
+
+def check_new_arrays(enc: Any, state: Any) -> None:
+    """The C encoder's arrays (its vectors and the masks copied for the environment
+    by ``kingdoms.rl._cfresh``) are new int8 / int16 arrays owning their memory,
+    writable, equal to what they copy, and a later call changes none of them."""
+    if enc.native is None:
+        pytest.skip("no C encoder in this build")
+    native = enc.native
+    from kingdoms.rl._cfresh import fresh_mask  # built with the C encoders
+
+    buf = bytearray(b"\x01\x00\x01")
+    mask = fresh_mask(buf)
+    assert mask.dtype == np.int8 and mask.flags.owndata and mask.flags.writeable
+    assert mask.flags.c_contiguous and mask.tolist() == [1, 0, 1]
+    buf[1] = 1
+    assert mask.tolist() == [1, 0, 1]
+    assert fresh_mask(bytearray()).shape == (0,)
+    for bad in (memoryview(buf), bytes(buf)):
+        with pytest.raises(TypeError):
+            fresh_mask(bad)
+    vec = native.encode(state, 0)
+    assert vec.dtype == np.int16 and vec.flags.owndata and vec.flags.writeable
+    assert vec.shape == (enc.size,)
+    assert not np.shares_memory(vec, native.buffer(state, 0))
+    kept = vec.copy()
+    state.apply(state.legal_actions()[0])
+    native.encode(state, 0)
+    assert np.array_equal(vec, kept)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
 import pytest
 
 import kingdoms
@@ -23,7 +22,13 @@ from kingdoms.core import new_game
 from kingdoms.dominion.state import DominionState
 from kingdoms.rl import dominion_obs
 from kingdoms.rl.env import KingdomsAECEnv, wrap
-from tests.rl.helpers import check_copies_and_seats, check_states, play_side_by_side, pure_source
+from tests.rl.helpers import (
+    check_copies_and_seats,
+    check_new_arrays,
+    check_states,
+    play_side_by_side,
+    pure_source,
+)
 
 PURE = pure_source(dominion_obs)
 
@@ -90,29 +95,5 @@ def test_copies_and_bad_seats() -> None:
 
 
 def test_handed_out_masks_and_vectors_are_new_arrays() -> None:
-    """The C encoder's arrays (its vectors and the masks it copies for the
-    environment) are new int8 / int16 arrays owning their memory, writable, equal to
-    what they copy, and a later call changes none of them."""
-    enc = dominion_obs.DominionEncoder(2)
-    if enc.native is None:
-        pytest.skip("no C encoder in this build")
-    native = enc.native
-    from kingdoms.rl._cfresh import fresh_mask  # built with the C encoders
-
-    buf = bytearray(b"\x01\x00\x01")
-    mask = fresh_mask(buf)
-    assert mask.dtype == np.int8 and mask.flags.owndata and mask.flags.writeable
-    assert mask.flags.c_contiguous and mask.tolist() == [1, 0, 1]
-    buf[1] = 1
-    assert mask.tolist() == [1, 0, 1]
-    with pytest.raises(TypeError):
-        fresh_mask(memoryview(buf))
     st = new_game("dominion", players=2, seed=4, options={"kingdom": "First Game"})
-    vec = native.encode(st, 0)
-    assert vec.dtype == np.int16 and vec.flags.owndata and vec.flags.writeable
-    assert vec.shape == (enc.size,)
-    assert not np.shares_memory(vec, native.buffer(st, 0))
-    kept = vec.copy()
-    st.apply(st.legal_actions()[0])
-    native.encode(st, 0)
-    assert np.array_equal(vec, kept)
+    check_new_arrays(dominion_obs.DominionEncoder(2), st)

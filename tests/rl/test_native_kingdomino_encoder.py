@@ -22,7 +22,13 @@ import kingdoms
 from kingdoms.core import new_game
 from kingdoms.rl import kingdomino_obs
 from kingdoms.rl.env import KingdomsAECEnv, wrap
-from tests.rl.helpers import check_copies_and_seats, check_states, play_side_by_side, pure_source
+from tests.rl.helpers import (
+    check_copies_and_seats,
+    check_new_arrays,
+    check_states,
+    play_side_by_side,
+    pure_source,
+)
 
 PURE = pure_source(kingdomino_obs)
 
@@ -126,29 +132,4 @@ def test_kept_unseen_block_equals_a_fresh_encoding(players: int, variants: list[
 
 
 def test_handed_out_masks_and_vectors_are_new_arrays() -> None:
-    """The C encoder's arrays (its vectors and the masks it copies for the
-    environment) are new int8 / int16 arrays owning their memory, writable, equal to
-    what they copy, and a later call changes none of them."""
-    enc = kingdomino_obs.KingdominoEncoder(2)
-    if enc.native is None:
-        pytest.skip("no C encoder in this build")
-    native = enc.native
-    from kingdoms.rl._cfresh import fresh_mask  # built with the C encoders
-
-    buf = bytearray(b"\x00\x01\x00\x00\x01")
-    mask = fresh_mask(buf)
-    assert mask.dtype == np.int8 and mask.flags.owndata and mask.flags.writeable
-    assert mask.flags.c_contiguous and mask.tolist() == [0, 1, 0, 0, 1]
-    buf[0] = 1
-    assert mask.tolist() == [0, 1, 0, 0, 1]
-    assert fresh_mask(bytearray()).shape == (0,)
-    with pytest.raises(TypeError):
-        fresh_mask(b"\x00\x01")
-    st = new_game("kingdomino", players=2, seed=4)
-    vec = native.encode(st, 0)
-    assert vec.dtype == np.int16 and vec.flags.owndata and vec.flags.writeable
-    assert not np.shares_memory(vec, native.buffer(st, 0))
-    kept = vec.copy()
-    st.apply(st.legal_actions()[0])
-    native.encode(st, 0)
-    assert np.array_equal(vec, kept)
+    check_new_arrays(kingdomino_obs.KingdominoEncoder(2), new_game("kingdomino", players=2, seed=4))
