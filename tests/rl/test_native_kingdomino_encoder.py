@@ -20,6 +20,8 @@ import pytest
 
 import kingdoms
 from kingdoms.core import new_game
+from kingdoms.kingdomino.board import Board
+from kingdoms.kingdomino.tiles import TILES
 from kingdoms.rl import kingdomino_obs
 from kingdoms.rl.env import KingdomsAECEnv, wrap
 from tests.rl.helpers import (
@@ -79,6 +81,44 @@ def test_states_out_of_order_equal_the_pure_source(native: bool) -> None:
             st.apply(legal[rng.randrange(len(legal))])
         copies.append(st.clone())
     picked = rng.sample(copies, 150)
+    enc = kingdomino_obs.KingdominoEncoder(players, native=native)
+    ref = PURE.KingdominoEncoder(players, native=False)
+    check_states(enc, ref, picked, players, lambda r, s, seat: r.encode_view(s.view(seat)))
+
+
+def _with_pure_boards(st: Any) -> Any:
+    """A copy of ``st`` whose kingdoms are the pure-Python board class (the same
+    placements and discards), as a state rebuilt without the C board holds them."""
+    out = st.clone()
+    boards = []
+    for b in st.boards:
+        pure = Board(b.size)
+        for number, code in b.placed:
+            pure.place(TILES[number], code)
+        pure.discarded = list(b.discarded)
+        boards.append(pure)
+    out.boards = boards
+    return out
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_kingdoms_of_either_board_class_are_read(native: bool) -> None:
+    """The C encoder reads the C board's fields in C and any other board through its
+    attributes: states of both kinds, mixed in one encoder, equal the pure source."""
+    players = 3
+    rng = random.Random(5)
+    st = new_game("kingdomino", players=players, seed=21, options={"variants": ["harmony"]})
+    states = []
+    while not st.is_terminal():
+        states.append(st.clone())
+        states.append(_with_pure_boards(st))
+        legal = st.legal_actions()
+        st.apply(legal[rng.randrange(len(legal))])
+    states.append(_with_pure_boards(st))
+    assert any(type(s.boards[0]) is not type(st.boards[0]) for s in states) == (
+        type(st.boards[0]) is not Board
+    )
+    picked = states[::3] + rng.sample(states, 40)
     enc = kingdomino_obs.KingdominoEncoder(players, native=native)
     ref = PURE.KingdominoEncoder(players, native=False)
     check_states(enc, ref, picked, players, lambda r, s, seat: r.encode_view(s.view(seat)))

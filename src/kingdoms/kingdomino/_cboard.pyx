@@ -108,19 +108,7 @@ for _n, _d in TILES.items():
 cdef class CBoard:
     """A kingdom: castle, placed squares, discards; ``size`` is 5 or 7."""
 
-    cdef unsigned char ter[SIZE]
-    cdef unsigned char crw[SIZE]
-    cdef public int size
-    cdef readonly int minx, maxx, miny, maxy
-    cdef public list placed
-    cdef public list discarded
-    cdef int _total, _largest, _crowns
-    cdef bint _score_ok
-    cdef int _tscore[6]
-    # Rows as bitmasks (bit x of row y + 1; rows 0 and SIDE + 1 stay empty): occupied
-    # cells, and per terrain the cells next to a square of it or to the castle.
-    cdef unsigned short occr[SIDE + 2]
-    cdef unsigned short adjr[6][SIDE + 2]
+    # (its fields and C methods are declared in _cboard.pxd)
 
     def __init__(self, int size=5):
         cdef int i, t
@@ -167,7 +155,7 @@ cdef class CBoard:
         return b
 
     # -- placement ------------------------------------------------------------------
-    cdef inline void _touch(self, int t, int x, int y) noexcept:
+    cdef void _touch(self, int t, int x, int y) noexcept:
         """Mark the grid neighbours of ``(x, y)`` as next to terrain ``t``."""
         cdef unsigned short* rows = self.adjr[t]
         cdef unsigned int side = 1u << x
@@ -182,7 +170,7 @@ cdef class CBoard:
         if y < SIDE - 1:
             rows[y + 2] |= 1u << x
 
-    cdef inline void _window(self, int* box) noexcept:
+    cdef void _window(self, int* box) noexcept:
         cdef int n1 = self.size - 1
         box[0] = self.maxx - n1 if self.maxx - n1 > 0 else 0
         box[1] = self.minx + n1 if self.minx + n1 < SIDE - 1 else SIDE - 1

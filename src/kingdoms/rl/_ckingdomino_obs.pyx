@@ -21,6 +21,7 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
+from kingdoms.kingdomino._cboard cimport CBoard
 from kingdoms.rl._cfresh import fill_floats, fresh_copy
 
 cdef enum:
@@ -142,14 +143,18 @@ cdef class NativeKingdominoEncoder:
     cdef int _sync(self, object st, list boards) except -1:
         cdef int n = self.players
         cdef int q, seat, i, base, number, code, t1, c1, t2, c2, g1, g2, placed_n
-        cdef long key, past
+        cdef long key, past, crowns
+        cdef Py_ssize_t discarded
         cdef list placed
         cdef tuple item
+        cdef CBoard cb
         if len(boards) != n:
             raise ValueError(f"{len(boards)} boards for {n} players")
         for q in range(n):
             b = <object>PyList_GET_ITEM(boards, q)
-            placed = b.placed
+            # the C board's fields read in C; another board through its attributes
+            cb = <CBoard>b if type(b) is CBoard else None
+            placed = b.placed if cb is None else cb.placed
             placed_n = len(placed)
             if b is not self.boards[q] or placed_n < self.done[q]:
                 self._clear(q)
@@ -177,15 +182,16 @@ cdef class NativeKingdominoEncoder:
                     if c2:
                         self.view[seat, base + 7 * GRID + g2] = c2
             self.done[q] = placed_n
-            discarded = len(b.discarded)
+            discarded = len(b.discarded if cb is None else cb.discarded)
             key = 64 * placed_n + discarded
             if self.keys[q] != key:
                 score = st.score(q)
                 past = 0
                 for g in st.past:
                     past += g[q][0]
+                crowns = b.total_crowns() if cb is None else cb.total_crowns()
                 self.stats[q][0] = score
-                self.stats[q][1] = b.total_crowns()
+                self.stats[q][1] = crowns
                 self.stats[q][2] = discarded
                 self.stats[q][3] = past + score
                 self.keys[q] = key
