@@ -100,6 +100,41 @@ def test_native_games_are_the_engines_games(specs: list[str], kingdom: object) -
         assert a.outcome() == b.outcome()
 
 
+def test_kept_runs_follow_the_seats_strategies() -> None:
+    """``play_state`` keeps the native run per kingdom, seats' strategies, cards owned
+    and options (the public ``play_out`` plays many games of one kingdom with the
+    same bots): line-ups taking turns on one kingdom, the same strategies in swapped
+    seats, and two strategies of one name whose rules differ each play the engine's
+    game, and a line-up met again builds nothing."""
+    same_name = [
+        StrategyBot(parse_strategy(f'name = "alike"\nbuy = ["Province", "Gold", "{c}", "Silver"]'))
+        for c in ("Smithy", "Militia")
+    ]
+    lineups: list[list[str | StrategyBot]] = [
+        ["big-money", "big-money"],
+        ["smithy", "big-money"],
+        ["big-money", "smithy"],
+        ["militia", "moat"],
+        [same_name[0], same_name[1]],
+        [same_name[1], same_name[0]],
+    ]
+    native._STATE_RUNS.clear()
+    for seed in range(3):
+        for specs in lineups:
+            a, b = _both(specs, "First Game", seed)
+            assert a.history == b.history
+            assert a.snapshot() == b.snapshot()
+        kept = len(native._STATE_RUNS)
+        assert kept == len(lineups)  # met again: found, not built anew
+    first = new_game("dominion", players=2, seed=3, options={"kingdom": "First Game"})
+    other = new_game("dominion", players=2, seed=3, options={"kingdom": WITCH_KINGDOM})
+    first.logging = other.logging = False
+    bots = [make_bot("dominion", "witch"), make_bot("dominion", "witch")]
+    assert native.play_state(first, bots, DEFAULT_MAX_STEPS)
+    assert native.play_state(other, bots, DEFAULT_MAX_STEPS)
+    assert len(native._STATE_RUNS) == kept + 2  # another kingdom: another run
+
+
 CONDITIONS = """
 name = "conditions"
 play = ["Smithy if not is(card, Village) and actions >= 1", "Action"]

@@ -54,7 +54,7 @@ import os
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from types import ModuleType
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kingdoms.bots.dominion import adapter
 from kingdoms.bots.dominion.bots import StrategyBot
@@ -946,6 +946,47 @@ def _check_state(state: Any) -> None:
         raise NotNative("effects in progress (Possession, set-aside cards, Merchant...)")
 
 
+_STATE_RUNS: dict[tuple[Any, ...], tuple[tuple[Strategy, ...], Any]] = {}
+""":func:`play_state`'s runs: (piles, ids of the seats' strategies and defaults, cards
+owned, options) -> those strategies and the native run (or why there is none),
+checked by identity."""
+_STATE_RUNS_MAX: Final = 256
+
+
+def _kept_run(state: Any, bots: Sequence[object]) -> Any:
+    """:func:`_checked_run`, the run (or :class:`NotNative`'s reason) kept per kingdom,
+    seats' strategies, cards owned and options: a program that plays many games of
+    one kingdom with the same bots (the public API's ``play_out``) builds it once.
+    What else a run depends on is the state's own, checked each time."""
+    _check_state(state)
+    if not all(type(bot) is StrategyBot for bot in bots):
+        return native_run(state.piles, state.supply, bots, state.config.options)
+    seats = cast("Sequence[StrategyBot]", bots)
+    strategies = tuple(s for bot in seats for s in (bot.strategy, bot.default))
+    options = state.config.options
+    owned = owned_cards(state)
+    key = (
+        tuple(state.piles),
+        len(state.supply),
+        tuple(map(id, strategies)),
+        owned,
+        bool(options.get("alchemy_errata")),
+        int(options.get("base_edition", 1)),
+    )
+    found = _STATE_RUNS.get(key)
+    if found is None or any(a is not b for a, b in zip(found[0], strategies, strict=True)):
+        try:
+            run: Any = native_run(state.piles, state.supply, seats, options, owned)
+        except NotNative as err:
+            run = str(err)
+        if len(_STATE_RUNS) >= _STATE_RUNS_MAX:
+            _STATE_RUNS.clear()
+        found = _STATE_RUNS[key] = (strategies, run)
+    if isinstance(found[1], str):
+        raise NotNative(found[1])
+    return found[1]
+
+
 def play_state(state: Any, bots: Sequence[object], max_steps: int) -> bool:
     """Play ``state`` to its end on the native core with ``bots`` (one per seat) and
     write the game back into it, as the Python engine would leave it; False, and
@@ -954,7 +995,7 @@ def play_state(state: Any, bots: Sequence[object], max_steps: int) -> bool:
     if _MOD is None:
         return False
     try:
-        run = _checked_run(state, bots)
+        run = _kept_run(state, bots)
     except NotNative:
         return False
     assert _MOD is not None
