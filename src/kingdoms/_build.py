@@ -104,6 +104,8 @@ def compiled_sources() -> list[Path]:
     """The source files of the compiled build (what ``make setup`` rebuilds on change)."""
     out = [_SRC.joinpath(*m.split(".")).with_suffix(".py") for m in COMPILED]
     out += [_SRC.joinpath(*m.split(".")).with_suffix(".pyx") for m in CYTHON]
+    # a Cython extension's declarations, which the extensions that cimport it read too
+    out += [p for m in CYTHON if (p := _SRC.joinpath(*m.split(".")).with_suffix(".pxd")).exists()]
     return out
 
 

@@ -46,6 +46,17 @@ def test_the_compiled_build_is_not_older_than_its_sources() -> None:
     assert not stale, f"rebuild with `make setup`: {stale}"
 
 
+def test_make_setup_rebuilds_when_any_source_of_the_build_changes() -> None:
+    """Every source the compiled build is made from is listed for ``make setup``: the
+    mypyc modules, the Cython extensions and the declarations (``.pxd``) they cimport."""
+    sources = set(compiled_sources())
+    src = Path(kingdoms.__file__).parent.parent
+    declared = set((src / "kingdoms").rglob("*.pxd"))
+    assert declared, "no .pxd found: the C board's declarations are missing"
+    assert declared <= sources
+    assert all(p.exists() for p in sources)
+
+
 GAMES = r"""
 import json, random, sys
 from kingdoms.bots.base import make_bot
