@@ -406,6 +406,35 @@ def test_best_weighs_its_plan_in_the_opening_then_keeps_it() -> None:
         make_bot("dominion", "best:plan=guess")
 
 
+@pytest.mark.parametrize("turns", [0, 3])
+def test_plan_turns_sets_how_long_the_plan_is_weighed(turns: int) -> None:
+    """``plan_turns``: the plan search runs in the seat's first ``plan_turns`` turns
+    (none with 0), the move search after; a value that is not a whole number of 0 or
+    more is named."""
+    bot = make_bot("dominion", f"best:iterations=40,seed=4,plan_turns={turns}")
+    state = _start(WITCH_KINGDOM, 6)
+    other = make_bot("dominion", "big-money-ultimate")
+    rngs = seat_rngs(6, 2)
+    kinds: list[tuple[int, str]] = []
+    while state.current_player >= 0 and state.turns[0] < turns + 3:
+        p = state.current_player
+        legal = state.legal_actions()
+        if p == 1:
+            state.apply(other.act(state.view(1), legal, rngs[1]))
+            continue
+        turn = state.turns[0]
+        state.apply(bot.act(state.view(0), legal, rngs[0]))
+        if bot.last_kind:
+            kinds.append((turn, bot.last_kind))
+    assert {k for t, k in kinds if t < turns} == ({"plan"} if turns else set())
+    assert {k for t, k in kinds if t >= turns} == {"move"}
+    rounds = 0 if bot.plans is None else bot.plans.rounds
+    assert (rounds > 0) == (turns > 0)
+    for bad in ("-1", "1.5", "on"):
+        with pytest.raises(InvalidConfig, match="plan_turns must be a whole number"):
+            make_bot("dominion", f"best:plan_turns={bad}")
+
+
 def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> None:
     """``bench/best_matchups.py`` plays the ``kingdoms optimize`` winner of a kingdom
     as a third opponent; with ``--optimize-cached-only`` only those already cached."""

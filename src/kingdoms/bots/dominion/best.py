@@ -36,7 +36,8 @@ seconds per decision), ``iterations`` (a cap on rollouts; alone: no time limit),
 ``off``), ``reward`` (``auto``, ``share``, ``mix`` or ``end``), ``bank`` (``on`` or
 ``off``: stop a clear decision early and spend the saved budget on close ones),
 ``plan_keep`` (the standard errors by which the opening's plan search must find
-another plan ahead of the table's to play it; ``keep`` unless given).
+another plan ahead of the table's to play it; ``keep`` unless given), ``plan_turns``
+(the turns of the opening, in which the plan search runs: :data:`PLAN_TURNS`).
 
 The other seats are rolled out by a model fitted to their visible gains
 (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`, ``opponent=fit``): the
@@ -181,7 +182,12 @@ class BestBot:
         reward: str = "auto",
         bank: str | bool = "off",
         plan_keep: float | None = None,
+        plan_turns: int = PLAN_TURNS,
     ) -> None:
+        if isinstance(plan_turns, bool) or not isinstance(plan_turns, int) or plan_turns < 0:
+            raise InvalidConfig(
+                f"plan_turns must be a whole number of 0 or more, not {plan_turns!r}"
+            )
         if plan_keep is not None and (
             isinstance(plan_keep, bool)
             or not isinstance(plan_keep, int | float)
@@ -225,6 +231,8 @@ class BestBot:
         self.reward = reward
         self.bank = bank == "on"
         self.plan_keep = None if plan_keep is None else float(plan_keep)
+        self.plan_turns = plan_turns
+        """The turns of the opening, in which the plan is weighed (its moves played)."""
         """Standard errors a plan must lead the table's by (None: ``keep``)."""
         self.banked = 0.0
         """Budget saved by earlier decisions of this game (CPU s, or rollouts when
@@ -305,7 +313,7 @@ class BestBot:
         if self.plan_mode == "search" and self.rollout == "whole":
             assert isinstance(base, DominionState)
             plans = self._plan_search(base, me)
-            if base.turns[me] < PLAN_TURNS:  # the opening: weigh the plans, play the leader's
+            if base.turns[me] < self.plan_turns:  # the opening: weigh the plans, play the leader's
                 self.last_kind = "plan"
                 self._paired_iterations = plans.run(
                     base, me, rng, search.time, search.iterations, CLOCKS[search.clock], others
