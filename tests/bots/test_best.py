@@ -368,6 +368,29 @@ def test_the_plan_search_is_reproducible_from_its_seed() -> None:
     assert runs[0] == runs[1] and runs[0] != runs[2]
 
 
+def _searched_kinds(
+    bot: Any, seed: int, until_turn: int | None = None
+) -> tuple[Any, list[tuple[int, str]]]:
+    """``bot`` in seat 0 against ``big-money-ultimate`` on the Witch kingdom (to the
+    end, or until seat 0's turn ``until_turn``): the state, and per searched decision
+    seat 0's turn and what it searched (``plan`` or ``move``)."""
+    state = _start(WITCH_KINGDOM, seed)
+    other = make_bot("dominion", "big-money-ultimate")
+    rngs = seat_rngs(seed, 2)
+    kinds: list[tuple[int, str]] = []
+    while state.current_player >= 0 and (until_turn is None or state.turns[0] < until_turn):
+        legal = state.legal_actions()
+        if state.current_player == 1:
+            state.apply(other.act(state.view(1), legal, rngs[1]))
+            continue
+        turn = state.turns[0]
+        state.apply(bot.act(state.view(0), legal, rngs[0]))
+        if bot.last_kind:
+            kinds.append((turn, bot.last_kind))
+            assert bot.last_iterations > 0
+    return state, kinds
+
+
 def test_best_weighs_its_plan_in_the_opening_then_keeps_it() -> None:
     """During its first ``PLAN_TURNS`` turns ``best`` runs the plan search with each
     decision's budget and plays the leading plan's moves; then it searches moves,
@@ -377,21 +400,7 @@ def test_best_weighs_its_plan_in_the_opening_then_keeps_it() -> None:
 
     bot = make_bot("dominion", "best:iterations=40,seed=4")
     for seed in (6, 7):
-        state = _start(WITCH_KINGDOM, seed)
-        other = make_bot("dominion", "big-money-ultimate")
-        rngs = seat_rngs(seed, 2)
-        kinds: list[tuple[int, str]] = []
-        while state.current_player >= 0:
-            p = state.current_player
-            legal = state.legal_actions()
-            if p == 1:
-                state.apply(other.act(state.view(1), legal, rngs[1]))
-                continue
-            turn = state.turns[0]
-            state.apply(bot.act(state.view(0), legal, rngs[0]))
-            if bot.last_kind:
-                kinds.append((turn, bot.last_kind))
-                assert bot.last_iterations > 0
+        state, kinds = _searched_kinds(bot, seed)
         assert {k for t, k in kinds if t < PLAN_TURNS} == {"plan"}
         assert {k for t, k in kinds if t >= PLAN_TURNS} == {"move"}
         assert bot.plans is not None and bot.plans.rounds >= 2 * PLAN_TURNS
@@ -412,20 +421,7 @@ def test_plan_turns_sets_how_long_the_plan_is_weighed(turns: int) -> None:
     (none with 0), the move search after; a value that is not a whole number of 0 or
     more is named."""
     bot = make_bot("dominion", f"best:iterations=40,seed=4,plan_turns={turns}")
-    state = _start(WITCH_KINGDOM, 6)
-    other = make_bot("dominion", "big-money-ultimate")
-    rngs = seat_rngs(6, 2)
-    kinds: list[tuple[int, str]] = []
-    while state.current_player >= 0 and state.turns[0] < turns + 3:
-        p = state.current_player
-        legal = state.legal_actions()
-        if p == 1:
-            state.apply(other.act(state.view(1), legal, rngs[1]))
-            continue
-        turn = state.turns[0]
-        state.apply(bot.act(state.view(0), legal, rngs[0]))
-        if bot.last_kind:
-            kinds.append((turn, bot.last_kind))
+    _state, kinds = _searched_kinds(bot, 6, turns + 3)
     assert {k for t, k in kinds if t < turns} == ({"plan"} if turns else set())
     assert {k for t, k in kinds if t >= turns} == {"move"}
     rounds = 0 if bot.plans is None else bot.plans.rounds
