@@ -959,12 +959,12 @@ def _kept_run(state: Any, bots: Sequence[object]) -> Any:
     one kingdom with the same bots (the public API's ``play_out``) builds it once.
     What else a run depends on is the state's own, checked each time."""
     _check_state(state)
-    if not all(type(bot) is StrategyBot for bot in bots):
-        return native_run(state.piles, state.supply, bots, state.config.options)
-    seats = cast("Sequence[StrategyBot]", bots)
-    strategies = tuple(s for bot in seats for s in (bot.strategy, bot.default))
     options = state.config.options
     owned = owned_cards(state)
+    if not all(type(bot) is StrategyBot for bot in bots):  # raises NotNative, naming one
+        return native_run(state.piles, state.supply, bots, options, owned)
+    seats = cast("Sequence[StrategyBot]", bots)
+    strategies = tuple(s for bot in seats for s in (bot.strategy, bot.default))
     key = (
         tuple(state.piles),
         len(state.supply),
