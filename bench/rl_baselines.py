@@ -224,6 +224,13 @@ QUICK_PLAYERS = "random,big-money,big-money-ultimate,smithy,witch,learned"
 """The Dominion players of ``--quick`` (unless ``--dominion-players`` names others)."""
 
 
+def best_player(iterations: int, seed: int) -> Any:
+    """``best`` with a budget in rollouts, not seconds (the same play on any machine),
+    exactly ``iterations`` a decision: no budget banked from one decision to the next
+    (``bank=off``), so "best N sims" is one bot whatever the default's banking."""
+    return make_bot("dominion", f"best:iterations={iterations},seed={seed},bank=off")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -300,9 +307,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         for name in bot_names("dominion"):
             if name == "best" and (not chosen or name in chosen):
                 best_played = True
-                # a budget in rollouts, not seconds: the same play on any machine
-                makers[f"best {args.best_iterations} sims"] = lambda: make_bot(
-                    "dominion", f"best:iterations={args.best_iterations},seed={args.seed}"
+                makers[f"best {args.best_iterations} sims"] = lambda: best_player(
+                    args.best_iterations, args.seed
                 )
             elif name != "mcts" and (not chosen or name in chosen):
                 makers[name] = lambda name=name: make_bot("dominion", name)

@@ -33,6 +33,9 @@ def test_the_quick_table_in_short(capsys: pytest.CaptureFixture[str]) -> None:
     dominion = out.split("**Kingdomino")[0]
     players = set(re.findall(r"^\| ([^|]+?) \| \d", dominion, re.M))
     assert players == {"random", "big-money", "mcts 4 sims", "best 6 sims"}
+    # "best N sims" spends exactly N rollouts a decision, banking nothing
+    best = bench.best_player(6, 0)
+    assert best.bank is False and best.search.iterations == 6
     kingdomino = out.split("**Kingdomino (2 players)**")[1]
     assert "OpenSpiel IS-MCTS 4 |" in kingdomino and "planning-greedy" in kingdomino
     # every row: the pooled score, its interval, each of the 2 seeds, the t interval
