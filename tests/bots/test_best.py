@@ -211,7 +211,7 @@ def test_the_paired_search_plays_every_candidate_from_the_same_deals() -> None:
         twin_b.decks,
         twin_b.rng.random(),
     )
-    bot = make_bot("dominion", "best:iterations=100,seed=2")
+    bot = make_bot("dominion", "best:iterations=100,seed=2,bank=off")
     other = make_bot("dominion", "witch")
     rngs = seat_rngs(4, 2)
     searched = overruled = 0
@@ -620,16 +620,19 @@ def test_the_bank_stops_clear_decisions_at_its_looks_and_spends_the_saving_on_cl
     ``stop_bound`` SEs (Student t, Bonferroni over the looks and the candidates); the
     rollouts it saved are banked and a later close decision spends them (at most
     ``BANK_LIMIT`` times its own budget), so the searched decisions never spend more
-    than their budgets together.  ``bank=off`` (the default) spends every budget."""
+    than their budgets together.  The default level banks, the strong one does not;
+    ``bank=off`` spends every budget."""
     from kingdoms.bots.dominion.best import BANK_LIMIT, STOP_LOOKS, _clear, stop_bound
 
-    assert make_bot("dominion", "best").bank is False
-    assert make_bot("dominion", "best:bank=on").bank is True
+    assert make_bot("dominion", "best").bank is True
+    assert make_bot("dominion", "best:strong").bank is False
+    assert make_bot("dominion", "best:bank=off").bank is False
+    assert make_bot("dominion", "best:strong,bank=on").bank is True
     with pytest.raises(InvalidConfig, match="bank must be one of off, on, not 'maybe'"):
         make_bot("dominion", "best:bank=maybe")
-    off = _banked_game("best:iterations=200,seed=2")
+    off = _banked_game("best:iterations=200,seed=2,bank=off")
     assert all(n == 200 // k and not s for n, k, s, _ in off)
-    on = _banked_game("best:iterations=200,seed=2,bank=on")
+    on = _banked_game("best:iterations=200,seed=2")
     early = [(n, k) for n, k, s, _ in on if s]
     assert early and all(n in STOP_LOOKS and n * k < 200 for n, k in early)
     assert {n for n, _ in early} != {STOP_LOOKS[0]}  # later looks stop too

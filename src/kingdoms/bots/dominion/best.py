@@ -22,8 +22,10 @@ rollouts) is searched during its first :data:`PLAN_TURNS` turns (:class:`PlanSea
 Budgets are in CPU time of the searching thread, never wall time, or in iterations:
 the same seed and ``iterations`` give the same move on any machine and build.
 
-* ``best`` (``level=default``): at most :data:`DEFAULT_SECONDS` CPU seconds of search
-  per decision (a person never waits);
+* ``best`` (``level=default``): :data:`DEFAULT_SECONDS` CPU seconds of search per
+  decision on average; a clear decision stops early and a close one may spend what
+  those saved, up to :data:`BANK_LIMIT` times as much (``bank=on``; under 0.1 s of CPU
+  a decision: a person never waits);
 * ``best:strong`` (``level=strong``): :data:`STRONG_SECONDS` CPU seconds, a wider
   root — for analysis; the game review (:mod:`kingdoms.review`) plays its rollouts
   and ranks its candidates the same way.
@@ -78,11 +80,16 @@ PLAYOUT = "kingdom"
 
 LEVELS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     {
-        "default": MappingProxyType({"time": DEFAULT_SECONDS, "width": 5, "keep": 2.0}),
-        "strong": MappingProxyType({"time": STRONG_SECONDS, "width": 6, "keep": 1.5}),
+        "default": MappingProxyType(
+            {"time": DEFAULT_SECONDS, "width": 5, "keep": 2.0, "bank": "on"}
+        ),
+        "strong": MappingProxyType(
+            {"time": STRONG_SECONDS, "width": 6, "keep": 1.5, "bank": "off"}
+        ),
     }
 )
-"""Each level's search settings (CPU seconds per decision, root width, keep)."""
+"""Each level's search settings (CPU seconds per decision, root width, keep, and
+whether it stops clear decisions early: :data:`BANKS`)."""
 
 ROLLOUTS = ("whole", "step")
 """``whole``: a rollout fixes each seat's model when it starts and plays it to the end
@@ -143,7 +150,8 @@ candidate has scored the same in every round.  The budget it did not spend is ba
 and a later decision still close when its own budget runs out may spend it, up to
 :data:`BANK_LIMIT` times its own budget.  The bank never goes below zero, so the mean
 CPU per decision stays within the budget.  ``off``: every searched decision spends
-its whole budget."""
+its whole budget.  The default level banks, the strong level does not (unless
+given: :data:`LEVELS`)."""
 
 STOP_LOOKS = (16, 32, 64, 128, 256, 512)
 """The paired rounds after which the search looks whether it may stop (``bank=on``);
@@ -183,7 +191,7 @@ class BestBot:
         opponent: str = "fit",
         rush: str | bool = "on",
         reward: str = "auto",
-        bank: str | bool = "off",
+        bank: str | bool | None = None,
         plan_keep: float | None = None,
     ) -> None:
         if plan_keep is not None and (
@@ -194,7 +202,7 @@ class BestBot:
             raise InvalidConfig(f"plan_keep must be a number of 0 or more, not {plan_keep!r}")
         if isinstance(bank, bool):  # the spec parser reads on/off as booleans
             bank = "on" if bank else "off"
-        if bank not in BANKS:
+        if bank is not None and bank not in BANKS:
             raise InvalidConfig(f"bank must be one of {', '.join(BANKS)}, not {bank!r}")
         if reward not in REWARDS:
             raise InvalidConfig(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
@@ -221,13 +229,15 @@ class BestBot:
             settings["width"] = width
         if keep is not None:
             settings["keep"] = keep
+        if bank is not None:
+            settings["bank"] = bank
         self.level = level
         self.method = method
         self.rollout = rollout
         self.plan_mode = plan
         self.rush = rush == "on"
         self.reward = reward
-        self.bank = bank == "on"
+        self.bank = settings["bank"] == "on"
         self.plan_keep = None if plan_keep is None else float(plan_keep)
         """Standard errors a plan must lead the table's by (None: ``keep``)."""
         self.banked = 0.0
