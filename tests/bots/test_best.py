@@ -211,7 +211,7 @@ def test_the_paired_search_plays_every_candidate_from_the_same_deals() -> None:
         twin_b.decks,
         twin_b.rng.random(),
     )
-    bot = make_bot("dominion", "best:iterations=100,seed=2")
+    bot = make_bot("dominion", "best:iterations=100,seed=2,bank=off")
     other = make_bot("dominion", "witch")
     rngs = seat_rngs(4, 2)
     searched = overruled = 0
@@ -617,9 +617,9 @@ def test_the_matchup_bench_summary_reports_each_part_of_the_goal(
     assert "20-21 games a matchup" in out
 
 
-def _banked_game(spec: str) -> list[tuple[int, bool, float]]:
-    """``spec`` against ``witch`` on First Game: each searched move's rollouts, whether
-    it stopped early, and the budget banked after it."""
+def _banked_game(spec: str) -> list[tuple[int, int, bool, float]]:
+    """``spec`` against ``witch`` on First Game: each searched move's paired rounds,
+    candidates, whether it stopped early, and the budget banked after it."""
     state = new_game("dominion", 2, 5, {"kingdom": "First Game"})
     bot = make_bot("dominion", spec)
     other = make_bot("dominion", "witch")
@@ -633,39 +633,85 @@ def _banked_game(spec: str) -> list[tuple[int, bool, float]]:
             continue
         move = bot.act(state.view(0), legal, rngs[0])
         if bot.last_kind == "move":
-            out.append((bot.last_iterations, bot.stopped_early, bot.banked))
+            k = len(bot.last_stats)
+            out.append((bot.last_iterations // k, k, bot.stopped_early, bot.banked))
         state.apply(move)
     return out
 
 
-def test_the_bank_stops_clear_decisions_early_and_spends_the_saving_on_close_ones() -> None:
-    """``bank=on``: a decision whose leading candidate is far ahead of every other
-    stops before its budget; the rollouts it saved are banked and a later close
-    decision spends them (at most ``BANK_LIMIT`` times its own budget), so the
-    searched decisions never spend more than their budgets together.  ``bank=off``
-    (the default) spends every budget whole."""
-    from kingdoms.bots.dominion.best import BANK_LIMIT, _clear
+def test_the_bank_stops_clear_decisions_at_its_looks_and_spends_the_saving_on_close_ones() -> None:
+    """``bank=on``: the search looks whether to stop only after the rounds of
+    ``STOP_LOOKS``, and stops there when one candidate leads every other by
+    ``stop_bound`` SEs (Student t, Bonferroni over the looks and the candidates); the
+    rollouts it saved are banked and a later close decision spends them (at most
+    ``BANK_LIMIT`` times its own budget), so the searched decisions never spend more
+    than their budgets together.  The default level banks, the strong one does not;
+    ``bank=off`` spends every budget."""
+    from kingdoms.bots.dominion.best import BANK_LIMIT, STOP_LOOKS, _clear, stop_bound
 
-    assert make_bot("dominion", "best").bank is False
-    assert make_bot("dominion", "best:bank=on").bank is True
+    assert make_bot("dominion", "best").bank is True
+    assert make_bot("dominion", "best:strong").bank is False
+    assert make_bot("dominion", "best:bank=off").bank is False
+    assert make_bot("dominion", "best:strong,bank=on").bank is True
     with pytest.raises(InvalidConfig, match="bank must be one of off, on, not 'maybe'"):
         make_bot("dominion", "best:bank=maybe")
-    off = _banked_game("best:iterations=100,seed=2")
-    assert {n for n, _, _ in off} == {100} and not any(s for _, s, _ in off)
-    on = _banked_game("best:iterations=100,seed=2,bank=on")
-    early = [n for n, s, _ in on if s]
-    assert early and max(early) < 100  # clear decisions stopped early
-    spent = [n for n, s, _ in on if not s and n > 100]
-    assert spent and max(spent) <= 100 * BANK_LIMIT  # close ones spent the saving
-    assert sum(n for n, _, _ in on) <= 100 * len(on)  # never more than the budgets
-    assert all(b >= 0 for _, _, b in on)
-    # the rule: one candidate STOP_Z standard errors ahead of each other, or all equal
+    off = _banked_game("best:iterations=200,seed=2,bank=off")
+    assert all(n == 200 // k and not s for n, k, s, _ in off)
+    on = _banked_game("best:iterations=200,seed=2")
+    early = [(n, k) for n, k, s, _ in on if s]
+    assert early and all(n in STOP_LOOKS and n * k < 200 for n, k in early)
+    assert {n for n, _ in early} != {STOP_LOOKS[0]}  # later looks stop too
+    spent = [n * k for n, k, s, _ in on if not s and n * k > 200]
+    assert spent and max(spent) <= 200 * BANK_LIMIT  # close ones spent the saving
+    assert sum(n * k for n, k, _, _ in on) <= 200 * len(on)  # never more than the budgets
+    assert all(b >= 0 for _, _, _, b in on)
+    # the bound: wider with fewer rounds (the SE is a guess) and more candidates
+    assert stop_bound(16, 4) > stop_bound(512, 4) > stop_bound(512, 1) > 2.3
+    assert stop_bound(16, 4) == pytest.approx(3.375, abs=0.01)  # t(15) at 0.05/24
     zero = [[0.0] * 3 for _ in range(3)]
-    assert _clear(zero, zero, 8, 3)
+    assert _clear(zero, zero, 16, 3)  # every candidate scored the same every round
+    # candidate 0 leads 1 and 2 by a mean 0.5, SD 0.5: 3.9 SEs after 16 rounds
     ahead = [[0.0, 8.0, 8.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
-    assert _clear(ahead, ahead, 8, 3)
-    close = [[0.0, 2.0, 8.0], [0.0, 0.0, 6.0], [0.0, 0.0, 0.0]]
-    assert not _clear(close, [[0.0, 8.0, 8.0], [0.0, 0.0, 8.0], [0.0] * 3], 8, 3)
+    ahead2 = [[0.0, 8.0, 8.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    assert _clear(ahead, ahead2, 16, 3)
+    # 3.1 SEs ahead of four others is not enough after 16 rounds (bound 3.37)
+    lead = 3.1 * 0.5 / 15**0.5  # mean lead of 3.1 SEs with SD 0.5
+    five = [[0.0] * 5 for _ in range(5)]
+    five2 = [[0.0] * 5 for _ in range(5)]
+    for j in range(1, 5):
+        five[0][j] = 16 * lead
+        five2[0][j] = 16 * (0.25 + lead * lead)
+    assert not _clear(five, five2, 16, 5)
+    assert _clear([r[:2] for r in five[:2]], [r[:2] for r in five2[:2]], 16, 2)
+
+
+def test_the_banks_stop_rarely_picks_a_worse_candidate() -> None:
+    """Two candidates with noise SD 0.2 each, the first better: by 0.01, over 200
+    simulated decisions the search stops with the worse one ahead at most
+    ``STOP_ALPHA`` of the time; by 0.1, it stops with the better one ahead in most of
+    them (by its fourth look)."""
+    from kingdoms.bots.dominion.best import STOP_ALPHA, STOP_LOOKS, _clear
+
+    def stops(margin: float, trials: int = 200) -> tuple[int, int]:
+        rng = random.Random(7)
+        looks = set(STOP_LOOKS[:4])
+        right = wrong = 0
+        for _ in range(trials):
+            pair = [[0.0, 0.0], [0.0, 0.0]]
+            pair2 = [[0.0, 0.0], [0.0, 0.0]]
+            for n in range(1, max(looks) + 1):
+                d = rng.gauss(0.5 + margin, 0.2) - rng.gauss(0.5, 0.2)
+                pair[0][1] += d
+                pair2[0][1] += d * d
+                if n in looks and _clear(pair, pair2, n, 2):
+                    right += pair[0][1] > 0
+                    wrong += pair[0][1] < 0
+                    break
+        return right, wrong
+
+    assert stops(0.01)[1] <= 200 * STOP_ALPHA
+    right, wrong = stops(0.1)
+    assert right >= 150 and wrong == 0
 
 
 RANDOM_1 = ["adventurer", "alchemist", "bureaucrat", "gardens", "golem", "library",

@@ -22,8 +22,10 @@ rollouts) is searched during its first :data:`PLAN_TURNS` turns (:class:`PlanSea
 Budgets are in CPU time of the searching thread, never wall time, or in iterations:
 the same seed and ``iterations`` give the same move on any machine and build.
 
-* ``best`` (``level=default``): at most :data:`DEFAULT_SECONDS` CPU seconds of search
-  per decision (a person never waits);
+* ``best`` (``level=default``): :data:`DEFAULT_SECONDS` CPU seconds of search per
+  decision on average; a clear decision stops early and a close one may spend what
+  those saved, up to :data:`BANK_LIMIT` times as much (``bank=on``; under 0.1 s of CPU
+  a decision: a person never waits);
 * ``best:strong`` (``level=strong``): :data:`STRONG_SECONDS` CPU seconds, a wider
   root — for analysis; the game review (:mod:`kingdoms.review`) plays its rollouts
   and ranks its candidates the same way.
@@ -55,6 +57,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
+from statistics import NormalDist
 from types import MappingProxyType
 from typing import Any
 
@@ -78,11 +81,16 @@ PLAYOUT = "kingdom"
 
 LEVELS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     {
-        "default": MappingProxyType({"time": DEFAULT_SECONDS, "width": 5, "keep": 2.0}),
-        "strong": MappingProxyType({"time": STRONG_SECONDS, "width": 6, "keep": 1.5}),
+        "default": MappingProxyType(
+            {"time": DEFAULT_SECONDS, "width": 5, "keep": 2.0, "bank": "on"}
+        ),
+        "strong": MappingProxyType(
+            {"time": STRONG_SECONDS, "width": 6, "keep": 1.5, "bank": "off"}
+        ),
     }
 )
-"""Each level's search settings (CPU seconds per decision, root width, keep)."""
+"""Each level's search settings (CPU seconds per decision, root width, keep, and
+whether it stops clear decisions early: :data:`BANKS`)."""
 
 ROLLOUTS = ("whole", "step")
 """``whole``: a rollout fixes each seat's model when it starts and plays it to the end
@@ -135,20 +143,24 @@ WIN_WEIGHT = 0.5
 """The win's weight in the ``mix`` reward (the share of the points: the rest)."""
 
 BANKS = ("off", "on")
-"""``on``: the move search stops a decision early once one candidate is ahead of
-every other by :data:`STOP_Z` standard errors of their paired difference (after
-:data:`STOP_ROUNDS` rounds), or once every candidate has scored the same as the plan's
-move in every round; the budget it did not spend is banked and a later decision whose
-candidates stay close may spend it, up to :data:`BANK_LIMIT` times its own budget.
-The bank never goes below zero, so the mean CPU per decision stays within the
-budget.  ``off``: every searched decision spends its whole budget."""
+"""``on``: the move search may stop a decision early, but only at the rounds of
+:data:`STOP_LOOKS`: it stops there once one candidate is ahead of every other by
+:func:`stop_bound` standard errors of their paired difference (a bound corrected for
+the looks and the comparisons, so a stop on a lucky lead is rare), or once every
+candidate has scored the same in every round.  The budget it did not spend is banked
+and a later decision still close when its own budget runs out may spend it, up to
+:data:`BANK_LIMIT` times its own budget.  The bank never goes below zero, so the mean
+CPU per decision stays within the budget.  ``off``: every searched decision spends
+its whole budget.  The default level banks, the strong level does not (unless
+given: :data:`LEVELS`)."""
 
-STOP_ROUNDS = 8
-"""Paired rounds before the search may stop early (``bank=on``)."""
+STOP_LOOKS = (16, 32, 64, 128, 256, 512)
+"""The paired rounds after which the search looks whether it may stop (``bank=on``);
+it never looks in between, so a lead that is luck has only these few chances."""
 
-STOP_Z = 3.0
-"""Standard errors by which the leading candidate must be ahead of every other
-(paired) to stop early (``bank=on``)."""
+STOP_ALPHA = 0.05
+"""At most the chance, over all of a decision's looks, that the search stops with a
+leader worse than the best candidate (``bank=on``; :func:`stop_bound`)."""
 
 BANK_LIMIT = 1.25
 """A decision spends at most this many times its budget (its own and banked):
@@ -180,7 +192,7 @@ class BestBot:
         opponent: str = "fit",
         rush: str | bool = "on",
         reward: str = "auto",
-        bank: str | bool = "off",
+        bank: str | bool | None = None,
         plan_keep: float | None = None,
         plan_turns: int = PLAN_TURNS,
     ) -> None:
@@ -196,7 +208,7 @@ class BestBot:
             raise InvalidConfig(f"plan_keep must be a number of 0 or more, not {plan_keep!r}")
         if isinstance(bank, bool):  # the spec parser reads on/off as booleans
             bank = "on" if bank else "off"
-        if bank not in BANKS:
+        if bank is not None and bank not in BANKS:
             raise InvalidConfig(f"bank must be one of {', '.join(BANKS)}, not {bank!r}")
         if reward not in REWARDS:
             raise InvalidConfig(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
@@ -223,13 +235,15 @@ class BestBot:
             settings["width"] = width
         if keep is not None:
             settings["keep"] = keep
+        if bank is not None:
+            settings["bank"] = bank
         self.level = level
         self.method = method
         self.rollout = rollout
         self.plan_mode = plan
         self.rush = rush == "on"
         self.reward = reward
-        self.bank = bank == "on"
+        self.bank = settings["bank"] == "on"
         self.plan_keep = None if plan_keep is None else float(plan_keep)
         self.plan_turns = plan_turns
         """The turns of the opening, in which the plan is weighed (its moves played)."""
@@ -358,7 +372,7 @@ class BestBot:
             # stop before a round that would end past the deadline (rounds are whole)
             if deadline is not None and rounds and now() + (now() - start) / rounds > deadline:
                 break
-            if bank and rounds >= STOP_ROUNDS and _clear(pair, pair2, rounds, k):
+            if bank and rounds in STOP_LOOKS and _clear(pair, pair2, rounds, k):
                 self.stopped_early = True
                 break
             seed = rng.getrandbits(64)
@@ -474,19 +488,39 @@ class BestBot:
         return [WIN_WEIGHT * w + (1.0 - WIN_WEIGHT) * s for w, s in zip(win, share, strict=True)]
 
 
+def stop_bound(n: int, others: int) -> float:
+    """Standard errors by which a candidate must lead each of ``others`` candidates
+    after ``n`` paired rounds to stop the search (``bank=on``): the one-sided Student
+    *t* quantile of ``n - 1`` degrees of freedom at :data:`STOP_ALPHA` shared
+    (Bonferroni) between the looks of :data:`STOP_LOOKS` and the ``others``
+    candidates that could wrongly lead the best one (a wrong stop needs one of them
+    ahead of the best by the bound at one of the looks).  The *t* quantile (the
+    Cornish–Fisher expansion of the normal one) pays for the SE itself being
+    estimated from few rounds.
+
+    >>> round(stop_bound(16, 4), 2), round(stop_bound(512, 4), 2), round(stop_bound(16, 1), 2)
+    (3.37, 2.88, 2.69)
+    """
+    z = NormalDist().inv_cdf(1.0 - STOP_ALPHA / (len(STOP_LOOKS) * max(others, 1)))
+    v = float(n - 1)
+    z3, z5 = z**3, z**5
+    return z + (z3 + z) / (4 * v) + (5 * z5 + 16 * z3 + 3 * z) / (96 * v * v)
+
+
 def _clear(pair: list[list[float]], pair2: list[list[float]], n: int, k: int) -> bool:
     """Whether ``n`` paired rounds settle the decision (``bank=on``): one candidate is
-    ahead of every other by :data:`STOP_Z` standard errors of their difference, or all
-    candidates scored the same in every round.  ``pair[i][j]``, ``pair2[i][j]``
+    ahead of every other by :func:`stop_bound` standard errors of their difference, or
+    all candidates scored the same in every round.  ``pair[i][j]``, ``pair2[i][j]``
     (``i < j``): the sums of candidate ``i``'s reward minus ``j``'s and of its square.
 
-    >>> _clear([[0.0, 8.0], [0.0, 0.0]], [[0.0, 8.0], [0.0, 0.0]], 8, 2)
+    >>> _clear([[0.0, 8.0], [0.0, 0.0]], [[0.0, 8.0], [0.0, 0.0]], 16, 2)
     True
-    >>> _clear([[0.0, 2.0], [0.0, 0.0]], [[0.0, 8.0], [0.0, 0.0]], 8, 2)
+    >>> _clear([[0.0, 2.0], [0.0, 0.0]], [[0.0, 8.0], [0.0, 0.0]], 16, 2)
     False
     """
     if all(pair2[i][j] == 0.0 for i in range(k) for j in range(i + 1, k)):
         return True  # every candidate scored the same in every round
+    bound = stop_bound(n, k - 1)
     for lead in range(k):
         ahead = True
         for other in range(k):
@@ -495,7 +529,7 @@ def _clear(pair: list[list[float]], pair2: list[list[float]], n: int, k: int) ->
             i, j, sign = (lead, other, 1.0) if lead < other else (other, lead, -1.0)
             mean = sign * pair[i][j] / n
             var = max(pair2[i][j] / n - mean * mean, 1e-12)
-            if mean <= STOP_Z * math.sqrt(var / (n - 1)):
+            if mean <= bound * math.sqrt(var / (n - 1)):
                 ahead = False
                 break
         if ahead:
@@ -684,9 +718,11 @@ __all__ = [
     "REWARDS",
     "ROLLOUTS",
     "RUSHES",
+    "STOP_LOOKS",
     "BestBot",
     "PlanSearch",
     "best_bot",
     "plan_names",
     "review_settings",
+    "stop_bound",
 ]
