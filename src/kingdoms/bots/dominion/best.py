@@ -36,7 +36,8 @@ seconds per decision), ``iterations`` (a cap on rollouts; alone: no time limit),
 ``off``), ``reward`` (``auto``, ``share``, ``mix`` or ``end``), ``bank`` (``on`` or
 ``off``: stop a clear decision early and spend the saved budget on close ones),
 ``plan_keep`` (the standard errors by which the opening's plan search must find
-another plan ahead of the table's to play it; ``keep`` unless given).
+another plan ahead of the table's to play it; ``keep`` unless given), ``pairs`` (``on``
+or ``off``: also weigh plans of two cards, :data:`PAIRS`).
 
 The other seats are rolled out by a model fitted to their visible gains
 (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`, ``opponent=fit``): the
@@ -59,7 +60,12 @@ from typing import Any
 
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion.opponent import ALT_VP, GAINERS, RUSH_HELPERS, OpponentModel, rush_name
-from kingdoms.bots.dominion.search import finish_rollout, plan_candidates, plan_move
+from kingdoms.bots.dominion.search import (
+    finish_rollout,
+    pair_plans,
+    plan_candidates,
+    plan_move,
+)
 from kingdoms.bots.mcts import CLOCKS, MAX_PLAYOUT_STEPS, MCTSBot, play_to_end, rewards
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import get_game
@@ -112,6 +118,12 @@ OPPONENTS = ("fit", "bundled")
 """``fit``: each other seat rolled out by the strategy that best explains its visible
 gains (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`); ``bundled``: by the
 bundled strategy naming the Kingdom cards it owns (the default model)."""
+
+PAIRS = ("on", "off")
+"""``on``: the plan search also weighs plans of two cards on a kingdom with a card
+that gives Curses (:func:`~kingdoms.bots.dominion.search.pair_plans`: two Witches and
+two Universities, two Familiars and two Philosopher's Stones); ``off`` (the default):
+plans of one card only."""
 
 RUSHES = ("on", "off")
 """``on``: on a kingdom with a cheap gainer (Workshop, Woodcutter, ...), an
@@ -181,7 +193,12 @@ class BestBot:
         reward: str = "auto",
         bank: str | bool = "off",
         plan_keep: float | None = None,
+        pairs: str | bool = "off",
     ) -> None:
+        if isinstance(pairs, bool):  # the spec parser reads on/off as booleans
+            pairs = "on" if pairs else "off"
+        if pairs not in PAIRS:
+            raise InvalidConfig(f"pairs must be one of {', '.join(PAIRS)}, not {pairs!r}")
         if plan_keep is not None and (
             isinstance(plan_keep, bool)
             or not isinstance(plan_keep, int | float)
@@ -222,6 +239,7 @@ class BestBot:
         self.rollout = rollout
         self.plan_mode = plan
         self.rush = rush == "on"
+        self.pairs = pairs == "on"
         self.reward = reward
         self.bank = bank == "on"
         self.plan_keep = None if plan_keep is None else float(plan_keep)
@@ -426,7 +444,7 @@ class BestBot:
             or plans.seat != me
             or base.turns[me] < plans.turn
         ):
-            plans = self.plans = PlanSearch(kingdom, me, rush=self.rush)
+            plans = self.plans = PlanSearch(kingdom, me, rush=self.rush, pairs=self.pairs)
         plans.turn = base.turns[me]
         return plans
 
@@ -526,7 +544,7 @@ def _endgame(state: State) -> bool:
     return state.supply[PROVINCE] <= 4 or (left[0] == 0 and left[1] <= 2)
 
 
-def plan_names(kingdom: tuple[str, ...], rush: bool = True) -> tuple[str, ...]:
+def plan_names(kingdom: tuple[str, ...], rush: bool = True, pairs: bool = False) -> tuple[str, ...]:
     """The plans :class:`PlanSearch` weighs on ``kingdom``:
     :func:`~kingdoms.bots.dominion.search.plan_candidates`, then (``rush``) a rush of
     each of the kingdom's cheap gainers for each alternative Victory card in it
@@ -534,7 +552,8 @@ def plan_names(kingdom: tuple[str, ...], rush: bool = True) -> tuple[str, ...]:
     (``rush:workshop+gardens+throne_room``): the rush template ``kingdoms optimize``
     searches (:func:`~kingdoms.bots.dominion.opponent.rush_strategy`).  Without a
     helper the plain rush plays as the bundled ``workshop-gardens``, so it is not
-    weighed.
+    weighed; then (``pairs``) the plans of two cards
+    (:func:`~kingdoms.bots.dominion.search.pair_plans`).
 
     >>> k = ("cellar", "gardens", "throne_room", "woodcutter", "workshop")
     >>> [n for n in plan_names(k) if n.startswith("rush:")]
@@ -543,6 +562,8 @@ def plan_names(kingdom: tuple[str, ...], rush: bool = True) -> tuple[str, ...]:
     []
     """
     out = list(plan_candidates(kingdom))
+    if pairs:
+        out += [n for n in pair_plans(kingdom) if n not in out]
     if rush:
         out += [
             f"{rush_name(g, v)}+{h}"
@@ -566,12 +587,14 @@ class PlanSearch:
     own budget; a plan far behind the leader is dropped.  The first plan (the table's)
     is kept unless another beats it by ``keep`` standard errors (:meth:`choice`)."""
 
-    def __init__(self, kingdom: tuple[str, ...], seat: int, rush: bool = True) -> None:
+    def __init__(
+        self, kingdom: tuple[str, ...], seat: int, rush: bool = True, pairs: bool = False
+    ) -> None:
         self.kingdom = kingdom
         self.seat = seat
         self.turn = 0
         self.scoring = PLAN_SCORING
-        self.names: tuple[str, ...] = plan_names(kingdom, rush)
+        self.names: tuple[str, ...] = plan_names(kingdom, rush, pairs)
         self.alive: list[int] = list(range(len(self.names)))
         self.results: list[list[float]] = []  # per round: each candidate's reward (alive)
 
@@ -672,6 +695,7 @@ __all__ = [
     "LEVELS",
     "METHODS",
     "OPPONENTS",
+    "PAIRS",
     "PLANS",
     "REWARDS",
     "ROLLOUTS",
