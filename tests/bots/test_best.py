@@ -737,3 +737,43 @@ def test_plan_keep_sets_how_far_a_plan_must_lead_the_tables() -> None:
         chosen[spec] = (bot.plans.choice(bot._plan_keep()), bot.plans.names[bot.plans.leader()])
     assert chosen[""][0] == "moat"  # the table's plan
     assert chosen[",plan_keep=0"][0] == chosen[""][1] != "moat"  # the leader
+
+
+RANDOM_9 = ["adventurer", "familiar", "gardens", "herbalist", "philosophers_stone",
+            "poacher", "scrying_pool", "throne_room", "university", "witch"]  # fmt: skip
+
+
+def test_pairs_adds_plans_of_two_cards_to_the_plan_search() -> None:
+    """``pairs=on``: on a kingdom with a card that gives Curses, the plan search also
+    weighs plans of two cards (two Witches and two Universities: the plan
+    ``kingdoms optimize`` found on random 9), and a pair plays both its cards."""
+    from kingdoms.bots.dominion.search import _strategy
+
+    with pytest.raises(InvalidConfig, match="pairs must be one of on, off, not 'both'"):
+        make_bot("dominion", "best:pairs=both")
+    state = _start(RANDOM_9)
+    names = {}
+    for spec in ("", ",pairs=on"):
+        bot = make_bot("dominion", f"best:iterations=30,seed=1,opponent=bundled{spec}")
+        assert isinstance(bot, BestBot)
+        bot.act(state.view(0), state.legal_actions(), random.Random(0))
+        assert bot.plans is not None and bot.plans.rounds >= 1
+        names[spec] = bot.plans.names
+    pairs = set(names[",pairs=on"]) - set(names[""])
+    assert "bmu+witch:2+university:2" in pairs
+    assert "bmu+familiar:2+philosophers_stone:2" in pairs
+    assert not any(n.count("+") > 1 for n in names[""] if n.startswith("bmu+"))
+    assert set(names[""]) <= set(names[",pairs=on"])
+    # a game of the pair plan: it buys both cards (Universities gain more Witches)
+    bot = _strategy("bmu+witch:2+university:2")[2]
+    game = _start(RANDOM_9, seed=3)
+    rng = random.Random(3)
+    other = make_bot("dominion", "big-money-ultimate")
+    while game.current_player >= 0:
+        p = game.current_player
+        mover = bot if p == 0 else other
+        game.apply_checked(mover.act(game.view(p), game.legal_actions(), rng))
+    owned = game.owned(0)
+    assert owned.count(BY_ID["witch"]) >= 2
+    assert owned.count(BY_ID["university"]) >= 1
+    assert owned.count(BY_ID["potion"]) == 1

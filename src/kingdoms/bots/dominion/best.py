@@ -39,7 +39,8 @@ seconds per decision), ``iterations`` (a cap on rollouts; alone: no time limit),
 ``off``: stop a clear decision early and spend the saved budget on close ones),
 ``plan_keep`` (the standard errors by which the opening's plan search must find
 another plan ahead of the table's to play it; ``keep`` unless given), ``plan_turns``
-(the turns of the opening, in which the plan search runs: :data:`PLAN_TURNS`).
+(the turns of the opening, in which the plan search runs: :data:`PLAN_TURNS`),
+``pairs`` (``on`` or ``off``: also weigh plans of two cards, :data:`PAIRS`).
 
 The other seats are rolled out by a model fitted to their visible gains
 (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`, ``opponent=fit``): the
@@ -63,7 +64,12 @@ from typing import Any
 
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion.opponent import ALT_VP, GAINERS, RUSH_HELPERS, OpponentModel, rush_name
-from kingdoms.bots.dominion.search import finish_rollout, plan_candidates, plan_move
+from kingdoms.bots.dominion.search import (
+    finish_rollout,
+    pair_plans,
+    plan_candidates,
+    plan_move,
+)
 from kingdoms.bots.mcts import CLOCKS, MAX_PLAYOUT_STEPS, MCTSBot, play_to_end, rewards
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import get_game
@@ -121,6 +127,12 @@ OPPONENTS = ("fit", "bundled")
 """``fit``: each other seat rolled out by the strategy that best explains its visible
 gains (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`); ``bundled``: by the
 bundled strategy naming the Kingdom cards it owns (the default model)."""
+
+PAIRS = ("on", "off")
+"""``on``: the plan search also weighs plans of two cards on a kingdom with a card
+that gives Curses (:func:`~kingdoms.bots.dominion.search.pair_plans`: two Witches and
+two Universities, two Familiars and two Philosopher's Stones); ``off`` (the default):
+plans of one card only."""
 
 RUSHES = ("on", "off")
 """``on``: on a kingdom with a cheap gainer (Workshop, Woodcutter, ...), an
@@ -195,11 +207,16 @@ class BestBot:
         bank: str | bool | None = None,
         plan_keep: float | None = None,
         plan_turns: int = PLAN_TURNS,
+        pairs: str | bool = "off",
     ) -> None:
         if isinstance(plan_turns, bool) or not isinstance(plan_turns, int) or plan_turns < 0:
             raise InvalidConfig(
                 f"plan_turns must be a whole number of 0 or more, not {plan_turns!r}"
             )
+        if isinstance(pairs, bool):  # the spec parser reads on/off as booleans
+            pairs = "on" if pairs else "off"
+        if pairs not in PAIRS:
+            raise InvalidConfig(f"pairs must be one of {', '.join(PAIRS)}, not {pairs!r}")
         if plan_keep is not None and (
             isinstance(plan_keep, bool)
             or not isinstance(plan_keep, int | float)
@@ -242,12 +259,13 @@ class BestBot:
         self.rollout = rollout
         self.plan_mode = plan
         self.rush = rush == "on"
+        self.pairs = pairs == "on"
         self.reward = reward
         self.bank = settings["bank"] == "on"
         self.plan_keep = None if plan_keep is None else float(plan_keep)
+        """Standard errors a plan must lead the table's by (None: ``keep``)."""
         self.plan_turns = plan_turns
         """The turns of the opening, in which the plan is weighed (its moves played)."""
-        """Standard errors a plan must lead the table's by (None: ``keep``)."""
         self.banked = 0.0
         """Budget saved by earlier decisions of this game (CPU s, or rollouts when
         the budget is ``iterations`` alone)."""
@@ -448,7 +466,7 @@ class BestBot:
             or plans.seat != me
             or base.turns[me] < plans.turn
         ):
-            plans = self.plans = PlanSearch(kingdom, me, rush=self.rush)
+            plans = self.plans = PlanSearch(kingdom, me, rush=self.rush, pairs=self.pairs)
         plans.turn = base.turns[me]
         return plans
 
@@ -568,7 +586,7 @@ def _endgame(state: State) -> bool:
     return state.supply[PROVINCE] <= 4 or (left[0] == 0 and left[1] <= 2)
 
 
-def plan_names(kingdom: tuple[str, ...], rush: bool = True) -> tuple[str, ...]:
+def plan_names(kingdom: tuple[str, ...], rush: bool = True, pairs: bool = False) -> tuple[str, ...]:
     """The plans :class:`PlanSearch` weighs on ``kingdom``:
     :func:`~kingdoms.bots.dominion.search.plan_candidates`, then (``rush``) a rush of
     each of the kingdom's cheap gainers for each alternative Victory card in it
@@ -576,7 +594,8 @@ def plan_names(kingdom: tuple[str, ...], rush: bool = True) -> tuple[str, ...]:
     (``rush:workshop+gardens+throne_room``): the rush template ``kingdoms optimize``
     searches (:func:`~kingdoms.bots.dominion.opponent.rush_strategy`).  Without a
     helper the plain rush plays as the bundled ``workshop-gardens``, so it is not
-    weighed.
+    weighed; then (``pairs``) the plans of two cards
+    (:func:`~kingdoms.bots.dominion.search.pair_plans`).
 
     >>> k = ("cellar", "gardens", "throne_room", "woodcutter", "workshop")
     >>> [n for n in plan_names(k) if n.startswith("rush:")]
@@ -585,6 +604,8 @@ def plan_names(kingdom: tuple[str, ...], rush: bool = True) -> tuple[str, ...]:
     []
     """
     out = list(plan_candidates(kingdom))
+    if pairs:
+        out += [n for n in pair_plans(kingdom) if n not in out]
     if rush:
         out += [
             f"{rush_name(g, v)}+{h}"
@@ -608,12 +629,14 @@ class PlanSearch:
     own budget; a plan far behind the leader is dropped.  The first plan (the table's)
     is kept unless another beats it by ``keep`` standard errors (:meth:`choice`)."""
 
-    def __init__(self, kingdom: tuple[str, ...], seat: int, rush: bool = True) -> None:
+    def __init__(
+        self, kingdom: tuple[str, ...], seat: int, rush: bool = True, pairs: bool = False
+    ) -> None:
         self.kingdom = kingdom
         self.seat = seat
         self.turn = 0
         self.scoring = PLAN_SCORING
-        self.names: tuple[str, ...] = plan_names(kingdom, rush)
+        self.names: tuple[str, ...] = plan_names(kingdom, rush, pairs)
         self.alive: list[int] = list(range(len(self.names)))
         self.results: list[list[float]] = []  # per round: each candidate's reward (alive)
 
@@ -714,6 +737,7 @@ __all__ = [
     "LEVELS",
     "METHODS",
     "OPPONENTS",
+    "PAIRS",
     "PLANS",
     "REWARDS",
     "ROLLOUTS",

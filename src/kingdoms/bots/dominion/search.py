@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from functools import lru_cache
 from typing import Any
@@ -158,7 +159,15 @@ def _strategy(name: str) -> tuple[Strategy, tuple[int, ...], StrategyBot, bool]:
     bot, and whether its rules read VP leads (compare with the other seats)."""
     from kingdoms.bots.dominion.bundled import bundled_strategy, bundled_text
 
-    if name.startswith("bmu+"):  # Big Money Ultimate + a card (reads no VP lead)
+    if _BMU_PAIR.match(name):  # Big Money Ultimate + two cards (reads no VP lead)
+        from kingdoms.bots.dominion.lang import parse_strategy
+
+        m = _BMU_PAIR.match(name)
+        assert m is not None
+        text = bmu_pair(m.group(1), int(m.group(2)), m.group(3), int(m.group(4)))
+        strategy = parse_strategy(text, name)
+        text = ""
+    elif name.startswith("bmu+"):  # Big Money Ultimate + a card (reads no VP lead)
         from kingdoms.bots.dominion import bot_named
 
         make = bot_named(name)
@@ -600,6 +609,105 @@ def plan_candidates(kingdom: tuple[str, ...]) -> tuple[str, ...]:
         for name in (f"bmu+{cid}", f"bmu+{cid}:2"):
             if name not in out:
                 out.append(name)
+    return tuple(out)
+
+
+_BMU_PAIR = re.compile(r"^bmu\+([a-z_]+):(\d+)\+([a-z_]+):(\d+)$")
+"""A plan of two cards: ``bmu+witch:2+university:2`` (:func:`bmu_pair`)."""
+
+
+def _steps(cid: str) -> tuple[Any, ...]:
+    from kingdoms.dominion.cards import DECLARED
+
+    decl = DECLARED.get(cid)
+    return tuple(decl.steps) if decl else ()
+
+
+def _curser(cid: str) -> bool:
+    """Whether ``cid`` gives the other players a Curse when played (Witch, Familiar)."""
+    from kingdoms.dominion.cards.steps import EachOtherGains
+
+    curse = BY_ID["curse"]
+    return any(isinstance(s, EachOtherGains) and s.card == curse for s in _steps(cid))
+
+
+def _non_terminal(cid: str) -> bool:
+    """Whether the Action ``cid`` gives +1 Action or more (University, Familiar)."""
+    from kingdoms.dominion.cards.steps import Plus
+
+    return any(isinstance(s, Plus) and s.actions >= 1 for s in _steps(cid))
+
+
+def bmu_pair(first: str, n_first: int, second: str, n_second: int) -> str:
+    """The strategy file of Big Money Ultimate + at most ``n_first`` of ``first`` and
+    ``n_second`` of ``second`` (the buy order of ``kingdoms rank``'s ``bmu+X``, the
+    two cards in it at their cost's place; Actions that give +Actions played first).
+
+    >>> print(bmu_pair("witch", 2, "university", 2))  # doctest: +NORMALIZE_WHITESPACE
+    name = "bmu+witch:2+university:2"
+    play = ["University", "Witch"]
+    buy = [
+      "Province if total_money > 18",
+      "Duchy if left(Province) <= 4",
+      "Estate if left(Province) <= 2",
+      "Gold",
+      "Duchy if left(Province) <= 6",
+      "Witch if count(Witch) < 2",
+      "University if count(University) < 2",
+      "Potion if count(Potion) < 1",
+      "Silver",
+    ]
+    """
+    cards = [(CARDS[BY_ID[first]], n_first), (CARDS[BY_ID[second]], n_second)]
+    names = [c.names["en"] for c, _ in cards]
+    actions = [c for c, _ in cards if c.is_action]
+    actions.sort(key=lambda c: not _non_terminal(c.id))
+    play = ", ".join(f'"{c.names["en"]}"' for c in actions)
+    entries = [(c, f'  "{n} if count({n}) < {k}",') for (c, k), n in zip(cards, names, strict=True)]
+    lines = [
+        f'name = "bmu+{first}:{n_first}+{second}:{n_second}"',
+        f"play = [{play}]",
+        "buy = [",
+        '  "Province if total_money > 18",',
+        '  "Duchy if left(Province) <= 4",',
+        '  "Estate if left(Province) <= 2",',
+    ]
+    lines += [e for c, e in entries if c.cost[0] >= 6]
+    lines += ['  "Gold",', '  "Duchy if left(Province) <= 6",']
+    lines += [e for c, e in entries if c.cost[0] < 6]
+    if any(c.cost[1] for c, _ in cards):
+        lines.append('  "Potion if count(Potion) < 1",')
+    lines += ['  "Silver",', "]", ""]
+    return "\n".join(lines)
+
+
+@lru_cache(maxsize=256)
+def pair_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
+    """Plans of two cards the plan search may weigh on ``kingdom`` (``best:pairs=on``):
+    for each card of the kingdom that gives Curses (Witch, Familiar), two of it with
+    two of each other Treasure or Action giving +Actions of the kingdom
+    (``bmu+witch:2+university:2``, ``bmu+familiar:2+philosophers_stone:2``) — the
+    plans ``kingdoms optimize`` found on such kingdoms, which a plan of one card
+    cannot play.
+
+    >>> pair_plans(("familiar", "philosophers_stone", "smithy", "university", "witch"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ('bmu+familiar:2+philosophers_stone:2', 'bmu+familiar:2+university:2',
+     'bmu+witch:2+familiar:2', 'bmu+witch:2+philosophers_stone:2',
+     'bmu+witch:2+university:2')
+    >>> pair_plans(("cellar", "moat", "smithy", "village", "militia"))
+    ()
+    """
+    out: list[str] = []
+    for c in sorted(kingdom):
+        if c not in BY_ID or not _curser(c):
+            continue
+        for y in sorted(kingdom):
+            i = BY_ID.get(y)
+            if y == c or i is None:
+                continue
+            if IS_TREASURE[i] or (IS_ACTION[i] and _non_terminal(y)):
+                out.append(f"bmu+{c}:2+{y}:2")
     return tuple(out)
 
 
