@@ -66,6 +66,7 @@ from kingdoms.bots.base import View
 from kingdoms.bots.dominion.opponent import ALT_VP, GAINERS, RUSH_HELPERS, OpponentModel, rush_name
 from kingdoms.bots.dominion.search import (
     finish_rollout,
+    gives_curses,
     pair_plans,
     plan_candidates,
     plan_move,
@@ -563,17 +564,7 @@ def _cursing(kingdom: tuple[str, ...]) -> bool:
     >>> _cursing(("witch", "moat")), _cursing(("familiar",)), _cursing(("smithy", "militia"))
     (True, True, False)
     """
-    from kingdoms.dominion.cards import DECLARED
-    from kingdoms.dominion.cards.steps import EachOtherGains
-    from kingdoms.dominion.data import BY_ID
-
-    curse = BY_ID["curse"]
-    for name in kingdom:
-        decl = DECLARED.get(name)
-        steps = decl.steps if decl else ()
-        if any(isinstance(step, EachOtherGains) and step.card == curse for step in steps):
-            return True
-    return False
+    return any(gives_curses(name) for name in kingdom)
 
 
 def _endgame(state: State) -> bool:

@@ -159,11 +159,9 @@ def _strategy(name: str) -> tuple[Strategy, tuple[int, ...], StrategyBot, bool]:
     bot, and whether its rules read VP leads (compare with the other seats)."""
     from kingdoms.bots.dominion.bundled import bundled_strategy, bundled_text
 
-    if _BMU_PAIR.match(name):  # Big Money Ultimate + two cards (reads no VP lead)
+    if m := _BMU_PAIR.match(name):  # Big Money Ultimate + two cards (reads no VP lead)
         from kingdoms.bots.dominion.lang import parse_strategy
 
-        m = _BMU_PAIR.match(name)
-        assert m is not None
         text = bmu_pair(m.group(1), int(m.group(2)), m.group(3), int(m.group(4)))
         strategy = parse_strategy(text, name)
         text = ""
@@ -623,7 +621,7 @@ def _steps(cid: str) -> tuple[Any, ...]:
     return tuple(decl.steps) if decl else ()
 
 
-def _curser(cid: str) -> bool:
+def gives_curses(cid: str) -> bool:
     """Whether ``cid`` gives the other players a Curse when played (Witch, Familiar)."""
     from kingdoms.dominion.cards.steps import EachOtherGains
 
@@ -700,7 +698,7 @@ def pair_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
     """
     out: list[str] = []
     for c in sorted(kingdom):
-        if c not in BY_ID or not _curser(c):
+        if c not in BY_ID or not gives_curses(c):
             continue
         for y in sorted(kingdom):
             i = BY_ID.get(y)
