@@ -4,10 +4,12 @@ spectator's page and the exported record call a seat the same, in en/pl/cs, at
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
@@ -67,6 +69,18 @@ def test_one_name_per_seat_everywhere(browser: Any, seeded: str, lang: str) -> N
             page.wait_for_selector("#r-seat option", state="attached")
             page.wait_for_function("document.querySelector('#r-label').textContent !== ''")
             page.wait_for_selector(".score-line")
+            # a redraw clears the board before it draws it again: wait until every part
+            # names every seat, then read them; the asserts say which part misses which
+            # name if that never happens
+            with contextlib.suppress(PlaywrightTimeout):
+                page.wait_for_function(
+                    "names => ['.score-line', '#k-kingdoms h2', '#r-seat option', '#log li'].every("
+                    "sel => { const t = [...document.querySelectorAll(sel)]"
+                    ".map(e => e.textContent).join(' ');"
+                    " return names.every(n => t.includes(n)); })",
+                    arg=want_kd,
+                    timeout=30_000,
+                )
             scores = " ".join(_texts(page, ".score-line"))
             panels = " ".join(_texts(page, "#k-kingdoms h2"))
             options = _texts(page, "#r-seat option")

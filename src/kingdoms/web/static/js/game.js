@@ -549,8 +549,8 @@ async function replay() {
     // the status of the step shown: the end only at the last step
     $("#prompt-title").textContent = data.step === data.steps ? t("Game over") : t("Move {n} of {m}", { n: data.step, m: data.steps });
     const msg = { ...data, legal: [], state_id: data.step, finished: data.step === data.steps };
+    const mod = await board(data.game); // loaded first: the old picture stays until the new one is drawn
     const boardEl = clear($("#board"));
-    const mod = await board(data.game);
     mod.render(boardEl, msg, { t, lang: lang(), seat: data.seat, legal: [], act: () => {}, name: (i) => seatName(names, i) });
     useLogNames(mod, lang());
     $("#title").textContent = `${gameTitle(data.game)} · ${t("Replay")}`;
