@@ -36,6 +36,7 @@ matchup, so a run stopped early reports the same games (seats alternated) for ea
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import os
@@ -47,6 +48,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+PINNED = Path(__file__).resolve().parent / "data" / "best-matchups"
+"""The optimize winners (and the games) of the table in docs/best.md, committed."""
 SETS = ["base", "base-1e", "base-2e", "alchemy"]
 GERONIMOO: list[tuple[str, str, list[str]]] = [
     ("Workshop/Gardens", "workshop-gardens", ["workshop", "gardens"]),
@@ -108,12 +111,19 @@ def imported(args: argparse.Namespace) -> Path | None:
 
 
 def optimized(cards: Sequence[str], args: argparse.Namespace) -> str | None:
-    """``kingdoms optimize dominion``'s winner on ``cards`` (a strategy file, cached;
-    None with ``--optimize-cached-only`` when it is not in the cache yet)."""
+    """``kingdoms optimize dominion``'s winner on ``cards`` (a strategy file): the one
+    pinned in ``--pinned`` for these cards, seed and budget, else the cache's, else a
+    new run into the cache; None with ``--optimize-cached-only`` when neither has it.
+
+    optimize's budget is wall-clock minutes, so two runs find different winners: the
+    winners the published table was played against are committed in ``--pinned``."""
     key = hashlib.sha256(
         f"{','.join(cards)} {args.seed} {args.optimize_minutes} {args.optimize_final}".encode()
     ).hexdigest()[:12]
-    path = Path(args.cache) / f"optimized-{key}.toml"
+    name = f"optimized-{key}.toml"
+    if args.pinned and (Path(args.pinned) / name).exists():
+        return str(Path(args.pinned) / name)
+    path = Path(args.cache) / name
     if not path.exists() and args.optimize_cached_only:
         return None
     if not path.exists():
@@ -127,6 +137,13 @@ def optimized(cards: Sequence[str], args: argparse.Namespace) -> str | None:
     return str(path)
 
 
+def read_rows(name: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The games of an ``--out`` file, plain or gzipped (``.gz``)."""
+    opener = gzip.open if str(name).endswith(".gz") else open
+    with opener(name, "rt", encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
 def matchups(args: argparse.Namespace) -> list[dict[str, Any]]:
     from kingdoms.bots.dominion.search import kingdom_plans
 
@@ -138,7 +155,8 @@ def matchups(args: argparse.Namespace) -> list[dict[str, Any]]:
         if folder is not None and k["bot"]:
             opponents.append(("geronimoo", str(folder / f"{k['bot']}.toml")))
         opponents.append(("bundled", kingdom_plans(tuple(cards))[0]))
-        if args.optimize_minutes > 0:
+        # (another process's --only: not optimized here)
+        if args.optimize_minutes > 0 and (not args.only or f"{k['name']}:optimized" in args.only):
             found = optimized(cards, args)
             if found is not None:
                 opponents.append(("optimized", found))
@@ -274,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--optimize-cached-only", action="store_true",
                         help="only optimize winners already in --cache (run none)")  # fmt: skip
     parser.add_argument("--cache", default=os.path.expanduser("~/.cache/kingdoms-best-bench"))
+    parser.add_argument("--pinned", default=str(PINNED),
+                        help="optimize winners looked up before --cache ('' for none)")  # fmt: skip
     parser.add_argument("--out", default=None, help="append one JSON line per game (resumes)")
     parser.add_argument("--summary", nargs="+", default=None, metavar="FILE",
                         help="only print the table of these --out files (merged)")  # fmt: skip
@@ -288,8 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.summary:
         found: list[dict[str, Any]] = []
         for name in args.summary:
-            with open(name, encoding="utf-8") as f:
-                found += [json.loads(line) for line in f if line.strip()]
+            found += read_rows(name)
         print(table(cut(found, args.first), args.markdown))
         return 0
     done: set[tuple[str, str, int]] = set()

@@ -3,6 +3,7 @@ seed and an iteration budget, blind to hidden information, within its CPU budget
 
 from __future__ import annotations
 
+import gzip
 import random
 import time
 from typing import Any
@@ -449,6 +450,7 @@ def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> No
     args = argparse.Namespace(
         random=2, seed=1, spec="best:iterations=2", geronimoo=None, optimize_minutes=1.0,
         optimize_final=50, cache=str(tmp_path), optimize_cached_only=True, only=[],
+        pinned=str(tmp_path / "pinned"),
     )  # fmt: skip
     ks = bench.kingdoms(args)
     assert len(ks) == 8 and all(len(k["cards"]) == 10 for k in ks)
@@ -467,6 +469,13 @@ def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> No
         (ks[0]["name"], "optimized")
     ]
     assert "| Workshop/Gardens | optimized: `optimized-" in bench.table([row], markdown=True)
+    # a winner pinned for the same cards, seed and budget comes before the cache's
+    (tmp_path / "pinned").mkdir()
+    pinned = tmp_path / "pinned" / f"optimized-{key}.toml"
+    pinned.write_text(bundled_text("smithy"))
+    assert bench.optimized(ks[0]["cards"], args) == str(pinned)
+    args.pinned = ""
+    assert bench.optimized(ks[0]["cards"], args) == str(tmp_path / f"optimized-{key}.toml")
 
 
 RANDOM_7 = ["alchemist", "apothecary", "bandit", "bureaucrat", "chapel", "feast",
@@ -615,6 +624,12 @@ def test_the_matchup_bench_summary_reports_each_part_of_the_goal(
     assert bench.main(["--summary", *files]) == 0
     out = capsys.readouterr().out
     assert "20-21 games a matchup" in out
+    # a gzipped --out file (as the committed games are kept) reads the same
+    with gzip.open(tmp_path / "one.jsonl.gz", "wt", encoding="utf-8") as f:
+        f.write((tmp_path / "one.jsonl").read_text())
+    zipped = [str(tmp_path / "one.jsonl.gz"), files[1]]
+    assert bench.main(["--summary", *zipped, "--first", "20", "--markdown"]) == 0
+    assert "2 of 3 matchups miss the goal" in capsys.readouterr().out
 
 
 def _banked_game(spec: str) -> list[tuple[int, int, bool, float]]:
