@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,8 @@ from kingdoms.core.registry import new_game
 from kingdoms.core.runner import seat_rngs
 from kingdoms.dominion.data import BY_ID
 from kingdoms.dominion.state import DominionState
+
+ROOT = Path(__file__).resolve().parents[2]
 
 SETS = ["base", "base-1e", "base-2e", "alchemy"]
 
@@ -432,21 +435,26 @@ def test_plan_turns_sets_how_long_the_plan_is_weighed(turns: int) -> None:
             make_bot("dominion", f"best:plan_turns={bad}")
 
 
+def _matchup_bench() -> Any:
+    """``bench/best_matchups.py`` loaded as a module (bench/ is not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("best_matchups", ROOT / "bench/best_matchups.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
 def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> None:
     """``bench/best_matchups.py`` plays the ``kingdoms optimize`` winner of a kingdom
     as a third opponent; with ``--optimize-cached-only`` only those already cached."""
     import argparse
     import hashlib
-    import importlib.util
-    from pathlib import Path
 
     from kingdoms.bots.dominion.bundled import bundled_text
 
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("best_matchups", root / "bench/best_matchups.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _matchup_bench()
     args = argparse.Namespace(
         random=2, seed=1, spec="best:iterations=2", geronimoo=None, optimize_minutes=1.0,
         optimize_final=50, cache=str(tmp_path), optimize_cached_only=True, only=[],
@@ -577,15 +585,9 @@ def test_the_matchup_bench_summary_reports_each_part_of_the_goal(
     its first ``--first`` games (each game once), and reports per matchup whether the
     score is ≥ 55 % and, apart, whether the interval's lower bound is above 50 %, then
     the pooled scores with their intervals."""
-    import importlib.util
     import json
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("best_matchups", root / "bench/best_matchups.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _matchup_bench()
 
     def row(kingdom: str, kind: str, game: int, win: float) -> str:
         return json.dumps({"kingdom": kingdom, "kind": kind, "opponent": "witch", "game": game,
@@ -792,3 +794,32 @@ def test_pairs_adds_plans_of_two_cards_to_the_plan_search() -> None:
     assert owned.count(BY_ID["witch"]) >= 2
     assert owned.count(BY_ID["university"]) >= 1
     assert owned.count(BY_ID["potion"]) == 1
+
+
+def test_the_published_matchup_table_is_the_summary_of_the_committed_games(
+    capsys: Any,
+) -> None:
+    """docs/best.md's matchup table is what ``--summary`` prints for the games committed
+    in ``bench/data/best-matchups/games.jsonl.gz``, every ``kingdoms optimize`` winner
+    they were played against is pinned beside them, and every matchup of the bench
+    (six Geronimoo kingdoms with three opponents, twelve random ones with two) is there
+    with the same number of games, seats alternated."""
+    bench = _matchup_bench()
+    games = bench.PINNED / "games.jsonl.gz"
+    rows = bench.read_rows(games)
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault((r["kingdom"], r["kind"]), []).append(r)
+    assert len(groups) == 42
+    counts = {len(rs) for rs in groups.values()}
+    assert len(counts) == 1, counts
+    for rs in groups.values():
+        assert sorted(r["game"] for r in rs) == list(range(len(rs)))
+        assert all(r["seat"] == r["game"] % 2 for r in rs)
+        if rs[0]["kind"] == "optimized":
+            assert (bench.PINNED / Path(rs[0]["opponent"]).name).exists(), rs[0]["opponent"]
+    assert bench.main(["--summary", str(games), "--markdown"]) == 0
+    doc = (ROOT / "docs/best.md").read_text(encoding="utf-8")
+    printed = [line.rstrip() for line in capsys.readouterr().out.splitlines() if line.strip()]
+    missing = [line for line in printed if line not in doc]
+    assert not missing, missing
