@@ -121,8 +121,9 @@ def optimized(cards: Sequence[str], args: argparse.Namespace) -> str | None:
         f"{','.join(cards)} {args.seed} {args.optimize_minutes} {args.optimize_final}".encode()
     ).hexdigest()[:12]
     name = f"optimized-{key}.toml"
-    if args.pinned and (Path(args.pinned) / name).exists():
-        return str(Path(args.pinned) / name)
+    pinned = Path(args.pinned) / name if args.pinned else None
+    if pinned is not None and pinned.exists():
+        return str(pinned)
     path = Path(args.cache) / name
     if not path.exists() and args.optimize_cached_only:
         return None
@@ -144,6 +145,12 @@ def read_rows(name: str | os.PathLike[str]) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
+def wanted(args: argparse.Namespace, kingdom: str, kind: str) -> bool:
+    """Whether this process plays (and so prepares) the matchup: every one without
+    ``--only``; with it, only those named (another process plays the rest)."""
+    return not args.only or f"{kingdom}:{kind}" in args.only
+
+
 def matchups(args: argparse.Namespace) -> list[dict[str, Any]]:
     from kingdoms.bots.dominion.search import kingdom_plans
 
@@ -155,13 +162,12 @@ def matchups(args: argparse.Namespace) -> list[dict[str, Any]]:
         if folder is not None and k["bot"]:
             opponents.append(("geronimoo", str(folder / f"{k['bot']}.toml")))
         opponents.append(("bundled", kingdom_plans(tuple(cards))[0]))
-        # (another process's --only: not optimized here)
-        if args.optimize_minutes > 0 and (not args.only or f"{k['name']}:optimized" in args.only):
+        if args.optimize_minutes > 0 and wanted(args, k["name"], "optimized"):
             found = optimized(cards, args)
             if found is not None:
                 opponents.append(("optimized", found))
         for kind, spec in opponents:
-            if args.only and f"{k['name']}:{kind}" not in args.only:
+            if not wanted(args, k["name"], kind):
                 continue
             out.append({"kingdom": k["name"], "cards": cards, "kind": kind, "opponent": spec})
     return out
