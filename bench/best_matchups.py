@@ -31,6 +31,11 @@ the same ``--out`` continues where it stopped::
 Several processes split the matchups with ``--only`` and one ``--out`` file each;
 ``--summary`` merges their files, and ``--first N`` keeps games 0 to N-1 of every
 matchup, so a run stopped early reports the same games (seats alternated) for each.
+
+``--plans N`` plays no ``best``: every plan ``best`` weighs on each kingdom is played
+alone, as a fixed strategy with no search, against each opponent on the deals of the
+table's games 0 to N-1.  A matchup where no plan alone comes near the opponent is lost
+in the plans; one where ``best`` scores below its own plan alone is lost in the play.
 """
 
 from __future__ import annotations
@@ -173,6 +178,95 @@ def matchups(args: argparse.Namespace) -> list[dict[str, Any]]:
     return out
 
 
+def game_seed(m: dict[str, Any], game: int) -> int:
+    """The seed of game ``game`` of matchup ``m`` (``best`` in seat ``game % 2``)."""
+    seed = int(hashlib.sha256(f"{m['kingdom']} {m['kind']} {game}".encode()).hexdigest(), 16)
+    return seed % 2**31
+
+
+STALL_STEPS = 20_000
+"""Steps after which ``--plans`` gives up a game of two fixed strategies as shared: two
+such strategies can leave every pile standing forever (neither buys the last cards),
+which ``best``, searching its moves, does not."""
+
+
+def plan_rows(m: dict[str, Any], games: int) -> list[dict[str, Any]]:
+    """Every plan ``best`` weighs on the matchup's kingdom, and the plans of two cards
+    it weighs with ``pairs=on``, each played as a fixed strategy
+    (:func:`~kingdoms.bots.dominion.best.plan_bot`, no search) against the matchup's
+    opponent on the deals of the table's games ``0 .. games-1``, in ``best``'s seat:
+    what the plans alone are worth there.  One row per plan, in the plan search's
+    order (the first: the plan kept unless another is shown better)."""
+    from kingdoms.bots.base import make_bot
+    from kingdoms.bots.dominion.best import plan_bot, plan_names
+    from kingdoms.core.errors import IllegalAction
+    from kingdoms.core.registry import new_game
+    from kingdoms.core.runner import play_out, seat_rngs
+
+    cards = tuple(m["cards"])
+    default = plan_names(cards)
+    out = []
+    for name in plan_names(cards, pairs=True):
+        wins = 0.0
+        stalled = 0
+        t0 = time.process_time()
+        for game in range(games):
+            seat, seed = game % 2, game_seed(m, game)
+            bots = [make_bot("dominion", m["opponent"], files=True) for _ in range(2)]
+            bots[seat] = plan_bot(name)
+            state = new_game("dominion", 2, seed, {"kingdom": list(cards)})
+            state.logging = False
+            try:
+                play_out(state, bots, seat_rngs(seed, 2), max_steps=STALL_STEPS)
+            except IllegalAction:  # two fixed strategies that never end the game
+                stalled += 1
+                wins += 0.5
+                continue
+            outcome = state.outcome()
+            assert outcome is not None
+            wins += 0.0 if seat not in outcome.winners else 1.0 / len(outcome.winners)
+        out.append({"kingdom": m["kingdom"], "kind": m["kind"], "opponent": m["opponent"],
+                    "plan": name, "pairs_only": name not in default, "games": games,
+                    "win": wins, "stalled": stalled,
+                    "cpu": round(time.process_time() - t0, 2)})  # fmt: skip
+    return out
+
+
+def plans_table(rows: Sequence[dict[str, Any]], markdown: bool) -> str:
+    """Per matchup: the score of the plan ``best`` starts from (the table's), of the
+    strongest plan alone with its 95 % interval, and how many plans alone reach 55 %."""
+    from kingdoms.sim.stats import wilson_interval
+
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault((r["kingdom"], r["kind"]), []).append(r)
+    lines = []
+    if markdown:
+        lines += ["| Kingdom | Opponent | Plans | Games each | the table's plan | "
+                  "the strongest plan alone | 95 % interval | plans ≥ 55 % |",
+                  "|---|---|---:|---:|---|---|---|---:|"]  # fmt: skip
+    for (kingdom, kind), rs in groups.items():
+        first, top = rs[0], max(rs, key=lambda r: r["win"])
+        n = top["games"]
+        lo, hi = wilson_interval(top["win"], n)
+        opp = Path(rs[0]["opponent"]).stem if kind != "bundled" else rs[0]["opponent"]
+        star = " (pairs=on)" if top["pairs_only"] else ""
+        over = sum(r["win"] / r["games"] >= 0.55 for r in rs)
+        stalled = sum(r["stalled"] for r in rs)
+        note = f" ({stalled} stalled games, counted shared)" if stalled else ""
+        if markdown:
+            lines.append(f"| {kingdom} | {kind}: `{opp}` | {len(rs)} | {n} "
+                         f"| `{first['plan']}` {first['win'] / n:.1%} "
+                         f"| `{top['plan']}`{star} {top['win'] / n:.1%} "
+                         f"| {lo:.1%}–{hi:.1%} | {over}{note} |")  # fmt: skip
+        else:
+            lines.append(f"{kingdom:22s} {kind:9s} {opp:28s} {len(rs):3d} plans x {n} games: "
+                         f"table's {first['plan']} {first['win'] / n:.1%}; strongest "
+                         f"{top['plan']}{star} {top['win'] / n:.1%} [{lo:.1%}-{hi:.1%}]; "
+                         f"{over} at >= 55%{note}")  # fmt: skip
+    return "\n".join(lines)
+
+
 def play(m: dict[str, Any], game: int, args: argparse.Namespace) -> dict[str, Any]:
     from kingdoms.bots.base import make_bot
     from kingdoms.core.registry import new_game
@@ -181,8 +275,7 @@ def play(m: dict[str, Any], game: int, args: argparse.Namespace) -> dict[str, An
     seat = game % 2
     specs = [m["opponent"], m["opponent"]]
     specs[seat] = args.spec
-    seed = int(hashlib.sha256(f"{m['kingdom']} {m['kind']} {game}".encode()).hexdigest(), 16)
-    seed %= 2**31
+    seed = game_seed(m, game)
     bots = [make_bot("dominion", s, files=True) for s in specs]
     state = new_game("dominion", 2, seed, {"kingdom": list(m["cards"])})
     state.logging = False
@@ -308,9 +401,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true", help="the table in Markdown")
     parser.add_argument("--only", action="append", default=[], metavar="KINGDOM:KIND",
                         help="only this matchup (repeatable): 'random 7:bundled'")  # fmt: skip
+    parser.add_argument("--plans", type=int, default=None, metavar="N",
+                        help="instead: every plan best weighs, played alone (no search) "
+                        "against each opponent on the table's games 0..N-1")  # fmt: skip
     parser.add_argument("--cpu-limit", type=float, default=None,
                         help="stop starting games after this many CPU seconds")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.plans:
+        rows = [r for m in matchups(args) for r in plan_rows(m, args.plans)]
+        print(plans_table(rows, args.markdown))
+        return 0
     if args.summary:
         found: list[dict[str, Any]] = []
         for name in args.summary:

@@ -823,3 +823,60 @@ def test_the_published_matchup_table_is_the_summary_of_the_committed_games(
     printed = [line.rstrip() for line in capsys.readouterr().out.splitlines() if line.strip()]
     missing = [line for line in printed if line not in doc]
     assert not missing, missing
+
+
+def test_the_plans_bench_plays_every_plan_alone_on_the_tables_deals() -> None:
+    """``--plans N`` plays every plan ``best`` weighs (and those of ``pairs=on``,
+    marked) as a fixed strategy against the matchup's opponent, in ``best``'s seat on
+    the deals of the table's games: on a Witch kingdom against the bundled ``witch``,
+    Big Money with a Cellar loses far more often than Witch itself, and the table
+    names the plan ``best`` starts from and the strongest one alone."""
+    from kingdoms.bots.base import make_bot
+    from kingdoms.bots.dominion.best import plan_bot, plan_names
+    from kingdoms.core.registry import new_game
+    from kingdoms.core.runner import play_out, seat_rngs
+
+    bench = _matchup_bench()
+    cards = tuple(WITCH_KINGDOM)
+    m = {"kingdom": "witch test", "kind": "bundled", "opponent": "witch", "cards": list(cards)}
+    rows = bench.plan_rows(m, 40)
+    assert [r["plan"] for r in rows] == list(plan_names(cards, pairs=True))
+    assert {r["plan"] for r in rows if not r["pairs_only"]} == set(plan_names(cards))
+    assert all(r["games"] == 40 and 0 <= r["win"] <= 40 for r in rows)
+    score = {r["plan"]: r["win"] / 40 for r in rows}
+    assert score["bmu+cellar"] < 0.3 < score["witch"], score
+    # a plan's first game: the plan's own strategy in seat 0 on game 0's deal
+    seed = bench.game_seed(m, 0)
+    state = new_game("dominion", 2, seed, {"kingdom": list(cards)})
+    play_out(state, [plan_bot("bmu+cellar"), make_bot("dominion", "witch")], seat_rngs(seed, 2))
+    outcome = state.outcome()
+    assert outcome is not None
+    once = next(r for r in bench.plan_rows(m, 1) if r["plan"] == "bmu+cellar")
+    assert once["win"] == (0.0 if 0 not in outcome.winners else 1.0 / len(outcome.winners))
+    text = bench.plans_table(rows, markdown=True)
+    top = max(rows, key=lambda r: r["win"])
+    assert f"| `witch` {score['witch']:.1%} | `{top['plan']}`" in text, text
+
+
+def test_the_plans_option_prints_one_line_per_matchup(capsys: Any) -> None:
+    """``best_matchups.py --plans N`` prints, per matchup it plays, the plan ``best``
+    starts from and the strongest plan alone, instead of playing ``best``."""
+    bench = _matchup_bench()
+    argv = ["--plans", "2", "--random", "2", "--optimize-minutes", "0"]
+    argv += ["--only", "random 2:bundled"]
+    assert bench.main(argv) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("random 2"), lines
+    assert "plans x 2 games: table's " in lines[0] and "strongest" in lines[0], lines
+
+
+def test_the_plans_bench_counts_a_game_that_never_ends_as_shared(monkeypatch: Any) -> None:
+    """Two fixed strategies can leave every pile standing forever; ``--plans`` gives
+    such a game up after ``STALL_STEPS`` steps, counts it shared and says so."""
+    bench = _matchup_bench()
+    monkeypatch.setattr(bench, "STALL_STEPS", 50)  # no game ends within 50 steps
+    cards = tuple(WITCH_KINGDOM)
+    m = {"kingdom": "witch test", "kind": "bundled", "opponent": "witch", "cards": list(cards)}
+    rows = bench.plan_rows(m, 3)
+    assert all(r["stalled"] == 3 and r["win"] == 1.5 for r in rows)
+    assert f"({3 * len(rows)} stalled games, counted shared)" in bench.plans_table(rows, False)

@@ -63,8 +63,10 @@ from types import MappingProxyType
 from typing import Any
 
 from kingdoms.bots.base import View
+from kingdoms.bots.dominion.bots import StrategyBot
 from kingdoms.bots.dominion.opponent import ALT_VP, GAINERS, RUSH_HELPERS, OpponentModel, rush_name
 from kingdoms.bots.dominion.search import (
+    _strategy,
     finish_rollout,
     gives_curses,
     pair_plans,
@@ -575,6 +577,22 @@ def _endgame(state: State) -> bool:
     assert isinstance(state, DominionState)
     left = sorted(state.supply[i] for i in state.piles)
     return state.supply[PROVINCE] <= 4 or (left[0] == 0 and left[1] <= 2)
+
+
+def plan_bot(name: str) -> StrategyBot:
+    """A new bot that plays the plan ``name`` as a fixed strategy, every decision by
+    its rules: any name :func:`plan_names` gives (a bundled strategy, ``bmu+X:N``,
+    ``bmu+X:a+Y:b``, ``rush:...``), or the opponent model.  It shows what a plan is
+    worth without the search (``bench/best_matchups.py --plans``).
+
+    >>> plan_bot("bmu+witch:2+university:2").name
+    'bmu+witch:2+university:2'
+    >>> plan_bot("no-such-plan")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    kingdoms.bots.dominion.vocabulary.StrategyError: no bundled strategy 'no-such-plan'; ...
+    """
+    return StrategyBot(_strategy(name)[0])
 
 
 def plan_names(kingdom: tuple[str, ...], rush: bool = True, pairs: bool = False) -> tuple[str, ...]:
