@@ -880,3 +880,46 @@ def test_the_plans_bench_counts_a_game_that_never_ends_as_shared(monkeypatch: An
     rows = bench.plan_rows(m, 3)
     assert all(r["stalled"] == 3 and r["win"] == 1.5 for r in rows)
     assert f"({3 * len(rows)} stalled games, counted shared)" in bench.plans_table(rows, False)
+
+
+def test_replan_weighs_the_plans_again_when_the_opponent_model_changes() -> None:
+    """``replan=on``: rounds played with one model of the other seat are dropped,
+    and every plan brought back, when the model changes; rounds with the same model
+    add up.  ``off`` (the default) adds them up whatever the model.  In a game, a
+    bot with ``replan`` restarts its plan search when its fitted model of the other
+    seat moves off the default."""
+    from kingdoms.bots.dominion.best import PlanSearch
+
+    state = _start(WITCH_KINGDOM)
+    plans = PlanSearch(tuple(WITCH_KINGDOM), 0)
+    plans.replan = True
+    k = len(plans.names)
+    assert plans.run(state, 0, random.Random(1), None, 3 * k) == 3 * k
+    plans.alive = plans.alive[:3]  # as if pruned
+    plans.run(state, 0, random.Random(2), None, 3 * 3)
+    assert plans.rounds == 6 and plans.restarts == 0
+    plans.run(state, 0, random.Random(3), None, 2 * k, others={1: "bmu+witch:2"})
+    assert plans.rounds == 2 and plans.restarts == 1 and len(plans.alive) == k
+    assert plans.model == {1: "bmu+witch:2"}
+    plans.run(state, 0, random.Random(4), None, 2 * k, others={1: "bmu+witch:2"})
+    assert plans.rounds == 4 and plans.restarts == 1
+    kept = PlanSearch(tuple(WITCH_KINGDOM), 0)
+    kept.run(state, 0, random.Random(1), None, 3 * k)
+    kept.run(state, 0, random.Random(3), None, 2 * k, others={1: "bmu+witch:2"})
+    assert kept.rounds == 5 and kept.restarts == 0
+
+    for replan, restarted in (("on", True), ("off", False)):
+        spec = f"best:iterations=40,seed=4,plan_turns=5,replan={replan}"
+        bot = make_bot("dominion", spec)
+        other = make_bot("dominion", "bmu+smithy:2")
+        game = _start(WITCH_KINGDOM, 7)
+        rngs = seat_rngs(7, 2)
+        while game.current_player >= 0 and game.turns[0] < 5:
+            legal = game.legal_actions()
+            seat = game.current_player
+            game.apply((bot if seat == 0 else other).act(game.view(seat), legal, rngs[seat]))
+        assert bot.plans is not None and bot.plans.replan == restarted
+        assert bot.plans.model == bot.opponents.models() != {}
+        assert (bot.plans.restarts > 0) == restarted
+    with pytest.raises(InvalidConfig, match="replan must be one of on, off"):
+        make_bot("dominion", "best:replan=maybe")

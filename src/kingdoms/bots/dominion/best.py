@@ -40,7 +40,9 @@ seconds per decision), ``iterations`` (a cap on rollouts; alone: no time limit),
 ``plan_keep`` (the standard errors by which the opening's plan search must find
 another plan ahead of the table's to play it; ``keep`` unless given), ``plan_turns``
 (the turns of the opening, in which the plan search runs: :data:`PLAN_TURNS`),
-``pairs`` (``on`` or ``off``: also weigh plans of two cards, :data:`PAIRS`).
+``pairs`` (``on`` or ``off``: also weigh plans of two cards, :data:`PAIRS`),
+``replan`` (``on`` or ``off``: the plan search starts over when the model of the
+other seats changes, :data:`REPLANS`).
 
 The other seats are rolled out by a model fitted to their visible gains
 (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`, ``opponent=fit``): the
@@ -131,6 +133,14 @@ OPPONENTS = ("fit", "bundled")
 gains (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`); ``bundled``: by the
 bundled strategy naming the Kingdom cards it owns (the default model)."""
 
+REPLANS = ("on", "off")
+"""``on``: the opening's plan search drops its rounds and weighs every plan again when
+the model of the other seats changes (:class:`PlanSearch`'s ``model``): the rounds
+played so far weighed the plans against a strategy the other seat is now believed
+not to play.  With ``plan_turns`` past the first turns, the plans are then weighed
+against the strategy fitted to the other seat's first buys.  ``off`` (the default):
+the rounds add up over the opening whatever the model played."""
+
 PAIRS = ("on", "off")
 """``on``: the plan search also weighs plans of two cards on a kingdom with a card
 that gives Curses (:func:`~kingdoms.bots.dominion.search.pair_plans`: two Witches and
@@ -211,6 +221,7 @@ class BestBot:
         plan_keep: float | None = None,
         plan_turns: int = PLAN_TURNS,
         pairs: str | bool = "off",
+        replan: str | bool = "off",
     ) -> None:
         if isinstance(plan_turns, bool) or not isinstance(plan_turns, int) or plan_turns < 0:
             raise InvalidConfig(
@@ -220,6 +231,10 @@ class BestBot:
             pairs = "on" if pairs else "off"
         if pairs not in PAIRS:
             raise InvalidConfig(f"pairs must be one of {', '.join(PAIRS)}, not {pairs!r}")
+        if isinstance(replan, bool):
+            replan = "on" if replan else "off"
+        if replan not in REPLANS:
+            raise InvalidConfig(f"replan must be one of {', '.join(REPLANS)}, not {replan!r}")
         if plan_keep is not None and (
             isinstance(plan_keep, bool)
             or not isinstance(plan_keep, int | float)
@@ -263,6 +278,7 @@ class BestBot:
         self.plan_mode = plan
         self.rush = rush == "on"
         self.pairs = pairs == "on"
+        self.replan = replan == "on"
         self.reward = reward
         self.bank = settings["bank"] == "on"
         self.plan_keep = None if plan_keep is None else float(plan_keep)
@@ -470,6 +486,7 @@ class BestBot:
             or base.turns[me] < plans.turn
         ):
             plans = self.plans = PlanSearch(kingdom, me, rush=self.rush, pairs=self.pairs)
+            plans.replan = self.replan
         plans.turn = base.turns[me]
         return plans
 
@@ -648,6 +665,12 @@ class PlanSearch:
         self.names: tuple[str, ...] = plan_names(kingdom, rush, pairs)
         self.alive: list[int] = list(range(len(self.names)))
         self.results: list[list[float]] = []  # per round: each candidate's reward (alive)
+        self.replan = False
+        """Start over when the model of the other seats changes (``best:replan=on``)."""
+        self.model: dict[int, str] = {}
+        """Seat -> the strategy the rounds so far played it by (the opponent model)."""
+        self.restarts = 0
+        """Times the rounds were dropped for a new model (``replan``)."""
 
     @property
     def rounds(self) -> int:
@@ -701,7 +724,15 @@ class PlanSearch:
     ) -> int:
         """Play rounds from ``base`` (whole rounds, within ``seconds`` of CPU and
         ``limit`` rollouts); the rollouts played.  ``others``: seat -> the strategy
-        that plays it (the opponent model; the seats left out: the default model)."""
+        that plays it (the opponent model; the seats left out: the default model).
+        With :attr:`replan`, a model other than the one the rounds so far played
+        drops those rounds and brings every plan back."""
+        model = dict(others or {})
+        if self.replan and self.results and model != self.model:
+            self.results = []
+            self.alive = list(range(len(self.names)))
+            self.restarts += 1
+        self.model = model
         self.prune()
         alive = self.alive
         k = len(alive)
@@ -748,6 +779,7 @@ __all__ = [
     "OPPONENTS",
     "PAIRS",
     "PLANS",
+    "REPLANS",
     "REWARDS",
     "ROLLOUTS",
     "RUSHES",
@@ -755,6 +787,7 @@ __all__ = [
     "BestBot",
     "PlanSearch",
     "best_bot",
+    "plan_bot",
     "plan_names",
     "review_settings",
     "stop_bound",
