@@ -232,14 +232,25 @@ def plan_rows(m: dict[str, Any], games: int) -> list[dict[str, Any]]:
     return out
 
 
+def by_matchup(rows: Sequence[dict[str, Any]]) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """``rows`` grouped by (kingdom, kind of opponent), in their order."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault((r["kingdom"], r["kind"]), []).append(r)
+    return groups
+
+
+def opponent_label(row: dict[str, Any]) -> str:
+    """The opponent's name: a bundled bot's, or a strategy file's stem."""
+    return str(row["opponent"]) if row["kind"] == "bundled" else Path(row["opponent"]).stem
+
+
 def plans_table(rows: Sequence[dict[str, Any]], markdown: bool) -> str:
     """Per matchup: the score of the plan ``best`` starts from (the table's), of the
     strongest plan alone with its 95 % interval, and how many plans alone reach 55 %."""
     from kingdoms.sim.stats import wilson_interval
 
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for r in rows:
-        groups.setdefault((r["kingdom"], r["kind"]), []).append(r)
+    groups = by_matchup(rows)
     lines = []
     if markdown:
         lines += ["| Kingdom | Opponent | Plans | Games each | the table's plan | "
@@ -249,7 +260,7 @@ def plans_table(rows: Sequence[dict[str, Any]], markdown: bool) -> str:
         first, top = rs[0], max(rs, key=lambda r: r["win"])
         n = top["games"]
         lo, hi = wilson_interval(top["win"], n)
-        opp = Path(rs[0]["opponent"]).stem if kind != "bundled" else rs[0]["opponent"]
+        opp = opponent_label(rs[0])
         star = " (pairs=on)" if top["pairs_only"] else ""
         over = sum(r["win"] / r["games"] >= 0.55 for r in rs)
         stalled = sum(r["stalled"] for r in rs)
@@ -326,9 +337,7 @@ def table(rows: Sequence[dict[str, Any]], markdown: bool) -> str:
     goal needs both); then the pooled score against each kind of opponent and overall."""
     from kingdoms.sim.stats import wilson_interval
 
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for r in rows:
-        groups.setdefault((r["kingdom"], r["kind"]), []).append(r)
+    groups = by_matchup(rows)
     lines = []
     if markdown:
         lines += ["| Kingdom | Opponent | Games | best's score | 95 % interval | ≥ 55 %? "
@@ -339,7 +348,7 @@ def table(rows: Sequence[dict[str, Any]], markdown: bool) -> str:
         n = len(rs)
         wins = sum(r["win"] for r in rs)
         lo, hi = wilson_interval(wins, n)
-        opp = Path(rs[0]["opponent"]).stem if kind != "bundled" else rs[0]["opponent"]
+        opp = opponent_label(rs[0])
         high, clear = wins / n >= 0.55, lo > 0.5
         missed += not (high and clear)
         under += not high
