@@ -416,7 +416,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu-limit", type=float, default=None,
                         help="stop starting games after this many CPU seconds")  # fmt: skip
     args = parser.parse_args(argv)
-    if args.plans:
+    if args.plans is not None and args.plans < 1:
+        parser.error(f"--plans must be 1 or more games a plan, not {args.plans}")
+    if args.plans is not None:
         rows = [r for m in matchups(args) for r in plan_rows(m, args.plans)]
         print(plans_table(rows, args.markdown))
         return 0

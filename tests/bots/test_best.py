@@ -868,6 +868,9 @@ def test_the_plans_option_prints_one_line_per_matchup(capsys: Any) -> None:
     lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("random 2"), lines
     assert "plans x 2 games: table's " in lines[0] and "strongest" in lines[0], lines
+    with pytest.raises(SystemExit):
+        bench.main(["--plans", "0", "--optimize-minutes", "0"])
+    assert "--plans must be 1 or more games a plan, not 0" in capsys.readouterr().err
 
 
 def test_the_plans_bench_counts_a_game_that_never_ends_as_shared(monkeypatch: Any) -> None:
