@@ -85,17 +85,42 @@ def test_a_move_is_one_statement_with_its_lease_and_notification(pg: str) -> Non
 
 @pytest.mark.postgres
 def test_a_move_waiting_on_a_locked_game_leaves_the_event_loop_free(pg: str) -> None:
-    """Another transaction holds the game's row for a second: the move waits, the
-    process's other work (other games, WebSocket pings) does not."""
+    """Another transaction holds the game's row: the move waits for it, the process's
+    other work (other games, WebSocket pings) does not.  Event by event, not by the
+    clock: the lock is released only once PostgreSQL shows the move's session waiting
+    on it and the event loop has gone on ticking since, so a loaded machine only
+    makes the test slower."""
+    ticks = 0
+    seen_waiting = threading.Event()
+    released = threading.Event()
+    ticked_while_waiting = [0]
+
+    def release(blocker: Any, watcher: Any) -> None:
+        """Commit the blocker once the move waits on its lock and the loop has ticked
+        five times since (each step gives up after 30 s, and the asserts say which)."""
+        deadline = time.monotonic() + 30
+        query = text("SELECT count(*) FROM pg_locks WHERE NOT granted")  # live, not cached
+        while time.monotonic() < deadline:
+            waiting = watcher.execute(query).scalar_one()
+            watcher.rollback()
+            if waiting > 0:
+                seen_waiting.set()
+                break
+            time.sleep(0.01)
+        start = ticks
+        while seen_waiting.is_set() and time.monotonic() < deadline and ticks - start < 5:
+            time.sleep(0.01)
+        ticked_while_waiting[0] = ticks - start
+        blocker.commit()
+        released.set()
 
     async def main() -> None:
+        nonlocal ticks
         gm = GameMaster(Storage(pg), bot_delay=0)
         table, _ = gm.create_game("toy", [{"kind": "human"}] * 2)
         blocker = gm.storage.engine.connect()
+        watcher = gm.storage.engine.connect()
         blocker.execute(text("SELECT 1 FROM games WHERE id = :id FOR UPDATE"), {"id": table.id})
-        release = threading.Timer(1.0, blocker.commit)
-        release.start()
-        ticks = 0
 
         async def ticker() -> None:
             nonlocal ticks
@@ -104,15 +129,18 @@ def test_a_move_waiting_on_a_locked_game_leaves_the_event_loop_free(pg: str) -> 
                 ticks += 1
 
         tick_task = asyncio.create_task(ticker())
-        started = time.monotonic()
+        releaser = threading.Thread(target=release, args=(blocker, watcher))
+        releaser.start()
         seat = table.state.current_player
         await gm.act(table, (seat,), {"action": PASS, "state_id": 0})
-        waited = time.monotonic() - started
+        done_after_release = released.is_set()
         tick_task.cancel()
-        release.join()
+        releaser.join()
         blocker.close()
-        assert waited >= 0.5  # the move did wait for the lock
-        assert ticks >= 10, f"the event loop stood still for {waited:.2f} s"
+        watcher.close()
+        assert seen_waiting.is_set(), "the move never waited on the locked row"
+        assert ticked_while_waiting[0] >= 5, "the event loop stood still while the move waited"
+        assert done_after_release  # the move went through only once the row was free
         assert table.state.step == 1 and table.version == 1
         await gm.stop()
         gm.storage.close()
