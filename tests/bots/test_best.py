@@ -928,3 +928,49 @@ def test_replan_weighs_the_plans_again_when_the_opponent_model_changes() -> None
         assert (bot.plans.restarts > 0) == restarted
     with pytest.raises(InvalidConfig, match="replan must be one of on, off"):
         make_bot("dominion", "best:replan=maybe")
+
+
+def _first_gold_witches(plan: str, seed: int) -> int:
+    """Witches seat 0 owned when it gained its first Gold, playing ``plan`` alone."""
+    from kingdoms.bots.dominion.best import plan_bot
+
+    game = _start(WITCH_KINGDOM, seed=seed)
+    bots = [plan_bot(plan), make_bot("dominion", "big-money-ultimate")]
+    rngs = seat_rngs(seed, 2)
+    while game.current_player >= 0:
+        p = game.current_player
+        game.apply_checked(bots[p].act(game.view(p), game.legal_actions(), rngs[p]))
+        owned = game.owned(0)
+        if BY_ID["gold"] in owned:
+            return owned.count(BY_ID["witch"])
+    raise AssertionError(f"{plan} bought no Gold")
+
+
+def test_early_weighs_big_money_with_a_terminal_bought_before_gold() -> None:
+    """``early=on``: the plan search also weighs Big Money Ultimate with one or two of
+    each terminal Action costing 4 or 5 bought before Gold (the Witch and Bandit
+    plans ``kingdoms optimize`` finds); such a plan buys its Witches before any Gold,
+    where ``bmu+witch:2`` takes Gold at 6 coins first."""
+    from kingdoms.bots.dominion.best import early_plans, plan_names
+
+    with pytest.raises(InvalidConfig, match="early must be one of on, off, not 'soon'"):
+        make_bot("dominion", "best:early=soon")
+    early = early_plans(tuple(WITCH_KINGDOM))
+    # Witch (5) and Smithy (4): terminal; Moat and Chapel cost 2; Village, Cellar give +Actions
+    assert early == ("bmu+witch:1:early", "bmu+witch:2:early",
+                     "bmu+smithy:1:early", "bmu+smithy:2:early")  # fmt: skip
+    # Familiar costs a Potion, Laboratory and Market give +1 Action, Adventurer costs 6
+    assert early_plans(("familiar", "laboratory", "market", "adventurer")) == ()
+    names = {}
+    for spec in ("", ",early=on"):
+        bot = make_bot("dominion", f"best:iterations=30,seed=1,opponent=bundled{spec}")
+        assert isinstance(bot, BestBot)
+        state = _start(WITCH_KINGDOM)
+        bot.act(state.view(0), state.legal_actions(), random.Random(0))
+        assert bot.plans is not None
+        names[spec] = bot.plans.names
+    assert names[",early=on"] == plan_names(tuple(state.config.options["kingdom"]), early=True)
+    assert set(names[",early=on"]) - set(names[""]) == set(early)
+    assert names[",early=on"][: len(names[""])] == names[""]  # the table's plan stays first
+    assert [_first_gold_witches("bmu+witch:2:early", s) for s in (1, 2, 3)] == [2, 2, 2]
+    assert min(_first_gold_witches("bmu+witch:2", s) for s in (1, 2, 3)) < 2

@@ -26,6 +26,10 @@ def test_bmu_plus_places_the_card_by_cost() -> None:
     dear = parse_strategy(bmu_plus("adventurer", 1))
     cards = [c for c, _ in dear.rules]
     assert cards.index("adventurer") == cards.index("gold") - 1
+    early = parse_strategy(bmu_plus("witch", 2, early=True))  # the attacker before Gold
+    cards = [c for c, _ in early.rules]
+    assert cards.index("witch") == cards.index("gold") - 1 and cards.count("witch") == 1
+    assert bmu_plus("adventurer", 1, early=True) == bmu_plus("adventurer", 1)
     fam = parse_strategy(bmu_plus("familiar", 1))
     assert "potion" in [c for c, _ in fam.rules]
     assert not [f for f in check_text(bmu_plus("familiar", 1)) if f.level == "error"]

@@ -107,8 +107,13 @@ def test_bmu_plus_names_are_bots() -> None:
     assert bot.name == "bmu+smithy:2"  # type: ignore[attr-defined]
     assert [c for c, _ in bot.strategy.rules][-2:] == ["smithy", "silver"]  # type: ignore[attr-defined]
     assert make_bot("dominion", "bmu+Council Room").name == "bmu+council_room"  # type: ignore[attr-defined]
+    early = make_bot("dominion", "bmu+Witch:2:early")
+    assert early.name == "bmu+witch:2:early"  # type: ignore[attr-defined]
+    assert [c for c, _ in early.strategy.rules][3:5] == ["witch", "gold"]  # type: ignore[attr-defined]
     with pytest.raises(InvalidConfig, match="unknown card 'Dutchy'"):
         make_bot("dominion", "bmu+Dutchy")
+    with pytest.raises(InvalidConfig, match="bad bot parameter '2:late' in 'bmu\\+witch:2:late'"):
+        make_bot("dominion", "bmu+witch:2:late")
 
 
 def test_round_robins_state_the_kingdom_and_seed_too() -> None:

@@ -62,8 +62,11 @@ def clear_of_half(min_games: int, z: float = Z99) -> Callable[[Sequence[GameResu
     return stop
 
 
-def bmu_plus(card: str, copies: int) -> str:
-    """The strategy file of Big Money Ultimate + ``copies`` of ``card``."""
+def bmu_plus(card: str, copies: int, early: bool = False) -> str:
+    """The strategy file of Big Money Ultimate + ``copies`` of ``card``: bought before
+    Gold when it costs 6 or more, else after the mid-game Duchy; before Gold with
+    ``early`` (the attacker first, as the Witch and Bandit players of ``kingdoms
+    optimize`` buy it)."""
     c = CARDS[BY_ID[card]]
     name = c.names["en"]
     entry = f'  "{name} if count({name}) < {copies}",'
@@ -76,11 +79,12 @@ def bmu_plus(card: str, copies: int) -> str:
         '  "Duchy if left(Province) <= 4",',
         '  "Estate if left(Province) <= 2",',
     ]
-    if c.cost[0] >= 6:
+    first = early or c.cost[0] >= 6
+    if first:
         lines.append(entry)
     lines.append('  "Gold",')
     lines.append('  "Duchy if left(Province) <= 6",')
-    if c.cost[0] < 6:
+    if not first:
         lines.append(entry)
     if potion:
         lines.append(potion)

@@ -55,15 +55,16 @@ def seat_options(options: Mapping[str, Any], seat_bots: Any) -> dict[str, Any]:
     return with_bot_starts(options, seat_bots)
 
 
-_BMU_PLUS = re.compile(r"^bmu\+([A-Za-z][A-Za-z' _-]*?)(?::(\d+))?$")
+_BMU_PLUS = re.compile(r"^bmu\+([A-Za-z][A-Za-z' _-]*?)(?::(\d+))?(:early)?$")
 
 
 def bot_named(spec: str) -> Callable[[], Any] | None:
     """``bmu+X`` and ``bmu+X:N``: Big Money Ultimate plus card X (at most N copies,
-    default 1), as ``kingdoms rank`` builds it; None for other names.
+    default 1), as ``kingdoms rank`` builds it; ``bmu+X:N:early`` buys X before Gold
+    (:func:`~kingdoms.sim.rank.bmu_plus`); None for other names.
 
-    >>> bot_named("bmu+smithy:2")().name
-    'bmu+smithy:2'
+    >>> bot_named("bmu+smithy:2")().name, bot_named("bmu+witch:early")().name
+    ('bmu+smithy:2', 'bmu+witch:early')
     """
     m = _BMU_PLUS.match(spec)
     if m is None:
@@ -76,29 +77,30 @@ def bot_named(spec: str) -> Callable[[], Any] | None:
 
         raise InvalidConfig(f"unknown card {m.group(1)!r} in the bot name {spec!r}")
     copies = int(m.group(2) or 1)
-    name = f"bmu+{card}" + (f":{copies}" if m.group(2) else "")
+    early = bool(m.group(3))
+    name = f"bmu+{card}" + (f":{copies}" if m.group(2) else "") + (":early" if early else "")
 
     def make() -> Any:
-        return _bmu_plus_bot(card, copies, name)
+        return _bmu_plus_bot(card, copies, name, early)
 
     make()  # a bad card (a basic one, no pile) fails here, not in a worker
     return make
 
 
 @functools.cache
-def _bmu_plus_strategy(card: str, copies: int, name: str) -> Any:
+def _bmu_plus_strategy(card: str, copies: int, name: str, early: bool = False) -> Any:
     import dataclasses
 
     from kingdoms.bots.dominion.lang import parse_strategy
     from kingdoms.sim.rank import bmu_plus
 
-    return dataclasses.replace(parse_strategy(bmu_plus(card, copies)), name=name)
+    return dataclasses.replace(parse_strategy(bmu_plus(card, copies, early)), name=name)
 
 
-def _bmu_plus_bot(card: str, copies: int, name: str) -> Any:
+def _bmu_plus_bot(card: str, copies: int, name: str, early: bool = False) -> Any:
     from kingdoms.bots.dominion.bots import StrategyBot
 
-    return StrategyBot(_bmu_plus_strategy(card, copies, name))
+    return StrategyBot(_bmu_plus_strategy(card, copies, name, early))
 
 
 BOT_DEFAULTS: Mapping[str, Mapping[str, object]] = MappingProxyType(

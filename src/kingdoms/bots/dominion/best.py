@@ -42,7 +42,8 @@ another plan ahead of the table's to play it; ``keep`` unless given), ``plan_tur
 (the turns of the opening, in which the plan search runs: :data:`PLAN_TURNS`),
 ``pairs`` (``on`` or ``off``: also weigh plans of two cards, :data:`PAIRS`),
 ``replan`` (``on`` or ``off``: the plan search starts over when the model of the
-other seats changes, :data:`REPLANS`).
+other seats changes, :data:`REPLANS`), ``early`` (``on`` or ``off``: also weigh Big
+Money with a terminal card bought before Gold, :data:`EARLIES`).
 
 The other seats are rolled out by a model fitted to their visible gains
 (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`, ``opponent=fit``): the
@@ -68,6 +69,7 @@ from kingdoms.bots.base import View
 from kingdoms.bots.dominion.bots import StrategyBot
 from kingdoms.bots.dominion.opponent import ALT_VP, GAINERS, RUSH_HELPERS, OpponentModel, rush_name
 from kingdoms.bots.dominion.search import (
+    _non_terminal,
     _strategy,
     finish_rollout,
     gives_curses,
@@ -79,6 +81,7 @@ from kingdoms.bots.mcts import CLOCKS, MAX_PLAYOUT_STEPS, MCTSBot, play_to_end, 
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.core.registry import get_game
 from kingdoms.core.state import State
+from kingdoms.dominion.data import BY_ID, CARDS, IS_ACTION
 from kingdoms.dominion.state import DominionState
 
 DEFAULT_SECONDS = 0.075
@@ -146,6 +149,13 @@ PAIRS = ("on", "off")
 that gives Curses (:func:`~kingdoms.bots.dominion.search.pair_plans`: two Witches and
 two Universities, two Familiars and two Philosopher's Stones); ``off`` (the default):
 plans of one card only."""
+
+EARLIES = ("on", "off")
+"""``on``: the plan search also weighs Big Money Ultimate with one or two of a
+terminal Action costing 4 or 5 bought *before* Gold (:func:`early_plans`:
+``bmu+witch:2:early``), the shape of the Witch, Bandit and Council Room strategies
+``kingdoms optimize`` finds; ``off``: such a card only after Gold and the mid-game
+Duchy (``bmu+witch:2``)."""
 
 RUSHES = ("on", "off")
 """``on``: on a kingdom with a cheap gainer (Workshop, Woodcutter, ...), an
@@ -222,6 +232,7 @@ class BestBot:
         plan_turns: int = PLAN_TURNS,
         pairs: str | bool = "off",
         replan: str | bool = "off",
+        early: str | bool = "off",
     ) -> None:
         if isinstance(plan_turns, bool) or not isinstance(plan_turns, int) or plan_turns < 0:
             raise InvalidConfig(
@@ -231,6 +242,10 @@ class BestBot:
             pairs = "on" if pairs else "off"
         if pairs not in PAIRS:
             raise InvalidConfig(f"pairs must be one of {', '.join(PAIRS)}, not {pairs!r}")
+        if isinstance(early, bool):
+            early = "on" if early else "off"
+        if early not in EARLIES:
+            raise InvalidConfig(f"early must be one of {', '.join(EARLIES)}, not {early!r}")
         if isinstance(replan, bool):
             replan = "on" if replan else "off"
         if replan not in REPLANS:
@@ -279,6 +294,7 @@ class BestBot:
         self.rush = rush == "on"
         self.pairs = pairs == "on"
         self.replan = replan == "on"
+        self.early = early == "on"
         self.reward = reward
         self.bank = settings["bank"] == "on"
         self.plan_keep = None if plan_keep is None else float(plan_keep)
@@ -485,7 +501,9 @@ class BestBot:
             or plans.seat != me
             or base.turns[me] < plans.turn
         ):
-            plans = self.plans = PlanSearch(kingdom, me, rush=self.rush, pairs=self.pairs)
+            plans = self.plans = PlanSearch(
+                kingdom, me, rush=self.rush, pairs=self.pairs, early=self.early
+            )
             plans.replan = self.replan
         plans.turn = base.turns[me]
         return plans
@@ -612,7 +630,27 @@ def plan_bot(name: str) -> StrategyBot:
     return StrategyBot(_strategy(name)[0])
 
 
-def plan_names(kingdom: tuple[str, ...], rush: bool = True, pairs: bool = False) -> tuple[str, ...]:
+def early_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
+    """Big Money Ultimate with one or two of each terminal Action of ``kingdom``
+    costing 4 or 5 (no Potion), bought before Gold (``best:early=on``).
+
+    >>> early_plans(("cellar", "laboratory", "militia", "witch", "gardens"))
+    ('bmu+militia:1:early', 'bmu+militia:2:early', 'bmu+witch:1:early', 'bmu+witch:2:early')
+    """
+    out: list[str] = []
+    for cid in kingdom:
+        c = BY_ID.get(cid)
+        if c is None or not IS_ACTION[c] or _non_terminal(cid):
+            continue
+        coins, potions = CARDS[c].cost
+        if 4 <= coins <= 5 and not potions:
+            out += [f"bmu+{cid}:1:early", f"bmu+{cid}:2:early"]
+    return tuple(out)
+
+
+def plan_names(
+    kingdom: tuple[str, ...], rush: bool = True, pairs: bool = False, early: bool = False
+) -> tuple[str, ...]:
     """The plans :class:`PlanSearch` weighs on ``kingdom``:
     :func:`~kingdoms.bots.dominion.search.plan_candidates`, then (``rush``) a rush of
     each of the kingdom's cheap gainers for each alternative Victory card in it
@@ -621,7 +659,8 @@ def plan_names(kingdom: tuple[str, ...], rush: bool = True, pairs: bool = False)
     searches (:func:`~kingdoms.bots.dominion.opponent.rush_strategy`).  Without a
     helper the plain rush plays as the bundled ``workshop-gardens``, so it is not
     weighed; then (``pairs``) the plans of two cards
-    (:func:`~kingdoms.bots.dominion.search.pair_plans`).
+    (:func:`~kingdoms.bots.dominion.search.pair_plans`); then (``early``) the plans
+    buying a terminal before Gold (:func:`early_plans`).
 
     >>> k = ("cellar", "gardens", "throne_room", "woodcutter", "workshop")
     >>> [n for n in plan_names(k) if n.startswith("rush:")]
@@ -632,6 +671,8 @@ def plan_names(kingdom: tuple[str, ...], rush: bool = True, pairs: bool = False)
     out = list(plan_candidates(kingdom))
     if pairs:
         out += [n for n in pair_plans(kingdom) if n not in out]
+    if early:
+        out += [n for n in early_plans(kingdom) if n not in out]
     if rush:
         out += [
             f"{rush_name(g, v)}+{h}"
@@ -656,13 +697,18 @@ class PlanSearch:
     is kept unless another beats it by ``keep`` standard errors (:meth:`choice`)."""
 
     def __init__(
-        self, kingdom: tuple[str, ...], seat: int, rush: bool = True, pairs: bool = False
+        self,
+        kingdom: tuple[str, ...],
+        seat: int,
+        rush: bool = True,
+        pairs: bool = False,
+        early: bool = False,
     ) -> None:
         self.kingdom = kingdom
         self.seat = seat
         self.turn = 0
         self.scoring = PLAN_SCORING
-        self.names: tuple[str, ...] = plan_names(kingdom, rush, pairs)
+        self.names: tuple[str, ...] = plan_names(kingdom, rush, pairs, early)
         self.alive: list[int] = list(range(len(self.names)))
         self.results: list[list[float]] = []  # per round: each candidate's reward (alive)
         self.replan = False
@@ -774,6 +820,7 @@ def review_settings() -> Mapping[str, Any]:
 
 __all__ = [
     "BANKS",
+    "EARLIES",
     "LEVELS",
     "METHODS",
     "OPPONENTS",
@@ -787,6 +834,7 @@ __all__ = [
     "BestBot",
     "PlanSearch",
     "best_bot",
+    "early_plans",
     "plan_bot",
     "plan_names",
     "review_settings",
