@@ -834,7 +834,7 @@ def test_the_plans_bench_plays_every_plan_alone_on_the_tables_deals() -> None:
     Big Money with a Cellar loses far more often than Witch itself, and the table
     names the plan ``best`` starts from and the strongest one alone."""
     from kingdoms.bots.base import make_bot
-    from kingdoms.bots.dominion.best import plan_bot, plan_names
+    from kingdoms.bots.dominion.best import LEVELS, plan_bot, plan_names
     from kingdoms.core.registry import new_game
     from kingdoms.core.runner import play_out, seat_rngs
 
@@ -842,8 +842,9 @@ def test_the_plans_bench_plays_every_plan_alone_on_the_tables_deals() -> None:
     cards = tuple(WITCH_KINGDOM)
     m = {"kingdom": "witch test", "kind": "bundled", "opponent": "witch", "cards": list(cards)}
     rows = bench.plan_rows(m, 40)
-    assert [r["plan"] for r in rows] == list(plan_names(cards, pairs=True))
-    assert {r["plan"] for r in rows if not r["pairs_only"]} == set(plan_names(cards))
+    early = LEVELS["default"]["early"] == "on"  # the plans the default level weighs
+    assert [r["plan"] for r in rows] == list(plan_names(cards, pairs=True, early=early))
+    assert {r["plan"] for r in rows if not r["pairs_only"]} == set(plan_names(cards, early=early))
     assert all(r["games"] == 40 and 0 <= r["win"] <= 40 for r in rows)
     score = {r["plan"]: r["win"] / 40 for r in rows}
     assert score["bmu+cellar"] < 0.3 < score["witch"], score
@@ -951,10 +952,15 @@ def test_early_weighs_big_money_with_a_terminal_bought_before_gold() -> None:
     each terminal Action costing 4 or 5 bought before Gold (the Witch and Bandit
     plans ``kingdoms optimize`` finds); such a plan buys its Witches before any Gold,
     where ``bmu+witch:2`` takes Gold at 6 coins first."""
-    from kingdoms.bots.dominion.best import early_plans, plan_names
+    from kingdoms.bots.dominion.best import LEVELS, early_plans, plan_names
 
     with pytest.raises(InvalidConfig, match="early must be one of on, off, not 'soon'"):
         make_bot("dominion", "best:early=soon")
+    for spec in ("best", "best:strong", "best:early=off", "best:strong,early=on"):
+        bot = make_bot("dominion", spec)
+        assert isinstance(bot, BestBot)
+        want = "early=on" in spec or ("early" not in spec and LEVELS[bot.level]["early"] == "on")
+        assert bot.early is want, spec
     early = early_plans(tuple(WITCH_KINGDOM))
     # Witch (5) and Smithy (4): terminal; Moat and Chapel cost 2; Village, Cellar give +Actions
     assert early == ("bmu+witch:1:early", "bmu+witch:2:early",
@@ -962,7 +968,7 @@ def test_early_weighs_big_money_with_a_terminal_bought_before_gold() -> None:
     # Familiar costs a Potion, Laboratory and Market give +1 Action, Adventurer costs 6
     assert early_plans(("familiar", "laboratory", "market", "adventurer")) == ()
     names = {}
-    for spec in ("", ",early=on"):
+    for spec in (",early=off", ",early=on"):
         bot = make_bot("dominion", f"best:iterations=30,seed=1,opponent=bundled{spec}")
         assert isinstance(bot, BestBot)
         state = _start(WITCH_KINGDOM)
@@ -970,7 +976,8 @@ def test_early_weighs_big_money_with_a_terminal_bought_before_gold() -> None:
         assert bot.plans is not None
         names[spec] = bot.plans.names
     assert names[",early=on"] == plan_names(tuple(state.config.options["kingdom"]), early=True)
-    assert set(names[",early=on"]) - set(names[""]) == set(early)
-    assert names[",early=on"][: len(names[""])] == names[""]  # the table's plan stays first
+    off = names[",early=off"]
+    assert set(names[",early=on"]) - set(off) == set(early)
+    assert names[",early=on"][: len(off)] == off  # the table's plan stays first
     assert [_first_gold_witches("bmu+witch:2:early", s) for s in (1, 2, 3)] == [2, 2, 2]
     assert min(_first_gold_witches("bmu+witch:2", s) for s in (1, 2, 3)) < 2

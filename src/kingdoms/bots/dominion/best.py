@@ -96,15 +96,16 @@ PLAYOUT = "kingdom"
 LEVELS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     {
         "default": MappingProxyType(
-            {"time": DEFAULT_SECONDS, "width": 5, "keep": 2.0, "bank": "on"}
+            {"time": DEFAULT_SECONDS, "width": 5, "keep": 2.0, "bank": "on", "early": "on"}
         ),
         "strong": MappingProxyType(
-            {"time": STRONG_SECONDS, "width": 6, "keep": 1.5, "bank": "off"}
+            {"time": STRONG_SECONDS, "width": 6, "keep": 1.5, "bank": "off", "early": "off"}
         ),
     }
 )
-"""Each level's search settings (CPU seconds per decision, root width, keep, and
-whether it stops clear decisions early: :data:`BANKS`)."""
+"""Each level's search settings (CPU seconds per decision, root width, keep, whether
+it stops clear decisions early: :data:`BANKS`, and whether its plan search weighs the
+plans buying a terminal before Gold: :data:`EARLIES`)."""
 
 ROLLOUTS = ("whole", "step")
 """``whole``: a rollout fixes each seat's model when it starts and plays it to the end
@@ -232,7 +233,7 @@ class BestBot:
         plan_turns: int = PLAN_TURNS,
         pairs: str | bool = "off",
         replan: str | bool = "off",
-        early: str | bool = "off",
+        early: str | bool | None = None,
     ) -> None:
         if isinstance(plan_turns, bool) or not isinstance(plan_turns, int) or plan_turns < 0:
             raise InvalidConfig(
@@ -244,7 +245,7 @@ class BestBot:
             raise InvalidConfig(f"pairs must be one of {', '.join(PAIRS)}, not {pairs!r}")
         if isinstance(early, bool):
             early = "on" if early else "off"
-        if early not in EARLIES:
+        if early is not None and early not in EARLIES:
             raise InvalidConfig(f"early must be one of {', '.join(EARLIES)}, not {early!r}")
         if isinstance(replan, bool):
             replan = "on" if replan else "off"
@@ -287,6 +288,8 @@ class BestBot:
             settings["keep"] = keep
         if bank is not None:
             settings["bank"] = bank
+        if early is not None:
+            settings["early"] = early
         self.level = level
         self.method = method
         self.rollout = rollout
@@ -294,7 +297,7 @@ class BestBot:
         self.rush = rush == "on"
         self.pairs = pairs == "on"
         self.replan = replan == "on"
-        self.early = early == "on"
+        self.early = settings["early"] == "on"
         self.reward = reward
         self.bank = settings["bank"] == "on"
         self.plan_keep = None if plan_keep is None else float(plan_keep)
