@@ -43,7 +43,8 @@ another plan ahead of the table's to play it; ``keep`` unless given), ``plan_tur
 ``pairs`` (``on`` or ``off``: also weigh plans of two cards, :data:`PAIRS`),
 ``replan`` (``on`` or ``off``: the plan search starts over when the model of the
 other seats changes, :data:`REPLANS`), ``early`` (``on`` or ``off``: also weigh Big
-Money with a terminal card bought before Gold, :data:`EARLIES`).
+Money with a terminal card bought before Gold, :data:`EARLIES`; each level's own
+setting unless given: on at the default level, off at the strong one).
 
 The other seats are rolled out by a model fitted to their visible gains
 (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`, ``opponent=fit``): the
@@ -155,8 +156,9 @@ EARLIES = ("on", "off")
 """``on``: the plan search also weighs Big Money Ultimate with one or two of a
 terminal Action costing 4 or 5 bought *before* Gold (:func:`early_plans`:
 ``bmu+witch:2:early``), the shape of the Witch, Bandit and Council Room strategies
-``kingdoms optimize`` finds; ``off``: such a card only after Gold and the mid-game
-Duchy (``bmu+witch:2``)."""
+``kingdoms optimize`` finds (the default level's setting: a paired A/B on the 42
+matchups of docs/best.md, +1.1 points, SE 0.5); ``off`` (the strong level's, so the
+review's): such a card only after Gold and the mid-game Duchy (``bmu+witch:2``)."""
 
 RUSHES = ("on", "off")
 """``on``: on a kingdom with a cheap gainer (Workshop, Woodcutter, ...), an
