@@ -111,8 +111,10 @@ def test_a_move_waiting_on_a_locked_game_leaves_the_event_loop_free(pg: str) -> 
         while seen_waiting.is_set() and time.monotonic() < deadline and ticks - start < 5:
             time.sleep(0.01)
         ticked_while_waiting[0] = ticks - start
-        blocker.commit()
+        # set before the commit: once the row is free the move may finish before this
+        # thread runs again, and nothing can pass the lock before the commit
         released.set()
+        blocker.commit()
 
     async def main() -> None:
         nonlocal ticks
