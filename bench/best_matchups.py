@@ -205,9 +205,10 @@ def plan_rows(m: dict[str, Any], games: int) -> list[dict[str, Any]]:
 
     cards = tuple(m["cards"])
     early = LEVELS["default"]["early"] == "on"
-    default = plan_names(cards, early=early)
+    many = LEVELS["default"]["many"] == "on"
+    default = plan_names(cards, early=early, many=many)
     out = []
-    for name in plan_names(cards, pairs=True, early=early):
+    for name in plan_names(cards, pairs=True, early=early, many=many):
         wins = 0.0
         stalled = 0
         t0 = time.process_time()

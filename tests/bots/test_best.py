@@ -842,9 +842,12 @@ def test_the_plans_bench_plays_every_plan_alone_on_the_tables_deals() -> None:
     cards = tuple(WITCH_KINGDOM)
     m = {"kingdom": "witch test", "kind": "bundled", "opponent": "witch", "cards": list(cards)}
     rows = bench.plan_rows(m, 40)
-    early = LEVELS["default"]["early"] == "on"  # the plans the default level weighs
-    assert [r["plan"] for r in rows] == list(plan_names(cards, pairs=True, early=early))
-    assert {r["plan"] for r in rows if not r["pairs_only"]} == set(plan_names(cards, early=early))
+    # the plans the default level weighs
+    early, many = (LEVELS["default"][k] == "on" for k in ("early", "many"))
+    assert [r["plan"] for r in rows] == list(plan_names(cards, True, True, early, many))
+    assert {r["plan"] for r in rows if not r["pairs_only"]} == set(
+        plan_names(cards, early=early, many=many)
+    )
     assert all(r["games"] == 40 and 0 <= r["win"] <= 40 for r in rows)
     score = {r["plan"]: r["win"] / 40 for r in rows}
     assert score["bmu+cellar"] < 0.3 < score["witch"], score
@@ -981,3 +984,72 @@ def test_early_weighs_big_money_with_a_terminal_bought_before_gold() -> None:
     assert names[",early=on"][: len(off)] == off  # the table's plan stays first
     assert [_first_gold_witches("bmu+witch:2:early", s) for s in (1, 2, 3)] == [2, 2, 2]
     assert min(_first_gold_witches("bmu+witch:2", s) for s in (1, 2, 3)) < 2
+
+
+SPY_THIEF = ["spy", "thief", "adventurer", "bureaucrat", "festival", "laboratory", "market",
+             "militia", "remodel", "woodcutter"]  # fmt: skip
+
+
+def _owned_at_end(plan: str, seed: int) -> list[int]:
+    """The cards seat 0 owns at the end of a game on Spy/Thief playing ``plan`` alone
+    against Big Money Ultimate."""
+    from kingdoms.bots.dominion.best import plan_bot
+
+    game = _start(SPY_THIEF, seed=seed)
+    bots = [plan_bot(plan), make_bot("dominion", "big-money-ultimate")]
+    rngs = seat_rngs(seed, 2)
+    while game.current_player >= 0:
+        p = game.current_player
+        game.apply_checked(bots[p].act(game.view(p), game.legal_actions(), rngs[p]))
+    return list(game.owned(0))
+
+
+def test_many_weighs_big_money_with_many_cantrips_and_one_attack() -> None:
+    """``many=on``: the plan search also weighs Big Money Ultimate with up to four of a
+    drawing cantrip and one terminal Attack (the Laboratory and Militia plan
+    ``kingdoms optimize`` finds on Spy/Thief), after every other plan; such a plan
+    ends its games with one Militia and at most four Laboratories (bought after Gold
+    and the mid-game Duchy, so not always all four)."""
+    from kingdoms.bots.dominion.best import LEVELS, many_plans, plan_names
+
+    with pytest.raises(InvalidConfig, match="many must be one of on, off, not 'lots'"):
+        make_bot("dominion", "best:many=lots")
+    for spec in ("best", "best:strong", "best:many=off", "best:many=on", "best:strong,many=on"):
+        bot = make_bot("dominion", spec)
+        assert isinstance(bot, BestBot)
+        want = "many=on" in spec or ("many" not in spec and LEVELS[bot.level]["many"] == "on")
+        assert bot.many is want, spec
+    many = many_plans(tuple(SPY_THIEF))
+    # Spy (4), Laboratory and Market (5) draw with +1 Action; Festival draws nothing;
+    # Thief, Bureaucrat and Militia are terminal Attacks; Remodel attacks no one
+    assert many == tuple(
+        f"bmu+{x}:4+{t}:1"
+        for x in ("spy", "laboratory", "market")
+        for t in ("thief", "bureaucrat", "militia")
+    )
+    # Village gives +2 Actions, Familiar costs a Potion, Witch is the only attack
+    assert many_plans(("village", "familiar", "witch", "smithy")) == ()
+    assert many_plans(("poacher", "witch", "bandit")) == (
+        "bmu+poacher:4+witch:1",
+        "bmu+poacher:4+bandit:1",
+    )
+    names = {}
+    for spec in (",many=off", ",many=on"):
+        bot = make_bot("dominion", f"best:iterations=30,seed=1,opponent=bundled{spec}")
+        assert isinstance(bot, BestBot)
+        state = _start(SPY_THIEF)
+        bot.act(state.view(0), state.legal_actions(), random.Random(0))
+        assert bot.plans is not None
+        names[spec] = bot.plans.names
+    kingdom = tuple(state.config.options["kingdom"])
+    early = LEVELS["default"]["early"] == "on"
+    assert names[",many=on"] == plan_names(kingdom, early=early, many=True)
+    off = names[",many=off"]
+    # appended after every other plan: the table's plan stays first
+    assert names[",many=on"] == off + many_plans(kingdom)
+    assert set(many_plans(kingdom)) == set(many)
+    lab, militia = BY_ID["laboratory"], BY_ID["militia"]
+    ends = [_owned_at_end("bmu+laboratory:4+militia:1", seed) for seed in (1, 2, 3, 4)]
+    labs = [owned.count(lab) for owned in ends]
+    assert max(labs) == 4 and min(labs) < 4, labs  # up to four, bought after Gold
+    assert [owned.count(militia) for owned in ends] == [1, 1, 1, 1]

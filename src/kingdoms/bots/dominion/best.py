@@ -44,7 +44,9 @@ another plan ahead of the table's to play it; ``keep`` unless given), ``plan_tur
 ``replan`` (``on`` or ``off``: the plan search starts over when the model of the
 other seats changes, :data:`REPLANS`), ``early`` (``on`` or ``off``: also weigh Big
 Money with a terminal card bought before Gold, :data:`EARLIES`; each level's own
-setting unless given: on at the default level, off at the strong one).
+setting unless given: on at the default level, off at the strong one), ``many``
+(``on`` or ``off``: also weigh Big Money with four of a drawing cantrip and one
+terminal attack, :data:`MANYS`; each level's own setting unless given).
 
 The other seats are rolled out by a model fitted to their visible gains
 (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`, ``opponent=fit``): the
@@ -97,16 +99,31 @@ PLAYOUT = "kingdom"
 LEVELS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     {
         "default": MappingProxyType(
-            {"time": DEFAULT_SECONDS, "width": 5, "keep": 2.0, "bank": "on", "early": "on"}
+            {
+                "time": DEFAULT_SECONDS,
+                "width": 5,
+                "keep": 2.0,
+                "bank": "on",
+                "early": "on",
+                "many": "off",
+            }
         ),
         "strong": MappingProxyType(
-            {"time": STRONG_SECONDS, "width": 6, "keep": 1.5, "bank": "off", "early": "off"}
+            {
+                "time": STRONG_SECONDS,
+                "width": 6,
+                "keep": 1.5,
+                "bank": "off",
+                "early": "off",
+                "many": "off",
+            }
         ),
     }
 )
 """Each level's search settings (CPU seconds per decision, root width, keep, whether
 it stops clear decisions early: :data:`BANKS`, and whether its plan search weighs the
-plans buying a terminal before Gold: :data:`EARLIES`)."""
+plans buying a terminal before Gold: :data:`EARLIES`, and the plans of many
+cantrips and an attack: :data:`MANYS`)."""
 
 ROLLOUTS = ("whole", "step")
 """``whole``: a rollout fixes each seat's model when it starts and plays it to the end
@@ -159,6 +176,14 @@ terminal Action costing 4 or 5 bought *before* Gold (:func:`early_plans`:
 ``kingdoms optimize`` finds (the default level's setting: a paired A/B on the 42
 matchups of docs/best.md, +1.1 points, SE 0.5); ``off`` (the strong level's, so the
 review's): such a card only after Gold and the mid-game Duchy (``bmu+witch:2``)."""
+
+MANYS = ("on", "off")
+"""``on``: the plan search also weighs Big Money Ultimate with up to four of a
+drawing cantrip (+1 Card or more and exactly +1 Action, costing 3 to 5, no Potion:
+Laboratory, Market, Poacher, Spy) and one terminal Attack costing 4 or 5 (Militia,
+Witch, Bandit), both bought after Gold (:func:`many_plans`: ``bmu+laboratory:4+militia:1``),
+the shape of the Laboratory and Militia strategy ``kingdoms optimize`` finds on
+Spy/Thief; ``off``: plans of at most two copies of a cantrip."""
 
 RUSHES = ("on", "off")
 """``on``: on a kingdom with a cheap gainer (Workshop, Woodcutter, ...), an
@@ -236,6 +261,7 @@ class BestBot:
         pairs: str | bool = "off",
         replan: str | bool = "off",
         early: str | bool | None = None,
+        many: str | bool | None = None,
     ) -> None:
         if isinstance(plan_turns, bool) or not isinstance(plan_turns, int) or plan_turns < 0:
             raise InvalidConfig(
@@ -249,6 +275,10 @@ class BestBot:
             early = "on" if early else "off"
         if early is not None and early not in EARLIES:
             raise InvalidConfig(f"early must be one of {', '.join(EARLIES)}, not {early!r}")
+        if isinstance(many, bool):
+            many = "on" if many else "off"
+        if many is not None and many not in MANYS:
+            raise InvalidConfig(f"many must be one of {', '.join(MANYS)}, not {many!r}")
         if isinstance(replan, bool):
             replan = "on" if replan else "off"
         if replan not in REPLANS:
@@ -292,6 +322,8 @@ class BestBot:
             settings["bank"] = bank
         if early is not None:
             settings["early"] = early
+        if many is not None:
+            settings["many"] = many
         self.level = level
         self.method = method
         self.rollout = rollout
@@ -300,6 +332,7 @@ class BestBot:
         self.pairs = pairs == "on"
         self.replan = replan == "on"
         self.early = settings["early"] == "on"
+        self.many = settings["many"] == "on"
         self.reward = reward
         self.bank = settings["bank"] == "on"
         self.plan_keep = None if plan_keep is None else float(plan_keep)
@@ -507,7 +540,7 @@ class BestBot:
             or base.turns[me] < plans.turn
         ):
             plans = self.plans = PlanSearch(
-                kingdom, me, rush=self.rush, pairs=self.pairs, early=self.early
+                kingdom, me, rush=self.rush, pairs=self.pairs, early=self.early, many=self.many
             )
             plans.replan = self.replan
         plans.turn = base.turns[me]
@@ -653,8 +686,58 @@ def early_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _cards_actions(cid: str) -> tuple[int, int]:
+    """The +Cards and +Actions the Action ``cid`` gives when played."""
+    from kingdoms.dominion.cards import DECLARED
+    from kingdoms.dominion.cards.steps import Plus
+
+    decl = DECLARED.get(cid)
+    plus = [s for s in (decl.steps if decl else ()) if isinstance(s, Plus)]
+    return sum(s.cards for s in plus), sum(s.actions for s in plus)
+
+
+def many_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
+    """Big Money Ultimate with up to four of a drawing cantrip and one terminal Attack
+    of ``kingdom`` (``best:many=on``, :data:`MANYS`): every cantrip giving +1 Card or
+    more and exactly +1 Action, costing 3 to 5 (Laboratory, Market, Poacher, Spy; not
+    Village), with every terminal Attack costing 4 or 5 (Militia, Witch, Bandit), no
+    Potion.
+
+    >>> many_plans(("laboratory", "market", "militia", "smithy", "village", "witch"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ('bmu+laboratory:4+militia:1', 'bmu+laboratory:4+witch:1',
+     'bmu+market:4+militia:1', 'bmu+market:4+witch:1')
+    """
+
+    def plain(cid: str) -> bool:
+        c = BY_ID.get(cid)
+        return c is not None and IS_ACTION[c] and not CARDS[c].cost[1]
+
+    cantrips = [
+        c
+        for c in kingdom
+        if plain(c)
+        and 3 <= CARDS[BY_ID[c]].cost[0] <= 5
+        and _cards_actions(c)[0] >= 1
+        and _cards_actions(c)[1] == 1
+    ]
+    attacks = [
+        c
+        for c in kingdom
+        if plain(c)
+        and 4 <= CARDS[BY_ID[c]].cost[0] <= 5
+        and CARDS[BY_ID[c]].is_attack
+        and not _non_terminal(c)
+    ]
+    return tuple(f"bmu+{x}:4+{t}:1" for x in cantrips for t in attacks)
+
+
 def plan_names(
-    kingdom: tuple[str, ...], rush: bool = True, pairs: bool = False, early: bool = False
+    kingdom: tuple[str, ...],
+    rush: bool = True,
+    pairs: bool = False,
+    early: bool = False,
+    many: bool = False,
 ) -> tuple[str, ...]:
     """The plans :class:`PlanSearch` weighs on ``kingdom``:
     :func:`~kingdoms.bots.dominion.search.plan_candidates`, then (``rush``) a rush of
@@ -665,7 +748,8 @@ def plan_names(
     helper the plain rush plays as the bundled ``workshop-gardens``, so it is not
     weighed; then (``pairs``) the plans of two cards
     (:func:`~kingdoms.bots.dominion.search.pair_plans`); then (``early``) the plans
-    buying a terminal before Gold (:func:`early_plans`).
+    buying a terminal before Gold (:func:`early_plans`); last (``many``) the plans of
+    many cantrips and an attack (:func:`many_plans`).
 
     >>> k = ("cellar", "gardens", "throne_room", "woodcutter", "workshop")
     >>> [n for n in plan_names(k) if n.startswith("rush:")]
@@ -688,6 +772,8 @@ def plan_names(
             for h in RUSH_HELPERS
             if h in kingdom
         ]
+    if many:
+        out += [n for n in many_plans(kingdom) if n not in out]
     return tuple(out)
 
 
@@ -708,12 +794,13 @@ class PlanSearch:
         rush: bool = True,
         pairs: bool = False,
         early: bool = False,
+        many: bool = False,
     ) -> None:
         self.kingdom = kingdom
         self.seat = seat
         self.turn = 0
         self.scoring = PLAN_SCORING
-        self.names: tuple[str, ...] = plan_names(kingdom, rush, pairs, early)
+        self.names: tuple[str, ...] = plan_names(kingdom, rush, pairs, early, many)
         self.alive: list[int] = list(range(len(self.names)))
         self.results: list[list[float]] = []  # per round: each candidate's reward (alive)
         self.replan = False
@@ -827,6 +914,7 @@ __all__ = [
     "BANKS",
     "EARLIES",
     "LEVELS",
+    "MANYS",
     "METHODS",
     "OPPONENTS",
     "PAIRS",
@@ -840,6 +928,7 @@ __all__ = [
     "PlanSearch",
     "best_bot",
     "early_plans",
+    "many_plans",
     "plan_bot",
     "plan_names",
     "review_settings",
