@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -934,20 +935,48 @@ def test_replan_weighs_the_plans_again_when_the_opponent_model_changes() -> None
         make_bot("dominion", "best:replan=maybe")
 
 
-def _first_gold_witches(plan: str, seed: int) -> int:
-    """Witches seat 0 owned when it gained its first Gold, playing ``plan`` alone."""
+def _play_plan(
+    plan: str, cards: list[str], seed: int, until: Callable[[Any], bool] | None = None
+) -> Any:
+    """A game on ``cards`` with seat 0 playing ``plan`` alone against Big Money
+    Ultimate, played to its end or until ``until(game)`` holds after a move."""
     from kingdoms.bots.dominion.best import plan_bot
 
-    game = _start(WITCH_KINGDOM, seed=seed)
+    game = _start(cards, seed=seed)
     bots = [plan_bot(plan), make_bot("dominion", "big-money-ultimate")]
     rngs = seat_rngs(seed, 2)
     while game.current_player >= 0:
         p = game.current_player
         game.apply_checked(bots[p].act(game.view(p), game.legal_actions(), rngs[p]))
-        owned = game.owned(0)
-        if BY_ID["gold"] in owned:
-            return owned.count(BY_ID["witch"])
-    raise AssertionError(f"{plan} bought no Gold")
+        if until is not None and until(game):
+            break
+    return game
+
+
+def _first_gold_witches(plan: str, seed: int) -> int:
+    """Witches seat 0 owned when it gained its first Gold, playing ``plan`` alone."""
+    game = _play_plan(plan, WITCH_KINGDOM, seed, lambda g: BY_ID["gold"] in g.owned(0))
+    owned = game.owned(0)
+    if BY_ID["gold"] not in owned:
+        raise AssertionError(f"{plan} bought no Gold")
+    return int(owned.count(BY_ID["witch"]))
+
+
+def _plans_weighed(
+    cards: list[str], option: str
+) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+    """The plans ``best``'s plan search weighs at its first decision on ``cards`` with
+    ``option`` off and on (keyed ``,OPTION=off`` and ``,OPTION=on``), and the kingdom
+    as the game dealt it."""
+    names = {}
+    for spec in (f",{option}=off", f",{option}=on"):
+        bot = make_bot("dominion", f"best:iterations=30,seed=1,opponent=bundled{spec}")
+        assert isinstance(bot, BestBot)
+        state = _start(cards)
+        bot.act(state.view(0), state.legal_actions(), random.Random(0))
+        assert bot.plans is not None
+        names[spec] = bot.plans.names
+    return names, tuple(state.config.options["kingdom"])
 
 
 def test_early_weighs_big_money_with_a_terminal_bought_before_gold() -> None:
@@ -970,15 +999,8 @@ def test_early_weighs_big_money_with_a_terminal_bought_before_gold() -> None:
                      "bmu+smithy:1:early", "bmu+smithy:2:early")  # fmt: skip
     # Familiar costs a Potion, Laboratory and Market give +1 Action, Adventurer costs 6
     assert early_plans(("familiar", "laboratory", "market", "adventurer")) == ()
-    names = {}
-    for spec in (",early=off", ",early=on"):
-        bot = make_bot("dominion", f"best:iterations=30,seed=1,opponent=bundled{spec}")
-        assert isinstance(bot, BestBot)
-        state = _start(WITCH_KINGDOM)
-        bot.act(state.view(0), state.legal_actions(), random.Random(0))
-        assert bot.plans is not None
-        names[spec] = bot.plans.names
-    assert names[",early=on"] == plan_names(tuple(state.config.options["kingdom"]), early=True)
+    names, kingdom = _plans_weighed(WITCH_KINGDOM, "early")
+    assert names[",early=on"] == plan_names(kingdom, early=True)
     off = names[",early=off"]
     assert set(names[",early=on"]) - set(off) == set(early)
     assert names[",early=on"][: len(off)] == off  # the table's plan stays first
@@ -993,15 +1015,7 @@ SPY_THIEF = ["spy", "thief", "adventurer", "bureaucrat", "festival", "laboratory
 def _owned_at_end(plan: str, seed: int) -> list[int]:
     """The cards seat 0 owns at the end of a game on Spy/Thief playing ``plan`` alone
     against Big Money Ultimate."""
-    from kingdoms.bots.dominion.best import plan_bot
-
-    game = _start(SPY_THIEF, seed=seed)
-    bots = [plan_bot(plan), make_bot("dominion", "big-money-ultimate")]
-    rngs = seat_rngs(seed, 2)
-    while game.current_player >= 0:
-        p = game.current_player
-        game.apply_checked(bots[p].act(game.view(p), game.legal_actions(), rngs[p]))
-    return list(game.owned(0))
+    return list(_play_plan(plan, SPY_THIEF, seed).owned(0))
 
 
 def test_many_weighs_big_money_with_many_cantrips_and_one_attack() -> None:
@@ -1033,15 +1047,7 @@ def test_many_weighs_big_money_with_many_cantrips_and_one_attack() -> None:
         "bmu+poacher:4+witch:1",
         "bmu+poacher:4+bandit:1",
     )
-    names = {}
-    for spec in (",many=off", ",many=on"):
-        bot = make_bot("dominion", f"best:iterations=30,seed=1,opponent=bundled{spec}")
-        assert isinstance(bot, BestBot)
-        state = _start(SPY_THIEF)
-        bot.act(state.view(0), state.legal_actions(), random.Random(0))
-        assert bot.plans is not None
-        names[spec] = bot.plans.names
-    kingdom = tuple(state.config.options["kingdom"])
+    names, kingdom = _plans_weighed(SPY_THIEF, "many")
     early = LEVELS["default"]["early"] == "on"
     assert names[",many=on"] == plan_names(kingdom, early=early, many=True)
     off = names[",many=off"]
