@@ -73,6 +73,7 @@ from kingdoms.bots.dominion.bots import StrategyBot
 from kingdoms.bots.dominion.opponent import ALT_VP, GAINERS, RUSH_HELPERS, OpponentModel, rush_name
 from kingdoms.bots.dominion.search import (
     _non_terminal,
+    _steps,
     _strategy,
     finish_rollout,
     gives_curses,
@@ -237,6 +238,17 @@ MIN_ROUNDS = 4
 """Paired rounds before the plan's move may be overruled (fewer: too little evidence)."""
 
 
+def _on_off(name: str, value: str | bool | None, allowed: tuple[str, ...]) -> str | None:
+    """The on/off parameter ``name`` as ``on`` or ``off`` (the spec parser reads on/off
+    as booleans); None (the level's own setting) stays None; any other value is
+    refused with its name."""
+    if isinstance(value, bool):
+        value = "on" if value else "off"
+    if value is not None and value not in allowed:
+        raise InvalidConfig(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+    return value
+
+
 class BestBot:
     """The ``best`` bot: determinized flat Monte Carlo search over the rollout
     policy's best-ranked moves, from the seat's view only (see the module)."""
@@ -267,38 +279,20 @@ class BestBot:
             raise InvalidConfig(
                 f"plan_turns must be a whole number of 0 or more, not {plan_turns!r}"
             )
-        if isinstance(pairs, bool):  # the spec parser reads on/off as booleans
-            pairs = "on" if pairs else "off"
-        if pairs not in PAIRS:
-            raise InvalidConfig(f"pairs must be one of {', '.join(PAIRS)}, not {pairs!r}")
-        if isinstance(early, bool):
-            early = "on" if early else "off"
-        if early is not None and early not in EARLIES:
-            raise InvalidConfig(f"early must be one of {', '.join(EARLIES)}, not {early!r}")
-        if isinstance(many, bool):
-            many = "on" if many else "off"
-        if many is not None and many not in MANYS:
-            raise InvalidConfig(f"many must be one of {', '.join(MANYS)}, not {many!r}")
-        if isinstance(replan, bool):
-            replan = "on" if replan else "off"
-        if replan not in REPLANS:
-            raise InvalidConfig(f"replan must be one of {', '.join(REPLANS)}, not {replan!r}")
+        pairs_set = _on_off("pairs", pairs, PAIRS)
+        early_set = _on_off("early", early, EARLIES)
+        many_set = _on_off("many", many, MANYS)
+        replan_set = _on_off("replan", replan, REPLANS)
         if plan_keep is not None and (
             isinstance(plan_keep, bool)
             or not isinstance(plan_keep, int | float)
             or not plan_keep >= 0
         ):
             raise InvalidConfig(f"plan_keep must be a number of 0 or more, not {plan_keep!r}")
-        if isinstance(bank, bool):  # the spec parser reads on/off as booleans
-            bank = "on" if bank else "off"
-        if bank is not None and bank not in BANKS:
-            raise InvalidConfig(f"bank must be one of {', '.join(BANKS)}, not {bank!r}")
+        bank_set = _on_off("bank", bank, BANKS)
         if reward not in REWARDS:
             raise InvalidConfig(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        if isinstance(rush, bool):  # the spec parser reads on/off as booleans
-            rush = "on" if rush else "off"
-        if rush not in RUSHES:
-            raise InvalidConfig(f"rush must be one of {', '.join(RUSHES)}, not {rush!r}")
+        rush_set = _on_off("rush", rush, RUSHES)
         if opponent not in OPPONENTS:
             raise InvalidConfig(f"opponent must be one of {', '.join(OPPONENTS)}, not {opponent!r}")
         if plan not in PLANS:
@@ -318,19 +312,19 @@ class BestBot:
             settings["width"] = width
         if keep is not None:
             settings["keep"] = keep
-        if bank is not None:
-            settings["bank"] = bank
-        if early is not None:
-            settings["early"] = early
-        if many is not None:
-            settings["many"] = many
+        if bank_set is not None:
+            settings["bank"] = bank_set
+        if early_set is not None:
+            settings["early"] = early_set
+        if many_set is not None:
+            settings["many"] = many_set
         self.level = level
         self.method = method
         self.rollout = rollout
         self.plan_mode = plan
-        self.rush = rush == "on"
-        self.pairs = pairs == "on"
-        self.replan = replan == "on"
+        self.rush = rush_set == "on"
+        self.pairs = pairs_set == "on"
+        self.replan = replan_set == "on"
         self.early = settings["early"] == "on"
         self.many = settings["many"] == "on"
         self.reward = reward
@@ -686,14 +680,12 @@ def early_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _cards_actions(cid: str) -> tuple[int, int]:
-    """The +Cards and +Actions the Action ``cid`` gives when played."""
-    from kingdoms.dominion.cards import DECLARED
+def _draws_one_action(cid: str) -> bool:
+    """Whether the Action ``cid`` gives +1 Card or more and exactly +1 Action."""
     from kingdoms.dominion.cards.steps import Plus
 
-    decl = DECLARED.get(cid)
-    plus = [s for s in (decl.steps if decl else ()) if isinstance(s, Plus)]
-    return sum(s.cards for s in plus), sum(s.actions for s in plus)
+    plus = [s for s in _steps(cid) if isinstance(s, Plus)]
+    return sum(s.cards for s in plus) >= 1 and sum(s.actions for s in plus) == 1
 
 
 def many_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
@@ -716,10 +708,7 @@ def many_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
     cantrips = [
         c
         for c in kingdom
-        if plain(c)
-        and 3 <= CARDS[BY_ID[c]].cost[0] <= 5
-        and _cards_actions(c)[0] >= 1
-        and _cards_actions(c)[1] == 1
+        if plain(c) and 3 <= CARDS[BY_ID[c]].cost[0] <= 5 and _draws_one_action(c)
     ]
     attacks = [
         c
