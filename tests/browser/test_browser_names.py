@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from kingdoms.server.botnames import BOT_LABELS, label_key
+
 pytestmark = pytest.mark.browser
 
 SIZES = ({"width": 1366, "height": 768}, {"width": 390, "height": 844})
@@ -124,3 +126,34 @@ def test_one_name_per_seat_everywhere(browser: Any, seeded: str, lang: str) -> N
         assert seats[:3] == ["Greedy 1", "Greedy 2", "Greedy 3"], seats
     finally:
         context.close()
+
+
+def test_the_browser_names_a_bot_by_its_level_as_the_server_does(page: Any, server: str) -> None:
+    """``best:strong`` with options after it, or spelled ``level=strong``, is still the
+    strong level's name and description in the players panel; other options never
+    change a name (the same keys as the server's ``label_key``)."""
+    specs = [
+        "best",
+        "best:strong",
+        "best:strong,many=on",
+        "best:level=strong",
+        "best:many=on,level=strong",
+        "best:many=on",
+        "best:level=default,time=0.05",
+        "mcts:time=1",
+        "bmu+laboratory:4+militia:1",
+        "big-money",
+    ]
+    page.goto(server + "/")
+    got = page.evaluate(
+        """async (specs) => {
+          const m = await import('/static/js/bots.js');
+          return specs.map((s) => [m.labelKey(s), m.botLabel(s), m.botAbout(s)]);
+        }""",
+        specs,
+    )
+    for spec, (key, label, about) in zip(specs, got, strict=True):
+        assert key == label_key(spec), spec
+        if key in BOT_LABELS:
+            assert label == BOT_LABELS[key] and about, spec
+    assert got[3][1] == BOT_LABELS["best:strong"] != got[5][1] == BOT_LABELS["best"]

@@ -6,9 +6,18 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kingdoms.bots.base import bot_names
+import pytest
+
+from kingdoms.bots.base import bot_names, format_bot_spec, parse_bot_spec
 from kingdoms.i18n import LANGUAGES, catalog
-from kingdoms.server.botnames import BOT_ABOUT, BOT_LABELS, DEFAULT_BOTS, display_names
+from kingdoms.server.botnames import (
+    BOT_ABOUT,
+    BOT_LABELS,
+    DEFAULT_BOTS,
+    bot_label,
+    display_names,
+    label_key,
+)
 from kingdoms.server.logtext import seat_names, with_names
 
 BOTS_JS = Path(__file__).parents[2] / "src/kingdoms/web/static/js/bots.js"
@@ -61,3 +70,41 @@ def test_repeated_names_are_numbered_and_the_log_uses_them() -> None:
     )
     twins = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Ann"}]
     assert display_names(twins) == ["Ann 1", "Ann 2"]
+
+
+def test_a_level_names_the_bot_however_the_spec_spells_it() -> None:
+    """A level with its own name keeps it with options after it and spelled as
+    ``level=``; other options never change a bot's name."""
+    strong = BOT_LABELS["best:strong"]
+    for spec in (
+        "best:strong",
+        "best:strong,many=on",
+        "best:level=strong",
+        "best:many=on,level=strong",
+    ):
+        assert label_key(spec) == "best:strong", spec
+        assert bot_label(spec) == strong, spec
+    for spec in ("best", "best:many=on", "best:default", "best:level=default,time=0.05"):
+        assert bot_label(spec) == BOT_LABELS["best"], spec
+    assert bot_label("mcts:time=1") == BOT_LABELS["mcts"]
+    assert bot_label("bmu+laboratory:4+militia:1") == "Big Money Ultimate + laboratory"
+    assert bot_label("best:strong", "pl") != strong  # translated
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "best",
+        "best:strong",
+        "best:level=strong,many=on",
+        "mcts:time=0.5,playout=greedy",
+        "best:bank=off,seed=3",
+        "mcts:iterations=50,time=2.0",
+        "big-money",
+    ],
+)
+def test_a_formatted_spec_reads_back_as_the_same_bot(spec: str) -> None:
+    name, params = parse_bot_spec(spec)
+    again = format_bot_spec(name, params)
+    assert parse_bot_spec(again) == (name, params)
+    assert format_bot_spec(*parse_bot_spec(again)) == again

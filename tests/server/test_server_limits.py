@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 from toygame import PASS
 
 from kingdoms.server.app import create_app
+from kingdoms.server.botnames import display_names
 from kingdoms.server.botpool import BotPool
 from kingdoms.server.guard import Guard, RateLimiter, RateRule, RepeatFilter
 from kingdoms.server.limits import ServerLimits, bounded_bot_spec, check_text, parse_json
@@ -79,7 +80,27 @@ def test_bot_options_within_the_limits_are_accepted_and_capped() -> None:
     with pytest.raises(RequestError, match="clock"):
         bounded_bot_spec("mcts:time=1,clock=wall", limits)
     assert bounded_bot_spec("mcts:time=1,clock=wall", limits, clamp=True) == "mcts:time=1,clock=cpu"
-    assert bounded_bot_spec("best:strong", limits) == "best:level=strong"
+    # a spec comes back as the player wrote it: the level first, on/off as on/off
+    assert bounded_bot_spec("best:strong", limits) == "best:strong"
+    assert bounded_bot_spec("best:level=strong", limits) == "best:strong"
+    assert bounded_bot_spec("best:many=on", limits) == "best:many=on"
+    assert bounded_bot_spec("best:strong,many=off,bank=yes", limits) == (
+        "best:strong,many=off,bank=on"
+    )
+
+
+def test_a_bots_level_and_options_keep_their_spelling_in_the_game() -> None:
+    """The lobby offers ``best:strong``: the game, the game list and the seat's name
+    keep it (the server once stored it as ``best:level=strong`` and ``many=on`` as
+    ``many=True``, and named the seat as the default level)."""
+    with _client() as client:
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "best:strong,many=on"}]
+        res = client.post("/api/games", json={"game": "dominion", "seats": seats})
+        assert res.status_code == 201, res.text
+        assert res.json()["seats"][1]["bot"] == "best:strong,many=on"
+        listed = client.get("/api/games").json()["games"][0]["seats"]
+        assert listed[1]["bot"] == "best:strong,many=on"
+        assert display_names(listed) == ["Player 1", "Strongest, thinking longer"]
 
 
 def test_a_stored_runaway_bot_resumes_within_the_limits(tmp_path: Any) -> None:

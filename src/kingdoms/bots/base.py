@@ -95,6 +95,27 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), params
 
 
+def format_bot_spec(name: str, params: Mapping[str, Any]) -> str:
+    """The spec :func:`parse_bot_spec` reads back as ``(name, params)``: the level first
+    and without ``level=``, on/off for booleans.
+
+    >>> format_bot_spec("best", {"level": "strong", "many": True, "time": 0.5})
+    'best:strong,many=on,time=0.5'
+    >>> parse_bot_spec(format_bot_spec("best", {"level": "strong", "many": True}))
+    ('best', {'level': 'strong', 'many': True})
+    """
+    parts = []
+    level = params.get("level")
+    if level in LEVELS:
+        parts.append(str(level))
+    for key, value in params.items():
+        if key == "level" and level in LEVELS:
+            continue
+        text = ("on" if value else "off") if isinstance(value, bool) else str(value)
+        parts.append(f"{key}={text}")
+    return f"{name}:" + ",".join(parts) if parts else name
+
+
 SEARCH_BOTS = frozenset({"mcts", "best"})
 """Bots that search (the generic ``mcts`` and Dominion's ``best``): they need
 ``Game.state_from_view``, and cost CPU at every move."""

@@ -120,9 +120,23 @@ def bot_key(spec: str) -> str:
     return spec.partition(":")[0].strip()
 
 
+def label_key(spec: str) -> str:
+    """The key of a bot spec's name and description: its name, with its level where
+    that level has its own (``"best:strong,many=on"`` and ``"best:level=strong"`` →
+    ``"best:strong"``; ``"mcts:time=1"`` → ``"mcts"``)."""
+    name = bot_key(spec)
+    level = ""
+    for i, part in enumerate(spec.partition(":")[2].split(",")):
+        key, eq, value = (p.strip() for p in part.partition("="))
+        if (i == 0 and not eq) or key == "level":
+            level = value if eq else key
+    leveled = f"{name}:{level}"
+    return leveled if leveled in BOT_LABELS else name
+
+
 def bot_label(spec: str, lang: str = "en") -> str:
     """A bot's name in ``lang`` ("big-money" → "Big Money"; unknown: "Some Bot")."""
-    key = spec.strip() if spec.strip() in BOT_LABELS else bot_key(spec)
+    key = label_key(spec)
     if key in BOT_LABELS:
         return translator(lang)(BOT_LABELS[key])
     if key.startswith("bmu+"):
@@ -165,4 +179,5 @@ __all__ = [
     "bot_label",
     "default_name",
     "display_names",
+    "label_key",
 ]

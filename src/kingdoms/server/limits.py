@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kingdoms.bots.base import SEARCH_BOTS, parse_bot_spec
+from kingdoms.bots.base import SEARCH_BOTS, format_bot_spec, parse_bot_spec
 from kingdoms.core.errors import InvalidConfig
 from kingdoms.server.table import RequestError
 
@@ -243,9 +243,7 @@ def bounded_bot_spec(spec: Any, limits: ServerLimits, clamp: bool = False) -> st
         out[key] = value
     if name in SEARCH_BOTS and "iterations" in out and "time" not in out:
         out["time"] = limits.bot_think
-    if not out:
-        return name
-    return f"{name}:" + ",".join(f"{k}={v}" for k, v in out.items())
+    return format_bot_spec(name, out)
 
 
 def client_id(address: str, ipv6_prefix: int = 64) -> str:

@@ -74,10 +74,22 @@ const ABOUT = {
 
 const key = (spec) => String(spec).split(":")[0].trim();
 
+/** The key of a spec's name and description: its name, with its level where that level
+ *  has its own ("best:strong,many=on" and "best:level=strong" → "best:strong"). */
+export function labelKey(spec) {
+  const name = key(spec);
+  const rest = String(spec).split(":").slice(1).join(":");
+  let level = "";
+  rest.split(",").forEach((part, i) => {
+    const [k, ...v] = part.split("=");
+    if ((i === 0 && !v.length) || k.trim() === "level") level = (v.length ? v.join("=") : k).trim();
+  });
+  return LABELS[`${name}:${level}`] ? `${name}:${level}` : name;
+}
+
 /** A bot's name ("big-money" → "Big Money"), translated. */
 export function botLabel(name) {
-  const k = key(name);
-  if (LABELS[String(name).trim()]) return LABELS[String(name).trim()]();
+  const k = labelKey(name);
   if (LABELS[k]) return LABELS[k]();
   if (k.startsWith("bmu+")) return `${t("Big Money Ultimate")} + ${k.slice(4)}`;
   return k.replace(/_/g, "-").split("-").filter(Boolean).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
@@ -85,8 +97,7 @@ export function botLabel(name) {
 
 /** What a bot does, in one line, translated ("" when not described). */
 export function botAbout(name) {
-  const k = key(name);
-  if (ABOUT[String(name).trim()]) return ABOUT[String(name).trim()]();
+  const k = labelKey(name);
   return ABOUT[k] ? ABOUT[k]() : "";
 }
 
