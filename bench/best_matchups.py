@@ -28,9 +28,13 @@ the same ``--out`` continues where it stopped::
         --games 1000 --out /tmp/best.jsonl
     .venv/bin/python bench/best_matchups.py --summary /tmp/best.jsonl --markdown
 
-Several processes split the matchups with ``--only`` and one ``--out`` file each;
-``--summary`` merges their files, and ``--first N`` keeps games 0 to N-1 of every
-matchup, so a run stopped early reports the same games (seats alternated) for each.
+``--jobs N`` plays on N processes (one per free core) into the one ``--out``: games
+are handed out in the same order, so every matchup still advances evenly.  Each
+process counts its own CPU time, so ``best``'s budgets are what they are in one
+process.  Processes may also split the matchups with ``--only`` and one ``--out`` file
+each (on several machines); ``--summary`` merges their files, and ``--first N`` keeps
+games 0 to N-1 of every matchup, so a run stopped early reports the same games (seats
+alternated) for each.
 
 ``--plans N`` plays no ``best``: every plan ``best`` weighs on each kingdom is played
 alone, as a fixed strategy with no search, against each opponent on the deals of the
@@ -44,12 +48,14 @@ import argparse
 import gzip
 import hashlib
 import json
+import multiprocessing
 import os
 import random
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from pathlib import Path
 from typing import Any
 
@@ -416,7 +422,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="instead: every plan best weighs, played alone (no search) "
                         "against each opponent on the table's games 0..N-1")  # fmt: skip
     parser.add_argument("--cpu-limit", type=float, default=None,
-                        help="stop starting games after this many CPU seconds")  # fmt: skip
+                        help="stop starting games once they used this many CPU s")  # fmt: skip
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="play on N processes (one per free core), games in the table's "
+                        "order, so every matchup advances evenly")  # fmt: skip
     args = parser.parse_args(argv)
     if args.plans is not None and args.plans < 1:
         parser.error(f"--plans must be 1 or more games a plan, not {args.plans}")
@@ -430,30 +439,55 @@ def main(argv: list[str] | None = None) -> int:
             found += read_rows(name)
         print(table(cut(found, args.first), args.markdown))
         return 0
+    if args.jobs < 1:
+        parser.error(f"--jobs must be 1 or more processes, not {args.jobs}")
     done: set[tuple[str, str, int]] = set()
     rows: list[dict[str, Any]] = []
     if args.out and os.path.exists(args.out):
-        with open(args.out, encoding="utf-8") as f:
-            rows = [json.loads(line) for line in f if line.strip()]
+        rows = read_rows(args.out)
         done = {(r["kingdom"], r["kind"], r["game"]) for r in rows if r["spec"] == args.spec}
     ms = matchups(args)
-    started = time.process_time()
-    print(f"{len(ms)} matchups; {args.spec} as run by `kingdoms sim` (make_bot), 1 process",
+    processes = "1 process" if args.jobs == 1 else f"{args.jobs} processes"
+    print(f"{len(ms)} matchups; {args.spec} as run by `kingdoms sim` (make_bot), {processes}",
           flush=True)  # fmt: skip
-    for g in range(args.games):
-        for m in ms:
-            if (m["kingdom"], m["kind"], g) in done:
-                continue
-            if args.cpu_limit is not None and time.process_time() - started > args.cpu_limit:
-                print(table(rows, args.markdown))
-                return 0
-            r = play(m, g, args)
-            rows.append(r)
-            print(f"{r['kingdom']:22s} {r['kind']:9s} game {g} seat {r['seat']} "
-                  f"scores {r['scores']} win {r['win']} ({r['cpu']} s)", flush=True)  # fmt: skip
-            if args.out:
-                with open(args.out, "a", encoding="utf-8") as f:
-                    f.write(json.dumps(r) + "\n")
+    todo = (
+        (m, g) for g in range(args.games) for m in ms if (m["kingdom"], m["kind"], g) not in done
+    )
+    spent = [0.0]
+
+    def record(r: dict[str, Any]) -> None:
+        rows.append(r)
+        spent[0] += r["cpu"]
+        print(f"{r['kingdom']:22s} {r['kind']:9s} game {r['game']} seat {r['seat']} "
+              f"scores {r['scores']} win {r['win']} ({r['cpu']} s)", flush=True)  # fmt: skip
+        if args.out:
+            with open(args.out, "a", encoding="utf-8") as f:
+                f.write(json.dumps(r) + "\n")
+
+    def over() -> bool:
+        return args.cpu_limit is not None and spent[0] > args.cpu_limit
+
+    if args.jobs == 1:
+        for m, g in todo:
+            if over():
+                break
+            record(play(m, g, args))
+    else:
+        # games handed out in the table's order, one per process at a time: every
+        # matchup advances evenly, whichever process is faster
+        pool = ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("fork"))
+        with pool:
+            running: set[Future[dict[str, Any]]] = set()
+            for m, g in todo:
+                while len(running) >= args.jobs:
+                    finished, running = wait(running, return_when=FIRST_COMPLETED)
+                    for f in finished:
+                        record(f.result())
+                if over():
+                    break
+                running.add(pool.submit(play, m, g, args))
+            for f in as_completed(running):
+                record(f.result())
     print(table(rows, args.markdown))
     return 0
 

@@ -489,6 +489,56 @@ def test_the_matchup_bench_adds_the_cached_optimize_winners(tmp_path: Any) -> No
     assert bench.optimized(ks[0]["cards"], args) == str(tmp_path / f"optimized-{key}.toml")
 
 
+_BENCH_PLAY: list[Any] = []
+"""The matchup bench's own ``play`` while a test plays through :func:`_play_noting_pid`."""
+
+
+def _play_noting_pid(m: Any, game: int, args: Any) -> dict[str, Any]:
+    """The bench's ``play``, its row marked with the process that played it."""
+    import os
+
+    return {**_BENCH_PLAY[0](m, game, args), "pid": os.getpid()}
+
+
+def test_the_matchup_bench_plays_the_same_games_on_several_processes(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--jobs 2`` plays the games one process plays, in the table's order, on two
+    other processes, into one ``--out`` that a later run resumes from (each game once);
+    ``--jobs 0`` is refused.  A fixed strategy as the measured bot, so the games
+    themselves must be equal."""
+    import os
+    import sys
+
+    bench = _matchup_bench()
+    monkeypatch.setitem(sys.modules, bench.__name__, bench)  # the workers find ``play``
+    monkeypatch.setattr(sys.modules[__name__], "_BENCH_PLAY", [bench.play])
+    monkeypatch.setattr(bench, "play", _play_noting_pid)
+    common = ["--random", "1", "--optimize-minutes", "0", "--spec", "big-money"]
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    assert bench.main([*common, "--games", "2", "--out", str(one)]) == 0
+    assert bench.main([*common, "--games", "1", "--jobs", "2", "--out", str(two)]) == 0
+    assert len(bench.read_rows(two)) == 7  # game 0 of the 7 bundled matchups
+    assert bench.main([*common, "--games", "2", "--jobs", "2", "--out", str(two)]) == 0
+
+    def games(path: Any) -> list[tuple[Any, ...]]:
+        rows = bench.read_rows(path)
+        return sorted(
+            (r["kingdom"], r["kind"], r["game"], r["seat"], r["seed"], tuple(r["scores"]), r["win"])
+            for r in rows
+        )
+
+    assert len(games(one)) == 14 and games(two) == games(one)
+    rows = bench.read_rows(two)
+    assert [r["game"] for r in rows] == [0] * 7 + [1] * 7  # every matchup advances evenly
+    assert {r["pid"] for r in bench.read_rows(one)} == {os.getpid()}
+    runs = [{r["pid"] for r in rows[:7]}, {r["pid"] for r in rows[7:]}]
+    assert all(os.getpid() not in run and len(run) <= 2 for run in runs), runs
+    assert max(len(run) for run in runs) == 2, runs  # both processes played
+    with pytest.raises(SystemExit):
+        bench.main([*common, "--jobs", "0"])
+
+
 RANDOM_7 = ["alchemist", "apothecary", "bandit", "bureaucrat", "chapel", "feast",
             "poacher", "vineyard", "witch", "woodcutter"]  # fmt: skip
 REWARD_SPEC = "best:plan=table,opponent=bundled,iterations=100,seed=1"
