@@ -167,8 +167,9 @@ def test_phone_buy_shows_every_pile_above_the_dock_at_once(
         assert offered >= 8, offered
         assert page.evaluate(ALL_IN_VIEW) == []
         # holding a pile still shows its whole text
-        box = page.locator("#d-supply .pile-kingdom .dcard >> nth=0").bounding_box()
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        # hover() waits until the pile is visible and still (a redraw after the step
+        # may replace it), then puts the pointer on it
+        page.locator("#d-supply .pile-kingdom .dcard").first.hover()
         page.mouse.down()
         page.wait_for_selector("#d-zoom:not([hidden]) .dcard.big .dtext")
         page.mouse.up()
