@@ -128,7 +128,7 @@ def test_one_name_per_seat_everywhere(browser: Any, seeded: str, lang: str) -> N
         context.close()
 
 
-def test_the_browser_names_a_bot_by_its_level_as_the_server_does(page: Any, server: str) -> None:
+def test_the_browser_names_a_bot_by_its_level_as_the_server_does(server: str, page: Any) -> None:
     """``best:strong`` with options after it, or spelled ``level=strong``, is still the
     strong level's name and description in the players panel; other options never
     change a name (the same keys as the server's ``label_key``)."""
@@ -144,6 +144,7 @@ def test_the_browser_names_a_bot_by_its_level_as_the_server_does(page: Any, serv
         "bmu+laboratory:4+militia:1",
         "big-money",
     ]
+    # the server before the page, so the page (the lobby polls) closes before the server
     page.goto(server + "/")
     got = page.evaluate(
         """async (specs) => {
