@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kingdoms.core import new_game, reveal
@@ -162,6 +162,7 @@ def _independent_check(before: State, action: int, after: State, samples: int) -
 
 @settings(max_examples=3, deadline=None)
 @given(players=st.integers(2, 4), seed=st.integers(0, 10**6))
+@example(players=3, seed=340)  # a Militia discard passing the decision on, missed by sampling
 def test_dominion_steps_left_undoable_show_nothing_on_fresh_samples(
     players: int, seed: int
 ) -> None:
@@ -406,6 +407,52 @@ def test_a_decision_passed_to_a_seat_whose_hand_is_certain_is_settled(
     assert (played == []) is settled
     assert verdict == sampled_reveal(before, action, state)
     assert verdict == (None if settled else REVEALED)
+
+
+def test_a_decision_passed_on_is_final_however_rare_the_hand_that_shows_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under a Militia, the first victim's last discard hands the decision to the second
+    victim, whose hand of 5 Coppers was dealt from 2,000 Coppers and one Estate.  A hand
+    with the Estate would be offered other cards, so the step is final; one random
+    determinization in 400 deals it, so the random samples alone miss it, and the
+    game's own samples (a hand with and one without each kind) find it on the first.
+    Those samples are determinizations for the acting seat: it sees the same, and every
+    seat holds the same cards."""
+    from kingdoms.dominion.state import DominionState
+
+    state = DominionState.scenario(
+        3,
+        SPY_KINGDOM,
+        hands={
+            0: ["militia"] + ["copper"] * 4,
+            1: ["copper", "copper", "estate", "estate", "silver"],
+            2: ["copper"] * 5,
+        },
+        decks={1: ["copper"] * 3, 2: ["copper"] * 1000 + ["estate"] + ["copper"] * 1000},
+        seed=4,
+    )
+    _step(state, "play Militia")
+    _step(state, "discard Estate")
+    before, action = _step(state, "discard Estate")
+    assert state.current_player == 2
+    telling = before.telling_samples(action, state, random.Random(0))
+    assert len(telling) == 4  # Copper and Estate, held and not
+    hands = [sorted(alt.snapshot()["hands"][2]) for alt in telling]
+    assert sorted(before.snapshot()["hands"][2]) in hands  # five Coppers
+    assert len({tuple(hand) for hand in hands}) == 2  # and four Coppers with the Estate
+    for alt in telling:
+        assert alt.view(1) == before.view(1)
+        for seat, (real, dealt) in enumerate(
+            zip(before.snapshot()["hands"], alt.snapshot()["hands"], strict=True)
+        ):
+            real_deck = before.snapshot()["decks"][seat]
+            assert sorted(real + real_deck) == sorted(dealt + alt.snapshot()["decks"][seat])
+    played = _counting_samples(monkeypatch)
+    assert step_reveal(before, action, state) == REVEALED
+    assert len(played) == 1
+    monkeypatch.setattr(DominionState, "telling_samples", lambda *args: [])
+    assert step_reveal(before, action, state) is None  # what sampling alone concluded
 
 
 @pytest.mark.parametrize("answer", ["reveal Moat", "don't reveal"])

@@ -30,7 +30,11 @@ where the step read something hidden (:meth:`State.reads_alike
 <kingdoms.core.state.State.reads_alike>`: the top cards a step took from a deck, the
 hand a decision was read from), and the others are played out first; the step is final
 iff some sample differs, so the verdict is the same, found on the first sample that
-could show something instead of after every sample that held the same.  The property
+could show something instead of after every sample that held the same.  A game may
+also add samples of its own, tried first (:meth:`State.telling_samples
+<kingdoms.core.state.State.telling_samples>`): worlds it knows may show what the step
+read however rarely random determinizations deal them (in Dominion, the hands that
+hold or lack each kind of card of the seat a step hands the decision to).  The property
 tests check every game's structural answer and the order against sampling.
 
 A card turned face up from a hidden deck is caught by 2 even though no RNG is used
@@ -145,17 +149,21 @@ def sampled_reveal(
     them differs, so the verdict is the same in either order; only the time to find
     the sample that differs changes."""
     case = _Case(before, action, after, after_view)
-    rng = random.Random(f"reveal:{before.config.seed}:{before.step}:{action}")
+    name = f"{before.config.seed}:{before.step}:{action}"
+    for alt in before.telling_samples(action, after, random.Random(f"telling:{name}")):
+        if not _agrees(case, alt.clone(), alt.clone):  # alt stays as it was
+            return REVEALED
+    rng = random.Random(f"reveal:{name}")
     alike: list[tuple[float, State]] = []  # samples tried last (ordered)
     for _ in range(samples):
         seed = rng.random()
         alt = case.determinized(seed)
         if ordered and before.reads_alike(action, after, alt):
             alike.append((seed, alt))
-        elif not _agrees(case, seed, alt):
+        elif not _agrees(case, alt, case.remake(seed)):
             return REVEALED
     for seed, alt in alike:
-        if not _agrees(case, seed, alt):
+        if not _agrees(case, alt, case.remake(seed)):
             return REVEALED
     return None
 
@@ -187,11 +195,15 @@ class _Case:
         state.logging = self.before.logging
         return state
 
+    def remake(self, seed: float) -> Callable[[], State]:
+        """What makes the sample of ``seed`` again (:func:`_agrees`)."""
+        return lambda: self.determinized(seed)
 
-def _agrees(case: _Case, seed: float, alt: State) -> bool:
-    """Whether the sample ``alt`` (made from ``seed``, not yet stepped: it is) shows
-    every seat what the real step showed it."""
-    # the sample before the step: a copy, or made again from its seed when needed
+
+def _agrees(case: _Case, alt: State, remake: Callable[[], State]) -> bool:
+    """Whether the sample ``alt`` (not yet stepped: it is) shows every seat what the
+    real step showed it; ``remake`` makes ``alt`` as it was before again."""
+    # the sample before the step: a copy, or made again when needed
     alt_before = alt.clone() if case.keep_before else None
     try:
         alt.apply_checked(case.action)
@@ -207,7 +219,7 @@ def _agrees(case: _Case, seed: float, alt: State) -> bool:
         if s not in case.real_changes:
             case.real_changes[s] = view_change(case.before.view(s), case.real_views[s])
         if alt_before is None:
-            alt_before = case.determinized(seed)
+            alt_before = remake()
             case.keep_before = True
         if view_change(alt_before.view(s), view) != case.real_changes[s]:
             return False

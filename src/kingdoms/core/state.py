@@ -255,6 +255,14 @@ class State(abc.ABC):
         the same on every order (the step is final iff some sample differs)."""
         return True
 
+    def telling_samples(self, action: Action, after: State, rng: random.Random) -> list[State]:
+        """Determinizations of ``self`` for the acting seat, beside the random ones,
+        that :func:`kingdoms.core.reveal.sampled_reveal` tries first: worlds the game
+        knows may show something the step read, however unlikely a random
+        determinization is to deal them (``[]``: none known here).  They join the
+        samples, so a step is final iff one of them or of the random ones differs."""
+        return []
+
     def check_invariants(self) -> None:  # noqa: B027 - optional hook
         """Raise :class:`InvariantViolation` if the state is inconsistent."""
 

@@ -112,6 +112,17 @@ def _kinds_certain(hidden: list[int], hand: int) -> bool:
     return all(hidden.count(c) > left_out for c in set(hidden))
 
 
+def _arrange(pool: list[int], k: int, kind: int, held: bool) -> None:
+    """Reorder ``pool`` so that its first ``k`` cards hold a ``kind`` (``held``) or
+    none of it (as far as the other cards go), the others in their order."""
+    if held:
+        if k and kind in pool[k:] and kind not in pool[:k]:
+            i = pool.index(kind, k)
+            pool[0], pool[i] = pool[i], pool[0]
+    else:
+        pool.sort(key=lambda c: c == kind)  # stable: the other cards keep their order
+
+
 def _common_start(a: list[int], b: list[int]) -> int:
     """How many cards ``a`` and ``b`` share from their start (a deck's bottom)."""
     n = min(len(a), len(b))
@@ -581,7 +592,37 @@ class DominionState(Turn):
             return after.actions <= 0
         return not any(IS_ACTION[c] for c in pool)
 
+    def telling_samples(self, action: int, after: State, rng: random.Random) -> list[State]:
+        """For a step that hands the decision to another seat whose hand's kinds of
+        cards are not certain (:meth:`_decision_reads_nothing`: what the decision offers
+        is read from them), determinizations for the acting seat that deal that seat,
+        for each kind among its hidden cards, a hand without that kind and one with it
+        (where its hidden cards allow): a world whose offer differs from the real one
+        holds or lacks some kind the real hand lacks or holds, and these worlds are
+        then among the samples however rare they are."""
+        if not isinstance(after, DominionState) or after.phase == OVER:
+            return []
+        actor, seat = self.current_player, after.current_player
+        if seat == actor or (seat == self.turn and self.controller == actor):
+            return []
+        hidden = self._hidden(seat)
+        if _uniform(hidden) or _kinds_certain(hidden, len(self.hands[seat])):
+            return []
+        return [
+            self._determinize(actor, random.Random(rng.random()), (seat, kind, held))
+            for kind in sorted(set(hidden))
+            for held in (False, True)
+        ]
+
     def determinize(self, player: int, rng: random.Random) -> DominionState:
+        return self._determinize(player, rng)
+
+    def _determinize(
+        self, player: int, rng: random.Random, deal: tuple[int, int, bool] | None = None
+    ) -> DominionState:
+        """:meth:`determinize`; ``deal``: ``(seat, kind, held)`` deals ``seat`` a hand
+        that holds a card of ``kind`` (``held``) or none (as far as its hidden cards
+        allow), the rest as dealt (:meth:`telling_samples`)."""
         new = self._clone_with(random.Random(rng.random()))
         for q in range(self.num_players):
             if q == player or (q == self.turn and self.controller == player):
@@ -621,6 +662,8 @@ class DominionState(Turn):
                 del disc[len(disc) - picks :]
             shuffle(pool, rng)
             k, m = len(hand), len(looking)
+            if deal is not None and deal[0] == q:
+                _arrange(pool, k, deal[1], deal[2])
             new.hands[q] = pool[:k] + keep
             new.looking[q] = pool[k : k + m]
             if picks:
