@@ -1029,20 +1029,30 @@ def _plans_weighed(
     return names, tuple(state.config.options["kingdom"])
 
 
+def _check_level_option(option: str, bad: str) -> None:
+    """``best:OPTION=on|off`` parses (``bad`` is refused by name), and each level takes
+    its own setting unless given one."""
+    from kingdoms.bots.dominion.best import LEVELS
+
+    with pytest.raises(InvalidConfig, match=f"{option} must be one of on, off, not '{bad}'"):
+        make_bot("dominion", f"best:{option}={bad}")
+    for spec in ("best", "best:strong", f"best:{option}=off", f"best:{option}=on",
+                 f"best:strong,{option}=on", f"best:strong,{option}=off"):  # fmt: skip
+        bot = make_bot("dominion", spec)
+        assert isinstance(bot, BestBot)
+        given = f"{option}=" in spec
+        want = f"{option}=on" in spec if given else LEVELS[bot.level][option] == "on"
+        assert getattr(bot, option) is want, spec
+
+
 def test_early_weighs_big_money_with_a_terminal_bought_before_gold() -> None:
     """``early=on``: the plan search also weighs Big Money Ultimate with one or two of
     each terminal Action costing 4 or 5 bought before Gold (the Witch and Bandit
     plans ``kingdoms optimize`` finds); such a plan buys its Witches before any Gold,
     where ``bmu+witch:2`` takes Gold at 6 coins first."""
-    from kingdoms.bots.dominion.best import LEVELS, early_plans, plan_names
+    from kingdoms.bots.dominion.best import early_plans, plan_names
 
-    with pytest.raises(InvalidConfig, match="early must be one of on, off, not 'soon'"):
-        make_bot("dominion", "best:early=soon")
-    for spec in ("best", "best:strong", "best:early=off", "best:strong,early=on"):
-        bot = make_bot("dominion", spec)
-        assert isinstance(bot, BestBot)
-        want = "early=on" in spec or ("early" not in spec and LEVELS[bot.level]["early"] == "on")
-        assert bot.early is want, spec
+    _check_level_option("early", "soon")
     early = early_plans(tuple(WITCH_KINGDOM))
     # Witch (5) and Smithy (4): terminal; Moat and Chapel cost 2; Village, Cellar give +Actions
     assert early == ("bmu+witch:1:early", "bmu+witch:2:early",
@@ -1076,13 +1086,7 @@ def test_many_weighs_big_money_with_many_cantrips_and_one_attack() -> None:
     and the mid-game Duchy, so not always all four)."""
     from kingdoms.bots.dominion.best import LEVELS, many_plans, plan_names
 
-    with pytest.raises(InvalidConfig, match="many must be one of on, off, not 'lots'"):
-        make_bot("dominion", "best:many=lots")
-    for spec in ("best", "best:strong", "best:many=off", "best:many=on", "best:strong,many=on"):
-        bot = make_bot("dominion", spec)
-        assert isinstance(bot, BestBot)
-        want = "many=on" in spec or ("many" not in spec and LEVELS[bot.level]["many"] == "on")
-        assert bot.many is want, spec
+    _check_level_option("many", "lots")
     many = many_plans(tuple(SPY_THIEF))
     # Spy (4), Laboratory and Market (5) draw with +1 Action; Festival draws nothing;
     # Thief, Bureaucrat and Militia are terminal Attacks; Remodel attacks no one
@@ -1109,3 +1113,50 @@ def test_many_weighs_big_money_with_many_cantrips_and_one_attack() -> None:
     labs = [owned.count(lab) for owned in ends]
     assert max(labs) == 4 and min(labs) < 4, labs  # up to four, bought after Gold
     assert [owned.count(militia) for owned in ends] == [1, 1, 1, 1]
+
+
+RANDOM_7 = ["alchemist", "apothecary", "bandit", "bureaucrat", "chapel", "feast", "poacher",
+            "vineyard", "witch", "woodcutter"]  # fmt: skip
+
+
+def test_trash_weighs_trashing_plans_with_a_curse_giver() -> None:
+    """``trash=on``: on a kingdom with a trasher the plan search also weighs the
+    trashing plans (the Chapel, Witch and Poacher plan ``kingdoms optimize`` finds on
+    random kingdom 7), after every other plan; such a plan buys its Chapel in the first
+    two turns and trashes its Estates and Coppers with it, and buys Witches and
+    Poachers up to three."""
+    from kingdoms.bots.dominion.best import LEVELS, plan_names, trash_plans
+    from kingdoms.bots.dominion.opponent import trash_strategy
+
+    _check_level_option("trash", "some")
+    # Witch gives Curses (Bandit and Bureaucrat are then second cards); Poacher,
+    # Alchemist and Apothecary draw with +1 Action
+    assert trash_plans(tuple(RANDOM_7)) == tuple(
+        f"trash:chapel+witch:3{y}"
+        for y in ("", "+alchemist:3", "+apothecary:3", "+bandit:3", "+bureaucrat:3", "+poacher:3")
+    )
+    assert trash_plans(("witch", "poacher", "militia")) == ()  # no trasher
+    # no Curse giver: each terminal Attack without a Potion cost, with each cantrip
+    assert trash_plans(("sentry", "militia", "laboratory", "scrying_pool", "smithy")) == (
+        "trash:sentry+militia:3",
+        "trash:sentry+militia:3+laboratory:3",
+    )
+    for bad in ("trash:smithy+witch:3", "trash:chapel", "trash:chapel+witch", "trash:chapel+gold:2",
+                "trash:chapel+witch:3+poacher:3+bandit:3", "chapel+witch:3"):  # fmt: skip
+        with pytest.raises(ValueError, match="not a trashing strategy name"):
+            trash_strategy(bad)
+    names, kingdom = _plans_weighed(RANDOM_7, "trash")
+    early = LEVELS["default"]["early"] == "on"
+    assert names[",trash=on"] == plan_names(kingdom, early=early, trash=True)
+    off = names[",trash=off"]
+    assert names[",trash=on"] == off + trash_plans(kingdom)  # the table's plan stays first
+    chapel, estate, copper = BY_ID["chapel"], BY_ID["estate"], BY_ID["copper"]
+    witch, poacher = BY_ID["witch"], BY_ID["poacher"]
+    for seed in (1, 2, 3):
+        opening = _play_plan(
+            "trash:chapel+witch:3+poacher:3", RANDOM_7, seed, lambda g: g.turns[0] >= 2
+        )
+        assert opening.owned(0).count(chapel) == 1, seed  # bought in the first two turns
+        end = _play_plan("trash:chapel+witch:3+poacher:3", RANDOM_7, seed).owned(0)
+        assert end.count(chapel) == 1 and end.count(estate) + end.count(copper) < 10, seed
+        assert 1 <= end.count(witch) <= 3 and end.count(poacher) <= 3, seed

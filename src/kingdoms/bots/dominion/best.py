@@ -46,7 +46,9 @@ other seats changes, :data:`REPLANS`), ``early`` (``on`` or ``off``: also weigh 
 Money with a terminal card bought before Gold, :data:`EARLIES`; each level's own
 setting unless given: on at the default level, off at the strong one), ``many``
 (``on`` or ``off``: also weigh Big Money with four of a drawing cantrip and one
-terminal attack, :data:`MANYS`; each level's own setting unless given).
+terminal attack, :data:`MANYS`; each level's own setting unless given), ``trash``
+(``on`` or ``off``: also weigh trashing plans with Curse givers and Attacks,
+:data:`TRASHES`; each level's own setting unless given).
 
 The other seats are rolled out by a model fitted to their visible gains
 (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`, ``opponent=fit``): the
@@ -70,7 +72,14 @@ from typing import Any
 
 from kingdoms.bots.base import View
 from kingdoms.bots.dominion.bots import StrategyBot
-from kingdoms.bots.dominion.opponent import ALT_VP, GAINERS, RUSH_HELPERS, OpponentModel, rush_name
+from kingdoms.bots.dominion.opponent import (
+    ALT_VP,
+    GAINERS,
+    RUSH_HELPERS,
+    TRASHERS,
+    OpponentModel,
+    rush_name,
+)
 from kingdoms.bots.dominion.search import (
     _non_terminal,
     _steps,
@@ -107,6 +116,7 @@ LEVELS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
                 "bank": "on",
                 "early": "on",
                 "many": "off",
+                "trash": "off",
             }
         ),
         "strong": MappingProxyType(
@@ -117,6 +127,7 @@ LEVELS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
                 "bank": "off",
                 "early": "off",
                 "many": "off",
+                "trash": "off",
             }
         ),
     }
@@ -124,7 +135,7 @@ LEVELS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
 """Each level's search settings (CPU seconds per decision, root width, keep, whether
 it stops clear decisions early: :data:`BANKS`, and whether its plan search weighs the
 plans buying a terminal before Gold: :data:`EARLIES`, and the plans of many
-cantrips and an attack: :data:`MANYS`)."""
+cantrips and an attack: :data:`MANYS`, and the trashing plans: :data:`TRASHES`)."""
 
 ROLLOUTS = ("whole", "step")
 """``whole``: a rollout fixes each seat's model when it starts and plays it to the end
@@ -185,6 +196,12 @@ Laboratory, Market, Poacher, Spy) and one terminal Attack costing 4 or 5 (Militi
 Witch, Bandit), both bought after Gold (:func:`many_plans`: ``bmu+laboratory:4+militia:1``),
 the shape of the Laboratory and Militia strategy ``kingdoms optimize`` finds on
 Spy/Thief; ``off``: plans of at most two copies of a cantrip."""
+
+TRASHES = ("on", "off")
+"""``on``: on a kingdom with a trasher (Chapel, Sentry) and a card giving Curses or a
+terminal Attack, the plan search also weighs trashing plans (:func:`trash_plans`:
+``trash:chapel+witch:3+poacher:3``), the shape of the winners ``kingdoms optimize``
+finds on such kingdoms; ``off``: a trasher only as one or two copies on Big Money."""
 
 RUSHES = ("on", "off")
 """``on``: on a kingdom with a cheap gainer (Workshop, Woodcutter, ...), an
@@ -274,6 +291,7 @@ class BestBot:
         replan: str | bool = "off",
         early: str | bool | None = None,
         many: str | bool | None = None,
+        trash: str | bool | None = None,
     ) -> None:
         if isinstance(plan_turns, bool) or not isinstance(plan_turns, int) or plan_turns < 0:
             raise InvalidConfig(
@@ -282,6 +300,7 @@ class BestBot:
         pairs_set = _on_off("pairs", pairs, PAIRS)
         early_set = _on_off("early", early, EARLIES)
         many_set = _on_off("many", many, MANYS)
+        trash_set = _on_off("trash", trash, TRASHES)
         replan_set = _on_off("replan", replan, REPLANS)
         if plan_keep is not None and (
             isinstance(plan_keep, bool)
@@ -318,6 +337,8 @@ class BestBot:
             settings["early"] = early_set
         if many_set is not None:
             settings["many"] = many_set
+        if trash_set is not None:
+            settings["trash"] = trash_set
         self.level = level
         self.method = method
         self.rollout = rollout
@@ -327,6 +348,7 @@ class BestBot:
         self.replan = replan_set == "on"
         self.early = settings["early"] == "on"
         self.many = settings["many"] == "on"
+        self.trash = settings["trash"] == "on"
         self.reward = reward
         self.bank = settings["bank"] == "on"
         self.plan_keep = None if plan_keep is None else float(plan_keep)
@@ -534,7 +556,13 @@ class BestBot:
             or base.turns[me] < plans.turn
         ):
             plans = self.plans = PlanSearch(
-                kingdom, me, rush=self.rush, pairs=self.pairs, early=self.early, many=self.many
+                kingdom,
+                me,
+                rush=self.rush,
+                pairs=self.pairs,
+                early=self.early,
+                many=self.many,
+                trash=self.trash,
             )
             plans.replan = self.replan
         plans.turn = base.turns[me]
@@ -721,12 +749,52 @@ def many_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(f"bmu+{x}:4+{t}:1" for x in cantrips for t in attacks)
 
 
+def trash_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
+    """Trashing plans of ``kingdom`` (``best:trash=on``, :data:`TRASHES`): with each
+    trasher of the kingdom (Chapel, Sentry), three of each card giving Curses (Witch,
+    Familiar) or, with none, of each terminal Attack without a Potion cost, alone and
+    with three of each drawing cantrip (+1 Card or more, exactly +1 Action) or, beside
+    a Curse giver, of each such Attack
+    (:func:`~kingdoms.bots.dominion.opponent.trash_strategy`): the Chapel with Witch and
+    Poacher, or with Familiar and Bandit, that ``kingdoms optimize`` finds.
+
+    >>> trash_plans(("bandit", "chapel", "familiar", "laboratory", "smithy"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ('trash:chapel+familiar:3', 'trash:chapel+familiar:3+bandit:3',
+     'trash:chapel+familiar:3+laboratory:3')
+    >>> trash_plans(("chapel", "militia", "smithy"))
+    ('trash:chapel+militia:3',)
+    >>> trash_plans(("bandit", "familiar", "laboratory"))
+    ()
+    """
+
+    def attack(cid: str) -> bool:
+        c = BY_ID[cid]
+        return CARDS[c].is_attack and not CARDS[c].cost[1] and not _non_terminal(cid)
+
+    cards = sorted(c for c in kingdom if c in BY_ID and IS_ACTION[BY_ID[c]])
+    cursers = [c for c in cards if gives_curses(c)]
+    main = cursers or [c for c in cards if attack(c)]
+    helpers = [
+        c for c in cards if _draws_one_action(c) or (cursers and attack(c) and c not in cursers)
+    ]
+    out: list[str] = []
+    for t in TRASHERS:
+        if t not in kingdom:
+            continue
+        for x in main:
+            out.append(f"trash:{t}+{x}:3")
+            out += [f"trash:{t}+{x}:3+{y}:3" for y in helpers if y not in (x, t)]
+    return tuple(out)
+
+
 def plan_names(
     kingdom: tuple[str, ...],
     rush: bool = True,
     pairs: bool = False,
     early: bool = False,
     many: bool = False,
+    trash: bool = False,
 ) -> tuple[str, ...]:
     """The plans :class:`PlanSearch` weighs on ``kingdom``:
     :func:`~kingdoms.bots.dominion.search.plan_candidates`, then (``rush``) a rush of
@@ -763,6 +831,8 @@ def plan_names(
         ]
     if many:
         out += [n for n in many_plans(kingdom) if n not in out]
+    if trash:
+        out += [n for n in trash_plans(kingdom) if n not in out]
     return tuple(out)
 
 
@@ -784,12 +854,13 @@ class PlanSearch:
         pairs: bool = False,
         early: bool = False,
         many: bool = False,
+        trash: bool = False,
     ) -> None:
         self.kingdom = kingdom
         self.seat = seat
         self.turn = 0
         self.scoring = PLAN_SCORING
-        self.names: tuple[str, ...] = plan_names(kingdom, rush, pairs, early, many)
+        self.names: tuple[str, ...] = plan_names(kingdom, rush, pairs, early, many, trash)
         self.alive: list[int] = list(range(len(self.names)))
         self.results: list[list[float]] = []  # per round: each candidate's reward (alive)
         self.replan = False
@@ -913,6 +984,7 @@ __all__ = [
     "ROLLOUTS",
     "RUSHES",
     "STOP_LOOKS",
+    "TRASHES",
     "BestBot",
     "PlanSearch",
     "best_bot",
@@ -922,4 +994,5 @@ __all__ = [
     "plan_names",
     "review_settings",
     "stop_bound",
+    "trash_plans",
 ]

@@ -116,6 +116,49 @@ def rush_strategy(name: str) -> Strategy:
     return parse_strategy(genome.to_toml(name), name=name)
 
 
+TRASHERS = ("chapel", "sentry")
+"""The trashers a trashing plan is built on (``trash:TRASHER+X:N``), as ``kingdoms
+optimize``'s trashing-engine template."""
+
+
+def trash_strategy(name: str) -> Strategy:
+    """The strategy named ``trash:TRASHER+X:N`` or ``trash:TRASHER+X:N+Y:M``: the
+    ``kingdoms optimize`` trashing-engine template (one trasher bought in the first two
+    turns, played on two Estates and Coppers or a Curse; it trashes Curses, Estates
+    while more than two Provinces are left and Coppers while the money stays above 6)
+    with up to ``N`` of ``X``, a terminal one no more than one per eight Treasures,
+    bought before Gold, and up to ``M`` of ``Y`` before Silver: the shape of the
+    Chapel with Witch and Poacher (or Familiar and Bandit) that the optimizer finds.
+
+    >>> trash_strategy("trash:chapel+witch:3+poacher:3").play_cards
+    ('poacher', 'witch', 'chapel')
+    >>> trash_strategy("trash:chapel+smithy")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a trashing strategy name: 'trash:chapel+smithy'
+    """
+    from kingdoms.bots.dominion.search import _non_terminal
+    from kingdoms.bots.dominion.strategy_file import parse_strategy
+    from kingdoms.dominion.data import BY_ID, IS_ACTION
+    from kingdoms.sim.templates import Extra, Genome
+
+    parts = name.removeprefix("trash:").split("+")
+    extras: list[Extra] = []
+    for i, part in enumerate(parts[1:]):
+        card, _, copies = part.partition(":")
+        c = BY_ID.get(card)
+        if c is None or not copies.isdigit() or not IS_ACTION[c] or i > 1:
+            raise ValueError(f"not a trashing strategy name: {name!r}")
+        terminal = not _non_terminal(card)
+        extras.append(Extra(card, int(copies), i == 0, 8 if terminal else 0))
+    if not name.startswith("trash:") or parts[0] not in TRASHERS or not extras:
+        raise ValueError(f"not a trashing strategy name: {name!r}")
+    # the cantrips first, then the terminal, the trasher last (the Chapel waits for junk)
+    payload = [e.card for e in extras if not e.ratio] + [e.card for e in extras if e.ratio]
+    genome = Genome(trasher=parts[0], extras=tuple(extras), play=(*payload, parts[0]))
+    return parse_strategy(genome.to_toml(name), name=name)
+
+
 @lru_cache(maxsize=256)
 def model_candidates(kingdom: tuple[str, ...]) -> tuple[str, ...]:
     """The strategies a seat on ``kingdom`` may be modelled by (see the module).

@@ -179,6 +179,11 @@ def _strategy(name: str) -> tuple[Strategy, tuple[int, ...], StrategyBot, bool]:
 
         strategy = rush_strategy(name)
         text = ""
+    elif name.startswith("trash:"):  # a trashing plan (best:trash=on)
+        from kingdoms.bots.dominion.opponent import trash_strategy
+
+        strategy = trash_strategy(name)
+        text = ""
     else:
         strategy = bundled_strategy(name)
         text = bundled_text(name)
