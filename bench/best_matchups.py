@@ -204,17 +204,15 @@ def plan_rows(m: dict[str, Any], games: int) -> list[dict[str, Any]]:
     what the plans alone are worth there.  One row per plan, in the plan search's
     order (the first: the plan kept unless another is shown better)."""
     from kingdoms.bots.base import make_bot
-    from kingdoms.bots.dominion.best import LEVELS, plan_bot, plan_names
+    from kingdoms.bots.dominion.best import level_plans, plan_bot
     from kingdoms.core.errors import IllegalAction
     from kingdoms.core.registry import new_game
     from kingdoms.core.runner import play_out, seat_rngs
 
     cards = tuple(m["cards"])
-    early = LEVELS["default"]["early"] == "on"
-    many = LEVELS["default"]["many"] == "on"
-    default = plan_names(cards, early=early, many=many)
+    default = level_plans(cards)
     out = []
-    for name in plan_names(cards, pairs=True, early=early, many=many):
+    for name in level_plans(cards, pairs=True):
         wins = 0.0
         stalled = 0
         t0 = time.process_time()
