@@ -448,6 +448,13 @@ def test_a_decision_passed_on_is_final_however_rare_the_hand_that_shows_it(
         ):
             real_deck = before.snapshot()["decks"][seat]
             assert sorted(real + real_deck) == sorted(dealt + alt.snapshot()["decks"][seat])
+    # each sample shows the step as the real game did exactly when it deals the same
+    # kinds of cards (no sample differs for another reason, such as its log)
+    case = reveal._Case(before, action, state)
+    real = set(before.snapshot()["hands"][2])
+    for alt in telling:
+        same = set(alt.snapshot()["hands"][2]) == real
+        assert reveal._agrees(case, alt.clone(), alt.clone) is same
     played = _counting_samples(monkeypatch)
     assert step_reveal(before, action, state) == REVEALED
     assert len(played) == 1
