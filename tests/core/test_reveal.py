@@ -436,7 +436,7 @@ def test_a_decision_passed_on_is_final_however_rare_the_hand_that_shows_it(
     _step(state, "discard Estate")
     before, action = _step(state, "discard Estate")
     assert state.current_player == 2
-    telling = before.telling_samples(action, state, random.Random(0))
+    telling = list(before.telling_samples(action, state, random.Random(0)))
     assert len(telling) == 4  # Copper and Estate, held and not
     hands = [sorted(alt.snapshot()["hands"][2]) for alt in telling]
     assert sorted(before.snapshot()["hands"][2]) in hands  # five Coppers

@@ -12,7 +12,7 @@ from __future__ import annotations
 import abc
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -255,7 +255,7 @@ class State(abc.ABC):
         the same on every order (the step is final iff some sample differs)."""
         return True
 
-    def telling_samples(self, action: Action, after: State, rng: random.Random) -> list[State]:
+    def telling_samples(self, action: Action, after: State, rng: random.Random) -> Iterable[State]:
         """Determinizations of ``self`` for the acting seat, beside the random ones,
         that :func:`kingdoms.core.reveal.sampled_reveal` tries first: worlds the game
         knows may show something the step read, however unlikely a random

@@ -22,7 +22,7 @@ the rules as pure functions (scoring, end of game, tie-break) in
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from kingdoms.core.errors import InvalidArgument, InvariantViolation, malformed_as
@@ -592,7 +592,7 @@ class DominionState(Turn):
             return after.actions <= 0
         return not any(IS_ACTION[c] for c in pool)
 
-    def telling_samples(self, action: int, after: State, rng: random.Random) -> list[State]:
+    def telling_samples(self, action: int, after: State, rng: random.Random) -> Iterator[State]:
         """For a step that hands the decision to another seat whose hand's kinds of
         cards are not certain (:meth:`_decision_reads_nothing`: what the decision offers
         is read from them), determinizations for the acting seat that deal that seat,
@@ -601,18 +601,16 @@ class DominionState(Turn):
         holds or lacks some kind the real hand lacks or holds, and these worlds are
         then among the samples however rare they are."""
         if not isinstance(after, DominionState) or after.phase == OVER:
-            return []
+            return
         actor, seat = self.current_player, after.current_player
         if seat == actor or (seat == self.turn and self.controller == actor):
-            return []
+            return
         hidden = self._hidden(seat)
         if _uniform(hidden) or _kinds_certain(hidden, len(self.hands[seat])):
-            return []
-        return [
-            self._determinize(actor, random.Random(rng.random()), (seat, kind, held))
-            for kind in sorted(set(hidden))
-            for held in (False, True)
-        ]
+            return
+        for kind in sorted(set(hidden)):  # made one at a time: the first that differs ends it
+            for held in (False, True):
+                yield self._determinize(actor, random.Random(rng.random()), (seat, kind, held))
 
     def determinize(self, player: int, rng: random.Random) -> DominionState:
         return self._determinize(player, rng)
