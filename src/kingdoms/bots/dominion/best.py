@@ -45,11 +45,11 @@ another plan ahead of the table's to play it; ``keep`` unless given), ``plan_tur
 other seats changes, :data:`REPLANS`), ``early`` (``on`` or ``off``: also weigh Big
 Money with a terminal card bought before Gold, :data:`EARLIES`; each level's own
 setting unless given: on at the default level, off at the strong one), ``many``
-(``on`` or ``off``: also weigh Big Money with four of a drawing cantrip and one
-terminal attack, :data:`MANYS`; each level's own setting unless given), ``trash``
-(``on`` or ``off``: also weigh trashing plans with Curse givers and Attacks,
-:data:`TRASHES`; each level's own setting unless given: on at the default level, off
-at the strong one).
+(``on`` or ``off``: also weigh Big Money with six of a strong cantrip and one or
+two of a terminal that attacks or gives +Buy, :data:`MANYS`; each level's own
+setting unless given), ``trash`` (``on`` or ``off``: also weigh trashing plans with
+Curse givers and Attacks, :data:`TRASHES`; each level's own setting unless given: on
+at the default level, off at the strong one).
 
 The other seats are rolled out by a model fitted to their visible gains
 (:class:`~kingdoms.bots.dominion.opponent.OpponentModel`, ``opponent=fit``): the
@@ -136,7 +136,7 @@ LEVELS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
 """Each level's search settings (CPU seconds per decision, root width, keep, whether
 it stops clear decisions early: :data:`BANKS`, and whether its plan search weighs the
 plans buying a terminal before Gold: :data:`EARLIES`, and the plans of many
-cantrips and an attack: :data:`MANYS`, and the trashing plans: :data:`TRASHES`)."""
+strong cantrips and an attack or a +Buy: :data:`MANYS`, and the trashing plans: :data:`TRASHES`)."""
 
 ROLLOUTS = ("whole", "step")
 """``whole``: a rollout fixes each seat's model when it starts and plays it to the end
@@ -191,12 +191,15 @@ matchups of docs/best.md, +1.1 points, SE 0.5); ``off`` (the strong level's, so 
 review's): such a card only after Gold and the mid-game Duchy (``bmu+witch:2``)."""
 
 MANYS = ("on", "off")
-"""``on``: the plan search also weighs Big Money Ultimate with up to four of a
-drawing cantrip (+1 Card or more and exactly +1 Action, costing 3 to 5, no Potion:
-Laboratory, Market, Poacher, Spy) and one terminal Attack costing 4 or 5 (Militia,
-Witch, Bandit), both bought after Gold (:func:`many_plans`: ``bmu+laboratory:4+militia:1``),
-the shape of the Laboratory and Militia strategy ``kingdoms optimize`` finds on
-Spy/Thief; ``off``: plans of at most two copies of a cantrip."""
+"""``on``: the plan search also weighs Big Money Ultimate with up to six of a strong
+cantrip (exactly +1 Action, +1 Card or more, and +2 Cards or +1 Card and +$1 or more,
+costing 3 to 5, no Potion: Laboratory, Market, Poacher) and one or two of a terminal
+costing 3 to 5 that attacks or gives +Buy (Militia, Witch, Bandit, Woodcutter, Council
+Room), all bought after Gold (:func:`many_plans`: ``bmu+laboratory:6+militia:2``), the
+shape of the strategies ``kingdoms optimize`` finds on Spy/Thief (Laboratories and
+Militias) and on a Poacher and Woodcutter kingdom; ``off``: plans of at most two
+copies of a cantrip.  (The first ``many=on`` weighed up to four of any drawing
+cantrip with one terminal Attack costing 4 or 5.)"""
 
 TRASHES = ("on", "off")
 """``on``: on a kingdom with a trasher (Chapel, Sentry) and a card giving Curses or a
@@ -711,45 +714,69 @@ def early_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _draws_one_action(cid: str) -> bool:
-    """Whether the Action ``cid`` gives +1 Card or more and exactly +1 Action."""
+def _plus(cid: str) -> tuple[int, int, int, int]:
+    """The +Cards, +Actions, +Buys and +$ the Action ``cid`` declares.
+
+    >>> _plus("laboratory"), _plus("market"), _plus("woodcutter")
+    ((2, 1, 0, 0), (1, 1, 1, 1), (0, 0, 1, 2))
+    """
     from kingdoms.dominion.cards.steps import Plus
 
     plus = [s for s in _steps(cid) if isinstance(s, Plus)]
-    return sum(s.cards for s in plus) >= 1 and sum(s.actions for s in plus) == 1
+    return (
+        sum(s.cards for s in plus),
+        sum(s.actions for s in plus),
+        sum(s.buys for s in plus),
+        sum(s.coins for s in plus),
+    )
+
+
+def _draws_one_action(cid: str) -> bool:
+    """Whether the Action ``cid`` gives +1 Card or more and exactly +1 Action."""
+    cards, actions, _, _ = _plus(cid)
+    return cards >= 1 and actions == 1
+
+
+def _strong_cantrip(cid: str) -> bool:
+    """Whether the Action ``cid`` gives exactly +1 Action and more than it takes: +2
+    Cards, or +1 Card and +$1 or more (Laboratory, Market, Poacher; not Spy, Harbinger
+    or Merchant, which replace themselves and do a little more)."""
+    cards, actions, _, coins = _plus(cid)
+    return actions == 1 and cards >= 1 and cards + coins >= 2
+
+
+def _attack_or_buy(cid: str) -> bool:
+    """Whether the terminal Action ``cid`` attacks or gives +Buy (Militia, Witch,
+    Woodcutter, Council Room)."""
+    return not _non_terminal(cid) and (CARDS[BY_ID[cid]].is_attack or _plus(cid)[2] >= 1)
 
 
 def many_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
-    """Big Money Ultimate with up to four of a drawing cantrip and one terminal Attack
-    of ``kingdom`` (``best:many=on``, :data:`MANYS`): every cantrip giving +1 Card or
-    more and exactly +1 Action, costing 3 to 5 (Laboratory, Market, Poacher, Spy; not
-    Village), with every terminal Attack costing 4 or 5 (Militia, Witch, Bandit), no
-    Potion.
+    """Big Money Ultimate with up to six of a strong cantrip and one or two of a
+    terminal that attacks or gives +Buy (``best:many=on``, :data:`MANYS`), every such
+    pair of ``kingdom`` costing 3 to 5 with no Potion: the cantrip gives exactly +1
+    Action and +2 Cards, or +1 Card and +$1 (:func:`_strong_cantrip`: Laboratory,
+    Market, Poacher); the terminal attacks or gives +Buy (Militia, Witch, Bandit,
+    Bureaucrat, Thief, Woodcutter, Council Room).
 
-    >>> many_plans(("laboratory", "market", "militia", "smithy", "village", "witch"))
+    >>> many_plans(("laboratory", "market", "militia", "smithy", "spy", "woodcutter"))
     ... # doctest: +NORMALIZE_WHITESPACE
-    ('bmu+laboratory:4+militia:1', 'bmu+laboratory:4+witch:1',
-     'bmu+market:4+militia:1', 'bmu+market:4+witch:1')
+    ('bmu+laboratory:6+militia:1', 'bmu+laboratory:6+militia:2',
+     'bmu+laboratory:6+woodcutter:1', 'bmu+laboratory:6+woodcutter:2',
+     'bmu+market:6+militia:1', 'bmu+market:6+militia:2',
+     'bmu+market:6+woodcutter:1', 'bmu+market:6+woodcutter:2')
     """
 
     def plain(cid: str) -> bool:
         c = BY_ID.get(cid)
-        return c is not None and IS_ACTION[c] and not CARDS[c].cost[1]
+        return (
+            c is not None and IS_ACTION[c] and not CARDS[c].cost[1] and 3 <= CARDS[c].cost[0] <= 5
+        )
 
-    cantrips = [
-        c
-        for c in kingdom
-        if plain(c) and 3 <= CARDS[BY_ID[c]].cost[0] <= 5 and _draws_one_action(c)
-    ]
-    attacks = [
-        c
-        for c in kingdom
-        if plain(c)
-        and 4 <= CARDS[BY_ID[c]].cost[0] <= 5
-        and CARDS[BY_ID[c]].is_attack
-        and not _non_terminal(c)
-    ]
-    return tuple(f"bmu+{x}:4+{t}:1" for x in cantrips for t in attacks)
+    cards = sorted(c for c in kingdom if plain(c))
+    cantrips = [c for c in cards if _strong_cantrip(c)]
+    terminals = [c for c in cards if _attack_or_buy(c)]
+    return tuple(f"bmu+{x}:6+{t}:{n}" for x in cantrips for t in terminals for n in (1, 2))
 
 
 def trash_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
@@ -808,8 +835,9 @@ def plan_names(
     helper the plain rush plays as the bundled ``workshop-gardens``, so it is not
     weighed; then (``pairs``) the plans of two cards
     (:func:`~kingdoms.bots.dominion.search.pair_plans`); then (``early``) the plans
-    buying a terminal before Gold (:func:`early_plans`); last (``many``) the plans of
-    many cantrips and an attack (:func:`many_plans`).
+    buying a terminal before Gold (:func:`early_plans`); then (``many``) the plans of
+    many strong cantrips and a terminal attack or +Buy (:func:`many_plans`); last
+    (``trash``) the trashing plans (:func:`trash_plans`).
 
     >>> k = ("cellar", "gardens", "throne_room", "woodcutter", "workshop")
     >>> [n for n in plan_names(k) if n.startswith("rush:")]
