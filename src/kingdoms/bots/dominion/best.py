@@ -705,13 +705,22 @@ def early_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
     """
     out: list[str] = []
     for cid in kingdom:
-        c = BY_ID.get(cid)
-        if c is None or not IS_ACTION[c] or _non_terminal(cid):
-            continue
-        coins, potions = CARDS[c].cost
-        if 4 <= coins <= 5 and not potions:
+        if _plain_action(cid, 4, 5) and not _non_terminal(cid):
             out += [f"bmu+{cid}:1:early", f"bmu+{cid}:2:early"]
     return tuple(out)
+
+
+def _plain_action(cid: str, low: int = 0, high: int = 99) -> bool:
+    """Whether ``cid`` is an Action of this game costing ``low`` to ``high`` coins and
+    no Potion.
+
+    >>> _plain_action("militia", 4, 5), _plain_action("familiar"), _plain_action("gold")
+    (True, False, False)
+    """
+    c = BY_ID.get(cid)
+    return (
+        c is not None and IS_ACTION[c] and not CARDS[c].cost[1] and low <= CARDS[c].cost[0] <= high
+    )
 
 
 def _plus(cid: str) -> tuple[int, int, int, int]:
@@ -767,13 +776,7 @@ def many_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
      'bmu+market:6+woodcutter:1', 'bmu+market:6+woodcutter:2')
     """
 
-    def plain(cid: str) -> bool:
-        c = BY_ID.get(cid)
-        return (
-            c is not None and IS_ACTION[c] and not CARDS[c].cost[1] and 3 <= CARDS[c].cost[0] <= 5
-        )
-
-    cards = sorted(c for c in kingdom if plain(c))
+    cards = sorted(c for c in kingdom if _plain_action(c, 3, 5))
     cantrips = [c for c in cards if _strong_cantrip(c)]
     terminals = [c for c in cards if _attack_or_buy(c)]
     return tuple(f"bmu+{x}:6+{t}:{n}" for x in cantrips for t in terminals for n in (1, 2))
@@ -799,8 +802,7 @@ def trash_plans(kingdom: tuple[str, ...]) -> tuple[str, ...]:
     """
 
     def attack(cid: str) -> bool:
-        c = BY_ID[cid]
-        return CARDS[c].is_attack and not CARDS[c].cost[1] and not _non_terminal(cid)
+        return _plain_action(cid) and CARDS[BY_ID[cid]].is_attack and not _non_terminal(cid)
 
     cards = sorted(c for c in kingdom if c in BY_ID and IS_ACTION[BY_ID[c]])
     cursers = [c for c in cards if gives_curses(c)]
