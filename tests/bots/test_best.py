@@ -817,7 +817,7 @@ def test_pairs_adds_plans_of_two_cards_to_the_plan_search() -> None:
     """``pairs=on``: on a kingdom with a card that gives Curses, the plan search also
     weighs plans of two cards (two Witches and two Universities: the plan
     ``kingdoms optimize`` found on random 9), and a pair plays both its cards."""
-    from kingdoms.bots.dominion.search import _strategy
+    from kingdoms.bots.dominion.search import _strategy, pair_plans
 
     with pytest.raises(InvalidConfig, match="pairs must be one of on, off, not 'both'"):
         make_bot("dominion", "best:pairs=both")
@@ -832,7 +832,9 @@ def test_pairs_adds_plans_of_two_cards_to_the_plan_search() -> None:
     pairs = set(names[",pairs=on"]) - set(names[""])
     assert "bmu+witch:2+university:2" in pairs
     assert "bmu+familiar:2+philosophers_stone:2" in pairs
-    assert not any(n.count("+") > 1 for n in names[""] if n.startswith("bmu+"))
+    # without pairs=on none of them (the many plans, of two cards too, are another family)
+    kingdom = tuple(state.config.options["kingdom"])
+    assert pairs == set(pair_plans(kingdom)) and not pairs & set(names[""])
     assert set(names[""]) <= set(names[",pairs=on"])
     # a game of the pair plan: it buys both cards (Universities gain more Witches)
     bot = _strategy("bmu+witch:2+university:2")[2]
@@ -1058,8 +1060,9 @@ def test_early_weighs_big_money_with_a_terminal_bought_before_gold() -> None:
     # Familiar costs a Potion, Laboratory and Market give +1 Action, Adventurer costs 6
     assert early_plans(("familiar", "laboratory", "market", "adventurer")) == ()
     names, kingdom = _plans_weighed(WITCH_KINGDOM, "early")
+    many = LEVELS["default"]["many"] == "on"
     trash = LEVELS["default"]["trash"] == "on"
-    assert names[",early=on"] == plan_names(kingdom, early=True, trash=trash)
+    assert names[",early=on"] == plan_names(kingdom, early=True, many=many, trash=trash)
     off = names[",early=off"]
     assert set(names[",early=on"]) - set(off) == set(early)
     # the others keep their order, the table's plan first
@@ -1157,7 +1160,8 @@ def test_trash_weighs_trashing_plans_with_a_curse_giver() -> None:
             trash_strategy(bad)
     names, kingdom = _plans_weighed(RANDOM_7, "trash")
     early = LEVELS["default"]["early"] == "on"
-    assert names[",trash=on"] == plan_names(kingdom, early=early, trash=True)
+    many = LEVELS["default"]["many"] == "on"
+    assert names[",trash=on"] == plan_names(kingdom, early=early, many=many, trash=True)
     off = names[",trash=off"]
     assert names[",trash=on"] == off + trash_plans(kingdom)  # the table's plan stays first
     chapel, estate, copper = BY_ID["chapel"], BY_ID["estate"], BY_ID["copper"]
