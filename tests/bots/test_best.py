@@ -887,7 +887,7 @@ def test_the_plans_bench_plays_every_plan_alone_on_the_tables_deals() -> None:
     Big Money with a Cellar loses far more often than Witch itself, and the table
     names the plan ``best`` starts from and the strongest one alone."""
     from kingdoms.bots.base import make_bot
-    from kingdoms.bots.dominion.best import LEVELS, plan_bot, plan_names
+    from kingdoms.bots.dominion.best import plan_bot, plan_names
     from kingdoms.core.registry import new_game
     from kingdoms.core.runner import play_out, seat_rngs
 
@@ -896,7 +896,7 @@ def test_the_plans_bench_plays_every_plan_alone_on_the_tables_deals() -> None:
     m = {"kingdom": "witch test", "kind": "bundled", "opponent": "witch", "cards": list(cards)}
     rows = bench.plan_rows(m, 40)
     # the plans the default level weighs
-    on = {k: LEVELS["default"][k] == "on" for k in ("early", "many", "trash")}
+    on = _default_switches()
     assert [r["plan"] for r in rows] == list(plan_names(cards, True, True, **on))
     assert {r["plan"] for r in rows if not r["pairs_only"]} == set(plan_names(cards, **on))
     assert all(r["games"] == 40 and 0 <= r["win"] <= 40 for r in rows)
@@ -1012,6 +1012,15 @@ def _first_gold_witches(plan: str, seed: int) -> int:
     return int(owned.count(BY_ID["witch"]))
 
 
+def _default_switches(**given: bool) -> dict[str, bool]:
+    """The default level's ``early``, ``many`` and ``trash`` as ``plan_names``'s
+    keywords, with ``given`` in place of the level's own."""
+    from kingdoms.bots.dominion.best import LEVELS
+
+    on = {k: LEVELS["default"][k] == "on" for k in ("early", "many", "trash")}
+    return {**on, **given}
+
+
 def _plans_weighed(
     cards: list[str], option: str
 ) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
@@ -1050,7 +1059,7 @@ def test_early_weighs_big_money_with_a_terminal_bought_before_gold() -> None:
     each terminal Action costing 4 or 5 bought before Gold (the Witch and Bandit
     plans ``kingdoms optimize`` finds); such a plan buys its Witches before any Gold,
     where ``bmu+witch:2`` takes Gold at 6 coins first."""
-    from kingdoms.bots.dominion.best import LEVELS, early_plans, plan_names
+    from kingdoms.bots.dominion.best import early_plans, plan_names
 
     _check_level_option("early", "soon")
     early = early_plans(tuple(WITCH_KINGDOM))
@@ -1060,9 +1069,7 @@ def test_early_weighs_big_money_with_a_terminal_bought_before_gold() -> None:
     # Familiar costs a Potion, Laboratory and Market give +1 Action, Adventurer costs 6
     assert early_plans(("familiar", "laboratory", "market", "adventurer")) == ()
     names, kingdom = _plans_weighed(WITCH_KINGDOM, "early")
-    many = LEVELS["default"]["many"] == "on"
-    trash = LEVELS["default"]["trash"] == "on"
-    assert names[",early=on"] == plan_names(kingdom, early=True, many=many, trash=trash)
+    assert names[",early=on"] == plan_names(kingdom, **_default_switches(early=True))
     off = names[",early=off"]
     assert set(names[",early=on"]) - set(off) == set(early)
     # the others keep their order, the table's plan first
@@ -1087,7 +1094,7 @@ def test_many_weighs_big_money_with_many_strong_cantrips_and_a_terminal() -> Non
     Laboratory and Militia plan ``kingdoms optimize`` finds on Spy/Thief), after every
     other plan; such a plan ends its games with one or two Militias and at most six
     Laboratories (bought after Gold and the mid-game Duchy, so not always all six)."""
-    from kingdoms.bots.dominion.best import LEVELS, many_plans, plan_names
+    from kingdoms.bots.dominion.best import many_plans, plan_names
 
     _check_level_option("many", "lots")
     many = many_plans(tuple(SPY_THIEF))
@@ -1113,9 +1120,7 @@ def test_many_weighs_big_money_with_many_strong_cantrips_and_a_terminal() -> Non
         "bmu+market:6+council_room:2",
     )
     names, kingdom = _plans_weighed(SPY_THIEF, "many")
-    early = LEVELS["default"]["early"] == "on"
-    trash = LEVELS["default"]["trash"] == "on"
-    assert names[",many=on"] == plan_names(kingdom, early=early, many=True, trash=trash)
+    assert names[",many=on"] == plan_names(kingdom, **_default_switches(many=True))
     off = names[",many=off"]
     # after every other plan but the trashing ones (none here): the table's plan stays first
     assert names[",many=on"] == off + many_plans(kingdom)
@@ -1138,7 +1143,7 @@ def test_trash_weighs_trashing_plans_with_a_curse_giver() -> None:
     random kingdom 7), after every other plan; such a plan buys its Chapel in the first
     two turns and trashes its Estates and Coppers with it, and buys Witches and
     Poachers up to three."""
-    from kingdoms.bots.dominion.best import LEVELS, plan_names, trash_plans
+    from kingdoms.bots.dominion.best import plan_names, trash_plans
     from kingdoms.bots.dominion.opponent import trash_strategy
 
     _check_level_option("trash", "some")
@@ -1159,9 +1164,7 @@ def test_trash_weighs_trashing_plans_with_a_curse_giver() -> None:
         with pytest.raises(ValueError, match="not a trashing strategy name"):
             trash_strategy(bad)
     names, kingdom = _plans_weighed(RANDOM_7, "trash")
-    early = LEVELS["default"]["early"] == "on"
-    many = LEVELS["default"]["many"] == "on"
-    assert names[",trash=on"] == plan_names(kingdom, early=early, many=many, trash=True)
+    assert names[",trash=on"] == plan_names(kingdom, **_default_switches(trash=True))
     off = names[",trash=off"]
     assert names[",trash=on"] == off + trash_plans(kingdom)  # the table's plan stays first
     chapel, estate, copper = BY_ID["chapel"], BY_ID["estate"], BY_ID["copper"]
